@@ -1,0 +1,3 @@
+from prio.app import main
+
+main()

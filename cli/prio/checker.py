@@ -1,0 +1,97 @@
+"""The validate pipeline: read -> split into units -> decode, schema, rules -> findings.
+
+Pure of output: it returns a Report and the input errors; the CLI decides what to print."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from prio import config as config_mod
+from prio import documents, schema, source
+from prio.errors import InputError
+from prio.findings import Finding, Issue, Report, format_path, sort_key
+from prio.rules import load_all
+from prio.rules.context import Context
+from prio.rules.registry import CHECKS, RULES
+
+
+@dataclass
+class Options:
+    priority_classes: list = field(default_factory=list)  # extra PriorityClass files (issue 5)
+    verbose: bool = False
+
+
+@dataclass
+class FileResult:
+    name: str
+    text: str
+    findings: list
+    notes: list  # human notes for verbose mode (skipped kinds, ...)
+
+
+def resolve(name: str, doc, issues) -> list[Finding]:
+    out = []
+    for i in issues:
+        rule = RULES[i.rule]
+        pos = i.pos or doc.pos(i.path, i.at)
+        out.append(Finding(i.rule, rule.name, i.severity or rule.severity, i.message, name,
+                           pos.line if pos else None, pos.column if pos else None, format_path(i.path)))
+    return out
+
+
+QUEUE_FAMILIES = ("structure", "resources", "limits", "acl", "placement", "nodesort", "properties", "priority")
+
+
+def check_queues(doc) -> list[Issue]:
+    """Every issue of one queues.yaml document: decoding, schema, then YuniKorn's rules."""
+    load_all()
+    issues = list(doc.issues)
+    if doc.data is not None and not isinstance(doc.data, dict):
+        issues.append(Issue("PRIO003", (), f"a queues.yaml is a mapping with a partitions list, found {schema._describe(doc.data)}"))
+        return issues
+    if doc.data is not None:
+        issues.extend(schema.validate(doc.data))
+    ctx = Context(config_mod.decode(doc))
+    for fam in QUEUE_FAMILIES:
+        for fn in CHECKS.get(fam, ()):
+            issues.extend(fn(ctx))
+    return issues
+
+
+def check_text(name: str, text: str, options: Options | None = None) -> FileResult:
+    load_all()
+    notes: list[str] = []
+    findings: list[Finding] = []
+    for unit in documents.units(name, text):
+        if unit.kind == "queues":
+            findings += resolve(name, unit.doc, check_queues(unit.doc))
+        elif unit.kind == "armada-queue" and "armada" in CHECKS:
+            from prio.armada import lint as armada_lint
+
+            findings += resolve(name, unit.doc, armada_lint.lint_queue_document(unit.doc))
+        elif unit.kind == "priorityclass" and "priorityclass" in CHECKS:
+            from prio.k8s import lint as k8s_lint
+
+            findings += resolve(name, unit.doc, k8s_lint.lint_priority_class(unit.doc))
+        else:
+            what = unit.label or (unit.doc.data.get("kind") if isinstance(unit.doc.data, dict) else None) or "document"
+            notes.append(f"{name}:{unit.doc.start.line}: skipped {what} (not a YuniKorn queue config)")
+    findings.sort(key=sort_key)
+    return FileResult(name, text, findings, notes)
+
+
+def check_paths(paths: list[str], options: Options | None = None):
+    """Check every path. Returns (report, results per file, input errors)."""
+    report = Report()
+    results: list[FileResult] = []
+    errors: list[InputError] = []
+    for path in source.expand(paths):
+        try:
+            src = source.read(path)
+            res = check_text(src.name, src.text, options)
+        except InputError as e:
+            errors.append(e)
+            continue
+        report.files.append(src.name)
+        report.findings.extend(res.findings)
+        results.append(res)
+    return report, results, errors

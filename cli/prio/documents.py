@@ -1,0 +1,164 @@
+"""What a file holds, by content: a queues.yaml, ConfigMaps that embed one, PriorityClasses,
+Armada queues, native snapshots, REST dumps, pod lists. Each YAML document is classified on its
+own; ConfigMaps are unpacked into the queues.yaml they carry, with positions in the outer file."""
+from __future__ import annotations
+
+import base64
+import gzip
+from dataclasses import dataclass
+
+import yaml
+
+from prio import yamlnodes
+from prio.errors import InputError
+from prio.findings import Issue
+from prio.yamlnodes import Document
+
+CONFIGMAP_NAMES = ("yunikorn-configs", "yunikorn-defaults")
+QUEUES_KEY = "queues.yaml"
+
+
+@dataclass
+class Unit:
+    """One thing to check: a queues config (maybe from a ConfigMap), or another kind."""
+
+    kind: str  # "queues", "priorityclass", "armada-queue", "other"
+    doc: Document
+    label: str = ""  # e.g. "ConfigMap yunikorn-configs, key queues.yaml"
+
+
+def _kind(data) -> str:
+    if not isinstance(data, dict):
+        return "other"
+    kind = data.get("kind")
+    api = str(data.get("apiVersion", ""))
+    if kind == "ConfigMap":
+        return "configmap"
+    if kind == "PriorityClass" and api.startswith("scheduling.k8s.io/"):
+        return "priorityclass"
+    if kind in ("Queue", "QueueList") and api.startswith("armadaproject.io/"):
+        return "armada-queue"
+    if kind == "List" or (isinstance(kind, str) and kind.endswith("List") and isinstance(data.get("items"), list)):
+        return "list"
+    if "kind" in data or "apiVersion" in data:
+        return "other"
+    return "queues"
+
+
+def _inner_doc(name: str, outer_text: str, node, key_path) -> tuple[Document, list[Issue]]:
+    """Parse a ConfigMap value as its own document, positioned inside the outer file."""
+    notes: list[Issue] = []
+    text = node.value
+    nodes = yamlnodes.parse(name, text)
+    if node.style == "|":
+        # Literal block: inner line n is outer line (indicator line + 1 + n), shifted by the indent.
+        lines = outer_text.split("\n")
+        indent = 0
+        for ln in lines[node.start_mark.line + 1:]:
+            if ln.strip():
+                indent = len(ln) - len(ln.lstrip(" "))
+                break
+        docs = [yamlnodes.to_document(name, n, node.start_mark.line + 1, indent) for n in nodes]
+    else:
+        docs = [yamlnodes.to_document(name, n) for n in nodes]
+        anchor = yamlnodes.Pos(node.start_mark.line + 1, node.start_mark.column + 1)
+        for d in docs:
+            for e in d.index.values():
+                e.pos, e.key = anchor, None
+            d.start = anchor
+            d.issues = [Issue(i.rule, i.path, i.message, i.at, i.severity, None) for i in d.issues]
+        notes.append(Issue("PRIO007", key_path, f"the embedded {QUEUES_KEY} is not a literal block (|): positions inside it point at the key", at="key"))
+    if not docs:
+        return Document(None, start=yamlnodes.Pos(node.start_mark.line + 1, 1)), notes
+    first = docs[0]
+    for extra in docs[1:]:
+        first.issues.append(Issue("PRIO004", (), f"{QUEUES_KEY} holds {len(docs)} YAML documents; YuniKorn decodes only the first", pos=extra.start))
+    return first, notes
+
+
+def units(name: str, text: str) -> list[Unit]:
+    """Split a file into checkable units. Raises InputError for unreadable YAML."""
+    nodes = yamlnodes.parse(name, text)
+    out: list[Unit] = []
+    docs = [yamlnodes.to_document(name, n) for n in nodes]
+    if not docs:
+        return [Unit("queues", Document(None))]
+    kinds = [_kind(d.data) for d in docs]
+    if all(k == "queues" for k in kinds):
+        first = docs[0]
+        for extra in docs[1:]:
+            first.issues.append(Issue("PRIO004", (), f"this file holds {len(docs)} YAML documents; YuniKorn decodes only the first", pos=extra.start))
+        return [Unit("queues", first)]
+    for node, doc, kind in zip(nodes, docs, kinds):
+        if kind == "configmap":
+            out.extend(_configmap(name, text, node, doc))
+        elif kind == "list":
+            for i, item in enumerate(doc.data.get("items") or []):
+                sub = _subdoc(doc, ("items", i))
+                k = _kind(item)
+                if k == "configmap":
+                    out.extend(_configmap(name, text, _node_at(node, ("items", i)), sub))
+                else:
+                    out.append(Unit(k, sub))
+        else:
+            out.append(Unit(kind, doc))
+    return out
+
+
+def _node_at(node, path):
+    for p in path:
+        if isinstance(node, yaml.MappingNode):
+            node = next(v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == p)
+        else:
+            node = node.value[p]
+    return node
+
+
+def _subdoc(doc: Document, prefix) -> Document:
+    """The part of a document below `prefix`, re-rooted (positions stay those of the file)."""
+    n = len(prefix)
+    data = doc.data
+    for p in prefix:
+        data = data[p]
+    idx = {k[n:]: v for k, v in doc.index.items() if k[:n] == prefix}
+    issues = [Issue(i.rule, i.path[n:], i.message, i.at, i.severity, i.pos) for i in doc.issues if i.path[:n] == prefix]
+    return Document(data, idx, issues, doc.pos(prefix))
+
+
+def _configmap(name, text, node, doc) -> list[Unit]:
+    d = doc.data
+    label = f"ConfigMap {((d.get('metadata') or {}).get('name') if isinstance(d.get('metadata'), dict) else None) or '?'}"
+    out = []
+    data = d.get("data") if isinstance(d.get("data"), dict) else {}
+    for key in sorted(k for k in data if k.endswith(".yaml")):
+        value_node = _node_at(node, ("data", key))
+        if not isinstance(value_node, yaml.ScalarNode):
+            out.append(Unit("queues", Document({}, issues=[Issue("PRIO003", (), f"{label} data.{key} must be a string holding the queues.yaml text")], start=doc.pos(("data", key)))))
+            continue
+        inner, notes = _inner_doc(name, text, value_node, ("data", key))
+        inner.issues.extend(_rebase(n, doc) for n in notes)
+        out.append(Unit("queues", inner, f"{label}, data.{key}"))
+    binary = d.get("binaryData") if isinstance(d.get("binaryData"), dict) else {}
+    for key in sorted(k for k in binary if k.endswith(".yaml.gz")):
+        pos = doc.pos(("binaryData", key), "key")
+        try:
+            raw = gzip.decompress(base64.b64decode(str(binary[key]), validate=False))[: 16 * 1024 * 1024]
+            inner_text = raw.decode("utf-8")
+        except Exception as e:  # noqa: BLE001 - any corrupt payload is one input error
+            raise InputError(name, f"binaryData.{key} is not base64 gzip UTF-8 text ({type(e).__name__})", pos.line, pos.column) from None
+        docs = yamlnodes.load(name, inner_text)
+        inner = docs[0] if docs else Document(None)
+        for e in inner.index.values():
+            e.pos, e.key = pos, None
+        inner.start = pos
+        inner.issues = [Issue(i.rule, i.path, i.message, i.at, i.severity, None) for i in inner.issues]
+        inner.issues.append(Issue("PRIO007", (), f"binaryData.{key} is compressed: positions inside it point at the key", pos=pos))
+        out.append(Unit("queues", inner, f"{label}, binaryData.{key}"))
+    if not out:
+        out.append(Unit("other", doc, f"{label} without a queues.yaml key"))
+    return out
+
+
+def _rebase(issue: Issue, outer: Document) -> Issue:
+    """An issue about the outer ConfigMap, carried by the inner unit with an explicit position."""
+    return Issue(issue.rule, (), issue.message, issue.at, issue.severity, outer.pos(issue.path, issue.at))

@@ -1,0 +1,21 @@
+"""The one exception that ends a run with exit code 2: input prio cannot read."""
+from __future__ import annotations
+
+
+class InputError(Exception):
+    """Unreadable or unparseable input. Rendered as one line: `file:line:col: message`."""
+
+    def __init__(self, file: str, message: str, line: int | None = None, column: int | None = None):
+        super().__init__(message)
+        self.file = file
+        self.message = message
+        self.line = line
+        self.column = column
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        return f"{where}: {self.message}"

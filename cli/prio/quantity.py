@@ -1,0 +1,82 @@
+"""YuniKorn resource quantities (`resources/quantity.go`): unsigned integers with SI or binary
+suffixes; the key `vcore` is parsed into millicores and is the only one that may use `m`."""
+from __future__ import annotations
+
+import re
+
+_QTY = re.compile(r"^(?P<n>[0-9]+)\s*(?P<s>([mkKMGTPE]i?)?)$")
+_MULT = {"": 1, "k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15, "E": 10**18,
+         "Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
+INT64_MAX = 2**63 - 1
+VCORE = "vcore"
+
+
+class QuantityError(ValueError):
+    pass
+
+
+def parse(key: str, value: str) -> int:
+    """One quantity in YuniKorn's internal unit (millicores for vcore)."""
+    s = str(value).strip()
+    m = _QTY.match(s)
+    if not m:
+        raise QuantityError(f"invalid quantity {value!r} for {key}: expected an unsigned integer with an optional suffix (k M G T P E, Ki Mi Gi Ti Pi Ei{', m' if key == VCORE else ''})")
+    n, suffix = int(m.group("n")), m.group("s")
+    if key == VCORE:
+        if suffix == "m":
+            v = n
+        elif suffix in _MULT:
+            v = n * _MULT[suffix] * 1000
+        else:
+            raise QuantityError(f"invalid suffix {suffix!r} in {value!r} for {key}")
+    else:
+        if suffix not in _MULT:
+            why = " (m, milli, is only allowed for vcore)" if suffix == "m" else ""
+            raise QuantityError(f"invalid suffix {suffix!r} in {value!r} for {key}{why}")
+        v = n * _MULT[suffix]
+    if v > INT64_MAX:
+        raise QuantityError(f"invalid quantity {value!r} for {key}: overflow (does not fit int64)")
+    return v
+
+
+def parse_map(res: dict | None) -> dict | None:
+    """A whole resource map; raises QuantityError naming the first bad entry."""
+    if res is None:
+        return None
+    return {k: parse(k, v) for k, v in res.items()}
+
+
+def strictly_positive(res: dict | None) -> bool:
+    """StrictlyGreaterThanZero: at least one value > 0 and none < 0."""
+    return bool(res) and any(v > 0 for v in res.values()) and all(v >= 0 for v in res.values())
+
+
+def fits(outer: dict | None, inner: dict | None) -> bool:
+    """inner <= outer for every type outer defines (types absent from outer are unlimited)."""
+    if not outer or not inner:
+        return True
+    return all(inner.get(k, 0) <= v for k, v in outer.items() if k in inner)
+
+
+def component_min(a: dict | None, b: dict | None) -> dict | None:
+    """ComponentWiseMin over the union of types (a type set on one side only keeps its value)."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    out = dict(a)
+    for k, v in b.items():
+        out[k] = min(out[k], v) if k in out else v
+    return out
+
+
+def add(a: dict, b: dict | None) -> dict:
+    out = dict(a)
+    for k, v in (b or {}).items():
+        out[k] = out.get(k, 0) + v
+    return out
+
+
+def go_map(res: dict | None) -> str:
+    """Render like Go's fmt of map[string]int64: `map[memory:100 vcore:10000]`."""
+    return "map[" + " ".join(f"{k}:{v}" for k, v in sorted((res or {}).items())) + "]"

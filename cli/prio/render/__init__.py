@@ -1,0 +1,1 @@
+"""Renderers: each turns a result into a string; the CLI decides where it goes."""

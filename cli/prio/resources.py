@@ -1,0 +1,39 @@
+"""Files shipped inside the package: the JSON Schemas and the samples.
+
+In a wheel they live at prio/schemas and prio/samples; in a source checkout (PYTHONPATH=cli)
+they are the repository's top-level schemas/ and samples/ folders, the single source of truth.
+"""
+from __future__ import annotations
+
+import os
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _dir(name: str) -> str:
+    inside = os.path.join(_HERE, name)
+    if os.path.isdir(inside):
+        return inside
+    return os.path.join(os.path.dirname(os.path.dirname(_HERE)), name)
+
+
+def schema_path(name: str = "yunikorn-queues.schema.json") -> str:
+    return os.path.join(_dir("schemas"), name)
+
+
+def samples_dir() -> str:
+    return _dir("samples")
+
+
+def sample_names() -> list[str]:
+    d = samples_dir()
+    return sorted(f.rsplit(".", 1)[0] for f in os.listdir(d) if f.endswith((".yaml", ".yml", ".json")))
+
+
+def sample_path(name: str) -> str | None:
+    d = samples_dir()
+    for ext in ("", ".yaml", ".yml", ".json"):
+        p = os.path.join(d, name + ext)
+        if os.path.isfile(p):
+            return p
+    return None

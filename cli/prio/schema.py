@@ -1,0 +1,93 @@
+"""JSON Schema validation of decoded data, turned into findings at the right node.
+
+jsonschema's error tree does the work; we only pick the best error of an anyOf (as
+check-jsonschema's best match does) and find the anchor the error is about: the offending key
+for unknown keys, the value otherwise."""
+from __future__ import annotations
+
+import difflib
+import json
+from functools import lru_cache
+
+from prio.findings import Issue, format_path
+from prio.resources import schema_path
+
+
+@lru_cache(maxsize=None)
+def load_schema(name: str = "yunikorn-queues.schema.json") -> dict:
+    with open(schema_path(name), encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+@lru_cache(maxsize=None)
+def validator(name: str = "yunikorn-queues.schema.json"):
+    from jsonschema import Draft202012Validator
+
+    schema = load_schema(name)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def _kind(v) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, (int, float)):
+        return "number"
+    if isinstance(v, str):
+        return "string"
+    return "list" if isinstance(v, list) else "mapping"
+
+
+_WANT = {"object": "a mapping", "array": "a list", "string": "a string", "number": "a number",
+         "integer": "an integer", "boolean": "a boolean", "null": "nothing"}
+
+
+def _describe(v) -> str:
+    k = _kind(v)
+    if k in ("mapping", "list"):
+        return f"a {k}"
+    return f"{k} {json.dumps(v) if not isinstance(v, str) else repr(v)}"
+
+
+def suggest(key: str, allowed) -> str:
+    allowed = list(allowed)
+    for a in allowed:
+        if a == key.lower():
+            return f"; did you mean {a!r}? (YuniKorn keys are the lower-case Go field names)"
+    near = difflib.get_close_matches(key.lower(), allowed, n=1, cutoff=0.6)
+    return f"; did you mean {near[0]!r}?" if near else ""
+
+
+def _issue(err) -> list[Issue]:
+    path = tuple(err.absolute_path)
+    v = err.validator
+    if v in ("anyOf", "oneOf") and err.context:
+        from jsonschema.exceptions import best_match
+
+        sub = best_match(err.context)
+        # The bool anyOf: say what a YuniKorn boolean is rather than list both branches.
+        if "boolean" in json.dumps(err.schema.get("anyOf", [])):
+            return [Issue("PRIO003", path, f"expected a boolean (true/false, yes/no, on/off, y/n), found {_describe(err.instance)}")]
+        return _issue(sub)
+    if v == "additionalProperties":
+        allowed = err.schema.get("properties", {})
+        extra = [k for k in err.instance if k not in allowed]
+        where = format_path(path) or "the top level"
+        return [Issue("PRIO001", path + (k,), f"unknown key {k!r} in {where}: YuniKorn's strict decoder rejects it{suggest(k, allowed)}", at="key") for k in extra]
+    if v == "type":
+        want = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+        want = [w for w in want if w != "null"] or want
+        wanted = " or ".join(_WANT.get(w, w) for w in want[:2]) if len(want) <= 2 else "a scalar"
+        return [Issue("PRIO003", path, f"expected {wanted}, found {_describe(err.instance)}")]
+    if v in ("minimum", "maximum") and isinstance(err.instance, (int, float)):
+        return [Issue("PRIO003", path, f"{path[-1] if path else 'value'} must be an unsigned 64-bit integer (0 to 18446744073709551615), found {err.instance}")]
+    return [Issue("PRIO005", path, err.message)]
+
+
+def validate(data, name: str = "yunikorn-queues.schema.json") -> list[Issue]:
+    issues: list[Issue] = []
+    for err in validator(name).iter_errors(data):
+        issues.extend(_issue(err))
+    return issues

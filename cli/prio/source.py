@@ -1,0 +1,81 @@
+"""Reading input files as text: size cap, encodings, binary detection, stdin, directories."""
+from __future__ import annotations
+
+import codecs
+import os
+import sys
+from dataclasses import dataclass
+
+from prio.errors import InputError
+
+# Real queue configs are kilobytes; snapshots of a million asks are large but JSON-friendly.
+MAX_CONFIG_BYTES = 16 * 1024 * 1024
+MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024
+YAML_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+@dataclass(frozen=True)
+class Source:
+    name: str  # as the user gave it ("-" shown as "<stdin>")
+    text: str
+
+
+def decode(name: str, data: bytes) -> str:
+    """Bytes to text the way a YAML parser would accept them: UTF-8, or UTF-16/32 with a BOM."""
+    for bom, enc in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+                     (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
+                     (codecs.BOM_UTF16_BE, "utf-16")):
+        if data.startswith(bom):
+            try:
+                return data.decode(enc)
+            except UnicodeDecodeError as e:
+                raise InputError(name, f"invalid {enc} text at byte {e.start}") from None
+    if b"\0" in data[:8192] or b"\0" in data:
+        raise InputError(name, "binary file (contains NUL bytes), expected YAML or JSON text")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise InputError(name, f"not UTF-8 text (invalid byte 0x{data[e.start]:02x})", line) from None
+
+
+def read(path: str, limit: int = MAX_CONFIG_BYTES) -> Source:
+    """Read one path ("-" = stdin). Never writes; refuses directories, specials and huge files."""
+    if path == "-":
+        data = sys.stdin.buffer.read(limit + 1)
+        name = "<stdin>"
+    else:
+        name = path
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            raise InputError(name, "no such file") from None
+        except OSError as e:
+            raise InputError(name, e.strerror or str(e)) from None
+        if os.path.isdir(path):
+            raise InputError(name, "is a directory")
+        if st.st_size > limit:
+            raise InputError(name, f"file is {st.st_size} bytes; prio reads at most {limit} bytes of this kind of input")
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read(limit + 1)
+        except OSError as e:
+            raise InputError(name, e.strerror or str(e)) from None
+    if len(data) > limit:
+        raise InputError(name, f"input exceeds {limit} bytes; prio reads at most that much of this kind of input")
+    return Source(name, decode(name, data))
+
+
+def expand(paths: list[str]) -> list[str]:
+    """Directories become the YAML/JSON files below them (sorted); other paths pass unchanged."""
+    out: list[str] = []
+    for p in paths:
+        if p != "-" and os.path.isdir(p):
+            found = []
+            for dirpath, dirnames, filenames in os.walk(p):
+                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+                found += [os.path.join(dirpath, f) for f in filenames if f.endswith(YAML_SUFFIXES)]
+            out += sorted(found)
+        else:
+            out.append(p)
+    return out
