@@ -1,0 +1,174 @@
+"""Kubernetes quantities and Go durations, as Armada read them. Pure functions, no I/O.
+
+Quantities follow `k8s.io/apimachinery/pkg/api/resource`: a signed decimal number followed by
+a binary suffix (Ki Mi Gi Ti Pi Ei), a decimal suffix (n u m k M G T P E) or a decimal exponent
+(e3, E-2). Values come back as floats in the resource's own unit: cpu in cores ("500m" = 0.5),
+memory in bytes ("2Gi" = 2147483648), everything else as counts.
+
+Durations follow Go's `time.ParseDuration`: a sequence of decimal numbers with units ns, us (or
+µs), ms, s, m, h, optionally signed; "0" alone is allowed. They come back in seconds.
+"""
+from __future__ import annotations
+
+import math
+import re
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+
+_QUANTITY = re.compile(
+    r"^(?P<num>[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))"
+    r"(?P<suffix>[eE][+-]?[0-9]+|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$"
+)
+_BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
+_DECIMAL = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
+
+_DURATION_PART = re.compile(r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h)")
+_DURATION_UNIT = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+
+# Resources whose unit is bytes: shown with binary suffixes.
+BYTE_RESOURCES = ("memory", "ephemeral-storage", "storage")
+
+
+class UnitError(ValueError):
+    """A value that is not a valid quantity or duration; the message says why."""
+
+
+def parse_quantity(value) -> float:
+    """A Kubernetes quantity (string or YAML number) as a float in the resource's unit."""
+    if isinstance(value, bool) or value is None:
+        raise UnitError(f"expected a quantity such as \"4\", \"500m\" or \"20Gi\", found {_show(value)}")
+    if isinstance(value, (int, float)):
+        out = float(value)
+    elif isinstance(value, str):
+        s = value.strip()
+        m = _QUANTITY.match(s)
+        if not m:
+            hint = ""
+            if re.match(r"^[0-9.]+\s*[KMGTPE]?i?B$", s, re.I) or re.match(r"^[0-9.]+\s*(gb|mb|kb|tb)$", s, re.I):
+                hint = " (Kubernetes writes bytes without a B: 20Gi or 20G)"
+            elif re.match(r"^[0-9.]+\s+\S+$", s):
+                hint = " (no space between the number and its suffix)"
+            raise UnitError(f"invalid quantity {value!r}: expected a number with an optional suffix "
+                            f"(m, k, M, G, T, Ki, Mi, Gi, Ti, ... or an exponent such as e3){hint}")
+        suffix = m.group("suffix") or ""
+        try:
+            num = Decimal(m.group("num"))
+            if suffix in _BINARY:
+                dec = num * _BINARY[suffix]
+            elif suffix in _DECIMAL:
+                dec = num.scaleb(_DECIMAL[suffix])
+            else:  # decimal exponent
+                exp = int(suffix[1:])
+                if abs(exp) > 300:
+                    raise UnitError(f"invalid quantity {value!r}: exponent out of range")
+                dec = num.scaleb(exp)
+            out = float(dec)
+        except (InvalidOperation, OverflowError):
+            raise UnitError(f"invalid quantity {value!r}") from None
+    else:
+        raise UnitError(f"expected a quantity such as \"4\", \"500m\" or \"20Gi\", found {_show(value)}")
+    if not math.isfinite(out):
+        raise UnitError(f"invalid quantity {value!r}: not a finite number")
+    return out
+
+
+def parse_duration(value) -> float:
+    """A Go duration ("20m", "1h30m", "90s", "1.5h", "-5m", "0") in seconds."""
+    if isinstance(value, bool) or not isinstance(value, str):
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0:
+            return 0.0
+        raise UnitError(f"expected a Go duration with a unit such as \"20m\", \"1h30m\" or \"90s\", found {_show(value)}")
+    s = value.strip()
+    sign = 1.0
+    if s[:1] in "+-" and s:
+        sign = -1.0 if s[0] == "-" else 1.0
+        s = s[1:]
+    if s == "0":
+        return 0.0
+    if not s:
+        raise UnitError(f"invalid duration {value!r}: empty")
+    pos = 0
+    total = 0.0
+    while pos < len(s):
+        m = _DURATION_PART.match(s, pos)
+        if not m:
+            hint = " (a unit is required: ns, us, ms, s, m or h)" if re.match(r"^[0-9.]+$", s[pos:]) else ""
+            raise UnitError(f"invalid duration {value!r}: expected numbers with units such as \"20m\", \"1h30m\", \"90s\"{hint}")
+        total += float(m.group(1)) * _DURATION_UNIT[m.group(2)]
+        pos = m.end()
+    if not math.isfinite(total) or total > 9.3e9:  # Go's time.Duration tops out at ~292 years
+        raise UnitError(f"invalid duration {value!r}: out of range")
+    return sign * total
+
+
+def parse_timestamp(value) -> float | None:
+    """An RFC 3339 timestamp as epoch seconds, or None if `value` is not one."""
+    if not isinstance(value, str):
+        return None
+    s = value.strip()
+    if not re.match(r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$", s):
+        return None
+    s = s[:-1] + "+00:00" if s[-1] in "Zz" else s
+    try:
+        return datetime.fromisoformat(s.replace("t", "T")).timestamp()
+    except ValueError:
+        return None
+
+
+def format_duration(seconds: float) -> str:
+    """Seconds as a compact Go-style duration: 0s, 90s -> 1m30s, 5400 -> 1h30m, 0.25 -> 250ms."""
+    if seconds == 0:
+        return "0s"
+    sign = "-" if seconds < 0 else ""
+    s = abs(seconds)
+    if s < 1:
+        ms = round(s * 1000, 3)
+        return f"{sign}{_trim(ms)}ms"
+    h, rest = divmod(s, 3600)
+    m, sec = divmod(rest, 60)
+    out = ""
+    if h >= 1:
+        out += f"{int(h)}h"
+    if m >= 1:
+        out += f"{int(m)}m"
+    sec = round(sec, 3)
+    if sec or not out:
+        out += f"{_trim(sec)}s"
+    return sign + out
+
+
+def format_amount(resource: str, value: float) -> str:
+    """A resource amount for people: bytes with binary suffixes, others as plain numbers."""
+    if resource in BYTE_RESOURCES or resource.startswith("hugepages-"):
+        v = abs(value)
+        for suffix, mult in (("Ei", 2**60), ("Pi", 2**50), ("Ti", 2**40), ("Gi", 2**30), ("Mi", 2**20), ("Ki", 2**10)):
+            if v >= mult:
+                return f"{_trim(round(value / mult, 3))}{suffix}"
+        return _trim(round(value, 3))
+    return format_number(value)
+
+
+def format_number(value: float | None, places: int = 4) -> str:
+    """A float rounded for display without trailing zeros: 8.0 -> "8", 2/3 -> "0.6667"."""
+    if value is None:
+        return "n/a"
+    if value != 0 and abs(value) < 10 ** -places:
+        return f"{value:.3g}"
+    return _trim(round(value, places))
+
+
+def _trim(x: float) -> str:
+    if x == 0:
+        return "0"
+    s = f"{x:.6f}".rstrip("0").rstrip(".")
+    return s if abs(x) < 1e15 else f"{x:.6g}"
+
+
+def _show(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return "a mapping" if isinstance(value, dict) else "a list"
+    return repr(value)

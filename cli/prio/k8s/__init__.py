@@ -1,0 +1,1 @@
+"""Kubernetes priority: PriorityClass resolution (as the Priority admission plugin does it)."""

@@ -1,0 +1,1 @@
+"""Loaders: turn parsed input documents into the model (config, snapshot). Edges, no printing."""

@@ -1,0 +1,112 @@
+"""prio's native snapshot format (see the contract): applications with asks, optional capacity
+and PriorityClasses. Times are RFC 3339 or seconds; without them, the order in the file counts
+(an application or ask without a time sorts before those with one, in file order)."""
+from __future__ import annotations
+
+from prio.k8s.resolve import ResolveError, resolve
+from prio.loaders.common import Reader, parse_time
+from prio.snapshot import App, Ask, PriorityClass, Snapshot
+
+TOP = ("partition", "capacity", "priorityClasses", "applications")
+APP = ("id", "queue", "submitTime", "allocated", "asks", "state", "user")
+ASK = ("id", "priority", "priorityClassName", "resources", "createTime", "count")
+MAX_COUNT = 10_000_000
+
+
+def is_native(data) -> bool:
+    return isinstance(data, dict) and isinstance(data.get("applications"), list) and "kind" not in data
+
+
+def priority_classes(r: Reader, value, path) -> list:
+    out = []
+    if value is None:
+        return out
+    if not isinstance(value, list):
+        r.fail(path, "priorityClasses must be a list")
+    for i, c in enumerate(value):
+        p = tuple(path) + (i,)
+        if not isinstance(c, dict):
+            r.fail(p, "a priority class is a mapping with name and value")
+        if "metadata" in c:  # a full PriorityClass object
+            name = (c.get("metadata") or {}).get("name")
+        else:
+            name = c.get("name")
+        if not isinstance(name, str) or not name:
+            r.fail(p, "a priority class needs a name")
+        val = r.int32(p + ("value",), c.get("value", 0), f"PriorityClass {name} value")
+        out.append(PriorityClass(name, val, bool(c.get("globalDefault", False)), str(c.get("preemptionPolicy") or "PreemptLowerPriority")))
+    return out
+
+
+def load(name: str, doc, extra_classes=()) -> Snapshot:
+    r = Reader(name, doc)
+    data = doc.data
+    r.check_keys((), data, TOP, "the snapshot")
+    snap = Snapshot(source=name)
+    if data.get("partition") is not None:
+        snap.partition = str(data["partition"])
+    if data.get("capacity") is not None:
+        snap.capacity = r.resources(("capacity",), data["capacity"])
+    snap.priority_classes = priority_classes(r, data.get("priorityClasses"), ("priorityClasses",)) + list(extra_classes)
+    seen_apps = set()
+    order = 0
+    for i, a in enumerate(data["applications"]):
+        ap = ("applications", i)
+        if not isinstance(a, dict):
+            r.fail(ap, "an application is a mapping with id, queue and asks")
+        r.check_keys(ap, a, APP, "an application")
+        app_id = a.get("id")
+        if not isinstance(app_id, (str, int)) or isinstance(app_id, bool) or str(app_id) == "":
+            r.fail(ap, "an application needs an id")
+        app_id = str(app_id)
+        if app_id in seen_apps:
+            r.fail(ap + ("id",), f"application id {app_id!r} appears twice")
+        seen_apps.add(app_id)
+        queue = a.get("queue")
+        if not isinstance(queue, str) or not queue or any(not part for part in queue.split(".")) or " " in queue:
+            r.fail(ap + ("queue",), f"application {app_id}: queue must be a full queue path like root.tenants.a, found {queue!r}")
+        submit = parse_time(a.get("submitTime"))
+        if a.get("submitTime") is not None and submit is None:
+            r.fail(ap + ("submitTime",), f"submitTime {a.get('submitTime')!r} is not an RFC 3339 time or a number of seconds")
+        order += 1
+        app = App(app_id, queue.lower(), (submit if submit is not None else 0.0, order),
+                  allocated=r.resources(ap + ("allocated",), a.get("allocated")),
+                  state=str(a.get("state") or ""), line=doc.pos(ap).line)
+        asks = a.get("asks") or []
+        if not isinstance(asks, list):
+            r.fail(ap + ("asks",), "asks must be a list")
+        n = 0
+        ids = set()
+        for j, k in enumerate(asks):
+            kp = ap + ("asks", j)
+            if not isinstance(k, dict):
+                r.fail(kp, "an ask is a mapping (priority, resources, ...)")
+            r.check_keys(kp, k, ASK, "an ask")
+            if "priority" in k and k["priority"] is not None:
+                prio = r.int32(kp + ("priority",), k["priority"], "ask priority")
+            else:
+                try:
+                    prio = resolve(k.get("priorityClassName"), snap.priority_classes)
+                except ResolveError as e:
+                    r.fail(kp + ("priorityClassName",), str(e))
+            count = k.get("count", 1)
+            if isinstance(count, bool) or not isinstance(count, int) or count < 1 or count > MAX_COUNT:
+                r.fail(kp + ("count",), f"count must be a whole number from 1 to {MAX_COUNT}, found {count!r}")
+            res = r.resources(kp + ("resources",), k.get("resources")) if "resources" in k else {"pods": 1}
+            created = parse_time(k.get("createTime"))
+            if k.get("createTime") is not None and created is None:
+                r.fail(kp + ("createTime",), f"createTime {k.get('createTime')!r} is not an RFC 3339 time or a number of seconds")
+            base = k.get("id")
+            for c in range(count):
+                n += 1
+                order += 1
+                if base is None:
+                    ask_id = f"{app_id}-{n}"
+                else:
+                    ask_id = str(base) if count == 1 else f"{base}-{c + 1}"
+                if ask_id in ids:
+                    r.fail(kp, f"ask id {ask_id!r} appears twice in application {app_id}")
+                ids.add(ask_id)
+                app.asks.append(Ask(ask_id, prio, res, (created if created is not None else 0.0, order), order))
+        snap.apps.append(app)
+    return snap

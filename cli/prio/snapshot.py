@@ -1,0 +1,61 @@
+"""The snapshot of pending work: applications with their asks, plus optional cluster capacity
+and PriorityClasses. Loaders (native, REST, kubectl) produce this; the engine consumes it."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Ask:
+    id: str
+    priority: int
+    resources: dict  # YuniKorn units (vcore in millicores)
+    create_time: float  # sort key: seconds, or the order in the file
+    seq: int = 0  # insertion order: the last tie-break inside an application
+
+
+@dataclass
+class App:
+    id: str
+    queue: str  # full path, lowercased as YuniKorn does
+    submit_time: float
+    asks: list = field(default_factory=list)
+    allocated: dict = field(default_factory=dict)  # what the app already runs
+    state: str = ""  # "", New, Accepted, Running...: Running when allocated is non-empty
+    line: int | None = None  # where the app is defined, for messages
+
+
+@dataclass
+class PriorityClass:
+    name: str
+    value: int
+    global_default: bool = False
+    preemption_policy: str = "PreemptLowerPriority"
+
+
+@dataclass
+class QueueInfo:
+    """A queue as a REST dump describes it (when no queues.yaml is given)."""
+
+    path: str
+    is_leaf: bool
+    properties: dict = field(default_factory=dict)
+    guaranteed: dict | None = None
+    max: dict | None = None
+    maxapps: int = 0
+    allocated: dict = field(default_factory=dict)
+    current_priority: int | None = None  # what YuniKorn reported, to compare with
+
+
+@dataclass
+class Snapshot:
+    partition: str = "default"
+    capacity: dict | None = None
+    apps: list = field(default_factory=list)
+    priority_classes: list = field(default_factory=list)
+    queues: list = field(default_factory=list)  # QueueInfo, from a REST queues dump
+    source: str = ""
+    notes: list = field(default_factory=list)  # what the loader assumed, for explanations
+
+    def ask_count(self) -> int:
+        return sum(len(a.asks) for a in self.apps)
