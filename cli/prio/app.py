@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import sys
 from enum import Enum
-from typing import List, Optional
 
 import typer
 
@@ -63,32 +62,9 @@ def default_format(env: str, machine_default: str, tty_default: str) -> str:
     return tty_default if sys.stdout.isatty() else machine_default
 
 
-@app.command()
-def validate(
-    paths: List[str] = typer.Argument(..., help="queues.yaml files, ConfigMaps, PriorityClass or Armada queue manifests, directories, or - for stdin."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", help="Format: text (default), json. Default from PRIO_OUTPUT."),
-    strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
-    quiet: bool = typer.Option(False, "-q", "--quiet", help="Only errors, and no summary."),
-    color: Color = typer.Option(Color.auto, "--color", help="Colour the text output."),
-    priority_classes: List[str] = typer.Option([], "--priority-classes", help="PriorityClass manifests to check the queue offsets against."),
-    verbose: bool = typer.Option(False, "-v", "--verbose", help="Say which documents were skipped."),
-):
-    """Lint YuniKorn queue configs against the schema and the scheduler's own rules."""
-    from prio.commands.validate import run
-
-    raise typer.Exit(run(paths, output or os.environ.get("PRIO_OUTPUT") or "text", strict=strict, quiet=quiet,
-                         color=use_color(color, sys.stdout), priority_classes=priority_classes, verbose=verbose))
-
-
-@app.command()
-def rule(
-    rule_id: Optional[str] = typer.Argument(None, metavar="[ID]", help="A rule id (PRIO201) or slug."),
-    output: str = typer.Option("text", "-o", "--output", help="text, json or markdown."),
-):
-    """List the lint rules, or show one rule's documentation."""
-    from prio.commands.rule import run
-
-    raise typer.Exit(run(rule_id, output))
+def _register() -> None:
+    # Each command module declares its typer command (cheap) and imports its work lazily.
+    from prio.commands import explain, rule, simulate, validate  # noqa: F401
 
 
 def main() -> None:
@@ -96,6 +72,7 @@ def main() -> None:
     if argv in (["--version"], ["-V"]):  # the hot path for pre-commit: no typer at all
         sys.stdout.write(f"prio {__version__}\n")
         return
+    _register()
     try:
         app()
     except KeyboardInterrupt:

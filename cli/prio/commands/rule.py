@@ -3,6 +3,20 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Optional
+
+import typer
+
+from prio.app import app
+
+
+@app.command("rule")
+def rule_command(
+    rule_id: Optional[str] = typer.Argument(None, metavar="[ID]", help="A rule id (PRIO201) or slug."),
+    output: str = typer.Option("text", "-o", "--output", help="text, json or markdown."),
+):
+    """List the lint rules, or show one rule's documentation."""
+    raise typer.Exit(run(rule_id, output))
 
 
 def run(rule_id, fmt: str) -> int:

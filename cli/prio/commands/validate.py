@@ -1,9 +1,30 @@
 """`prio validate`: check -> render -> exit code."""
 from __future__ import annotations
 
+import os
 import sys
+from typing import List, Optional
+
+import typer
+
+from prio.app import Color, app, use_color
 
 FORMATS = ("text", "json")
+
+
+@app.command()
+def validate(
+    paths: List[str] = typer.Argument(..., help="queues.yaml files, ConfigMaps, PriorityClass or Armada queue manifests, directories, or - for stdin."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="Format: text (default), json. Default from PRIO_OUTPUT."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
+    quiet: bool = typer.Option(False, "-q", "--quiet", help="Only errors, and no summary."),
+    color: Color = typer.Option(Color.auto, "--color", help="Colour the text output."),
+    priority_classes: List[str] = typer.Option([], "--priority-classes", help="PriorityClass manifests to check the queue offsets against."),
+    verbose: bool = typer.Option(False, "-v", "--verbose", help="Say which documents were skipped."),
+):
+    """Lint YuniKorn queue configs against the schema and the scheduler's own rules."""
+    raise typer.Exit(run(paths, output or os.environ.get("PRIO_OUTPUT") or "text", strict=strict, quiet=quiet,
+                         color=use_color(color, sys.stdout), priority_classes=priority_classes, verbose=verbose))
 
 
 def run(paths, fmt, *, strict=False, quiet=False, color=False, priority_classes=(), verbose=False) -> int:
