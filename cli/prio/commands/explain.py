@@ -1,0 +1,77 @@
+"""`prio explain`: the effective priority tree and the order pending asks are considered in."""
+from __future__ import annotations
+
+import os
+import sys
+from typing import List, Optional
+
+import typer
+
+from prio.app import app
+
+FORMATS = ("table", "json", "plain", "markdown")
+
+
+@app.command()
+def explain(
+    inputs: List[str] = typer.Argument(None, metavar="[INPUT]...", help="Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses, in any order (recognised by content). None: the bundled walkthrough."),
+    sample: Optional[str] = typer.Option(None, "--sample", help="Use a bundled sample (walkthrough, ...)."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="table (default on a terminal), json, plain, markdown. Default from PRIO_OUTPUT."),
+    partition: Optional[str] = typer.Option(None, "--partition", help="Partition to explain (default: the snapshot's, else default)."),
+    queue: Optional[str] = typer.Option(None, "--queue", help="Only this queue's subtree."),
+    why: Optional[str] = typer.Option(None, "--why", help="Explain how this queue's priority was derived."),
+    priority_classes: List[str] = typer.Option([], "--priority-classes", help="PriorityClass manifests to resolve priorityClassName."),
+    armada_decay: str = typer.Option("code", "--armada-decay", help="Armada scenarios: code (true half-life, default) or document (the doc's formula)."),
+    armada_weighting: str = typer.Option("current", "--armada-weighting", help="Armada scenarios: current (unknown resources weigh 0) or legacy (1)."),
+):
+    """Show each queue's effective priority, offset and fence, and why."""
+    from prio.commands.common import guarded, pick_format
+
+    fmt = pick_format(output, FORMATS)
+    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting)))
+
+
+def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting) -> int:
+    from prio.commands.common import load_inputs, width
+    from prio.explain import ask_rows, queue_rows, why as why_lines
+    from prio.scenario import build
+
+    inp = load_inputs(paths, sample, classes)
+    if inp.armada:
+        from prio.armada.command import run_explain
+
+        sys.stdout.write(run_explain(inp.armada, fmt, decay=armada_decay, weighting=armada_weighting, width=width()))
+        return 0
+    eng = build(inp, partition)
+    for target in (queue, why):
+        if target:
+            from prio.explain import find
+
+            try:
+                find(eng.root, target)
+            except KeyError:
+                sys.stderr.write(f"prio: no queue {target!r} in this partition\n")
+                return 2
+    if why:
+        lines = why_lines(eng, why)
+        if fmt == "json":
+            import json
+
+            sys.stdout.write(json.dumps({"queue": why, "why": lines}, indent=2) + "\n")
+        else:
+            sys.stdout.write("\n".join(lines) + "\n")
+        return 0
+    rows = queue_rows(eng, queue)
+    asks = ask_rows(eng, queue)
+    ranges = None
+    if eng.snapshot.priority_classes or classes:
+        try:
+            from prio.k8s.crosscheck import class_ranges
+
+            ranges = class_ranges(eng.root, eng.snapshot.priority_classes)
+        except ImportError:
+            ranges = None
+    from prio.render import explain_out
+
+    sys.stdout.write(explain_out.render(fmt, rows, asks, ranges=ranges, width=width(), source=", ".join(inp.names) or "bundled walkthrough"))
+    return 0

@@ -1,0 +1,78 @@
+"""`prio simulate`: the scheduling order, one allocation per step, with every priority change."""
+from __future__ import annotations
+
+import sys
+from typing import List, Optional
+
+import typer
+
+from prio.app import app
+
+FORMATS = ("table", "json", "plain", "markdown")
+
+
+@app.command()
+def simulate(
+    inputs: List[str] = typer.Argument(None, metavar="[INPUT]...", help="Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses (recognised by content). None: the bundled walkthrough."),
+    sample: Optional[str] = typer.Option(None, "--sample", help="Use a bundled sample (walkthrough, ...)."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="table (default on a terminal), json, plain, markdown. Default from PRIO_OUTPUT."),
+    steps: Optional[int] = typer.Option(None, "--steps", min=0, help="Stop after this many steps."),
+    partition: Optional[str] = typer.Option(None, "--partition", help="Partition to simulate."),
+    priority_classes: List[str] = typer.Option([], "--priority-classes", help="PriorityClass manifests to resolve priorityClassName."),
+    rounds: Optional[int] = typer.Option(None, "--rounds", min=1, help="Armada scenarios: scheduling rounds to run."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Armada scenarios: random seed (overrides the scenario's)."),
+    armada_decay: str = typer.Option("code", "--armada-decay", help="Armada scenarios: code (true half-life, default) or document."),
+    armada_weighting: str = typer.Option("current", "--armada-weighting", help="Armada scenarios: current (unknown resources weigh 0) or legacy (1)."),
+):
+    """Step through the scheduling order and every priority change it causes."""
+    from prio.commands.common import guarded, pick_format
+
+    fmt = pick_format(output, FORMATS)
+    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, steps, partition, priority_classes, rounds, seed, armada_decay, armada_weighting)))
+
+
+def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_decay, armada_weighting) -> int:
+    from prio.commands.common import load_inputs, width
+    from prio.scenario import build
+
+    inp = load_inputs(paths, sample, classes)
+    if inp.armada:
+        from prio.armada.command import run_simulate
+
+        sys.stdout.write(run_simulate(inp.armada, fmt, decay=armada_decay, weighting=armada_weighting, rounds=rounds, seed=seed, width=width()))
+        return 0
+    eng = build(inp, partition)
+    progress = None
+    total = eng.snapshot.ask_count()
+    if sys.stderr.isatty() and total >= 20000:
+        progress = _progress(total if steps is None else min(total, steps))
+    try:
+        result = eng.run(steps, progress.update if progress else None)
+    finally:
+        if progress:
+            progress.close()
+    unscheduled = eng.leftovers()
+    from prio.render import simulate_out
+
+    for chunk in simulate_out.render(fmt, result, unscheduled, eng, width=width()):
+        sys.stdout.write(chunk)
+    return 0
+
+
+class _progress:
+    """A rich progress bar on stderr (only on a terminal, never in machine output)."""
+
+    def __init__(self, total: int):
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+        self.p = Progress("simulating", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                          console=Console(stderr=True), transient=True)
+        self.task = self.p.add_task("steps", total=total)
+        self.p.start()
+
+    def update(self, n: int) -> None:
+        self.p.update(self.task, completed=n)
+
+    def close(self) -> None:
+        self.p.stop()

@@ -1,0 +1,48 @@
+"""What explain and simulate share: format defaults, sample lookup, error guarding."""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+
+from prio.errors import InputError
+
+
+def pick_format(output: str | None, formats) -> str:
+    fmt = output or os.environ.get("PRIO_OUTPUT") or ("table" if sys.stdout.isatty() else "plain")
+    if fmt not in formats:
+        sys.stderr.write(f"prio: unknown output format {fmt!r} (choose from {', '.join(formats)})\n")
+        raise SystemExit(2)
+    return fmt
+
+
+def width() -> int:
+    w = os.environ.get("COLUMNS")
+    if w and w.isdigit():
+        return int(w)
+    return shutil.get_terminal_size((120, 24)).columns if sys.stdout.isatty() else 120
+
+
+def load_inputs(paths, sample, classes):
+    from prio import inputs, scenario
+
+    if sample and paths:
+        raise InputError(sample, "give either --sample or input files, not both")
+    if sample or not paths:
+        paths = scenario.sample_paths(sample)
+    return inputs.gather(list(paths), list(classes))
+
+
+def guarded(fn) -> int:
+    """Run a command body: input errors are one line and exit 2, never a traceback."""
+    try:
+        return fn()
+    except InputError as e:
+        sys.stderr.write(f"{e}\n")
+        return 2
+    except RecursionError:
+        sys.stderr.write("prio: input nested too deeply\n")
+        return 2
+    except MemoryError:
+        sys.stderr.write("prio: out of memory reading the input\n")
+        return 2

@@ -1,0 +1,103 @@
+"""Rendering the priority tree: rich (table), tabulate (plain, markdown), json."""
+from __future__ import annotations
+
+import io
+import json
+
+from prio.explain import show
+
+
+def _vector(vec) -> str:
+    return " > ".join(f"{p.rsplit('.', 1)[-1]} {show(v)}" for p, v in vec)
+
+
+def _sort(r) -> str:
+    if r.leaf:
+        return f"{r.sort_policy}, priority {'on' if r.sort_priority else 'off'}"
+    return f"children: {'priority' if r.sort_priority else 'fair share'} first"
+
+
+def render(fmt: str, rows, asks, ranges=None, width: int = 120, source: str = "") -> str:
+    if fmt == "json":
+        doc = {"queues": [r.to_json() for r in rows], "asks": [
+            {"ask": a["ask"], "application": a["application"], "queue": a["queue"], "priority": a["priority"],
+             "queuePriorities": [{"queue": p, "priority": v} for p, v in a["vector"]]} for a in asks]}
+        if ranges is not None:
+            doc["priorityClasses"] = ranges
+        return json.dumps(doc, indent=2) + "\n"
+    if fmt == "table":
+        return _rich(rows, asks, ranges, width, source)
+    return _tabular(rows, asks, ranges, "github" if fmt == "markdown" else "plain")
+
+
+def _tabular(rows, asks, ranges, tablefmt: str) -> str:
+    from tabulate import tabulate
+
+    q = [(r.queue, show(r.priority), r.offset, "fence" if r.fenced else "", _sort(r), r.pending_asks,
+          "; ".join(r.notes)) for r in rows]
+    out = []
+    h = "## " if tablefmt == "github" else ""
+    out.append(f"{h}Queues\n")
+    out.append(tabulate(q, headers=("queue", "priority", "offset", "fence", "sorting", "pending", "notes"), tablefmt=tablefmt, disable_numparse=True))
+    out.append(f"\n\n{h}Pending asks in the order they are considered now\n")
+    a = [(i, x["queue"], x["application"], x["ask"], x["priority"], _vector(x["vector"])) for i, x in enumerate(asks, 1)]
+    out.append(tabulate(a, headers=("#", "queue", "application", "ask", "priority", "queue priorities (root first)"), tablefmt=tablefmt, disable_numparse=True))
+    if ranges:
+        out.append(f"\n\n{h}PriorityClasses per queue (what the queue reports for a pod of the class)\n")
+        out.append(tabulate([(x["queue"], x["class"], x["value"], x["min"], x["max"]) for x in ranges],
+                            headers=("queue", "class", "value", "min", "max"), tablefmt=tablefmt, disable_numparse=True))
+    return "".join(out) + "\n"
+
+
+def _rich(rows, asks, ranges, width, source) -> str:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+    from rich.tree import Tree
+
+    buf = io.StringIO()
+    con = Console(file=buf, width=width, force_terminal=False, color_system=None, highlight=False)
+    nodes = {}
+    root_tree = None
+    for r in rows:
+        label = f"[bold]{escape(r.queue.rsplit('.', 1)[-1])}[/]  priority [bold]{show(r.priority)}[/]"
+        if r.offset:
+            label += f"  offset {r.offset:+d}"
+        if r.fenced:
+            label += "  [magenta]fence[/]"
+        label += f"  ({escape(_sort(r))})"
+        if r.pending_asks:
+            label += f"  {r.pending_asks} pending"
+        if r.dynamic:
+            label += "  [dim]dynamic[/]"
+        for n in r.notes:
+            label += f"\n[yellow]! {escape(n)}[/]"
+        parent = r.queue.rsplit(".", 1)[0] if "." in r.queue else None
+        if root_tree is None:
+            root_tree = Tree(label)
+            nodes[r.queue] = root_tree
+        else:
+            nodes[r.queue] = nodes.get(parent, root_tree).add(label)
+    if root_tree is not None:
+        con.print(root_tree)
+    t = Table(title="Pending asks in the order they are considered now", title_justify="left", expand=False)
+    t.add_column("#", justify="right")
+    t.add_column("queue", overflow="fold")
+    t.add_column("application", overflow="fold")
+    t.add_column("ask", overflow="fold")
+    t.add_column("priority", justify="right")
+    t.add_column("queue priorities (root first)", overflow="fold")
+    for i, x in enumerate(asks, 1):
+        t.add_row(str(i), escape(x["queue"]), escape(x["application"]), escape(x["ask"]), str(x["priority"]), escape(_vector(x["vector"])))
+    con.print()
+    con.print(t)
+    con.print("[dim]Priorities change as asks are placed: `prio simulate` shows the real order.[/]")
+    if ranges:
+        rt = Table(title="PriorityClasses per queue", title_justify="left")
+        for c in ("queue", "class", "value", "min", "max"):
+            rt.add_column(c, overflow="fold", justify="right" if c in ("value", "min", "max") else "left")
+        for x in ranges:
+            rt.add_row(escape(x["queue"]), escape(x["class"]), str(x["value"]), str(x["min"]), str(x["max"]))
+        con.print()
+        con.print(rt)
+    return buf.getvalue()

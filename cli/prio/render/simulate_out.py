@@ -1,0 +1,102 @@
+"""Rendering a simulation: rich (table), tabulate (plain, markdown), json.
+
+Renderers yield string chunks, so a million steps stream instead of building one huge string."""
+from __future__ import annotations
+
+import io
+import json
+
+
+def short(path: str) -> str:
+    return path.rsplit(".", 1)[-1]
+
+
+def _show(v):
+    return "n/a" if v is None else str(v)
+
+
+def changes_text(changes) -> str:
+    """Like the user docs' table: `system-high: 1001 -> n/a, system: 1001 -> 10`."""
+    return ", ".join(f"{short(q)}: {_show(a)} -> {_show(b)}" for q, a, b in changes)
+
+
+def summary_rows(eng):
+    return [(q.path, q.placed, q.first_step, q.last_step) for q in eng.root.walk() if q.leaf and q.placed]
+
+
+def render(fmt, steps, unscheduled, eng, width: int = 120):
+    if fmt == "json":
+        yield from _json(steps, unscheduled)
+    elif fmt == "table":
+        yield _rich(steps, unscheduled, eng, width)
+    else:
+        yield _tabular(steps, unscheduled, eng, "github" if fmt == "markdown" else "plain")
+
+
+def _json(steps, unscheduled):
+    dumps = json.dumps
+    yield '{"steps": ['
+    sep = "\n  "
+    for s in steps:
+        ch = ", ".join('{"queue": %s, "from": %s, "to": %s}' % (dumps(q), "null" if a is None else a, "null" if b is None else b) for q, a, b in s.changes)
+        yield '%s{"step": %d, "queue": %s, "application": %s, "ask": %s, "priority": %d, "changes": [%s]}' % (
+            sep, s.step, dumps(s.queue), dumps(s.application), dumps(s.ask), s.priority, ch)
+        sep = ",\n  "
+    yield '\n ],\n "unscheduled": ['
+    sep = "\n  "
+    for u in unscheduled:
+        yield sep + dumps({"ask": u.ask, "application": u.application, "queue": u.queue, "priority": u.priority, "reason": u.reason})
+        sep = ",\n  "
+    yield "\n ]\n}\n"
+
+
+def _tabular(steps, unscheduled, eng, tablefmt):
+    from tabulate import tabulate
+
+    h = "## " if tablefmt == "github" else ""
+    out = [f"{h}Scheduling order\n"]
+    out.append(tabulate([(s.step, s.queue, s.application, s.ask, f"P{s.priority}", changes_text(s.changes)) for s in steps],
+                        headers=("step", "queue", "application", "ask", "priority", "priority changes"), tablefmt=tablefmt, disable_numparse=True))
+    out.append(f"\n\n{h}Per queue\n")
+    out.append(tabulate(summary_rows(eng), headers=("queue", "placed", "first step", "last step"), tablefmt=tablefmt, disable_numparse=True))
+    if unscheduled:
+        out.append(f"\n\n{h}Unscheduled\n")
+        out.append(tabulate([(u.queue, u.application, u.ask, f"P{u.priority}", u.reason) for u in unscheduled],
+                            headers=("queue", "application", "ask", "priority", "reason"), tablefmt=tablefmt, disable_numparse=True))
+    return "".join(out) + "\n"
+
+
+def _rich(steps, unscheduled, eng, width):
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    buf = io.StringIO()
+    con = Console(file=buf, width=width, force_terminal=False, color_system=None, highlight=False)
+    t = Table(title="Scheduling order", title_justify="left")
+    t.add_column("step", justify="right")
+    t.add_column("queue", overflow="fold")
+    t.add_column("application", overflow="fold")
+    t.add_column("ask", overflow="fold")
+    t.add_column("priority", justify="right")
+    t.add_column("priority changes", overflow="fold")
+    for s in steps:
+        t.add_row(str(s.step), escape(s.queue), escape(s.application), escape(s.ask), f"P{s.priority}",
+                  escape("\n".join(f"{short(q)}: {_show(a)} -> {_show(b)}" for q, a, b in s.changes)))
+    con.print(t)
+    st = Table(title="Per queue", title_justify="left")
+    for c in ("queue", "placed", "first step", "last step"):
+        st.add_column(c, overflow="fold", justify="left" if c == "queue" else "right")
+    for row in summary_rows(eng):
+        st.add_row(escape(row[0]), *(str(x) for x in row[1:]))
+    con.print()
+    con.print(st)
+    if unscheduled:
+        ut = Table(title="Unscheduled", title_justify="left")
+        for c in ("queue", "application", "ask", "priority", "reason"):
+            ut.add_column(c, overflow="fold")
+        for u in unscheduled:
+            ut.add_row(escape(u.queue), escape(u.application), escape(u.ask), f"P{u.priority}", escape(u.reason))
+        con.print()
+        con.print(ut)
+    return buf.getvalue()

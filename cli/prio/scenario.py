@@ -1,0 +1,51 @@
+"""From gathered inputs to a ready engine: pick the partition, build the tree (from the config,
+a REST dump, or the snapshot alone), attach the pending work."""
+from __future__ import annotations
+
+from prio import inputs as inputs_mod
+from prio import resources
+from prio.engine import Engine
+from prio.errors import InputError
+from prio.snapshot import Snapshot
+from prio.tree import QNode, from_config
+
+
+def sample_paths(name: str | None) -> list[str]:
+    """The files of a bundled sample: NAME, or NAME-queues + NAME-asks, or the walkthrough."""
+    if name is None:
+        names = inputs_mod.WALKTHROUGH
+    else:
+        single = resources.sample_path(name)
+        if single:
+            return [single]
+        names = (f"{name}-queues", f"{name}-asks")
+    paths = [resources.sample_path(n) for n in names]
+    if not all(paths):
+        avail = ", ".join(sorted({n.rsplit("-", 1)[0] if n.endswith(("-queues", "-asks")) else n for n in resources.sample_names()}))
+        raise InputError(name or "walkthrough", f"no bundled sample {name!r} (available: {avail})")
+    return paths
+
+
+def build(inp, partition: str | None = None) -> Engine:
+    snap = inp.snapshot or Snapshot(source="(no snapshot)")
+    want = (partition or snap.partition or "default").lower()
+    root: QNode
+    if inp.config is not None:
+        parts = inp.config.partitions
+        match = [p for p in parts if p.display_name.lower() == want]
+        if not match:
+            if partition is None and len(parts) == 1:
+                match = parts
+            else:
+                names = ", ".join(p.display_name for p in parts) or "none"
+                raise InputError(inp.config_name, f"no partition {want!r} in the config (partitions: {names}); use --partition")
+        root = from_config(match[0])
+    elif inp.rest_queues:
+        from prio.loaders import rest
+
+        root = rest.build_tree(inp.rest_queues)
+    else:
+        root = QNode("root", None)
+        root.apply_properties({}, {})
+        root.leaf = False
+    return Engine(root, snap)
