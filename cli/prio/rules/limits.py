@@ -30,6 +30,8 @@ def limits_not_equivalent(ctx):
     YuniKorn copies partition limits onto root when root has none; when both are set they must
     be identical ("partition limits and root queue limits are not equivalent").
 
+    Example (fails): partition `limits: [{users: [x], maxapplications: 1}]` and root
+    `limits: [{users: [y], maxapplications: 1}]`.
     Fix: set the limits in one place only.
     """
     for p, r in ctx.trees:
@@ -81,7 +83,11 @@ def duplicate_limit_name(ctx):
 
     The docs say duplicates are ignored; the code rejects them.
 
-    Fix: merge the limits.
+    Example (fails):
+        limits:
+          - {users: [bob], maxapplications: 1}
+          - {users: [bob], maxresources: {memory: 1G}}
+    Fix: merge the limits into one.
     """
     for p, q, anc in ctx.queues:
         for kind, key in (("user", "users"), ("group", "groups")):
@@ -142,6 +148,9 @@ def limit_maxresources_not_positive(ctx):
 def limit_without_resources(ctx):
     """A limit with neither maxapplications nor maxresources: it limits nothing.
 
+    YuniKorn rejects it ("all resource limits are null").
+
+    Example (fails): `limits: [{users: [bob]}]`
     Fix: set maxapplications, maxresources or both.
     """
     for p, q, anc, lim in _limits(ctx):
@@ -156,6 +165,7 @@ def limit_exceeds_queue(ctx):
     A limit's maxapplications must not exceed the queue's (when the queue sets one), and its
     maxresources must fit the queue's own configured max (not on root).
 
+    Example (fails): a queue with `maxapplications: 5` and a limit with `maxapplications: 6`.
     Fix: lower the limit or raise the queue's setting.
     """
     for p, q, anc, lim in _limits(ctx):
@@ -176,6 +186,7 @@ def limit_exceeds_ancestor(ctx):
     maxapplications this limit must set one no larger (a resource-only limit under an
     ancestor's maxapplications fails, a YuniKorn quirk).
 
+    Example (fails): root.a limits bob to memory 1G, root.a.b limits bob to memory 2G.
     Fix: keep child limits within the ancestors' limits.
     """
     for p, q, anc, lim in _limits(ctx):

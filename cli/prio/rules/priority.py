@@ -120,9 +120,9 @@ def offset_saturates(ctx):
                 continue
             for values, bound in ((hi, P.INT32_MAX), (lo, P.INT32_MIN)):
                 total, rep, leaf = values[id(q)]
-                if total != rep:
+                if total != rep or rep == P.INT32_MIN:
                     what = ("asks above this level become indistinguishable" if bound > 0 else
                             "YuniKorn reads that as 'nothing pending', so the parent ignores this queue's priority")
                     ask = USER_MAX if bound > 0 else 0
                     yield Issue("PRIO202", q.path + ("properties", P.PRIORITY_OFFSET),
-                                f"{queue_path(q, anc)}: a pod of priority {ask} gives {total}, which saturates at {bound}: {what}")
+                                f"{queue_path(q, anc)}: a pod of priority {ask} gives {total}" + (f", which saturates at {bound}" if total != rep else "") + f": {what}")
