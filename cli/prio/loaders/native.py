@@ -1,6 +1,7 @@
 """prio's native snapshot format (see the contract): applications with asks, optional capacity
 and PriorityClasses. Times are RFC 3339 or seconds; without them, the order in the file counts
-(an application or ask without a time sorts before those with one, in file order)."""
+(an application without a time sorts before those with one, in file order; an ask without a
+time counts as created with its application). Equal times: application id, then file order."""
 from __future__ import annotations
 
 from prio.k8s.resolve import ResolveError, resolve
@@ -69,7 +70,8 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
         if a.get("submitTime") is not None and submit is None:
             r.fail(ap + ("submitTime",), f"submitTime {a.get('submitTime')!r} is not an RFC 3339 time or a number of seconds")
         order += 1
-        app = App(app_id, queue.lower(), (submit if submit is not None else 0.0, order),
+        # A given time sorts by itself (ties go to the application id); without one, file order.
+        app = App(app_id, queue.lower(), (submit, 0) if submit is not None else (0.0, order),
                   allocated=r.resources(ap + ("allocated",), a.get("allocated")),
                   state=str(a.get("state") or ""), line=doc.pos(ap).line)
         asks = a.get("asks") or []
@@ -107,6 +109,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
                 if ask_id in ids:
                     r.fail(kp, f"ask id {ask_id!r} appears twice in application {app_id}")
                 ids.add(ask_id)
-                app.asks.append(Ask(ask_id, prio, res, (created if created is not None else 0.0, order), order))
+                # Without createTime an ask counts as created with its application (then file order).
+                app.asks.append(Ask(ask_id, prio, res, (created, 0) if created is not None else app.submit_time, order))
         snap.apps.append(app)
     return snap
