@@ -191,20 +191,23 @@ class Engine:
                 self._push_app(st)
 
     def _attach_new_queues(self, leaf: QNode) -> None:
+        """Give dynamic queues created for this snapshot their engine state, top-down."""
+        new = []
         q = leaf
         while q is not None and getattr(q, "tracker", None) is None:
+            new.append(q)
+            q = q.parent
+        for q in reversed(new):
             q.tracker = MaxTracker()
             q.reported = MIN
             q.pending, q.allocated = {}, {}
             q.running = q.live = q.version = q.placed = 0
             q.heap, q.apps = [], []
             q.first_step = q.last_step = None
-            if q.fairmax is None:
-                fm = dict(q.parent.fairmax) if q.parent is not None else {}
-                if q.max:
-                    fm.update(q.max)
-                q.fairmax = fm
-            q = q.parent
+            fm = dict(q.parent.fairmax) if q.parent is not None else {}
+            if q.max:
+                fm.update(q.max)
+            q.fairmax = fm
 
     def _add_app(self, st: AppState) -> None:
         leaf = st.leaf

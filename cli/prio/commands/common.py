@@ -46,3 +46,6 @@ def guarded(fn) -> int:
     except MemoryError:
         sys.stderr.write("prio: out of memory reading the input\n")
         return 2
+    except Exception as e:  # noqa: BLE001 - a bug must still end in one line, not a traceback
+        sys.stderr.write(f"prio: internal error: {type(e).__name__}: {e} (please report it with the input)\n")
+        return 2

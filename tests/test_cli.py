@@ -1,0 +1,155 @@
+"""The CLI end to end (typer's CliRunner): goldens for every format, exit codes, bad input."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, run_cli, sample, shared
+
+GOLDEN = os.path.join(ROOT, "tests", "golden")
+UPDATE = os.environ.get("PRIO_UPDATE_GOLDEN") == "1"
+
+
+def golden(name: str, text: str) -> None:
+    path = os.path.join(GOLDEN, name)
+    if UPDATE or not os.path.exists(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as fh:
+            fh.write(text)
+    with open(path) as fh:
+        assert text == fh.read(), f"output differs from {path} (PRIO_UPDATE_GOLDEN=1 to accept)"
+
+
+@pytest.mark.parametrize("fmt", ["table", "json", "plain", "markdown"])
+def test_simulate_walkthrough_golden(fmt):
+    r = run_cli("simulate", "-o", fmt)
+    assert r.exit_code == 0, r.stderr
+    golden(f"simulate/walkthrough.{fmt}", r.stdout)
+
+
+@pytest.mark.parametrize("fmt", ["table", "json", "plain", "markdown"])
+def test_explain_walkthrough_golden(fmt):
+    r = run_cli("explain", "-o", fmt)
+    assert r.exit_code == 0, r.stderr
+    golden(f"explain/walkthrough.{fmt}", r.stdout)
+
+
+def test_simulate_json_is_the_documented_order():
+    got = json.loads(run_cli("simulate", "-o", "json").stdout)
+    want = json.load(open(shared("testdata", "walkthrough-order.json")))["steps"]
+    assert [(s["queue"], s["priority"], [[c["queue"], c["from"], c["to"]] for c in s["changes"]]) for s in got["steps"]] == \
+        [(w["queue"], w["priority"], w["changes"]) for w in want]
+    assert got["unscheduled"] == []
+    assert got["steps"][0] == {"step": 1, "queue": "root.system.system-high", "application": "app-1", "ask": "app-1-1",
+                               "priority": 1, "changes": [{"queue": "root.system.system-high", "from": 1001, "to": None},
+                                                          {"queue": "root.system", "from": 1001, "to": 10}]}
+
+
+def test_simulate_explicit_files_same_as_default():
+    a = run_cli("simulate", "-o", "json").stdout
+    b = run_cli("simulate", sample("walkthrough-asks.yaml"), sample("walkthrough-queues.yaml"), "-o", "json").stdout
+    c = run_cli("simulate", "--sample", "walkthrough", "-o", "json").stdout
+    assert a == b == c
+
+
+def test_simulate_steps_option():
+    got = json.loads(run_cli("simulate", "--steps", "2", "-o", "json").stdout)
+    assert [s["step"] for s in got["steps"]] == [1, 2]
+
+
+def test_explain_json_contract_shape():
+    got = json.loads(run_cli("explain", "-o", "json").stdout)
+    q = {x["queue"]: x for x in got["queues"]}
+    assert list(q)[:3] == ["root", "root.system", "root.system.system-normal"]  # depth first, config order
+    assert q["root.tenants.tenant-a"] == {"queue": "root.tenants.tenant-a", "priority": 10, "offset": 10, "fenced": True,
+                                          "sortPriority": True, "sortPolicy": "fair", "pendingAsks": 4}
+    assert q["root.system.system-low"]["priority"] == -997
+    a = got["asks"][0]
+    assert {k: a[k] for k in ("ask", "application", "queue", "priority")} == {"ask": "app-1-1", "application": "app-1", "queue": "root.system.system-high", "priority": 1}
+
+
+def test_explain_queue_and_why():
+    r = run_cli("explain", "--queue", "root.tenants.tenant-b", "-o", "json")
+    got = json.loads(r.stdout)
+    assert [x["queue"] for x in got["queues"]] == ["root.tenants.tenant-b", "root.tenants.tenant-b.child-b-1", "root.tenants.tenant-b.child-b-2"]
+    assert {a["queue"] for a in got["asks"]} == {"root.tenants.tenant-b.child-b-1", "root.tenants.tenant-b.child-b-2"}
+    why = run_cli("explain", "--why", "root.tenants.tenant-a").stdout
+    assert "fence" in why and "reports its offset, 10" in why and "child-a-1" in why
+    assert run_cli("explain", "--why", "root.nosuch").exit_code == 2
+
+
+def test_explain_config_only_and_snapshot_only():
+    r = run_cli("explain", sample("walkthrough-queues.yaml"), "-o", "json")
+    assert r.exit_code == 0
+    assert all(q["priority"] is None for q in json.loads(r.stdout)["queues"])
+    r = run_cli("explain", sample("walkthrough-asks.yaml"), "-o", "json")
+    assert r.exit_code == 0
+    q = {x["queue"]: x["priority"] for x in json.loads(r.stdout)["queues"]}
+    assert q["root.tenants.tenant-a.child-a-1"] == 8 and q["root.tenants"] == 9  # no config: no fences
+
+
+def test_wide_paths_fold_not_truncate():
+    long = "root." + ".".join(f"level-{i}-with-a-long-name" for i in range(6))
+    snap = json.dumps({"applications": [{"id": "x", "queue": long, "asks": [{"priority": 1}]}]})
+    r = run_cli("simulate", "-", "-o", "table", input=snap, env={"COLUMNS": "60"})
+    assert r.exit_code == 0, r.stderr
+    assert "…" not in r.stdout
+    assert "level-5-with-a-long-name" in r.stdout.replace("\n", "").replace("│", "").replace(" ", "")
+
+
+def test_validate_text_and_json_golden_on_mistakes():
+    r = run_cli("validate", sample("mistakes.yaml"))
+    assert r.exit_code == 1
+    golden("validate/mistakes.text", r.stdout.replace(sample(""), "samples/"))
+    assert "10 errors, 5 warnings in 1 file" in r.stderr
+    j = run_cli("validate", "-o", "json", sample("mistakes.yaml"))
+    assert j.exit_code == 1
+    golden("validate/mistakes.json", j.stdout.replace(sample(""), "samples/"))
+    doc = json.loads(j.stdout)
+    assert doc["summary"] == {"files": 1, "errors": 10, "warnings": 5}
+    assert set(doc["findings"][0]) == {"rule", "name", "severity", "message", "file", "line", "column", "path"}
+
+
+def test_validate_exit_codes():
+    assert run_cli("validate", sample("walkthrough-queues.yaml")).exit_code == 0
+    warn = "partitions: [{name: default, queues: [{name: root, queues: [{name: a, properties: {priority.offset: x}}]}]}]\n"
+    assert run_cli("validate", "-", input=warn).exit_code == 0
+    assert run_cli("validate", "--strict", "-", input=warn).exit_code == 1
+    assert run_cli("validate", "/no/such/file").exit_code == 2
+    assert run_cli("validate", "-o", "nope", sample("walkthrough-queues.yaml")).exit_code == 2
+
+
+def test_validate_directory_and_configmap_lines():
+    cm = shared("testdata", "yunikorn-configs", "07_yunikorn-k8shim__deployments__examples__authz__priority__yunikorn-configs.yaml")
+    r = run_cli("validate", "-o", "json", cm)
+    assert r.exit_code in (0, 1)
+    r = run_cli("validate", "-o", "json", shared("testdata", "yunikorn-configs"))
+    doc = json.loads(r.stdout)
+    assert doc["summary"]["files"] == 15
+
+
+def test_rule_command():
+    r = run_cli("rule")
+    assert r.exit_code == 0 and "PRIO201" in r.stdout and "offset-exceeds-system-priority" in r.stdout
+    one = run_cli("rule", "PRIO201")
+    assert one.exit_code == 0 and "Example" in one.stdout and "Fix" in one.stdout
+    assert run_cli("rule", "offset-saturates").exit_code == 0
+    assert run_cli("rule", "PRIO999").exit_code == 2
+
+
+def test_version_does_not_import_heavy_modules():
+    code = ("import sys; sys.argv=['prio','--version']; from prio.app import main; main(); "
+            "bad=[m for m in ('rich','jsonschema','tabulate','yaml') if m in sys.modules]; print('HEAVY', bad)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")})
+    assert out.stdout.startswith("prio ")
+    assert "HEAVY []" in out.stdout
+
+
+def test_help_does_not_import_heavy_modules():
+    code = ("import sys; sys.argv=['prio','validate','--help']\nfrom prio.app import main\ntry: main()\nexcept SystemExit: pass\n"
+            "print('HEAVY', [m for m in ('rich','jsonschema','tabulate') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")})
+    assert "--strict" in out.stdout
+    assert "HEAVY []" in out.stdout, out.stdout[-200:]
