@@ -29,7 +29,7 @@ class Unit:
 
 def _kind(data) -> str:
     if not isinstance(data, dict):
-        return "other"
+        return "queues"  # a scalar or a list at the top: a (broken) queues.yaml
     kind = data.get("kind")
     api = str(data.get("apiVersion", ""))
     if kind == "ConfigMap":

@@ -39,8 +39,10 @@ def decode(name: str, data: bytes) -> str:
         raise InputError(name, f"not UTF-8 text (invalid byte 0x{data[e.start]:02x})", line) from None
 
 
-def read(path: str, limit: int = MAX_CONFIG_BYTES) -> Source:
+def read(path: str, limit: int | None = None) -> Source:
     """Read one path ("-" = stdin). Never writes; refuses directories, specials and huge files."""
+    if limit is None:
+        limit = MAX_CONFIG_BYTES
     if path == "-":
         data = sys.stdin.buffer.read(limit + 1)
         name = "<stdin>"

@@ -194,6 +194,8 @@ def to_document(name: str, node, line_offset: int = 0, col_offset: int = 0) -> D
             index[path] = Entry(pos, key_pos, n.value, tag)
             return value
         active.add(nid)
+        if n.tag not in (_T + "seq", _T + "map", _T + "omap", _T + "set", _T + "pairs"):
+            issues.append(Issue("PRIO006", path, f"unsupported YAML tag {n.tag!r}: YuniKorn's decoder does not construct it; prio reads the plain {'list' if isinstance(n, yaml.SequenceNode) else 'mapping'}"))
         try:
             if isinstance(n, yaml.SequenceNode):
                 index[path] = Entry(pos, key_pos, None, "seq")

@@ -1,0 +1,215 @@
+"""Bad input never produces a traceback: one line naming the file, exit 2 (or a finding, exit 1)."""
+import codecs
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import lint, run_cli, sample
+
+GOOD = open(sample("walkthrough-queues.yaml")).read()
+
+
+def validate_text(text, *extra):
+    return run_cli("validate", "-", *extra, input=text)
+
+
+def one_line_error(r, code=2):
+    assert r.exit_code == code, (r.exit_code, r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr + r.stdout
+    assert "internal error" not in r.stderr
+
+
+def test_malformed_yaml_names_line_and_column():
+    r = validate_text("partitions:\n  - name: default\n    queues: [\n")
+    one_line_error(r)
+    assert r.stderr.startswith("<stdin>:4:1: invalid YAML")
+
+
+def test_tab_indentation():
+    r = validate_text("partitions:\n\t- name: default\n")
+    one_line_error(r)
+    assert "<stdin>:2:1" in r.stderr
+
+
+def test_unquoted_star_acl_is_a_yaml_error():
+    r = validate_text("partitions:\n  - queues:\n      - name: root\n        submitacl: *\n")
+    one_line_error(r)
+    assert "<stdin>:4" in r.stderr
+
+
+def test_binary_nul_utf16(tmp_path):
+    b = tmp_path / "b.yaml"
+    b.write_bytes(b"\x00\x01\x02partitions")
+    r = run_cli("validate", str(b))
+    one_line_error(r)
+    assert "binary" in r.stderr
+    u = tmp_path / "u.yaml"
+    u.write_bytes(codecs.BOM_UTF16_LE + GOOD.encode("utf-16-le"))
+    assert run_cli("validate", str(u)).exit_code == 0
+    bad = tmp_path / "l1.yaml"
+    bad.write_bytes(b"partitions: []\nname: caf\xe9\n")
+    r = run_cli("validate", str(bad))
+    one_line_error(r)
+    assert "UTF-8" in r.stderr and ":2" in r.stderr
+
+
+def test_missing_file_and_directory(tmp_path):
+    r = run_cli("validate", str(tmp_path / "nope.yaml"))
+    one_line_error(r)
+    assert "no such file" in r.stderr
+    r = run_cli("simulate", str(tmp_path))
+    one_line_error(r)
+    assert "is a directory" in r.stderr
+
+
+def test_empty_directory_validates_nothing(tmp_path):
+    r = run_cli("validate", str(tmp_path))
+    assert r.exit_code == 0
+
+
+def test_alias_bomb_refused_fast_but_anchors_and_merges_work():
+    bomb = "a: &a [x,x,x,x,x,x,x,x,x]\n"
+    prev = "a"
+    for c in "bcdefghi":
+        bomb += f"{c}: &{c} [" + ",".join(["*" + prev] * 9) + "]\n"
+        prev = c
+    r = validate_text(bomb)
+    one_line_error(r)
+    assert "excessive aliasing" in r.stderr
+    merged = """
+defaults: &props
+  priority.offset: "5"
+partitions:
+  - name: default
+    queues:
+      - name: root
+        queues:
+          - name: a
+            properties:
+              <<: *props
+              priority.policy: fence
+"""
+    f = lint(merged)
+    assert [x.rule for x in f] == ["PRIO001"]  # only the unknown top-level key `defaults`
+
+
+def test_recursive_alias():
+    r = validate_text("a: &a\n  b: *a\n")
+    one_line_error(r)
+
+
+def test_deep_nesting_refused_before_parsing():
+    r = validate_text("[" * 50000 + "]" * 50000)
+    one_line_error(r)
+    assert "nested more than" in r.stderr
+    deep = "".join("  " * i + f"k{i}:\n" for i in range(1000))
+    one_line_error(validate_text(deep))
+
+
+def test_huge_file_is_capped(tmp_path, monkeypatch):
+    from prio import source
+
+    monkeypatch.setattr(source, "MAX_CONFIG_BYTES", 1000)
+    big = tmp_path / "big.yaml"
+    big.write_text("# " + "x" * 2000 + "\n")
+    r = run_cli("validate", str(big))
+    one_line_error(r)
+    assert "at most 1000 bytes" in r.stderr
+
+
+def test_integers_beyond_64_bits_and_bool_keys():
+    f = lint("partitions:\n  - name: default\n    queues:\n      - name: root\n        maxapplications: 99999999999999999999999\n")
+    assert [x.rule for x in f] == ["PRIO003"] and f[0].line == 5
+    f = lint("partitions:\n  - name: default\n    on: yes\n    queues: [{name: root}]\n")
+    assert [x.rule for x in f] == ["PRIO001"] and "'on'" in f[0].message
+
+
+def test_python_tags_are_not_constructed():
+    f = lint("partitions: !!python/object/apply:os.system ['echo hi']\n")
+    assert "PRIO006" in {x.rule for x in f}
+
+
+def test_top_level_scalar_or_list():
+    assert [x.rule for x in lint("just text\n")] == ["PRIO003"]
+    assert [x.rule for x in lint("- a\n- b\n")] == ["PRIO003"]
+
+
+def test_never_writes_to_inputs(tmp_path):
+    p = tmp_path / "q.yaml"
+    p.write_text(GOOD)
+    before = (p.read_bytes(), os.stat(p).st_mtime_ns)
+    run_cli("validate", str(p))
+    run_cli("explain", str(p))
+    assert (p.read_bytes(), os.stat(p).st_mtime_ns) == before
+
+
+BAD_SNAPSHOTS = [
+    ("applications:\n  - {id: a, queue: 'root..x', asks: [{priority: 1}]}\n", "queue must be a full queue path"),
+    ("applications:\n  - {id: a, queue: root.x, asks: [{priority: 3000000000}]}\n", "outside the int32 range"),
+    ("applications:\n  - {id: a, queue: root.x, asks: [{priorityClassName: nosuch}]}\n", "resolves to no PriorityClass"),
+    ("applications:\n  - {id: a, queue: root.x, asks: [{priority: 1, resources: {vcore: -2}}]}\n", "negative"),
+    ("applications:\n  - {id: a, queue: root.x, asks: [{priority: 1, resources: {memory: 1.5G}}]}\n", "invalid quantity"),
+    ("applications:\n  - {id: a, queue: root.x, asks: [{prority: 1}]}\n", "did you mean 'priority'"),
+    ("applications:\n  - {id: a, queue: root.x, asks: [{priority: 1, count: 0}]}\n", "count"),
+    ("applications:\n  - {id: a, queue: root.x}\n  - {id: a, queue: root.y}\n", "appears twice"),
+    ("applications:\n  - {id: a, queue: root.x, asks: [{priority: one}]}\n", "must be an integer"),
+    ("hello: world\n", "not an input prio understands"),
+]
+
+
+@pytest.mark.parametrize("text,msg", BAD_SNAPSHOTS)
+def test_bad_snapshots(text, msg):
+    for cmd in ("explain", "simulate"):
+        r = run_cli(cmd, "-", "-o", "json", input=text)
+        one_line_error(r)
+        assert msg in r.stderr, r.stderr
+        assert r.stderr.startswith("<stdin>:")
+
+
+def test_snapshot_queue_below_a_configured_leaf(tmp_path):
+    s = tmp_path / "s.yaml"
+    s.write_text("applications:\n  - {id: a, queue: root.system.system-low.deeper, asks: [{priority: 1}]}\n")
+    r = run_cli("simulate", sample("walkthrough-queues.yaml"), str(s))
+    one_line_error(r)
+    assert "is a leaf queue" in r.stderr
+
+
+def test_two_configs_cannot_be_combined():
+    r = run_cli("explain", sample("walkthrough-queues.yaml"), sample("walkthrough-queues.yaml"))
+    one_line_error(r)
+
+
+LINES = GOOD.splitlines()
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_mutated_configs_never_crash(data):
+    lines = list(LINES)
+    for _ in range(data.draw(st.integers(1, 4))):
+        i = data.draw(st.integers(0, len(lines) - 1))
+        op = data.draw(st.sampled_from(["drop", "dup", "indent", "dedent", "garble", "value", "swap"]))
+        if op == "drop":
+            del lines[i]
+        elif op == "dup":
+            lines.insert(i, lines[i])
+        elif op == "indent":
+            lines[i] = "  " + lines[i]
+        elif op == "dedent":
+            lines[i] = lines[i][2:]
+        elif op == "garble":
+            lines[i] = lines[i] + data.draw(st.sampled_from([":", " - x", " &a", " *a", " [", "{", " !!int", "\t", " \x00", " 1e999", ": 99999999999999999999999"]))
+        elif op == "value":
+            lines[i] = lines[i].split(":")[0] + ": " + data.draw(st.sampled_from(["[]", "{}", "null", "-1", "yes", "'x'", "2147483648", "[1, [2, [3]]]"]))
+        elif op == "swap" and i + 1 < len(lines):
+            lines[i], lines[i + 1] = lines[i + 1], lines[i]
+        if not lines:
+            lines = ["x"]
+    text = "\n".join(lines) + "\n"
+    for args in (("validate", "-"), ("validate", "-o", "json", "-"), ("explain", "-", "-o", "json"), ("simulate", "-", "-o", "json")):
+        r = run_cli(*args, input=text)
+        assert r.exit_code in (0, 1, 2), (args, r.exit_code, r.stderr)
+        assert r.exception is None or isinstance(r.exception, SystemExit), (args, repr(r.exception))
+        assert "Traceback" not in r.stderr and "internal error" not in r.stderr, (args, text, r.stderr)
