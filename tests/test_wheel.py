@@ -1,0 +1,54 @@
+"""prio installed from a built wheel, run as a real process from another directory."""
+import json
+import os
+import site
+import subprocess
+import sys
+import sysconfig
+
+import pytest
+
+from conftest import ROOT, sample
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("wheel")
+    dist = tmp / "dist"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", ROOT, "--no-deps", "--no-build-isolation", "-q", "-w", str(dist)],
+                   check=True, capture_output=True)
+    wheel = next(dist.glob("prio-*.whl"))
+    venv = tmp / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "--no-deps", "-q", str(wheel)], check=True, capture_output=True)
+    # The runtime dependencies come from this environment, so the test needs no network.
+    purelib = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], capture_output=True, text=True, check=True).stdout.strip()
+    with open(os.path.join(purelib, "zz_deps.pth"), "w") as fh:
+        fh.write(sysconfig.get_paths()["purelib"] + "\n")
+    return venv / "bin" / "prio", tmp
+
+
+def run(prio, cwd, *args, stdin=None):
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PRIO_OUTPUT")}
+    return subprocess.run([str(prio), *args], cwd=cwd, capture_output=True, text=True, input=stdin, env=env, timeout=120)
+
+
+def test_wheel_runs_the_walkthrough_from_anywhere(installed):
+    prio, tmp = installed
+    r = run(prio, tmp, "simulate", "-o", "json")
+    assert r.returncode == 0, r.stderr
+    steps = json.loads(r.stdout)["steps"]
+    assert len(steps) == 11 and steps[0]["queue"] == "root.system.system-high"
+    assert run(prio, tmp, "--version").stdout.startswith("prio ")
+
+
+def test_wheel_ships_schema_and_samples(installed):
+    prio, tmp = installed
+    r = run(prio, tmp, "validate", "-o", "json", sample("mistakes.yaml"))
+    assert r.returncode == 1
+    assert json.loads(r.stdout)["summary"]["errors"] > 0
+    r = run(prio, tmp, "explain", "--sample", "walkthrough", "-o", "plain")
+    assert r.returncode == 0 and "tenant-a" in r.stdout
+    r = run(prio, tmp, "validate", "-", stdin="partitions: [{name: default, queues: [{name: root}]}]\n")
+    assert r.returncode == 0, r.stderr
