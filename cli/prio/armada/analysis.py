@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass, field
 
 from prio.armada.model import Options, Report, Resources, Scenario, add, total
-from prio.armada.priority import (PriorityState, Step, current_usage, effective_priority, resources_as_usage,
+from prio.armada.priority import (PriorityState, current_usage, effective_priority, resources_as_usage,
                                   scarcity_from_capacity)
 from prio.armada.scheduling import (SchedulingInfo, cap_offer, lease_order, queue_limit, run_round,
                                     slice_with_limits)
@@ -188,6 +188,9 @@ def simulate(scenario: Scenario, options: Options | None = None, rounds: int | N
                 base[c].pop(q.name, None)
             base[scenario.home][q.name] = dict(q.usage)
     running: list = []  # (job, end time or None) on the home cluster
+    for c in base:  # the scenario's stated state is "now": the next report comes one interval later
+        if state.cluster(c).last_time is None:
+            state.cluster(c).last_time = now
 
     result_rounds = []
     notes = _common_notes(scenario, steps, sorted(set(state.clusters) - set(active)))

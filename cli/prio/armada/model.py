@@ -138,9 +138,12 @@ def limit_to_zero(a: Resources) -> Resources:
     return {k: max(v, 0.0) for k, v in a.items()}
 
 
+EPSILON = 1e-9  # float noise: amounts this close to 0 count as 0
+
+
 def is_valid(a: Resources) -> bool:
-    """No component is negative."""
-    return all(v >= 0 for v in a.values())
+    """No component is negative (beyond float noise: -1e-9 still counts as 0)."""
+    return all(v >= -EPSILON for v in a.values())
 
 
 def is_less_than(a: Resources, b: Resources) -> bool:

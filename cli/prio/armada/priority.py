@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from prio.armada.model import (DECAY_CODE, WEIGHTING_LEGACY, Queue, Report, Resources, add, total)
+from prio.armada.model import DECAY_CODE, WEIGHTING_LEGACY, Queue, Report, Resources, add
 
 MIN_PRIORITY = 0.5  # minPriority: the floor of every effective priority
 FIRST_REPORT_DT = 60.0  # a cluster's first report decays as if one minute had passed
@@ -170,7 +170,3 @@ def current_usage(queues: list[Queue], state: PriorityState, now: float) -> dict
     """Per queue, the resources it runs now: its explicit `usage`, else what the reports say."""
     reported = state.reported_usage(now)
     return {q.name: dict(q.usage) if q.usage is not None else reported.get(q.name, {}) for q in queues}
-
-
-def usage_total(resources: list[Resources]) -> Resources:
-    return total(resources)

@@ -134,18 +134,22 @@ def lease_from_queue(pending: list, slice_: Resources, max_jobs: int | None, bat
     left = dict(slice_)
     leased: list = []
     while is_valid(left) and pending:
-        batch = pending[:batch_size]
-        taken = []
-        for job in batch:
+        size = min(batch_size, len(pending))
+        taken: list = []  # indexes into pending
+        for i in range(size):
             if max_jobs is not None and len(leased) + len(taken) >= max_jobs:
                 break
-            rest = sub(left, job.requests)
+            rest = sub(left, pending[i].requests)
             if is_valid(rest):
                 left = rest
-                taken.append(job)
-        ids = {id(j) for j in taken}
-        pending[:] = [j for j in pending if id(j) not in ids]
-        leased += taken
+                taken.append(i)
+        leased += [pending[i] for i in taken]
+        if len(taken) <= 4:
+            for i in reversed(taken):
+                del pending[i]
+        else:
+            drop = set(taken)
+            pending[:size] = [j for i, j in enumerate(pending[:size]) if i not in drop]
         if len(taken) < batch_size or (max_jobs is not None and len(leased) >= max_jobs):
             break
     return leased, left
@@ -181,6 +185,7 @@ class RoundResult:
 
 
 def show(res: Resources) -> str:
+    """A resource map for people: `cpu 2.5, memory 4Gi`."""
     if not res:
         return "nothing"
     return ", ".join(f"{k} {format_amount(k, v)}" for k, v in sorted(res.items()))
@@ -208,8 +213,9 @@ def run_round(infos: dict, priorities: dict, pending: dict, scarcity: Resources,
             leased, left = lease_from_queue(pending.setdefault(q, []), info.adjusted_share, None, settings.batch_size)
             info.update_limits(sub(info.adjusted_share, left))
             for job in leased:
-                out.leases.append(Lease(job, q, SLICE, f"slice round: fits in queue {q}'s slice of the offer "
-                                        f"({show(before)} before this round)"))
+                out.leases.append(Lease(job, q, SLICE, f"slice round: fits in what is left of queue {q}'s slice "
+                                        f"({show(before)})"))
+                before = sub(before, job.requests)
     else:
         out.notes.append("useProbabilisticSchedulingForAllResources: the slice round is skipped")
 
@@ -254,8 +260,9 @@ def run_round(infos: dict, priorities: dict, pending: dict, scarcity: Resources,
             infos, result = slice_with_limits(scarcity, infos, priorities, remainder, weighting)
             shares = {n: resources_as_usage(scarcity, infos[n].scheduling_share, weighting) for n in infos}
             rest = ", ".join(sorted(infos)) or "no queue"
-            out.notes.append(f"probabilistic round: queue {q} was drawn but no job of it fits in {show(amount)}; "
-                             f"it leaves the round and the remainder is re-sliced among {rest}")
+            when = f"after lease {len(out.leases)}" if out.leases else "before any lease"
+            out.notes.append(f"{when}: probabilistic round drew queue {q} (draw {draw:.4f}), but no job of it fits in "
+                             f"{show(amount)}; it leaves the round and the remainder is re-sliced among {rest}")
             if result.degenerate and infos:
                 out.notes.append("the re-sliced shares sum to 0 (Armada: NaN); prio gives every queue a zero "
                                  "share, so the draw falls to the first queue by name")

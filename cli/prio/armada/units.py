@@ -140,6 +140,8 @@ def format_duration(seconds: float) -> str:
 def format_amount(resource: str, value: float) -> str:
     """A resource amount for people: bytes with binary suffixes, others as plain numbers."""
     if resource in BYTE_RESOURCES or resource.startswith("hugepages-"):
+        if abs(value) < 1e-6:
+            return "0"
         v = abs(value)
         for suffix, mult in (("Ei", 2**60), ("Pi", 2**50), ("Ti", 2**40), ("Gi", 2**30), ("Mi", 2**20), ("Ki", 2**10)):
             if v >= mult:
@@ -152,7 +154,9 @@ def format_number(value: float | None, places: int = 4) -> str:
     """A float rounded for display without trailing zeros: 8.0 -> "8", 2/3 -> "0.6667"."""
     if value is None:
         return "n/a"
-    if value != 0 and abs(value) < 10 ** -places:
+    if abs(value) < 1e-9:
+        return "0"
+    if abs(value) < 10 ** -places:
         return f"{value:.3g}"
     return _trim(round(value, places))
 
