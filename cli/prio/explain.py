@@ -83,24 +83,41 @@ def find(root: QNode, path: str) -> QNode:
     raise KeyError(path)
 
 
-def ask_rows(eng: Engine, subtree: str | None = None, limit: int | None = None) -> list[dict]:
+@dataclass
+class AskRow:
+    ask: str
+    application: str
+    queue: str
+    priority: int
+    vector: tuple  # ((queue path, reported priority or None), ...) root's children first
+
+    def to_json(self) -> dict:
+        return {"ask": self.ask, "application": self.application, "queue": self.queue, "priority": self.priority,
+                "queuePriorities": [{"queue": p, "priority": v} for p, v in self.vector]}
+
+
+def ask_rows(eng: Engine, subtree: str | None = None, limit: int | None = None) -> list[AskRow]:
     """Pending asks in the order they would be considered now, with the priority vector: what
-    every queue on the ask's path reports, root first (root excluded)."""
-    prefix = None
-    if subtree:
-        prefix = find(eng.root, subtree).path
+    every queue on the ask's path reports, from root's child down to the leaf."""
+    prefix = find(eng.root, subtree).path if subtree else None
+    vectors: dict = {}  # one vector per leaf, shared by its asks
     out = []
     for st, a in eng.considered_order():
-        if prefix and not (st.leaf.path == prefix or st.leaf.path.startswith(prefix + ".")):
+        leaf = st.leaf
+        vec = vectors.get(leaf.path)
+        if vec is None:
+            if prefix and not (leaf.path == prefix or leaf.path.startswith(prefix + ".")):
+                vec = vectors[leaf.path] = ()
+            else:
+                chain = []
+                q = leaf
+                while q.parent is not None:
+                    chain.append((q.path, None if q.reported == MIN else q.reported))
+                    q = q.parent
+                vec = vectors[leaf.path] = tuple(reversed(chain))
+        if prefix and not vec:
             continue
-        vec = []
-        q = st.leaf
-        while q.parent is not None:
-            vec.append((q.path, None if q.reported == MIN else q.reported))
-            q = q.parent
-        vec.reverse()
-        out.append({"ask": a.id, "application": st.app.id, "queue": st.leaf.path, "priority": a.priority,
-                    "appPriority": None if st.prio == MIN else st.prio, "vector": vec})
+        out.append(AskRow(a.id, st.app.id, leaf.path, a.priority, vec))
         if limit is not None and len(out) >= limit:
             break
     return out

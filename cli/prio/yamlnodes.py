@@ -249,22 +249,15 @@ FAST_JSON_BYTES = 2 * 1024 * 1024
 
 
 def load_fast(name: str, text: str) -> list[Document]:
-    """Like load(), but large JSON goes through the json module (no positions; errors then name
-    the path instead of a line)."""
+    """Like load(), but large JSON goes through the json module: no positions (errors then name
+    the path instead of a line) and, as with Go's encoding/json, a duplicate key keeps the last
+    value instead of being reported."""
     head = text.lstrip()[:1]
     if len(text) >= FAST_JSON_BYTES and head in ("{", "["):
         import json
 
-        def pairs(items):
-            d = {}
-            for k, v in items:
-                if k in d:
-                    raise InputError(name, f"duplicate key {k!r} in a JSON object")
-                d[k] = v
-            return d
-
         try:
-            data = json.loads(text, object_pairs_hook=pairs)
+            data = json.loads(text)
         except json.JSONDecodeError as e:
             raise InputError(name, f"invalid JSON: {e.msg}", e.lineno, e.colno) from None
         except RecursionError:

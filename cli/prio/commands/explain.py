@@ -20,6 +20,7 @@ def explain(
     partition: Optional[str] = typer.Option(None, "--partition", help="Partition to explain (default: the snapshot's, else default)."),
     queue: Optional[str] = typer.Option(None, "--queue", help="Only this queue's subtree."),
     why: Optional[str] = typer.Option(None, "--why", help="Explain how this queue's priority was derived."),
+    limit: int = typer.Option(200, "--limit", min=0, help="Pending asks to list in table, plain and markdown output (json lists all)."),
     priority_classes: List[str] = typer.Option([], "--priority-classes", help="PriorityClass manifests to resolve priorityClassName."),
     armada_decay: str = typer.Option("code", "--armada-decay", help="Armada scenarios: code (true half-life, default) or document (the doc's formula)."),
     armada_weighting: str = typer.Option("current", "--armada-weighting", help="Armada scenarios: current (unknown resources weigh 0) or legacy (1)."),
@@ -28,10 +29,10 @@ def explain(
     from prio.commands.common import guarded, pick_format
 
     fmt = pick_format(output, FORMATS)
-    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting)))
+    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit)))
 
 
-def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting) -> int:
+def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=200) -> int:
     from prio.commands.common import load_inputs, width
     from prio.explain import ask_rows, queue_rows, why as why_lines
     from prio.scenario import build
@@ -62,7 +63,8 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
             sys.stdout.write("\n".join(lines) + "\n")
         return 0
     rows = queue_rows(eng, queue)
-    asks = ask_rows(eng, queue)
+    asks = ask_rows(eng, queue, None if fmt == "json" else limit)
+    total = sum(r.pending_asks for r in rows[:1])
     ranges = None
     if eng.snapshot.priority_classes or classes:
         try:
@@ -73,5 +75,6 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
             ranges = None
     from prio.render import explain_out
 
-    sys.stdout.write(explain_out.render(fmt, rows, asks, ranges=ranges, width=width(), source=", ".join(inp.names) or "bundled walkthrough"))
+    for chunk in explain_out.render(fmt, rows, asks, ranges=ranges, width=width(), source=", ".join(inp.names) or "bundled walkthrough", total=total):
+        sys.stdout.write(chunk)
     return 0

@@ -15,6 +15,7 @@ class Reader:
     def __init__(self, name: str, doc):
         self.name = name
         self.doc = doc
+        self._qty: dict = {}  # (key, text) -> parsed quantity: snapshots repeat a few shapes
 
     def fail(self, path, message: str, at: str = "value"):
         pos = self.doc.pos(tuple(path), at)
@@ -35,17 +36,24 @@ class Reader:
         if not isinstance(value, dict):
             self.fail(path, f"resources must be a mapping of resource name to quantity, found {value!r}")
         out = {}
+        cache = self._qty
         for k, v in value.items():
+            got = cache.get((k, v)) if isinstance(v, str) else None
+            if got is not None:
+                out[k] = got
+                continue
             if isinstance(v, bool) or v is None:
                 self.fail(tuple(path) + (k,), f"invalid quantity {v!r} for {k}")
             raw = self.doc.raw(tuple(path) + (k,))
             text = raw if raw is not None else str(v)
-            if isinstance(v, (int, float)) and not isinstance(v, bool) and v < 0:
+            if isinstance(v, (int, float)) and v < 0:
                 self.fail(tuple(path) + (k,), f"negative quantity {v} for {k}: resources cannot be negative")
             try:
                 out[k] = quantity.parse(k, text)
             except quantity.QuantityError as e:
                 self.fail(tuple(path) + (k,), str(e))
+            if isinstance(v, str) and raw is None or raw == v:
+                cache[(k, v)] = out[k]
         return out
 
     def check_keys(self, path, value: dict, allowed, what: str):

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 from prio.k8s.resolve import ResolveError, resolve
 from prio.loaders.common import Reader, parse_time
+from prio.properties import INT32_MAX, INT32_MIN
 from prio.snapshot import App, Ask, PriorityClass, Snapshot
 
 TOP = ("partition", "capacity", "priorityClasses", "applications")
 APP = ("id", "queue", "submitTime", "allocated", "asks", "state", "user")
 ASK = ("id", "priority", "priorityClassName", "resources", "createTime", "count")
 MAX_COUNT = 10_000_000
+ASK_KEYS = frozenset(ASK)
+DEFAULT_RESOURCES = {"pods": 1}  # what the Kubernetes shim sends for a pod without requests
+_DEFAULT = object()
 
 
 def is_native(data) -> bool:
@@ -50,6 +54,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
         snap.capacity = r.resources(("capacity",), data["capacity"])
     snap.priority_classes = priority_classes(r, data.get("priorityClasses"), ("priorityClasses",)) + list(extra_classes)
     seen_apps = set()
+    shapes: dict = {}
     order = 0
     for i, a in enumerate(data["applications"]):
         ap = ("applications", i)
@@ -81,23 +86,39 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
         ids = set()
         for j, k in enumerate(asks):
             kp = ap + ("asks", j)
-            if not isinstance(k, dict):
+            if type(k) is not dict:
                 r.fail(kp, "an ask is a mapping (priority, resources, ...)")
-            r.check_keys(kp, k, ASK, "an ask")
-            if "priority" in k and k["priority"] is not None:
-                prio = r.int32(kp + ("priority",), k["priority"], "ask priority")
-            else:
-                try:
-                    prio = resolve(k.get("priorityClassName"), snap.priority_classes)
-                except ResolveError as e:
-                    r.fail(kp + ("priorityClassName",), str(e))
+            if not k.keys() <= ASK_KEYS:
+                r.check_keys(kp, k, ASK, "an ask")
+            prio = k.get("priority")
+            if type(prio) is not int or not INT32_MIN <= prio <= INT32_MAX:
+                if prio is not None:
+                    prio = r.int32(kp + ("priority",), prio, "ask priority")
+                else:
+                    try:
+                        prio = resolve(k.get("priorityClassName"), snap.priority_classes)
+                    except ResolveError as e:
+                        r.fail(kp + ("priorityClassName",), str(e))
             count = k.get("count", 1)
-            if isinstance(count, bool) or not isinstance(count, int) or count < 1 or count > MAX_COUNT:
+            if type(count) is not int or count < 1 or count > MAX_COUNT:
                 r.fail(kp + ("count",), f"count must be a whole number from 1 to {MAX_COUNT}, found {count!r}")
-            res = r.resources(kp + ("resources",), k.get("resources")) if "resources" in k else {"pods": 1}
-            created = parse_time(k.get("createTime"))
-            if k.get("createTime") is not None and created is None:
-                r.fail(kp + ("createTime",), f"createTime {k.get('createTime')!r} is not an RFC 3339 time or a number of seconds")
+            rv = k.get("resources", _DEFAULT)
+            if rv is _DEFAULT:
+                res = DEFAULT_RESOURCES
+            else:
+                # Asks repeat a few resource shapes: parse each shape once and share the dict.
+                shape = tuple(rv.items()) if type(rv) is dict and not doc.index else None
+                res = shapes.get(shape) if shape is not None else None
+                if res is None:
+                    res = r.resources(kp + ("resources",), rv)
+                    if shape is not None:
+                        shapes[shape] = res
+            ct = k.get("createTime")
+            created = parse_time(ct) if ct is not None else None
+            if ct is not None and created is None:
+                r.fail(kp + ("createTime",), f"createTime {ct!r} is not an RFC 3339 time or a number of seconds")
+            # Without createTime an ask counts as created with its application (then file order).
+            when = (created, 0) if created is not None else app.submit_time
             base = k.get("id")
             for c in range(count):
                 n += 1
@@ -106,10 +127,9 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
                     ask_id = f"{app_id}-{n}"
                 else:
                     ask_id = str(base) if count == 1 else f"{base}-{c + 1}"
-                if ask_id in ids:
-                    r.fail(kp, f"ask id {ask_id!r} appears twice in application {app_id}")
-                ids.add(ask_id)
-                # Without createTime an ask counts as created with its application (then file order).
-                app.asks.append(Ask(ask_id, prio, res, (created, 0) if created is not None else app.submit_time, order))
+                    if ask_id in ids:
+                        r.fail(kp, f"ask id {ask_id!r} appears twice in application {app_id}")
+                    ids.add(ask_id)
+                app.asks.append(Ask(ask_id, prio, res, when, order))
         snap.apps.append(app)
     return snap

@@ -17,20 +17,41 @@ def _sort(r) -> str:
     return f"children: {'priority' if r.sort_priority else 'fair share'} first"
 
 
-def render(fmt: str, rows, asks, ranges=None, width: int = 120, source: str = "") -> str:
+def render(fmt: str, rows, asks, ranges=None, width: int = 120, source: str = "", total: int | None = None):
+    """Yields the output in chunks (a million asks stream rather than build one string)."""
     if fmt == "json":
-        doc = {"queues": [r.to_json() for r in rows], "asks": [
-            {"ask": a["ask"], "application": a["application"], "queue": a["queue"], "priority": a["priority"],
-             "queuePriorities": [{"queue": p, "priority": v} for p, v in a["vector"]]} for a in asks]}
-        if ranges is not None:
-            doc["priorityClasses"] = ranges
-        return json.dumps(doc, indent=2) + "\n"
-    if fmt == "table":
-        return _rich(rows, asks, ranges, width, source)
-    return _tabular(rows, asks, ranges, "github" if fmt == "markdown" else "plain")
+        yield from _json(rows, asks, ranges)
+    elif fmt == "table":
+        yield _rich(rows, asks, ranges, width, source, total)
+    else:
+        yield _tabular(rows, asks, ranges, "github" if fmt == "markdown" else "plain", total)
 
 
-def _tabular(rows, asks, ranges, tablefmt: str) -> str:
+def _json(rows, asks, ranges):
+    dumps = json.dumps
+    yield '{"queues": [\n  ' + ",\n  ".join(dumps(r.to_json()) for r in rows) + '\n ],\n "asks": ['
+    vec_json: dict = {}
+    sep = "\n  "
+    for a in asks:
+        v = vec_json.get(a.queue)
+        if v is None:
+            v = vec_json[a.queue] = dumps([{"queue": p, "priority": x} for p, x in a.vector])
+        yield '%s{"ask": %s, "application": %s, "queue": %s, "priority": %d, "queuePriorities": %s}' % (
+            sep, dumps(a.ask), dumps(a.application), dumps(a.queue), a.priority, v)
+        sep = ",\n  "
+    yield "\n ]"
+    if ranges is not None:
+        yield ',\n "priorityClasses": ' + dumps(ranges)
+    yield "\n}\n"
+
+
+def _more(total, shown) -> str:
+    if total is not None and total > shown:
+        return f"\n... {total - shown} more pending asks (use --limit, or -o json for all)\n"
+    return ""
+
+
+def _tabular(rows, asks, ranges, tablefmt: str, total=None) -> str:
     from tabulate import tabulate
 
     q = [(r.queue, show(r.priority), r.offset, "fence" if r.fenced else "", _sort(r), r.pending_asks,
@@ -40,8 +61,9 @@ def _tabular(rows, asks, ranges, tablefmt: str) -> str:
     out.append(f"{h}Queues\n")
     out.append(tabulate(q, headers=("queue", "priority", "offset", "fence", "sorting", "pending", "notes"), tablefmt=tablefmt, disable_numparse=True))
     out.append(f"\n\n{h}Pending asks in the order they are considered now\n")
-    a = [(i, x["queue"], x["application"], x["ask"], x["priority"], _vector(x["vector"])) for i, x in enumerate(asks, 1)]
+    a = [(i, x.queue, x.application, x.ask, x.priority, _vector(x.vector)) for i, x in enumerate(asks, 1)]
     out.append(tabulate(a, headers=("#", "queue", "application", "ask", "priority", "queue priorities (root first)"), tablefmt=tablefmt, disable_numparse=True))
+    out.append(_more(total, len(asks)))
     if ranges:
         out.append(f"\n\n{h}PriorityClasses per queue (what the queue reports for a pod of the class)\n")
         out.append(tabulate([(x["queue"], x["class"], x["value"], x["min"], x["max"]) for x in ranges],
@@ -49,7 +71,7 @@ def _tabular(rows, asks, ranges, tablefmt: str) -> str:
     return "".join(out) + "\n"
 
 
-def _rich(rows, asks, ranges, width, source) -> str:
+def _rich(rows, asks, ranges, width, source, total=None) -> str:
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -88,9 +110,11 @@ def _rich(rows, asks, ranges, width, source) -> str:
     t.add_column("priority", justify="right")
     t.add_column("queue priorities (root first)", overflow="fold")
     for i, x in enumerate(asks, 1):
-        t.add_row(str(i), escape(x["queue"]), escape(x["application"]), escape(x["ask"]), str(x["priority"]), escape(_vector(x["vector"])))
+        t.add_row(str(i), escape(x.queue), escape(x.application), escape(x.ask), str(x.priority), escape(_vector(x.vector)))
     con.print()
     con.print(t)
+    if _more(total, len(asks)):
+        con.print(escape(_more(total, len(asks)).strip()))
     con.print("[dim]Priorities change as asks are placed: `prio simulate` shows the real order.[/]")
     if ranges:
         rt = Table(title="PriorityClasses per queue", title_justify="left")
