@@ -34,7 +34,15 @@ def load_inputs(paths, sample, classes):
 
 
 def guarded(fn) -> int:
-    """Run a command body: input errors are one line and exit 2, never a traceback."""
+    """Run a command body: input errors are one line and exit 2, never a traceback.
+
+    The cyclic garbage collector is paused meanwhile: a snapshot of a million asks creates
+    millions of objects and no garbage cycles, and the collector's passes over them cost more
+    than the work itself (json.load of 70 MB: 3.5 s with it, 0.9 s without)."""
+    import gc
+
+    was = gc.isenabled()
+    gc.disable()
     try:
         return fn()
     except InputError as e:
@@ -49,3 +57,6 @@ def guarded(fn) -> int:
     except Exception as e:  # noqa: BLE001 - a bug must still end in one line, not a traceback
         sys.stderr.write(f"prio: internal error: {type(e).__name__}: {e} (please report it with the input)\n")
         return 2
+    finally:
+        if was:
+            gc.enable()

@@ -30,14 +30,18 @@ def render(fmt: str, rows, asks, ranges=None, width: int = 120, source: str = ""
 def _json(rows, asks, ranges):
     dumps = json.dumps
     yield '{"queues": [\n  ' + ",\n  ".join(dumps(r.to_json()) for r in rows) + '\n ],\n "asks": ['
-    vec_json: dict = {}
+    tails: dict = {}  # queue -> its JSON tail (queue and priority vector), built once per leaf
+    apps: dict = {}
     sep = "\n  "
     for a in asks:
-        v = vec_json.get(a.queue)
-        if v is None:
-            v = vec_json[a.queue] = dumps([{"queue": p, "priority": x} for p, x in a.vector])
-        yield '%s{"ask": %s, "application": %s, "queue": %s, "priority": %d, "queuePriorities": %s}' % (
-            sep, dumps(a.ask), dumps(a.application), dumps(a.queue), a.priority, v)
+        tail = tails.get(a.queue)
+        if tail is None:
+            tail = tails[a.queue] = ', "queue": %s, "priority": %%d, "queuePriorities": %s}' % (
+                dumps(a.queue), dumps([{"queue": p, "priority": x} for p, x in a.vector]))
+        app = apps.get(a.application)
+        if app is None:
+            app = apps[a.application] = dumps(a.application)
+        yield '%s{"ask": %s, "application": %s%s' % (sep, dumps(a.ask), app, tail % a.priority)
         sep = ",\n  "
     yield "\n ]"
     if ranges is not None:
