@@ -156,6 +156,12 @@ class Engine:
         self.snapshot = snapshot
         set_fairmax(root, snapshot.capacity)
         self.apps: list[AppState] = []
+        types = set(snapshot.capacity or ())
+        for app in snapshot.apps:
+            types.update(app.allocated)
+            for a in app.asks:
+                types.update(a.resources)
+        self.n_types = len(types)
         self.steps_done = 0
         self.unscheduled: list[Unscheduled] = []
         for q in root.walk():
@@ -261,20 +267,22 @@ class Engine:
         heapq.heappush(p.heap, (k1, k2, c.name, c.version, c))
 
     def _usage_key(self, st: AppState):
+        """CompUsageRatio as a plain tuple: shares descending, padded with zeros to the number of
+        resource types, so tuples compare exactly as Go compares the padded lists."""
         total = st.leaf.guaranteed
         shares = []
         for k, v in st.usage.items():
             t = total.get(k) if total else None
             shares.append(v / t if t else float(v))
         shares.sort(reverse=True)
-        return tuple(shares)
+        return tuple(shares) + (0.0,) * (self.n_types - len(shares))
 
     def _akey(self, st: AppState):
         leaf = st.leaf
         prio = -st.prio
         if leaf.sort_policy == "fair":
             usage = self._usage_key(st)
-            return (prio, _Pad(usage)) if leaf.sort_priority else (_Pad(usage), prio)
+            return (prio, usage) if leaf.sort_priority else (usage, prio)
         return (prio, st.key_submit) if leaf.sort_priority else (st.key_submit, prio)
 
     def _push_app(self, st: AppState) -> None:
@@ -335,12 +343,18 @@ class Engine:
                     heapq.heappush(leaf.heap, e)
 
     # ---- one scheduling cycle -------------------------------------------------------------
-    def _path(self, q: QNode):
-        out = []
-        while q is not None:
-            out.append(q)
-            q = q.parent
-        return out  # leaf first
+    @staticmethod
+    def _path(q: QNode):
+        """The queue and its ancestors, leaf first (cached: the tree is fixed once built)."""
+        chain = getattr(q, "chain", None)
+        if chain is None:
+            chain = []
+            n = q
+            while n is not None:
+                chain.append(n)
+                n = n.parent
+            q.chain = chain
+        return chain
 
     def _blocked_by_maxapps(self, st: AppState):
         q = st.leaf
@@ -530,33 +544,3 @@ class Engine:
                             yield st, a
             else:
                 stack.extend(reversed(kids(q)))
-
-
-class _Pad(tuple):
-    """Usage shares compared as Go's CompUsageRatio does: descending lists, shorter padded with 0."""
-
-    def _cmp(self, other):
-        n = max(len(self), len(other))
-        a = tuple(self) + (0.0,) * (n - len(self))
-        b = tuple(other) + (0.0,) * (n - len(other))
-        return (a > b) - (a < b)
-
-    def __lt__(self, other):
-        return self._cmp(other) < 0
-
-    def __gt__(self, other):
-        return self._cmp(other) > 0
-
-    def __le__(self, other):
-        return self._cmp(other) <= 0
-
-    def __ge__(self, other):
-        return self._cmp(other) >= 0
-
-    def __eq__(self, other):
-        return self._cmp(other) == 0
-
-    def __ne__(self, other):
-        return self._cmp(other) != 0
-
-    __hash__ = tuple.__hash__

@@ -18,7 +18,7 @@ class QNode:
                  "maxapps", "dynamic", "template", "fairmax", "conf_path", "notes", "depth",
                  # engine state
                  "tracker", "reported", "pending", "allocated", "running", "live", "heap",
-                 "version", "apps", "placed", "first_step", "last_step")
+                 "version", "apps", "placed", "first_step", "last_step", "chain")
 
     def __init__(self, name: str, parent: "QNode | None"):
         self.name = name
