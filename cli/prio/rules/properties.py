@@ -9,12 +9,27 @@ from prio.findings import Issue
 from prio.rules.registry import check
 
 
+class _Where:
+    """The queue path for messages, computed only when a message needs it."""
+
+    __slots__ = ("q", "anc", "suffix")
+
+    def __init__(self, q, anc, suffix=""):
+        self.q, self.anc, self.suffix = q, anc, suffix
+
+    def __str__(self) -> str:
+        return queue_path(self.q, self.anc) + self.suffix
+
+    __format__ = lambda self, spec: format(str(self), spec)  # noqa: E731
+
+
 def _props(ctx):
     """(queue, ancestors, properties map, path of the map, where) for queues and child templates."""
     for p, q, anc in ctx.queues:
-        yield q, anc, q.properties, q.path + ("properties",), queue_path(q, anc)
-        if q.childtemplate is not None:
-            yield q, anc, q.childtemplate.properties, q.childtemplate.path + ("properties",), queue_path(q, anc) + " (child template)"
+        if q.properties:
+            yield q, anc, q.properties, q.path + ("properties",), _Where(q, anc)
+        if q.childtemplate is not None and q.childtemplate.properties:
+            yield q, anc, q.childtemplate.properties, q.childtemplate.path + ("properties",), _Where(q, anc, " (child template)")
 
 
 def _value_issues(ctx, rule, keys):
