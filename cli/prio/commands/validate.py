@@ -1,59 +1,170 @@
-"""`prio validate`: check -> render -> exit code."""
+"""`prio validate`: settings -> check -> suppress -> render -> exit code.
+
+Only typer and the app are imported here; the checker, the renderers (rich, tabulate) and the
+settings are imported inside `run`, so `prio --help` stays fast."""
 from __future__ import annotations
 
-import os
 import sys
+from enum import Enum
 from typing import List, Optional
 
 import typer
 
 from prio.app import Color, app, use_color
 
-FORMATS = ("text", "json")
+
+class OutputFormat(str, Enum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    github = "github"
+    gitlab = "gitlab"
+    junit = "junit"
+    markdown = "markdown"
+    auto = "auto"
+
+
+# format -> renderer module under prio.render; each exposes render(report, **kw) -> str
+RENDERERS = {
+    "text": "validate_text",
+    "json": "validate_json",
+    "sarif": "validate_sarif",
+    "github": "validate_github",
+    "gitlab": "validate_gitlab",
+    "junit": "validate_junit",
+    "markdown": "validate_markdown",
+}
+FORMATS = tuple(RENDERERS) + ("auto",)
 
 
 @app.command()
 def validate(
-    paths: List[str] = typer.Argument(..., help="queues.yaml files, ConfigMaps, PriorityClass or Armada queue manifests, directories, or - for stdin."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", help="Format: text (default), json. Default from PRIO_OUTPUT."),
-    strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
-    quiet: bool = typer.Option(False, "-q", "--quiet", help="Only errors, and no summary."),
-    color: Color = typer.Option(Color.auto, "--color", help="Colour the text output."),
-    priority_classes: List[str] = typer.Option([], "--priority-classes", help="PriorityClass manifests to check the queue offsets against."),
+    paths: List[str] = typer.Argument(..., metavar="PATH", help="queues.yaml files, ConfigMaps, PriorityClass or Armada queue manifests, directories, or - for stdin."),
+    output: OutputFormat = typer.Option(
+        OutputFormat.text, "-o", "--output", case_sensitive=False, envvar="PRIO_OUTPUT",
+        help="Format: text, json, sarif, github (workflow commands), gitlab (Code Quality), junit, markdown; "
+             "auto is github inside GitHub Actions, else text."),
+    output_file: Optional[str] = typer.Option(
+        None, "--output-file", metavar="PATH", envvar="PRIO_OUTPUT_FILE",
+        help="Write the report to PATH instead of standard output."),
+    config: Optional[str] = typer.Option(
+        None, "--config", metavar="PATH", envvar="PRIO_CONFIG",
+        help="The settings file (select, ignore, severity, per-path-ignores). Default: the nearest "
+             ".prio.yaml from the working directory upward."),
+    no_config: bool = typer.Option(False, "--no-config", help="Ignore any .prio.yaml."),
+    select: List[str] = typer.Option([], "--select", metavar="IDS", help="Run only these rules (ids, slugs, id prefixes, comma-separated; replaces the config's select)."),
+    ignore: List[str] = typer.Option([], "--ignore", metavar="IDS", help="Do not run these rules (added to the config's ignore)."),
+    strict: bool = typer.Option(False, "--strict", envvar="PRIO_STRICT", help="Exit 1 on warnings too."),
+    quiet: bool = typer.Option(False, "-q", "--quiet", help="Report only the findings that fail the run (errors; warnings too with --strict), and no summary."),
+    color: Color = typer.Option(Color.auto, "--color", case_sensitive=False, envvar="PRIO_COLOR", help="Colour the text output (auto: on a terminal, unless NO_COLOR is set)."),
+    priority_classes: List[str] = typer.Option([], "--priority-classes", metavar="FILE", help="PriorityClass manifests to check the queue offsets against."),
     verbose: bool = typer.Option(False, "-v", "--verbose", help="Say which documents were skipped."),
 ):
-    """Lint YuniKorn queue configs against the schema and the scheduler's own rules."""
-    raise typer.Exit(run(paths, output or os.environ.get("PRIO_OUTPUT") or "text", strict=strict, quiet=quiet,
-                         color=use_color(color, sys.stdout), priority_classes=priority_classes, verbose=verbose))
+    """Lint YuniKorn queue configs against the schema and the scheduler's own rules.
+
+    Exit status: 0 no error findings (warnings allowed unless --strict), 1 error findings (or
+    warnings under --strict), 2 unreadable input, a bad .prio.yaml or bad usage. The same for
+    every output format.
+    """
+    raise typer.Exit(run(paths, output.value, strict=strict, quiet=quiet, color=color,
+                         priority_classes=priority_classes, verbose=verbose, output_file=output_file,
+                         config=config, no_config=no_config, select=select, ignore=ignore))
 
 
-def run(paths, fmt, *, strict=False, quiet=False, color=False, priority_classes=(), verbose=False) -> int:
+def resolve_format(fmt: str) -> str:
+    """`auto`: github inside GitHub Actions, else text."""
+    import os
+
+    fmt = (fmt or "text").strip().lower()
+    if fmt == "auto":
+        return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+    return fmt
+
+
+def _err(message: str) -> None:
+    sys.stderr.write(f"prio: {message}\n")
+
+
+def run(paths, fmt, *, strict=False, quiet=False, color=False, priority_classes=(), verbose=False,
+        output_file=None, config=None, no_config=False, select=(), ignore=()) -> int:
+    """Validate `paths` and write the report; returns the exit code. `color` is a bool, or a
+    Color choice resolved against stdout (never colour in a file)."""
+    from prio.commands.common import guarded
+
+    return guarded(lambda: _run(paths, fmt, strict=strict, quiet=quiet, color=color, priority_classes=priority_classes,
+                                verbose=verbose, output_file=output_file, config=config, no_config=no_config,
+                                select=select, ignore=ignore))
+
+
+def _run(paths, fmt, *, strict, quiet, color, priority_classes, verbose, output_file, config, no_config, select, ignore) -> int:
+    import importlib
+    from dataclasses import replace
+
+    from prio import settings as settings_mod
+    from prio import suppress
     from prio.checker import Options, check_paths
+    from prio.rules import all_rules
 
-    if fmt not in FORMATS:
-        sys.stderr.write(f"prio: unknown output format {fmt!r} (choose from {', '.join(FORMATS)})\n")
+    fmt = resolve_format(fmt)
+    if fmt not in RENDERERS:
+        _err(f"unknown output format {fmt!r} (choose from {', '.join(FORMATS)})")
         return 2
-    report, results, errors = check_paths(list(paths), Options(list(priority_classes), verbose))
+    try:
+        settings = settings_mod.load(config, discover=not no_config)
+        if select:
+            settings.select = settings_mod.resolve_selectors(_split(select), "--select")
+        if ignore:
+            settings.ignore = settings.ignore | settings_mod.resolve_selectors(_split(ignore), "--ignore")
+    except settings_mod.SettingsError as e:
+        _err(str(e))
+        return 2
+
+    checked, results, errors = check_paths(list(paths), Options(list(priority_classes), verbose))
     for e in errors:
         sys.stderr.write(f"{e}\n")
-    if quiet:
-        report.findings = [f for f in report.findings if f.severity == "error"]
     if verbose:
+        if settings.path:
+            sys.stderr.write(f"prio: settings from {settings.path}\n")
         for r in results:
             for n in r.notes:
                 sys.stderr.write(n + "\n")
-    if fmt == "json":
-        from prio.render import validate_json
+    report = suppress.apply(results, settings, checked.files)
+    report.suppressed += checked.suppressed
+    failing = ("error", "warning") if strict else ("error",)
+    code = 2 if errors else 1 if any(f.severity in failing for f in report.findings) else 0
 
-        sys.stdout.write(validate_json.render(report))
+    shown = report
+    if quiet:
+        shown = replace(report, findings=[f for f in report.findings if f.severity in failing])
+    ran = [replace(r, severity=settings.severity.get(r.id, r.severity))
+           for r in all_rules().values() if settings.enabled(r.id)]
+    to_file = output_file not in (None, "", "-")
+    if not isinstance(color, bool):
+        color = False if to_file else use_color(Color(color), sys.stdout)
+    elif to_file:
+        color = False
+    renderer = importlib.import_module(f"prio.render.{RENDERERS[fmt]}")
+    text = renderer.render(shown, sources={r.name: r.text for r in results}, color=color, rules=ran,
+                           input_errors=errors, strict=strict)
+    if to_file:
+        try:
+            with open(output_file, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+        except OSError as e:
+            _err(f"cannot write {output_file}: {e.strerror or e}")
+            return 2
     else:
-        from prio.render import validate_text
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    if not quiet:
+        from prio.render.validate_text import summary
 
-        sys.stdout.write(validate_text.render(report, {r.name: r.text for r in results}, color=color))
-        if not quiet:
-            sys.stderr.write(validate_text.summary(report, len(errors)) + "\n")
-    if errors:
-        return 2
-    if report.count("error") or (strict and report.count("warning")):
-        return 1
-    return 0
+        sys.stderr.write(summary(report, len(errors)) + "\n")
+    return code
+
+
+def _split(values) -> list:
+    out = []
+    for v in values:
+        out += [s for s in v.replace(" ", ",").split(",") if s]
+    return out
