@@ -45,19 +45,30 @@ def _kind(data) -> str:
     return "queues"
 
 
+def _indent(outer_text: str, node) -> int:
+    """The indentation of a literal block's content: that of its first non-empty line."""
+    for ln in outer_text.split("\n")[node.start_mark.line + 1:]:
+        if ln.strip():
+            return len(ln) - len(ln.lstrip(" "))
+    return 0
+
+
 def _inner_doc(name: str, outer_text: str, node, key_path) -> tuple[Document, list[Issue]]:
     """Parse a ConfigMap value as its own document, positioned inside the outer file."""
     notes: list[Issue] = []
     text = node.value
-    nodes = yamlnodes.parse(name, text)
+    try:
+        nodes = yamlnodes.parse(name, text)
+    except InputError as e:
+        # Point into the outer file: a literal block's lines are the file's lines.
+        if node.style == "|" and e.line is not None:
+            raise InputError(name, f"in the embedded {QUEUES_KEY}: {e.message}", e.line + node.start_mark.line + 1,
+                             None if e.column is None else e.column + _indent(outer_text, node)) from None
+        pos = node.start_mark
+        raise InputError(name, f"in the embedded {QUEUES_KEY}: {e.message}", pos.line + 1, pos.column + 1) from None
     if node.style == "|":
         # Literal block: inner line n is outer line (indicator line + 1 + n), shifted by the indent.
-        lines = outer_text.split("\n")
-        indent = 0
-        for ln in lines[node.start_mark.line + 1:]:
-            if ln.strip():
-                indent = len(ln) - len(ln.lstrip(" "))
-                break
+        indent = _indent(outer_text, node)
         docs = [yamlnodes.to_document(name, n, node.start_mark.line + 1, indent) for n in nodes]
     else:
         docs = [yamlnodes.to_document(name, n) for n in nodes]
