@@ -1,6 +1,7 @@
 """Bad input never produces a traceback: one line naming the file, exit 2 (or a finding, exit 1)."""
 import codecs
 import os
+from datetime import timedelta
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -184,7 +185,7 @@ def test_two_configs_cannot_be_combined():
 LINES = GOOD.splitlines()
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=timedelta(seconds=20), suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_mutated_configs_never_crash(data):
     lines = list(LINES)

@@ -32,13 +32,22 @@ def _props(ctx):
             yield q, anc, q.childtemplate.properties, q.childtemplate.path + ("properties",), _Where(q, anc, " (child template)")
 
 
+# Where inheritance changes what a wrong value does, the message says so.
+_INHERITANCE = {
+    P.PRIORITY_POLICY: " (priority.policy is never inherited: each queue to fence needs its own)",
+    P.PRIORITY_OFFSET: " (priority.offset is never inherited: offsets add up along the path instead)",
+    P.SORT_PRIORITY: " (application.sort.priority is inherited: child queues that do not set it get this value)",
+    P.SORT_POLICY: " (application.sort.policy is inherited by child queues that do not set it)",
+}
+
+
 def _value_issues(ctx, rule, keys):
     for q, anc, props, path, where in _props(ctx):
         for key in keys:
             if key in props:
                 why = P.problem(key, props[key])
                 if why:
-                    yield Issue(rule, path + (key,), f"{key} on {where}: {why}")
+                    yield Issue(rule, path + (key,), f"{key} on {where}: {why}{_INHERITANCE.get(key, '') if q.children else ''}")
 
 
 @check("PRIO203", "invalid-priority-offset", "warning", "properties")
