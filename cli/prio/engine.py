@@ -306,41 +306,34 @@ class Engine:
             group.append(heapq.heappop(heap))
         return group
 
-    def _ordered_children(self, p: QNode):
-        """Children of p in YuniKorn's order, lazily: ties on (priority, share) are ordered by
-        pending dominance with an insertion sort over the names (see _insertion_first)."""
+    def _ordered(self, heap, tie=None):
+        """The live entries of a heap in order, lazily. Entries tied on the two key parts are
+        ordered by `tie` (an insertion sort, see _insertion_first) when given. Whatever was
+        popped and is still current goes back when the caller stops iterating."""
         taken = []
         try:
             while True:
-                group = self._pop_group(p.heap)
+                group = self._pop_group(heap)
                 if not group:
                     return
                 taken.extend(group)
-                if len(group) > 1:
-                    group = _insertion_first(group, lambda a, b: _dominates(a[4].pending, b[4].pending))
+                if tie is not None and len(group) > 1:
+                    group = _insertion_first(group, tie)
                 for e in group:
                     if e[3] == e[4].version:
                         yield e[4]
         finally:
             for e in taken:
                 if e[3] == e[4].version:
-                    heapq.heappush(p.heap, e)
+                    heapq.heappush(heap, e)
+
+    def _ordered_children(self, p: QNode):
+        """Children of p in YuniKorn's order: ties on (priority, share) by pending dominance."""
+        return self._ordered(p.heap, lambda a, b: _dominates(a[4].pending, b[4].pending))
 
     def _ordered_apps(self, leaf: QNode):
-        taken = []
-        try:
-            while True:
-                group = self._pop_group(leaf.heap)
-                if not group:
-                    return
-                taken.extend(group)
-                for e in group:
-                    if e[3] == e[4].version:
-                        yield e[4]
-        finally:
-            for e in taken:
-                if e[3] == e[4].version:
-                    heapq.heappush(leaf.heap, e)
+        """Applications of a leaf in its sort policy's order (ties: application id)."""
+        return self._ordered(leaf.heap)
 
     # ---- one scheduling cycle -------------------------------------------------------------
     @staticmethod
