@@ -24,6 +24,7 @@ import heapq
 from dataclasses import dataclass, field
 
 from prio.properties import INT32_MAX, INT32_MIN
+from prio.quantity import show
 from prio.snapshot import App, Ask, Snapshot
 from prio.tree import QNode, ensure_queue, set_fairmax
 
@@ -398,7 +399,8 @@ class Engine:
                     return st, i
                 q, k = miss
                 cap = "the cluster capacity" if q.parent is None else f"max of {q.path}"
-                self._set_aside(st, i, f"does not fit {cap}: needs {k} {ask.resources[k]}, {q.max[k] - q.allocated.get(k, 0)} of {q.max[k]} left")
+                left = q.max[k] - q.allocated.get(k, 0)
+                self._set_aside(st, i, f"does not fit {cap}: needs {k} {show(k, ask.resources[k])}, {show(k, left)} of {show(k, q.max[k])} left")
             self._advance(st)
             st.version += 1
         return None

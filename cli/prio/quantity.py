@@ -80,3 +80,14 @@ def add(a: dict, b: dict | None) -> dict:
 def go_map(res: dict | None) -> str:
     """Render like Go's fmt of map[string]int64: `map[memory:100 vcore:10000]`."""
     return "map[" + " ".join(f"{k}:{v}" for k, v in sorted((res or {}).items())) + "]"
+
+
+def show(key: str, value: int) -> str:
+    """A quantity in the units people write: vcore in cores (or m), sizes with binary suffixes."""
+    if key == VCORE:
+        return str(value // 1000) if value % 1000 == 0 else f"{value}m"
+    if key == "memory" or key.endswith("storage"):
+        for suffix, mult in (("Ti", 2**40), ("Gi", 2**30), ("Mi", 2**20), ("Ki", 2**10)):
+            if value and value % mult == 0:
+                return f"{value // mult}{suffix}"
+    return str(value)

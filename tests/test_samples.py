@@ -1,0 +1,27 @@
+"""The bundled samples: each loads, and the batch sample's order is hand-checked."""
+import json
+import os
+
+from conftest import ROOT, run_cli
+
+
+def test_batch_sample_order_and_reasons():
+    got = json.loads(run_cli("simulate", "--sample", "batch", "-o", "json").stdout)
+    steps = [(s["application"], s["ask"]) for s in got["steps"]]
+    # prod (offset 100) beats fenced research; in prod web and etl tie at 1000, etl has the lower
+    # fair share (web already runs 2 of prod's 12 cores); etl-adhoc carries the 1000 ask.
+    assert steps[0] == ("etl-adhoc", "exec")
+    assert steps[1:4] == [("web-frontend", "fe-1"), ("web-frontend", "fe-2"), ("web-frontend", "fe-3")]
+    # etl's maxapplications 2: adhoc and backfill run, nightly waits
+    assert steps[4:6] == [("etl-backfill", "exec-1"), ("etl-backfill", "exec-2")]
+    un = {(u["application"], u["ask"]): u["reason"] for u in got["unscheduled"]}
+    assert un[("etl-nightly", "driver")].startswith("maxapplications 2 of root.prod.etl")
+    assert un[("notebook-alice", "kernel-3")] == "does not fit max of root.research.alice: needs vcore 2, 0 of 4 left"
+    assert "cluster capacity" in un[("sweep-bob", "trial-3")]
+
+
+def test_every_sample_loads():
+    for name in sorted(os.listdir(os.path.join(ROOT, "samples"))):
+        path = os.path.join(ROOT, "samples", name)
+        r = run_cli("validate", "-o", "json", path)
+        assert r.exit_code in (0, 1), (name, r.stderr)
