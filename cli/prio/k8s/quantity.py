@@ -1,0 +1,69 @@
+"""Kubernetes resource quantities (`k8s.io/apimachinery/pkg/api/resource`) in YuniKorn's units.
+
+A quantity is a signed decimal number followed by a binary suffix (Ki Mi Gi Ti Pi Ei), a decimal
+suffix (n u m k M G T P E) or a decimal exponent (e3, E-2): "500m", "1.5Gi", "2e3", "0.25".
+The Kubernetes shim turns a pod's requests into a YuniKorn resource the same way for every
+name but one: `cpu` becomes `vcore` in millicores (`Quantity.MilliValue`), everything else
+keeps its name and becomes a whole number (`Quantity.Value`). Both round up, as Kubernetes does.
+"""
+from __future__ import annotations
+
+import re
+from decimal import ROUND_CEILING, Decimal, InvalidOperation
+
+_QTY = re.compile(
+    r"^(?P<num>[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))"
+    r"(?P<suffix>Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?[0-9]+|n|u|m|k|M|G|T|P|E)?$"
+)
+_BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
+_DECIMAL = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
+INT64_MAX = 2**63 - 1
+
+
+class QuantityError(ValueError):
+    pass
+
+
+def parse(text) -> Decimal:
+    """A quantity (string or a YAML/JSON number) as an exact decimal in its own unit."""
+    if isinstance(text, bool) or text is None:
+        raise QuantityError(f"expected a quantity such as \"500m\", \"2\" or \"1.5Gi\", found {text!r}")
+    s = str(text).strip()
+    m = _QTY.match(s)
+    if not m:
+        hint = ""
+        if re.match(r"^[0-9.]+\s*([KMGTPE]i?B|[kmgt]b)$", s, re.I):
+            hint = " (Kubernetes writes bytes without a B: 1Gi or 1G)"
+        elif re.match(r"^[0-9.]+\s+\S+$", s):
+            hint = " (no space between the number and its suffix)"
+        raise QuantityError(f"invalid quantity {s!r}: expected a number with an optional suffix "
+                            f"(m, k, M, G, Ki, Mi, Gi, ... or an exponent such as e3){hint}")
+    suffix = m.group("suffix") or ""
+    try:
+        num = Decimal(m.group("num"))
+        if suffix in _BINARY:
+            return num * _BINARY[suffix]
+        if suffix in _DECIMAL:
+            return num.scaleb(_DECIMAL[suffix])
+        exp = int(suffix[1:])
+        if abs(exp) > 40:
+            raise QuantityError(f"invalid quantity {s!r}: exponent out of range")
+        return num.scaleb(exp)
+    except InvalidOperation:
+        raise QuantityError(f"invalid quantity {s!r}") from None
+
+
+def to_internal(name: str, text) -> tuple[str, int]:
+    """(YuniKorn resource name, value) for one request: cpu -> vcore millicores, others whole
+    units, both rounded up. Negative quantities are refused (pod validation refuses them)."""
+    d = parse(text)
+    if d < 0:
+        raise QuantityError(f"negative quantity {str(text).strip()!r} for {name}: requests cannot be negative")
+    if name == "cpu":
+        key, d = "vcore", d * 1000
+    else:
+        key = name
+    v = int(d.to_integral_value(rounding=ROUND_CEILING))
+    if v > INT64_MAX:
+        raise QuantityError(f"quantity {str(text).strip()!r} for {name} does not fit int64")
+    return key, v

@@ -1,0 +1,336 @@
+"""`kubectl get pods -o json|yaml` output (a `kind: List` or `PodList` of Pods, or one Pod) as a
+snapshot, read the way the YuniKorn Kubernetes shim reads pods.
+
+- Only pods with `spec.schedulerName: yunikorn` count. A `Pending` pod not yet bound to a node
+  (`spec.nodeName` empty) is a pending ask; a pod that is bound or `Running` is what its
+  application already runs (it counts for fair share); finished and terminating pods are left
+  out. A pod without `status` (a manifest, not yet created) is taken as pending.
+- Application id, first set of: label `yunikorn.apache.org/app-id`, annotation
+  `yunikorn.apache.org/app-id`, label `applicationId`, label `spark-app-selector`; else the
+  shim's generated `yunikorn-<namespace>-autogen`.
+- Queue, first set of: label `yunikorn.apache.org/queue`, annotation `yunikorn.apache.org/queue`,
+  label `queue`; else `root.<namespace>`, which is what the shim's default placement rule (tag
+  `namespace`, create) gives. The config's own placement rules are not evaluated. An
+  application's queue is the one of its oldest pod, as the shim creates the application from the
+  first pod it sees.
+- Priority: `spec.priority` (admission has filled it in a cluster), checked against
+  `priorityClassName` when that class is known; without `spec.priority`, the class resolved as
+  the Priority admission plugin does (`prio.k8s.resolve`) from the PriorityClass items of the same
+  file, the classes given, and the built-in system classes.
+- Resources: the sum of the containers' requests (a resource with only a limit takes the limit,
+  as API defaulting does), raised to any larger init container request, plus `spec.overhead`,
+  with `cpu` as `vcore` millicores, memory in bytes, other names kept, and `pods: 1`.
+- Create time: `metadata.creationTimestamp`. (YuniKorn stamps a pending ask with the time it
+  received it; the creation time is the closest thing a pod list holds.)
+"""
+from __future__ import annotations
+
+from prio.errors import InputError
+from prio.k8s import quantity as kq
+from prio.k8s.lint import classes_from_docs
+from prio.k8s.resolve import ResolveError, catalogue, resolve_class
+from prio.loaders.common import parse_time
+from prio.loaders.rest import PathReader
+from prio.snapshot import App, Ask, Snapshot
+from prio.yamlnodes import Document
+
+SCHEDULER = "yunikorn"
+APP_ID_LABELS = (("label", "yunikorn.apache.org/app-id"), ("annotation", "yunikorn.apache.org/app-id"),
+                 ("label", "applicationId"), ("label", "spark-app-selector"))
+QUEUE_LABELS = (("label", "yunikorn.apache.org/queue"), ("annotation", "yunikorn.apache.org/queue"), ("label", "queue"))
+NOT_POD_LISTS = ("ConfigMap", "Queue", "QueueList")
+
+
+def _is_pod(d, bare: bool = False) -> bool:
+    """A Pod object; in a PodList the API leaves out each item's kind (`bare`)."""
+    if not isinstance(d, dict):
+        return False
+    if d.get("kind") == "Pod":
+        return True
+    return bare and "kind" not in d and isinstance(d.get("spec"), dict) and "containers" in d["spec"]
+
+
+def is_pod_list(data) -> bool:
+    """`kubectl get pods -o json|yaml`: a List (or PodList) holding Pods, maybe with
+    PriorityClasses or other objects alongside (not ConfigMaps), or a single Pod."""
+    if not isinstance(data, dict):
+        return False
+    kind = data.get("kind")
+    if kind == "Pod":
+        return True
+    items = data.get("items")
+    if kind not in ("List", "PodList") or not isinstance(items, list) or not items:
+        return False
+    bare = kind == "PodList"
+    if not any(_is_pod(i, bare) for i in items):
+        return False
+    return not any(isinstance(i, dict) and i.get("kind") in NOT_POD_LISTS for i in items)
+
+
+def _meta(r, pod: dict, path) -> dict:
+    md = pod.get("metadata")
+    if md is None:
+        return {}
+    if not isinstance(md, dict):
+        r.fail(path + ("metadata",), "metadata must be a mapping")
+    return md
+
+
+def _strmap(r, md: dict, key: str, path) -> dict:
+    v = md.get(key)
+    if v is None:
+        return {}
+    if not isinstance(v, dict):
+        r.fail(path + ("metadata", key), f"metadata.{key} must be a mapping of strings")
+    return v
+
+
+def _first(sources: dict, order, path) -> tuple[str | None, tuple | None]:
+    for where, key in order:
+        v = sources[where].get(key)
+        if v is not None and str(v) != "":
+            return str(v), path + ("metadata", where + "s", key)
+    return None, None
+
+
+def _requests(r, c: dict, cpath) -> dict:
+    res = c.get("resources")
+    if res is None:
+        return {}
+    if not isinstance(res, dict):
+        r.fail(cpath + ("resources",), "resources must be a mapping with requests and limits")
+    out = {}
+    req = res.get("requests") or {}
+    lim = res.get("limits") or {}
+    for what, m in (("requests", req), ("limits", lim)):
+        if not isinstance(m, dict):
+            r.fail(cpath + ("resources", what), f"resources.{what} must be a mapping of resource name to quantity")
+    for what, m in (("requests", req), ("limits", lim)):
+        for k, v in m.items():
+            if what == "limits" and k in req:
+                continue  # a request wins; a limit alone is the request (API defaulting)
+            p = cpath + ("resources", what, k)
+            raw = r.doc.raw(p)
+            try:
+                key, val = kq.to_internal(str(k), raw if raw is not None and not isinstance(v, bool) else v)
+            except kq.QuantityError as e:
+                r.fail(p, str(e))
+            out[key] = val
+    return out
+
+
+def _add(a: dict, b: dict) -> None:
+    for k, v in b.items():
+        a[k] = a.get(k, 0) + v
+
+
+def pod_resources(r, spec: dict, path) -> dict:
+    """What the shim asks YuniKorn for: containers summed (restartable init containers, i.e.
+    sidecars, run alongside and add up too), each other init container raising a resource to its
+    own request when that is larger, plus the pod overhead and one `pods`."""
+    total: dict = {}
+    for key in ("containers", "initContainers"):
+        if spec.get(key) is not None and not isinstance(spec.get(key), list):
+            r.fail(path + ("spec", key), f"spec.{key} must be a list of containers")
+    for i, c in enumerate(spec.get("containers") or []):
+        if not isinstance(c, dict):
+            r.fail(path + ("spec", "containers", i), "a container must be a mapping")
+        _add(total, _requests(r, c, path + ("spec", "containers", i)))
+    inits = []
+    for i, c in enumerate(spec.get("initContainers") or []):
+        if not isinstance(c, dict):
+            r.fail(path + ("spec", "initContainers", i), "an init container must be a mapping")
+        req = _requests(r, c, path + ("spec", "initContainers", i))
+        if c.get("restartPolicy") == "Always":
+            _add(total, req)
+        else:
+            inits.append(req)
+    for req in inits:
+        for k, v in req.items():
+            if v > total.get(k, 0):
+                total[k] = v
+    ov = spec.get("overhead")
+    if ov is not None:
+        if not isinstance(ov, dict):
+            r.fail(path + ("spec", "overhead"), "spec.overhead must be a mapping of resource name to quantity")
+        for k, v in ov.items():
+            p = path + ("spec", "overhead", k)
+            raw = r.doc.raw(p)
+            try:
+                key, val = kq.to_internal(str(k), raw if raw is not None else v)
+            except kq.QuantityError as e:
+                r.fail(p, str(e))
+            total[key] = total.get(key, 0) + val
+    total["pods"] = 1
+    return total
+
+
+def _classes_in_file(items) -> list:
+    docs = [("", Document(it)) for it, _ in items if isinstance(it, dict) and it.get("kind") == "PriorityClass"]
+    return classes_from_docs(docs)
+
+
+def load_pods(name: str, doc, classes=()) -> Snapshot:
+    """The YuniKorn pods of a pod list as a snapshot of applications and pending asks."""
+    r = PathReader(name, doc)
+    data = doc.data
+    if not isinstance(data, dict):
+        r.fail((), "a pod list is a kind: List (or PodList) of Pods, or one Pod")
+    if data.get("kind") == "Pod":
+        items = [(data, ())]
+        bare = False
+    else:
+        raw_items = data.get("items")
+        if not isinstance(raw_items, list):
+            r.fail(("items",) if "items" in data else (), "a pod list needs items: a list of Pods")
+        items = [(it, ("items", i)) for i, it in enumerate(raw_items)]
+        bare = data.get("kind") == "PodList"
+    # as the native loader: the file's own classes first (the first definition of a name counts)
+    all_classes = _classes_in_file(items) + list(classes)
+    cat = catalogue(all_classes)
+    snap = Snapshot(source=name, priority_classes=all_classes)
+    skipped: dict[str, int] = {}
+    other_kinds: dict[str, int] = {}
+    counts = {"no_queue": set(), "autogen": 0, "no_status": 0, "unknown_class": set(), "bound": 0, "rooted": set()}
+    pods = []  # one record per YuniKorn pod, in file order
+    order = 0
+    for pod, path in items:
+        if not _is_pod(pod, bare):
+            if isinstance(pod, dict) and pod.get("kind") == "PriorityClass":
+                continue
+            k = pod.get("kind") if isinstance(pod, dict) else None
+            other_kinds[str(k or "non-object item")] = other_kinds.get(str(k or "non-object item"), 0) + 1
+            continue
+        md = _meta(r, pod, path)
+        spec = pod.get("spec")
+        if not isinstance(spec, dict):
+            r.fail(path + ("spec",) if "spec" in pod else path, "a Pod needs a spec")
+        pod_name = md.get("name") or f"{md.get('generateName') or 'pod-'}{len(pods) + 1}"
+        if not isinstance(pod_name, str):
+            r.fail(path + ("metadata", "name"), f"metadata.name must be a string, found {pod_name!r}")
+        ns = md.get("namespace") or "default"
+        if not isinstance(ns, str):
+            r.fail(path + ("metadata", "namespace"), f"metadata.namespace must be a string, found {ns!r}")
+        sched = spec.get("schedulerName") or "default-scheduler"
+        if sched != SCHEDULER:
+            skipped[f"scheduler {sched}"] = skipped.get(f"scheduler {sched}", 0) + 1
+            continue
+        if md.get("deletionTimestamp"):
+            skipped["terminating"] = skipped.get("terminating", 0) + 1
+            continue
+        status = pod.get("status")
+        if status is not None and not isinstance(status, dict):
+            r.fail(path + ("status",), "status must be a mapping")
+        phase = (status or {}).get("phase")
+        if phase in (None, ""):
+            counts["no_status"] += 1
+            phase = "Pending"
+        if phase not in ("Pending", "Running"):
+            skipped[str(phase)] = skipped.get(str(phase), 0) + 1
+            continue
+        bound = phase == "Running" or bool(spec.get("nodeName"))
+        labels = _strmap(r, md, "labels", path)
+        annotations = _strmap(r, md, "annotations", path)
+        sources = {"label": labels, "annotation": annotations}
+        app_id, _ = _first(sources, APP_ID_LABELS, path)
+        if app_id is None:
+            app_id = f"yunikorn-{ns}-autogen"
+            counts["autogen"] += 1
+        queue, qpath = _first(sources, QUEUE_LABELS, path)
+        if queue is None:
+            queue = f"root.{ns}"
+            counts["no_queue"].add(queue.lower())
+            qpath = path + ("metadata",)
+        queue = queue.strip()
+        if not queue.lower().startswith("root.") and queue.lower() != "root":
+            counts["rooted"].add(queue)
+            queue = "root." + queue
+        if any(not part for part in queue.split(".")) or " " in queue:
+            r.fail(qpath, f"pod {ns}/{pod_name}: queue {queue!r} is not a queue path like root.a.b")
+        prio = _priority(r, spec, path, all_classes, cat, counts, f"{ns}/{pod_name}")
+        res = pod_resources(r, spec, path)
+        ct = md.get("creationTimestamp")
+        created = parse_time(ct)
+        if ct is not None and created is None:
+            r.fail(path + ("metadata", "creationTimestamp"), f"creationTimestamp {ct!r} is not an RFC 3339 time")
+        order += 1
+        pos = doc.pos(path) if doc.index else None
+        pods.append((order, created, app_id, queue.lower(), qpath, pod_name, ns, prio, res, bound, pos.line if pos else None))
+    apps: dict[str, App] = {}
+    first_queue: dict[str, tuple] = {}
+    disagree = set()
+    # the oldest pod of an application decides its queue (ties: file order)
+    for rec in sorted(pods, key=lambda p: (p[1] if p[1] is not None else float("-inf"), p[0])):
+        order_, created, app_id, queue, qpath, pod_name, ns, prio, res, bound, line = rec
+        if app_id not in apps:
+            apps[app_id] = App(app_id, queue, (created if created is not None else 0.0, order_), line=line)
+            first_queue[app_id] = queue
+        elif queue != first_queue[app_id]:
+            disagree.add(app_id)
+    ask_ids: dict[str, set] = {}
+    for order_, created, app_id, queue, qpath, pod_name, ns, prio, res, bound, line in pods:
+        app = apps[app_id]
+        if bound:
+            _add(app.allocated, res)
+            app.state = "Running"
+            counts["bound"] += 1
+            continue
+        ids = ask_ids.setdefault(app_id, set())
+        ask_id = pod_name if pod_name not in ids else f"{ns}/{pod_name}"
+        if ask_id in ids:
+            raise InputError(name, f"pod {ns}/{pod_name} appears twice in application {app_id}", line)
+        ids.add(ask_id)
+        app.asks.append(Ask(ask_id, prio, res, (created if created is not None else 0.0, order_), order_))
+    snap.apps = sorted(apps.values(), key=lambda a: a.submit_time[1])
+    notes = snap.notes
+    if counts["no_queue"]:
+        notes.append("pods without a queue label or annotation are placed in root.<namespace> ("
+                     + ", ".join(sorted(counts["no_queue"])[:5]) + "), as YuniKorn's default placement rule (tag namespace, "
+                     "create) would do; the config's placement rules are not evaluated")
+    if counts["rooted"]:
+        notes.append("queue names without root. are taken as below root: " + ", ".join(sorted(counts["rooted"])[:5]))
+    if counts["autogen"]:
+        notes.append(f"{counts['autogen']} pods without an application id label are grouped per namespace as "
+                     "yunikorn-<namespace>-autogen, as the shim does")
+    if counts["no_status"]:
+        notes.append(f"{counts['no_status']} pods have no status (manifests, not created yet): taken as pending")
+    if counts["bound"]:
+        notes.append(f"{counts['bound']} pods already bound or running count as their applications' allocated resources")
+    if counts["unknown_class"]:
+        notes.append("spec.priority used as given for classes prio was not shown: " + ", ".join(sorted(counts["unknown_class"])[:5]))
+    if disagree:
+        notes.append("pods of one application name different queues; the oldest pod's queue is used (as the shim does): "
+                     + ", ".join(sorted(disagree)[:5]))
+    if skipped:
+        notes.append("pods left out: " + ", ".join(f"{k}: {n}" for k, n in sorted(skipped.items())))
+    if other_kinds:
+        notes.append("items that are not Pods skipped: " + ", ".join(f"{n} {k}" for k, n in sorted(other_kinds.items())))
+    return snap
+
+
+def _priority(r, spec: dict, path, classes, cat: dict, counts: dict, who: str) -> int:
+    name = spec.get("priorityClassName")
+    if name is not None and not isinstance(name, str):
+        r.fail(path + ("spec", "priorityClassName"), f"priorityClassName must be a string, found {name!r}")
+    given = spec.get("priority")
+    if given is not None:
+        given = r.int32(path + ("spec", "priority"), given, f"pod {who} spec.priority")
+    try:
+        if given is not None and name and name not in cat:
+            counts["unknown_class"].add(name)  # admitted in its cluster: spec.priority is the truth
+            return given
+        if given is not None and not name:
+            return given  # admission wrote no class: there was no global default, or no admission
+        c = resolve_class(name or None, classes)
+        value = c.value if c is not None else 0
+        if given is not None and given != value:
+            r.fail(path + ("spec", "priority"),
+                   f"pod {who}: spec.priority {given} disagrees with PriorityClass {name!r} ({value}); admission rejects such a pod")
+        pol = spec.get("preemptionPolicy")
+        if pol is not None and c is not None and pol != c.preemption_policy:
+            r.fail(path + ("spec", "preemptionPolicy"),
+                   f"pod {who}: preemptionPolicy {pol!r} disagrees with PriorityClass {c.name!r} ({c.preemption_policy}); "
+                   "admission rejects such a pod")
+        return value
+    except ResolveError as e:
+        r.fail(path + ("spec", "priorityClassName") if name else path + ("spec",), f"pod {who}: {e}")

@@ -1,0 +1,427 @@
+"""YuniKorn REST dumps: `/ws/v1/partition/{p}/queues` (the runtime queue tree) and the
+applications endpoints (pending asks).
+
+Shapes read (reference: yunikorn-core `pkg/webservice/dao`):
+- queues: ONE `PartitionQueueDAOInfo` object for root with recursive `children`, as the core
+  returns it; also the site docs' array root (`[ {root} ]`), `isLeaf`/`isManaged` as strings,
+  omitted zero fields (`priorityOffset` absent = 0), dumps from before YUNIKORN-2974 without
+  `isPriorityFence`/`priorityOffset` (then the merged `properties` say it), a single queue
+  (`/queue/{q}` without `subtree`: its missing ancestors are added, empty), and the legacy 0.12
+  shape with resources as Go-formatted strings (`"[memory:8000 vcore:8000]"`) and a
+  `[cluster]partition` name.
+- applications: a list of `ApplicationDAOInfo` (or one of them). `requests` holds only the
+  unallocated asks, each with `priority` as a STRING ("100"), `requestTime` in ns and `resource`
+  in internal units (vcore in millicores, memory in bytes). Apps in a final state (Completed,
+  Rejected, Failed, Expired) are left out: they take no part in scheduling.
+"""
+from __future__ import annotations
+
+import re
+
+from prio import properties as P
+from prio.errors import InputError
+from prio.findings import format_path
+from prio.loaders.common import Reader
+from prio.properties import INT32_MAX, INT32_MIN
+from prio.snapshot import App, Ask, QueueInfo, Snapshot
+from prio.tree import QNode
+
+INT64_MAX = 2**63 - 1
+FINAL_STATES = ("completed", "rejected", "failed", "expired")
+MAX_COUNT = 10_000_000
+_LEGACY_RES = re.compile(r"^\[(?P<body>.*)\]$")
+_CLUSTER_PREFIX = re.compile(r"^\[[^\]]*\]")
+
+
+class PathReader(Reader):
+    """Reader that, for a document without positions (large JSON), names the JSON path."""
+
+    def fail(self, path, message: str, at: str = "value"):
+        if not self.doc.index:
+            where = format_path(tuple(path))
+            raise InputError(self.name, f"{where}: {message}" if where else message)
+        super().fail(path, message, at)
+
+
+# ---- detection ------------------------------------------------------------------------------
+
+def _queue_obj(d) -> bool:
+    return isinstance(d, dict) and isinstance(d.get("queuename"), str) and "applicationID" not in d
+
+
+def is_queues_dump(data) -> bool:
+    """A `/ws/v1/partition/{p}/queues` (or `/queue/{q}`) response: one object with `queuename`,
+    or the site docs' array holding it."""
+    if _queue_obj(data):
+        return True
+    return isinstance(data, list) and len(data) >= 1 and all(_queue_obj(d) for d in data)
+
+
+def _app_obj(d) -> bool:
+    return isinstance(d, dict) and isinstance(d.get("applicationID"), str) and "queuename" not in d
+
+
+def is_apps_dump(data) -> bool:
+    """A list of ApplicationDAOInfo (the applications endpoints), or one (`/application/{id}`)."""
+    if _app_obj(data):
+        return True
+    return isinstance(data, list) and len(data) >= 1 and all(_app_obj(d) for d in data)
+
+
+# ---- small field readers ----------------------------------------------------------------------
+
+def _partition(v) -> str:
+    s = str(v or "").strip()
+    s = _CLUSTER_PREFIX.sub("", s)  # "[mycluster]default" (0.12): the rmID prefix
+    return s
+
+
+def _bool(r: Reader, path, v, what: str):
+    if isinstance(v, bool) or v is None:
+        return v
+    if isinstance(v, str) and v.strip().lower() in ("true", "false"):
+        return v.strip().lower() == "true"
+    r.fail(path, f"{what} must be true or false, found {v!r}")
+
+
+def _uint(r: Reader, path, v, what: str) -> int:
+    if isinstance(v, str) and re.fullmatch(r"\s*\+?\d+\s*", v):
+        v = int(v)
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        r.fail(path, f"{what} must be a whole number >= 0, found {v!r}")
+    return v
+
+
+def _resources(r: Reader, path, v, legacy: list) -> dict | None:
+    """A REST resource map (map[string]int64, internal units), or None when absent. The 0.12
+    shape writes it as a Go-formatted string, "[memory:8000 vcore:8000]"."""
+    if v is None:
+        return None
+    if isinstance(v, str):
+        m = _LEGACY_RES.match(v.strip())
+        if not m:
+            r.fail(path, f"a resource is a mapping of name to integer (or the 0.12 string \"[memory:1 vcore:1]\"), found {v!r}")
+        out = {}
+        for part in m.group("body").split():
+            k, sep, num = part.rpartition(":")
+            if not sep or not k or not re.fullmatch(r"\d+", num):
+                r.fail(path, f"cannot read {part!r} in the resource string {v!r}: expected name:integer")
+            out[k] = int(num)
+        legacy.append(True)
+        return out
+    if not isinstance(v, dict):
+        r.fail(path, f"a resource is a mapping of name to integer, found {v!r}")
+    out = {}
+    for k, x in v.items():
+        p = tuple(path) + (k,)
+        if isinstance(x, float) and x.is_integer():
+            x = int(x)
+        if isinstance(x, str) and re.fullmatch(r"\s*\d+\s*", x):
+            x = int(x)
+        if isinstance(x, bool) or not isinstance(x, int):
+            r.fail(p, f"resource {k} must be an integer in YuniKorn's internal unit, found {x!r}")
+        if x < 0:
+            r.fail(p, f"resource {k} is negative ({x})")
+        if x > INT64_MAX:
+            r.fail(p, f"resource {k} = {x} does not fit int64")
+        out[str(k)] = x
+    return out
+
+
+def _int32(r: Reader, path, v, what: str) -> int:
+    """An int32 that the DAO writes as a number or (ask priorities) as a decimal string."""
+    if isinstance(v, str):
+        s = v.strip()
+        if not re.fullmatch(r"[+-]?\d+", s):
+            r.fail(path, f"{what} {v!r} is not an integer")
+        v = int(s)
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    if isinstance(v, bool) or not isinstance(v, int):
+        r.fail(path, f"{what} must be an integer, found {v!r}")
+    if not INT32_MIN <= v <= INT32_MAX:
+        r.fail(path, f"{what} {v} is outside the int32 range (-2147483648 to 2147483647)")
+    return v
+
+
+def _ns(r: Reader, path, v, what: str, notes: list) -> float | None:
+    """A unix time in nanoseconds as seconds. The site docs' example has a 20-digit requestTime
+    (beyond int64); prio takes it as written and says so."""
+    if v is None:
+        return None
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    if isinstance(v, str) and re.fullmatch(r"\s*\d+\s*", v):
+        v = int(v)
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        r.fail(path, f"{what} must be a unix time in nanoseconds, found {v!r}")
+    if v > INT64_MAX:
+        head = f"{what} values beyond int64"
+        if not any(n.startswith(head) for n in notes):
+            notes.append(f"{head} (e.g. {v}) taken as written (the YuniKorn site docs' example has such a value)")
+    return v / 1e9
+
+
+# ---- queues -------------------------------------------------------------------------------------
+
+def load_queues(name: str, doc) -> tuple[list[QueueInfo], Snapshot | None]:
+    """The queues of a REST queues dump, depth first in dump order, plus a Snapshot carrying
+    the partition and, from root's maxResource, the cluster capacity."""
+    r = PathReader(name, doc)
+    data = doc.data
+    notes: list[str] = []
+    base: tuple = ()
+    if isinstance(data, list):
+        if len(data) != 1:
+            r.fail((), f"this queues dump holds {len(data)} queue trees; give one partition's queues at a time")
+        base = (0,)
+        data = data[0]
+        notes.append("queues dump with an array root (as the site docs show it); YuniKorn returns one object")
+    if not _queue_obj(data):
+        r.fail(base, "a REST queues dump is an object with queuename (and children)")
+    out: list[QueueInfo] = []
+    legacy: list = []
+    seen: dict[str, tuple] = {}
+    flags = {"no_prio_fields": 0, "string_leaf": 0, "no_current": 0, "offset_mismatch": [], "inactive": []}
+    stack = [(data, base, None)]
+    while stack:
+        q, path, parent = stack.pop()
+        if not isinstance(q, dict):
+            r.fail(path, "a queue in the dump must be an object with queuename")
+        qn = q.get("queuename")
+        if not isinstance(qn, str) or not qn.strip():
+            r.fail(path + ("queuename",) if "queuename" in q else path, "a queue in the dump needs a queuename (its full path)")
+        qpath = qn.strip().lower()
+        parts = qpath.split(".")
+        if any(not x for x in parts):
+            r.fail(path + ("queuename",), f"queuename {qn!r} is not a queue path like root.a.b")
+        if parent is not None and not (qpath.startswith(parent + ".") and qpath.count(".") == parent.count(".") + 1):
+            r.fail(path + ("queuename",), f"queue {qn!r} is listed as a child of {parent!r}, but its name does not say so")
+        if qpath in seen:
+            r.fail(path + ("queuename",), f"queue {qpath} appears twice in the dump")
+        seen[qpath] = path
+        status = q.get("status")
+        if isinstance(status, str) and status and status.lower() != "active":
+            flags["inactive"].append(f"{qpath} ({status})")
+        if isinstance(q.get("isLeaf"), str):
+            flags["string_leaf"] += 1
+        is_leaf = _bool(r, path + ("isLeaf",), q.get("isLeaf"), "isLeaf")
+        kids = q.get("children")
+        if kids is not None and not isinstance(kids, list):
+            r.fail(path + ("children",), "children must be a list of queues")
+        kids = kids or []
+        if is_leaf is None:
+            is_leaf = not kids and qpath != "root"
+        if is_leaf and kids:
+            r.fail(path + ("isLeaf",), f"queue {qpath} says isLeaf but has {len(kids)} children")
+        props_raw = q.get("properties")
+        if props_raw is not None and not isinstance(props_raw, dict):
+            r.fail(path + ("properties",), "properties must be a mapping of property name to value")
+        props = {str(k): ("" if v is None else str(v).lower() if isinstance(v, bool) else str(v))
+                 for k, v in (props_raw or {}).items()}
+        # Fence and offset: the DAO fields are the truth when present (the merged properties
+        # show priority.offset "0" and priority.policy "default" for the reset, inherited values).
+        if "isPriorityFence" in q or "priorityOffset" in q:
+            fence = _bool(r, path + ("isPriorityFence",), q.get("isPriorityFence"), "isPriorityFence")
+            if fence:
+                props[P.PRIORITY_POLICY] = "fence"
+            elif fence is False and P.priority_policy(props.get(P.PRIORITY_POLICY))[0] == "fence":
+                props[P.PRIORITY_POLICY] = "default"
+            off = _int32(r, path + ("priorityOffset",), q.get("priorityOffset", 0), "priorityOffset")
+            said = P.offset(props.get(P.PRIORITY_OFFSET))[0]
+            if said != off:  # an unreadable property that YuniKorn read as 0 is kept, for the note
+                if props.get(P.PRIORITY_OFFSET) not in (None, ""):
+                    flags["offset_mismatch"].append(f"{qpath} ({props.get(P.PRIORITY_OFFSET)!r} vs {off})")
+                props[P.PRIORITY_OFFSET] = str(off)
+        else:
+            flags["no_prio_fields"] += 1
+        cur = q.get("currentPriority")
+        if cur is None:
+            flags["no_current"] += 1
+        else:
+            cur = _int32(r, path + ("currentPriority",), cur, "currentPriority")
+        info = QueueInfo(
+            path=qpath,
+            is_leaf=bool(is_leaf),
+            properties=props,
+            guaranteed=_resources(r, path + ("guaranteedResource",), q.get("guaranteedResource"), legacy),
+            max=_resources(r, path + ("maxResource",), q.get("maxResource"), legacy),
+            maxapps=_uint(r, path + ("maxRunningApps",), q.get("maxRunningApps") or 0, "maxRunningApps"),
+            allocated=_resources(r, path + ("allocatedResource",), q.get("allocatedResource"), legacy) or {},
+            current_priority=cur,
+        )
+        out.append(info)
+        for i in reversed(range(len(kids))):
+            stack.append((kids[i], path + ("children", i), qpath))
+    top = out[0]
+    part = _partition(data.get("partition")) or "default"
+    if legacy:
+        notes.append("legacy (0.12) resource strings read as written: before YuniKorn 1.0 memory was in megabytes, "
+                     "so do not mix this dump with newer ones")
+    if flags["string_leaf"]:
+        notes.append("isLeaf given as a string (as the site docs show it); read as a boolean")
+    if flags["no_prio_fields"]:
+        notes.append(f"{flags['no_prio_fields']} of {len(out)} queues have no isPriorityFence/priorityOffset (a dump "
+                     "from a YuniKorn before YUNIKORN-2974, or the site docs): their fence and offset are read from "
+                     "the merged properties")
+    if flags["inactive"]:
+        notes.append("queues not Active in the dump, scheduled by prio as if they were: " + ", ".join(flags["inactive"][:5]))
+    if flags["offset_mismatch"]:
+        notes.append("priorityOffset differs from the priority.offset property for " + ", ".join(flags["offset_mismatch"][:5]) +
+                     "; prio uses priorityOffset")
+    if flags["no_current"]:
+        notes.append("the dump does not report currentPriority for every queue: nothing to compare prio's priorities with")
+    if top.path != "root":
+        notes.append(f"the dump starts at {top.path}, not root (a /queue/{{q}} response): its ancestors are added with no properties")
+    capacity = top.max if top.path == "root" and top.max else None
+    snap = Snapshot(partition=part, capacity=capacity, source=name, queues=list(out), notes=notes)
+    return out, snap
+
+
+def build_tree(queues: list[QueueInfo]) -> QNode:
+    """The runtime queue tree of a REST dump, without a queues.yaml: the properties are already
+    the effective (merged) map, so nothing is inherited; priority.policy and priority.offset
+    count as the queue's own only where they make a difference (a fence, a non-zero or unreadable
+    offset), since the merged map shows the reset values of every queue. Children keep the
+    order of the dump; `conf_path` is None (there is no config to point at)."""
+    root = QNode("root", None)
+    root.apply_properties({}, {})
+    root.leaf = False
+    nodes: dict[str, QNode] = {"root": root}
+
+    def ensure(parts: list[str]) -> QNode:
+        """The queue at `parts`, adding the ancestors the dump does not hold (a /queue/{q} response)."""
+        cur = root
+        for i in range(1, len(parts)):
+            p = ".".join(parts[: i + 1])
+            n = nodes.get(p)
+            if n is None:
+                n = QNode(parts[i], cur)
+                n.apply_properties({}, {})
+                n.leaf = False
+                n.notes.append("not in the REST dump (an ancestor of the dumped queue): no properties")
+                cur.add_child(n)
+                nodes[p] = n
+            cur = n
+        return cur
+
+    built = []
+    for info in queues:
+        parts = info.path.split(".")
+        if parts[0] != "root":
+            parts = ["root"] + parts
+        q = ensure(parts)
+        q.notes = []
+        props = dict(info.properties)
+        own = {}
+        pol = props.get(P.PRIORITY_POLICY)
+        if pol is not None and P.priority_policy(pol) != ("default", None):
+            own[P.PRIORITY_POLICY] = pol
+        off = props.get(P.PRIORITY_OFFSET)
+        if off is not None and P.offset(off) != (0, None):
+            own[P.PRIORITY_OFFSET] = off
+        q.apply_properties(props, own)
+        q.guaranteed = info.guaranteed if info.guaranteed and _positive(info.guaranteed) else None
+        q.max = info.max if info.max and _positive(info.max) else None
+        q.maxapps = info.maxapps
+        q.conf_path = None
+        built.append((q, info))
+    for q, info in built:  # a queue with children is a parent, whatever the dump says
+        if q is not root:
+            q.leaf = bool(info.is_leaf) and not q.children
+    return root
+
+
+def _positive(res: dict) -> bool:
+    return any(v > 0 for v in res.values()) and all(v >= 0 for v in res.values())
+
+
+# ---- applications -------------------------------------------------------------------------------
+
+def load_apps(name: str, doc) -> Snapshot:
+    """The applications of a REST applications dump, with their pending asks."""
+    r = PathReader(name, doc)
+    data = doc.data
+    items = [(data, ())] if isinstance(data, dict) else [(a, (i,)) for i, a in enumerate(data or [])]
+    snap = Snapshot(source=name)
+    notes: list[str] = []
+    legacy: list = []
+    seen: dict[str, tuple] = {}
+    order = 0
+    skipped = {}
+    partitions = set()
+    for a, ap in items:
+        if not isinstance(a, dict):
+            r.fail(ap, "an application in the dump must be an object with applicationID")
+        app_id = a.get("applicationID")
+        if not isinstance(app_id, str) or not app_id:
+            r.fail(ap + ("applicationID",) if "applicationID" in a else ap, "an application needs an applicationID")
+        if app_id in seen:
+            r.fail(ap + ("applicationID",), f"application {app_id!r} appears twice in the dump")
+        seen[app_id] = ap
+        state = a.get("applicationState") or ""
+        if not isinstance(state, str):
+            r.fail(ap + ("applicationState",), f"applicationState must be a string, found {state!r}")
+        if state.lower() in FINAL_STATES:
+            skipped[state] = skipped.get(state, 0) + 1
+            continue
+        queue = a.get("queueName")
+        if not isinstance(queue, str) or not queue.strip() or any(not x for x in queue.strip().split(".")):
+            r.fail(ap + ("queueName",) if "queueName" in a else ap,
+                   f"application {app_id}: queueName must be a full queue path like root.a.b, found {queue!r}")
+        if a.get("partition"):
+            partitions.add(_partition(a.get("partition")))
+        submit = _ns(r, ap + ("submissionTime",), a.get("submissionTime"), "submissionTime", notes)
+        order += 1
+        pos = doc.pos(ap) if doc.index else None
+        app = App(app_id, queue.strip().lower(), (submit if submit is not None else 0.0, order),
+                  allocated=_resources(r, ap + ("usedResource",), a.get("usedResource"), legacy) or {},
+                  state=state, line=pos.line if pos else None)
+        reqs = a.get("requests")
+        if reqs is None:
+            reqs = []
+        if not isinstance(reqs, list):
+            r.fail(ap + ("requests",), "requests must be a list of asks")
+        ids = set()
+        for j, k in enumerate(reqs):
+            kp = ap + ("requests", j)
+            if not isinstance(k, dict):
+                r.fail(kp, "an ask in requests must be an object with allocationKey")
+            key = k.get("allocationKey")
+            if key is None or key == "":
+                key = f"{app_id}-{j + 1}"
+            elif not isinstance(key, (str, int)) or isinstance(key, bool):
+                r.fail(kp + ("allocationKey",), f"allocationKey must be a string, found {key!r}")
+            key = str(key)
+            if "priority" not in k or k["priority"] is None:
+                r.fail(kp, f"ask {key} of application {app_id} has no priority")
+            prio = _int32(r, kp + ("priority",), k["priority"], f"priority of ask {key}")
+            created = _ns(r, kp + ("requestTime",), k.get("requestTime"), "requestTime", notes)
+            res = _resources(r, kp + ("resource",), k.get("resource"), legacy)
+            if res is None:
+                res = {}
+            count = 1
+            if "pendingCount" in k and k["pendingCount"] is not None:  # asks of YuniKorn < 1.0
+                count = _uint(r, kp + ("pendingCount",), k["pendingCount"], "pendingCount")
+                if count > MAX_COUNT:
+                    r.fail(kp + ("pendingCount",), f"pendingCount {count} is more than prio handles ({MAX_COUNT})")
+            for c in range(count):
+                order += 1
+                ask_id = key if count == 1 else f"{key}-{c + 1}"
+                if ask_id in ids:
+                    r.fail(kp + ("allocationKey",), f"allocationKey {ask_id!r} appears twice in application {app_id}")
+                ids.add(ask_id)
+                app.asks.append(Ask(ask_id, prio, res, (created if created is not None else 0.0, order), order))
+        snap.apps.append(app)
+    if len(partitions) > 1:
+        r.fail((), f"the dump mixes partitions ({', '.join(sorted(partitions))}); give one partition at a time")
+    if partitions:
+        snap.partition = partitions.pop() or "default"
+    if skipped:
+        notes.append("left out applications in a final state: " + ", ".join(f"{n} {s}" for s, n in sorted(skipped.items())))
+    if legacy:
+        notes.append("legacy (0.12) resource strings read as written: before YuniKorn 1.0 memory was in megabytes")
+    snap.notes = notes
+    return snap
