@@ -26,6 +26,7 @@ class FileResult:
     text: str
     findings: list
     notes: list  # human notes for verbose mode (skipped kinds, ...)
+    units: list = field(default_factory=list)  # what the file held, for the checks across files
 
 
 def resolve(name: str, doc, issues) -> list[Finding]:
@@ -61,7 +62,8 @@ def check_text(name: str, text: str, options: Options | None = None) -> FileResu
     load_all()
     notes: list[str] = []
     findings: list[Finding] = []
-    for unit in documents.units(name, text):
+    units = documents.units(name, text)
+    for unit in units:
         if unit.kind == "queues":
             findings += resolve(name, unit.doc, check_queues(unit.doc))
         elif unit.kind == "armada-queue" and "armada" in CHECKS:
@@ -76,7 +78,7 @@ def check_text(name: str, text: str, options: Options | None = None) -> FileResu
             what = unit.label or (unit.doc.data.get("kind") if isinstance(unit.doc.data, dict) else None) or "document"
             notes.append(f"{name}:{unit.doc.start.line}: skipped {what} (not a YuniKorn queue config)")
     findings.sort(key=sort_key)
-    return FileResult(name, text, findings, notes)
+    return FileResult(name, text, findings, notes, units)
 
 
 def check_paths(paths: list[str], options: Options | None = None):
@@ -84,7 +86,10 @@ def check_paths(paths: list[str], options: Options | None = None):
     report = Report()
     results: list[FileResult] = []
     errors: list[InputError] = []
-    for path in source.expand(paths):
+    extra = list(options.priority_classes) if options else []
+    todo = source.expand(list(paths))
+    todo += [p for p in source.expand(extra) if p not in todo]  # --priority-classes files are linted too
+    for path in todo:
         try:
             src = source.read(path)
             res = check_text(src.name, src.text, options)
@@ -92,6 +97,22 @@ def check_paths(paths: list[str], options: Options | None = None):
             errors.append(e)
             continue
         report.files.append(src.name)
-        report.findings.extend(res.findings)
         results.append(res)
+    across_files(results)
+    for res in results:
+        report.findings.extend(res.findings)
     return report, results, errors
+
+
+def across_files(results: list[FileResult]) -> None:
+    """What only the whole set of files shows: several globalDefault PriorityClasses, one class
+    defined twice, and queue offsets checked against the classes actually defined."""
+    from prio.k8s.crosscheck import set_issues
+
+    by_name = {r.name: r for r in results}
+    added = set()
+    for name, doc, issue in set_issues([(r.name, r.units) for r in results]):
+        by_name[name].findings.extend(resolve(name, doc, [issue]))
+        added.add(name)
+    for name in added:
+        by_name[name].findings.sort(key=sort_key)

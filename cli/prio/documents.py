@@ -104,8 +104,13 @@ def units(name: str, text: str) -> list[Unit]:
         if kind == "configmap":
             out.extend(_configmap(name, text, node, doc))
         elif kind == "list":
+            # Items of a typed list straight from the API (PriorityClassList) carry no kind.
+            item_kind = str(doc.data.get("kind", ""))[:-4] if str(doc.data.get("kind", "")).endswith("List") else ""
             for i, item in enumerate(doc.data.get("items") or []):
                 sub = _subdoc(doc, ("items", i))
+                if isinstance(item, dict) and "kind" not in item and item_kind and item_kind != "":
+                    item = dict(item, kind=item_kind, apiVersion=item.get("apiVersion", doc.data.get("apiVersion", "")))
+                    sub.data = item
                 k = _kind(item)
                 if k == "configmap":
                     out.extend(_configmap(name, text, _node_at(node, ("items", i)), sub))

@@ -69,20 +69,6 @@ def _kind(data) -> str:
     return "unknown"
 
 
-def _classes_from(data) -> list:
-    from prio.snapshot import PriorityClass
-
-    items = data.get("items", []) if data.get("kind") == "List" else [data]
-    out = []
-    for it in items:
-        if isinstance(it, dict) and it.get("kind") == "PriorityClass":
-            name = (it.get("metadata") or {}).get("name")
-            val = it.get("value", 0)
-            if isinstance(name, str) and isinstance(val, int) and not isinstance(val, bool):
-                out.append(PriorityClass(name, val, bool(it.get("globalDefault", False)), str(it.get("preemptionPolicy") or "PreemptLowerPriority")))
-    return out
-
-
 def gather(paths: list[str], classes_paths: list[str] = ()) -> Inputs:
     """Read and classify every input; raises InputError on anything unreadable or uncombinable."""
     inp = Inputs()
@@ -96,7 +82,9 @@ def gather(paths: list[str], classes_paths: list[str] = ()) -> Inputs:
         for doc in docs:
             k = _kind(doc.data)
             if k in ("priorityclass", "priorityclass-list"):
-                inp.classes += _classes_from(doc.data)
+                from prio.k8s.lint import classes_from_docs
+
+                inp.classes += classes_from_docs([(src.name, doc)])
             elif k in ("config", "configmap", "configmap-list"):
                 if k == "config":
                     conf_doc = doc

@@ -66,13 +66,11 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
     asks = ask_rows(eng, queue, None if fmt == "json" else limit)
     total = sum(r.pending_asks for r in rows[:1])
     ranges = None
-    if eng.snapshot.priority_classes or classes:
-        try:
-            from prio.k8s.crosscheck import class_ranges
+    defined = list(inp.classes) + list(eng.snapshot.priority_classes)
+    if defined:
+        from prio.k8s.crosscheck import class_ranges
 
-            ranges = class_ranges(eng.root, eng.snapshot.priority_classes)
-        except ImportError:
-            ranges = None
+        ranges = class_ranges(eng.root, defined)
     from prio.render import explain_out
 
     for chunk in explain_out.render(fmt, rows, asks, ranges=ranges, width=width(), source=", ".join(inp.names) or "bundled walkthrough", total=total):
