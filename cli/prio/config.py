@@ -18,8 +18,8 @@ Path = tuple
 class Limit:
     path: Path
     limit: str = ""
-    users: list = field(default_factory=list)
-    groups: list = field(default_factory=list)
+    users: list | None = None  # None = nil: DeepEqual tells nil from empty
+    groups: list | None = None
     maxresources: dict | None = None
     maxapplications: int = 0
 
@@ -48,6 +48,7 @@ class Queue:
     queues: list | None = None
     limits: list | None = None
     inserted: bool = False  # a root YuniKorn inserts above the configured top-level queues
+    own_limits: list | None = None  # root only: its limits before partition limits are copied in
 
     @property
     def children(self) -> list:
@@ -65,8 +66,8 @@ class PlacementRule:
     name: str = ""
     create: bool = False
     filter_type: str = ""
-    users: list = field(default_factory=list)
-    groups: list = field(default_factory=list)
+    users: list | None = None
+    groups: list | None = None
     parent: "PlacementRule | None" = None
     value: str = ""
 
@@ -124,10 +125,11 @@ class _Decoder:
             return None
         return {k: self.text(path + (k,), v) for k, v in value.items()}
 
-    def text_list(self, value, path: Path) -> list:
+    def text_list(self, value, path: Path) -> list | None:
+        """A []string: go-yaml drops null items; None when the list is absent (nil)."""
         if not isinstance(value, list):
-            return []
-        return [self.text(path + (i,), v) for i, v in enumerate(value)]
+            return None
+        return [self.text(path + (i,), v) for i, v in enumerate(value) if v is not None]
 
     @staticmethod
     def uint(value) -> int:
@@ -137,12 +139,14 @@ class _Decoder:
 
     @staticmethod
     def boolean(value, default=False) -> bool:
+        """go-yaml into a Go bool: true/false and the YAML 1.1 words, quoted or not."""
         if isinstance(value, bool):
             return value
-        if value in ("y", "Y"):
-            return True
-        if value in ("n", "N"):
-            return False
+        if isinstance(value, str):
+            if value in ("y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE"):
+                return True
+            if value in ("n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE"):
+                return False
         return default
 
     @staticmethod

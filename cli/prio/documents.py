@@ -69,9 +69,9 @@ def _inner_doc(name: str, outer_text: str, node, key_path) -> tuple[Document, li
     if node.style == "|":
         # Literal block: inner line n is outer line (indicator line + 1 + n), shifted by the indent.
         indent = _indent(outer_text, node)
-        docs = [yamlnodes.to_document(name, n, node.start_mark.line + 1, indent) for n in nodes]
+        docs = [yamlnodes.to_document(name, n, node.start_mark.line + 1, indent, go=True) for n in nodes]
     else:
-        docs = [yamlnodes.to_document(name, n) for n in nodes]
+        docs = [yamlnodes.to_document(name, n, go=True) for n in nodes]
         anchor = yamlnodes.Pos(node.start_mark.line + 1, node.start_mark.column + 1)
         for d in docs:
             for e in d.index.values():
@@ -91,7 +91,7 @@ def units(name: str, text: str) -> list[Unit]:
     """Split a file into checkable units. Raises InputError for unreadable YAML."""
     nodes = yamlnodes.parse(name, text)
     out: list[Unit] = []
-    docs = [yamlnodes.to_document(name, n) for n in nodes]
+    docs = [yamlnodes.to_document(name, n, go=True) for n in nodes]
     if not docs:
         return [Unit("queues", Document(None))]
     kinds = [_kind(d.data) for d in docs]
@@ -162,7 +162,7 @@ def _configmap(name, text, node, doc) -> list[Unit]:
             inner_text = raw.decode("utf-8")
         except Exception as e:  # noqa: BLE001 - any corrupt payload is one input error
             raise InputError(name, f"binaryData.{key} is not base64 gzip UTF-8 text ({type(e).__name__})", pos.line, pos.column) from None
-        docs = yamlnodes.load(name, inner_text)
+        docs = yamlnodes.load(name, inner_text, go=True)
         inner = docs[0] if docs else Document(None)
         for e in inner.index.values():
             e.pos, e.key = pos, None

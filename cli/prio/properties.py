@@ -21,7 +21,7 @@ KNOWN = (SORT_POLICY, SORT_PRIORITY, PRIORITY_POLICY, PRIORITY_OFFSET, PREEMPTIO
          PREEMPTION_DELAY, QUOTA_PREEMPTION_DELAY, BACKOFF, BACKOFF_DELAY)
 
 _INT = re.compile(r"^[+-]?[0-9]+$")
-_UINT = re.compile(r"^\+?[0-9]+$")
+_UINT = re.compile(r"^[0-9]+$")  # strconv.ParseUint: no sign
 
 
 def clamp32(v: int) -> int:
@@ -30,7 +30,7 @@ def clamp32(v: int) -> int:
 
 def parse_int32(s: str):
     """strconv.ParseInt(s, 10, 32): optional sign and decimal digits, no spaces, in range."""
-    if not _INT.match(s or ""):
+    if not _INT.fullmatch(s or ""):
         return None
     v = int(s)
     return v if INT32_MIN <= v <= INT32_MAX else None
@@ -43,7 +43,7 @@ def offset(s: str | None):
     v = parse_int32(s)
     if v is not None:
         return v, None
-    if _INT.match(s):
+    if _INT.fullmatch(s):
         return 0, f"{s!r} is outside the int32 range, so YuniKorn uses 0 (it does not clamp)"
     return 0, f"{s!r} is not a base-10 integer as strconv.ParseInt(s, 10, 32) reads it, so YuniKorn uses 0"
 
@@ -91,13 +91,13 @@ def duration(s: str | None, default: str, key: str):
     """A Go duration (time.ParseDuration) that must be > 0."""
     if s is None:
         return default, None
-    if s == "0" or not _DUR.match(s) or s.startswith("-") or not re.search(r"[1-9]", s):
+    if s == "0" or not _DUR.fullmatch(s) or s.startswith("-") or not re.search(r"[1-9]", s):
         return default, f"{s!r} is not a positive Go duration (like 30s or 1m30s), so YuniKorn uses {default}"
     return s, None
 
 
 def backoff(s: str | None):
-    if s is None or _UINT.match(s) and int(s) < 2**64:
+    if s is None or _UINT.fullmatch(s) and int(s) < 2**64:
         return s or "0", None
     return "0", f"{s!r} is not an unsigned integer, so YuniKorn uses 0 (off)"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-_QTY = re.compile(r"^(?P<n>[0-9]+)\s*(?P<s>([mkKMGTPE]i?)?)$")
+_QTY = re.compile(r"(?P<n>[0-9]+)[ \t\n\f\r]*(?P<s>([mkKMGTPE]i?)?)")  # Go's \s is ASCII only
 _MULT = {"": 1, "k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15, "E": 10**18,
          "Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
 INT64_MAX = 2**63 - 1
@@ -18,7 +18,7 @@ class QuantityError(ValueError):
 def parse(key: str, value: str) -> int:
     """One quantity in YuniKorn's internal unit (millicores for vcore)."""
     s = str(value).strip()
-    m = _QTY.match(s)
+    m = _QTY.fullmatch(s)
     if not m:
         raise QuantityError(f"invalid quantity {value!r} for {key}: expected an unsigned integer with an optional suffix (k M G T P E, Ki Mi Gi Ti Pi Ei{', m' if key == VCORE else ''})")
     n, suffix = int(m.group("n")), m.group("s")

@@ -83,16 +83,19 @@ def _positive(res: dict | None) -> dict | None:
 
 
 class Template:
-    __slots__ = ("properties", "maxapps", "guaranteed", "max")
+    __slots__ = ("properties", "maxapps", "guaranteed", "max", "_raw")
 
     def __init__(self, ct):
         self.properties = {k: v for k, v in ct.properties.items() if k and v}
         self.maxapps = ct.maxapplications
         self.guaranteed = _positive(ct.guaranteed)
         self.max = _positive(ct.max)
+        self._raw = (ct.properties, ct.guaranteed or {}, ct.max or {})
 
     def empty(self) -> bool:
-        return not self.properties and not self.maxapps and not self.guaranteed and not self.max
+        """isChildTemplateEmpty looks at the raw text: `max: {memory: "0"}` is not empty (it
+        blocks the inherited template) even though the zero max itself is then dropped."""
+        return not self.maxapps and not any(k and v for m in self._raw for k, v in m.items())
 
 
 def from_config(partition: Partition) -> QNode:
@@ -111,8 +114,9 @@ def from_config(partition: Partition) -> QNode:
         eff = P.inherit(parent.props) if parent is not None else {}
         eff.update(own)
         q.apply_properties(eff, own)
-        q.guaranteed = _positive(cq.guaranteed)
-        q.max = _positive(cq.max)
+        if cq.name != "root":  # applyConf skips resources for any queue named root (root.root too)
+            q.guaranteed = _positive(cq.guaranteed)
+            q.max = _positive(cq.max)
         q.maxapps = cq.maxapplications
         tmpl = None
         if cq.childtemplate is not None and cq.is_parent:

@@ -153,8 +153,49 @@ def _pos(mark, line_offset: int, col_offset: int) -> Pos:
     return Pos(mark.line + 1 + line_offset, mark.column + 1 + col_offset)
 
 
-def to_document(name: str, node, line_offset: int = 0, col_offset: int = 0) -> Document:
-    """Turn a composed node into plain data plus its position index, the go-yaml way."""
+_GO_FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
+_GO_INT = re.compile(r"^[-+]?(0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|[0-9_]+)$")
+_GO_NULL = ("", "~", "null", "Null", "NULL")
+_GO_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_GO_SPECIAL = {".inf": float("inf"), ".Inf": float("inf"), ".INF": float("inf"), "+.inf": float("inf"),
+               "-.inf": float("-inf"), "-.Inf": float("-inf"), "-.INF": float("-inf")}
+
+
+def go_resolve(value: str):
+    """A plain scalar resolved as go-yaml v3 resolves it for an untyped target: YAML 1.2 style
+    (true/false only, no yes/on, no sexagesimal 1:30), ints as Go's ParseInt with base 0
+    (0x, 0o, 0b, and a leading 0 means octal; underscores allowed), floats like 1e3.
+    Returns (tag, value)."""
+    if value in _GO_NULL:
+        return "null", None
+    if value in _GO_BOOL:
+        return "bool", _GO_BOOL[value]
+    if _GO_INT.match(value) and any(c.isdigit() for c in value):
+        plain = value.replace("_", "")
+        sign = -1 if plain[0] == "-" else 1
+        body = plain.lstrip("+-")
+        try:
+            if body[:2].lower() in ("0x", "0o", "0b"):
+                return "int", sign * int(body, {"x": 16, "o": 8, "b": 2}[body[1].lower()])
+            if len(body) > 1 and body[0] == "0":
+                return "int", sign * int(body, 8)
+            return "int", sign * int(body, 10)
+        except ValueError:
+            return "str", value
+    if _GO_FLOAT.match(value):
+        return "float", float(value)
+    if value in _GO_SPECIAL:
+        return "float", _GO_SPECIAL[value]
+    if value in (".nan", ".NaN", ".NAN"):
+        return "str", value  # a NaN would poison comparisons: keep the text, the schema says it is not a number
+    return "str", value
+
+
+def to_document(name: str, node, line_offset: int = 0, col_offset: int = 0, go: bool = False) -> Document:
+    """Turn a composed node into plain data plus its position index, the go-yaml way.
+
+    With `go`, plain scalars are resolved as go-yaml v3 resolves them (queue configs);
+    without, as PyYAML's YAML 1.1 resolver does (snapshots and other inputs)."""
     doc = Document(None)
     if node is None:
         return doc
@@ -180,6 +221,10 @@ def to_document(name: str, node, line_offset: int = 0, col_offset: int = 0) -> D
         if isinstance(n, yaml.ScalarNode):
             tag = n.tag[len(_T):] if n.tag.startswith(_T) else n.tag
             value = n.value
+            if go and not n.style and tag in ("null", "bool", "int", "float", "str", "timestamp"):
+                tag, value = go_resolve(n.value)
+                index[path] = Entry(pos, key_pos, n.value, tag)
+                return value
             if tag == "null":
                 value = None
             elif tag == "bool":
@@ -239,9 +284,9 @@ def to_document(name: str, node, line_offset: int = 0, col_offset: int = 0) -> D
     return doc
 
 
-def load(name: str, text: str) -> list[Document]:
+def load(name: str, text: str, go: bool = False) -> list[Document]:
     """All documents of a YAML/JSON text, decoded with positions."""
-    return [to_document(name, n) for n in parse(name, text)]
+    return [to_document(name, n, go=go) for n in parse(name, text)]
 
 
 # JSON above this size skips the positional YAML pass: json is ~50x faster on a million asks.

@@ -20,6 +20,11 @@ class Context:
         for p in self.config.partitions:
             r = p.root()
             if r is not None:
+                # checkLimitsStructure: partition limits become root's when root has none, and
+                # are then validated as root's limits.
+                r.own_limits = r.limits
+                if r.limits is None and p.limits is not None:
+                    r.limits = p.limits
                 out.append((p, r))
         return out
 

@@ -35,9 +35,11 @@ def limits_not_equivalent(ctx):
     Fix: set the limits in one place only.
     """
     for p, r in ctx.trees:
-        if p.limits is not None and r.limits is not None and not r.inserted and p.limits and r.limits:
+        own = getattr(r, "own_limits", r.limits)
+        if p.limits and own and not r.inserted:
+            # reflect.DeepEqual: a missing list (nil) differs from an empty one
             strip = lambda ls: [(l.limit, l.users, l.groups, l.maxresources, l.maxapplications) for l in ls]
-            if strip(p.limits) != strip(r.limits):
+            if strip(p.limits) != strip(own):
                 yield Issue("PRIO115", p.path + ("limits",), "partition limits and root queue limits are not equivalent: set them in one place", at="key")
 
 
@@ -57,7 +59,7 @@ def limit_without_principals(ctx):
 
 
 def _principals(lim, kind):
-    return lim.users if kind == "user" else lim.groups
+    return (lim.users if kind == "user" else lim.groups) or []
 
 
 @check("PRIO117", "invalid-limit-name", "error", "limits")
@@ -73,7 +75,7 @@ def invalid_limit_name(ctx):
     for p, q, anc, lim in _limits(ctx):
         for kind, rx, key in (("user", USER, "users"), ("group", GROUP, "groups")):
             for i, name in enumerate(_principals(lim, kind)):
-                if name != "*" and not rx.match(name):
+                if name != "*" and not rx.fullmatch(name):
                     yield Issue("PRIO117", lim.path + (key, i), f"invalid limit {kind} name {name!r} in limit definition {_desc(lim)}")
 
 
@@ -122,7 +124,7 @@ def limit_wildcard_order(ctx):
                         wild[kind] = True
                     elif wild[kind]:
                         yield Issue("PRIO119", lim.path + (key, i), f"should not set no wildcard {kind} {name} after wildcard {kind} limit")
-            groups_seen.update(lim.groups)
+            groups_seen.update(lim.groups or [])
             if groups_seen == {"*"}:
                 yield Issue("PRIO119", lim.path + ("groups",), "should not specify only one group limit that is using the wildcard. There must be at least one limit with a group name defined")
                 groups_seen.add("")  # report once per queue
@@ -171,7 +173,7 @@ def limit_exceeds_queue(ctx):
     for p, q, anc, lim in _limits(ctx):
         if q.maxapplications and q.maxapplications < lim.maxapplications:
             yield Issue("PRIO122", lim.path + ("maxapplications",), f"invalid MaxApplications settings for limit {_desc(lim)}: exceeds the queue MaxApplications ({lim.maxapplications} > {q.maxapplications})")
-        if anc and lim.maxresources:
+        if q.name != "root" and lim.maxresources:  # YuniKorn skips any queue named root
             qm, lm = ctx.resource(q.max), ctx.resource(lim.maxresources)
             if qm and not quantity.fits(qm, lm):
                 yield Issue("PRIO122", lim.path + ("maxresources",), f"invalid MaxResources settings for limit {_desc(lim)}: exceeds the queue MaxResources {quantity.go_map(qm)}")
@@ -179,43 +181,40 @@ def limit_exceeds_queue(ctx):
 
 @check("PRIO123", "limit-exceeds-ancestor", "error", "limits")
 def limit_exceeds_ancestor(ctx):
-    """A user or group limit larger than the same-name (or wildcard) limit of an ancestor.
+    """A user or group limit larger than what its ancestors allow that user or group.
 
-    For each user or group, the nearest ancestor limit with the same name, else the nearest
-    wildcard limit, must cover this one: its maxresources must fit, and when it sets
-    maxapplications this limit must set one no larger (a resource-only limit under an
-    ancestor's maxapplications fails, a YuniKorn quirk).
+    Going down the tree YuniKorn carries, per user and per group, the smallest limit seen so far
+    (component-wise over all ancestors with a limit for that name; a `*` limit stands in for
+    names without one). Each limit must fit what it inherits: its maxresources within the
+    carried resources, and, when an ancestor sets maxapplications, a maxapplications no larger
+    (a resource-only limit under an ancestor's maxapplications fails, a YuniKorn quirk). A
+    queue with limits of its own passes on only the maxapplications of the names it lists.
 
     Example (fails): root.a limits bob to memory 1G, root.a.b limits bob to memory 2G.
     Fix: keep child limits within the ancestors' limits.
     """
-    for p, q, anc, lim in _limits(ctx):
-        if not anc:
-            continue
-        for kind, key in (("user", "users"), ("group", "groups")):
-            for name in _principals(lim, kind):
-                found = _ancestor_limit(anc, kind, name)
-                if not found:
-                    continue
-                a_q, a_lim, wildcard = found
-                where = "wildcard maximum resource {} of immediate or ancestor parent queue" if wildcard else "immediate or ancestor parent maximum resource {}"
-                am, lm = ctx.resource(a_lim.maxresources), ctx.resource(lim.maxresources)
-                if am and lm and not quantity.fits(am, lm):
-                    yield Issue("PRIO123", lim.path + ("maxresources",), f"{kind} {name} max resource {quantity.go_map(lm)} of queue {queue_path(q, anc)} is greater than " + where.format(quantity.go_map(am)))
-                if a_lim.maxapplications and (a_lim.maxapplications < lim.maxapplications or lim.maxapplications == 0):
-                    w = "wildcard max applications" if wildcard else "immediate or ancestor parent max applications"
-                    yield Issue("PRIO123", lim.path + (key,), f"{kind} {name} max applications {lim.maxapplications} of queue {queue_path(q, anc)} is greater than {w} {a_lim.maxapplications}", at="key")
-
-
-def _ancestor_limit(anc, kind, name):
-    """Nearest ancestor limit for `name`, else the nearest wildcard one (not for `*` itself)."""
-    for a in reversed(anc):
-        for lim in a.limits or []:
-            if name in _principals(lim, kind):
-                return a, lim, False
-    if name != "*":
-        for a in reversed(anc):
-            for lim in a.limits or []:
-                if "*" in _principals(lim, kind):
-                    return a, lim, True
-    return None
+    for p, root in ctx.trees:
+        stack = [(root, root.name.lower(), {"user": {}, "group": {}}, {"user": {}, "group": {}})]
+        while stack:
+            q, qpath, res_in, apps_in = stack.pop()
+            res_out = {k: dict(v) for k, v in res_in.items()}
+            apps_out = {k: dict(v) for k, v in apps_in.items()} if not q.limits else {"user": {}, "group": {}}
+            for lim in q.limits or []:
+                lm = ctx.resource(lim.maxresources) or {}
+                for kind, key in (("user", "users"), ("group", "groups")):
+                    for name in _principals(lim, kind):
+                        wild = name not in res_in[kind] and name != "*" and "*" in res_in[kind]
+                        carried = res_in[kind].get(name, res_in[kind].get("*") if wild else None)
+                        if carried is not None and not quantity.fits(carried, lm):
+                            where = (f"wildcard maximum resource {quantity.go_map(carried)} of immediate or ancestor parent queue" if wild
+                                     else f"immediate or ancestor parent maximum resource {quantity.go_map(carried)}")
+                            yield Issue("PRIO123", lim.path + ("maxresources",), f"{kind} {name} max resource {quantity.go_map(lm)} of queue {qpath} is greater than {where}")
+                        res_out[kind][name] = quantity.component_min(lm, carried) if carried is not None else lm
+                        wild_a = name not in apps_in[kind] and name != "*" and "*" in apps_in[kind]
+                        a = apps_in[kind].get(name, apps_in[kind].get("*") if wild_a else None)
+                        if a is not None and a != 0 and (a < lim.maxapplications or lim.maxapplications == 0):
+                            w = "wildcard max applications" if wild_a else "immediate or ancestor parent max applications"
+                            yield Issue("PRIO123", lim.path + (key,), f"{kind} {name} max applications {lim.maxapplications} of queue {qpath} is greater than {w} {a}", at="key")
+                        apps_out[kind][name] = min(lim.maxapplications, a) if a is not None else lim.maxapplications
+            for c in reversed(q.children):
+                stack.append((c, f"{qpath}.{c.name.lower()}", res_out, apps_out))

@@ -46,7 +46,7 @@ def placement_rule_name(ctx):
     Fix: use one of provided, user, tag, fixed.
     """
     for p, i, top, r in _rules(ctx):
-        if not RULE_NAME.match(r.name):
+        if not RULE_NAME.fullmatch(r.name):
             yield Issue("PRIO126", r.path + ("name",), f"invalid rule name {r.name!r}, a name must be a valid identifier")
 
 
@@ -63,7 +63,7 @@ def placement_filter_type(ctx):
 
 
 def _proper(entry: str, rx) -> bool:
-    if rx.match(entry):
+    if rx.fullmatch(entry):
         return True
     if not SPECIAL.search(entry) or _NOT_RE2.search(entry):
         return False
@@ -87,7 +87,7 @@ def placement_filter_list(ctx):
     """
     for p, i, top, r in _rules(ctx):
         for kind, lst, rx in (("user", r.users, USER), ("group", r.groups, GROUP)):
-            if len(lst) == 1 and not _proper(lst[0], rx):
+            if len(lst or []) == 1 and not _proper(lst[0], rx):
                 yield Issue("PRIO128", r.path + ("filter", kind + "s", 0), f"invalid rule filter {kind} list is not a proper list or regexp: [{lst[0]}]")
 
 
@@ -95,7 +95,7 @@ def _static_path(top):
     """(parts, has_dynamic, qualified_error_rule) for the fixed prefix of a rule chain."""
     parts, dynamic = [], False
     for n, r in enumerate(_chain(top)):
-        if r.name.lower() != "fixed":
+        if r.name != "fixed":  # the validator compares the name case-sensitively
             dynamic = True
             break
         v = r.value
@@ -126,19 +126,27 @@ def placement_fixed_qualified(ctx):
                 yield Issue("PRIO129", bad.path + ("value",), f"illegal fully qualified 'fixed' rule with value {bad.value}")
 
 
-def _walk(root, parts):
-    """Follow the config tree by name (case-sensitive: YuniKorn lowercases the path but compares
-    it with the names as configured). Returns (last queue found, index of the first missing
-    part or None, whether that queue is a leaf that cannot get children)."""
-    if parts[0] != root.name:
-        return root, 0, False
-    cur = root
-    for idx in range(1, len(parts)):
-        nxt = next((c for c in cur.children if c.name == parts[idx]), None)
-        if nxt is None:
-            return cur, idx, not (cur.parent or cur is root)
-        cur = nxt
-    return cur, None, False
+OK, NOT_LEAF, MISSING, BELOW_LEAF = "ok", "not-leaf", "missing", "below-leaf"
+
+
+def _walk(queues, parts, create, dynamic, parent=None, parent_flag=False):
+    """checkQueueHierarchyForPlacement: follow the path through the configured queues by name
+    (case-sensitive: the path is lowercased, the config names are not), using the literal
+    `parent:` flag. Returns (result, name of the leaf that blocks the path)."""
+    while True:
+        if not queues:
+            if not parent_flag:
+                return BELOW_LEAF, parent.name if parent is not None else ""
+            return (OK if create else MISSING), ""
+        q = next((c for c in queues if c.name == parts[0]), None)
+        if q is None:
+            return (OK if create else MISSING), ""
+        flag = q.parent or parent is None  # root's parent flag is forced to true
+        if len(parts) == 1:
+            if dynamic:
+                return (OK if flag else NOT_LEAF), ""
+            return (NOT_LEAF if flag else OK), ""
+        queues, parts, parent, parent_flag = q.children, parts[1:], q, flag
 
 
 def _path_issues(ctx):
@@ -150,19 +158,15 @@ def _path_issues(ctx):
             path, dynamic, bad = _static_path(top)
             if path is None or bad is not None or not path.startswith("root"):
                 continue
-            parts = path.lower().split(".")
-            q, missing, below_leaf = _walk(root, parts)
-            chain = _chain_text(top)
-            label = f"placement rule no. #{i + 1} ({chain})"
-            if missing is None:
-                if not dynamic and q.parent:
-                    yield "PRIO130", top, f"{label} references a queue ({path.lower()}) which is not a leaf"
-                elif dynamic and not q.parent and q is not root:
-                    yield "PRIO130", top, f"{label} references a queue ({path.lower()}) which is not a leaf: YuniKorn's message is misleading, a rule with a dynamic part needs a queue with parent: true"
-            elif below_leaf:
-                yield "PRIO132", top, f"{label} references non-existing queues ({path.lower()}) which cannot be created because the last queue ({q.name}) in the hierarchy is a leaf"
-            elif not top.create:
-                yield "PRIO131", top, f"{label} references non-existing queues ({path.lower()}) and create is 'false'"
+            result, leaf = _walk([root], path.lower().split("."), top.create, dynamic)
+            label = f"placement rule no. #{i} ({_chain_text(top)})"
+            if result == NOT_LEAF:
+                hint = "" if not dynamic else ": YuniKorn's message is misleading, a rule with a dynamic part needs a queue with parent: true"
+                yield "PRIO130", top, f"{label} references a queue ({path}) which is not a leaf{hint}"
+            elif result == BELOW_LEAF:
+                yield "PRIO132", top, f"{label} references non-existing queues ({path}) which cannot be created because the last queue ({leaf}) in the hierarchy is a leaf"
+            elif result == MISSING:
+                yield "PRIO131", top, f"{label} references non-existing queues ({path}) and create is 'false'"
 
 
 def _fixed_node(top):
@@ -229,7 +233,7 @@ def placement_rule_type(ctx):
     """
     for p, i, top, r in _rules(ctx):
         n = r.name.lower()
-        if not RULE_NAME.match(r.name):
+        if not RULE_NAME.fullmatch(r.name):
             continue
         if n == "recovery":
             yield Issue("PRIO133", r.path + ("name",), "the recovery rule is internal to YuniKorn and cannot be configured")
@@ -239,10 +243,10 @@ def placement_rule_type(ctx):
             if not r.value:
                 yield Issue("PRIO133", r.path, "a fixed rule needs a non-empty value (the queue path)")
             else:
-                bad = [part for part in r.value.split(".") if not QUEUE_NAME.match(part)]
+                bad = [part for part in r.value.split(".") if not QUEUE_NAME.fullmatch(part)]
                 if bad:
                     yield Issue("PRIO133", r.path + ("value",), f"fixed rule value {r.value!r} has invalid queue name parts: {', '.join(repr(b) for b in bad)}")
-                if r.value.startswith("root") and r.parent is not None:
+                if r.value.lower().startswith("root") and r.parent is not None:  # lowercased at runtime
                     yield Issue("PRIO133", r.path + ("parent",), f"a fully qualified fixed rule ({r.value}) cannot have a parent rule", at="key")
         elif n == "tag" and not r.value:
             yield Issue("PRIO133", r.path, "a tag rule needs a non-empty value (the tag to use, e.g. namespace)")

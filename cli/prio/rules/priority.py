@@ -39,6 +39,9 @@ def reach(root, ask: int):
             raw, leaf = best[1], best[2]
         else:
             raw, leaf = ask, q
+        if raw == P.INT32_MIN:  # "nothing pending" passes through, as priorityValueByPolicy does
+            out[id(q)] = (raw, raw, leaf)
+            continue
         total = raw + off
         out[id(q)] = (total, off if fenced else P.clamp32(total), leaf)
     return out

@@ -119,7 +119,7 @@ def invalid_queue_name(ctx):
     Fix: `- name: team-a`
     """
     for p, q, anc in ctx.queues:
-        if anc and not QUEUE_NAME.match(q.name):
+        if anc and not QUEUE_NAME.fullmatch(q.name):
             why = "it is empty" if not q.name else "it is longer than 64 characters" if len(q.name) > 64 else "it contains " + ", ".join(repr(c) for c in sorted(set(re.sub(r"[a-zA-Z0-9_:#/@-]", "", q.name))))
             yield Issue("PRIO106", q.path + ("name",), f"invalid queue name {q.name!r}: {why}; names are 1-64 characters of letters, digits and - _ # @ / :")
 

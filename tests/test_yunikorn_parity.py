@@ -1,0 +1,49 @@
+"""Edge cases where YuniKorn's code decides, each once found wrong in prio (fixtures/parity)."""
+import json
+import os
+
+import pytest
+
+from conftest import ROOT, run_cli
+
+FIX = os.path.join(ROOT, "tests", "fixtures", "parity")
+
+
+def rules(name):
+    r = run_cli("validate", "-o", "json", os.path.join(FIX, name))
+    assert r.exit_code in (0, 1), r.stderr
+    return sorted({f["rule"] for f in json.loads(r.stdout)["findings"]})
+
+
+@pytest.mark.parametrize("name,want", [
+    ("b3.yaml", ["PRIO117", "PRIO121"]),  # partition limits are validated as root's limits
+    ("b4.yaml", ["PRIO123"]),  # ancestor limits carry down as a component-wise minimum
+    ("b5.yaml", ["PRIO123"]),
+    ("p1.yaml", []),  # a queue with children but no parent flag: not found, create: true is fine
+    ("p2.yaml", []),  # `Fixed` is not `fixed` to the validator's static path check
+    ("p3.yaml", ["PRIO130"]),  # root is forced to be a parent
+    ("pf.yaml", ["PRIO133"]),  # the runtime lowercases the fixed value before its root test
+    ("b1.yaml", []),  # quoted YAML 1.1 booleans and null decode into Go bools
+    ("d1.yaml", []),  # 1e3 is a float go-yaml truncates into uint64
+    ("d2.yaml", ["PRIO003"]),  # 1:30 is not sexagesimal to go-yaml; 0o17 is 15
+    ("b2.yaml", []),  # null list items are dropped
+    ("n1.yaml", ["PRIO106", "PRIO117", "PRIO126"]),  # Go's $ does not match before a newline
+    ("a1.yaml", ["PRIO125"]),  # " * " splits into three parts at queue creation
+    ("l1.yaml", []),  # no queue-max check for a queue named root (root.root)
+    ("l2.yaml", ["PRIO115"]),  # DeepEqual: a missing list is not an empty list
+    ("pb.yaml", ["PRIO211"]),  # ParseUint takes no sign
+])
+def test_validate_parity(name, want):
+    assert rules(name) == want
+
+
+def test_raw_template_with_zero_max_is_not_empty():
+    r = run_cli("explain", os.path.join(FIX, "t1.yaml"), os.path.join(FIX, "t1s.yaml"), "-o", "json")
+    q = {x["queue"]: x for x in json.loads(r.stdout)["queues"]}
+    assert q["root.p.dyn"]["offset"] == 0 and q["root.p.dyn"]["sortPolicy"] == "fifo"
+
+
+def test_root_root_has_no_resources():
+    r = run_cli("simulate", os.path.join(FIX, "rr.yaml"), os.path.join(FIX, "rrs.yaml"), "-o", "json")
+    got = json.loads(r.stdout)
+    assert len(got["steps"]) == 1 and got["unscheduled"] == []
