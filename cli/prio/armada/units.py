@@ -1,9 +1,8 @@
 """Kubernetes quantities and Go durations, as Armada read them. Pure functions, no I/O.
 
-Quantities follow `k8s.io/apimachinery/pkg/api/resource`: a signed decimal number followed by
-a binary suffix (Ki Mi Gi Ti Pi Ei), a decimal suffix (n u m k M G T P E) or a decimal exponent
-(e3, E-2). Values come back as floats in the resource's own unit: cpu in cores ("500m" = 0.5),
-memory in bytes ("2Gi" = 2147483648), everything else as counts.
+Quantities are parsed by prio.k8s.quantity (Kubernetes' syntax) and come back as floats in the
+resource's own unit: cpu in cores ("500m" = 0.5), memory in bytes ("2Gi" = 2147483648),
+everything else as counts.
 
 Durations follow Go's `time.ParseDuration`: a sequence of decimal numbers with units ns, us (or
 µs), ms, s, m, h, optionally signed; "0" alone is allowed. They come back in seconds.
@@ -13,14 +12,6 @@ from __future__ import annotations
 import math
 import re
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
-
-_QUANTITY = re.compile(
-    r"^(?P<num>[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))"
-    r"(?P<suffix>[eE][+-]?[0-9]+|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$"
-)
-_BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
-_DECIMAL = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
 
 _DURATION_PART = re.compile(r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h)")
 _DURATION_UNIT = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
@@ -35,38 +26,16 @@ class UnitError(ValueError):
 
 def parse_quantity(value) -> float:
     """A Kubernetes quantity (string or YAML number) as a float in the resource's unit."""
-    if isinstance(value, bool) or value is None:
+    from prio.k8s import quantity as kq
+
+    if isinstance(value, bool) or value is None or not isinstance(value, (int, float, str)):
         raise UnitError(f"expected a quantity such as \"4\", \"500m\" or \"20Gi\", found {_show(value)}")
-    if isinstance(value, (int, float)):
-        out = float(value)
-    elif isinstance(value, str):
-        s = value.strip()
-        m = _QUANTITY.match(s)
-        if not m:
-            hint = ""
-            if re.match(r"^[0-9.]+\s*[KMGTPE]?i?B$", s, re.I) or re.match(r"^[0-9.]+\s*(gb|mb|kb|tb)$", s, re.I):
-                hint = " (Kubernetes writes bytes without a B: 20Gi or 20G)"
-            elif re.match(r"^[0-9.]+\s+\S+$", s):
-                hint = " (no space between the number and its suffix)"
-            raise UnitError(f"invalid quantity {value!r}: expected a number with an optional suffix "
-                            f"(m, k, M, G, T, Ki, Mi, Gi, Ti, ... or an exponent such as e3){hint}")
-        suffix = m.group("suffix") or ""
-        try:
-            num = Decimal(m.group("num"))
-            if suffix in _BINARY:
-                dec = num * _BINARY[suffix]
-            elif suffix in _DECIMAL:
-                dec = num.scaleb(_DECIMAL[suffix])
-            else:  # decimal exponent
-                exp = int(suffix[1:])
-                if abs(exp) > 300:
-                    raise UnitError(f"invalid quantity {value!r}: exponent out of range")
-                dec = num.scaleb(exp)
-            out = float(dec)
-        except (InvalidOperation, OverflowError):
-            raise UnitError(f"invalid quantity {value!r}") from None
-    else:
-        raise UnitError(f"expected a quantity such as \"4\", \"500m\" or \"20Gi\", found {_show(value)}")
+    try:
+        out = float(value) if isinstance(value, (int, float)) else float(kq.parse(value))
+    except kq.QuantityError as e:
+        raise UnitError(str(e)) from None
+    except OverflowError:
+        raise UnitError(f"invalid quantity {value!r}") from None
     if not math.isfinite(out):
         raise UnitError(f"invalid quantity {value!r}: not a finite number")
     return out
