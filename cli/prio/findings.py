@@ -27,6 +27,21 @@ def format_path(path: Path) -> str:
     return "".join(out)
 
 
+def describe(value) -> str:
+    """A value as messages name it: `a mapping`, `a list`, `the number 3`, `the string 'x'`."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    return f"the string {value!r}"
+
+
 @dataclass(frozen=True)
 class Issue:
     """What a check reports, before it has a position: rule id, YAML path and message.

@@ -9,7 +9,7 @@ import difflib
 import json
 from functools import lru_cache
 
-from prio.findings import Issue, format_path
+from prio.findings import Issue, describe, format_path
 from prio.resources import schema_path
 
 
@@ -51,27 +51,12 @@ def validator(name: str = "yunikorn-queues.schema.json"):
     return Draft202012Validator(inline_refs(schema))
 
 
-def _kind(v) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "boolean"
-    if isinstance(v, (int, float)):
-        return "number"
-    if isinstance(v, str):
-        return "string"
-    return "list" if isinstance(v, list) else "mapping"
-
-
 _WANT = {"object": "a mapping", "array": "a list", "string": "a string", "number": "a number",
          "integer": "an integer", "boolean": "a boolean", "null": "nothing"}
 
 
 def _describe(v) -> str:
-    k = _kind(v)
-    if k in ("mapping", "list"):
-        return f"a {k}"
-    return f"{k} {json.dumps(v) if not isinstance(v, str) else repr(v)}"
+    return describe(v).replace("the number", "number").replace("the string", "string").replace("the boolean", "boolean")
 
 
 def suggest(key: str, allowed) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
-from prio.findings import Issue
+from prio.findings import Issue, describe
 from prio.rules.registry import CHECKS, check
 from prio.yamlnodes import Document
 
@@ -362,15 +362,7 @@ FIELD_TYPES = {"name": "str", "priorityFactor": "number", "permissions": "[permi
 
 
 def _what(value) -> str:
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, (int, float)):
-        return f"the number {value!r}"
-    return f"the string {value!r}"
+    return "a boolean" if isinstance(value, bool) else describe(value)
 
 
 @check("PRIO406", "armada-invalid-field-type", "error", "armada")

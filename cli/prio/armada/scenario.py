@@ -10,7 +10,7 @@ from prio.armada import lint
 from prio.armada.model import Job, Queue, Report, Scenario, Settings
 from prio.armada.units import UnitError, parse_duration, parse_quantity, parse_timestamp
 from prio.errors import InputError
-from prio.findings import format_path
+from prio.findings import describe, format_path
 from prio.yamlnodes import Document
 
 SCHEDULING_KEYS = ("useProbabilisticSchedulingForAllResources", "resourceScarcity", "minimumResourceToSchedule",
@@ -133,18 +133,9 @@ class _Reader:
 
 
 def _kind(value) -> str:
-    if value is None:
-        return "null"
     if isinstance(value, bool):
         return "a boolean"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, (int, float)):
-        return f"the number {value!r}"
-    return f"{value!r}"
-
+    return repr(value) if isinstance(value, str) else describe(value)
 
 def _manifest_queues(file: str, doc: Document) -> list[tuple[Queue, _Reader, tuple]]:
     """The queues an Armada Queue manifest defines, refusing what Armada refuses."""
