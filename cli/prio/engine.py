@@ -191,11 +191,15 @@ class Engine:
             q.reported = report(q, q.tracker.max)
             if q.parent is not None and q.reported != MIN:
                 q.parent.tracker.add(q.reported)
-        for q in root.walk():
+        self._heaps_ready = False  # built on the first step: explain never needs them
+
+    def _build_heaps(self) -> None:
+        for q in self.root.walk():
             for c in q.children:
                 self._push(c)
             for st in q.apps:
                 self._push_app(st)
+        self._heaps_ready = True
 
     def _attach_new_queues(self, leaf: QNode) -> None:
         """Give dynamic queues created for this snapshot their engine state, top-down."""
@@ -424,6 +428,8 @@ class Engine:
 
     def step(self):
         """One allocation. Returns a Step, or None when nothing more can be placed."""
+        if not self._heaps_ready:
+            self._build_heaps()
         if self.root.live <= 0:
             return None
         got = self._descend(self.root)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from prio import properties as P
 from prio.engine import MIN, Engine, report
@@ -83,8 +84,9 @@ def find(root: QNode, path: str) -> QNode:
     raise KeyError(path)
 
 
-@dataclass
-class AskRow:
+class AskRow(NamedTuple):
+    """One pending ask as explain lists it (a tuple: a million of them are cheap)."""
+
     ask: str
     application: str
     queue: str

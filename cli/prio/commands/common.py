@@ -33,6 +33,19 @@ def load_inputs(paths, sample, classes):
     return inputs.gather(list(paths), list(classes))
 
 
+def write_chunks(chunks, out=None) -> None:
+    """Write a renderer's chunks in large batches: a million small writes cost seconds."""
+    out = out or sys.stdout
+    batch = []
+    for c in chunks:
+        batch.append(c)
+        if len(batch) >= 8192:
+            out.write("".join(batch))
+            batch.clear()
+    if batch:
+        out.write("".join(batch))
+
+
 def guarded(fn) -> int:
     """Run a command body: input errors are one line and exit 2, never a traceback.
 

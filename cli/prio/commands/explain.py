@@ -33,7 +33,7 @@ def explain(
 
 
 def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=200) -> int:
-    from prio.commands.common import load_inputs, width
+    from prio.commands.common import load_inputs, width, write_chunks
     from prio.explain import ask_rows, queue_rows, why as why_lines
     from prio.scenario import build
 
@@ -73,6 +73,5 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
         ranges = class_ranges(eng.root, defined)
     from prio.render import explain_out
 
-    for chunk in explain_out.render(fmt, rows, asks, ranges=ranges, width=width(), source=", ".join(inp.names) or "bundled walkthrough", total=total):
-        sys.stdout.write(chunk)
+    write_chunks(explain_out.render(fmt, rows, asks, ranges=ranges, width=width(), source=", ".join(inp.names) or "bundled walkthrough", total=total))
     return 0

@@ -32,7 +32,7 @@ def simulate(
 
 
 def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_decay, armada_weighting) -> int:
-    from prio.commands.common import load_inputs, width
+    from prio.commands.common import load_inputs, width, write_chunks
     from prio.scenario import build
 
     inp = load_inputs(paths, sample, classes)
@@ -54,8 +54,7 @@ def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_deca
     unscheduled = eng.leftovers()
     from prio.render import simulate_out
 
-    for chunk in simulate_out.render(fmt, result, unscheduled, eng, width=width()):
-        sys.stdout.write(chunk)
+    write_chunks(simulate_out.render(fmt, result, unscheduled, eng, width=width()))
     return 0
 
 

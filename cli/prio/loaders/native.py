@@ -18,6 +18,21 @@ DEFAULT_RESOURCES = {"pods": 1}  # what the Kubernetes shim sends for a pod with
 _DEFAULT = object()
 
 
+class _LazyPath:
+    """An ask's YAML path, built only when a message needs it (a million asks, few errors)."""
+
+    __slots__ = ("app", "j")
+
+    def __init__(self, app, j):
+        self.app, self.j = app, j
+
+    def __add__(self, more):
+        return self.app + ("asks", self.j) + tuple(more)
+
+    def __iter__(self):
+        return iter(self.app + ("asks", self.j))
+
+
 def is_native(data) -> bool:
     return isinstance(data, dict) and isinstance(data.get("applications"), list) and "kind" not in data
 
@@ -85,7 +100,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
         n = 0
         ids = set()
         for j, k in enumerate(asks):
-            kp = ap + ("asks", j)
+            kp = _LazyPath(ap, j)
             if type(k) is not dict:
                 r.fail(kp, "an ask is a mapping (priority, resources, ...)")
             if not k.keys() <= ASK_KEYS:

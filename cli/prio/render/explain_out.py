@@ -3,8 +3,12 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 from prio.explain import show
+
+
+_SAFE = re.compile(r"[A-Za-z0-9_.:@/+=-]*")  # strings whose JSON form is just the quoted text
 
 
 def _vector(vec) -> str:
@@ -32,6 +36,7 @@ def _json(rows, asks, ranges):
     yield '{"queues": [\n  ' + ",\n  ".join(dumps(r.to_json()) for r in rows) + '\n ],\n "asks": ['
     tails: dict = {}  # queue -> its JSON tail (queue and priority vector), built once per leaf
     apps: dict = {}
+    safe = _SAFE.fullmatch
     sep = "\n  "
     for a in asks:
         tail = tails.get(a.queue)
@@ -41,7 +46,8 @@ def _json(rows, asks, ranges):
         app = apps.get(a.application)
         if app is None:
             app = apps[a.application] = dumps(a.application)
-        yield '%s{"ask": %s, "application": %s%s' % (sep, dumps(a.ask), app, tail % a.priority)
+        ask = '"%s"' % a.ask if safe(a.ask) else dumps(a.ask)
+        yield '%s{"ask": %s, "application": %s%s' % (sep, ask, app, tail % a.priority)
         sep = ",\n  "
     yield "\n ]"
     if ranges is not None:
