@@ -153,3 +153,13 @@ def test_help_does_not_import_heavy_modules():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")})
     assert "--strict" in out.stdout
     assert "HEAVY []" in out.stdout, out.stdout[-200:]
+
+
+def test_json_output_escapes_unusual_ids():
+    snap = json.dumps({"applications": [{"id": 'we"ird\\app ü', "queue": "root.a", "asks": [{"id": "a\nb", "priority": 1}]}]})
+    for cmd in ("explain", "simulate"):
+        r = run_cli(cmd, "-", "-o", "json", input=snap)
+        assert r.exit_code == 0, r.stderr
+        doc = json.loads(r.stdout)
+        rows = doc["asks"] if cmd == "explain" else doc["steps"]
+        assert rows[0]["application"] == 'we"ird\\app ü' and rows[0]["ask"] == "a\nb"

@@ -3,12 +3,10 @@ from __future__ import annotations
 
 import io
 import json
-import re
+
+from prio.render.jsontext import jstr
 
 from prio.explain import show
-
-
-_SAFE = re.compile(r"[A-Za-z0-9_.:@/+=-]*")  # strings whose JSON form is just the quoted text
 
 
 def _vector(vec) -> str:
@@ -36,7 +34,6 @@ def _json(rows, asks, ranges):
     yield '{"queues": [\n  ' + ",\n  ".join(dumps(r.to_json()) for r in rows) + '\n ],\n "asks": ['
     tails: dict = {}  # queue -> its JSON tail (queue and priority vector), built once per leaf
     apps: dict = {}
-    safe = _SAFE.fullmatch
     sep = "\n  "
     for a in asks:
         tail = tails.get(a.queue)
@@ -45,9 +42,8 @@ def _json(rows, asks, ranges):
                 dumps(a.queue), dumps([{"queue": p, "priority": x} for p, x in a.vector]))
         app = apps.get(a.application)
         if app is None:
-            app = apps[a.application] = dumps(a.application)
-        ask = '"%s"' % a.ask if safe(a.ask) else dumps(a.ask)
-        yield '%s{"ask": %s, "application": %s%s' % (sep, ask, app, tail % a.priority)
+            app = apps[a.application] = jstr(a.application)
+        yield '%s{"ask": %s, "application": %s%s' % (sep, jstr(a.ask), app, tail % a.priority)
         sep = ",\n  "
     yield "\n ]"
     if ranges is not None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 import json
 
+from prio.render.jsontext import jint, jstr
+
 
 def short(path: str) -> str:
     return path.rsplit(".", 1)[-1]
@@ -38,9 +40,9 @@ def _json(steps, unscheduled):
     yield '{"steps": ['
     sep = "\n  "
     for s in steps:
-        ch = ", ".join('{"queue": %s, "from": %s, "to": %s}' % (dumps(q), "null" if a is None else a, "null" if b is None else b) for q, a, b in s.changes)
+        ch = ", ".join('{"queue": %s, "from": %s, "to": %s}' % (jstr(q), jint(a), jint(b)) for q, a, b in s.changes)
         yield '%s{"step": %d, "queue": %s, "application": %s, "ask": %s, "priority": %d, "changes": [%s]}' % (
-            sep, s.step, dumps(s.queue), dumps(s.application), dumps(s.ask), s.priority, ch)
+            sep, s.step, jstr(s.queue), jstr(s.application), jstr(s.ask), s.priority, ch)
         sep = ",\n  "
     yield '\n ],\n "unscheduled": ['
     sep = "\n  "
