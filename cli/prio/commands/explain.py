@@ -14,16 +14,16 @@ FORMATS = ("table", "json", "plain", "markdown")
 
 @app.command()
 def explain(
-    inputs: List[str] = typer.Argument(None, metavar="[INPUT]...", help="Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses, in any order (recognised by content). None: the bundled walkthrough."),
-    sample: Optional[str] = typer.Option(None, "--sample", help="Use a bundled sample (walkthrough, ...)."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", help="table (default on a terminal), json, plain, markdown. Default from PRIO_OUTPUT."),
-    partition: Optional[str] = typer.Option(None, "--partition", help="Partition to explain (default: the snapshot's, else default)."),
-    queue: Optional[str] = typer.Option(None, "--queue", help="Only this queue's subtree."),
-    why: Optional[str] = typer.Option(None, "--why", help="Explain how this queue's priority was derived."),
-    limit: int = typer.Option(200, "--limit", min=0, help="Pending asks to list in table, plain and markdown output (json lists all)."),
-    priority_classes: List[str] = typer.Option([], "--priority-classes", help="PriorityClass manifests to resolve priorityClassName."),
-    armada_decay: str = typer.Option("code", "--armada-decay", help="Armada scenarios: code (true half-life, default) or document (the doc's formula)."),
-    armada_weighting: str = typer.Option("current", "--armada-weighting", help="Armada scenarios: current (unknown resources weigh 0) or legacy (1)."),
+    inputs: List[str] = typer.Argument(None, metavar="INPUT", help="Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses, in any order (recognised by content). None: the bundled walkthrough."),
+    sample: Optional[str] = typer.Option(None, "--sample", metavar="NAME", help="Use a bundled sample (walkthrough, ...)."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FORMAT", help="table (default on a terminal), json, plain, markdown. Default from PRIO_OUTPUT."),
+    partition: Optional[str] = typer.Option(None, "--partition", metavar="NAME", help="Partition to explain (default: the snapshot's, else default)."),
+    queue: Optional[str] = typer.Option(None, "--queue", metavar="PATH", help="Only this queue's subtree."),
+    why: Optional[str] = typer.Option(None, "--why", metavar="QUEUE", help="Explain how this queue's priority was derived."),
+    limit: int = typer.Option(200, "--limit", min=0, metavar="N", help="Pending asks to list in table, plain and markdown output (json lists all)."),
+    priority_classes: List[str] = typer.Option([], "--priority-classes", metavar="FILE", help="PriorityClass manifests to resolve priorityClassName."),
+    armada_decay: str = typer.Option("code", "--armada-decay", metavar="code|document", help="Armada scenarios: code (true half-life, default) or document (the doc's formula)."),
+    armada_weighting: str = typer.Option("current", "--armada-weighting", metavar="current|legacy", help="Armada scenarios: current (unknown resources weigh 0) or legacy (1)."),
 ):
     """Show each queue's effective priority, offset and fence, and why."""
     from prio.commands.common import guarded, pick_format

@@ -13,7 +13,7 @@ from prio.app import app
 @app.command("rule")
 def rule_command(
     rule_id: Optional[str] = typer.Argument(None, metavar="[ID]", help="A rule id (PRIO201) or slug."),
-    output: str = typer.Option("text", "-o", "--output", help="text, json or markdown."),
+    output: str = typer.Option("text", "-o", "--output", metavar="FORMAT", help="text, json or markdown."),
 ):
     """List the lint rules, or show one rule's documentation."""
     raise typer.Exit(run(rule_id, output))

@@ -13,16 +13,16 @@ FORMATS = ("table", "json", "plain", "markdown")
 
 @app.command()
 def simulate(
-    inputs: List[str] = typer.Argument(None, metavar="[INPUT]...", help="Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses (recognised by content). None: the bundled walkthrough."),
-    sample: Optional[str] = typer.Option(None, "--sample", help="Use a bundled sample (walkthrough, ...)."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", help="table (default on a terminal), json, plain, markdown. Default from PRIO_OUTPUT."),
-    steps: Optional[int] = typer.Option(None, "--steps", min=0, help="Stop after this many steps."),
-    partition: Optional[str] = typer.Option(None, "--partition", help="Partition to simulate."),
-    priority_classes: List[str] = typer.Option([], "--priority-classes", help="PriorityClass manifests to resolve priorityClassName."),
-    rounds: Optional[int] = typer.Option(None, "--rounds", min=1, help="Armada scenarios: scheduling rounds to run."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Armada scenarios: random seed (overrides the scenario's)."),
-    armada_decay: str = typer.Option("code", "--armada-decay", help="Armada scenarios: code (true half-life, default) or document."),
-    armada_weighting: str = typer.Option("current", "--armada-weighting", help="Armada scenarios: current (unknown resources weigh 0) or legacy (1)."),
+    inputs: List[str] = typer.Argument(None, metavar="INPUT", help="Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses (recognised by content). None: the bundled walkthrough."),
+    sample: Optional[str] = typer.Option(None, "--sample", metavar="NAME", help="Use a bundled sample (walkthrough, ...)."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FORMAT", help="table (default on a terminal), json, plain, markdown. Default from PRIO_OUTPUT."),
+    steps: Optional[int] = typer.Option(None, "--steps", min=0, metavar="N", help="Stop after this many steps."),
+    partition: Optional[str] = typer.Option(None, "--partition", metavar="NAME", help="Partition to simulate."),
+    priority_classes: List[str] = typer.Option([], "--priority-classes", metavar="FILE", help="PriorityClass manifests to resolve priorityClassName."),
+    rounds: Optional[int] = typer.Option(None, "--rounds", min=1, metavar="N", help="Armada scenarios: scheduling rounds to run."),
+    seed: Optional[int] = typer.Option(None, "--seed", metavar="N", help="Armada scenarios: random seed (overrides the scenario's)."),
+    armada_decay: str = typer.Option("code", "--armada-decay", metavar="code|document", help="Armada scenarios: code (true half-life, default) or document."),
+    armada_weighting: str = typer.Option("current", "--armada-weighting", metavar="current|legacy", help="Armada scenarios: current (unknown resources weigh 0) or legacy (1)."),
 ):
     """Step through the scheduling order and every priority change it causes."""
     from prio.commands.common import guarded, pick_format
