@@ -52,3 +52,10 @@ def test_explain_from_rest_dumps_alone():
     r = run_cli("explain", q, "-o", "json")
     assert r.exit_code == 0, r.stderr
     assert json.loads(r.stdout)["queues"][0]["queue"] == "root"
+
+
+def test_validate_skips_inputs_of_explain_and_says_what_they_are():
+    r = run_cli("validate", "-v", sample("walkthrough-asks.yaml"), sample("pods.json"), sample("armada-scenario.yaml"))
+    assert r.exit_code == 0, r.stdout
+    for what in ("a prio snapshot", "a pod list", "an Armada scenario"):
+        assert f"skipped {what}" in r.stderr

@@ -75,8 +75,7 @@ def check_text(name: str, text: str, options: Options | None = None) -> FileResu
 
             findings += resolve(name, unit.doc, k8s_lint.lint_priority_class(unit.doc))
         else:
-            what = unit.label or (unit.doc.data.get("kind") if isinstance(unit.doc.data, dict) else None) or "document"
-            notes.append(f"{name}:{unit.doc.start.line}: skipped {what} (not a YuniKorn queue config)")
+            notes.append(f"{name}:{unit.doc.start.line}: skipped {unit.label or 'a document'}: not a queue config, PriorityClass or Armada queue")
     findings.sort(key=sort_key)
     return FileResult(name, text, findings, notes, units)
 

@@ -27,9 +27,20 @@ class Unit:
     label: str = ""  # e.g. "ConfigMap yunikorn-configs, key queues.yaml"
 
 
-def _kind(data) -> str:
+def kind_of(data) -> str:
+    """What one parsed document is, by content alone. One of: queues (a queues.yaml, also a
+    broken one), configmap, priorityclass, armada-queue, armada-scenario, native (a snapshot),
+    rest-queues, rest-apps, pods, list (a Kubernetes List of other things), other."""
+    from prio.loaders import kubectl, native, rest
+
+    if data is None:
+        return "queues"
+    if isinstance(data, list):
+        return "rest-apps" if rest.is_apps_dump(data) else "rest-queues" if rest.is_queues_dump(data) else "queues"
     if not isinstance(data, dict):
-        return "queues"  # a scalar or a list at the top: a (broken) queues.yaml
+        return "queues"  # a scalar at the top: a (broken) queues.yaml
+    if str(data.get("model", "")).lower() == "armada":
+        return "armada-scenario"
     kind = data.get("kind")
     api = str(data.get("apiVersion", ""))
     if kind == "ConfigMap":
@@ -38,11 +49,45 @@ def _kind(data) -> str:
         return "priorityclass"
     if kind in ("Queue", "QueueList") and api.startswith("armadaproject.io/"):
         return "armada-queue"
+    if kubectl.is_pod_list(data):
+        return "pods"
     if kind == "List" or (isinstance(kind, str) and kind.endswith("List") and isinstance(data.get("items"), list)):
         return "list"
     if "kind" in data or "apiVersion" in data:
         return "other"
+    if native.is_native(data):
+        return "native"
+    if rest.is_queues_dump(data):
+        return "rest-queues"
+    if rest.is_apps_dump(data):
+        return "rest-apps"
     return "queues"
+
+
+# What validate checks; every other kind is skipped (and said so with --verbose).
+_CHECKED = ("queues", "priorityclass", "armada-queue")
+
+
+_LABELS = {
+    "native": "a prio snapshot (explain and simulate read it)",
+    "rest-queues": "a YuniKorn REST queues dump (explain and simulate read it)",
+    "rest-apps": "a YuniKorn REST applications dump (explain and simulate read it)",
+    "pods": "a pod list (explain and simulate read it)",
+    "armada-scenario": "an Armada scenario (explain and simulate read it)",
+}
+
+
+def _label(data) -> str:
+    k = kind_of(data)
+    if k in _LABELS:
+        return _LABELS[k]
+    kind = data.get("kind") if isinstance(data, dict) else None
+    return f"a {kind}" if kind else "a document"
+
+
+def _unit_kind(data) -> str:
+    k = kind_of(data)
+    return k if k in _CHECKED or k in ("configmap", "list") else "other"
 
 
 def _indent(outer_text: str, node) -> int:
@@ -94,7 +139,7 @@ def units(name: str, text: str) -> list[Unit]:
     docs = [yamlnodes.to_document(name, n, go=True) for n in nodes]
     if not docs:
         return [Unit("queues", Document(None))]
-    kinds = [_kind(d.data) for d in docs]
+    kinds = [_unit_kind(d.data) for d in docs]
     if all(k == "queues" for k in kinds):
         first = docs[0]
         for extra in docs[1:]:
@@ -111,13 +156,13 @@ def units(name: str, text: str) -> list[Unit]:
                 if isinstance(item, dict) and "kind" not in item and item_kind and item_kind != "":
                     item = dict(item, kind=item_kind, apiVersion=item.get("apiVersion", doc.data.get("apiVersion", "")))
                     sub.data = item
-                k = _kind(item)
+                k = _unit_kind(item)
                 if k == "configmap":
                     out.extend(_configmap(name, text, _node_at(node, ("items", i)), sub))
                 else:
-                    out.append(Unit(k, sub))
+                    out.append(Unit(k, sub, _label(item) if k == "other" else ""))
         else:
-            out.append(Unit(kind, doc))
+            out.append(Unit(kind, doc, _label(doc.data) if kind == "other" else ""))
     return out
 
 

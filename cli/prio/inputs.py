@@ -30,43 +30,20 @@ class Inputs:
 
 
 def _kind(data) -> str:
-    from prio.loaders import native
-
-    if isinstance(data, dict) and str(data.get("model", "")).lower() == "armada":
+    """documents.kind_of, with Lists told apart by what they hold."""
+    k = documents.kind_of(data)
+    if k == "queues" and isinstance(data, dict) and not ("partitions" in data or not data):
+        return "unknown"  # a mapping that is nothing we know: not worth reading as a config
+    if k == "queues" and data is not None and not isinstance(data, dict):
+        return "unknown"
+    if k == "armada-scenario" or k == "armada-queue":
         return "armada"
-    if native.is_native(data):
-        return "native"
-    try:
-        from prio.loaders import kubectl, rest
-    except ImportError:  # pragma: no cover - loaders are part of the package
-        rest = kubectl = None
-    if rest is not None and rest.is_queues_dump(data):
-        return "rest-queues"
-    if rest is not None and rest.is_apps_dump(data):
-        return "rest-apps"
-    if kubectl is not None and kubectl.is_pod_list(data):
-        return "pods"
-    if isinstance(data, dict):
-        kind = data.get("kind")
-        api = str(data.get("apiVersion", ""))
-        if kind == "PriorityClass" and api.startswith("scheduling.k8s.io/"):
-            return "priorityclass"
-        if kind in ("Queue", "QueueList") and api.startswith("armadaproject.io/"):
-            return "armada"
-        if kind == "ConfigMap":
-            return "configmap"
-        if kind == "List" and isinstance(data.get("items"), list):
-            kinds = {_kind(i) for i in data["items"]}
-            if kinds <= {"priorityclass"} and kinds:
-                return "priorityclass-list"
-            if "configmap" in kinds:
-                return "configmap-list"
-            return "list"
-        if "partitions" in data or not data:
-            return "config"
-    if data is None:
-        return "config"
-    return "unknown"
+    if k == "list":
+        kinds = {documents.kind_of(i) for i in data.get("items") or []}
+        if kinds and kinds <= {"priorityclass"}:
+            return "priorityclass-list"
+        return "configmap-list" if "configmap" in kinds else "list"
+    return "config" if k == "queues" else k
 
 
 def gather(paths: list[str], classes_paths: list[str] = ()) -> Inputs:
