@@ -39,7 +39,9 @@ def resolve(name: str, doc, issues) -> list[Finding]:
     return out
 
 
-QUEUE_FAMILIES = ("structure", "resources", "limits", "acl", "placement", "nodesort", "properties", "priority")
+from prio.rules import FAMILIES
+
+QUEUE_FAMILIES = tuple(f for f in FAMILIES if f != "decoding")  # decoding findings come from the loader
 
 
 def check_queues(doc) -> list[Issue]:

@@ -164,19 +164,8 @@ class Engine:
                 types.update(a.resources)
         self.n_types = len(types)
         self.steps_done = 0
-        self.unscheduled: list[Unscheduled] = []
         for q in root.walk():
-            q.tracker = MaxTracker()
-            q.reported = MIN
-            q.pending = {}
-            q.allocated = {}
-            q.running = 0
-            q.live = 0
-            q.heap = []
-            q.version = 0
-            q.apps = []
-            q.placed = 0
-            q.first_step = q.last_step = None
+            self._init_state(q)
         where = snapshot.source or "snapshot"
         for app in snapshot.apps:
             leaf = ensure_queue(root, app.queue, where, app.line)
@@ -201,6 +190,20 @@ class Engine:
                 self._push_app(st)
         self._heaps_ready = True
 
+    @staticmethod
+    def _init_state(q: QNode) -> None:
+        q.tracker = MaxTracker()
+        q.reported = MIN
+        q.pending, q.allocated = {}, {}
+        q.running = q.live = q.version = q.placed = 0
+        q.heap, q.apps = [], []
+        q.first_step = q.last_step = None
+        if q.fairmax is None:  # a dynamic queue: its parent's fair max overlaid by its own max
+            fm = dict(q.parent.fairmax) if q.parent is not None else {}
+            if q.max:
+                fm.update(q.max)
+            q.fairmax = fm
+
     def _attach_new_queues(self, leaf: QNode) -> None:
         """Give dynamic queues created for this snapshot their engine state, top-down."""
         new = []
@@ -209,16 +212,7 @@ class Engine:
             new.append(q)
             q = q.parent
         for q in reversed(new):
-            q.tracker = MaxTracker()
-            q.reported = MIN
-            q.pending, q.allocated = {}, {}
-            q.running = q.live = q.version = q.placed = 0
-            q.heap, q.apps = [], []
-            q.first_step = q.last_step = None
-            fm = dict(q.parent.fairmax) if q.parent is not None else {}
-            if q.max:
-                fm.update(q.max)
-            q.fairmax = fm
+            self._init_state(q)
 
     def _add_app(self, st: AppState) -> None:
         leaf = st.leaf
