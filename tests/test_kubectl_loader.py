@@ -94,8 +94,8 @@ def test_create_times_and_submit_time():
     snap = pods(fx("pods-with-classes.yaml"))
     etl = [a for a in snap.apps if a.id == "etl-nightly"][0]
     # the oldest pod (the running driver, 07:58) gives the submit time
-    assert etl.submit_time[0] == 1717401480.0
-    assert etl.asks[0].create_time[0] == 1717401540.0
+    assert etl.submit_time[0] == 1717401480 * 10**9  # time keys are whole nanoseconds
+    assert etl.asks[0].create_time[0] == 1717401540 * 10**9
 
 
 def test_podlist_quantities_init_sidecar_overhead():
@@ -219,7 +219,7 @@ def test_bad_quantities(text):
 # ---- errors, with positions -----------------------------------------------------------------------
 
 BAD = [
-    (one_pod("  priorityClassName: tier1\n  priority: 5\n"), [PriorityClass("tier1", 4000)], 12,
+    (one_pod("  priorityClassName: tier1\n  priority: 5\n", status=""), [PriorityClass("tier1", 4000)], 12,
      "spec.priority 5 disagrees with PriorityClass 'tier1' (4000)"),
     (one_pod("  priorityClassName: tier9\n"), [PriorityClass("tier1", 4000)], 11, "'tier9' resolves to no PriorityClass"),
     (one_pod("  priority: 3000000000\n"), [], 11, "outside the int32 range"),
@@ -229,7 +229,7 @@ BAD = [
     (one_pod("    resources: [1]\n"), [], 11, "resources must be a mapping"),
     (one_pod(meta_extra="  creationTimestamp: last tuesday\n"), [], 6, "RFC 3339"),
     (one_pod(meta_extra="  labels:\n    queue: root..a\n"), [], 7, "not a queue path"),
-    (one_pod("  preemptionPolicy: Never\n  priorityClassName: tier1\n"), [PriorityClass("tier1", 4000)], 11,
+    (one_pod("  preemptionPolicy: Never\n  priorityClassName: tier1\n", status=""), [PriorityClass("tier1", 4000)], 11,
      "preemptionPolicy 'Never' disagrees"),
     ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec: 5\n", [], 5, "needs a spec"),
     ("kind: List\nitems:\n- kind: Pod\n  metadata: [x]\n  spec: {containers: []}\n", [], 4, "metadata must be a mapping"),
@@ -261,13 +261,19 @@ def test_mismatch_against_class_from_the_same_file(tmp_path):
             priorityClassName: gold
             priority: 901
             containers: []
-          status: {phase: Pending}
         """)
     p = tmp_path / "pods.yaml"
     p.write_text(text)
     with pytest.raises(InputError) as e:
         inputs.gather([str(p)])
     assert str(e.value).startswith(f"{p}:14:")
+
+
+def test_created_pod_keeps_its_priority_when_its_class_changed():
+    """Admission checked the pod once, at creation; YuniKorn reads pod.spec.priority as it is."""
+    snap = kubectl.load_pods("p.yaml", doc(one_pod("  priorityClassName: tier1\n  priority: 5\n"), "p.yaml"), [PriorityClass("tier1", 4000)])
+    assert snap.apps[0].asks[0].priority == 5
+    assert any("class has changed" in n for n in snap.notes)
 
 
 # ---- the sample, end to end with the walkthrough queues -----------------------------------------

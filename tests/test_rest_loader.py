@@ -206,11 +206,11 @@ def test_load_apps_fixture():
     [app] = snap.apps  # the Completed app is left out
     assert app.id == "spark-pi-7f9c" and app.queue == "root.tenants.group-a" and app.state == "Running"
     assert app.allocated == {"memory": 1073741824, "vcore": 1000}
-    assert app.submit_time == (pytest.approx(1717400000.123456789), 1)
+    assert app.submit_time == (1717400000123456789, 0)  # exact nanoseconds
     assert [(a.id, a.priority, a.resources) for a in app.asks] == [
         ("0d5b2c1e-1111-4c9b-9d55-2f0e7c1a0001", 100, {"memory": 1073741824, "vcore": 1000}),
         ("0d5b2c1e-1111-4c9b-9d55-2f0e7c1a0002", 0, {"memory": 1073741824, "vcore": 1000})]
-    assert app.asks[0].create_time == (1717400005.0, 2)
+    assert app.asks[0].create_time == (1717400005 * 10**9, 0)
     assert app.line == 2
     assert any("Completed" in n for n in snap.notes)
 

@@ -114,15 +114,17 @@ def invalid_name(pc: PC):
         yield Issue("PRIO301", ("metadata", "name"), f"PriorityClass name {n!r} is not a valid DNS subdomain: {why}")
 
 
-@check("PRIO302", "priorityclass-namespaced", "error", FAMILY)
+@check("PRIO302", "priorityclass-namespaced", "warning", FAMILY)
 def namespaced(pc: PC):
     """A PriorityClass with metadata.namespace set.
 
-    PriorityClass is cluster-scoped: one class serves pods in every namespace. API validation of
-    cluster-scoped objects refuses a namespace ("not allowed on this type"). The mistake usually
-    comes from templating a class together with namespaced objects.
+    PriorityClass is cluster-scoped: one class serves pods in every namespace. The API server
+    clears the namespace of a cluster-scoped object before validating it (rest.BeforeCreate), so
+    the class is created without it; the validator's own unit test refuses it, which is why some
+    tools call it an error. The mistake usually comes from templating a class together with
+    namespaced objects, and suggests a per-namespace class that does not exist.
 
-    Example (fails):
+    Example (warns):
         metadata:
           name: tier1
           namespace: team-a
@@ -133,7 +135,7 @@ def namespaced(pc: PC):
         who = f"PriorityClass {pc.name}" if pc.name else "this PriorityClass"
         yield Issue("PRIO302", ("metadata", "namespace"),
                     f"{who} sets metadata.namespace {ns!r}: a PriorityClass is cluster-scoped, "
-                    "the API server refuses a namespace on it")
+                    "the API server drops the namespace and the class applies to every namespace")
 
 
 @check("PRIO303", "priorityclass-reserved-system-name", "error", FAMILY)

@@ -65,6 +65,12 @@ class Reader:
                 self.fail(tuple(path) + (k,), f"unknown key {k!r} in {what}" + (f"; did you mean {near[0]!r}?" if near else f" (known: {', '.join(allowed)})"), at="key")
 
 
+def to_ns(seconds: float) -> int:
+    """Time keys are whole nanoseconds, so REST times (ns) stay exact and every loader's keys
+    compare with every other's."""
+    return int(round(seconds * 1_000_000_000))
+
+
 def parse_time(value) -> float | None:
     """RFC 3339 text or a number of seconds -> epoch seconds."""
     if value is None:

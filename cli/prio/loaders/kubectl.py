@@ -29,7 +29,7 @@ from prio.errors import InputError
 from prio.k8s import quantity as kq
 from prio.k8s.lint import classes_from_docs
 from prio.k8s.resolve import ResolveError, catalogue, resolve_class
-from prio.loaders.common import parse_time
+from prio.loaders.common import parse_time, to_ns
 from prio.loaders.rest import PathReader
 from prio.snapshot import App, Ask, Snapshot
 from prio.yamlnodes import Document
@@ -191,7 +191,8 @@ def load_pods(name: str, doc, classes=()) -> Snapshot:
     snap = Snapshot(source=name, priority_classes=all_classes)
     skipped: dict[str, int] = {}
     other_kinds: dict[str, int] = {}
-    counts = {"no_queue": set(), "autogen": 0, "no_status": 0, "unknown_class": set(), "bound": 0, "rooted": set()}
+    counts = {"no_queue": set(), "autogen": 0, "no_status": 0, "unknown_class": set(), "bound": 0, "rooted": set(),
+              "stale_class": set()}
     pods = []  # one record per YuniKorn pod, in file order
     order = 0
     for pod, path in items:
@@ -247,7 +248,7 @@ def load_pods(name: str, doc, classes=()) -> Snapshot:
             queue = "root." + queue
         if any(not part for part in queue.split(".")) or " " in queue:
             r.fail(qpath, f"pod {ns}/{pod_name}: queue {queue!r} is not a queue path like root.a.b")
-        prio = _priority(r, spec, path, all_classes, cat, counts, f"{ns}/{pod_name}")
+        prio = _priority(r, spec, path, all_classes, cat, counts, f"{ns}/{pod_name}", admitted=pod.get("status") is not None)
         res = pod_resources(r, spec, path)
         ct = md.get("creationTimestamp")
         created = parse_time(ct)
@@ -263,7 +264,7 @@ def load_pods(name: str, doc, classes=()) -> Snapshot:
     for rec in sorted(pods, key=lambda p: (p[1] if p[1] is not None else float("-inf"), p[0])):
         order_, created, app_id, queue, qpath, pod_name, ns, prio, res, bound, line = rec
         if app_id not in apps:
-            apps[app_id] = App(app_id, queue, (created if created is not None else 0.0, order_), line=line)
+            apps[app_id] = App(app_id, queue, (to_ns(created), 0) if created is not None else (0, order_), line=line)
             first_queue[app_id] = queue
         elif queue != first_queue[app_id]:
             disagree.add(app_id)
@@ -280,8 +281,8 @@ def load_pods(name: str, doc, classes=()) -> Snapshot:
         if ask_id in ids:
             raise InputError(name, f"pod {ns}/{pod_name} appears twice in application {app_id}", line)
         ids.add(ask_id)
-        app.asks.append(Ask(ask_id, prio, res, (created if created is not None else 0.0, order_), order_))
-    snap.apps = sorted(apps.values(), key=lambda a: a.submit_time[1])
+        app.asks.append(Ask(ask_id, prio, res, (to_ns(created), 0) if created is not None else (0, order_), order_))
+    snap.apps = list(apps.values())  # in the order of their first pod
     notes = snap.notes
     if counts["no_queue"]:
         notes.append("pods without a queue label or annotation are placed in root.<namespace> ("
@@ -296,6 +297,9 @@ def load_pods(name: str, doc, classes=()) -> Snapshot:
         notes.append(f"{counts['no_status']} pods have no status (manifests, not created yet): taken as pending")
     if counts["bound"]:
         notes.append(f"{counts['bound']} pods already bound or running count as their applications' allocated resources")
+    if counts["stale_class"]:
+        notes.append("created pods keep the priority admission gave them, although their class has changed since: "
+                     + ", ".join(sorted(counts["stale_class"])[:5]))
     if counts["unknown_class"]:
         notes.append("spec.priority used as given for classes prio was not shown: " + ", ".join(sorted(counts["unknown_class"])[:5]))
     if disagree:
@@ -308,7 +312,11 @@ def load_pods(name: str, doc, classes=()) -> Snapshot:
     return snap
 
 
-def _priority(r, spec: dict, path, classes, cat: dict, counts: dict, who: str) -> int:
+def _priority(r, spec: dict, path, classes, cat: dict, counts: dict, who: str, admitted: bool = False) -> int:
+    """The ask priority. YuniKorn takes pod.spec.priority as it is; admission checked it against
+    the class once, at creation. So a created pod (it has a status) keeps its priority even if
+    its class has changed since (noted); a manifest not yet created is checked as admission
+    would check it."""
     name = spec.get("priorityClassName")
     if name is not None and not isinstance(name, str):
         r.fail(path + ("spec", "priorityClassName"), f"priorityClassName must be a string, found {name!r}")
@@ -323,11 +331,14 @@ def _priority(r, spec: dict, path, classes, cat: dict, counts: dict, who: str) -
             return given  # admission wrote no class: there was no global default, or no admission
         c = resolve_class(name or None, classes)
         value = c.value if c is not None else 0
+        if given is not None and given != value and admitted:
+            counts["stale_class"].add(f"{who} ({given}, class {name} now {value})")
+            return given
         if given is not None and given != value:
             r.fail(path + ("spec", "priority"),
                    f"pod {who}: spec.priority {given} disagrees with PriorityClass {name!r} ({value}); admission rejects such a pod")
         pol = spec.get("preemptionPolicy")
-        if pol is not None and c is not None and pol != c.preemption_policy:
+        if pol is not None and c is not None and pol != c.preemption_policy and not admitted:
             r.fail(path + ("spec", "preemptionPolicy"),
                    f"pod {who}: preemptionPolicy {pol!r} disagrees with PriorityClass {c.name!r} ({c.preemption_policy}); "
                    "admission rejects such a pod")

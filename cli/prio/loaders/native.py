@@ -5,7 +5,7 @@ time counts as created with its application). Equal times: application id, then 
 from __future__ import annotations
 
 from prio.k8s.resolve import ResolveError, resolve
-from prio.loaders.common import Reader, parse_time
+from prio.loaders.common import Reader, parse_time, to_ns
 from prio.properties import INT32_MAX, INT32_MIN
 from prio.snapshot import App, Ask, PriorityClass, Snapshot
 
@@ -91,7 +91,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
             r.fail(ap + ("submitTime",), f"submitTime {a.get('submitTime')!r} is not an RFC 3339 time or a number of seconds")
         order += 1
         # A given time sorts by itself (ties go to the application id); without one, file order.
-        app = App(app_id, queue.lower(), (submit, 0) if submit is not None else (0.0, order),
+        app = App(app_id, queue.lower(), (to_ns(submit), 0) if submit is not None else (0, order),
                   allocated=r.resources(ap + ("allocated",), a.get("allocated")),
                   state=str(a.get("state") or ""), line=doc.pos(ap).line)
         asks = a.get("asks") or []
@@ -133,7 +133,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
             if ct is not None and created is None:
                 r.fail(kp + ("createTime",), f"createTime {ct!r} is not an RFC 3339 time or a number of seconds")
             # Without createTime an ask counts as created with its application (then file order).
-            when = (created, 0) if created is not None else app.submit_time
+            when = (to_ns(created), 0) if created is not None else app.submit_time
             base = k.get("id")
             for c in range(count):
                 n += 1

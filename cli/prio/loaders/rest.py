@@ -146,9 +146,9 @@ def _int32(r: Reader, path, v, what: str) -> int:
     return v
 
 
-def _ns(r: Reader, path, v, what: str, notes: list) -> float | None:
-    """A unix time in nanoseconds as seconds. The site docs' example has a 20-digit requestTime
-    (beyond int64); prio takes it as written and says so."""
+def _ns(r: Reader, path, v, what: str, notes: list) -> int | None:
+    """A unix time in nanoseconds, kept exact (prio's time keys are whole nanoseconds). The site
+    docs' example has a 20-digit requestTime (beyond int64); prio takes it as written and says so."""
     if v is None:
         return None
     if isinstance(v, float) and v.is_integer():
@@ -161,7 +161,7 @@ def _ns(r: Reader, path, v, what: str, notes: list) -> float | None:
         head = f"{what} values beyond int64"
         if not any(n.startswith(head) for n in notes):
             notes.append(f"{head} (e.g. {v}) taken as written (the YuniKorn site docs' example has such a value)")
-    return v / 1e9
+    return v
 
 
 # ---- queues -------------------------------------------------------------------------------------
@@ -376,7 +376,7 @@ def load_apps(name: str, doc) -> Snapshot:
         submit = _ns(r, ap + ("submissionTime",), a.get("submissionTime"), "submissionTime", notes)
         order += 1
         pos = doc.pos(ap) if doc.index else None
-        app = App(app_id, queue.strip().lower(), (submit if submit is not None else 0.0, order),
+        app = App(app_id, queue.strip().lower(), (submit, 0) if submit is not None else (0, order),
                   allocated=_resources(r, ap + ("usedResource",), a.get("usedResource"), legacy) or {},
                   state=state, line=pos.line if pos else None)
         reqs = a.get("requests")
@@ -413,7 +413,7 @@ def load_apps(name: str, doc) -> Snapshot:
                 if ask_id in ids:
                     r.fail(kp + ("allocationKey",), f"allocationKey {ask_id!r} appears twice in application {app_id}")
                 ids.add(ask_id)
-                app.asks.append(Ask(ask_id, prio, res, (created if created is not None else 0.0, order), order))
+                app.asks.append(Ask(ask_id, prio, res, (created, 0) if created is not None else app.submit_time, order))
         snap.apps.append(app)
     if len(partitions) > 1:
         r.fail((), f"the dump mixes partitions ({', '.join(sorted(partitions))}); give one partition at a time")
