@@ -59,3 +59,69 @@ def test_validate_skips_inputs_of_explain_and_says_what_they_are():
     assert r.exit_code == 0, r.stdout
     for what in ("a prio snapshot", "a pod list", "an Armada scenario"):
         assert f"skipped {what}" in r.stderr
+
+
+CM = """apiVersion: v1
+kind: ConfigMap
+metadata: {{name: {name}}}
+data:
+  queues.yaml: |
+    partitions:
+      - name: default
+        queues:
+          - name: root
+            queues:
+              - name: {queue}
+"""
+
+
+def test_configs_configmap_replaces_defaults_and_later_documents_are_read(tmp_path):
+    f = tmp_path / "cms.yaml"
+    pc = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: tier1}\nvalue: 4000\n"
+    f.write_text(CM.format(name="yunikorn-defaults", queue="fromdefaults") + "---\n" +
+                 CM.format(name="yunikorn-configs", queue="fromconfigs") + "---\n" + pc)
+    s = tmp_path / "s.yaml"
+    s.write_text("applications:\n  - {id: a, queue: root.fromconfigs, asks: [{priorityClassName: tier1}]}\n")
+    r = run_cli("explain", str(f), str(s), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    got = json.loads(r.stdout)
+    assert [q["queue"] for q in got["queues"]] == ["root", "root.fromconfigs"]
+    assert got["asks"][0]["priority"] == 4000  # the PriorityClass after the ConfigMaps was read
+    assert "yunikorn-configs replaces yunikorn-defaults" in r.stderr
+
+
+def test_only_the_first_config_document_counts(tmp_path):
+    f = tmp_path / "q.yaml"
+    f.write_text("partitions: [{name: default, queues: [{name: root, queues: [{name: a}]}]}]\n---\npartitions: []\n")
+    r = run_cli("explain", str(f), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    assert "YAML documents after the first are ignored" in r.stderr
+
+
+def test_one_application_over_several_documents(tmp_path):
+    pod = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: {n}\n  namespace: ns\n  labels: {{applicationId: app-1, queue: root.a}}\n"
+           "spec:\n  schedulerName: yunikorn\n  priority: 5\n  containers: []\nstatus: {{phase: Pending}}\n")
+    f = tmp_path / "pods.yaml"
+    f.write_text(pod.format(n="p1") + "---\n" + pod.format(n="p2"))
+    r = run_cli("simulate", str(f), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    assert [s["ask"] for s in json.loads(r.stdout)["steps"]] == ["p1", "p2"]
+
+
+def test_config_and_rest_queues_cannot_be_combined():
+    q = shared("testdata", "yunikorn-rest", "yunikorn-site__docs__api__scheduler__queues.json")
+    r = run_cli("explain", sample("walkthrough-queues.yaml"), q)
+    assert r.exit_code == 2 and "both describe the queues" in r.stderr
+
+
+def test_files_that_are_not_queue_configs_are_refused():
+    r = run_cli("explain", shared("testdata", "yunikorn-rest", "yunikorn-web__json-db.json"))
+    assert r.exit_code == 2 and "not a YuniKorn queue config" in r.stderr
+    r = run_cli("explain", "--priority-classes", sample("walkthrough-queues.yaml"))
+    assert r.exit_code == 2 and "PriorityClass manifests" in r.stderr
+
+
+def test_explaining_a_config_yunikorn_refuses_says_so():
+    r = run_cli("explain", sample("mistakes.yaml"), "-o", "json")
+    assert r.exit_code == 0
+    assert "YuniKorn would refuse this config" in r.stderr

@@ -27,6 +27,7 @@ class Inputs:
     armada: list = field(default_factory=list)  # (name, Document) of Armada scenarios and queues
     classes: list = field(default_factory=list)  # PriorityClass
     names: list = field(default_factory=list)
+    notes: list = field(default_factory=list)  # what was assumed or ignored: printed on stderr
 
 
 def _kind(data) -> str:
@@ -47,7 +48,10 @@ def _kind(data) -> str:
 
 
 def gather(paths: list[str], classes_paths: list[str] = ()) -> Inputs:
-    """Read and classify every input; raises InputError on anything unreadable or uncombinable."""
+    """Read and classify every input; raises InputError on anything unreadable or uncombinable.
+
+    As YuniKorn does: only the first queue config document of a file counts; of the ConfigMaps,
+    yunikorn-configs' queues.yaml replaces yunikorn-defaults'. What was assumed goes to notes."""
     inp = Inputs()
     pending_docs = []  # (kind, name, doc) loaded after the classes are known
     for path in list(classes_paths) + list(paths):
@@ -56,35 +60,46 @@ def gather(paths: list[str], classes_paths: list[str] = ()) -> Inputs:
         docs = yamlnodes.load_fast(src.name, src.text)
         if not docs:
             raise InputError(src.name, f"empty input; expected {EXPECTED}")
-        for doc in docs:
-            k = _kind(doc.data)
+        kinds = [_kind(d.data) for d in docs]
+        if path in classes_paths and set(kinds) - {"priorityclass", "priorityclass-list"}:
+            raise InputError(src.name, "--priority-classes takes PriorityClass manifests; this file holds something else")
+        units = None
+        if {"configmap", "configmap-list", "priorityclass", "priorityclass-list"} & set(kinds):
+            units = documents.units(src.name, src.text)  # decoded as Kubernetes and YuniKorn decode them
+        seen_config = False
+        for doc, k in zip(docs, kinds):
             if k in ("priorityclass", "priorityclass-list"):
-                from prio.k8s.lint import classes_from_docs
+                if units is None:
+                    from prio.k8s.lint import classes_from_docs
 
-                inp.classes += classes_from_docs([(src.name, doc)])
-            elif k in ("config", "configmap", "configmap-list"):
-                if k == "config":
-                    conf_doc = doc
-                else:
-                    units = [u for u in documents.units(src.name, src.text) if u.kind == "queues"]
-                    if not units:
-                        raise InputError(src.name, "ConfigMap without a queues.yaml key")
-                    conf_doc = units[0].doc
-                if inp.config is not None:
-                    raise InputError(src.name, f"a second queue config (the first came from {inp.config_name}); give one config at a time")
-                inp.config = config_mod.decode(conf_doc)
-                inp.config_doc, inp.config_name = conf_doc, src.name
-                if k != "config":
-                    break  # the ConfigMap file was consumed whole
+                    inp.classes += classes_from_docs([(src.name, doc)])
+            elif k == "config":
+                if seen_config:
+                    inp.notes.append(f"{src.name}: YAML documents after the first are ignored, as YuniKorn reads only the first")
+                    break
+                seen_config = True
+                _set_config(inp, src.name, doc)
+            elif k in ("configmap", "configmap-list", "list"):
+                continue  # ConfigMaps are taken from the units below; other lists hold nothing for us
             elif k == "armada":
                 inp.armada.append((src.name, doc))
             elif k in ("native", "rest-queues", "rest-apps", "pods"):
                 pending_docs.append((k, src.name, doc))
-            elif k == "list":
-                continue  # a List of other kinds: nothing for us
             else:
                 pos = doc.start
                 raise InputError(src.name, f"not an input prio understands; expected {EXPECTED}", pos.line if doc.index else None)
+        if units is not None:
+            from prio.k8s.lint import classes_from_docs
+
+            inp.classes += classes_from_docs([(src.name, u.doc) for u in units if u.kind == "priorityclass"])
+            carried = [u for u in units if u.kind == "queues" and u.label.startswith("ConfigMap")]
+            if carried:
+                # FlattenConfigMaps: a key of yunikorn-configs replaces the same key of yunikorn-defaults.
+                chosen = next((u for u in carried if u.label.startswith("ConfigMap yunikorn-configs")), carried[0])
+                if len(carried) > 1:
+                    inp.notes.append(f"{src.name}: using the queues.yaml of {chosen.label.split(',')[0]}, "
+                                     "as the shim does (yunikorn-configs replaces yunikorn-defaults)")
+                _set_config(inp, src.name, chosen.doc)
     snaps = []
     for k, name, doc in pending_docs:
         if k == "native":
@@ -96,6 +111,8 @@ def gather(paths: list[str], classes_paths: list[str] = ()) -> Inputs:
 
             if inp.rest_queues:
                 raise InputError(name, "a second REST queues dump; give one partition's queues at a time")
+            if inp.config is not None:
+                raise InputError(name, f"a REST queues dump and a queue config ({inp.config_name}) both describe the queues; give one of them")
             inp.rest_queues, snap = rest.load_queues(name, doc)
             if snap is not None:
                 snaps.append(snap)
@@ -107,11 +124,46 @@ def gather(paths: list[str], classes_paths: list[str] = ()) -> Inputs:
             from prio.loaders import kubectl
 
             snaps.append(kubectl.load_pods(name, doc, inp.classes))
+    if inp.rest_queues and inp.config is not None:
+        raise InputError(inp.config_name, "a queue config and a REST queues dump both describe the queues; give one of them")
     if snaps:
         inp.snapshot = merge(snaps)
+        inp.notes += inp.snapshot.notes
     if inp.armada and (inp.config is not None or inp.snapshot is not None):
         raise InputError(inp.armada[0][0], "an Armada scenario cannot be combined with YuniKorn inputs")
     return inp
+
+
+def _set_config(inp: Inputs, name: str, doc) -> None:
+    if inp.config is not None:
+        raise InputError(name, f"a second queue config (the first came from {inp.config_name}); give one config at a time")
+    data = doc.data
+    if isinstance(data, dict):
+        extra = sorted(set(data) - {"partitions", "checksum"})
+        if extra:
+            raise InputError(name, f"not a YuniKorn queue config: YuniKorn refuses the top-level keys {', '.join(extra)} (run prio validate)", doc.start.line if doc.index else None)
+    inp.config = config_mod.decode(doc)
+    inp.config_doc, inp.config_name = doc, name
+    errors = _config_errors(doc, inp.config)
+    if errors:
+        inp.notes.append(f"{name}: YuniKorn would refuse this config ({errors[0]}); "
+                         "explained as written, run prio validate for the full list")
+
+
+def _config_errors(doc, conf) -> list[str]:
+    """The cheap checks (decoding, names, structure) that tell whether YuniKorn would take it."""
+    from prio.checker import resolve
+    from prio.rules import load_all
+    from prio.rules.context import Context
+    from prio.rules.registry import CHECKS
+
+    load_all()
+    issues = list(doc.issues)
+    ctx = Context(conf)
+    for fn in CHECKS.get("structure", ()):
+        issues.extend(fn(ctx))
+    return [f"line {f.line}: {f.message}" if f.line else f.message
+            for f in resolve("", doc, issues) if f.severity == "error"]
 
 
 def merge(snaps: list[Snapshot]) -> Snapshot:
@@ -132,7 +184,17 @@ def merge(snaps: list[Snapshot]) -> Snapshot:
         out.notes += s.notes
         for a in s.apps:
             if a.id in seen:
-                raise InputError(s.source, f"application {a.id!r} appears in {seen[a.id]} and {s.source}")
-            seen[a.id] = s.source
+                first = seen[a.id]
+                if first.queue != a.queue:
+                    raise InputError(s.source, f"application {a.id!r} is in queue {first.queue} in one input and {a.queue} in another")
+                # One application's pods (or asks) spread over several documents, as the shim
+                # groups them whatever file they come from.
+                have = {k.id for k in first.asks}
+                first.asks += [k for k in a.asks if k.id not in have]
+                first.submit_time = min(first.submit_time, a.submit_time)
+                for k, v in a.allocated.items():
+                    first.allocated[k] = first.allocated.get(k, 0) + v
+                continue
+            seen[a.id] = a
             out.apps.append(a)
     return out

@@ -38,6 +38,8 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
     from prio.scenario import build
 
     inp = load_inputs(paths, sample, classes)
+    for note in inp.notes:
+        sys.stderr.write(f"prio: note: {note}\n")
     if inp.armada:
         from prio.armada.command import run_explain
 

@@ -36,6 +36,8 @@ def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_deca
     from prio.scenario import build
 
     inp = load_inputs(paths, sample, classes)
+    for note in inp.notes:
+        sys.stderr.write(f"prio: note: {note}\n")
     if inp.armada:
         from prio.armada.command import run_simulate
 
