@@ -125,3 +125,15 @@ def test_explaining_a_config_yunikorn_refuses_says_so():
     r = run_cli("explain", sample("mistakes.yaml"), "-o", "json")
     assert r.exit_code == 0
     assert "YuniKorn would refuse this config" in r.stderr
+
+
+def test_partition_of_the_snapshot_must_exist(tmp_path):
+    s = tmp_path / "s.yaml"
+    s.write_text("partition: gpu\napplications:\n  - {id: a, queue: root.system.system-low, asks: [{priority: 1}]}\n")
+    r = run_cli("explain", sample("walkthrough-queues.yaml"), str(s))
+    assert r.exit_code == 2 and "no partition 'gpu'" in r.stderr
+    multi = shared("testdata", "yunikorn-configs", "01_yunikorn-core__config__queues.yaml")
+    r = run_cli("explain", multi, "-o", "json")
+    assert r.exit_code == 0 and "also configured: gpu" in r.stderr
+    r = run_cli("explain", multi, "--partition", "gpu", "-o", "json")
+    assert r.exit_code == 0, r.stderr

@@ -28,17 +28,21 @@ def sample_paths(name: str | None) -> list[str]:
 
 def build(inp, partition: str | None = None) -> Engine:
     snap = inp.snapshot or Snapshot(source="(no snapshot)")
+    if partition and inp.snapshot is not None and snap.partition.lower() not in ("", "default", partition.lower()):
+        raise InputError(snap.source, f"the snapshot is for partition {snap.partition!r}, not {partition!r}")
     want = (partition or snap.partition or "default").lower()
     root: QNode
     if inp.config is not None:
         parts = inp.config.partitions
         match = [p for p in parts if p.display_name.lower() == want]
         if not match:
-            if partition is None and len(parts) == 1:
-                match = parts
-            else:
-                names = ", ".join(p.display_name for p in parts) or "none"
-                raise InputError(inp.config_name, f"no partition {want!r} in the config (partitions: {names}); use --partition")
+            names = ", ".join(p.display_name for p in parts) or "none"
+            raise InputError(inp.config_name, f"no partition {want!r} in the config (partitions: {names})"
+                             + ("; use --partition" if len(parts) > 1 else ""))
+        others = [p.display_name for p in parts if p is not match[0]]
+        if others:
+            inp.notes.append(f"{inp.config_name}: partition {match[0].display_name}; also configured: "
+                             f"{', '.join(others)} (--partition NAME)")
         root = from_config(match[0])
     elif inp.rest_queues:
         from prio.loaders import rest

@@ -38,14 +38,14 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
     from prio.scenario import build
 
     inp = load_inputs(paths, sample, classes)
-    for note in inp.notes:
-        sys.stderr.write(f"prio: note: {note}\n")
     if inp.armada:
         from prio.armada.command import run_explain
 
         sys.stdout.write(run_explain(inp.armada, fmt, decay=armada_decay, weighting=armada_weighting, width=width()))
         return 0
     eng = build(inp, partition)
+    for note in inp.notes:
+        sys.stderr.write(f"prio: note: {note}\n")
     for target in (queue, why):
         if target:
             from prio.explain import find

@@ -36,14 +36,14 @@ def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_deca
     from prio.scenario import build
 
     inp = load_inputs(paths, sample, classes)
-    for note in inp.notes:
-        sys.stderr.write(f"prio: note: {note}\n")
     if inp.armada:
         from prio.armada.command import run_simulate
 
         sys.stdout.write(run_simulate(inp.armada, fmt, decay=armada_decay, weighting=armada_weighting, rounds=rounds, seed=seed, width=width()))
         return 0
     eng = build(inp, partition)
+    for note in inp.notes:
+        sys.stderr.write(f"prio: note: {note}\n")
     progress = None
     total = eng.snapshot.ask_count()
     if sys.stderr.isatty() and total >= 20000:
