@@ -137,3 +137,21 @@ def test_partition_of_the_snapshot_must_exist(tmp_path):
     assert r.exit_code == 0 and "also configured: gpu" in r.stderr
     r = run_cli("explain", multi, "--partition", "gpu", "-o", "json")
     assert r.exit_code == 0, r.stderr
+
+
+def test_sample_names_and_armada_options():
+    r = run_cli("explain", "--sample", "nope")
+    assert r.exit_code == 2 and "armada-scenario" in r.stderr and "walkthrough" in r.stderr
+    assert run_cli("explain", "--sample", "armada-scenario", "-o", "json").exit_code == 0
+    r = run_cli("simulate", "--seed", "3")
+    assert r.exit_code == 2 and "Armada scenarios only" in r.stderr
+    r = run_cli("explain", "--armada-decay", "foo")
+    assert r.exit_code == 2 and "code, document" in r.stderr
+
+
+def test_prio_output_is_shared_with_validate(monkeypatch):
+    monkeypatch.setenv("PRIO_OUTPUT", "sarif")
+    r = run_cli("simulate")
+    assert r.exit_code == 0 and "Scheduling order" in r.stdout
+    monkeypatch.setenv("PRIO_OUTPUT", "json")
+    assert json.loads(run_cli("simulate").stdout)["steps"]

@@ -26,8 +26,11 @@ def samples_dir() -> str:
 
 
 def sample_names() -> list[str]:
+    """Names `--sample` takes: NAME for a NAME-queues + NAME-asks pair, else the file's stem."""
     d = samples_dir()
-    return sorted(f.rsplit(".", 1)[0] for f in os.listdir(d) if f.endswith((".yaml", ".yml", ".json")))
+    stems = sorted(f.rsplit(".", 1)[0] for f in os.listdir(d) if f.endswith((".yaml", ".yml", ".json")))
+    pairs = {s[: -len("-queues")] for s in stems if s.endswith("-queues") and s[: -len("-queues")] + "-asks" in stems}
+    return sorted(pairs | {s for s in stems if not any(s in (p + "-queues", p + "-asks") for p in pairs)})
 
 
 def sample_path(name: str) -> str | None:

@@ -21,8 +21,7 @@ def sample_paths(name: str | None) -> list[str]:
         names = (f"{name}-queues", f"{name}-asks")
     paths = [resources.sample_path(n) for n in names]
     if not all(paths):
-        avail = ", ".join(sorted({n.rsplit("-", 1)[0] if n.endswith(("-queues", "-asks")) else n for n in resources.sample_names()}))
-        raise InputError(name or "walkthrough", f"no bundled sample {name!r} (available: {avail})")
+        raise InputError(name or "walkthrough", f"no bundled sample {name!r} (available: {', '.join(resources.sample_names())})")
     return paths
 
 

@@ -9,7 +9,10 @@ from prio.errors import InputError
 
 
 def pick_format(output: str | None, formats) -> str:
-    fmt = output or os.environ.get("PRIO_OUTPUT") or ("table" if sys.stdout.isatty() else "plain")
+    """-o, else PRIO_OUTPUT when it names one of this command's formats (it is shared with
+    validate, whose formats differ), else table on a terminal and plain elsewhere."""
+    env = os.environ.get("PRIO_OUTPUT", "").strip()
+    fmt = output or (env if env in formats else None) or ("table" if sys.stdout.isatty() else "plain")
     if fmt not in formats:
         sys.stderr.write(f"prio: unknown output format {fmt!r} (choose from {', '.join(formats)})\n")
         raise SystemExit(2)
@@ -21,6 +24,22 @@ def width() -> int:
     if w and w.isdigit():
         return int(w)
     return shutil.get_terminal_size((120, 24)).columns if sys.stdout.isatty() else 120
+
+
+ARMADA_DECAY = ("code", "document")
+ARMADA_WEIGHTING = ("current", "legacy")
+
+
+def check_armada_options(inp, decay, weighting, **only_armada) -> None:
+    """Armada options are checked up front, and refused with YuniKorn inputs (not ignored)."""
+    if decay not in ARMADA_DECAY:
+        raise InputError("--armada-decay", f"must be one of {', '.join(ARMADA_DECAY)}, not {decay!r}")
+    if weighting not in ARMADA_WEIGHTING:
+        raise InputError("--armada-weighting", f"must be one of {', '.join(ARMADA_WEIGHTING)}, not {weighting!r}")
+    if not inp.armada:
+        given = [f"--{k.replace('_', '-')}" for k, v in only_armada.items() if v not in (None, "code", "current")]
+        if given:
+            raise InputError(given[0], "applies to Armada scenarios only; these inputs are YuniKorn's")
 
 
 def load_inputs(paths, sample, classes):

@@ -15,7 +15,7 @@ FORMATS = ("table", "json", "plain", "markdown")
 @app.command()
 def explain(
     inputs: List[str] = typer.Argument(None, metavar="INPUT", help="Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses, in any order (recognised by content). None: the bundled walkthrough."),
-    sample: Optional[str] = typer.Option(None, "--sample", metavar="NAME", help="Use a bundled sample (walkthrough, ...)."),
+    sample: Optional[str] = typer.Option(None, "--sample", metavar="NAME", help="Use a bundled sample: walkthrough (the default), batch, mistakes, yunikorn-configs, pods, armada-scenario, ... (an unknown name lists them all)."),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FORMAT", help="table (default on a terminal), json, plain, markdown. Default from PRIO_OUTPUT."),
     partition: Optional[str] = typer.Option(None, "--partition", metavar="NAME", help="Partition to explain (default: the snapshot's, else default)."),
     queue: Optional[str] = typer.Option(None, "--queue", metavar="PATH", help="Only this queue's subtree."),
@@ -33,11 +33,12 @@ def explain(
 
 
 def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=200) -> int:
-    from prio.commands.common import load_inputs, width, write_chunks
+    from prio.commands.common import check_armada_options, load_inputs, width, write_chunks
     from prio.explain import ask_rows, queue_rows, why as why_lines
     from prio.scenario import build
 
     inp = load_inputs(paths, sample, classes)
+    check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting)
     if inp.armada:
         from prio.armada.command import run_explain
 

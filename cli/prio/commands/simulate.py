@@ -14,7 +14,7 @@ FORMATS = ("table", "json", "plain", "markdown")
 @app.command()
 def simulate(
     inputs: List[str] = typer.Argument(None, metavar="INPUT", help="Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses (recognised by content). None: the bundled walkthrough."),
-    sample: Optional[str] = typer.Option(None, "--sample", metavar="NAME", help="Use a bundled sample (walkthrough, ...)."),
+    sample: Optional[str] = typer.Option(None, "--sample", metavar="NAME", help="Use a bundled sample: walkthrough (the default), batch, mistakes, yunikorn-configs, pods, armada-scenario, ... (an unknown name lists them all)."),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FORMAT", help="table (default on a terminal), json, plain, markdown. Default from PRIO_OUTPUT."),
     steps: Optional[int] = typer.Option(None, "--steps", min=0, metavar="N", help="Stop after this many steps."),
     partition: Optional[str] = typer.Option(None, "--partition", metavar="NAME", help="Partition to simulate."),
@@ -32,10 +32,11 @@ def simulate(
 
 
 def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_decay, armada_weighting) -> int:
-    from prio.commands.common import load_inputs, width, write_chunks
+    from prio.commands.common import check_armada_options, load_inputs, width, write_chunks
     from prio.scenario import build
 
     inp = load_inputs(paths, sample, classes)
+    check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting, rounds=rounds, seed=seed)
     if inp.armada:
         from prio.armada.command import run_simulate
 
