@@ -313,8 +313,11 @@ def test_junit_escaping_and_structure():
         _finding('<"quoted"> & 100%\nnext\x01line', "a&b.yaml"),
         _finding("w", "a&b.yaml", severity="warning", line=None, column=None, path=""),
     ])
-    root = ET.fromstring(validate_junit.render(rep).encode("utf-8"))
+    root = ET.fromstring(validate_junit.render(rep, strict=True).encode("utf-8"))
     assert root.tag == "testsuites" and root.get("tests") == "3" and root.get("failures") == "2"
+    lenient = ET.fromstring(validate_junit.render(rep).encode("utf-8"))  # a warning passes without --strict
+    assert lenient.get("failures") == "1"
+    assert "w" in lenient.findall("testsuite")[0].findall("testcase")[1].find("system-out").text
     suites = root.findall("testsuite")
     assert [s.get("name") for s in suites] == ["a&b.yaml", "clean.yaml"]
     fail = suites[0].find("testcase/failure")
@@ -383,7 +386,8 @@ def test_quiet_shows_only_failing_findings_and_no_summary():
     r = invoke(MISTAKES, "-q", "-o", "json", "--no-config")
     doc = json.loads(r.stdout)
     assert r.exit_code == 1 and r.stderr == ""
-    assert doc["summary"]["warnings"] == 0 and doc["summary"]["errors"] == 10
+    assert doc["summary"]["warnings"] == 5 and doc["summary"]["errors"] == 10  # counts all found
+    assert {f["severity"] for f in doc["findings"]} == {"error"}  # lists only what fails the run
     r = invoke(MISTAKES, "-q", "--strict", "-o", "json", "--no-config")
     assert json.loads(r.stdout)["summary"]["warnings"] == 5
 
@@ -402,6 +406,8 @@ def test_environment_defaults(tmp_path):
     r = invoke(MISTAKES, "--no-config", "-o", "text", env={"PRIO_OUTPUT": "json"})
     assert r.stdout.startswith(MISTAKES + ":")  # the command line wins
     assert invoke(MISTAKES, "--no-config", env={"PRIO_OUTPUT": "bogus"}).exit_code == 2
+    r = invoke(MISTAKES, "--no-config", env={"PRIO_OUTPUT": "table"})  # explain's format: not ours
+    assert r.exit_code == 1 and r.stdout.startswith(MISTAKES + ":")
     out = tmp_path / "gl.json"
     r = invoke(MISTAKES, "--no-config", env={"PRIO_OUTPUT": "gitlab", "PRIO_OUTPUT_FILE": str(out)})
     assert r.stdout == "" and json.loads(out.read_text())

@@ -40,10 +40,10 @@ FORMATS = tuple(RENDERERS) + ("auto",)
 @app.command()
 def validate(
     paths: List[str] = typer.Argument(..., metavar="PATH", help="queues.yaml files, ConfigMaps, PriorityClass or Armada queue manifests, directories, or - for stdin."),
-    output: OutputFormat = typer.Option(
-        OutputFormat.text, "-o", "--output", case_sensitive=False, envvar="PRIO_OUTPUT",
+    output: Optional[OutputFormat] = typer.Option(
+        None, "-o", "--output", case_sensitive=False,
         help="Format: text, json, sarif, github (workflow commands), gitlab (Code Quality), junit, markdown; "
-             "auto is github inside GitHub Actions, else text."),
+             "auto is github inside GitHub Actions, else text. Default: PRIO_OUTPUT when it names one of these, else text."),
     output_file: Optional[str] = typer.Option(
         None, "--output-file", metavar="PATH", envvar="PRIO_OUTPUT_FILE",
         help="Write the report to PATH instead of standard output."),
@@ -66,7 +66,7 @@ def validate(
     warnings under --strict), 2 unreadable input, a bad .prio.yaml or bad usage. The same for
     every output format.
     """
-    raise typer.Exit(run(paths, output.value, strict=strict, quiet=quiet, color=color,
+    raise typer.Exit(run(paths, output.value if output else _env_format(), strict=strict, quiet=quiet, color=color,
                          priority_classes=priority_classes, verbose=verbose, output_file=output_file,
                          config=config, no_config=no_config, select=select, ignore=ignore))
 
@@ -79,6 +79,14 @@ def resolve_format(fmt: str) -> str:
     if fmt == "auto":
         return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
     return fmt
+
+
+def _env_format() -> str:
+    """PRIO_OUTPUT is shared with explain and simulate: a value only they know is not ours."""
+    import os
+
+    env = os.environ.get("PRIO_OUTPUT", "").strip().lower()
+    return "text" if env in ("", "table", "plain") else env  # a typo still fails loudly
 
 
 def _err(message: str) -> None:
@@ -145,7 +153,7 @@ def _run(paths, fmt, *, strict, quiet, color, priority_classes, verbose, output_
         color = False
     renderer = importlib.import_module(f"prio.render.{RENDERERS[fmt]}")
     text = renderer.render(shown, sources={r.name: r.text for r in results}, color=color, rules=ran,
-                           input_errors=errors, strict=strict)
+                           input_errors=errors, strict=strict, summary=report.summary())
     if to_file:
         try:
             with open(output_file, "w", encoding="utf-8", newline="") as fh:

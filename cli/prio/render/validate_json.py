@@ -6,5 +6,6 @@ import json
 from prio.findings import Report
 
 
-def render(report: Report, **_) -> str:
-    return json.dumps({"findings": [f.to_json() for f in report.findings], "summary": report.summary()}, indent=2) + "\n"
+def render(report: Report, summary: dict | None = None, **_) -> str:
+    """`summary` counts everything found (with --quiet the findings listed are fewer)."""
+    return json.dumps({"findings": [f.to_json() for f in report.findings], "summary": summary or report.summary()}, indent=2) + "\n"

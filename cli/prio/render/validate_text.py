@@ -43,5 +43,7 @@ def summary(report: Report, errors: int = 0) -> str:
             parts.append(f"{n} {word}{'s' if n != 1 else ''}")
     what = ", ".join(parts) if parts else "no problems"
     tail = f" ({report.suppressed} suppressed)" if report.suppressed else ""
-    bad = f"; {errors} file{'s' if errors != 1 else ''} could not be read" if errors else ""
-    return f"{what} in {files} file{'s' if files != 1 else ''}{tail}{bad}"
+    bad = f"{errors} file{'s' if errors != 1 else ''} could not be read" if errors else ""
+    if not files and bad:
+        return bad
+    return f"{what} in {files} file{'s' if files != 1 else ''}{tail}" + (f"; {bad}" if bad else "")
