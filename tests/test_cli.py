@@ -163,3 +163,16 @@ def test_json_output_escapes_unusual_ids():
         doc = json.loads(r.stdout)
         rows = doc["asks"] if cmd == "explain" else doc["steps"]
         assert rows[0]["application"] == 'we"ird\\app ü' and rows[0]["ask"] == "a\nb"
+
+
+def test_narrow_tables_keep_numbers_whole():
+    r = run_cli("simulate", "--sample", "batch", "-o", "table", env={"COLUMNS": "50"})
+    assert "P1000" in r.stdout and "…" not in r.stdout
+    r = run_cli("explain", "--sample", "batch", "-o", "table", env={"COLUMNS": "60"})
+    assert "…" not in r.stdout
+
+
+def test_simulate_limit_caps_rows_but_not_json():
+    r = run_cli("simulate", "--limit", "3", "-o", "plain")
+    assert "... 8 more steps" in r.stdout and "\n4 " not in r.stdout
+    assert len(json.loads(run_cli("simulate", "--limit", "3", "-o", "json").stdout)["steps"]) == 11

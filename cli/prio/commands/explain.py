@@ -20,7 +20,7 @@ def explain(
     partition: Optional[str] = typer.Option(None, "--partition", metavar="NAME", help="Partition to explain (default: the snapshot's, else default)."),
     queue: Optional[str] = typer.Option(None, "--queue", metavar="PATH", help="Only this queue's subtree."),
     why: Optional[str] = typer.Option(None, "--why", metavar="QUEUE", help="Explain how this queue's priority was derived."),
-    limit: int = typer.Option(200, "--limit", min=0, metavar="N", help="Pending asks to list in table, plain and markdown output (json lists all)."),
+    limit: Optional[int] = typer.Option(None, "--limit", min=0, metavar="N", help="Pending asks to list in table, plain and markdown output (default: 200 in table, all otherwise; json lists all)."),
     priority_classes: List[str] = typer.Option([], "--priority-classes", metavar="FILE", help="PriorityClass manifests to resolve priorityClassName."),
     armada_decay: str = typer.Option("code", "--armada-decay", metavar="code|document", help="Armada scenarios: code (true half-life, default) or document (the doc's formula)."),
     armada_weighting: str = typer.Option("current", "--armada-weighting", metavar="current|legacy", help="Armada scenarios: current (unknown resources weigh 0) or legacy (1)."),
@@ -32,7 +32,7 @@ def explain(
     raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit)))
 
 
-def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=200) -> int:
+def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None) -> int:
     from prio.commands.common import check_armada_options, load_inputs, width, write_chunks
     from prio.explain import ask_rows, queue_rows, why as why_lines
     from prio.scenario import build
@@ -66,6 +66,8 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
             sys.stdout.write("\n".join(lines) + "\n")
         return 0
     rows = queue_rows(eng, queue)
+    if limit is None and fmt == "table":
+        limit = 200
     asks = ask_rows(eng, queue, None if fmt == "json" else limit)
     total = sum(r.pending_asks for r in rows[:1])
     ranges = None

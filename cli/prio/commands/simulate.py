@@ -17,6 +17,7 @@ def simulate(
     sample: Optional[str] = typer.Option(None, "--sample", metavar="NAME", help="Use a bundled sample: walkthrough (the default), batch, mistakes, yunikorn-configs, pods, armada-scenario, ... (an unknown name lists them all)."),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FORMAT", help="table (default on a terminal), json, plain, markdown. Default from PRIO_OUTPUT."),
     steps: Optional[int] = typer.Option(None, "--steps", min=0, metavar="N", help="Stop after this many steps."),
+    limit: Optional[int] = typer.Option(None, "--limit", min=0, metavar="N", help="Step rows to show in table, plain and markdown output (default: 1000 in table, all otherwise; json has every step)."),
     partition: Optional[str] = typer.Option(None, "--partition", metavar="NAME", help="Partition to simulate."),
     priority_classes: List[str] = typer.Option([], "--priority-classes", metavar="FILE", help="PriorityClass manifests to resolve priorityClassName."),
     rounds: Optional[int] = typer.Option(None, "--rounds", min=1, metavar="N", help="Armada scenarios: scheduling rounds to run."),
@@ -28,10 +29,10 @@ def simulate(
     from prio.commands.common import guarded, pick_format
 
     fmt = pick_format(output, FORMATS)
-    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, steps, partition, priority_classes, rounds, seed, armada_decay, armada_weighting)))
+    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, steps, partition, priority_classes, rounds, seed, armada_decay, armada_weighting, limit)))
 
 
-def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_decay, armada_weighting) -> int:
+def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_decay, armada_weighting, limit=None) -> int:
     from prio.commands.common import check_armada_options, load_inputs, width, write_chunks
     from prio.scenario import build
 
@@ -57,7 +58,9 @@ def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_deca
     unscheduled = eng.leftovers()
     from prio.render import simulate_out
 
-    write_chunks(simulate_out.render(fmt, result, unscheduled, eng, width=width()))
+    if limit is None and fmt == "table":
+        limit = 1000  # a terminal table of a million rows helps nobody, and rich takes minutes on it
+    write_chunks(simulate_out.render(fmt, result, unscheduled, eng, width=width(), limit=limit))
     return 0
 
 

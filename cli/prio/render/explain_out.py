@@ -109,12 +109,12 @@ def _rich(rows, asks, ranges, width, source, total=None) -> str:
     if root_tree is not None:
         con.print(root_tree)
     t = Table(title="Pending asks in the order they are considered now", title_justify="left", expand=False)
-    t.add_column("#", justify="right")
-    t.add_column("queue", overflow="fold")
-    t.add_column("application", overflow="fold")
-    t.add_column("ask", overflow="fold")
-    t.add_column("priority", justify="right")
-    t.add_column("queue priorities (root first)", overflow="fold")
+    t.add_column("#", justify="right", no_wrap=True, min_width=len(str(len(asks))))
+    t.add_column("queue", overflow="fold", ratio=3)
+    t.add_column("application", overflow="fold", ratio=2)
+    t.add_column("ask", overflow="fold", ratio=2)
+    t.add_column("priority", justify="right", no_wrap=True, min_width=max((len(str(x.priority)) for x in asks), default=8))
+    t.add_column("queue priorities (root first)", overflow="fold", ratio=3)
     for i, x in enumerate(asks, 1):
         t.add_row(str(i), escape(x.queue), escape(x.application), escape(x.ask), str(x.priority), escape(_vector(x.vector)))
     con.print()
@@ -125,7 +125,8 @@ def _rich(rows, asks, ranges, width, source, total=None) -> str:
     if ranges:
         rt = Table(title="PriorityClasses per queue", title_justify="left")
         for c in ("queue", "class", "value", "min", "max"):
-            rt.add_column(c, overflow="fold", justify="right" if c in ("value", "min", "max") else "left")
+            num = c in ("value", "min", "max")
+            rt.add_column(c, overflow="fold", justify="right" if num else "left", no_wrap=num, min_width=11 if num else None)
         for x in ranges:
             rt.add_row(escape(x["queue"]), escape(x["class"]), str(x["value"]), str(x["min"]), str(x["max"]))
         con.print()

@@ -26,13 +26,18 @@ def summary_rows(eng):
     return [(q.path, q.placed, q.first_step, q.last_step) for q in eng.root.walk() if q.leaf and q.placed]
 
 
-def render(fmt, steps, unscheduled, eng, width: int = 120):
+def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = None):
+    """`limit` caps the step rows of the human formats (json always has every step)."""
     if fmt == "json":
         yield from _json(steps, unscheduled)
-    elif fmt == "table":
-        yield _rich(steps, unscheduled, eng, width)
+        return
+    shown = steps if limit is None else steps[:limit]
+    more = (f"... {len(steps) - len(shown)} more steps (--limit N to see more, -o json for all)\n"
+            if len(shown) < len(steps) else "")
+    if fmt == "table":
+        yield _rich(shown, unscheduled, eng, width, more)
     else:
-        yield _tabular(steps, unscheduled, eng, "github" if fmt == "markdown" else "plain")
+        yield _tabular(shown, unscheduled, eng, "github" if fmt == "markdown" else "plain", more)
 
 
 def _json(steps, unscheduled):
@@ -52,13 +57,15 @@ def _json(steps, unscheduled):
     yield "\n ]\n}\n"
 
 
-def _tabular(steps, unscheduled, eng, tablefmt):
+def _tabular(steps, unscheduled, eng, tablefmt, more=""):
     from tabulate import tabulate
 
     h = "## " if tablefmt == "github" else ""
     out = [f"{h}Scheduling order\n"]
     out.append(tabulate([(s.step, s.queue, s.application, s.ask, f"P{s.priority}", changes_text(s.changes)) for s in steps],
                         headers=("step", "queue", "application", "ask", "priority", "priority changes"), tablefmt=tablefmt, disable_numparse=True))
+    if more:
+        out.append("\n" + more.rstrip("\n"))
     out.append(f"\n\n{h}Per queue\n")
     out.append(tabulate(summary_rows(eng), headers=("queue", "placed", "first step", "last step"), tablefmt=tablefmt, disable_numparse=True))
     if unscheduled:
@@ -68,7 +75,7 @@ def _tabular(steps, unscheduled, eng, tablefmt):
     return "".join(out) + "\n"
 
 
-def _rich(steps, unscheduled, eng, width):
+def _rich(steps, unscheduled, eng, width, more=""):
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -76,19 +83,22 @@ def _rich(steps, unscheduled, eng, width):
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=False, color_system=None, highlight=False)
     t = Table(title="Scheduling order", title_justify="left")
-    t.add_column("step", justify="right")
-    t.add_column("queue", overflow="fold")
-    t.add_column("application", overflow="fold")
-    t.add_column("ask", overflow="fold")
-    t.add_column("priority", justify="right")
-    t.add_column("priority changes", overflow="fold")
+    # Numbers never wrap or get cut; text columns fold instead of ending in "…".
+    t.add_column("step", justify="right", no_wrap=True, min_width=len(str(len(steps))))
+    t.add_column("queue", overflow="fold", ratio=3)
+    t.add_column("application", overflow="fold", ratio=2)
+    t.add_column("ask", overflow="fold", ratio=2)
+    t.add_column("priority", justify="right", no_wrap=True, min_width=max((len(f"P{s.priority}") for s in steps), default=8))
+    t.add_column("priority changes", overflow="fold", ratio=3)
     for s in steps:
         t.add_row(str(s.step), escape(s.queue), escape(s.application), escape(s.ask), f"P{s.priority}",
                   escape("\n".join(f"{short(q)}: {_show(a)} -> {_show(b)}" for q, a, b in s.changes)))
     con.print(t)
+    if more:
+        con.print(more.rstrip("\n"), markup=False)
     st = Table(title="Per queue", title_justify="left")
     for c in ("queue", "placed", "first step", "last step"):
-        st.add_column(c, overflow="fold", justify="left" if c == "queue" else "right")
+        st.add_column(c, overflow="fold", justify="left" if c == "queue" else "right", no_wrap=c != "queue")
     for row in summary_rows(eng):
         st.add_row(escape(row[0]), *(str(x) for x in row[1:]))
     con.print()
