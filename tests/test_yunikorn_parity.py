@@ -47,3 +47,24 @@ def test_root_root_has_no_resources():
     r = run_cli("simulate", os.path.join(FIX, "rr.yaml"), os.path.join(FIX, "rrs.yaml"), "-o", "json")
     got = json.loads(r.stdout)
     assert len(got["steps"]) == 1 and got["unscheduled"] == []
+
+
+def sim(*names):
+    r = run_cli("simulate", *[os.path.join(FIX, n) for n in names], "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def test_stopped_queues_are_not_scheduled():
+    got = sim("rq-stopped.json", "ra.json")
+    assert [s["queue"] for s in got["steps"]] == ["root.b"]
+    assert "Stopped" in got["unscheduled"][0]["reason"]
+
+
+def test_rest_queue_usage_counts_for_fair_share():
+    # root.a already runs 80% of its guarantee per the queues dump, root.b nothing
+    assert [s["queue"] for s in sim("rq.json", "ra.json")["steps"]] == ["root.b", "root.a"]
+
+
+def test_rest_times_keep_their_nanoseconds():
+    assert [s["application"] for s in sim("rq-stopped.json", "ra-ns.json")["steps"]] == ["app-early", "app-late"]

@@ -175,6 +175,12 @@ class Engine:
             leaf.apps.append(st)
         for st in self.apps:
             self._add_app(st)
+        for q in root.walk():
+            # A REST dump's queue usage includes applications the dump of applications may not
+            # hold: take the larger of the two per resource.
+            for k, v in (q.base_allocated or {}).items():
+                if v > q.allocated.get(k, 0):
+                    q.allocated[k] = v
         # priorities bottom-up from scratch (the eventually consistent values)
         for q in sorted(root.walk(), key=lambda q: -q.depth):
             q.reported = report(q, q.tracker.max)
@@ -260,7 +266,7 @@ class Engine:
         """(Re)insert a child into its parent's heap with its current key."""
         c.version += 1
         p = c.parent
-        if p is None or c.live <= 0 or not _strictly_positive(c.pending):
+        if p is None or c.live <= 0 or c.stopped or not _strictly_positive(c.pending):
             return
         k1, k2 = self._qkey(p, c)
         heapq.heappush(p.heap, (k1, k2, c.name, c.version, c))
@@ -502,9 +508,13 @@ class Engine:
         """Asks set aside (they can never be placed), with their reasons."""
         out = []
         for st in self.apps:
-            for i, reason in sorted(st.dead.items()):
-                a = st.asks[i]
-                out.append(Unscheduled(a.id, st.app.id, st.leaf.path, a.priority, reason))
+            stopped = next((q for q in self._path(st.leaf) if q.stopped), None)
+            for i, a in enumerate(st.asks):
+                reason = st.dead.get(i)
+                if reason is None and stopped is not None and not st.alloc[i]:
+                    reason = f"queue {stopped.path} is Stopped: YuniKorn schedules nothing from it"
+                if reason is not None:
+                    out.append(Unscheduled(a.id, st.app.id, st.leaf.path, a.priority, reason))
         return out
 
     # ---- the static view explain shows ------------------------------------------------------
@@ -512,7 +522,7 @@ class Engine:
         """Pending asks in the order the scheduler would consider them now (no allocation in
         between): a depth-first walk of the sorted tree. Yields (AppState, Ask)."""
         def kids(p):
-            cs = [c for c in sorted(p.children, key=lambda c: c.name) if _strictly_positive(c.pending)]
+            cs = [c for c in sorted(p.children, key=lambda c: c.name) if _strictly_positive(c.pending) and not c.stopped]
             if p.sort_priority:
                 key = lambda c: (-c.reported, self.share(c))
             else:

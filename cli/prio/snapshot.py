@@ -45,6 +45,7 @@ class QueueInfo:
     maxapps: int = 0
     allocated: dict = field(default_factory=dict)
     current_priority: int | None = None  # what YuniKorn reported, to compare with
+    status: str = "Active"  # Active, Draining or Stopped
 
 
 @dataclass

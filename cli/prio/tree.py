@@ -18,7 +18,7 @@ class QNode:
                  "maxapps", "dynamic", "template", "fairmax", "conf_path", "notes", "depth",
                  # engine state
                  "tracker", "reported", "pending", "allocated", "running", "live", "heap",
-                 "version", "apps", "placed", "first_step", "last_step", "chain")
+                 "version", "apps", "placed", "first_step", "last_step", "chain", "stopped", "base_allocated")
 
     def __init__(self, name: str, parent: "QNode | None"):
         self.name = name
@@ -43,6 +43,8 @@ class QNode:
         self.fairmax = None
         self.conf_path = None
         self.notes: list[str] = []
+        self.stopped = False  # a Stopped queue (REST dumps) is never scheduled
+        self.base_allocated = None  # allocated resources a REST dump reports for the queue
 
     def apply_properties(self, effective: dict, own: dict) -> None:
         self.props = effective

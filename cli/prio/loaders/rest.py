@@ -251,6 +251,7 @@ def load_queues(name: str, doc) -> tuple[list[QueueInfo], Snapshot | None]:
             maxapps=_uint(r, path + ("maxRunningApps",), q.get("maxRunningApps") or 0, "maxRunningApps"),
             allocated=_resources(r, path + ("allocatedResource",), q.get("allocatedResource"), legacy) or {},
             current_priority=cur,
+            status=status if isinstance(status, str) and status else "Active",
         )
         out.append(info)
         for i in reversed(range(len(kids))):
@@ -267,7 +268,7 @@ def load_queues(name: str, doc) -> tuple[list[QueueInfo], Snapshot | None]:
                      "from a YuniKorn before YUNIKORN-2974, or the site docs): their fence and offset are read from "
                      "the merged properties")
     if flags["inactive"]:
-        notes.append("queues not Active in the dump, scheduled by prio as if they were: " + ", ".join(flags["inactive"][:5]))
+        notes.append("queues not Active in the dump, Stopped ones are not scheduled, Draining ones are, as in YuniKorn: " + ", ".join(flags["inactive"][:5]))
     if flags["offset_mismatch"]:
         notes.append("priorityOffset differs from the priority.offset property for " + ", ".join(flags["offset_mismatch"][:5]) +
                      "; prio uses priorityOffset")
@@ -327,6 +328,13 @@ def build_tree(queues: list[QueueInfo]) -> QNode:
         q.max = info.max if info.max and _positive(info.max) else None
         q.maxapps = info.maxapps
         q.conf_path = None
+        # YuniKorn's sortQueues skips Stopped children; Draining ones are still scheduled.
+        q.stopped = info.status.lower() == "stopped"
+        if q.stopped:
+            q.notes.append("Stopped: YuniKorn schedules nothing from it")
+        # What the queue already runs, from the dump, counts even when the applications dump
+        # given is partial (fair share and headroom depend on it).
+        q.base_allocated = dict(info.allocated) if info.allocated else None
         built.append((q, info))
     for q, info in built:  # a queue with children is a parent, whatever the dump says
         if q is not root:
