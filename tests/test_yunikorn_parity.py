@@ -68,3 +68,26 @@ def test_rest_queue_usage_counts_for_fair_share():
 
 def test_rest_times_keep_their_nanoseconds():
     assert [s["application"] for s in sim("rq-stopped.json", "ra-ns.json")["steps"]] == ["app-early", "app-late"]
+
+
+def test_pod_size_as_the_shim_computes_it():
+    # a sidecar keeps running beside a later init container (1 + 3 cores), pod-level requests win
+    got = sim("q-max.yaml", "pods-res.yaml")
+    assert got["steps"] == []
+    assert {u["ask"]: u["reason"] for u in got["unscheduled"]} == {
+        "sidecar-then-init": "does not fit max of root.a: needs vcore 4, 3500m of 3500m left",
+        "podlevel": "does not fit max of root.a: needs vcore 4, 3500m of 3500m left"}
+
+
+def test_priority_classes_read_as_kubectl_reads_them():
+    assert rules("pc-yes.yaml") == []  # globalDefault: yes is a boolean to go-yaml v2
+    assert rules("pc-1e3.yaml") == []
+    got = sim("pc-1e3.yaml", "pod-tier1.yaml")
+    assert got["steps"][0]["priority"] == 1000
+    got = sim("cm-pc.yaml", "pod-tier1.yaml")  # a class after a ConfigMap in the same file
+    assert got["steps"][0]["priority"] == 4000
+
+
+def test_running_pods_keep_their_priority():
+    r = run_cli("explain", os.path.join(FIX, "pods-live.yaml"), "-o", "json")
+    assert r.exit_code == 0, r.stderr

@@ -85,6 +85,10 @@ def _label(data) -> str:
     return f"a {kind}" if kind else "a document"
 
 
+def documents_kind(data) -> str:
+    return kind_of(data) if isinstance(data, dict) else "other"
+
+
 def _unit_kind(data) -> str:
     k = kind_of(data)
     return k if k in _CHECKED or k in ("configmap", "list") else "other"
@@ -140,6 +144,10 @@ def units(name: str, text: str) -> list[Unit]:
     if not docs:
         return [Unit("queues", Document(None))]
     kinds = [_unit_kind(d.data) for d in docs]
+    for i, d in enumerate(docs):
+        # Kubernetes manifests are read by kubectl's YAML library (go-yaml v2): yes/no are booleans.
+        if kinds[i] == "priorityclass" or (kinds[i] == "list" and any(documents_kind(it) == "priorityclass" for it in (d.data.get("items") or []))):
+            docs[i] = yamlnodes.to_document(name, nodes[i], go="v2")
     if all(k == "queues" for k in kinds):
         first = docs[0]
         for extra in docs[1:]:

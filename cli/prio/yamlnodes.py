@@ -161,15 +161,22 @@ _GO_SPECIAL = {".inf": float("inf"), ".Inf": float("inf"), ".INF": float("inf"),
                "-.inf": float("-inf"), "-.Inf": float("-inf"), "-.INF": float("-inf")}
 
 
-def go_resolve(value: str):
+_YAML11_BOOL = {**{w: True for w in ("y", "Y", "yes", "Yes", "YES", "on", "On", "ON")},
+                **{w: False for w in ("n", "N", "no", "No", "NO", "off", "Off", "OFF")}}
+
+
+def go_resolve(value: str, yaml11_bools: bool = False):
     """A plain scalar resolved as go-yaml v3 resolves it for an untyped target: YAML 1.2 style
     (true/false only, no yes/on, no sexagesimal 1:30), ints as Go's ParseInt with base 0
     (0x, 0o, 0b, and a leading 0 means octal; underscores allowed), floats like 1e3.
-    Returns (tag, value)."""
+    With `yaml11_bools`, as go-yaml v2 (sigs.k8s.io/yaml, what kubectl uses) also reads
+    yes/no/on/off/y/n as booleans. Returns (tag, value)."""
     if value in _GO_NULL:
         return "null", None
     if value in _GO_BOOL:
         return "bool", _GO_BOOL[value]
+    if yaml11_bools and value in _YAML11_BOOL:
+        return "bool", _YAML11_BOOL[value]
     if _GO_INT.match(value) and any(c.isdigit() for c in value):
         plain = value.replace("_", "")
         sign = -1 if plain[0] == "-" else 1
@@ -191,11 +198,12 @@ def go_resolve(value: str):
     return "str", value
 
 
-def to_document(name: str, node, line_offset: int = 0, col_offset: int = 0, go: bool = False) -> Document:
+def to_document(name: str, node, line_offset: int = 0, col_offset: int = 0, go: bool | str = False) -> Document:
     """Turn a composed node into plain data plus its position index, the go-yaml way.
 
-    With `go`, plain scalars are resolved as go-yaml v3 resolves them (queue configs);
-    without, as PyYAML's YAML 1.1 resolver does (snapshots and other inputs)."""
+    With `go`, plain scalars are resolved as go-yaml v3 resolves them (queue configs); with
+    go="v2" as go-yaml v2 does (Kubernetes manifests read by kubectl); without, as PyYAML's
+    YAML 1.1 resolver does (snapshots and other inputs)."""
     doc = Document(None)
     if node is None:
         return doc
@@ -222,7 +230,7 @@ def to_document(name: str, node, line_offset: int = 0, col_offset: int = 0, go: 
             tag = n.tag[len(_T):] if n.tag.startswith(_T) else n.tag
             value = n.value
             if go and not n.style and tag in ("null", "bool", "int", "float", "str", "timestamp"):
-                tag, value = go_resolve(n.value)
+                tag, value = go_resolve(n.value, go == "v2")
                 index[path] = Entry(pos, key_pos, n.value, tag)
                 return value
             if tag == "null":

@@ -125,9 +125,11 @@ def _add(a: dict, b: dict) -> None:
 
 
 def pod_resources(r, spec: dict, path) -> dict:
-    """What the shim asks YuniKorn for: containers summed (restartable init containers, i.e.
-    sidecars, run alongside and add up too), each other init container raising a resource to its
-    own request when that is larger, plus the pod overhead and one `pods`."""
+    """What the shim asks YuniKorn for (GetPodResource): containers summed, restartable init
+    containers (sidecars) added too; each other init container raises a resource to its own
+    request plus the sidecars started before it, when that is larger; pod-level
+    `spec.resources.requests` replace what the containers give; then the pod overhead and one
+    `pods`."""
     total: dict = {}
     for key in ("containers", "initContainers"):
         if spec.get(key) is not None and not isinstance(spec.get(key), list):
@@ -137,18 +139,25 @@ def pod_resources(r, spec: dict, path) -> dict:
             r.fail(path + ("spec", "containers", i), "a container must be a mapping")
         _add(total, _requests(r, c, path + ("spec", "containers", i)))
     inits = []
+    sidecars: dict = {}  # the sidecars started so far: they keep running beside later init containers
     for i, c in enumerate(spec.get("initContainers") or []):
         if not isinstance(c, dict):
             r.fail(path + ("spec", "initContainers", i), "an init container must be a mapping")
         req = _requests(r, c, path + ("spec", "initContainers", i))
         if c.get("restartPolicy") == "Always":
             _add(total, req)
+            _add(sidecars, req)
         else:
-            inits.append(req)
+            with_sidecars = dict(sidecars)
+            _add(with_sidecars, req)
+            inits.append(with_sidecars)
     for req in inits:
         for k, v in req.items():
             if v > total.get(k, 0):
                 total[k] = v
+    pod_level = spec.get("resources")
+    if isinstance(pod_level, dict) and isinstance(pod_level.get("requests"), dict):
+        total.update(_requests(r, {"resources": {"requests": pod_level["requests"]}}, path + ("spec",)))
     ov = spec.get("overhead")
     if ov is not None:
         if not isinstance(ov, dict):

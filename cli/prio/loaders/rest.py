@@ -268,7 +268,7 @@ def load_queues(name: str, doc) -> tuple[list[QueueInfo], Snapshot | None]:
                      "from a YuniKorn before YUNIKORN-2974, or the site docs): their fence and offset are read from "
                      "the merged properties")
     if flags["inactive"]:
-        notes.append("queues not Active in the dump, Stopped ones are not scheduled, Draining ones are, as in YuniKorn: " + ", ".join(flags["inactive"][:5]))
+        notes.append("queues not Active in the dump (Stopped ones are not scheduled, Draining ones are, as in YuniKorn): " + ", ".join(flags["inactive"][:5]))
     if flags["offset_mismatch"]:
         notes.append("priorityOffset differs from the priority.offset property for " + ", ".join(flags["offset_mismatch"][:5]) +
                      "; prio uses priorityOffset")
