@@ -87,7 +87,9 @@ def show(key: str, value: int) -> str:
     if key == VCORE:
         return str(value // 1000) if value % 1000 == 0 else f"{value}m"
     if key == "memory" or key.endswith("storage"):
-        for suffix, mult in (("Ti", 2**40), ("Gi", 2**30), ("Mi", 2**20), ("Ki", 2**10)):
-            if value and value % mult == 0:
-                return f"{value // mult}{suffix}"
+        # the shortest exact form: 4Gi, 4G or 1536Mi, never 3906250Ki for 4G
+        forms = [f"{value // mult}{suffix}" for suffix, mult in
+                 (("Ti", 2**40), ("T", 10**12), ("Gi", 2**30), ("G", 10**9), ("Mi", 2**20), ("M", 10**6), ("Ki", 2**10), ("k", 10**3))
+                 if value and value % mult == 0]
+        return min(forms, key=len) if forms else str(value)
     return str(value)

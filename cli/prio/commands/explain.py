@@ -12,7 +12,7 @@ from prio.app import app
 FORMATS = ("table", "json", "plain", "markdown")
 
 
-@app.command()
+@app.command(short_help="Each queue's effective priority, offset and fence, and why.")
 def explain(
     inputs: List[str] = typer.Argument(None, metavar="INPUT", help="Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses, in any order (recognised by content). None: the bundled walkthrough."),
     sample: Optional[str] = typer.Option(None, "--sample", metavar="NAME", help="Use a bundled sample: walkthrough (the default), batch, mistakes, yunikorn-configs, pods, armada-scenario, ... (an unknown name lists them all)."),

@@ -10,7 +10,7 @@ import typer
 from prio.app import app
 
 
-@app.command("rule")
+@app.command("rule", short_help="List the lint rules, or show one rule's documentation.")
 def rule_command(
     rule_id: Optional[str] = typer.Argument(None, metavar="[ID]", help="A rule id (PRIO201) or slug."),
     output: str = typer.Option("text", "-o", "--output", metavar="FORMAT", help="text, json or markdown."),

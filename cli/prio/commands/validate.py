@@ -37,7 +37,7 @@ RENDERERS = {
 FORMATS = tuple(RENDERERS) + ("auto",)
 
 
-@app.command()
+@app.command(short_help='Lint YuniKorn queue configs (and PriorityClass / Armada queue manifests).')
 def validate(
     paths: List[str] = typer.Argument(..., metavar="PATH", help="queues.yaml files, ConfigMaps, PriorityClass or Armada queue manifests, directories, or - for stdin."),
     output: Optional[OutputFormat] = typer.Option(

@@ -214,7 +214,8 @@ def limit_exceeds_ancestor(ctx):
                         a = apps_in[kind].get(name, apps_in[kind].get("*") if wild_a else None)
                         if a is not None and a != 0 and (a < lim.maxapplications or lim.maxapplications == 0):
                             w = "wildcard max applications" if wild_a else "immediate or ancestor parent max applications"
-                            yield Issue("PRIO123", lim.path + (key,), f"{kind} {name} max applications {lim.maxapplications} of queue {qpath} is greater than {w} {a}", at="key")
+                            at = lim.path + (("maxapplications",) if lim.maxapplications else (key,))
+                            yield Issue("PRIO123", at, f"{kind} {name} max applications {lim.maxapplications} of queue {qpath} is greater than {w} {a}", at="key")
                         apps_out[kind][name] = min(lim.maxapplications, a) if a is not None else lim.maxapplications
             for c in reversed(q.children):
                 stack.append((c, f"{qpath}.{c.name.lower()}", res_out, apps_out))
