@@ -176,3 +176,20 @@ def test_simulate_limit_caps_rows_but_not_json():
     r = run_cli("simulate", "--limit", "3", "-o", "plain")
     assert "... 8 more steps" in r.stdout and "\n4 " not in r.stdout
     assert len(json.loads(run_cli("simulate", "--limit", "3", "-o", "json").stdout)["steps"]) == 11
+
+
+def test_why_ask_names_the_decisive_comparison():
+    r = run_cli("explain", "--why-ask", "app-7-1", "--behind", "app-1-1")
+    assert r.exit_code == 0, r.stderr
+    assert "their paths part at root, where system sorts before tenants" in r.stdout
+    assert "priority 1001 against 0" in r.stdout and "tenants is fenced" in r.stdout
+    r = run_cli("explain", "--why-ask", "app-5-2")
+    assert "number 8 of 11" in r.stdout and "behind app-5-1" in r.stdout and "higher priority goes first (6 against 4)" in r.stdout
+    r = run_cli("explain", "--why-ask", "app-1-1")
+    assert "Nothing is ahead of it" in r.stdout
+    r = run_cli("explain", "--sample", "batch", "--why-ask", "etl-nightly/driver")
+    assert "sorts applications fair" in r.stdout
+    assert run_cli("explain", "--why-ask", "nope").exit_code == 2
+    assert run_cli("explain", "--behind", "app-1-1").exit_code == 2
+    doc = json.loads(run_cli("explain", "--why-ask", "app-5-2", "-o", "json").stdout)
+    assert doc["ask"] == "app-5-2" and len(doc["why"]) == 3

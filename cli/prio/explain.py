@@ -166,3 +166,98 @@ def why(eng: Engine, path: str) -> list[str]:
     if q.parent is not None and q.parent.parent is not None and q.parent.fenced:
         lines.append(f"its parent {q.parent.path} is fenced: outside that subtree only the parent's offset counts")
     return lines
+
+
+def _find_ask(order, key: str):
+    """An ask by id, or APP/ASK when ask ids repeat across applications."""
+    app, _, ask = key.rpartition("/")
+    hits = [(i, st, a) for i, (st, a) in enumerate(order) if a.id == ask and (not app or st.app.id == app)]
+    if not hits:
+        raise KeyError(key)
+    if len(hits) > 1:
+        raise ValueError(f"ask id {key!r} is in {len(hits)} applications; say APP/ASK")
+    return hits[0]
+
+
+def _chain(q: QNode) -> list:
+    out = []
+    while q is not None:
+        out.append(q)
+        q = q.parent
+    return out[::-1]  # root first
+
+
+def why_ask(eng: Engine, ask: str, behind: str | None = None) -> list[str]:
+    """Why an ask waits where it does: its place in the order, and the decisive comparison with
+    the ask ahead of it (or `behind`): the first queue where their paths part, and which rule of
+    YuniKorn's comparator puts one first there."""
+    order = list(eng.considered_order())
+    i, st, a = _find_ask(order, ask)
+    lines = [f"{a.id} (application {st.app.id}, priority {a.priority}, queue {st.leaf.path}) is number {i + 1} of {len(order)} pending asks right now."]
+    if behind is None:
+        if i == 0:
+            return lines + ["Nothing is ahead of it: it is the next ask YuniKorn tries."]
+        j, st2, b = i - 1, order[i - 1][0], order[i - 1][1]
+    else:
+        j, st2, b = _find_ask(order, behind)
+    if j > i:
+        lines.append(f"It is ahead of {b.id} (number {j + 1}), not behind it; the reasons, the other way round:")
+        (i, st, a), (j, st2, b) = (j, st2, b), (i, st, a)
+    else:
+        lines.append(f"It waits behind {b.id} (number {j + 1}, application {st2.app.id}, priority {b.priority}, queue {st2.leaf.path}):")
+    pa, pb = _chain(st.leaf), _chain(st2.leaf)
+    k = 0
+    while k < min(len(pa), len(pb)) and pa[k] is pb[k]:
+        k += 1
+    if k == len(pa) and k == len(pb):
+        lines += _why_same_leaf(eng, st2, b, st, a)
+    else:
+        lines += _why_siblings(eng, pa[k - 1], pb[k], pa[k])
+    return lines
+
+
+def _why_siblings(eng: Engine, parent: QNode, first: QNode, second: QNode) -> list[str]:
+    p1, p2 = first.reported, second.reported
+    s1, s2 = eng.share(first), eng.share(second)
+    head = f"  their paths part at {parent.path}, where {first.name} sorts before {second.name}:"
+    prio_txt = f"priority {show(p1)} against {show(p2)}"
+    fence = [f"{q.name} is fenced and reports only its offset, {q.offset}" for q in (first, second) if q.fenced and q.reported != MIN]
+    share_txt = f"fair share {s1:.3g} against {s2:.3g} (allocated over guaranteed, else over the max)"
+    if parent.sort_priority and p1 != p2:
+        why = f"higher priority first: {prio_txt}"
+    elif not parent.sort_priority and s1 != s2:
+        why = f"application.sort.priority is disabled on {parent.path}, so fair share comes first: lower {share_txt}"
+    elif s1 != s2:
+        why = f"equal priority ({show(p1)}), then the lower fair share first: {share_txt}"
+    elif p1 != p2:
+        why = f"equal fair share ({s1:.3g}), then the higher priority first: {prio_txt}"
+    else:
+        why = (f"equal priority ({show(p1)}) and fair share ({s1:.3g}); then pending resources "
+               f"(a queue that wants at least as much of everything and more of something goes first), "
+               f"then, where YuniKorn leaves it to chance, the name")
+    out = [head, f"  {why}."]
+    out += [f"  ({f})" for f in fence]
+    for q in (first, second):
+        if q.offset and not q.fenced:
+            out.append(f"  ({q.name} adds priority.offset {q.offset:+d} to what is below it)")
+    out.append(f"  (prio explain --why {first.path} shows how a queue's priority comes about)")
+    return out
+
+
+def _why_same_leaf(eng: Engine, st_first, first, st_second, second) -> list[str]:
+    leaf = st_first.leaf
+    if st_first is st_second:
+        if first.priority != second.priority:
+            return [f"  both are asks of {st_first.app.id}: within an application the higher priority goes first ({first.priority} against {second.priority})."]
+        if first.create_time != second.create_time:
+            return [f"  both are asks of {st_first.app.id} with priority {first.priority}: the one created first goes first."]
+        return [f"  both are asks of {st_first.app.id} with priority {first.priority} and the same create time: the one added first goes first."]
+    pol = leaf.sort_policy
+    prio = "priority first" if leaf.sort_priority else "priority only to break ties (application.sort.priority is disabled)"
+    p1, p2 = st_first.prio, st_second.prio
+    second_key = "submission time (earlier first)" if pol == "fifo" else "usage (lower first)"
+    if leaf.sort_priority and p1 != p2:
+        why = f"the higher application priority first: {show(p1)} against {show(p2)} (an application's priority is its highest pending ask)"
+    else:
+        why = f"equal or ignored priority, then {second_key}; ties go to the application id"
+    return [f"  both are in {leaf.path}, which sorts applications {pol}, {prio}:", f"  {why}."]

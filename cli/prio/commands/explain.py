@@ -20,6 +20,8 @@ def explain(
     partition: Optional[str] = typer.Option(None, "--partition", metavar="NAME", help="Partition to explain (default: the snapshot's, else default)."),
     queue: Optional[str] = typer.Option(None, "--queue", metavar="PATH", help="Only this queue's subtree."),
     why: Optional[str] = typer.Option(None, "--why", metavar="QUEUE", help="Explain how this queue's priority was derived."),
+    why_ask: Optional[str] = typer.Option(None, "--why-ask", metavar="ASK", help="Why this ask waits where it does (an ask id, or APP/ASK): the decisive comparison with the ask ahead of it."),
+    behind: Optional[str] = typer.Option(None, "--behind", metavar="ASK", help="With --why-ask: compare with this ask instead of the one just ahead."),
     limit: Optional[int] = typer.Option(None, "--limit", min=0, metavar="N", help="Pending asks to list in table, plain and markdown output (default: 200 in table, all otherwise; json lists all)."),
     priority_classes: List[str] = typer.Option([], "--priority-classes", metavar="FILE", help="PriorityClass manifests to resolve priorityClassName."),
     armada_decay: str = typer.Option("code", "--armada-decay", metavar="code|document", help="Armada scenarios: code (true half-life, default) or document (the doc's formula)."),
@@ -29,10 +31,10 @@ def explain(
     from prio.commands.common import guarded, pick_format
 
     fmt = pick_format(output, FORMATS)
-    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit)))
+    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit, why_ask, behind)))
 
 
-def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None) -> int:
+def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None) -> int:
     from prio.commands.common import check_armada_options, load_inputs, width, write_chunks
     from prio.explain import ask_rows, queue_rows, why as why_lines
     from prio.scenario import build
@@ -56,15 +58,24 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
             except KeyError:
                 sys.stderr.write(f"prio: no queue {target!r} in this partition\n")
                 return 2
+    if behind and not why_ask:
+        sys.stderr.write("prio: --behind goes with --why-ask\n")
+        return 2
+    if why_ask:
+        from prio.explain import why_ask as why_ask_lines
+
+        try:
+            lines = why_ask_lines(eng, why_ask, behind)
+        except KeyError as e:
+            sys.stderr.write(f"prio: no pending ask {e.args[0]!r}\n")
+            return 2
+        except ValueError as e:
+            sys.stderr.write(f"prio: {e}\n")
+            return 2
+        return _print_lines(fmt, {"ask": why_ask, "why": lines}, lines)
     if why:
         lines = why_lines(eng, why)
-        if fmt == "json":
-            import json
-
-            sys.stdout.write(json.dumps({"queue": why, "why": lines}, indent=2) + "\n")
-        else:
-            sys.stdout.write("\n".join(lines) + "\n")
-        return 0
+        return _print_lines(fmt, {"queue": why, "why": lines}, lines)
     rows = queue_rows(eng, queue)
     if limit is None and fmt == "table":
         limit = 200
@@ -79,4 +90,14 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
     from prio.render import explain_out
 
     write_chunks(explain_out.render(fmt, rows, asks, ranges=ranges, width=width(), source=", ".join(inp.names) or "bundled walkthrough", total=total))
+    return 0
+
+
+def _print_lines(fmt: str, doc: dict, lines: list) -> int:
+    if fmt == "json":
+        import json
+
+        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+    else:
+        sys.stdout.write("\n".join(lines) + "\n")
     return 0
