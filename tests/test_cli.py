@@ -193,3 +193,18 @@ def test_why_ask_names_the_decisive_comparison():
     assert run_cli("explain", "--behind", "app-1-1").exit_code == 2
     doc = json.loads(run_cli("explain", "--why-ask", "app-5-2", "-o", "json").stdout)
     assert doc["ask"] == "app-5-2" and len(doc["why"]) == 3
+
+
+def test_table_colour_only_when_asked():
+    assert "\x1b[" in run_cli("simulate", "-o", "table", "--color", "always").stdout
+    assert "\x1b[" not in run_cli("simulate", "-o", "table").stdout  # auto, not a terminal
+    assert "\x1b[" not in run_cli("explain", "-o", "table", env={"NO_COLOR": "1"}).stdout
+
+
+def test_empty_results_say_so(tmp_path):
+    s = tmp_path / "s.yaml"
+    s.write_text("capacity: {vcore: 1}\napplications:\n  - {id: a, queue: root.a, asks: [{priority: 1, resources: {vcore: 2}}]}\n")
+    r = run_cli("simulate", str(s), "-o", "table")
+    assert "Nothing was placed" in r.stdout and "Unscheduled" in r.stdout
+    r = run_cli("explain", sample("walkthrough-queues.yaml"), "-o", "table")
+    assert "No pending asks" in r.stdout

@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from prio.app import app
+from prio.app import Color, app, use_color
 
 FORMATS = ("table", "json", "plain", "markdown")
 
@@ -17,6 +17,7 @@ def explain(
     inputs: List[str] = typer.Argument(None, metavar="INPUT", help="Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses, in any order (recognised by content). None: the bundled walkthrough."),
     sample: Optional[str] = typer.Option(None, "--sample", metavar="NAME", help="Use a bundled sample: walkthrough (the default), batch, mistakes, yunikorn-configs, pods, armada-scenario, ... (an unknown name lists them all)."),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FORMAT", help="table (default on a terminal), json, plain, markdown. Default from PRIO_OUTPUT."),
+    color: Color = typer.Option(Color.auto, "--color", case_sensitive=False, help="Colour the table output (auto: on a terminal, unless NO_COLOR is set)."),
     partition: Optional[str] = typer.Option(None, "--partition", metavar="NAME", help="Partition to explain (default: the snapshot's, else default)."),
     queue: Optional[str] = typer.Option(None, "--queue", metavar="PATH", help="Only this queue's subtree."),
     why: Optional[str] = typer.Option(None, "--why", metavar="QUEUE", help="Explain how this queue's priority was derived."),
@@ -31,10 +32,10 @@ def explain(
     from prio.commands.common import guarded, pick_format
 
     fmt = pick_format(output, FORMATS)
-    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit, why_ask, behind)))
+    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit, why_ask, behind, use_color(color, sys.stdout))))
 
 
-def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None) -> int:
+def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None, color=False) -> int:
     from prio.commands.common import check_armada_options, load_inputs, width, write_chunks
     from prio.explain import ask_rows, queue_rows, why as why_lines
     from prio.scenario import build
@@ -89,7 +90,7 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
         ranges = class_ranges(eng.root, defined)
     from prio.render import explain_out
 
-    write_chunks(explain_out.render(fmt, rows, asks, ranges=ranges, width=width(), source=", ".join(inp.names) or "bundled walkthrough", total=total))
+    write_chunks(explain_out.render(fmt, rows, asks, ranges=ranges, width=width(), source=", ".join(inp.names) or "bundled walkthrough", total=total, color=color))
     return 0
 
 

@@ -6,7 +6,7 @@ from typing import List, Optional
 
 import typer
 
-from prio.app import app
+from prio.app import Color, app, use_color
 
 FORMATS = ("table", "json", "plain", "markdown")
 
@@ -16,6 +16,7 @@ def simulate(
     inputs: List[str] = typer.Argument(None, metavar="INPUT", help="Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses (recognised by content). None: the bundled walkthrough."),
     sample: Optional[str] = typer.Option(None, "--sample", metavar="NAME", help="Use a bundled sample: walkthrough (the default), batch, mistakes, yunikorn-configs, pods, armada-scenario, ... (an unknown name lists them all)."),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FORMAT", help="table (default on a terminal), json, plain, markdown. Default from PRIO_OUTPUT."),
+    color: Color = typer.Option(Color.auto, "--color", case_sensitive=False, help="Colour the table output (auto: on a terminal, unless NO_COLOR is set)."),
     steps: Optional[int] = typer.Option(None, "--steps", min=0, metavar="N", help="Stop after this many steps."),
     limit: Optional[int] = typer.Option(None, "--limit", min=0, metavar="N", help="Step rows to show in table, plain and markdown output (default: 1000 in table, all otherwise; json has every step)."),
     partition: Optional[str] = typer.Option(None, "--partition", metavar="NAME", help="Partition to simulate."),
@@ -29,10 +30,10 @@ def simulate(
     from prio.commands.common import guarded, pick_format
 
     fmt = pick_format(output, FORMATS)
-    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, steps, partition, priority_classes, rounds, seed, armada_decay, armada_weighting, limit)))
+    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, steps, partition, priority_classes, rounds, seed, armada_decay, armada_weighting, limit, use_color(color, sys.stdout))))
 
 
-def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_decay, armada_weighting, limit=None) -> int:
+def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_decay, armada_weighting, limit=None, color=False) -> int:
     from prio.commands.common import check_armada_options, load_inputs, width, write_chunks
     from prio.scenario import build
 
@@ -60,7 +61,7 @@ def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_deca
 
     if limit is None and fmt == "table":
         limit = 1000  # a terminal table of a million rows helps nobody, and rich takes minutes on it
-    write_chunks(simulate_out.render(fmt, result, unscheduled, eng, width=width(), limit=limit))
+    write_chunks(simulate_out.render(fmt, result, unscheduled, eng, width=width(), limit=limit, color=color))
     return 0
 
 

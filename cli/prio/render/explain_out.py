@@ -19,12 +19,12 @@ def _sort(r) -> str:
     return f"children: {'priority' if r.sort_priority else 'fair share'} first"
 
 
-def render(fmt: str, rows, asks, ranges=None, width: int = 120, source: str = "", total: int | None = None):
+def render(fmt: str, rows, asks, ranges=None, width: int = 120, source: str = "", total: int | None = None, color: bool = False):
     """Yields the output in chunks (a million asks stream rather than build one string)."""
     if fmt == "json":
         yield from _json(rows, asks, ranges)
     elif fmt == "table":
-        yield _rich(rows, asks, ranges, width, source, total)
+        yield _rich(rows, asks, ranges, width, source, total, color)
     else:
         yield _tabular(rows, asks, ranges, "github" if fmt == "markdown" else "plain", total)
 
@@ -77,18 +77,20 @@ def _tabular(rows, asks, ranges, tablefmt: str, total=None) -> str:
     return "".join(out) + "\n"
 
 
-def _rich(rows, asks, ranges, width, source, total=None) -> str:
+def _rich(rows, asks, ranges, width, source, total=None, color=False) -> str:
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
     from rich.tree import Tree
 
     buf = io.StringIO()
-    con = Console(file=buf, width=width, force_terminal=False, color_system=None, highlight=False)
+    con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
+                  color_system="standard" if color else None, highlight=False)
     nodes = {}
     root_tree = None
     for r in rows:
-        label = f"[bold]{escape(r.queue.rsplit('.', 1)[-1])}[/]  priority [bold]{show(r.priority)}[/]"
+        prio = f"[bold cyan]{show(r.priority)}[/]" if r.priority is not None else "[dim]n/a[/]"
+        label = f"[bold]{escape(r.queue.rsplit('.', 1)[-1])}[/]  priority {prio}"
         if r.offset:
             label += f"  offset {r.offset:+d}"
         if r.fenced:
@@ -108,6 +110,10 @@ def _rich(rows, asks, ranges, width, source, total=None) -> str:
             nodes[r.queue] = nodes.get(parent, root_tree).add(label)
     if root_tree is not None:
         con.print(root_tree)
+    if not asks:
+        con.print()
+        con.print("No pending asks: every queue has no priority (n/a).", style="dim")
+        return buf.getvalue()
     t = Table(title="Pending asks in the order they are considered now", title_justify="left", expand=False)
     t.add_column("#", justify="right", no_wrap=True, min_width=len(str(len(asks))))
     t.add_column("queue", overflow="fold", ratio=3)

@@ -26,7 +26,7 @@ def summary_rows(eng):
     return [(q.path, q.placed, q.first_step, q.last_step) for q in eng.root.walk() if q.leaf and q.placed]
 
 
-def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = None):
+def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = None, color: bool = False):
     """`limit` caps the step rows of the human formats (json always has every step)."""
     if fmt == "json":
         yield from _json(steps, unscheduled)
@@ -35,7 +35,7 @@ def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = N
     more = (f"... {len(steps) - len(shown)} more steps (--limit N to see more, -o json for all)\n"
             if len(shown) < len(steps) else "")
     if fmt == "table":
-        yield _rich(shown, unscheduled, eng, width, more)
+        yield _rich(shown, unscheduled, eng, width, more, color)
     else:
         yield _tabular(shown, unscheduled, eng, "github" if fmt == "markdown" else "plain", more)
 
@@ -75,13 +75,16 @@ def _tabular(steps, unscheduled, eng, tablefmt, more=""):
     return "".join(out) + "\n"
 
 
-def _rich(steps, unscheduled, eng, width, more=""):
+def _rich(steps, unscheduled, eng, width, more="", color=False):
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
     buf = io.StringIO()
-    con = Console(file=buf, width=width, force_terminal=False, color_system=None, highlight=False)
+    con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
+                  color_system="standard" if color else None, highlight=False)
+    if not steps:
+        con.print("Nothing was placed: no pending asks" + (", or none fits (see below)." if unscheduled else "."), style="dim")
     t = Table(title="Scheduling order", title_justify="left")
     # Numbers never wrap or get cut; text columns fold instead of ending in "…".
     t.add_column("step", justify="right", no_wrap=True, min_width=len(str(len(steps))))
@@ -91,9 +94,10 @@ def _rich(steps, unscheduled, eng, width, more=""):
     t.add_column("priority", justify="right", no_wrap=True, min_width=max((len(f"P{s.priority}") for s in steps), default=8))
     t.add_column("priority changes", overflow="fold", ratio=3)
     for s in steps:
-        t.add_row(str(s.step), escape(s.queue), escape(s.application), escape(s.ask), f"P{s.priority}",
-                  escape("\n".join(f"{short(q)}: {_show(a)} -> {_show(b)}" for q, a, b in s.changes)))
-    con.print(t)
+        t.add_row(str(s.step), escape(s.queue), escape(s.application), escape(s.ask), f"[bold cyan]P{s.priority}[/]",
+                  "\n".join(f"{escape(short(q))}: {_show(a)} -> " + ("[dim]n/a[/]" if b is None else str(b)) for q, a, b in s.changes))
+    if steps:
+        con.print(t)
     if more:
         con.print(more.rstrip("\n"), markup=False)
     st = Table(title="Per queue", title_justify="left")
