@@ -155,3 +155,11 @@ def test_prio_output_is_shared_with_validate(monkeypatch):
     assert r.exit_code == 0 and "Scheduling order" in r.stdout
     monkeypatch.setenv("PRIO_OUTPUT", "json")
     assert json.loads(run_cli("simulate").stdout)["steps"]
+
+
+def test_directories_skip_yaml_that_is_plainly_not_a_queue_config(tmp_path):
+    (tmp_path / "values.yaml").write_text("replicaCount: 2\nimage: {repository: x}\n")
+    (tmp_path / "queues.yaml").write_text(open(sample("walkthrough-queues.yaml")).read())
+    r = run_cli("validate", "-v", str(tmp_path))
+    assert r.exit_code == 0 and "values.yaml: skipped" in r.stderr
+    assert run_cli("validate", str(tmp_path / "values.yaml")).exit_code == 1  # named: checked

@@ -60,12 +60,19 @@ def check_queues(doc) -> list[Issue]:
     return issues
 
 
-def check_text(name: str, text: str, options: Options | None = None) -> FileResult:
+def check_text(name: str, text: str, options: Options | None = None, found: bool = False) -> FileResult:
+    """Check one file. `found`: it came from a directory, not from the command line, so a YAML
+    file that is plainly something else (a Helm values.yaml: no partitions, no kind) is skipped
+    rather than reported as a queue config full of unknown keys."""
     load_all()
     notes: list[str] = []
     findings: list[Finding] = []
     units = documents.units(name, text)
     for unit in units:
+        if unit.kind == "queues" and found and not unit.label and isinstance(unit.doc.data, dict) \
+                and unit.doc.data and "partitions" not in unit.doc.data:
+            notes.append(f"{name}: skipped: found in a directory, and not a queue config (no partitions key)")
+            continue
         if unit.kind == "queues":
             findings += resolve(name, unit.doc, check_queues(unit.doc))
         elif unit.kind == "armada-queue" and "armada" in CHECKS:
@@ -88,12 +95,13 @@ def check_paths(paths: list[str], options: Options | None = None):
     results: list[FileResult] = []
     errors: list[InputError] = []
     extra = list(options.priority_classes) if options else []
+    named = set(paths) | set(extra)
     todo = source.expand(list(paths))
     todo += [p for p in source.expand(extra) if p not in todo]  # --priority-classes files are linted too
     for path in todo:
         try:
             src = source.read(path)
-            res = check_text(src.name, src.text, options)
+            res = check_text(src.name, src.text, options, found=path not in named)
         except InputError as e:
             errors.append(e)
             continue
