@@ -163,3 +163,20 @@ def test_directories_skip_yaml_that_is_plainly_not_a_queue_config(tmp_path):
     r = run_cli("validate", "-v", str(tmp_path))
     assert r.exit_code == 0 and "values.yaml: skipped" in r.stderr
     assert run_cli("validate", str(tmp_path / "values.yaml")).exit_code == 1  # named: checked
+
+
+def test_cross_check_severity_offsets_warn_fences_inform():
+    r = run_cli("validate", "-o", "json", sample("walkthrough-queues.yaml"), sample("priorityclasses.yaml"))
+    sev = {(f["rule"], f["line"]): f["severity"] for f in json.loads(r.stdout)["findings"]}
+    assert sev[("PRIO311", 16)] == "warning"  # system-high's +1000 offset
+    assert sev[("PRIO310", 22)] == "info"  # the tenants fence, by design
+
+
+def test_cross_check_skips_parents_that_sort_by_fair_share(tmp_path):
+    q = tmp_path / "q.yaml"
+    q.write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n"
+                 "        properties: {application.sort.priority: disabled}\n        queues:\n"
+                 "          - {name: a, properties: {priority.offset: '5000', application.sort.priority: enabled}}\n"
+                 "          - {name: b, properties: {application.sort.priority: enabled}}\n")
+    r = run_cli("validate", "-o", "json", str(q), sample("priorityclasses.yaml"))
+    assert "PRIO311" not in {f["rule"] for f in json.loads(r.stdout)["findings"]}

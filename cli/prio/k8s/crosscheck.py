@@ -114,6 +114,10 @@ def user_reaches_system(root: QNode, classes) -> list:
     root.tenants reports 0 there.
     Fix: keep critical pods out of fenced or negatively offset queues (a placement rule for
     kube-system), or lower the offsets that lift user work.
+
+    Where a fence rather than an offset causes it, the finding is info: fences flatten a subtree
+    by design. Parents with application.sort.priority disabled are not checked: there priority
+    only breaks fair-share ties.
     """
     return _compare(root, classes, "PRIO310")
 
@@ -135,6 +139,9 @@ def class_order_swapped(root: QNode, classes) -> list:
         - name: web
     tier3 in root.batch reports 6000 at root, tier1 in root.web 4000.
     Fix: keep offsets smaller than the gaps between the classes, or accept the swap knowingly.
+
+    Where a fence rather than an offset causes it, the finding is info; parents with
+    application.sort.priority disabled are not checked.
     """
     return _compare(root, classes, "PRIO311")
 
@@ -151,8 +158,8 @@ def _compare(root: QNode, classes, rule: str) -> list:
     out = []
     for p in root.walk():
         kids = p.children
-        if len(kids) < 2:
-            continue
+        if len(kids) < 2 or not p.sort_priority:
+            continue  # with application.sort.priority disabled, priority only breaks fair-share ties here
         for a in kids:
             for b in kids:
                 if a is b:
@@ -221,7 +228,9 @@ def cross_check_issues(doc, classes) -> list[Issue]:
             continue
         root = from_config(part)
         for q, rule, msg in cross_check(root, classes):
-            out.append(Issue(rule, issue_path(q), msg))
+            # A fence flattens its subtree by design: what it causes is reported as info, what
+            # an offset causes as a warning.
+            out.append(Issue(rule, issue_path(q), msg, severity="info" if q.fenced else None))
     return out
 
 
