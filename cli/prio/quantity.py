@@ -39,11 +39,15 @@ def parse(key: str, value: str) -> int:
     return v
 
 
-def parse_map(res: dict | None) -> dict | None:
-    """A whole resource map; raises QuantityError naming the first bad entry."""
-    if res is None:
-        return None
-    return {k: parse(k, v) for k, v in res.items()}
+def parse_lenient(res: dict) -> dict:
+    """A resource map with the entries that parse; the others are left out (a rule reports them)."""
+    out = {}
+    for k, v in res.items():
+        try:
+            out[k] = parse(k, v)
+        except QuantityError:
+            pass
+    return out
 
 
 def strictly_positive(res: dict | None) -> bool:

@@ -72,15 +72,7 @@ def _positive(res: dict | None) -> dict | None:
     """YuniKorn keeps a max/guaranteed only when it is strictly greater than zero."""
     if res is None:
         return None
-    try:
-        parsed = quantity.parse_map(res)
-    except quantity.QuantityError:
-        parsed = {}
-        for k, v in res.items():
-            try:
-                parsed[k] = quantity.parse(k, v)
-            except quantity.QuantityError:
-                pass
+    parsed = quantity.parse_lenient(res)
     return parsed if quantity.strictly_positive(parsed) else None
 
 

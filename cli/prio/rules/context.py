@@ -40,11 +40,5 @@ class Context:
             return None
         key = id(res)
         if key not in self._res:
-            out = {}
-            for k, v in res.items():
-                try:
-                    out[k] = quantity.parse(k, v)
-                except quantity.QuantityError:
-                    pass
-            self._res[key] = (res, out)
+            self._res[key] = (res, quantity.parse_lenient(res))
         return self._res[key][1]
