@@ -8,25 +8,26 @@ from typing import List, Optional
 import typer
 
 from prio.app import Color, app, use_color
+from prio.commands import options
 
 FORMATS = ("table", "json", "plain", "markdown")
 
 
 @app.command(short_help="Each queue's effective priority, offset and fence, and why.")
 def explain(
-    inputs: List[str] = typer.Argument(None, metavar="INPUT", help="Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses, in any order (recognised by content). None: the bundled walkthrough."),
-    sample: Optional[str] = typer.Option(None, "--sample", metavar="NAME", help="Use a bundled sample: walkthrough (the default), batch, mistakes, yunikorn-configs, pods, armada-scenario, ... (an unknown name lists them all)."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FORMAT", help="table (default on a terminal), json, plain, markdown. Default from PRIO_OUTPUT."),
-    color: Color = typer.Option(Color.auto, "--color", case_sensitive=False, help="Colour the table output (auto: on a terminal, unless NO_COLOR is set)."),
-    partition: Optional[str] = typer.Option(None, "--partition", metavar="NAME", help="Partition to explain (default: the snapshot's, else default)."),
+    inputs: List[str] = options.INPUTS,
+    sample: Optional[str] = options.SAMPLE,
+    output: Optional[str] = options.OUTPUT,
+    color: Color = options.COLOR,
+    partition: Optional[str] = options.PARTITION,
     queue: Optional[str] = typer.Option(None, "--queue", metavar="PATH", help="Only this queue's subtree."),
     why: Optional[str] = typer.Option(None, "--why", metavar="QUEUE", help="Explain how this queue's priority was derived."),
     why_ask: Optional[str] = typer.Option(None, "--why-ask", metavar="ASK", help="Why this ask waits where it does (an ask id, or APP/ASK): the decisive comparison with the ask ahead of it."),
     behind: Optional[str] = typer.Option(None, "--behind", metavar="ASK", help="With --why-ask: compare with this ask instead of the one just ahead."),
     limit: Optional[int] = typer.Option(None, "--limit", min=0, metavar="N", help="Pending asks to list in table, plain and markdown output (default: 200 in table, all otherwise; json lists all)."),
-    priority_classes: List[str] = typer.Option([], "--priority-classes", metavar="FILE", help="PriorityClass manifests to resolve priorityClassName."),
-    armada_decay: str = typer.Option("code", "--armada-decay", metavar="code|document", help="Armada scenarios: code (true half-life, default) or document (the doc's formula)."),
-    armada_weighting: str = typer.Option("current", "--armada-weighting", metavar="current|legacy", help="Armada scenarios: current (unknown resources weigh 0) or legacy (1)."),
+    priority_classes: List[str] = options.PRIORITY_CLASSES,
+    armada_decay: str = options.ARMADA_DECAY,
+    armada_weighting: str = options.ARMADA_WEIGHTING,
 ):
     """Show each queue's effective priority, offset and fence, and why."""
     from prio.commands.common import guarded, pick_format

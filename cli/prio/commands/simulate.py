@@ -7,24 +7,25 @@ from typing import List, Optional
 import typer
 
 from prio.app import Color, app, use_color
+from prio.commands import options
 
 FORMATS = ("table", "json", "plain", "markdown")
 
 
 @app.command(short_help='The scheduling order, step by step, with every priority change.')
 def simulate(
-    inputs: List[str] = typer.Argument(None, metavar="INPUT", help="Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses (recognised by content). None: the bundled walkthrough."),
-    sample: Optional[str] = typer.Option(None, "--sample", metavar="NAME", help="Use a bundled sample: walkthrough (the default), batch, mistakes, yunikorn-configs, pods, armada-scenario, ... (an unknown name lists them all)."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FORMAT", help="table (default on a terminal), json, plain, markdown. Default from PRIO_OUTPUT."),
-    color: Color = typer.Option(Color.auto, "--color", case_sensitive=False, help="Colour the table output (auto: on a terminal, unless NO_COLOR is set)."),
+    inputs: List[str] = options.INPUTS,
+    sample: Optional[str] = options.SAMPLE,
+    output: Optional[str] = options.OUTPUT,
+    color: Color = options.COLOR,
     steps: Optional[int] = typer.Option(None, "--steps", min=0, metavar="N", help="Stop after this many steps."),
     limit: Optional[int] = typer.Option(None, "--limit", min=0, metavar="N", help="Step rows to show in table, plain and markdown output (default: 1000 in table, all otherwise; json has every step)."),
-    partition: Optional[str] = typer.Option(None, "--partition", metavar="NAME", help="Partition to simulate."),
-    priority_classes: List[str] = typer.Option([], "--priority-classes", metavar="FILE", help="PriorityClass manifests to resolve priorityClassName."),
+    partition: Optional[str] = options.PARTITION,
+    priority_classes: List[str] = options.PRIORITY_CLASSES,
     rounds: Optional[int] = typer.Option(None, "--rounds", min=1, metavar="N", help="Armada scenarios: scheduling rounds to run."),
     seed: Optional[int] = typer.Option(None, "--seed", metavar="N", help="Armada scenarios: random seed (overrides the scenario's)."),
-    armada_decay: str = typer.Option("code", "--armada-decay", metavar="code|document", help="Armada scenarios: code (true half-life, default) or document."),
-    armada_weighting: str = typer.Option("current", "--armada-weighting", metavar="current|legacy", help="Armada scenarios: current (unknown resources weigh 0) or legacy (1)."),
+    armada_decay: str = options.ARMADA_DECAY,
+    armada_weighting: str = options.ARMADA_WEIGHTING,
 ):
     """Step through the scheduling order and every priority change it causes."""
     from prio.commands.common import guarded, pick_format
