@@ -21,7 +21,7 @@ is set aside at once with its reason and never scanned again.
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from prio.properties import INT32_MAX, INT32_MIN
 from prio.quantity import show
@@ -98,8 +98,9 @@ class AppState:
         self.key_submit = min([app.submit_time] + [a.create_time for a in app.asks])
 
 
-@dataclass
-class Step:
+class Step(NamedTuple):
+    """One allocation (a tuple: a million of them are cheap to make)."""
+
     step: int
     queue: str
     application: str
@@ -108,8 +109,7 @@ class Step:
     changes: list  # (queue path, from, to), None meaning no priority
 
 
-@dataclass
-class Unscheduled:
+class Unscheduled(NamedTuple):
     ask: str
     application: str
     queue: str
@@ -400,6 +400,7 @@ class Engine:
                 ask = st.asks[i]
                 miss = self._misfit(path, ask)
                 if miss is None:
+                    st.version += 1  # re-keyed by _allocate
                     return st, i
                 q, k = miss
                 cap = "the cluster capacity" if q.parent is None else f"max of {q.path}"
@@ -414,9 +415,11 @@ class Engine:
             return self._try_leaf(q)
         for c in self._ordered_children(q):
             got = self._descend(c)
+            # Either way c's heap entry is stale now: nothing placeable below it (dropped), or an
+            # allocation below it (_allocate re-keys it), so the walk need not push it back.
+            c.version += 1
             if got is not None:
                 return got
-            c.version += 1  # nothing placeable below: drop it from the heap
         return None
 
     def _advance(self, st: AppState) -> None:
