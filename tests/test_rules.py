@@ -264,7 +264,7 @@ def test_rule_fails_and_passes(rule, bad, line, good):
 def test_every_rule_has_a_case_or_a_dedicated_test():
     from prio.rules import all_rules
 
-    covered = {c[0] for c in CASES} | {"PRIO005", "PRIO007"}  # tested in test_validate_inputs
+    covered = {c[0] for c in CASES} | {"PRIO005", "PRIO007"}  # test_schema_catch_all, test_configmap
     mine = {r for r in all_rules() if r.startswith(("PRIO0", "PRIO1", "PRIO2"))}
     assert mine <= covered, sorted(mine - covered)
 
@@ -304,3 +304,14 @@ def test_offset_sum_across_levels_and_fence_scope():
     assert "2100000000" in msgs["partitions[0].queues[0].queues[0].properties['priority.offset']"]
     inner = [m for p, m in msgs.items() if "queues[1].queues[0]" in p]
     assert inner and "fence on root.fenced" in inner[0]
+
+
+def test_schema_catch_all_is_prio005():
+    """Schema errors that are neither unknown keys nor types (none today; the schema may grow)."""
+    from jsonschema import Draft202012Validator
+
+    from prio.schema import _issue
+
+    err = next(Draft202012Validator({"enum": ["fifo", "fair"]}).iter_errors("lifo"))
+    [issue] = _issue(err)
+    assert issue.rule == "PRIO005" and "lifo" in issue.message

@@ -91,3 +91,12 @@ def test_priority_classes_read_as_kubectl_reads_them():
 def test_running_pods_keep_their_priority():
     r = run_cli("explain", os.path.join(FIX, "pods-live.yaml"), "-o", "json")
     assert r.exit_code == 0, r.stderr
+
+
+def test_saturation_names_the_bound_it_crosses_where_it_first_does():
+    r = run_cli("validate", "-o", "json", os.path.join(FIX, "saturate.yaml"))
+    got = {(f["line"], f["message"].split(": a pod")[0]): f["message"] for f in json.loads(r.stdout)["findings"] if f["rule"] == "PRIO202"}
+    assert list(got) == [(7, "root.d"), (10, "root.d.e"), (12, "root.n")]
+    assert "a pod of priority 0 gives 2200001000, which saturates at 2147483647" in got[(7, "root.d")]  # not for 1e9: saturated in e already
+    assert "saturates at 2147483647" in got[(10, "root.d.e")]
+    assert "saturates at -2147483648" in got[(12, "root.n")] and "nothing pending" in got[(12, "root.n")]

@@ -115,9 +115,9 @@ def user_reaches_system(root: QNode, classes) -> list:
     Fix: keep critical pods out of fenced or negatively offset queues (a placement rule for
     kube-system), or lower the offsets that lift user work.
 
-    Where a fence rather than an offset causes it, the finding is info: fences flatten a subtree
-    by design. Parents with application.sort.priority disabled are not checked: there priority
-    only breaks fair-share ties.
+    This stays a warning when a fence causes it (a system-critical pod inside a fenced subtree
+    counts as the fence's offset). Parents with application.sort.priority disabled are not
+    checked: there priority only breaks fair-share ties.
     """
     return _compare(root, classes, "PRIO310")
 
@@ -228,9 +228,9 @@ def cross_check_issues(doc, classes) -> list[Issue]:
             continue
         root = from_config(part)
         for q, rule, msg in cross_check(root, classes):
-            # A fence flattens its subtree by design: what it causes is reported as info, what
-            # an offset causes as a warning.
-            out.append(Issue(rule, issue_path(q), msg, severity="info" if q.fenced else None))
+            # A fence flattens its subtree by design: a class swap it causes is info. A user class
+            # passing a system class stays a warning whatever causes it.
+            out.append(Issue(rule, issue_path(q), msg, severity="info" if q.fenced and rule == "PRIO311" else None))
     return out
 
 

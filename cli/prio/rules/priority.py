@@ -24,7 +24,8 @@ def own_priority(q):
 
 def reach(root, ask: int):
     """For every queue under root: (unclamped value, reported value, source leaf) when its subtree
-    holds one ask of priority `ask`. Returns {id(queue): (raw_plus_offset, reported, leaf)}."""
+    holds one ask of priority `ask`. Returns {id(queue): (raw_plus_offset, reported, leaf)};
+    raw_plus_offset is None where the sentinel -2147483648 only passed through from below."""
     out = {}
     order = []
     stack = [root]
@@ -40,7 +41,7 @@ def reach(root, ask: int):
         else:
             raw, leaf = ask, q
         if raw == P.INT32_MIN:  # "nothing pending" passes through, as priorityValueByPolicy does
-            out[id(q)] = (raw, raw, leaf)
+            out[id(q)] = (None, raw, leaf)  # None: nothing computed at this level
             continue
         total = raw + off
         out[id(q)] = (total, off if fenced else P.clamp32(total), leaf)
@@ -121,11 +122,19 @@ def offset_saturates(ctx):
             off, fenced = own_priority(q)
             if fenced or off == 0:
                 continue
-            for values, bound in ((hi, P.INT32_MAX), (lo, P.INT32_MIN)):
+            seen = set()
+            for values, ask in ((hi, USER_MAX), (lo, 0)):
                 total, rep, leaf = values[id(q)]
-                if total != rep or rep == P.INT32_MIN:
-                    what = ("asks above this level become indistinguishable" if bound > 0 else
-                            "YuniKorn reads that as 'nothing pending', so the parent ignores this queue's priority")
-                    ask = USER_MAX if bound > 0 else 0
-                    yield Issue("PRIO202", q.path + ("properties", P.PRIORITY_OFFSET),
-                                f"{queue_path(q, anc)}: a pod of priority {ask} gives {total}" + (f", which saturates at {bound}" if total != rep else "") + f": {what}")
+                if total is None or total - off == P.INT32_MAX:
+                    continue  # saturated below: reported where it happened
+                if total > P.INT32_MAX:
+                    bound, what = P.INT32_MAX, "asks above this level become indistinguishable"
+                elif total <= P.INT32_MIN:
+                    bound, what = P.INT32_MIN, "YuniKorn reads that as 'nothing pending', so the parent ignores this queue's priority"
+                else:
+                    continue
+                if bound in seen:
+                    continue
+                seen.add(bound)
+                yield Issue("PRIO202", q.path + ("properties", P.PRIORITY_OFFSET),
+                            f"{queue_path(q, anc)}: a pod of priority {ask} gives {total}" + (f", which saturates at {bound}" if total != bound else "") + f": {what}")
