@@ -86,16 +86,23 @@ class AppState:
         self.first = 0  # first unallocated ask (its priority is the app's priority)
         self.live = 0  # first ask neither allocated nor set aside
         self.prio = self.asks[0].priority if n else MIN
-        self.pending: dict = {}
+        # Loaders share one resources dict between asks of the same shape: sum per shape.
+        shapes: dict = {}
         for a in self.asks:
-            for k, v in a.resources.items():
-                self.pending[k] = self.pending.get(k, 0) + v
+            r = a.resources
+            got = shapes.get(id(r))
+            shapes[id(r)] = (r, 1) if got is None else (r, got[1] + 1)
+        pending: dict = {}
+        for r, times in shapes.values():
+            for k, v in r.items():
+                pending[k] = pending.get(k, 0) + v * times
+        self.pending = pending
         self.usage = dict(app.allocated)
         self.running = bool(app.allocated) or app.state == "Running"
         self.version = 0
         self.blocked = None
         # submission time is lowered to the oldest ask's create time
-        self.key_submit = min([app.submit_time] + [a.create_time for a in app.asks])
+        self.key_submit = min(app.submit_time, min(a.create_time for a in app.asks)) if n else app.submit_time
 
 
 class Step(NamedTuple):

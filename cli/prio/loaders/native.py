@@ -18,23 +18,19 @@ DEFAULT_RESOURCES = {"pods": 1}  # what the Kubernetes shim sends for a pod with
 _DEFAULT = object()
 
 
-class _LazyPath:
-    """An ask's YAML path, built only when a message needs it (a million asks, few errors)."""
-
-    __slots__ = ("app", "j")
-
-    def __init__(self, app, j):
-        self.app, self.j = app, j
-
-    def __add__(self, more):
-        return self.app + ("asks", self.j) + tuple(more)
-
-    def __iter__(self):
-        return iter(self.app + ("asks", self.j))
-
-
 def is_native(data) -> bool:
     return isinstance(data, dict) and isinstance(data.get("applications"), list) and "kind" not in data
+
+
+def _priority(r: Reader, path, k: dict, classes) -> int:
+    """An ask's priority when it is not a plain int32: checked, or resolved from its class."""
+    prio = k.get("priority")
+    if prio is not None:
+        return r.int32(path + ("priority",), prio, "ask priority")
+    try:
+        return resolve(k.get("priorityClassName"), classes)
+    except ResolveError as e:
+        r.fail(path + ("priorityClassName",), str(e))
 
 
 def priority_classes(r: Reader, value, path) -> list:
@@ -99,42 +95,48 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
             r.fail(ap + ("asks",), "asks must be a list")
         n = 0
         ids = set()
+        # The hot loop of a million asks: the common case (an int priority, a known resource
+        # shape, no times) costs a few dict lookups; anything else takes the careful path.
+        fast_shapes = not doc.index
+        asks_out = app.asks
+        submit = app.submit_time
         for j, k in enumerate(asks):
-            kp = _LazyPath(ap, j)
             if type(k) is not dict:
-                r.fail(kp, "an ask is a mapping (priority, resources, ...)")
+                r.fail(ap + ("asks", j), "an ask is a mapping (priority, resources, ...)")
             if not k.keys() <= ASK_KEYS:
-                r.check_keys(kp, k, ASK, "an ask")
-            prio = k.get("priority")
+                r.check_keys(ap + ("asks", j), k, ASK, "an ask")
+            get = k.get
+            prio = get("priority")
             if type(prio) is not int or not INT32_MIN <= prio <= INT32_MAX:
-                if prio is not None:
-                    prio = r.int32(kp + ("priority",), prio, "ask priority")
-                else:
-                    try:
-                        prio = resolve(k.get("priorityClassName"), snap.priority_classes)
-                    except ResolveError as e:
-                        r.fail(kp + ("priorityClassName",), str(e))
-            count = k.get("count", 1)
+                prio = _priority(r, ap + ("asks", j), k, snap.priority_classes)
+            count = get("count", 1)
             if type(count) is not int or count < 1 or count > MAX_COUNT:
-                r.fail(kp + ("count",), f"count must be a whole number from 1 to {MAX_COUNT}, found {count!r}")
-            rv = k.get("resources", _DEFAULT)
+                r.fail(ap + ("asks", j, "count"), f"count must be a whole number from 1 to {MAX_COUNT}, found {count!r}")
+            rv = get("resources", _DEFAULT)
             if rv is _DEFAULT:
                 res = DEFAULT_RESOURCES
             else:
                 # Asks repeat a few resource shapes: parse each shape once and share the dict.
-                shape = tuple(rv.items()) if type(rv) is dict and not doc.index else None
+                shape = tuple(rv.items()) if fast_shapes and type(rv) is dict else None
                 res = shapes.get(shape) if shape is not None else None
                 if res is None:
-                    res = r.resources(kp + ("resources",), rv)
+                    res = r.resources(ap + ("asks", j, "resources"), rv)
                     if shape is not None:
                         shapes[shape] = res
-            ct = k.get("createTime")
-            created = parse_time(ct) if ct is not None else None
-            if ct is not None and created is None:
-                r.fail(kp + ("createTime",), f"createTime {ct!r} is not an RFC 3339 time or a number of seconds")
-            # Without createTime an ask counts as created with its application (then file order).
-            when = (to_ns(created), 0) if created is not None else app.submit_time
-            base = k.get("id")
+            ct = get("createTime")
+            if ct is None:
+                when = submit  # created with its application, then file order
+            else:
+                created = parse_time(ct)
+                if created is None:
+                    r.fail(ap + ("asks", j, "createTime"), f"createTime {ct!r} is not an RFC 3339 time or a number of seconds")
+                when = (to_ns(created), 0)
+            base = get("id")
+            if base is None and count == 1:
+                n += 1
+                order += 1
+                asks_out.append(Ask(f"{app_id}-{n}", prio, res, when, order))
+                continue
             for c in range(count):
                 n += 1
                 order += 1
@@ -143,8 +145,8 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
                 else:
                     ask_id = str(base) if count == 1 else f"{base}-{c + 1}"
                     if ask_id in ids:
-                        r.fail(kp, f"ask id {ask_id!r} appears twice in application {app_id}")
+                        r.fail(ap + ("asks", j), f"ask id {ask_id!r} appears twice in application {app_id}")
                     ids.add(ask_id)
-                app.asks.append(Ask(ask_id, prio, res, when, order))
+                asks_out.append(Ask(ask_id, prio, res, when, order))
         snap.apps.append(app)
     return snap
