@@ -99,11 +99,18 @@ class AskRow(NamedTuple):
 
 
 def ask_rows(eng: Engine, subtree: str | None = None, limit: int | None = None) -> list[AskRow]:
+    """The first `limit` rows of iter_ask_rows (all of them without a limit)."""
+    from itertools import islice
+
+    return list(islice(iter_ask_rows(eng, subtree), limit))
+
+
+def iter_ask_rows(eng: Engine, subtree: str | None = None):
     """Pending asks in the order they would be considered now, with the priority vector: what
-    every queue on the ask's path reports, from root's child down to the leaf."""
+    every queue on the ask's path reports, from root's child down to the leaf. Lazy: a million
+    asks stream to the renderer."""
     prefix = find(eng.root, subtree).path if subtree else None
     vectors: dict = {}  # one vector per leaf, shared by its asks
-    out = []
     for st, a in eng.considered_order():
         leaf = st.leaf
         vec = vectors.get(leaf.path)
@@ -119,10 +126,7 @@ def ask_rows(eng: Engine, subtree: str | None = None, limit: int | None = None) 
                 vec = vectors[leaf.path] = tuple(reversed(chain))
         if prefix and not vec:
             continue
-        out.append(AskRow(a.id, st.app.id, leaf.path, a.priority, vec))
-        if limit is not None and len(out) >= limit:
-            break
-    return out
+        yield AskRow(a.id, st.app.id, leaf.path, a.priority, vec)
 
 
 def why(eng: Engine, path: str) -> list[str]:

@@ -81,7 +81,12 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
     rows = queue_rows(eng, queue)
     if limit is None and fmt == "table":
         limit = 200
-    asks = ask_rows(eng, queue, None if fmt == "json" else limit)
+    if fmt == "json":
+        from prio.explain import iter_ask_rows
+
+        asks = iter_ask_rows(eng, queue)
+    else:
+        asks = ask_rows(eng, queue, limit)
     total = sum(r.pending_asks for r in rows[:1])
     ranges = None
     defined = list(inp.classes) + list(eng.snapshot.priority_classes)
