@@ -137,23 +137,33 @@ def _strictly_positive(res: dict) -> bool:
 def _dominates(l: dict, r: dict) -> bool:
     """StrictlyGreaterThan(l - r, 0): l >= r in every type (missing = 0) and > in one."""
     greater = False
-    for k in l.keys() | r.keys():
-        d = l.get(k, 0) - r.get(k, 0)
+    get = r.get
+    for k, lv in l.items():
+        d = lv - get(k, 0)
         if d < 0:
             return False
         if d > 0:
             greater = True
+    for k, rv in r.items():
+        if k not in l:
+            if rv > 0:
+                return False
+            if rv < 0:
+                greater = True
     return greater
 
 
-def _insertion_first(items, less):
-    """Go's sort.SliceStable for small n is an insertion sort: emulate it (the comparator is not
-    transitive, so the algorithm matters) and return the sorted list."""
+def _insertion_first(items, key):
+    """Order queues tied on priority and fair share by pending dominance (`key` gives an item's
+    pending resources), as Go's sort.SliceStable does for small n: an insertion sort. The
+    comparator is not transitive, so the algorithm matters."""
     out = list(items)
+    keys = [key(x) for x in out]
     for i in range(1, len(out)):
         j = i
-        while j > 0 and less(out[j], out[j - 1]):
+        while j > 0 and _dominates(keys[j], keys[j - 1]):
             out[j], out[j - 1] = out[j - 1], out[j]
+            keys[j], keys[j - 1] = keys[j - 1], keys[j]
             j -= 1
     return out
 
@@ -318,9 +328,10 @@ class Engine:
             group.append(heapq.heappop(heap))
         return group
 
-    def _ordered(self, heap, tie=None):
+    def _ordered(self, heap, key=None):
         """The live entries of a heap in order, lazily. Entries tied on the two key parts are
-        ordered by `tie` (an insertion sort, see _insertion_first) when given. Whatever was
+        ordered by pending dominance of `key(entry)` (an insertion sort, see _insertion_first)
+        when given. Whatever was
         popped and is still current goes back when the caller stops iterating."""
         taken = []
         try:
@@ -329,8 +340,8 @@ class Engine:
                 if not group:
                     return
                 taken.extend(group)
-                if tie is not None and len(group) > 1:
-                    group = _insertion_first(group, tie)
+                if key is not None and len(group) > 1:
+                    group = _insertion_first(group, key)
                 for e in group:
                     if e[3] == e[4].version:
                         yield e[4]
@@ -341,7 +352,7 @@ class Engine:
 
     def _ordered_children(self, p: QNode):
         """Children of p in YuniKorn's order: ties on (priority, share) by pending dominance."""
-        return self._ordered(p.heap, lambda a, b: _dominates(a[4].pending, b[4].pending))
+        return self._ordered(p.heap, key=lambda e: e[4].pending)
 
     def _ordered_apps(self, leaf: QNode):
         """Applications of a leaf in its sort policy's order (ties: application id)."""
@@ -543,7 +554,7 @@ class Engine:
                 j = i
                 while j < len(cs) and key(cs[j]) == key(cs[i]):
                     j += 1
-                out += _insertion_first(cs[i:j], lambda a, b: _dominates(a.pending, b.pending))
+                out += _insertion_first(cs[i:j], lambda c: c.pending)
                 i = j
             return out
 
