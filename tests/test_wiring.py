@@ -181,3 +181,14 @@ def test_cross_check_skips_parents_that_sort_by_fair_share(tmp_path):
                  "          - {name: b, properties: {application.sort.priority: enabled}}\n")
     r = run_cli("validate", "-o", "json", str(q), sample("priorityclasses.yaml"))
     assert "PRIO311" not in {f["rule"] for f in json.loads(r.stdout)["findings"]}
+
+
+def test_verbose_says_what_each_input_was_read_as():
+    r = run_cli("explain", "-v", sample("pods.json"), sample("priorityclasses.yaml"), sample("walkthrough-queues.yaml"), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    assert "pods.json: read as a pod list" in r.stderr and "walkthrough-queues.yaml: read as a queue config" in r.stderr
+
+
+def test_an_empty_applications_dump_is_read():
+    r = run_cli("explain", sample("walkthrough-queues.yaml"), "-", "-o", "json", input="[]\n")
+    assert r.exit_code == 0, r.stderr

@@ -36,6 +36,8 @@ def kind_of(data) -> str:
     if data is None:
         return "queues"
     if isinstance(data, list):
+        if not data:
+            return "rest-apps"  # what the applications endpoints answer for a queue with none
         return "rest-apps" if rest.is_apps_dump(data) else "rest-queues" if rest.is_queues_dump(data) else "queues"
     if not isinstance(data, dict):
         return "queues"  # a scalar at the top: a (broken) queues.yaml

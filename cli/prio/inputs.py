@@ -28,6 +28,14 @@ class Inputs:
     classes: list = field(default_factory=list)  # PriorityClass
     names: list = field(default_factory=list)
     notes: list = field(default_factory=list)  # what was assumed or ignored: printed on stderr
+    recognised: list = field(default_factory=list)  # (file, what it was read as), for --verbose
+
+
+_WHAT = {"config": "a queue config", "configmap": "a ConfigMap", "configmap-list": "ConfigMaps",
+         "priorityclass": "a PriorityClass", "priorityclass-list": "PriorityClasses",
+         "native": "a prio snapshot", "rest-queues": "a YuniKorn REST queues dump",
+         "rest-apps": "a YuniKorn REST applications dump", "pods": "a pod list",
+         "armada": "an Armada scenario or queue list", "list": "a List of other objects"}
 
 
 def _kind(data) -> str:
@@ -61,6 +69,7 @@ def gather(paths: list[str], classes_paths: list[str] = ()) -> Inputs:
         if not docs:
             raise InputError(src.name, f"empty input; expected {EXPECTED}")
         kinds = [_kind(d.data) for d in docs]
+        inp.recognised.append((src.name, ", ".join(dict.fromkeys(_WHAT.get(k, k) for k in kinds))))
         if path in classes_paths and set(kinds) - {"priorityclass", "priorityclass-list"}:
             raise InputError(src.name, "--priority-classes takes PriorityClass manifests; this file holds something else")
         units = None

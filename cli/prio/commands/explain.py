@@ -28,20 +28,24 @@ def explain(
     priority_classes: List[str] = options.PRIORITY_CLASSES,
     armada_decay: str = options.ARMADA_DECAY,
     armada_weighting: str = options.ARMADA_WEIGHTING,
+    verbose: bool = options.VERBOSE,
 ):
     """Show each queue's effective priority, offset and fence, and why."""
     from prio.commands.common import guarded, pick_format
 
     fmt = pick_format(output, FORMATS)
-    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit, why_ask, behind, use_color(color, sys.stdout))))
+    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit, why_ask, behind, use_color(color, sys.stdout), verbose)))
 
 
-def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None, color=False) -> int:
+def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None, color=False, verbose=False) -> int:
     from prio.commands.common import check_armada_options, load_inputs, width, write_chunks
     from prio.explain import ask_rows, queue_rows, why as why_lines
     from prio.scenario import build
 
     inp = load_inputs(paths, sample, classes)
+    if verbose:
+        for name, what in inp.recognised:
+            sys.stderr.write(f"prio: {name}: read as {what}\n")
     check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting)
     if inp.armada:
         from prio.armada.command import run_explain

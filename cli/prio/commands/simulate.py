@@ -26,19 +26,23 @@ def simulate(
     seed: Optional[int] = typer.Option(None, "--seed", metavar="N", help="Armada scenarios: random seed (overrides the scenario's)."),
     armada_decay: str = options.ARMADA_DECAY,
     armada_weighting: str = options.ARMADA_WEIGHTING,
+    verbose: bool = options.VERBOSE,
 ):
     """Step through the scheduling order and every priority change it causes."""
     from prio.commands.common import guarded, pick_format
 
     fmt = pick_format(output, FORMATS)
-    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, steps, partition, priority_classes, rounds, seed, armada_decay, armada_weighting, limit, use_color(color, sys.stdout))))
+    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, steps, partition, priority_classes, rounds, seed, armada_decay, armada_weighting, limit, use_color(color, sys.stdout), verbose)))
 
 
-def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_decay, armada_weighting, limit=None, color=False) -> int:
+def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_decay, armada_weighting, limit=None, color=False, verbose=False) -> int:
     from prio.commands.common import check_armada_options, load_inputs, width, write_chunks
     from prio.scenario import build
 
     inp = load_inputs(paths, sample, classes)
+    if verbose:
+        for name, what in inp.recognised:
+            sys.stderr.write(f"prio: {name}: read as {what}\n")
     check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting, rounds=rounds, seed=seed)
     if inp.armada:
         from prio.armada.command import run_simulate

@@ -1,0 +1,14 @@
+"""The benchmark scripts still run (tiny sizes: speed is measured by hand, not in tests)."""
+import os
+import subprocess
+import sys
+
+from conftest import ROOT
+
+
+def test_benchmark_script_runs_and_prints_ratios(tmp_path):
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "run.py"), "--queues", "30", "--asks", "300",
+                        "--dir", str(tmp_path)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    lines = [l for l in r.stdout.splitlines() if "ratio" in l]
+    assert [l.split()[0] for l in lines] == ["validate", "explain", "simulate"]
