@@ -14,10 +14,11 @@ UPDATE = os.environ.get("PRIO_UPDATE_GOLDEN") == "1"
 
 def golden(name: str, text: str) -> None:
     path = os.path.join(GOLDEN, name)
-    if UPDATE or not os.path.exists(path):
+    if UPDATE:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as fh:
             fh.write(text)
+    assert os.path.exists(path), f"no golden {path} (PRIO_UPDATE_GOLDEN=1 to write it)"
     with open(path) as fh:
         assert text == fh.read(), f"output differs from {path} (PRIO_UPDATE_GOLDEN=1 to accept)"
 

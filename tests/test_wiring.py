@@ -192,3 +192,15 @@ def test_verbose_says_what_each_input_was_read_as():
 def test_an_empty_applications_dump_is_read():
     r = run_cli("explain", sample("walkthrough-queues.yaml"), "-", "-o", "json", input="[]\n")
     assert r.exit_code == 0, r.stderr
+
+
+def test_explain_compares_rest_current_priority(tmp_path):
+    q = tmp_path / "q.json"
+    q.write_text(json.dumps({"queuename": "root", "partition": "default", "isLeaf": False, "isManaged": True, "currentPriority": 50,
+                             "children": [{"queuename": "root.a", "parent": "root", "isLeaf": True, "isManaged": True, "currentPriority": 50}]}))
+    a = tmp_path / "a.json"
+    a.write_text(json.dumps([{"applicationID": "x", "partition": "default", "queueName": "root.a", "submissionTime": 1,
+                              "requests": [{"allocationKey": "k", "priority": "10", "resource": {"pods": 1}}]}]))
+    r = run_cli("explain", str(q), str(a), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    assert "root.a: YuniKorn reported 50, prio computes 10" in r.stderr

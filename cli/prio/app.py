@@ -41,25 +41,12 @@ def _root(
     """prio: why is this job waiting behind that one?"""
 
 
-def fail(message: str, code: int = 2) -> None:
-    typer.echo(f"prio: {message}", err=True)
-    raise typer.Exit(code)
-
-
 def use_color(choice: Color, stream) -> bool:
     if choice == Color.always:
         return True
     if choice == Color.never or os.environ.get("NO_COLOR", ""):
         return False
     return stream.isatty()
-
-
-def default_format(env: str, machine_default: str, tty_default: str) -> str:
-    """The format: PRIO_OUTPUT-style variable first, then table/text on a terminal."""
-    v = os.environ.get(env, "").strip()
-    if v:
-        return v
-    return tty_default if sys.stdout.isatty() else machine_default
 
 
 def _register() -> None:

@@ -1,6 +1,6 @@
 """The validate pipeline: read -> split into units -> decode, schema, rules -> findings.
 
-Pure of output: it returns a Report and the input errors; the CLI decides what to print."""
+It prints nothing: it returns a Report and the input errors, and the CLI decides what to show."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -17,7 +17,6 @@ from prio.rules.registry import CHECKS, RULES
 @dataclass
 class Options:
     priority_classes: list = field(default_factory=list)  # extra PriorityClass files (issue 5)
-    verbose: bool = False
 
 
 @dataclass
@@ -60,7 +59,7 @@ def check_queues(doc) -> list[Issue]:
     return issues
 
 
-def check_text(name: str, text: str, options: Options | None = None, found: bool = False) -> FileResult:
+def check_text(name: str, text: str, found: bool = False) -> FileResult:
     """Check one file. `found`: it came from a directory, not from the command line, so a YAML
     file that is plainly something else (a Helm values.yaml: no partitions, no kind) is skipped
     rather than reported as a queue config full of unknown keys."""
@@ -75,11 +74,11 @@ def check_text(name: str, text: str, options: Options | None = None, found: bool
             continue
         if unit.kind == "queues":
             findings += resolve(name, unit.doc, check_queues(unit.doc))
-        elif unit.kind == "armada-queue" and "armada" in CHECKS:
+        elif unit.kind == "armada-queue":
             from prio.armada import lint as armada_lint
 
             findings += resolve(name, unit.doc, armada_lint.lint_queue_document(unit.doc))
-        elif unit.kind == "priorityclass" and "priorityclass" in CHECKS:
+        elif unit.kind == "priorityclass":
             from prio.k8s import lint as k8s_lint
 
             findings += resolve(name, unit.doc, k8s_lint.lint_priority_class(unit.doc))
@@ -101,7 +100,7 @@ def check_paths(paths: list[str], options: Options | None = None):
     for path in todo:
         try:
             src = source.read(path)
-            res = check_text(src.name, src.text, options, found=path not in named)
+            res = check_text(src.name, src.text, found=path not in named)
         except InputError as e:
             errors.append(e)
             continue

@@ -14,7 +14,6 @@ from prio.errors import InputError
 from prio.findings import Issue
 from prio.yamlnodes import Document
 
-CONFIGMAP_NAMES = ("yunikorn-configs", "yunikorn-defaults")
 QUEUES_KEY = "queues.yaml"
 
 
@@ -41,7 +40,9 @@ def kind_of(data) -> str:
         return "rest-apps" if rest.is_apps_dump(data) else "rest-queues" if rest.is_queues_dump(data) else "queues"
     if not isinstance(data, dict):
         return "queues"  # a scalar at the top: a (broken) queues.yaml
-    if str(data.get("model", "")).lower() == "armada":
+    from prio.armada.scenario import is_scenario
+
+    if is_scenario(data):
         return "armada-scenario"
     kind = data.get("kind")
     api = str(data.get("apiVersion", ""))
@@ -148,7 +149,8 @@ def units(name: str, text: str) -> list[Unit]:
     kinds = [_unit_kind(d.data) for d in docs]
     for i, d in enumerate(docs):
         # Kubernetes manifests are read by kubectl's YAML library (go-yaml v2): yes/no are booleans.
-        if kinds[i] == "priorityclass" or (kinds[i] == "list" and any(documents_kind(it) == "priorityclass" for it in (d.data.get("items") or []))):
+        if kinds[i] == "priorityclass" or (kinds[i] == "list" and (d.data.get("kind") == "PriorityClassList" or any(
+                documents_kind(it) == "priorityclass" for it in (d.data.get("items") or [])))):
             docs[i] = yamlnodes.to_document(name, nodes[i], go="v2")
     if all(k == "queues" for k in kinds):
         first = docs[0]
@@ -163,7 +165,7 @@ def units(name: str, text: str) -> list[Unit]:
             item_kind = str(doc.data.get("kind", ""))[:-4] if str(doc.data.get("kind", "")).endswith("List") else ""
             for i, item in enumerate(doc.data.get("items") or []):
                 sub = _subdoc(doc, ("items", i))
-                if isinstance(item, dict) and "kind" not in item and item_kind and item_kind != "":
+                if isinstance(item, dict) and "kind" not in item and item_kind:
                     item = dict(item, kind=item_kind, apiVersion=item.get("apiVersion", doc.data.get("apiVersion", "")))
                     sub.data = item
                 k = _unit_kind(item)

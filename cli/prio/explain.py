@@ -61,6 +61,21 @@ def queue_notes(q: QNode) -> list[str]:
     return notes
 
 
+def reported_differences(eng: Engine, queues) -> list[str]:
+    """Where a REST dump's currentPriority differs from what prio computes from the same dump.
+    YuniKorn updates a parent's cached child priorities only on ask and application events, so
+    after a config reload they can be stale; a partial applications dump differs too."""
+    by_path = {q.path: q for q in eng.root.walk()}
+    out = []
+    for info in queues:
+        q = by_path.get(info.path)
+        if q is None or info.current_priority is None:
+            continue
+        if info.current_priority != q.reported:
+            out.append(f"{info.path}: YuniKorn reported {show(info.current_priority)}, prio computes {show(q.reported)}")
+    return out
+
+
 def queue_rows(eng: Engine, subtree: str | None = None) -> list[QueueRow]:
     counts = pending_counts(eng)
     start = eng.root
@@ -96,13 +111,6 @@ class AskRow(NamedTuple):
     def to_json(self) -> dict:
         return {"ask": self.ask, "application": self.application, "queue": self.queue, "priority": self.priority,
                 "queuePriorities": [{"queue": p, "priority": v} for p, v in self.vector]}
-
-
-def ask_rows(eng: Engine, subtree: str | None = None, limit: int | None = None) -> list[AskRow]:
-    """The first `limit` rows of iter_ask_rows (all of them without a limit)."""
-    from itertools import islice
-
-    return list(islice(iter_ask_rows(eng, subtree), limit))
 
 
 def iter_ask_rows(eng: Engine, subtree: str | None = None):

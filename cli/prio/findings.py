@@ -68,7 +68,6 @@ class Finding:
     line: int | None
     column: int | None
     path: str
-    extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     def to_json(self) -> dict:
         return {

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 CONFIG_NAMES = (".prio.yaml", ".prio.yml")
-SEVERITY_LEVELS = ("error", "warning", "info")
+from prio.findings import SEVERITIES as SEVERITY_LEVELS  # noqa: E402 - one list of severities
 KEYS = ("select", "ignore", "severity", "per-path-ignores")
 ENTRY_KEYS = ("paths", "rules", "reason")
 

@@ -10,7 +10,7 @@ class Ask:
     id: str
     priority: int
     resources: dict  # YuniKorn units (vcore in millicores)
-    create_time: float  # sort key: seconds, or the order in the file
+    create_time: tuple  # sort key: (unix ns, 0), or (0, order in the file) when not given
     seq: int = 0  # insertion order: the last tie-break inside an application
 
 
@@ -18,7 +18,7 @@ class Ask:
 class App:
     id: str
     queue: str  # full path, lowercased as YuniKorn does
-    submit_time: float
+    submit_time: tuple  # as create_time
     asks: list = field(default_factory=list)
     allocated: dict = field(default_factory=dict)  # what the app already runs
     state: str = ""  # "", New, Accepted, Running...: Running when allocated is non-empty
@@ -44,7 +44,7 @@ class QueueInfo:
     max: dict | None = None
     maxapps: int = 0
     allocated: dict = field(default_factory=dict)
-    current_priority: int | None = None  # what YuniKorn reported, to compare with
+    current_priority: int | None = None  # what YuniKorn reported: explain compares it with its own
     status: str = "Active"  # Active, Draining or Stopped
 
 

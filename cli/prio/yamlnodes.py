@@ -100,7 +100,7 @@ def check_depth(name: str, text: str, limit: int = MAX_DEPTH) -> None:
             raise InputError(name, f"YAML nested more than {limit} levels deep; prio refuses it before parsing", lineno)
 
 
-def parse(name: str, text: str, first_only: bool = False) -> list:
+def parse(name: str, text: str) -> list:
     """Compose the documents of `text` into nodes. Syntax errors become InputError with a position."""
     check_depth(name, text)
     loader = _Parser(text)
@@ -108,8 +108,6 @@ def parse(name: str, text: str, first_only: bool = False) -> list:
         nodes = []
         while loader.check_node():
             nodes.append(loader.get_node())
-            if first_only:
-                break
         return nodes
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
@@ -146,11 +144,6 @@ class _AliasBudget:
         if self.aliased > 100 and self.decoded > 1000 and self.aliased / self.decoded > self.ratio():
             m = node.start_mark
             raise InputError(self.name, "document contains excessive aliasing (a YAML alias bomb?); refused as YuniKorn's decoder refuses it", m.line + 1, m.column + 1)
-
-
-def _pos(mark, line_offset: int, col_offset: int) -> Pos:
-    # A block scalar's content is indented: columns shift only for those lines.
-    return Pos(mark.line + 1 + line_offset, mark.column + 1 + col_offset)
 
 
 _GO_FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
@@ -220,8 +213,8 @@ def to_document(name: str, node, line_offset: int = 0, col_offset: int = 0, go: 
         if nid in seen_nodes:
             budget.aliased += 1
             if nid in active:
-                m = n.start_mark
-                raise InputError(name, "recursive alias: an anchor refers to itself", m.line + 1 + line_offset, m.column + 1)
+                p = P(n.start_mark)
+                raise InputError(name, "recursive alias: an anchor refers to itself", p.line, p.column)
         else:
             seen_nodes.add(nid)
         budget.check(n)

@@ -1,7 +1,6 @@
 """`prio explain`: the effective priority tree and the order pending asks are considered in."""
 from __future__ import annotations
 
-import os
 import sys
 from typing import List, Optional
 
@@ -39,7 +38,7 @@ def explain(
 
 def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None, color=False, verbose=False) -> int:
     from prio.commands.common import check_armada_options, load_inputs, width, write_chunks
-    from prio.explain import ask_rows, queue_rows, why as why_lines
+    from prio.explain import iter_ask_rows, queue_rows, why as why_lines
     from prio.scenario import build
 
     inp = load_inputs(paths, sample, classes)
@@ -82,16 +81,25 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
     if why:
         lines = why_lines(eng, why)
         return _print_lines(fmt, {"queue": why, "why": lines}, lines)
+    if inp.rest_queues:
+        from prio.explain import reported_differences
+
+        diff = reported_differences(eng, inp.rest_queues)
+        if diff:
+            sys.stderr.write(f"prio: note: {len(diff)} queue priorit{'y differs' if len(diff) == 1 else 'ies differ'} from the dump's currentPriority "
+                             f"(YuniKorn refreshes parents only on ask events; a partial applications dump differs too): {'; '.join(diff[:5])}\n")
     rows = queue_rows(eng, queue)
     if limit is None and fmt == "table":
         limit = 200
+    rows_iter = iter_ask_rows(eng, queue)
+    total = None
     if fmt == "json":
-        from prio.explain import iter_ask_rows
-
-        asks = iter_ask_rows(eng, queue)
+        asks = rows_iter  # streamed, every one
     else:
-        asks = ask_rows(eng, queue, limit)
-    total = sum(r.pending_asks for r in rows[:1])
+        from itertools import islice
+
+        asks = list(islice(rows_iter, limit))
+        total = len(asks) + sum(1 for _ in rows_iter)  # what the table leaves out, counted alike
     ranges = None
     defined = list(inp.classes) + list(eng.snapshot.priority_classes)
     if defined:
@@ -100,7 +108,7 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
         ranges = class_ranges(eng.root, defined)
     from prio.render import explain_out
 
-    write_chunks(explain_out.render(fmt, rows, asks, ranges=ranges, width=width(), source=", ".join(inp.names) or "bundled walkthrough", total=total, color=color))
+    write_chunks(explain_out.render(fmt, rows, asks, ranges=ranges, width=width(), total=total, color=color))
     return 0
 
 

@@ -127,7 +127,7 @@ def _run(paths, fmt, *, strict, quiet, color, priority_classes, verbose, output_
         _err(str(e))
         return 2
 
-    checked, results, errors = check_paths(list(paths), Options(list(priority_classes), verbose))
+    checked, results, errors = check_paths(list(paths), Options(list(priority_classes)))
     for e in errors:
         sys.stderr.write(f"{e}\n")
     if verbose:
@@ -137,7 +137,6 @@ def _run(paths, fmt, *, strict, quiet, color, priority_classes, verbose, output_
             for n in r.notes:
                 sys.stderr.write(n + "\n")
     report = suppress.apply(results, settings, checked.files)
-    report.suppressed += checked.suppressed
     failing = ("error", "warning") if strict else ("error",)
     code = 2 if errors else 1 if any(f.severity in failing for f in report.findings) else 0
 

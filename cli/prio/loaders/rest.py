@@ -273,7 +273,7 @@ def load_queues(name: str, doc) -> tuple[list[QueueInfo], Snapshot | None]:
         notes.append("priorityOffset differs from the priority.offset property for " + ", ".join(flags["offset_mismatch"][:5]) +
                      "; prio uses priorityOffset")
     if flags["no_current"]:
-        notes.append("the dump does not report currentPriority for every queue: nothing to compare prio's priorities with")
+        notes.append("the dump does not report currentPriority for every queue: those are not compared with what prio computes")
     if top.path != "root":
         notes.append(f"the dump starts at {top.path}, not root (a /queue/{{q}} response): its ancestors are added with no properties")
     capacity = top.max if top.path == "root" and top.max else None

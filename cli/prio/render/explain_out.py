@@ -19,12 +19,12 @@ def _sort(r) -> str:
     return f"children: {'priority' if r.sort_priority else 'fair share'} first"
 
 
-def render(fmt: str, rows, asks, ranges=None, width: int = 120, source: str = "", total: int | None = None, color: bool = False):
+def render(fmt: str, rows, asks, ranges=None, width: int = 120, total: int | None = None, color: bool = False):
     """Yields the output in chunks (a million asks stream rather than build one string)."""
     if fmt == "json":
         yield from _json(rows, asks, ranges)
     elif fmt == "table":
-        yield _rich(rows, asks, ranges, width, source, total, color)
+        yield _rich(rows, asks, ranges, width, total, color)
     else:
         yield _tabular(rows, asks, ranges, "github" if fmt == "markdown" else "plain", total)
 
@@ -77,7 +77,7 @@ def _tabular(rows, asks, ranges, tablefmt: str, total=None) -> str:
     return "".join(out) + "\n"
 
 
-def _rich(rows, asks, ranges, width, source, total=None, color=False) -> str:
+def _rich(rows, asks, ranges, width, total=None, color=False) -> str:
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table

@@ -13,11 +13,7 @@ def load_all() -> None:
     for fam in FAMILIES:
         importlib.import_module(f"prio.rules.{fam}")
     for mod in _EXTRA:
-        try:
-            importlib.import_module(mod)
-        except ModuleNotFoundError as e:
-            if e.name is None or not mod.startswith(e.name):
-                raise
+        importlib.import_module(mod)
 
 
 def all_rules() -> dict:

@@ -92,7 +92,8 @@ def placement_filter_list(ctx):
 
 
 def _static_path(top):
-    """(parts, has_dynamic, qualified_error_rule) for the fixed prefix of a rule chain."""
+    """(static path or None, has a dynamic part, the rule with an illegal qualified value or
+    None) for the fixed prefix of a rule chain."""
     parts, dynamic = [], False
     for n, r in enumerate(_chain(top)):
         if r.name != "fixed":  # the validator compares the name case-sensitively

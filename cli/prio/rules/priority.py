@@ -16,7 +16,7 @@ SYSTEM_NODE = 2_000_001_000
 
 
 def own_priority(q):
-    """(offset, fenced, problem) from the queue's own properties: neither is inherited."""
+    """(offset, fenced) from the queue's own properties: neither is inherited."""
     off, _ = P.offset(q.properties.get(P.PRIORITY_OFFSET))
     fenced = P.priority_policy(q.properties.get(P.PRIORITY_POLICY))[0] == "fence"
     return off, fenced
