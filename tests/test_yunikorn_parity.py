@@ -100,3 +100,27 @@ def test_saturation_names_the_bound_it_crosses_where_it_first_does():
     assert "a pod of priority 0 gives 2200001000, which saturates at 2147483647" in got[(7, "root.d")]  # not for 1e9: saturated in e already
     assert "saturates at 2147483647" in got[(10, "root.d.e")]
     assert "saturates at -2147483648" in got[(12, "root.n")] and "nothing pending" in got[(12, "root.n")]
+
+
+def test_review_regressions(tmp_path):
+    # an Armada scenario labelled armada-legacy is recognised
+    sc = open(os.path.join(ROOT, "samples", "armada-scenario.yaml")).read().replace("model: armada", "model: armada-legacy")
+    r = run_cli("explain", "-", "-o", "json", input=sc)
+    assert r.exit_code == 0 and json.loads(r.stdout)["model"] == "armada-legacy"
+    # a typed PriorityClassList is read as kubectl reads it: globalDefault: yes is true
+    pcl = ("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClassList\nitems:\n"
+           "  - metadata: {name: low}\n    value: 10\n    globalDefault: yes\n")
+    assert rules_of_text(pcl) == []
+    # explain's "N more" counts only asks it would list (an ask with no resources is never considered)
+    snap = "applications:\n  - {id: a, queue: root.x, asks: [{priority: 1, resources: {}}, {priority: 2}]}\n"
+    r = run_cli("explain", "-", "-o", "plain", input=snap)
+    assert "more pending asks" not in r.stdout
+    # a recursive alias inside a ConfigMap block points into the outer file
+    cm = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: yunikorn-configs}\ndata:\n  queues.yaml: |\n    a: &x\n      b: *x\n"
+    r = run_cli("validate", "-", input=cm)
+    assert r.exit_code == 2 and r.stderr.startswith("<stdin>:6:8:")  # the anchor, in the outer file
+
+
+def rules_of_text(text):
+    r = run_cli("validate", "-o", "json", "-", input=text)
+    return sorted({f["rule"] for f in json.loads(r.stdout)["findings"]})
