@@ -24,7 +24,7 @@ import heapq
 from typing import NamedTuple
 
 from prio.properties import INT32_MAX, INT32_MIN
-from prio.quantity import show
+from prio.quantity import show, strictly_positive
 from prio.snapshot import App, Ask, Snapshot
 from prio.tree import QNode, ensure_queue, set_fairmax
 
@@ -122,16 +122,6 @@ class Unscheduled(NamedTuple):
     queue: str
     priority: int
     reason: str
-
-
-def _strictly_positive(res: dict) -> bool:
-    pos = False
-    for v in res.values():
-        if v < 0:
-            return False
-        if v > 0:
-            pos = True
-    return pos
 
 
 def _dominates(l: dict, r: dict) -> bool:
@@ -283,7 +273,7 @@ class Engine:
         """(Re)insert a child into its parent's heap with its current key."""
         c.version += 1
         p = c.parent
-        if p is None or c.live <= 0 or c.stopped or not _strictly_positive(c.pending):
+        if p is None or c.live <= 0 or c.stopped or not strictly_positive(c.pending):
             return
         k1, k2 = self._qkey(p, c)
         heapq.heappush(p.heap, (k1, k2, c.name, c.version, c))
@@ -309,7 +299,7 @@ class Engine:
 
     def _push_app(self, st: AppState) -> None:
         st.version += 1
-        if st.blocked or st.live >= len(st.asks) or not _strictly_positive(st.pending):
+        if st.blocked or st.live >= len(st.asks) or not strictly_positive(st.pending):
             return
         k1, k2 = self._akey(st)
         heapq.heappush(st.leaf.heap, (k1, k2, st.app.id, st.version, st))
@@ -543,7 +533,7 @@ class Engine:
         """Pending asks in the order the scheduler would consider them now (no allocation in
         between): a depth-first walk of the sorted tree. Yields (AppState, Ask)."""
         def kids(p):
-            cs = [c for c in sorted(p.children, key=lambda c: c.name) if _strictly_positive(c.pending) and not c.stopped]
+            cs = [c for c in sorted(p.children, key=lambda c: c.name) if strictly_positive(c.pending) and not c.stopped]
             if p.sort_priority:
                 key = lambda c: (-c.reported, self.share(c))
             else:
@@ -562,7 +552,7 @@ class Engine:
         while stack:
             q = stack.pop()
             if q.leaf:
-                apps = sorted((st for st in q.apps if _strictly_positive(st.pending)), key=lambda st: st.app.id)
+                apps = sorted((st for st in q.apps if strictly_positive(st.pending)), key=lambda st: st.app.id)
                 apps.sort(key=self._akey)
                 for st in apps:
                     for i, a in enumerate(st.asks):

@@ -191,14 +191,6 @@ def _find_ask(order, key: str):
     return hits[0]
 
 
-def _chain(q: QNode) -> list:
-    out = []
-    while q is not None:
-        out.append(q)
-        q = q.parent
-    return out[::-1]  # root first
-
-
 def why_ask(eng: Engine, ask: str, behind: str | None = None) -> list[str]:
     """Why an ask waits where it does: its place in the order, and the decisive comparison with
     the ask ahead of it (or `behind`): the first queue where their paths part, and which rule of
@@ -217,7 +209,7 @@ def why_ask(eng: Engine, ask: str, behind: str | None = None) -> list[str]:
         (i, st, a), (j, st2, b) = (j, st2, b), (i, st, a)
     else:
         lines.append(f"It waits behind {b.id} (number {j + 1}, application {st2.app.id}, priority {b.priority}, queue {st2.leaf.path}):")
-    pa, pb = _chain(st.leaf), _chain(st2.leaf)
+    pa, pb = Engine._path(st.leaf)[::-1], Engine._path(st2.leaf)[::-1]  # root first
     k = 0
     while k < min(len(pa), len(pb)) and pa[k] is pb[k]:
         k += 1

@@ -51,8 +51,15 @@ def parse_lenient(res: dict) -> dict:
 
 
 def strictly_positive(res: dict | None) -> bool:
-    """StrictlyGreaterThanZero: at least one value > 0 and none < 0."""
-    return bool(res) and any(v > 0 for v in res.values()) and all(v >= 0 for v in res.values())
+    """StrictlyGreaterThanZero: at least one value > 0 and none < 0 (one pass: the scheduling
+    loop asks this of every queue it re-keys)."""
+    pos = False
+    for v in (res or {}).values():
+        if v < 0:
+            return False
+        if v > 0:
+            pos = True
+    return pos
 
 
 def fits(outer: dict | None, inner: dict | None) -> bool:

@@ -7,7 +7,7 @@ from prio import resources
 from prio.engine import Engine
 from prio.errors import InputError
 from prio.snapshot import Snapshot
-from prio.tree import QNode, from_config
+from prio.tree import QNode, empty_root, from_config
 
 
 def sample_paths(name: str | None) -> list[str]:
@@ -48,7 +48,5 @@ def build(inp, partition: str | None = None) -> Engine:
 
         root = rest.build_tree(inp.rest_queues)
     else:
-        root = QNode("root", None)
-        root.apply_properties({}, {})
-        root.leaf = False
+        root = empty_root()  # queues only from the snapshot: all dynamic
     return Engine(root, snap)

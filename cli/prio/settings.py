@@ -24,8 +24,9 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from prio.findings import SEVERITIES as SEVERITY_LEVELS
+
 CONFIG_NAMES = (".prio.yaml", ".prio.yml")
-from prio.findings import SEVERITIES as SEVERITY_LEVELS  # noqa: E402 - one list of severities
 KEYS = ("select", "ignore", "severity", "per-path-ignores")
 ENTRY_KEYS = ("paths", "rules", "reason")
 

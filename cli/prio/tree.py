@@ -92,14 +92,18 @@ class Template:
         return not self.maxapps and not any(k and v for m in self._raw for k, v in m.items())
 
 
+def empty_root() -> QNode:
+    """A root queue with nothing configured (a partition without queues, or no config)."""
+    root = QNode("root", None)
+    root.apply_properties({}, {})
+    root.leaf = False
+    return root
+
+
 def from_config(partition: Partition) -> QNode:
     conf_root = partition.root()
     if conf_root is None:
-        conf_root_name = "root"
-        root = QNode(conf_root_name, None)
-        root.apply_properties({}, {})
-        root.leaf = False
-        return root
+        return empty_root()
 
     def build(cq, parent):
         q = QNode(cq.name.lower(), parent)

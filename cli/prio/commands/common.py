@@ -42,6 +42,16 @@ def check_armada_options(inp, decay, weighting, **only_armada) -> None:
             raise InputError(given[0], "applies to Armada scenarios only; these inputs are YuniKorn's")
 
 
+def say_recognised(inp) -> None:
+    for name, what in inp.recognised:
+        sys.stderr.write(f"prio: {name}: read as {what}\n")
+
+
+def say_notes(inp) -> None:
+    for note in inp.notes:
+        sys.stderr.write(f"prio: note: {note}\n")
+
+
 def load_inputs(paths, sample, classes):
     from prio import inputs, scenario
 

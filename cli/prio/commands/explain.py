@@ -37,14 +37,13 @@ def explain(
 
 
 def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None, color=False, verbose=False) -> int:
-    from prio.commands.common import check_armada_options, load_inputs, width, write_chunks
+    from prio.commands.common import check_armada_options, load_inputs, say_notes, say_recognised, width, write_chunks
     from prio.explain import iter_ask_rows, queue_rows, why as why_lines
     from prio.scenario import build
 
     inp = load_inputs(paths, sample, classes)
     if verbose:
-        for name, what in inp.recognised:
-            sys.stderr.write(f"prio: {name}: read as {what}\n")
+        say_recognised(inp)
     check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting)
     if inp.armada:
         from prio.armada.command import run_explain
@@ -52,8 +51,7 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
         sys.stdout.write(run_explain(inp.armada, fmt, decay=armada_decay, weighting=armada_weighting, width=width()))
         return 0
     eng = build(inp, partition)
-    for note in inp.notes:
-        sys.stderr.write(f"prio: note: {note}\n")
+    say_notes(inp)
     for target in (queue, why):
         if target:
             from prio.explain import find

@@ -36,13 +36,12 @@ def simulate(
 
 
 def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_decay, armada_weighting, limit=None, color=False, verbose=False) -> int:
-    from prio.commands.common import check_armada_options, load_inputs, width, write_chunks
+    from prio.commands.common import check_armada_options, load_inputs, say_notes, say_recognised, width, write_chunks
     from prio.scenario import build
 
     inp = load_inputs(paths, sample, classes)
     if verbose:
-        for name, what in inp.recognised:
-            sys.stderr.write(f"prio: {name}: read as {what}\n")
+        say_recognised(inp)
     check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting, rounds=rounds, seed=seed)
     if inp.armada:
         from prio.armada.command import run_simulate
@@ -50,8 +49,7 @@ def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_deca
         sys.stdout.write(run_simulate(inp.armada, fmt, decay=armada_decay, weighting=armada_weighting, rounds=rounds, seed=seed, width=width()))
         return 0
     eng = build(inp, partition)
-    for note in inp.notes:
-        sys.stderr.write(f"prio: note: {note}\n")
+    say_notes(inp)
     progress = None
     total = eng.snapshot.ask_count()
     if sys.stderr.isatty() and total >= 20000:

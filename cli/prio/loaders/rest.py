@@ -24,7 +24,8 @@ from prio.findings import format_path
 from prio.loaders.common import Reader
 from prio.properties import INT32_MAX, INT32_MIN
 from prio.snapshot import App, Ask, QueueInfo, Snapshot
-from prio.tree import QNode
+from prio.quantity import strictly_positive
+from prio.tree import QNode, empty_root
 
 INT64_MAX = 2**63 - 1
 FINAL_STATES = ("completed", "rejected", "failed", "expired")
@@ -287,9 +288,7 @@ def build_tree(queues: list[QueueInfo]) -> QNode:
     count as the queue's own only where they make a difference (a fence, a non-zero or unreadable
     offset), since the merged map shows the reset values of every queue. Children keep the
     order of the dump; `conf_path` is None (there is no config to point at)."""
-    root = QNode("root", None)
-    root.apply_properties({}, {})
-    root.leaf = False
+    root = empty_root()
     nodes: dict[str, QNode] = {"root": root}
 
     def ensure(parts: list[str]) -> QNode:
@@ -324,8 +323,8 @@ def build_tree(queues: list[QueueInfo]) -> QNode:
         if off is not None and P.offset(off) != (0, None):
             own[P.PRIORITY_OFFSET] = off
         q.apply_properties(props, own)
-        q.guaranteed = info.guaranteed if info.guaranteed and _positive(info.guaranteed) else None
-        q.max = info.max if info.max and _positive(info.max) else None
+        q.guaranteed = info.guaranteed if info.guaranteed and strictly_positive(info.guaranteed) else None
+        q.max = info.max if info.max and strictly_positive(info.max) else None
         q.maxapps = info.maxapps
         q.conf_path = None
         # YuniKorn's sortQueues skips Stopped children; Draining ones are still scheduled.
@@ -340,10 +339,6 @@ def build_tree(queues: list[QueueInfo]) -> QNode:
         if q is not root:
             q.leaf = bool(info.is_leaf) and not q.children
     return root
-
-
-def _positive(res: dict) -> bool:
-    return any(v > 0 for v in res.values()) and all(v >= 0 for v in res.values())
 
 
 # ---- applications -------------------------------------------------------------------------------

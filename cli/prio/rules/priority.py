@@ -8,11 +8,10 @@ from __future__ import annotations
 from prio import properties as P
 from prio.config import queue_path
 from prio.findings import Issue
+from prio.k8s.resolve import HIGHEST_USER as USER_MAX
+from prio.k8s.resolve import SYSTEM_CLUSTER_CRITICAL as SYSTEM_CLUSTER
+from prio.k8s.resolve import SYSTEM_NODE_CRITICAL as SYSTEM_NODE
 from prio.rules.registry import check
-
-USER_MAX = 1_000_000_000
-SYSTEM_CLUSTER = 2_000_000_000
-SYSTEM_NODE = 2_000_001_000
 
 
 def own_priority(q):
