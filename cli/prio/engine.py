@@ -532,6 +532,12 @@ class Engine:
     def considered_order(self):
         """Pending asks in the order the scheduler would consider them now (no allocation in
         between): a depth-first walk of the sorted tree. Yields (AppState, Ask)."""
+        for st, asks in self.considered_groups():
+            for a in asks:
+                yield st, a
+
+    def considered_groups(self):
+        """considered_order by application: (AppState, its pending asks in order)."""
         def kids(p):
             cs = [c for c in sorted(p.children, key=lambda c: c.name) if strictly_positive(c.pending) and not c.stopped]
             if p.sort_priority:
@@ -555,8 +561,7 @@ class Engine:
                 apps = sorted((st for st in q.apps if strictly_positive(st.pending)), key=lambda st: st.app.id)
                 apps.sort(key=self._akey)
                 for st in apps:
-                    for i, a in enumerate(st.asks):
-                        if not st.alloc[i]:
-                            yield st, a
+                    alloc = st.alloc
+                    yield st, [a for i, a in enumerate(st.asks) if not alloc[i]]
             else:
                 stack.extend(reversed(kids(q)))

@@ -113,13 +113,13 @@ class AskRow(NamedTuple):
                 "queuePriorities": [{"queue": p, "priority": v} for p, v in self.vector]}
 
 
-def iter_ask_rows(eng: Engine, subtree: str | None = None):
-    """Pending asks in the order they would be considered now, with the priority vector: what
-    every queue on the ask's path reports, from root's child down to the leaf. Lazy: a million
-    asks stream to the renderer."""
+def iter_ask_groups(eng: Engine, subtree: str | None = None):
+    """Pending asks in the order they would be considered now, by application: (application id,
+    queue, priority vector, [asks]). The vector is what every queue on the path reports, from
+    root's child down to the leaf. Lazy: a million asks stream to the renderer."""
     prefix = find(eng.root, subtree).path if subtree else None
     vectors: dict = {}  # one vector per leaf, shared by its asks
-    for st, a in eng.considered_order():
+    for st, asks in eng.considered_groups():
         leaf = st.leaf
         vec = vectors.get(leaf.path)
         if vec is None:
@@ -132,9 +132,16 @@ def iter_ask_rows(eng: Engine, subtree: str | None = None):
                     chain.append((q.path, None if q.reported == MIN else q.reported))
                     q = q.parent
                 vec = vectors[leaf.path] = tuple(reversed(chain))
-        if prefix and not vec:
+        if (prefix and not vec) or not asks:
             continue
-        yield AskRow(a.id, st.app.id, leaf.path, a.priority, vec)
+        yield st.app.id, leaf.path, vec, asks
+
+
+def iter_ask_rows(eng: Engine, subtree: str | None = None):
+    """iter_ask_groups one ask at a time, as AskRows."""
+    for app, queue, vec, asks in iter_ask_groups(eng, subtree):
+        for a in asks:
+            yield AskRow(a.id, app, queue, a.priority, vec)
 
 
 def why(eng: Engine, path: str) -> list[str]:

@@ -89,11 +89,13 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
     rows = queue_rows(eng, queue)
     if limit is None and fmt == "table":
         limit = 200
-    rows_iter = iter_ask_rows(eng, queue)
     total = None
     if fmt == "json":
-        asks = rows_iter  # streamed, every one
+        from prio.explain import iter_ask_groups
+
+        asks = iter_ask_groups(eng, queue)  # streamed, every one
     else:
+        rows_iter = iter_ask_rows(eng, queue)
         from itertools import islice
 
         asks = list(islice(rows_iter, limit))

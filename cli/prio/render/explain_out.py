@@ -29,22 +29,26 @@ def render(fmt: str, rows, asks, ranges=None, width: int = 120, total: int | Non
         yield _tabular(rows, asks, ranges, "github" if fmt == "markdown" else "plain", total)
 
 
-def _json(rows, asks, ranges):
+def _json(rows, groups, ranges):
+    """`groups`: (application id, queue, vector, [asks]) as explain.iter_ask_groups gives them."""
     dumps = json.dumps
     yield '{"queues": [\n  ' + ",\n  ".join(dumps(r.to_json()) for r in rows) + '\n ],\n "asks": ['
-    tails: dict = {}  # queue -> its JSON tail (queue and priority vector), built once per leaf
-    apps: dict = {}
-    sep = "\n  "
-    for a in asks:
-        tail = tails.get(a.queue)
-        if tail is None:
-            tail = tails[a.queue] = ', "queue": %s, "priority": %%d, "queuePriorities": %s}' % (
-                dumps(a.queue), dumps([{"queue": p, "priority": x} for p, x in a.vector]))
-        app = apps.get(a.application)
-        if app is None:
-            app = apps[a.application] = jstr(a.application)
-        yield '%s{"ask": %s, "application": %s%s' % (sep, jstr(a.ask), app, tail % a.priority)
-        sep = ",\n  "
+    tails: dict = {}  # (queue, priority) -> the JSON after the application: built once each
+    first = True
+    for app, queue, vec, asks in groups:
+        head = ',\n  {"ask": '
+        app_json = ', "application": ' + jstr(app)
+        parts = []
+        for a in asks:
+            tail = tails.get((queue, a.priority))
+            if tail is None:
+                tail = tails[(queue, a.priority)] = ', "queue": %s, "priority": %d, "queuePriorities": %s}' % (
+                    dumps(queue), a.priority, dumps([{"queue": p, "priority": x} for p, x in vec]))
+            parts.append(head + jstr(a.id) + app_json + tail)
+        if first and parts:
+            parts[0] = parts[0][1:]  # no comma before the first ask
+            first = False
+        yield "".join(parts)
     yield "\n ]"
     if ranges is not None:
         yield ',\n "priorityClasses": ' + dumps(ranges)
