@@ -47,9 +47,14 @@ def generate(outdir: str, queues: int = 10_000, asks: int = 1_000_000, seed: int
         apps.append({"id": f"app-{i}", "queue": rnd.choice(leaves), "asks": app_asks})
         n += k
         i += 1
+    # A real partition always has a capacity (root's max is the nodes' total; YuniKorn schedules
+    # nothing without nodes): room for every ask, so the step count is the ask count.
+    cores = sum(int(a["resources"]["vcore"][:-1]) for app in apps for a in app["asks"]) // 1000
+    gib = sum(int(a["resources"]["memory"][:-2]) for app in apps for a in app["asks"])
+    capacity = {"vcore": str(cores * 3 // 2 + 1), "memory": f"{gib * 3 // 2 + 1}Gi"}
     spath = os.path.join(outdir, "asks.json")
     with open(spath, "w") as fh:
-        json.dump({"partition": "default", "applications": apps}, fh)
+        json.dump({"partition": "default", "capacity": capacity, "applications": apps}, fh)
     return qpath, spath
 
 
