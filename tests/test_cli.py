@@ -209,3 +209,15 @@ def test_empty_results_say_so(tmp_path):
     assert "Nothing was placed" in r.stdout and "Unscheduled" in r.stdout
     r = run_cli("explain", sample("walkthrough-queues.yaml"), "-o", "table")
     assert "No pending asks" in r.stdout
+
+
+def test_why_ask_names_what_blocks_an_ask_whatever_its_place(tmp_path):
+    q = tmp_path / "q.yaml"
+    q.write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n"
+                 "          - {name: a, maxapplications: 1}\n")
+    s = tmp_path / "s.yaml"
+    s.write_text("capacity: {vcore: 1}\napplications:\n"
+                 "  - {id: run, queue: root.a, allocated: {vcore: 1}, asks: [{priority: 1, resources: {vcore: 1}}]}\n"
+                 "  - {id: new, queue: root.a, asks: [{priority: 9, resources: {vcore: 1}}]}\n")
+    r = run_cli("explain", str(q), str(s), "--why-ask", "new-1")
+    assert "maxapplications 1" in r.stdout and "does not fit the cluster capacity" in r.stdout

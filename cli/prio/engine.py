@@ -350,7 +350,7 @@ class Engine:
 
     # ---- one scheduling cycle -------------------------------------------------------------
     @staticmethod
-    def _path(q: QNode):
+    def path_of(q: QNode):
         """The queue and its ancestors, leaf first (cached: the tree is fixed once built)."""
         chain = getattr(q, "chain", None)
         if chain is None:
@@ -362,7 +362,7 @@ class Engine:
             q.chain = chain
         return chain
 
-    def _blocked_by_maxapps(self, st: AppState):
+    def blocked_by_maxapps(self, st: AppState):
         q = st.leaf
         while q is not None:
             if q.maxapps and q.running + 1 > q.maxapps:
@@ -370,7 +370,7 @@ class Engine:
             q = q.parent
         return None
 
-    def _misfit(self, path, ask: Ask):
+    def misfit(self, path, ask: Ask):
         """The first queue on the path whose max would be exceeded, with the resource."""
         res = ask.resources
         for q in path:
@@ -390,10 +390,10 @@ class Engine:
             q = q.parent
 
     def _try_leaf(self, leaf: QNode):
-        path = self._path(leaf)
+        path = self.path_of(leaf)
         for st in self._ordered_apps(leaf):
             if not st.running:
-                q = self._blocked_by_maxapps(st)
+                q = self.blocked_by_maxapps(st)
                 if q is not None:
                     st.blocked = q
                     for i in range(st.live, len(st.asks)):
@@ -406,7 +406,7 @@ class Engine:
                 if st.alloc[i] or i in st.dead:
                     continue
                 ask = st.asks[i]
-                miss = self._misfit(path, ask)
+                miss = self.misfit(path, ask)
                 if miss is None:
                     st.version += 1  # re-keyed by _allocate
                     return st, i
@@ -461,7 +461,7 @@ class Engine:
         for k, v in ask.resources.items():
             st.pending[k] -= v
             st.usage[k] = st.usage.get(k, 0) + v
-        path = self._path(leaf)
+        path = self.path_of(leaf)
         for q in path:
             for k, v in ask.resources.items():
                 q.pending[k] -= v
@@ -519,7 +519,7 @@ class Engine:
         """Asks set aside (they can never be placed), with their reasons."""
         out = []
         for st in self.apps:
-            stopped = next((q for q in self._path(st.leaf) if q.stopped), None)
+            stopped = next((q for q in self.path_of(st.leaf) if q.stopped), None)
             for i, a in enumerate(st.asks):
                 reason = st.dead.get(i)
                 if reason is None and stopped is not None and not st.alloc[i]:

@@ -205,6 +205,7 @@ def why_ask(eng: Engine, ask: str, behind: str | None = None) -> list[str]:
     order = list(eng.considered_order())
     i, st, a = _find_ask(order, ask)
     lines = [f"{a.id} (application {st.app.id}, priority {a.priority}, queue {st.leaf.path}) is number {i + 1} of {len(order)} pending asks right now."]
+    lines += _blockers(eng, st, a)
     if behind is None:
         if i == 0:
             return lines + ["Nothing is ahead of it: it is the next ask YuniKorn tries."]
@@ -216,7 +217,7 @@ def why_ask(eng: Engine, ask: str, behind: str | None = None) -> list[str]:
         (i, st, a), (j, st2, b) = (j, st2, b), (i, st, a)
     else:
         lines.append(f"It waits behind {b.id} (number {j + 1}, application {st2.app.id}, priority {b.priority}, queue {st2.leaf.path}):")
-    pa, pb = Engine._path(st.leaf)[::-1], Engine._path(st2.leaf)[::-1]  # root first
+    pa, pb = Engine.path_of(st.leaf)[::-1], Engine.path_of(st2.leaf)[::-1]  # root first
     k = 0
     while k < min(len(pa), len(pb)) and pa[k] is pb[k]:
         k += 1
@@ -225,6 +226,22 @@ def why_ask(eng: Engine, ask: str, behind: str | None = None) -> list[str]:
     else:
         lines += _why_siblings(eng, pa[k - 1], pb[k], pa[k])
     return lines
+
+
+def _blockers(eng: Engine, st, a) -> list[str]:
+    """What stops the ask whatever its place: maxapplications on the path, or no headroom."""
+    out = []
+    if not st.running:
+        q = eng.blocked_by_maxapps(st)
+        if q is not None:
+            out.append(f"Its application has nothing running yet and {q.path} already runs {q.running} of its "
+                       f"maxapplications {q.maxapps}: YuniKorn skips the application until one finishes, whatever its place.")
+    miss = eng.misfit(Engine.path_of(st.leaf), a)
+    if miss is not None:
+        q, k = miss
+        where = "the cluster capacity" if q.parent is None else f"the max of {q.path}"
+        out.append(f"It does not fit {where} now ({k}): YuniKorn tries the next ask instead, whatever its place.")
+    return out
 
 
 def _why_siblings(eng: Engine, parent: QNode, first: QNode, second: QNode) -> list[str]:
