@@ -148,11 +148,13 @@ def test_version_does_not_import_heavy_modules():
     assert "HEAVY []" in out.stdout
 
 
-def test_help_does_not_import_heavy_modules():
-    code = ("import sys; sys.argv=['prio','validate','--help']\nfrom prio.app import main\ntry: main()\nexcept SystemExit: pass\n"
-            "print('HEAVY', [m for m in ('rich','jsonschema','tabulate') if m in sys.modules])")
+@pytest.mark.parametrize("cmd,word", [("validate", "--strict"), ("explain", "--why-ask"), ("simulate", "--steps"), ("rule", "ID"), ("", "Commands")])
+def test_help_does_not_import_heavy_modules(cmd, word):
+    argv = ["prio"] + ([cmd] if cmd else []) + ["--help"]
+    code = (f"import sys; sys.argv={argv!r}\nfrom prio.app import main\ntry: main()\nexcept SystemExit: pass\n"
+            "print('HEAVY', [m for m in ('rich','jsonschema','tabulate','yaml') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")})
-    assert "--strict" in out.stdout
+    assert word in out.stdout
     assert "HEAVY []" in out.stdout, out.stdout[-200:]
 
 
