@@ -187,10 +187,15 @@ def why(eng: Engine, path: str) -> list[str]:
     return lines
 
 
-def _find_ask(order, key: str):
-    """An ask by id, or APP/ASK when ask ids repeat across applications."""
+def _ask_key(key: str):
     app, _, ask = key.rpartition("/")
-    hits = [(i, st, a) for i, (st, a) in enumerate(order) if a.id == ask and (not app or st.app.id == app)]
+    return app, ask
+
+
+def _locate(eng: Engine, key: str):
+    """(AppState, ask index) of an ask by id, or APP/ASK when ask ids repeat across applications."""
+    app, ask = _ask_key(key)
+    hits = [(st, i) for st in eng.apps for i, a in enumerate(st.asks) if a.id == ask and (not app or st.app.id == app)]
     if not hits:
         raise KeyError(key)
     if len(hits) > 1:
@@ -198,34 +203,56 @@ def _find_ask(order, key: str):
     return hits[0]
 
 
-def why_ask(eng: Engine, ask: str, behind: str | None = None) -> list[str]:
-    """Why an ask waits where it does: its place in the order, and the decisive comparison with
-    the ask ahead of it (or `behind`): the first queue where their paths part, and which rule of
-    YuniKorn's comparator puts one first there."""
-    order = list(eng.considered_order())
-    i, st, a = _find_ask(order, ask)
-    lines = [f"{a.id} (application {st.app.id}, priority {a.priority}, queue {st.leaf.path}) is number {i + 1} of {len(order)} pending asks right now."]
-    lines += _blockers(eng, st, a)
-    if behind is None:
-        if i == 0:
-            return lines + ["Nothing is ahead of it: it is the next ask YuniKorn tries."]
-        j, st2, b = i - 1, order[i - 1][0], order[i - 1][1]
-    else:
-        j, st2, b = _find_ask(order, behind)
-    if j > i:
-        lines.append(f"It is ahead of {b.id} (number {j + 1}), not behind it; the reasons, the other way round:")
-        (i, st, a), (j, st2, b) = (j, st2, b), (i, st, a)
-    else:
-        lines.append(f"It waits behind {b.id} (number {j + 1}, application {st2.app.id}, priority {b.priority}, queue {st2.leaf.path}):")
-    pa, pb = Engine.path_of(st.leaf)[::-1], Engine.path_of(st2.leaf)[::-1]  # root first
+def why_ask(make_engine, ask: str, behind: str | None = None) -> list[str]:
+    """Why an ask waits where it does, from the simulated order: the step that places it (or why
+    none does), the ask placed before it (or `behind`), and, at the moment YuniKorn chose the
+    earlier one, the first queue where their paths part and the rule of YuniKorn's comparator
+    that decided there. `make_engine` builds a fresh engine on the inputs (the question is asked
+    of a simulation, which changes the engine)."""
+    eng = make_engine()
+    st, i = _locate(eng, ask)
+    target = (st.app.id, st.asks[i].id)
+    other_key = _locate(eng, behind) if behind is not None else None
+    if other_key is not None and other_key == (st, i):
+        raise ValueError("--behind names the same ask as --why-ask")
+    other = (other_key[0].app.id, other_key[0].asks[other_key[1]].id) if other_key else None
+    steps = eng.run()
+    placed = {(x.application, x.ask): x.step for x in steps}
+    left = {(u.application, u.ask): u.reason for u in eng.leftovers()}
+    a = st.asks[i]
+    head = f"{a.id} (application {st.app.id}, priority {a.priority}, queue {st.leaf.path})"
+    if target not in placed:
+        reason = left.get(target, "the simulation ended before it")
+        return [f"{head} is never placed: {reason}."]
+    n = placed[target]
+    lines = [f"{head} is placed at step {n} of {len(steps)} in the simulated order (prio simulate)."]
+    if other is None:
+        if n == 1:
+            return lines + ["Nothing goes before it: it is the next ask YuniKorn places."]
+        prev = steps[n - 2]
+        other = (prev.application, prev.ask)
+    if other not in placed:
+        return lines + [f"{other[1]} is never placed ({left.get(other, 'the simulation ended before it')}), so it holds nothing up."]
+    m = placed[other]
+    first, second = (other, target) if m < n else (target, other)
+    verb = "waits behind" if m < n else "goes before"
+    lines.append(f"It {verb} {other[1]} (application {other[0]}, placed at step {m}). When YuniKorn placed "
+                 f"{first[1]} (step {min(m, n)}), both were pending:")
+    # Replay up to the moment of the earlier placement and compare the two there.
+    eng = make_engine()
+    eng.run(limit=min(m, n) - 1)
+    st1, i1 = _locate(eng, f"{first[0]}/{first[1]}")
+    st2, i2 = _locate(eng, f"{second[0]}/{second[1]}")
+    blocked = _blockers(eng, st2, st2.asks[i2])
+    if blocked:
+        return lines + ["  " + b for b in blocked]
+    pa, pb = Engine.path_of(st1.leaf)[::-1], Engine.path_of(st2.leaf)[::-1]  # root first
     k = 0
     while k < min(len(pa), len(pb)) and pa[k] is pb[k]:
         k += 1
     if k == len(pa) and k == len(pb):
-        lines += _why_same_leaf(eng, st2, b, st, a)
-    else:
-        lines += _why_siblings(eng, pa[k - 1], pb[k], pa[k])
-    return lines
+        return lines + _why_same_leaf(eng, st1, st1.asks[i1], st2, st2.asks[i2])
+    return lines + _why_siblings(eng, pa[k - 1], pa[k], pb[k])
 
 
 def _blockers(eng: Engine, st, a) -> list[str]:
@@ -234,23 +261,29 @@ def _blockers(eng: Engine, st, a) -> list[str]:
     if not st.running:
         q = eng.blocked_by_maxapps(st)
         if q is not None:
-            out.append(f"Its application has nothing running yet and {q.path} already runs {q.running} of its "
-                       f"maxapplications {q.maxapps}: YuniKorn skips the application until one finishes, whatever its place.")
+            out.append(f"Application {st.app.id} has nothing running yet and {q.path} already runs {q.running} of its "
+                       f"maxapplications {q.maxapps}: YuniKorn skips the application until one finishes.")
     miss = eng.misfit(Engine.path_of(st.leaf), a)
     if miss is not None:
+        from prio.quantity import show as qshow
+
         q, k = miss
         where = "the cluster capacity" if q.parent is None else f"the max of {q.path}"
-        out.append(f"It does not fit {where} now ({k}): YuniKorn tries the next ask instead, whatever its place.")
+        left = q.max[k] - q.allocated.get(k, 0)
+        out.append(f"{a.id} does not fit {where} then (needs {k} {qshow(k, a.resources[k])}, {qshow(k, left)} of "
+                   f"{qshow(k, q.max[k])} left): YuniKorn tries the next ask instead.")
     return out
 
 
 def _why_siblings(eng: Engine, parent: QNode, first: QNode, second: QNode) -> list[str]:
+    """Which step of the queue comparator at `parent` puts `first` before `second`."""
+    from prio.engine import _dominates
+
     p1, p2 = first.reported, second.reported
     s1, s2 = eng.share(first), eng.share(second)
-    head = f"  their paths part at {parent.path}, where {first.name} sorts before {second.name}:"
+    out = [f"  their paths part at {parent.path}, where {first.name} sorts before {second.name}:"]
     prio_txt = f"priority {show(p1)} against {show(p2)}"
-    fence = [f"{q.name} is fenced and reports only its offset, {q.offset}" for q in (first, second) if q.fenced and q.reported != MIN]
-    share_txt = f"fair share {s1:.3g} against {s2:.3g} (allocated over guaranteed, else over the max)"
+    share_txt = f"fair share {s1:.6g} against {s2:.6g} (allocated over guaranteed, else over the max)"
     if parent.sort_priority and p1 != p2:
         why = f"higher priority first: {prio_txt}"
     elif not parent.sort_priority and s1 != s2:
@@ -258,13 +291,15 @@ def _why_siblings(eng: Engine, parent: QNode, first: QNode, second: QNode) -> li
     elif s1 != s2:
         why = f"equal priority ({show(p1)}), then the lower fair share first: {share_txt}"
     elif p1 != p2:
-        why = f"equal fair share ({s1:.3g}), then the higher priority first: {prio_txt}"
+        why = f"equal fair share ({s1:.6g}), then the higher priority first: {prio_txt}"
+    elif _dominates(first.pending, second.pending):
+        why = (f"equal priority ({show(p1)}) and fair share ({s1:.6g}); then pending resources: {first.name} wants at least "
+               f"as much of everything and more of something ({_res(first.pending)} against {_res(second.pending)})")
     else:
-        why = (f"equal priority ({show(p1)}) and fair share ({s1:.3g}); then pending resources "
-               f"(a queue that wants at least as much of everything and more of something goes first), "
-               f"then, where YuniKorn leaves it to chance, the name")
-    out = [head, f"  {why}."]
-    out += [f"  ({f})" for f in fence]
+        why = (f"equal priority ({show(p1)}), fair share ({s1:.6g}) and no pending-resource dominance "
+               f"({_res(first.pending)} against {_res(second.pending)}): YuniKorn leaves this to chance, prio takes the name")
+    out.append(f"  {why}.")
+    out += [f"  ({q.name} is fenced and reports only its offset, {q.offset})" for q in (first, second) if q.fenced and q.reported != MIN]
     for q in (first, second):
         if q.offset and not q.fenced:
             out.append(f"  ({q.name} adds priority.offset {q.offset:+d} to what is below it)")
@@ -272,7 +307,14 @@ def _why_siblings(eng: Engine, parent: QNode, first: QNode, second: QNode) -> li
     return out
 
 
+def _res(r: dict) -> str:
+    from prio.quantity import show as qshow
+
+    return ", ".join(f"{k} {qshow(k, v)}" for k, v in sorted(r.items())) or "nothing"
+
+
 def _why_same_leaf(eng: Engine, st_first, first, st_second, second) -> list[str]:
+    """Which step of the application (or ask) comparator puts `first` before `second`."""
     leaf = st_first.leaf
     if st_first is st_second:
         if first.priority != second.priority:
@@ -280,12 +322,23 @@ def _why_same_leaf(eng: Engine, st_first, first, st_second, second) -> list[str]
         if first.create_time != second.create_time:
             return [f"  both are asks of {st_first.app.id} with priority {first.priority}: the one created first goes first."]
         return [f"  both are asks of {st_first.app.id} with priority {first.priority} and the same create time: the one added first goes first."]
-    pol = leaf.sort_policy
-    prio = "priority first" if leaf.sort_priority else "priority only to break ties (application.sort.priority is disabled)"
+    pol, on = leaf.sort_policy, leaf.sort_priority
     p1, p2 = st_first.prio, st_second.prio
-    second_key = "submission time (earlier first)" if pol == "fifo" else "usage (lower first)"
-    if leaf.sort_priority and p1 != p2:
-        why = f"the higher application priority first: {show(p1)} against {show(p2)} (an application's priority is its highest pending ask)"
+    out = [f"  both are in {leaf.path}, which sorts applications {pol}"
+           + (", priority first" if on else " with application.sort.priority disabled (priority only breaks ties)") + ":"]
+    if pol == "fifo":
+        t1, t2 = st_first.key_submit, st_second.key_submit
+        other = ("earlier submission first", t1 != t2,
+                 f"{st_first.app.id} was submitted (or its oldest ask created) before {st_second.app.id}")
     else:
-        why = f"equal or ignored priority, then {second_key}; ties go to the application id"
-    return [f"  both are in {leaf.path}, which sorts applications {pol}, {prio}:", f"  {why}."]
+        u1, u2 = eng._usage_key(st_first), eng._usage_key(st_second)
+        other = ("lower usage first", u1 != u2,
+                 f"usage shares {', '.join(f'{x:.6g}' for x in u1) or '0'} against {', '.join(f'{x:.6g}' for x in u2) or '0'}")
+    prio_step = ("higher application priority first", p1 != p2,
+                 f"{show(p1)} against {show(p2)} (an application's priority is its highest pending ask)")
+    for name, differs, detail in ((prio_step, other) if on else (other, prio_step)):
+        if differs:
+            out.append(f"  {name}: {detail}.")
+            return out
+    out.append(f"  priority and {'submission time' if pol == 'fifo' else 'usage'} are equal: YuniKorn leaves this to chance, prio takes the application id.")
+    return out

@@ -21,8 +21,8 @@ def explain(
     partition: Optional[str] = options.PARTITION,
     queue: Optional[str] = typer.Option(None, "--queue", metavar="PATH", help="Only this queue's subtree."),
     why: Optional[str] = typer.Option(None, "--why", metavar="QUEUE", help="Explain how this queue's priority was derived."),
-    why_ask: Optional[str] = typer.Option(None, "--why-ask", metavar="ASK", help="Why this ask waits where it does (an ask id, or APP/ASK): the decisive comparison with the ask ahead of it."),
-    behind: Optional[str] = typer.Option(None, "--behind", metavar="ASK", help="With --why-ask: compare with this ask instead of the one just ahead."),
+    why_ask: Optional[str] = typer.Option(None, "--why-ask", metavar="ASK", help="Why this ask waits where it does (an ask id, or APP/ASK): its step in the simulated order, and the decisive comparison with the ask placed before it."),
+    behind: Optional[str] = typer.Option(None, "--behind", metavar="ASK", help="With --why-ask: compare with this ask instead of the one placed just before."),
     limit: Optional[int] = typer.Option(None, "--limit", min=0, metavar="N", help="Pending asks to list in table, plain and markdown output (default: 200 in table, all otherwise; json lists all)."),
     priority_classes: List[str] = options.PRIORITY_CLASSES,
     armada_decay: str = options.ARMADA_DECAY,
@@ -64,11 +64,14 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
     if behind and not why_ask:
         sys.stderr.write("prio: --behind goes with --why-ask\n")
         return 2
+    if why_ask and (why or queue):
+        sys.stderr.write("prio: --why-ask goes alone (not with --why or --queue)\n")
+        return 2
     if why_ask:
         from prio.explain import why_ask as why_ask_lines
 
         try:
-            lines = why_ask_lines(eng, why_ask, behind)
+            lines = why_ask_lines(lambda: build(inp, partition), why_ask, behind)
         except KeyError as e:
             sys.stderr.write(f"prio: no pending ask {e.args[0]!r}\n")
             return 2
