@@ -247,3 +247,14 @@ def test_why_ask_names_what_blocks_an_ask(tmp_path):
     assert "never placed: maxapplications 1 of root.a reached" in r.stdout
     r = run_cli("explain", str(q), str(s), "--why-ask", "small", "--behind", "huge")
     assert "huge is never placed" in r.stdout and "does not fit max of root.b: needs vcore 3, 2 of 2 left" in r.stdout
+
+def test_usage_errors_are_one_line_through_the_real_entry_point():
+    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
+    for args in (["simulate", "--steps", "-1"], ["explain", "--nope"], ["validate"]):
+        out = subprocess.run([sys.executable, "-m", "prio", *args], capture_output=True, text=True, env=env)
+        assert out.returncode == 2, (args, out.stderr)
+        assert len(out.stderr.strip().splitlines()) == 1 and out.stderr.startswith("prio: "), out.stderr
+    out = subprocess.run([sys.executable, "-m", "prio"], capture_output=True, text=True, env=env)
+    assert out.returncode == 0 and "Commands" in out.stdout
+    out = subprocess.run([sys.executable, "-m", "prio", "validate", os.path.join(ROOT, "samples", "mistakes.yaml")], capture_output=True, text=True, env=env)
+    assert out.returncode == 1

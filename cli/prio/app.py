@@ -61,7 +61,17 @@ def main() -> None:
         return
     _register()
     try:
-        app()
-    except KeyboardInterrupt:
+        code = app(standalone_mode=False)
+    except typer.TyperException as e:
+        ctx = getattr(e, "ctx", None)
+        if type(e).__name__ == "NoArgsIsHelpError" and ctx is not None:
+            sys.stdout.write(ctx.get_help() + "\n")
+            sys.exit(0)
+        # Usage errors: one line, as for any input prio cannot run on (exit 2).
+        where = f" (see {ctx.command_path} --help)" if ctx is not None else ""
+        sys.stderr.write(f"prio: {e.format_message()}{where}\n")
+        sys.exit(getattr(e, "exit_code", 2) or 2)
+    except (typer.Abort, KeyboardInterrupt):
         sys.stderr.write("prio: interrupted\n")
         sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)
