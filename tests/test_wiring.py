@@ -204,3 +204,13 @@ def test_explain_compares_rest_current_priority(tmp_path):
     r = run_cli("explain", str(q), str(a), "-o", "json")
     assert r.exit_code == 0, r.stderr
     assert "root.a: YuniKorn reported 50, prio computes 10" in r.stderr
+
+
+def test_a_queue_of_another_partition_is_pointed_out(tmp_path):
+    q = tmp_path / "q.yaml"
+    q.write_text("partitions:\n  - name: default\n    queues: [{name: root, queues: [{name: a}]}]\n"
+                 "  - name: gpu\n    queues: [{name: root, queues: [{name: g}]}]\n")
+    s = tmp_path / "s.yaml"
+    s.write_text("applications:\n  - {id: x, queue: root.g, asks: [{priority: 1}]}\n")
+    r = run_cli("explain", str(q), str(s), "-o", "json")
+    assert r.exit_code == 0 and "root.g is not in partition default" in r.stderr and "--partition gpu?" in r.stderr

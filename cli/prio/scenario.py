@@ -31,6 +31,7 @@ def build(inp, partition: str | None = None) -> Engine:
         raise InputError(snap.source, f"the snapshot is for partition {snap.partition!r}, not {partition!r}")
     want = (partition or snap.partition or "default").lower()
     root: QNode
+    others_conf: list = []
     if inp.config is not None:
         parts = inp.config.partitions
         match = [p for p in parts if p.display_name.lower() == want]
@@ -43,10 +44,31 @@ def build(inp, partition: str | None = None) -> Engine:
             inp.notes.append(f"{inp.config_name}: partition {match[0].display_name}; also configured: "
                              f"{', '.join(others)} (--partition NAME)")
         root = from_config(match[0])
+        others_conf = [p for p in parts if p is not match[0]]
     elif inp.rest_queues:
         from prio.loaders import rest
 
         root = rest.build_tree(inp.rest_queues)
     else:
         root = empty_root()  # queues only from the snapshot: all dynamic
-    return Engine(root, snap)
+    eng = Engine(root, snap)
+    if inp.config is not None and others_conf:
+        _note_other_partitions(inp, eng, others_conf)
+    return eng
+
+
+def _note_other_partitions(inp, eng: Engine, others) -> None:
+    """A queue the snapshot names that this partition lacks but another partition has: most
+    likely the wrong partition, not a dynamic queue."""
+    from prio.config import queue_path, walk
+
+    dynamic = {q.path for q in eng.root.walk() if q.dynamic and q.leaf}
+    for p in others:
+        r = p.root()
+        if r is None:
+            continue
+        found = sorted(dynamic & {queue_path(q, anc) for q, anc in walk(r)})
+        if found:
+            inp.notes.append(f"{', '.join(found[:3])} {'is' if len(found) == 1 else 'are'} not in partition "
+                             f"{eng.snapshot.partition or 'default'} (taken as dynamic) but configured in partition "
+                             f"{p.display_name}: --partition {p.display_name}?")
