@@ -116,6 +116,8 @@ def test_config_and_rest_queues_cannot_be_combined():
 
 def test_files_that_are_not_queue_configs_are_refused():
     r = run_cli("explain", shared("testdata", "yunikorn-rest", "yunikorn-web__json-db.json"))
+    assert r.exit_code == 2 and "bundles several REST responses" in r.stderr
+    r = run_cli("explain", "-", input="partitions: []\nextra: 1\n")
     assert r.exit_code == 2 and "not a YuniKorn queue config" in r.stderr
     r = run_cli("explain", "--priority-classes", sample("walkthrough-queues.yaml"))
     assert r.exit_code == 2 and "PriorityClass manifests" in r.stderr

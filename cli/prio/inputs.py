@@ -149,6 +149,9 @@ def _set_config(inp: Inputs, name: str, doc) -> None:
     data = doc.data
     if isinstance(data, dict):
         extra = sorted(set(data) - {"partitions", "checksum"})
+        if extra and {"queues", "apps"} & set(extra):
+            raise InputError(name, "this bundles several REST responses (a mock server's db.json?): save the "
+                             "/ws/v1/partition/{p}/queues response and the applications responses as files of their own")
         if extra:
             raise InputError(name, f"not a YuniKorn queue config: YuniKorn refuses the top-level keys {', '.join(extra)} (run prio validate)", doc.start.line if doc.index else None)
     inp.config = config_mod.decode(doc)
