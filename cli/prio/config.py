@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from prio.yamlnodes import Document
+from prio.yamlnodes import GO_BOOL, YAML11_BOOL, Document  # go-yaml's boolean words, defined once
 
 Path = tuple
 
@@ -143,10 +143,7 @@ class _Decoder:
         if isinstance(value, bool):
             return value
         if isinstance(value, str):
-            if value in ("y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE"):
-                return True
-            if value in ("n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE"):
-                return False
+            return GO_BOOL.get(value, YAML11_BOOL.get(value, default))
         return default
 
     @staticmethod

@@ -278,7 +278,7 @@ class Engine:
         k1, k2 = self._qkey(p, c)
         heapq.heappush(p.heap, (k1, k2, c.name, c.version, c))
 
-    def _usage_key(self, st: AppState):
+    def usage_key(self, st: AppState):
         """CompUsageRatio as a plain tuple: shares descending, padded with zeros to the number of
         resource types, so tuples compare exactly as Go compares the padded lists."""
         total = st.leaf.guaranteed
@@ -293,7 +293,7 @@ class Engine:
         leaf = st.leaf
         prio = -st.prio
         if leaf.sort_policy == "fair":
-            usage = self._usage_key(st)
+            usage = self.usage_key(st)
             return (prio, usage) if leaf.sort_priority else (usage, prio)
         return (prio, st.key_submit) if leaf.sort_priority else (st.key_submit, prio)
 

@@ -331,7 +331,7 @@ def _why_same_leaf(eng: Engine, st_first, first, st_second, second) -> list[str]
         other = ("earlier submission first", t1 != t2,
                  f"{st_first.app.id} was submitted (or its oldest ask created) before {st_second.app.id}")
     else:
-        u1, u2 = eng._usage_key(st_first), eng._usage_key(st_second)
+        u1, u2 = eng.usage_key(st_first), eng.usage_key(st_second)
         other = ("lower usage first", u1 != u2,
                  f"usage shares {', '.join(f'{x:.6g}' for x in u1) or '0'} against {', '.join(f'{x:.6g}' for x in u2) or '0'}")
     prio_step = ("higher application priority first", p1 != p2,

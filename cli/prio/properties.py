@@ -87,7 +87,7 @@ def preemption_policy(s: str | None):
 _DUR = re.compile(r"^[+-]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$")
 
 
-def duration(s: str | None, default: str, key: str):
+def duration(s: str | None, default: str):
     """A Go duration (time.ParseDuration) that must be > 0."""
     if s is None:
         return default, None
@@ -115,11 +115,11 @@ def problem(key: str, value: str) -> str | None:
     if key == PREEMPTION_POLICY:
         return preemption_policy(value)[1]
     if key == PREEMPTION_DELAY:
-        return duration(value, "30s", key)[1]
+        return duration(value, "30s")[1]
     if key == QUOTA_PREEMPTION_DELAY:
-        return duration(value, "0 (disabled)", key)[1]
+        return duration(value, "0 (disabled)")[1]
     if key == BACKOFF_DELAY:
-        return duration(value, "30s", key)[1]
+        return duration(value, "30s")[1]
     if key == BACKOFF:
         return backoff(value)[1]
     return None

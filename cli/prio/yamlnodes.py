@@ -149,12 +149,12 @@ class _AliasBudget:
 _GO_FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
 _GO_INT = re.compile(r"^[-+]?(0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|[0-9_]+)$")
 _GO_NULL = ("", "~", "null", "Null", "NULL")
-_GO_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+GO_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _GO_SPECIAL = {".inf": float("inf"), ".Inf": float("inf"), ".INF": float("inf"), "+.inf": float("inf"),
                "-.inf": float("-inf"), "-.Inf": float("-inf"), "-.INF": float("-inf")}
 
 
-_YAML11_BOOL = {**{w: True for w in ("y", "Y", "yes", "Yes", "YES", "on", "On", "ON")},
+YAML11_BOOL = {**{w: True for w in ("y", "Y", "yes", "Yes", "YES", "on", "On", "ON")},
                 **{w: False for w in ("n", "N", "no", "No", "NO", "off", "Off", "OFF")}}
 
 
@@ -166,10 +166,10 @@ def go_resolve(value: str, yaml11_bools: bool = False):
     yes/no/on/off/y/n as booleans. Returns (tag, value)."""
     if value in _GO_NULL:
         return "null", None
-    if value in _GO_BOOL:
-        return "bool", _GO_BOOL[value]
-    if yaml11_bools and value in _YAML11_BOOL:
-        return "bool", _YAML11_BOOL[value]
+    if value in GO_BOOL:
+        return "bool", GO_BOOL[value]
+    if yaml11_bools and value in YAML11_BOOL:
+        return "bool", YAML11_BOOL[value]
     if _GO_INT.match(value) and any(c.isdigit() for c in value):
         plain = value.replace("_", "")
         sign = -1 if plain[0] == "-" else 1

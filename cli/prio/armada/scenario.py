@@ -7,7 +7,7 @@ import difflib
 import math
 
 from prio.armada import lint
-from prio.armada.model import Job, Queue, Report, Scenario, Settings
+from prio.armada.model import Job, Queue, Report, Scenario, Settings, add
 from prio.armada.units import UnitError, parse_duration, parse_quantity, parse_timestamp
 from prio.errors import InputError
 from prio.findings import describe, format_path
@@ -375,19 +375,12 @@ def _reports(r: _Reader, data: dict, default_cluster: str) -> tuple[list[Report]
                 r.keys(epath, e, ("name", "resources"))
                 name = r.string(epath + ("name",), e.get("name"))
                 res = r.resources(epath + ("resources",), e.get("resources") or {})
-                queues[name] = _add(queues.get(name, {}), res)
+                queues[name] = add(queues.get(name, {}), res)
         elif qdata is not None:
             for name, res in r.mapping(path + ("queues",), qdata).items():
                 queues[str(name)] = r.resources(path + ("queues", name), res if res is not None else {})
         out.append(Report(t, cluster, queues, str(raw)))
     return out, kind or "offset"
-
-
-def _add(a: dict, b: dict) -> dict:
-    out = dict(a)
-    for k, v in b.items():
-        out[k] = out.get(k, 0.0) + v
-    return out
 
 
 def _jobs(r: _Reader, data: dict, names: set) -> list[Job]:

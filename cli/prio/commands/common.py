@@ -26,8 +26,8 @@ def width() -> int:
     return shutil.get_terminal_size((120, 24)).columns if sys.stdout.isatty() else 120
 
 
-ARMADA_DECAY = ("code", "document")
-ARMADA_WEIGHTING = ("current", "legacy")
+from prio.armada.model import DECAYS as ARMADA_DECAY  # noqa: E402 - the choices are the model's
+from prio.armada.model import WEIGHTINGS as ARMADA_WEIGHTING  # noqa: E402
 
 
 def check_armada_options(inp, decay, weighting, **only_armada) -> None:
