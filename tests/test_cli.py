@@ -129,6 +129,13 @@ def test_validate_directory_and_configmap_lines():
     r = run_cli("validate", "-o", "json", shared("testdata", "yunikorn-configs"))
     doc = json.loads(r.stdout)
     assert doc["summary"]["files"] == 15
+    # every finding points at a real line of the file it names (ConfigMaps: the outer file)
+    for f in doc["findings"]:
+        lines = open(f["file"]).read().splitlines()
+        assert f["line"] is not None and 1 <= f["line"] <= len(lines), f
+        key = f["path"].rsplit(".", 1)[-1].split("[")[0].strip("'[]")
+        if f["rule"] == "PRIO001":
+            assert key in lines[f["line"] - 1], (f, lines[f["line"] - 1])
 
 
 def test_rule_command():
