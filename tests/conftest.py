@@ -33,13 +33,14 @@ def run_cli(*args, input=None, env=None):
     """Invoke the typer app in-process; returns the click Result (stdout/stderr apart)."""
     from typer.testing import CliRunner
 
-    from prio.app import _register, app
+    from prio.cli.app import _register
+    from prio.cli.app import app
 
     _register()
     return CliRunner(env=env).invoke(app, list(args), input=input)
 
 
 def lint(text, name="q.yaml"):
-    from prio.checker import check_text
+    from prio.lint.runner import check_text
 
     return check_text(name, text).findings

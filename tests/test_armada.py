@@ -12,13 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prio.armada import analysis, scheduling
-from prio.armada.command import is_scenario, run_explain, run_simulate
+from prio.cli.armada import is_scenario
+from prio.cli.armada import run_explain
+from prio.cli.armada import run_simulate
 from prio.armada.model import Job, Options, Settings
 from prio.armada.priority import (decay_factor, effective_priority, resources_as_usage, scarcity_from_capacity,
                                   update_priority)
-from prio.armada.scenario import build
+from prio.loaders.armada import build
 from prio.errors import InputError
-from prio.yamlnodes import load
+from prio.io.yamlnodes import load
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "samples" / "armada-scenario.yaml"

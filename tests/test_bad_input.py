@@ -110,7 +110,7 @@ def test_deep_nesting_refused_before_parsing():
 
 
 def test_huge_file_is_capped(tmp_path, monkeypatch):
-    from prio import source
+    from prio.io import source
 
     monkeypatch.setattr(source, "MAX_CONFIG_BYTES", 1000)
     big = tmp_path / "big.yaml"

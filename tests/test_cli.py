@@ -148,7 +148,7 @@ def test_rule_command():
 
 
 def test_version_does_not_import_heavy_modules():
-    code = ("import sys; sys.argv=['prio','--version']; from prio.app import main; main(); "
+    code = ("import sys; sys.argv=['prio','--version']; from prio.cli.app import main; main(); "
             "bad=[m for m in ('rich','jsonschema','tabulate','yaml') if m in sys.modules]; print('HEAVY', bad)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")})
     assert out.stdout.startswith("prio ")
@@ -158,7 +158,7 @@ def test_version_does_not_import_heavy_modules():
 @pytest.mark.parametrize("cmd,word", [("validate", "--strict"), ("explain", "--why-ask"), ("simulate", "--steps"), ("rule", "ID"), ("", "Commands")])
 def test_help_does_not_import_heavy_modules(cmd, word):
     argv = ["prio"] + ([cmd] if cmd else []) + ["--help"]
-    code = (f"import sys; sys.argv={argv!r}\nfrom prio.app import main\ntry: main()\nexcept SystemExit: pass\n"
+    code = (f"import sys; sys.argv={argv!r}\nfrom prio.cli.app import main\ntry: main()\nexcept SystemExit: pass\n"
             "print('HEAVY', [m for m in ('rich','jsonschema','tabulate','yaml') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")})
     assert word in out.stdout

@@ -8,7 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import sample, shared
-from prio import config, engine, tree, yamlnodes
+from prio.yunikorn import config
+from prio.yunikorn import engine
+from prio.yunikorn import tree
+from prio.io import yamlnodes
 from prio.loaders import native
 
 
@@ -235,7 +238,7 @@ def test_nested_fences_two_deep():
 
 
 def test_invalid_offset_is_zero_and_explained():
-    from prio.explain import queue_rows
+    from prio.yunikorn.explain import queue_rows
 
     q = QUEUES.replace("- name: a", "- name: a\n            properties: {priority.offset: '0x10'}")
     e = make(q, "applications:\n  - {id: x, queue: root.a, asks: [{priority: 3}]}\n")

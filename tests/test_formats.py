@@ -21,8 +21,10 @@ if str(REPO / "cli") not in sys.path:
 from typer.testing import CliRunner  # noqa: E402
 
 from prio import __version__  # noqa: E402
-from prio.app import _register, app  # noqa: E402
-from prio.findings import Finding, Report  # noqa: E402
+from prio.cli.app import _register  # noqa: E402
+from prio.cli.app import app
+from prio.lint.findings import Finding  # noqa: E402
+from prio.lint.findings import Report
 
 _register()
 
@@ -103,7 +105,8 @@ def test_golden(fmt):
 
 
 def test_every_format_has_a_renderer_and_a_golden():
-    from prio.commands.validate import RENDERERS, OutputFormat
+    from prio.cli.validate import RENDERERS
+    from prio.cli.validate import OutputFormat
 
     assert {m.value for m in OutputFormat} == set(RENDERERS) | {"auto"}
     assert set(RENDERERS) == set(GOLDEN_FILES)
@@ -150,7 +153,7 @@ def test_exit_codes_per_format(fmt, tmp_path):
 def test_unknown_format_is_a_usage_error():
     r = invoke(CLEAN, "-o", "yaml")
     assert r.exit_code == 2
-    from prio.commands.validate import run
+    from prio.cli.validate import run
 
     assert run([CLEAN], "yaml") == 2
 
@@ -161,7 +164,7 @@ def test_sarif_validates_against_the_schema():
     doc = assert_valid_sarif(invoke(MISTAKES, "-o", "sarif", "--no-config").stdout)
     run = doc["runs"][0]
     rules = run["tool"]["driver"]["rules"]
-    from prio.rules import all_rules
+    from prio.lint.rules import all_rules
 
     assert [r["id"] for r in rules] == sorted(all_rules())  # every rule that ran, not just those that fired
     assert all(r["help"]["text"] and r["help"]["markdown"] and r["shortDescription"]["text"] for r in rules)
@@ -210,7 +213,7 @@ def test_sarif_paths_relative_to_github_workspace(tmp_path, monkeypatch):
 
 
 def _all_ids():
-    from prio.rules import all_rules
+    from prio.lint.rules import all_rules
 
     return set(all_rules())
 
@@ -253,7 +256,7 @@ def _finding(message="m", file="q.yaml", severity="error", rule="PRIO001", line=
 
 
 def test_github_escaping():
-    from prio.render import validate_github as gh
+    from prio.render.validate import github as gh
 
     rep = Report(files=["dir:1/a,b.yaml"], findings=[_finding("50% of\nthe queue\r\nis, here: ok", "dir:1/a,b.yaml")])
     out = gh.render(rep)
@@ -275,7 +278,7 @@ def test_github_paths_with_colon_and_comma_end_to_end(tmp_path, monkeypatch):
 
 
 def test_github_annotation_limits():
-    from prio.render import validate_github as gh
+    from prio.render.validate import github as gh
 
     findings = ([_finding(f"e{i}", line=i) for i in range(1, 26)]
                 + [_finding(f"w{i}", severity="warning", line=i) for i in range(1, 13)]
@@ -298,7 +301,7 @@ def test_github_annotation_limits():
 
 
 def test_github_groups_per_file_and_plain_lines_are_not_commands():
-    from prio.render import validate_github as gh
+    from prio.render.validate import github as gh
 
     findings = [_finding(f"e{i}", file="a.yaml", line=i) for i in range(1, 12)] + [_finding("::error::x", file="b.yaml")]
     out = gh.render(Report(files=["a.yaml", "b.yaml", "c.yaml"], findings=findings)).splitlines()
@@ -307,7 +310,7 @@ def test_github_groups_per_file_and_plain_lines_are_not_commands():
 
 
 def test_junit_escaping_and_structure():
-    from prio.render import validate_junit
+    from prio.render.validate import junit as validate_junit
 
     rep = Report(files=["a&b.yaml", "clean.yaml"], findings=[
         _finding('<"quoted"> & 100%\nnext\x01line', "a&b.yaml"),
@@ -338,7 +341,7 @@ def test_junit_unreadable_file_is_an_error(tmp_path):
 
 
 def test_markdown_escaping():
-    from prio.render import validate_markdown
+    from prio.render.validate import markdown as validate_markdown
 
     rep = Report(files=["a|b.yaml"], findings=[_finding("x | y\nsecond <line>", "a|b.yaml")], suppressed=2)
     out = validate_markdown.render(rep)
@@ -352,7 +355,8 @@ def test_markdown_escaping():
 
 
 def test_gitlab_and_sarif_escape_through_json():
-    from prio.render import validate_gitlab, validate_sarif
+    from prio.render.validate import gitlab as validate_gitlab
+    from prio.render.validate import sarif as validate_sarif
 
     rep = Report(files=["a:b.yaml"], findings=[_finding('quote " and \\ and\nnewline 100%', "a:b.yaml")])
     assert json.loads(validate_gitlab.render(rep))[0]["description"].endswith('quote " and \\ and\nnewline 100%')
@@ -434,7 +438,7 @@ def test_help_lists_the_options():
 
 
 def test_validate_module_imports_no_heavy_modules():
-    code = ("import sys; import prio.commands.validate; "
+    code = ("import sys; import prio.cli.validate; "
             "heavy = [m for m in ('rich', 'jsonschema', 'tabulate', 'yaml') if m in sys.modules]; print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
                          env={**os.environ, "PYTHONPATH": str(REPO / "cli")}, check=True).stdout

@@ -11,12 +11,14 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "cli"))
 
-from prio import inputs, tree, yamlnodes  # noqa: E402
-from prio.engine import Engine  # noqa: E402
+from prio.loaders import inputs  # noqa: E402
+from prio.yunikorn import tree
+from prio.io import yamlnodes
+from prio.yunikorn.engine import Engine  # noqa: E402
 from prio.errors import InputError  # noqa: E402
-from prio.k8s import quantity as kq  # noqa: E402
+from prio.kube import quantity as kq  # noqa: E402
 from prio.loaders import kubectl  # noqa: E402
-from prio.snapshot import PriorityClass  # noqa: E402
+from prio.yunikorn.snapshot import PriorityClass  # noqa: E402
 
 HERE = os.path.dirname(__file__)
 FIX = os.path.join(HERE, "fixtures", "kubectl")

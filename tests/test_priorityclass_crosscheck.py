@@ -8,11 +8,15 @@ import textwrap
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "cli"))
 
-from prio import config, documents, tree, yamlnodes  # noqa: E402
-from prio.engine import MIN  # noqa: E402
-from prio.k8s import crosscheck, lint  # noqa: E402
-from prio.rules.registry import RULES  # noqa: E402
-from prio.snapshot import PriorityClass  # noqa: E402
+from prio.yunikorn import config  # noqa: E402
+from prio.io import documents
+from prio.yunikorn import tree
+from prio.io import yamlnodes
+from prio.yunikorn.engine import MIN  # noqa: E402
+from prio.lint.rules import crosscheck  # noqa: E402
+from prio.lint.rules import priorityclass as lint
+from prio.lint.registry import RULES  # noqa: E402
+from prio.yunikorn.snapshot import PriorityClass  # noqa: E402
 
 HERE = os.path.dirname(__file__)
 SAMPLES = os.path.join(HERE, "..", "samples")

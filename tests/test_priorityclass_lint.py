@@ -11,10 +11,11 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "cli"))
 
-from prio import checker, documents  # noqa: E402
-from prio.k8s import lint  # noqa: E402
-from prio.rules import load_all  # noqa: E402
-from prio.rules.registry import RULES  # noqa: E402
+from prio.lint import runner as checker  # noqa: E402
+from prio.io import documents
+from prio.lint.rules import priorityclass as lint  # noqa: E402
+from prio.lint.rules import load_all  # noqa: E402
+from prio.lint.registry import RULES  # noqa: E402
 
 HERE = os.path.dirname(__file__)
 FIX = os.path.join(HERE, "fixtures", "priorityclass")
@@ -239,7 +240,8 @@ def test_classes_from_docs_keeps_valid_classes_only():
 def run_cli(args):
     from typer.testing import CliRunner
 
-    from prio.app import _register, app
+    from prio.cli.app import _register
+    from prio.cli.app import app
 
     _register()
     return CliRunner().invoke(app, args)
@@ -299,7 +301,7 @@ def test_fuzz_lint_never_a_traceback(docs):
 
 
 def test_classes_from_a_whole_list_document():
-    from prio import yamlnodes
+    from prio.io import yamlnodes
 
     d = yamlnodes.load("list.yaml", read(fx("list.yaml")))[0]
     assert [(c.name, c.value, c.global_default) for c in lint.classes_from_docs([("list.yaml", d)])] == [

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "cli"))
 
-from prio.k8s.resolve import (  # noqa: E402
+from prio.kube.priorityclass import (  # noqa: E402
     BUILTIN, ResolveError, catalogue, global_default, resolve, resolve_class)
-from prio.snapshot import PriorityClass  # noqa: E402
+from prio.yunikorn.snapshot import PriorityClass  # noqa: E402
 
 TIERS = [PriorityClass("tier1", 4000), PriorityClass("tier2", 2000), PriorityClass("tier3", 1000),
          PriorityClass("batch-low", -100, preemption_policy="Never")]

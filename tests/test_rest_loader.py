@@ -10,8 +10,10 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "cli"))
 
-from prio import inputs, yamlnodes  # noqa: E402
-from prio.engine import MIN, Engine  # noqa: E402
+from prio.loaders import inputs  # noqa: E402
+from prio.io import yamlnodes
+from prio.yunikorn.engine import MIN  # noqa: E402
+from prio.yunikorn.engine import Engine
 from prio.errors import InputError  # noqa: E402
 from prio.loaders import rest  # noqa: E402
 
@@ -311,7 +313,7 @@ def test_bad_queues(text, line, msg):
 
 
 def test_large_json_without_positions_names_the_path():
-    from prio.yamlnodes import Document
+    from prio.io.yamlnodes import Document
 
     doc = Document([{"applicationID": "a", "queueName": "root.x", "requests": [{"allocationKey": "k", "priority": "x"}]}])
     with pytest.raises(InputError) as e:

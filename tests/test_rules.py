@@ -262,7 +262,7 @@ def test_rule_fails_and_passes(rule, bad, line, good):
 
 
 def test_every_rule_has_a_case_or_a_dedicated_test():
-    from prio.rules import all_rules
+    from prio.lint.rules import all_rules
 
     covered = {c[0] for c in CASES} | {"PRIO005", "PRIO007"}  # test_schema_catch_all, test_configmap
     mine = {r for r in all_rules() if r.startswith(("PRIO0", "PRIO1", "PRIO2"))}
@@ -270,7 +270,7 @@ def test_every_rule_has_a_case_or_a_dedicated_test():
 
 
 def test_rule_docs_have_summary_example_and_fix():
-    from prio.rules import all_rules
+    from prio.lint.rules import all_rules
 
     for r in all_rules().values():
         assert r.summary, r.id
@@ -310,7 +310,7 @@ def test_schema_catch_all_is_prio005():
     """Schema errors that are neither unknown keys nor types (none today; the schema may grow)."""
     from jsonschema import Draft202012Validator
 
-    from prio.schema import _issue
+    from prio.lint.schema import _issue
 
     err = next(Draft202012Validator({"enum": ["fifo", "fair"]}).iter_errors("lifo"))
     [issue] = _issue(err)

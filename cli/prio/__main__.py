@@ -1,3 +1,3 @@
-from prio.app import main
+from prio.cli.app import main
 
 main()

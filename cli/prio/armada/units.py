@@ -1,6 +1,6 @@
 """Kubernetes quantities and Go durations, as Armada read them. Pure functions, no I/O.
 
-Quantities are parsed by prio.k8s.quantity (Kubernetes' syntax) and come back as floats in the
+Quantities are parsed by prio.kube.quantity (Kubernetes' syntax) and come back as floats in the
 resource's own unit: cpu in cores ("500m" = 0.5), memory in bytes ("2Gi" = 2147483648),
 everything else as counts.
 
@@ -26,7 +26,7 @@ class UnitError(ValueError):
 
 def parse_quantity(value) -> float:
     """A Kubernetes quantity (string or YAML number) as a float in the resource's unit."""
-    from prio.k8s import quantity as kq
+    from prio.kube import quantity as kq
 
     if isinstance(value, bool) or value is None or not isinstance(value, (int, float, str)):
         raise UnitError(f"expected a quantity such as \"4\", \"500m\" or \"20Gi\", found {_show(value)}")

@@ -15,7 +15,7 @@ snapshot, read the way the YuniKorn Kubernetes shim reads pods.
   first pod it sees.
 - Priority: `spec.priority` (admission has filled it in a cluster), checked against
   `priorityClassName` when that class is known; without `spec.priority`, the class resolved as
-  the Priority admission plugin does (`prio.k8s.resolve`) from the PriorityClass items of the same
+  the Priority admission plugin does (`prio.kube.priorityclass`) from the PriorityClass items of the same
   file, the classes given, and the built-in system classes.
 - Resources: the sum of the containers' requests (a resource with only a limit takes the limit,
   as API defaulting does), raised to any larger init container request, plus `spec.overhead`,
@@ -26,13 +26,18 @@ snapshot, read the way the YuniKorn Kubernetes shim reads pods.
 from __future__ import annotations
 
 from prio.errors import InputError
-from prio.k8s import quantity as kq
-from prio.k8s.lint import classes_from_docs
-from prio.k8s.resolve import ResolveError, catalogue, resolve_class
-from prio.loaders.common import parse_time, to_ns
+from prio.kube import quantity as kq
+from prio.lint.rules.priorityclass import classes_from_docs
+from prio.kube.priorityclass import ResolveError
+from prio.kube.priorityclass import catalogue
+from prio.kube.priorityclass import resolve_class
+from prio.loaders.reader import parse_time
+from prio.loaders.reader import to_ns
 from prio.loaders.rest import PathReader
-from prio.snapshot import App, Ask, Snapshot
-from prio.yamlnodes import Document
+from prio.yunikorn.snapshot import App
+from prio.yunikorn.snapshot import Ask
+from prio.yunikorn.snapshot import Snapshot
+from prio.io.yamlnodes import Document
 
 SCHEDULER = "yunikorn"
 APP_ID_LABELS = (("label", "yunikorn.apache.org/app-id"), ("annotation", "yunikorn.apache.org/app-id"),

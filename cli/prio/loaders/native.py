@@ -4,10 +4,17 @@ and PriorityClasses. Times are RFC 3339 or seconds; without them, the order in t
 time counts as created with its application). Equal times: application id, then file order."""
 from __future__ import annotations
 
-from prio.k8s.resolve import ResolveError, resolve
-from prio.loaders.common import Reader, parse_time, to_ns
-from prio.properties import INT32_MAX, INT32_MIN
-from prio.snapshot import App, Ask, PriorityClass, Snapshot
+from prio.kube.priorityclass import ResolveError
+from prio.kube.priorityclass import resolve
+from prio.loaders.reader import Reader
+from prio.loaders.reader import parse_time
+from prio.loaders.reader import to_ns
+from prio.yunikorn.properties import INT32_MAX
+from prio.yunikorn.properties import INT32_MIN
+from prio.yunikorn.snapshot import App
+from prio.yunikorn.snapshot import Ask
+from prio.yunikorn.snapshot import PriorityClass
+from prio.yunikorn.snapshot import Snapshot
 
 TOP = ("partition", "capacity", "priorityClasses", "applications")
 APP = ("id", "queue", "submitTime", "allocated", "asks", "state", "user")

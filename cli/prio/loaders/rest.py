@@ -18,14 +18,19 @@ from __future__ import annotations
 
 import re
 
-from prio import properties as P
+from prio.yunikorn import properties as P
 from prio.errors import InputError
-from prio.findings import format_path
-from prio.loaders.common import Reader
-from prio.properties import INT32_MAX, INT32_MIN
-from prio.snapshot import App, Ask, QueueInfo, Snapshot
-from prio.quantity import strictly_positive
-from prio.tree import QNode, empty_root
+from prio.lint.findings import format_path
+from prio.loaders.reader import Reader
+from prio.yunikorn.properties import INT32_MAX
+from prio.yunikorn.properties import INT32_MIN
+from prio.yunikorn.snapshot import App
+from prio.yunikorn.snapshot import Ask
+from prio.yunikorn.snapshot import QueueInfo
+from prio.yunikorn.snapshot import Snapshot
+from prio.yunikorn.quantity import strictly_positive
+from prio.yunikorn.tree import QNode
+from prio.yunikorn.tree import empty_root
 
 INT64_MAX = 2**63 - 1
 FINAL_STATES = ("completed", "rejected", "failed", "expired")

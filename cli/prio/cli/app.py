@@ -1,0 +1,77 @@
+"""The typer app: option parsing and wiring only. Every command imports what it needs inside its
+body, so `prio --version` and `--help` stay fast (no rich, jsonschema or tabulate)."""
+from __future__ import annotations
+
+import os
+import sys
+from enum import Enum
+
+import typer
+
+from prio import __version__
+
+app = typer.Typer(
+    name="prio",
+    help="Policy analysis for priority scheduling in Apache YuniKorn (and Armada's legacy model): "
+    "lint queue configs, explain effective priorities, simulate the scheduling order.",
+    no_args_is_help=True,
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+class Color(str, Enum):
+    auto = "auto"
+    always = "always"
+    never = "never"
+
+
+def _version(value: bool):
+    if value:
+        typer.echo(f"prio {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True, help="Show the version and exit."),
+):
+    """prio: why is this job waiting behind that one?"""
+
+
+def use_color(choice: Color, stream) -> bool:
+    if choice == Color.always:
+        return True
+    if choice == Color.never or os.environ.get("NO_COLOR", ""):
+        return False
+    return stream.isatty()
+
+
+def _register() -> None:
+    # Each command module declares its typer command (cheap) and imports its work lazily.
+    from prio.cli import explain, rule, simulate, validate  # noqa: F401
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    if argv in (["--version"], ["-V"]):  # the hot path for pre-commit: no typer at all
+        sys.stdout.write(f"prio {__version__}\n")
+        return
+    _register()
+    try:
+        code = app(standalone_mode=False)
+    except typer.TyperException as e:
+        ctx = getattr(e, "ctx", None)
+        if type(e).__name__ == "NoArgsIsHelpError" and ctx is not None:
+            sys.stdout.write(ctx.get_help() + "\n")
+            sys.exit(0)
+        # Usage errors: one line, as for any input prio cannot run on (exit 2).
+        where = f" (see {ctx.command_path} --help)" if ctx is not None else ""
+        sys.stderr.write(f"prio: {e.format_message()}{where}\n")
+        sys.exit(getattr(e, "exit_code", 2) or 2)
+    except (typer.Abort, KeyboardInterrupt):
+        sys.stderr.write("prio: interrupted\n")
+        sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)

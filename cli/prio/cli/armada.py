@@ -1,0 +1,55 @@
+"""The entry points the CLI calls for Armada scenarios: detect, explain, simulate.
+
+Each takes already-parsed documents as (file name, Document) pairs and returns the whole stdout
+text; bad input raises prio.errors.InputError (exit code 2, one line)."""
+from __future__ import annotations
+
+from prio.armada import analysis
+from prio.render import armada as render
+from prio.loaders import armada as _scenario
+from prio.armada.model import DECAYS, WEIGHTINGS, Options
+from prio.errors import InputError
+from prio.io.yamlnodes import Document
+
+FORMATS = render.FORMATS
+
+
+def is_scenario(data) -> bool:
+    """True for a mapping with `model: armada`."""
+    return _scenario.is_scenario(data)
+
+
+def _options(fmt: str, decay: str, weighting: str) -> Options:
+    if fmt not in FORMATS:
+        raise InputError("<options>", f"unknown format {fmt!r} for an Armada scenario; use one of {', '.join(FORMATS)}")
+    if decay not in DECAYS:
+        raise InputError("<options>", f"unknown decay {decay!r}; use one of {', '.join(DECAYS)}")
+    if weighting not in WEIGHTINGS:
+        raise InputError("<options>", f"unknown weighting {weighting!r}; use one of {', '.join(WEIGHTINGS)}")
+    return Options(decay, weighting)
+
+
+def run_explain(docs: list[tuple[str, Document]], fmt: str, *, decay: str = "code", weighting: str = "current",
+                width: int | None = None) -> str:
+    """Per queue: normalised usage, decayed priority, effective priority, share and slice."""
+    options = _options(fmt, decay, weighting)
+    sc = _scenario.build(docs)
+    return render.render_explain(analysis.explain(sc, options), fmt, width)
+
+
+def run_simulate(docs: list[tuple[str, Document]], fmt: str, *, decay: str = "code", weighting: str = "current",
+                 rounds: int | None = None, seed: int | None = None, width: int | None = None) -> str:
+    """Scheduling rounds: the slice round, the seeded probabilistic remainder, and the priority
+    decay between rounds."""
+    options = _options(fmt, decay, weighting)
+    if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int)
+                               or not 1 <= rounds <= _scenario.MAX_ROUNDS):
+        raise InputError("<options>", f"rounds must be a whole number from 1 to {_scenario.MAX_ROUNDS}, not {rounds!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise InputError("<options>", f"seed must be a whole number >= 0, not {seed!r}")
+    sc = _scenario.build(docs)
+    if sc.offer is None:
+        file = next((f for f, d in docs if _scenario.is_scenario(d.data)), "<input>")
+        raise InputError(file, "simulate needs an offer: the resources one scheduling round hands out "
+                               "(offer: {cpu: \"8\", memory: 16Gi})")
+    return render.render_simulate(analysis.simulate(sc, options, rounds, seed), fmt, width)

@@ -1,0 +1,135 @@
+"""`prio explain`: the effective priority tree and the order pending asks are considered in."""
+from __future__ import annotations
+
+import sys
+from typing import List, Optional
+
+import typer
+
+from prio.cli.app import Color
+from prio.cli.app import app
+from prio.cli.app import use_color
+from prio.cli import options
+
+FORMATS = ("table", "json", "plain", "markdown")
+
+
+@app.command(short_help="Each queue's effective priority, offset and fence, and why.")
+def explain(
+    inputs: List[str] = options.INPUTS,
+    sample: Optional[str] = options.SAMPLE,
+    output: Optional[str] = options.OUTPUT,
+    color: Color = options.COLOR,
+    partition: Optional[str] = options.PARTITION,
+    queue: Optional[str] = typer.Option(None, "--queue", metavar="PATH", help="Only this queue's subtree."),
+    why: Optional[str] = typer.Option(None, "--why", metavar="QUEUE", help="Explain how this queue's priority was derived."),
+    why_ask: Optional[str] = typer.Option(None, "--why-ask", metavar="ASK", help="Why this ask waits where it does (an ask id, or APP/ASK): its step in the simulated order, and the decisive comparison with the ask placed before it."),
+    behind: Optional[str] = typer.Option(None, "--behind", metavar="ASK", help="With --why-ask: compare with this ask instead of the one placed just before."),
+    limit: Optional[int] = typer.Option(None, "--limit", min=0, metavar="N", help="Pending asks to list in table, plain and markdown output (default: 200 in table, all otherwise; json lists all)."),
+    priority_classes: List[str] = options.PRIORITY_CLASSES,
+    armada_decay: str = options.ARMADA_DECAY,
+    armada_weighting: str = options.ARMADA_WEIGHTING,
+    verbose: bool = options.VERBOSE,
+):
+    """Show each queue's effective priority, offset and fence, and why."""
+    from prio.cli.common import guarded
+    from prio.cli.common import pick_format
+
+    fmt = pick_format(output, FORMATS)
+    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit, why_ask, behind, use_color(color, sys.stdout), verbose)))
+
+
+def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None, color=False, verbose=False) -> int:
+    from prio.cli.common import check_armada_options
+    from prio.cli.common import load_inputs
+    from prio.cli.common import say_notes
+    from prio.cli.common import say_recognised
+    from prio.cli.common import width
+    from prio.cli.common import write_chunks
+    from prio.yunikorn.explain import iter_ask_rows
+    from prio.yunikorn.explain import queue_rows
+    from prio.yunikorn.explain import why as why_lines
+    from prio.loaders.assemble import build
+
+    inp = load_inputs(paths, sample, classes)
+    if verbose:
+        say_recognised(inp)
+    check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting)
+    if inp.armada:
+        from prio.cli.armada import run_explain
+
+        sys.stdout.write(run_explain(inp.armada, fmt, decay=armada_decay, weighting=armada_weighting, width=width()))
+        return 0
+    eng = build(inp, partition)
+    say_notes(inp)
+    for target in (queue, why):
+        if target:
+            from prio.yunikorn.explain import find
+
+            try:
+                find(eng.root, target)
+            except KeyError:
+                sys.stderr.write(f"prio: no queue {target!r} in this partition\n")
+                return 2
+    if behind and not why_ask:
+        sys.stderr.write("prio: --behind goes with --why-ask\n")
+        return 2
+    if why_ask and (why or queue):
+        sys.stderr.write("prio: --why-ask goes alone (not with --why or --queue)\n")
+        return 2
+    if why_ask:
+        from prio.yunikorn.explain import why_ask as why_ask_lines
+
+        try:
+            lines = why_ask_lines(lambda: build(inp, partition), why_ask, behind)
+        except KeyError as e:
+            sys.stderr.write(f"prio: no pending ask {e.args[0]!r}\n")
+            return 2
+        except ValueError as e:
+            sys.stderr.write(f"prio: {e}\n")
+            return 2
+        return _print_lines(fmt, {"ask": why_ask, "why": lines}, lines)
+    if why:
+        lines = why_lines(eng, why)
+        return _print_lines(fmt, {"queue": why, "why": lines}, lines)
+    if inp.rest_queues:
+        from prio.yunikorn.explain import reported_differences
+
+        diff = reported_differences(eng, inp.rest_queues)
+        if diff:
+            sys.stderr.write(f"prio: note: {len(diff)} queue priorit{'y differs' if len(diff) == 1 else 'ies differ'} from the dump's currentPriority "
+                             f"(YuniKorn refreshes parents only on ask events; a partial applications dump differs too): {'; '.join(diff[:5])}\n")
+    rows = queue_rows(eng, queue)
+    if limit is None and fmt == "table":
+        limit = 200
+    total = None
+    if fmt == "json":
+        from prio.yunikorn.explain import iter_ask_groups
+
+        asks = iter_ask_groups(eng, queue)  # streamed, every one
+    else:
+        rows_iter = iter_ask_rows(eng, queue)
+        from itertools import islice
+
+        asks = list(islice(rows_iter, limit))
+        total = len(asks) + sum(1 for _ in rows_iter)  # what the table leaves out, counted alike
+    ranges = None
+    defined = list(inp.classes) + list(eng.snapshot.priority_classes)
+    if defined:
+        from prio.lint.rules.crosscheck import class_ranges
+
+        ranges = class_ranges(eng.root, defined)
+    from prio.render import explain as explain_out
+
+    write_chunks(explain_out.render(fmt, rows, asks, ranges=ranges, width=width(), total=total, color=color))
+    return 0
+
+
+def _print_lines(fmt: str, doc: dict, lines: list) -> int:
+    if fmt == "json":
+        import json
+
+        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+    else:
+        sys.stdout.write("\n".join(lines) + "\n")
+    return 0

@@ -1,0 +1,16 @@
+"""Options explain and simulate share, declared once (typer only: keep --help fast)."""
+from __future__ import annotations
+
+import typer
+
+from prio.cli.app import Color
+
+INPUTS = typer.Argument(None, metavar="INPUT", help="Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses, an Armada scenario, in any order (recognised by content). None: the bundled walkthrough.")
+SAMPLE = typer.Option(None, "--sample", metavar="NAME", help="Use a bundled sample: walkthrough (the default), batch, mistakes, yunikorn-configs, pods, armada-scenario, ... (an unknown name lists them all).")
+OUTPUT = typer.Option(None, "-o", "--output", metavar="FORMAT", help="table (default on a terminal), json, plain, markdown. Default from PRIO_OUTPUT.")
+COLOR = typer.Option(Color.auto, "--color", case_sensitive=False, help="Colour the table output (auto: on a terminal, unless NO_COLOR is set).")
+PARTITION = typer.Option(None, "--partition", metavar="NAME", help="The partition (default: the snapshot's, else default).")
+PRIORITY_CLASSES = typer.Option([], "--priority-classes", metavar="FILE", help="PriorityClass manifests: resolve priorityClassName, and show the range each class maps to per queue.")
+ARMADA_DECAY = typer.Option("code", "--armada-decay", metavar="code|document", help="Armada scenarios: code (true half-life, default) or document (the doc's formula).")
+ARMADA_WEIGHTING = typer.Option("current", "--armada-weighting", metavar="current|legacy", help="Armada scenarios: current (unknown resources weigh 0) or legacy (1).")
+VERBOSE = typer.Option(False, "-v", "--verbose", help="Say what each input was recognised as.")

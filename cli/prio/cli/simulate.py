@@ -1,0 +1,95 @@
+"""`prio simulate`: the scheduling order, one allocation per step, with every priority change."""
+from __future__ import annotations
+
+import sys
+from typing import List, Optional
+
+import typer
+
+from prio.cli.app import Color
+from prio.cli.app import app
+from prio.cli.app import use_color
+from prio.cli import options
+
+FORMATS = ("table", "json", "plain", "markdown")
+
+
+@app.command(short_help='The scheduling order, step by step, with every priority change.')
+def simulate(
+    inputs: List[str] = options.INPUTS,
+    sample: Optional[str] = options.SAMPLE,
+    output: Optional[str] = options.OUTPUT,
+    color: Color = options.COLOR,
+    steps: Optional[int] = typer.Option(None, "--steps", min=0, metavar="N", help="Stop after this many steps."),
+    limit: Optional[int] = typer.Option(None, "--limit", min=0, metavar="N", help="Step rows to show in table, plain and markdown output (default: 1000 in table, all otherwise; json has every step)."),
+    partition: Optional[str] = options.PARTITION,
+    priority_classes: List[str] = options.PRIORITY_CLASSES,
+    rounds: Optional[int] = typer.Option(None, "--rounds", min=1, metavar="N", help="Armada scenarios: scheduling rounds to run."),
+    seed: Optional[int] = typer.Option(None, "--seed", metavar="N", help="Armada scenarios: random seed (overrides the scenario's)."),
+    armada_decay: str = options.ARMADA_DECAY,
+    armada_weighting: str = options.ARMADA_WEIGHTING,
+    verbose: bool = options.VERBOSE,
+):
+    """Step through the scheduling order and every priority change it causes."""
+    from prio.cli.common import guarded
+    from prio.cli.common import pick_format
+
+    fmt = pick_format(output, FORMATS)
+    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, steps, partition, priority_classes, rounds, seed, armada_decay, armada_weighting, limit, use_color(color, sys.stdout), verbose)))
+
+
+def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_decay, armada_weighting, limit=None, color=False, verbose=False) -> int:
+    from prio.cli.common import check_armada_options
+    from prio.cli.common import load_inputs
+    from prio.cli.common import say_notes
+    from prio.cli.common import say_recognised
+    from prio.cli.common import width
+    from prio.cli.common import write_chunks
+    from prio.loaders.assemble import build
+
+    inp = load_inputs(paths, sample, classes)
+    if verbose:
+        say_recognised(inp)
+    check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting, rounds=rounds, seed=seed)
+    if inp.armada:
+        from prio.cli.armada import run_simulate
+
+        sys.stdout.write(run_simulate(inp.armada, fmt, decay=armada_decay, weighting=armada_weighting, rounds=rounds, seed=seed, width=width()))
+        return 0
+    eng = build(inp, partition)
+    say_notes(inp)
+    progress = None
+    total = eng.snapshot.ask_count()
+    if sys.stderr.isatty() and total >= 20000:
+        progress = _progress(total if steps is None else min(total, steps))
+    try:
+        result = eng.run(steps, progress.update if progress else None)
+    finally:
+        if progress:
+            progress.close()
+    unscheduled = eng.leftovers()
+    from prio.render import simulate as simulate_out
+
+    if limit is None and fmt == "table":
+        limit = 1000  # a terminal table of a million rows helps nobody, and rich takes minutes on it
+    write_chunks(simulate_out.render(fmt, result, unscheduled, eng, width=width(), limit=limit, color=color))
+    return 0
+
+
+class _progress:
+    """A rich progress bar on stderr (only on a terminal, never in machine output)."""
+
+    def __init__(self, total: int):
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+        self.p = Progress("simulating", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                          console=Console(stderr=True), transient=True)
+        self.task = self.p.add_task("steps", total=total)
+        self.p.start()
+
+    def update(self, n: int) -> None:
+        self.p.update(self.task, completed=n)
+
+    def close(self) -> None:
+        self.p.stop()

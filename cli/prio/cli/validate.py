@@ -1,0 +1,180 @@
+"""`prio validate`: settings -> check -> suppress -> render -> exit code.
+
+Only typer and the app are imported here; the checker, the renderers (rich, tabulate) and the
+settings are imported inside `run`, so `prio --help` stays fast."""
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from typing import List, Optional
+
+import typer
+
+from prio.cli.app import Color
+from prio.cli.app import app
+from prio.cli.app import use_color
+
+
+class OutputFormat(str, Enum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    github = "github"
+    gitlab = "gitlab"
+    junit = "junit"
+    markdown = "markdown"
+    auto = "auto"
+
+
+# format -> renderer module under prio.render; each exposes render(report, **kw) -> str
+RENDERERS = {
+    "text": "validate.text",
+    "json": "validate.json",
+    "sarif": "validate.sarif",
+    "github": "validate.github",
+    "gitlab": "validate.gitlab",
+    "junit": "validate.junit",
+    "markdown": "validate.markdown",
+}
+FORMATS = tuple(RENDERERS) + ("auto",)
+
+
+@app.command(short_help='Lint YuniKorn queue configs (and PriorityClass / Armada queue manifests).')
+def validate(
+    paths: List[str] = typer.Argument(..., metavar="PATH", help="queues.yaml files, ConfigMaps, PriorityClass or Armada queue manifests, directories, or - for stdin."),
+    output: Optional[OutputFormat] = typer.Option(
+        None, "-o", "--output", case_sensitive=False,
+        help="Format: text, json, sarif, github (workflow commands), gitlab (Code Quality), junit, markdown; "
+             "auto is github inside GitHub Actions, else text. Default: PRIO_OUTPUT when it names one of these, else text."),
+    output_file: Optional[str] = typer.Option(
+        None, "--output-file", metavar="PATH", envvar="PRIO_OUTPUT_FILE",
+        help="Write the report to PATH instead of standard output."),
+    config: Optional[str] = typer.Option(
+        None, "--config", metavar="PATH", envvar="PRIO_CONFIG",
+        help="The settings file (select, ignore, severity, per-path-ignores). Default: the nearest "
+             ".prio.yaml from the working directory upward."),
+    no_config: bool = typer.Option(False, "--no-config", help="Ignore any .prio.yaml."),
+    select: List[str] = typer.Option([], "--select", metavar="IDS", help="Run only these rules (ids, slugs, id prefixes, comma-separated; replaces the config's select)."),
+    ignore: List[str] = typer.Option([], "--ignore", metavar="IDS", help="Do not run these rules (added to the config's ignore)."),
+    strict: bool = typer.Option(False, "--strict", envvar="PRIO_STRICT", help="Exit 1 on warnings too."),
+    quiet: bool = typer.Option(False, "-q", "--quiet", help="Report only the findings that fail the run (errors; warnings too with --strict), and no summary."),
+    color: Color = typer.Option(Color.auto, "--color", case_sensitive=False, envvar="PRIO_COLOR", help="Colour the text output (auto: on a terminal, unless NO_COLOR is set)."),
+    priority_classes: List[str] = typer.Option([], "--priority-classes", metavar="FILE", help="PriorityClass manifests to check the queue offsets against."),
+    verbose: bool = typer.Option(False, "-v", "--verbose", help="Say which documents were skipped."),
+):
+    """Lint YuniKorn queue configs against the schema and the scheduler's own rules.
+
+    Exit status: 0 no error findings (warnings allowed unless --strict), 1 error findings (or
+    warnings under --strict), 2 unreadable input, a bad .prio.yaml or bad usage. The same for
+    every output format.
+    """
+    raise typer.Exit(run(paths, output.value if output else _env_format(), strict=strict, quiet=quiet, color=color,
+                         priority_classes=priority_classes, verbose=verbose, output_file=output_file,
+                         config=config, no_config=no_config, select=select, ignore=ignore))
+
+
+def resolve_format(fmt: str) -> str:
+    """`auto`: github inside GitHub Actions, else text."""
+    import os
+
+    fmt = (fmt or "text").strip().lower()
+    if fmt == "auto":
+        return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+    return fmt
+
+
+def _env_format() -> str:
+    """PRIO_OUTPUT is shared with explain and simulate: a value only they know is not ours."""
+    import os
+
+    env = os.environ.get("PRIO_OUTPUT", "").strip().lower()
+    return "text" if env in ("", "table", "plain") else env  # a typo still fails loudly
+
+
+def _err(message: str) -> None:
+    sys.stderr.write(f"prio: {message}\n")
+
+
+def run(paths, fmt, *, strict=False, quiet=False, color=False, priority_classes=(), verbose=False,
+        output_file=None, config=None, no_config=False, select=(), ignore=()) -> int:
+    """Validate `paths` and write the report; returns the exit code. `color` is a bool, or a
+    Color choice resolved against stdout (never colour in a file)."""
+    from prio.cli.common import guarded
+
+    return guarded(lambda: _run(paths, fmt, strict=strict, quiet=quiet, color=color, priority_classes=priority_classes,
+                                verbose=verbose, output_file=output_file, config=config, no_config=no_config,
+                                select=select, ignore=ignore))
+
+
+def _run(paths, fmt, *, strict, quiet, color, priority_classes, verbose, output_file, config, no_config, select, ignore) -> int:
+    import importlib
+    from dataclasses import replace
+
+    from prio.lint import settings as settings_mod
+    from prio.lint import suppress
+    from prio.lint.runner import Options
+    from prio.lint.runner import check_paths
+    from prio.lint.rules import all_rules
+
+    fmt = resolve_format(fmt)
+    if fmt not in RENDERERS:
+        _err(f"unknown output format {fmt!r} (choose from {', '.join(FORMATS)})")
+        return 2
+    try:
+        settings = settings_mod.load(config, discover=not no_config)
+        if select:
+            settings.select = settings_mod.resolve_selectors(_split(select), "--select")
+        if ignore:
+            settings.ignore = settings.ignore | settings_mod.resolve_selectors(_split(ignore), "--ignore")
+    except settings_mod.SettingsError as e:
+        _err(str(e))
+        return 2
+
+    checked, results, errors = check_paths(list(paths), Options(list(priority_classes)))
+    for e in errors:
+        sys.stderr.write(f"{e}\n")
+    if verbose:
+        if settings.path:
+            sys.stderr.write(f"prio: settings from {settings.path}\n")
+        for r in results:
+            for n in r.notes:
+                sys.stderr.write(n + "\n")
+    report = suppress.apply(results, settings, checked.files)
+    failing = ("error", "warning") if strict else ("error",)
+    code = 2 if errors else 1 if any(f.severity in failing for f in report.findings) else 0
+
+    shown = report
+    if quiet:
+        shown = replace(report, findings=[f for f in report.findings if f.severity in failing])
+    ran = [replace(r, severity=settings.severity.get(r.id, r.severity))
+           for r in all_rules().values() if settings.enabled(r.id)]
+    to_file = output_file not in (None, "", "-")
+    if not isinstance(color, bool):
+        color = False if to_file else use_color(Color(color), sys.stdout)
+    elif to_file:
+        color = False
+    renderer = importlib.import_module(f"prio.render.{RENDERERS[fmt]}")
+    text = renderer.render(shown, sources={r.name: r.text for r in results}, color=color, rules=ran,
+                           input_errors=errors, strict=strict, summary=report.summary())
+    if to_file:
+        try:
+            with open(output_file, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+        except OSError as e:
+            _err(f"cannot write {output_file}: {e.strerror or e}")
+            return 2
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    if not quiet:
+        from prio.render.validate.text import summary
+
+        sys.stderr.write(summary(report, len(errors)) + "\n")
+    return code
+
+
+def _split(values) -> list:
+    out = []
+    for v in values:
+        out += [s for s in v.replace(" ", ",").split(",") if s]
+    return out

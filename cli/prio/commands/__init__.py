@@ -1,1 +1,0 @@
-"""Command bodies: each wires a loader, the core and a renderer, and returns an exit code."""

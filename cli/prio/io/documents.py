@@ -1,0 +1,237 @@
+"""What a file holds, by content: a queues.yaml, ConfigMaps that embed one, PriorityClasses,
+Armada queues, native snapshots, REST dumps, pod lists. Each YAML document is classified on its
+own; ConfigMaps are unpacked into the queues.yaml they carry, with positions in the outer file."""
+from __future__ import annotations
+
+import base64
+import gzip
+from dataclasses import dataclass
+
+import yaml
+
+from prio.io import yamlnodes
+from prio.errors import InputError
+from prio.lint.findings import Issue
+from prio.io.yamlnodes import Document
+
+QUEUES_KEY = "queues.yaml"
+
+
+@dataclass
+class Unit:
+    """One thing to check: a queues config (maybe from a ConfigMap), or another kind."""
+
+    kind: str  # "queues", "priorityclass", "armada-queue", "other"
+    doc: Document
+    label: str = ""  # e.g. "ConfigMap yunikorn-configs, key queues.yaml"
+
+
+def kind_of(data) -> str:
+    """What one parsed document is, by content alone. One of: queues (a queues.yaml, also a
+    broken one), configmap, priorityclass, armada-queue, armada-scenario, native (a snapshot),
+    rest-queues, rest-apps, pods, list (a Kubernetes List of other things), other."""
+    from prio.loaders import kubectl, native, rest
+
+    if data is None:
+        return "queues"
+    if isinstance(data, list):
+        if not data:
+            return "rest-apps"  # what the applications endpoints answer for a queue with none
+        return "rest-apps" if rest.is_apps_dump(data) else "rest-queues" if rest.is_queues_dump(data) else "queues"
+    if not isinstance(data, dict):
+        return "queues"  # a scalar at the top: a (broken) queues.yaml
+    from prio.loaders.armada import is_scenario
+
+    if is_scenario(data):
+        return "armada-scenario"
+    kind = data.get("kind")
+    api = str(data.get("apiVersion", ""))
+    if kind == "ConfigMap":
+        return "configmap"
+    if kind == "PriorityClass" and api.startswith("scheduling.k8s.io/"):
+        return "priorityclass"
+    if kind in ("Queue", "QueueList") and api.startswith("armadaproject.io/"):
+        return "armada-queue"
+    if kubectl.is_pod_list(data):
+        return "pods"
+    if kind == "List" or (isinstance(kind, str) and kind.endswith("List") and isinstance(data.get("items"), list)):
+        return "list"
+    if "kind" in data or "apiVersion" in data:
+        return "other"
+    if native.is_native(data):
+        return "native"
+    if rest.is_queues_dump(data):
+        return "rest-queues"
+    if rest.is_apps_dump(data):
+        return "rest-apps"
+    return "queues"
+
+
+# What validate checks; every other kind is skipped (and said so with --verbose).
+_CHECKED = ("queues", "priorityclass", "armada-queue")
+
+
+_LABELS = {
+    "native": "a prio snapshot (explain and simulate read it)",
+    "rest-queues": "a YuniKorn REST queues dump (explain and simulate read it)",
+    "rest-apps": "a YuniKorn REST applications dump (explain and simulate read it)",
+    "pods": "a pod list (explain and simulate read it)",
+    "armada-scenario": "an Armada scenario (explain and simulate read it)",
+}
+
+
+def _label(data) -> str:
+    k = kind_of(data)
+    if k in _LABELS:
+        return _LABELS[k]
+    kind = data.get("kind") if isinstance(data, dict) else None
+    return f"a {kind}" if kind else "a document"
+
+
+def documents_kind(data) -> str:
+    return kind_of(data) if isinstance(data, dict) else "other"
+
+
+def _unit_kind(data) -> str:
+    k = kind_of(data)
+    return k if k in _CHECKED or k in ("configmap", "list") else "other"
+
+
+def _indent(outer_text: str, node) -> int:
+    """The indentation of a literal block's content: that of its first non-empty line."""
+    for ln in outer_text.split("\n")[node.start_mark.line + 1:]:
+        if ln.strip():
+            return len(ln) - len(ln.lstrip(" "))
+    return 0
+
+
+def _inner_doc(name: str, outer_text: str, node, key_path) -> tuple[Document, list[Issue]]:
+    """Parse a ConfigMap value as its own document, positioned inside the outer file."""
+    notes: list[Issue] = []
+    text = node.value
+    try:
+        nodes = yamlnodes.parse(name, text)
+    except InputError as e:
+        # Point into the outer file: a literal block's lines are the file's lines.
+        if node.style == "|" and e.line is not None:
+            raise InputError(name, f"in the embedded {QUEUES_KEY}: {e.message}", e.line + node.start_mark.line + 1,
+                             None if e.column is None else e.column + _indent(outer_text, node)) from None
+        pos = node.start_mark
+        raise InputError(name, f"in the embedded {QUEUES_KEY}: {e.message}", pos.line + 1, pos.column + 1) from None
+    if node.style == "|":
+        # Literal block: inner line n is outer line (indicator line + 1 + n), shifted by the indent.
+        indent = _indent(outer_text, node)
+        docs = [yamlnodes.to_document(name, n, node.start_mark.line + 1, indent, go=True) for n in nodes]
+    else:
+        docs = [yamlnodes.to_document(name, n, go=True) for n in nodes]
+        anchor = yamlnodes.Pos(node.start_mark.line + 1, node.start_mark.column + 1)
+        for d in docs:
+            for e in d.index.values():
+                e.pos, e.key = anchor, None
+            d.start = anchor
+            d.issues = [Issue(i.rule, i.path, i.message, i.at, i.severity, None) for i in d.issues]
+        notes.append(Issue("PRIO007", key_path, f"the embedded {QUEUES_KEY} is not a literal block (|): positions inside it point at the key", at="key"))
+    if not docs:
+        return Document(None, start=yamlnodes.Pos(node.start_mark.line + 1, 1)), notes
+    first = docs[0]
+    for extra in docs[1:]:
+        first.issues.append(Issue("PRIO004", (), f"{QUEUES_KEY} holds {len(docs)} YAML documents; YuniKorn decodes only the first", pos=extra.start))
+    return first, notes
+
+
+def units(name: str, text: str) -> list[Unit]:
+    """Split a file into checkable units. Raises InputError for unreadable YAML."""
+    nodes = yamlnodes.parse(name, text)
+    out: list[Unit] = []
+    docs = [yamlnodes.to_document(name, n, go=True) for n in nodes]
+    if not docs:
+        return [Unit("queues", Document(None))]
+    kinds = [_unit_kind(d.data) for d in docs]
+    for i, d in enumerate(docs):
+        # Kubernetes manifests are read by kubectl's YAML library (go-yaml v2): yes/no are booleans.
+        if kinds[i] == "priorityclass" or (kinds[i] == "list" and (d.data.get("kind") == "PriorityClassList" or any(
+                documents_kind(it) == "priorityclass" for it in (d.data.get("items") or [])))):
+            docs[i] = yamlnodes.to_document(name, nodes[i], go="v2")
+    if all(k == "queues" for k in kinds):
+        first = docs[0]
+        for extra in docs[1:]:
+            first.issues.append(Issue("PRIO004", (), f"this file holds {len(docs)} YAML documents; YuniKorn decodes only the first", pos=extra.start))
+        return [Unit("queues", first)]
+    for node, doc, kind in zip(nodes, docs, kinds):
+        if kind == "configmap":
+            out.extend(_configmap(name, text, node, doc))
+        elif kind == "list":
+            # Items of a typed list straight from the API (PriorityClassList) carry no kind.
+            item_kind = str(doc.data.get("kind", ""))[:-4] if str(doc.data.get("kind", "")).endswith("List") else ""
+            for i, item in enumerate(doc.data.get("items") or []):
+                sub = _subdoc(doc, ("items", i))
+                if isinstance(item, dict) and "kind" not in item and item_kind:
+                    item = dict(item, kind=item_kind, apiVersion=item.get("apiVersion", doc.data.get("apiVersion", "")))
+                    sub.data = item
+                k = _unit_kind(item)
+                if k == "configmap":
+                    out.extend(_configmap(name, text, _node_at(node, ("items", i)), sub))
+                else:
+                    out.append(Unit(k, sub, _label(item) if k == "other" else ""))
+        else:
+            out.append(Unit(kind, doc, _label(doc.data) if kind == "other" else ""))
+    return out
+
+
+def _node_at(node, path):
+    for p in path:
+        if isinstance(node, yaml.MappingNode):
+            node = next(v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == p)
+        else:
+            node = node.value[p]
+    return node
+
+
+def _subdoc(doc: Document, prefix) -> Document:
+    """The part of a document below `prefix`, re-rooted (positions stay those of the file)."""
+    n = len(prefix)
+    data = doc.data
+    for p in prefix:
+        data = data[p]
+    idx = {k[n:]: v for k, v in doc.index.items() if k[:n] == prefix}
+    issues = [Issue(i.rule, i.path[n:], i.message, i.at, i.severity, i.pos) for i in doc.issues if i.path[:n] == prefix]
+    return Document(data, idx, issues, doc.pos(prefix))
+
+
+def _configmap(name, text, node, doc) -> list[Unit]:
+    d = doc.data
+    label = f"ConfigMap {((d.get('metadata') or {}).get('name') if isinstance(d.get('metadata'), dict) else None) or '?'}"
+    out = []
+    data = d.get("data") if isinstance(d.get("data"), dict) else {}
+    for key in sorted(k for k in data if k.endswith(".yaml")):
+        value_node = _node_at(node, ("data", key))
+        if not isinstance(value_node, yaml.ScalarNode):
+            out.append(Unit("queues", Document({}, issues=[Issue("PRIO003", (), f"{label} data.{key} must be a string holding the queues.yaml text")], start=doc.pos(("data", key)))))
+            continue
+        inner, notes = _inner_doc(name, text, value_node, ("data", key))
+        inner.issues.extend(_rebase(n, doc) for n in notes)
+        out.append(Unit("queues", inner, f"{label}, data.{key}"))
+    binary = d.get("binaryData") if isinstance(d.get("binaryData"), dict) else {}
+    for key in sorted(k for k in binary if k.endswith(".yaml.gz")):
+        pos = doc.pos(("binaryData", key), "key")
+        try:
+            raw = gzip.decompress(base64.b64decode(str(binary[key]), validate=False))[: 16 * 1024 * 1024]
+            inner_text = raw.decode("utf-8")
+        except Exception as e:  # noqa: BLE001 - any corrupt payload is one input error
+            raise InputError(name, f"binaryData.{key} is not base64 gzip UTF-8 text ({type(e).__name__})", pos.line, pos.column) from None
+        docs = yamlnodes.load(name, inner_text, go=True)
+        inner = docs[0] if docs else Document(None)
+        for e in inner.index.values():
+            e.pos, e.key = pos, None
+        inner.start = pos
+        inner.issues = [Issue(i.rule, i.path, i.message, i.at, i.severity, None) for i in inner.issues]
+        inner.issues.append(Issue("PRIO007", (), f"binaryData.{key} is compressed: positions inside it point at the key", pos=pos))
+        out.append(Unit("queues", inner, f"{label}, binaryData.{key}"))
+    if not out:
+        out.append(Unit("other", doc, f"{label} without a queues.yaml key"))
+    return out
+
+
+def _rebase(issue: Issue, outer: Document) -> Issue:
+    """An issue about the outer ConfigMap, carried by the inner unit with an explicit position."""
+    return Issue(issue.rule, (), issue.message, issue.at, issue.severity, outer.pos(issue.path, issue.at))

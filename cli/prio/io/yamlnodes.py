@@ -1,0 +1,312 @@
+"""YAML as YuniKorn's decoder (go-yaml v3) sees it, with positions for every path.
+
+PyYAML composes the node tree (libyaml when available); we then turn nodes into plain data
+ourselves, because go-yaml differs from PyYAML's constructor in ways that matter here: duplicate
+keys are errors, keys are their raw text, string fields keep a scalar's raw text, and aliases are
+expanded under go-yaml's "excessive aliasing" budget. Every walk is bounded: nesting is checked on
+the text before parsing (libyaml segfaults on deep nesting) and alias expansion is counted.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import yaml
+from yaml.constructor import SafeConstructor
+
+from prio.errors import InputError
+from prio.lint.findings import Issue
+
+# go-yaml refuses more than 10,000 levels. prio stops far earlier: a queue tree 64 levels deep
+# needs about 130, and Python's recursion (in the schema validator) cannot go near 10,000.
+MAX_DEPTH = 400
+
+_Parser = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_scalar = SafeConstructor()
+_T = "tag:yaml.org,2002:"
+_FLOW = re.compile(r"[\[\]{}]")
+_STRIP = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"\\]|\\.)*\"|#[^\n]*")
+
+
+@dataclass(frozen=True)
+class Pos:
+    line: int  # 1-based
+    column: int  # 1-based
+
+
+@dataclass
+class Entry:
+    pos: Pos  # where the value starts
+    key: Pos | None = None  # where the key naming it starts (None for list items and the root)
+    raw: str | None = None  # a scalar's source text
+    tag: str = ""  # the resolved tag: str, int, float, bool, null, map, seq, or another tag
+
+
+@dataclass
+class Document:
+    """One YAML document: the plain data, a path->Entry index, and what decoding found."""
+
+    data: object
+    index: dict = field(default_factory=dict)
+    issues: list = field(default_factory=list)
+    start: Pos = Pos(1, 1)
+
+    def pos(self, path, at: str = "value") -> Pos | None:
+        path = tuple(path)
+        while True:
+            e = self.index.get(path)
+            if e is not None:
+                return (e.key or e.pos) if at == "key" else e.pos
+            if not path:
+                return self.start
+            path = path[:-1]
+            at = "value"
+
+    def raw(self, path) -> str | None:
+        e = self.index.get(tuple(path))
+        return e.raw if e is not None else None
+
+
+def check_depth(name: str, text: str, limit: int = MAX_DEPTH) -> None:
+    """Refuse text nested deeper than `limit` before any parser recurses into it.
+
+    Counts flow brackets outside quotes and comments, plus block indentation levels and
+    compact `- - -` sequences; an over-estimate is fine, an under-estimate is not.
+    """
+    if "[" in text or "{" in text:
+        depth = 0
+        for m in _FLOW.finditer(_STRIP.sub("", text)):
+            if m.group() in "[{":
+                depth += 1
+                if depth > limit:
+                    line = text.count("\n", 0, m.start()) + 1 if depth == limit + 1 else None
+                    raise InputError(name, f"YAML nested more than {limit} levels deep; prio refuses it before parsing", line)
+            else:
+                depth -= 1
+    stack = [-1]
+    for lineno, line in enumerate(text.split("\n"), 1):
+        stripped = line.lstrip(" ")
+        if not stripped or stripped[0] == "#":
+            continue
+        indent = len(line) - len(stripped)
+        while stack[-1] >= indent:
+            stack.pop()
+        stack.append(indent)
+        dashes = 0
+        while stripped.startswith("- ") or stripped == "-":
+            dashes += 1
+            stripped = stripped[2:].lstrip(" ")
+        if len(stack) - 1 + dashes > limit:
+            raise InputError(name, f"YAML nested more than {limit} levels deep; prio refuses it before parsing", lineno)
+
+
+def parse(name: str, text: str) -> list:
+    """Compose the documents of `text` into nodes. Syntax errors become InputError with a position."""
+    check_depth(name, text)
+    loader = _Parser(text)
+    try:
+        nodes = []
+        while loader.check_node():
+            nodes.append(loader.get_node())
+        return nodes
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        msg = " ".join(x for x in (e.context, e.problem) if x) or "invalid YAML"
+        if mark is None:
+            raise InputError(name, f"invalid YAML: {msg}") from None
+        raise InputError(name, f"invalid YAML: {msg}", mark.line + 1, mark.column + 1) from None
+    except yaml.YAMLError as e:
+        raise InputError(name, f"invalid YAML: {e}") from None
+    except RecursionError:
+        raise InputError(name, "YAML nested too deeply to parse") from None
+    finally:
+        loader.dispose()
+
+
+class _AliasBudget:
+    """go-yaml's excessive-aliasing check (DefaultAliasCheck): once more than 100 aliases and 1000
+    decoded nodes are seen, the share of nodes reached through aliases may be 99% up to 400k
+    nodes, falling linearly to 10% at 4M."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.decoded = 0
+        self.aliased = 0
+
+    def ratio(self) -> float:
+        if self.decoded <= 400_000:
+            return 0.99
+        if self.decoded >= 4_000_000:
+            return 0.10
+        return 0.99 - 0.89 * (self.decoded - 400_000) / 3_600_000
+
+    def check(self, node) -> None:
+        if self.aliased > 100 and self.decoded > 1000 and self.aliased / self.decoded > self.ratio():
+            m = node.start_mark
+            raise InputError(self.name, "document contains excessive aliasing (a YAML alias bomb?); refused as YuniKorn's decoder refuses it", m.line + 1, m.column + 1)
+
+
+_GO_FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
+_GO_INT = re.compile(r"^[-+]?(0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|[0-9_]+)$")
+_GO_NULL = ("", "~", "null", "Null", "NULL")
+GO_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_GO_SPECIAL = {".inf": float("inf"), ".Inf": float("inf"), ".INF": float("inf"), "+.inf": float("inf"),
+               "-.inf": float("-inf"), "-.Inf": float("-inf"), "-.INF": float("-inf")}
+
+
+YAML11_BOOL = {**{w: True for w in ("y", "Y", "yes", "Yes", "YES", "on", "On", "ON")},
+                **{w: False for w in ("n", "N", "no", "No", "NO", "off", "Off", "OFF")}}
+
+
+def go_resolve(value: str, yaml11_bools: bool = False):
+    """A plain scalar resolved as go-yaml v3 resolves it for an untyped target: YAML 1.2 style
+    (true/false only, no yes/on, no sexagesimal 1:30), ints as Go's ParseInt with base 0
+    (0x, 0o, 0b, and a leading 0 means octal; underscores allowed), floats like 1e3.
+    With `yaml11_bools`, as go-yaml v2 (sigs.k8s.io/yaml, what kubectl uses) also reads
+    yes/no/on/off/y/n as booleans. Returns (tag, value)."""
+    if value in _GO_NULL:
+        return "null", None
+    if value in GO_BOOL:
+        return "bool", GO_BOOL[value]
+    if yaml11_bools and value in YAML11_BOOL:
+        return "bool", YAML11_BOOL[value]
+    if _GO_INT.match(value) and any(c.isdigit() for c in value):
+        plain = value.replace("_", "")
+        sign = -1 if plain[0] == "-" else 1
+        body = plain.lstrip("+-")
+        try:
+            if body[:2].lower() in ("0x", "0o", "0b"):
+                return "int", sign * int(body, {"x": 16, "o": 8, "b": 2}[body[1].lower()])
+            if len(body) > 1 and body[0] == "0":
+                return "int", sign * int(body, 8)
+            return "int", sign * int(body, 10)
+        except ValueError:
+            return "str", value
+    if _GO_FLOAT.match(value):
+        return "float", float(value)
+    if value in _GO_SPECIAL:
+        return "float", _GO_SPECIAL[value]
+    if value in (".nan", ".NaN", ".NAN"):
+        return "str", value  # a NaN would poison comparisons: keep the text, the schema says it is not a number
+    return "str", value
+
+
+def to_document(name: str, node, line_offset: int = 0, col_offset: int = 0, go: bool | str = False) -> Document:
+    """Turn a composed node into plain data plus its position index, the go-yaml way.
+
+    With `go`, plain scalars are resolved as go-yaml v3 resolves them (queue configs); with
+    go="v2" as go-yaml v2 does (Kubernetes manifests read by kubectl); without, as PyYAML's
+    YAML 1.1 resolver does (snapshots and other inputs)."""
+    doc = Document(None)
+    if node is None:
+        return doc
+    budget = _AliasBudget(name)
+    seen_nodes: set[int] = set()  # nodes already walked: a second visit is an alias expansion
+    index = doc.index
+    issues = doc.issues
+    P = lambda m: Pos(m.line + 1 + line_offset, m.column + 1 + col_offset)
+    doc.start = P(node.start_mark)
+
+    def walk(n, path, key_pos, active):
+        budget.decoded += 1
+        nid = id(n)
+        if nid in seen_nodes:
+            budget.aliased += 1
+            if nid in active:
+                p = P(n.start_mark)
+                raise InputError(name, "recursive alias: an anchor refers to itself", p.line, p.column)
+        else:
+            seen_nodes.add(nid)
+        budget.check(n)
+        pos = P(n.start_mark)
+        if isinstance(n, yaml.ScalarNode):
+            tag = n.tag[len(_T):] if n.tag.startswith(_T) else n.tag
+            value = n.value
+            if go and not n.style and tag in ("null", "bool", "int", "float", "str", "timestamp"):
+                tag, value = go_resolve(n.value, go == "v2")
+                index[path] = Entry(pos, key_pos, n.value, tag)
+                return value
+            if tag == "null":
+                value = None
+            elif tag == "bool":
+                value = _scalar.construct_yaml_bool(n)
+            elif tag == "int":
+                value = _scalar.construct_yaml_int(n)
+            elif tag == "float":
+                value = _scalar.construct_yaml_float(n)
+            elif tag not in ("str", "timestamp", "binary", "merge", "value"):
+                issues.append(Issue("PRIO006", path, f"unsupported YAML tag {n.tag!r}: YuniKorn's decoder does not construct it; prio reads the raw text {n.value!r}"))
+                tag = "str"
+            index[path] = Entry(pos, key_pos, n.value, tag)
+            return value
+        active.add(nid)
+        if n.tag not in (_T + "seq", _T + "map", _T + "omap", _T + "set", _T + "pairs"):
+            issues.append(Issue("PRIO006", path, f"unsupported YAML tag {n.tag!r}: YuniKorn's decoder does not construct it; prio reads the plain {'list' if isinstance(n, yaml.SequenceNode) else 'mapping'}"))
+        try:
+            if isinstance(n, yaml.SequenceNode):
+                index[path] = Entry(pos, key_pos, None, "seq")
+                return [walk(item, path + (i,), None, active) for i, item in enumerate(n.value)]
+            index[path] = Entry(pos, key_pos, None, "map")
+            out: dict = {}
+            first: dict[str, Pos] = {}
+            merged: list = []
+            for k, v in n.value:
+                if k.tag == _T + "merge":
+                    merged.append(v)
+                    continue
+                if not isinstance(k, yaml.ScalarNode):
+                    issues.append(Issue("PRIO003", path, "a mapping key must be a plain scalar, found a " + ("list" if isinstance(k, yaml.SequenceNode) else "mapping")))
+                    continue
+                key = k.value
+                kpos = P(k.start_mark)
+                if key in first:
+                    issues.append(Issue("PRIO002", path + (key,), f"mapping key {key!r} already defined at line {first[key].line}", at="key", pos=kpos))
+                    continue
+                first[key] = kpos
+                out[key] = walk(v, path + (key,), kpos, active)
+            # `<<` merges: explicit keys win, earlier merge sources win over later ones.
+            for src in merged:
+                for m in (src.value if isinstance(src, yaml.SequenceNode) else [src]):
+                    if not isinstance(m, yaml.MappingNode):
+                        issues.append(Issue("PRIO003", path, "a << merge must name a mapping or a list of mappings"))
+                        continue
+                    for k, v in m.value:
+                        if isinstance(k, yaml.ScalarNode) and k.tag != _T + "merge" and k.value not in out:
+                            first[k.value] = P(k.start_mark)
+                            out[k.value] = walk(v, path + (k.value,), P(k.start_mark), active)
+            return out
+        finally:
+            active.discard(nid)
+
+    try:
+        doc.data = walk(node, (), None, set())
+    except RecursionError:
+        raise InputError(name, "YAML nested too deeply to read") from None
+    return doc
+
+
+def load(name: str, text: str, go: bool = False) -> list[Document]:
+    """All documents of a YAML/JSON text, decoded with positions."""
+    return [to_document(name, n, go=go) for n in parse(name, text)]
+
+
+# JSON above this size skips the positional YAML pass: json is ~50x faster on a million asks.
+FAST_JSON_BYTES = 2 * 1024 * 1024
+
+
+def load_fast(name: str, text: str) -> list[Document]:
+    """Like load(), but large JSON goes through the json module: no positions (errors then name
+    the path instead of a line) and, as with Go's encoding/json, a duplicate key keeps the last
+    value instead of being reported."""
+    head = text.lstrip()[:1]
+    if len(text) >= FAST_JSON_BYTES and head in ("{", "["):
+        import json
+
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise InputError(name, f"invalid JSON: {e.msg}", e.lineno, e.colno) from None
+        except RecursionError:
+            raise InputError(name, "JSON nested too deeply") from None
+        return [Document(data)]
+    return load(name, text)

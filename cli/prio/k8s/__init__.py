@@ -1,1 +1,0 @@
-"""Kubernetes priority: PriorityClass resolution (as the Priority admission plugin does it)."""

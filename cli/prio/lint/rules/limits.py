@@ -1,0 +1,221 @@
+"""User and group limits (checkLimitsStructure, checkLimits, checkLimitResource,
+checkLimitMaxApplications)."""
+from __future__ import annotations
+
+import re
+
+from prio.yunikorn import quantity
+from prio.yunikorn.config import queue_path
+from prio.lint.findings import Issue
+from prio.lint.registry import check
+
+USER = re.compile(r"^[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?$")
+GROUP = re.compile(r"^[_a-zA-Z][a-zA-Z0-9:_.-]*$")
+
+
+def _desc(lim) -> str:
+    return repr(lim.limit) if lim.limit else f"#{lim.path[-1] + 1}"
+
+
+def _limits(ctx):
+    for p, q, anc in ctx.queues:
+        for lim in q.limits or []:
+            yield p, q, anc, lim
+
+
+@check("PRIO115", "limits-not-equivalent", "error", "limits")
+def limits_not_equivalent(ctx):
+    """Partition limits and root queue limits are both set and differ.
+
+    YuniKorn copies partition limits onto root when root has none; when both are set they must
+    be identical ("partition limits and root queue limits are not equivalent").
+
+    Example (fails): partition `limits: [{users: [x], maxapplications: 1}]` and root
+    `limits: [{users: [y], maxapplications: 1}]`.
+    Fix: set the limits in one place only.
+    """
+    for p, r in ctx.trees:
+        own = getattr(r, "own_limits", r.limits)
+        if p.limits and own and not r.inserted:
+            # reflect.DeepEqual: a missing list (nil) differs from an empty one
+            strip = lambda ls: [(l.limit, l.users, l.groups, l.maxresources, l.maxapplications) for l in ls]
+            if strip(p.limits) != strip(own):
+                yield Issue("PRIO115", p.path + ("limits",), "partition limits and root queue limits are not equivalent: set them in one place", at="key")
+
+
+@check("PRIO116", "limit-without-principals", "error", "limits")
+def limit_without_principals(ctx):
+    """A limit that names neither users nor groups.
+
+    Example (fails):
+        limits:
+          - limit: everyone
+            maxapplications: 10
+    Fix: add `users: ["*"]` (or groups).
+    """
+    for p, q, anc, lim in _limits(ctx):
+        if not lim.users and not lim.groups:
+            yield Issue("PRIO116", lim.path, f"empty user and group lists defined in limit {_desc(lim)} of queue {queue_path(q, anc)}")
+
+
+def _principals(lim, kind):
+    return (lim.users if kind == "user" else lim.groups) or []
+
+
+@check("PRIO117", "invalid-limit-name", "error", "limits")
+def invalid_limit_name(ctx):
+    """A user or group name in a limit that YuniKorn does not accept.
+
+    Users must be `*` or match ^[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?$; groups `*` or
+    ^[_a-zA-Z][a-zA-Z0-9:_.-]*$.
+
+    Example (fails): `users: ["1bob"]`
+    Fix: use the real account name.
+    """
+    for p, q, anc, lim in _limits(ctx):
+        for kind, rx, key in (("user", USER, "users"), ("group", GROUP, "groups")):
+            for i, name in enumerate(_principals(lim, kind)):
+                if name != "*" and not rx.fullmatch(name):
+                    yield Issue("PRIO117", lim.path + (key, i), f"invalid limit {kind} name {name!r} in limit definition {_desc(lim)}")
+
+
+@check("PRIO118", "duplicate-limit-name", "error", "limits")
+def duplicate_limit_name(ctx):
+    """The same user or group in two limits of one queue (or twice in one list).
+
+    The docs say duplicates are ignored; the code rejects them.
+
+    Example (fails):
+        limits:
+          - {users: [bob], maxapplications: 1}
+          - {users: [bob], maxresources: {memory: 1G}}
+    Fix: merge the limits into one.
+    """
+    for p, q, anc in ctx.queues:
+        for kind, key in (("user", "users"), ("group", "groups")):
+            seen = set()
+            for lim in q.limits or []:
+                for i, name in enumerate(_principals(lim, kind)):
+                    if name in seen:
+                        yield Issue("PRIO118", lim.path + (key, i), f"duplicated {kind} name {name!r}, already exists in the limits of {queue_path(q, anc)}")
+                    seen.add(name)
+
+
+@check("PRIO119", "limit-wildcard-order", "error", "limits")
+def limit_wildcard_order(ctx):
+    """A named user or group after a wildcard limit, or a wildcard group with no named group.
+
+    In one queue the `*` limit must come last, and a `*` group limit is only allowed after at
+    least one named group limit.
+
+    Example (fails):
+        limits:
+          - {users: ["*"], maxapplications: 10}
+          - {users: [bob], maxapplications: 2}
+    Fix: move the wildcard limit last.
+    """
+    for p, q, anc in ctx.queues:
+        wild = {"user": False, "group": False}
+        groups_seen = set()
+        for lim in q.limits or []:
+            for kind, key in (("user", "users"), ("group", "groups")):
+                for i, name in enumerate(_principals(lim, kind)):
+                    if name == "*":
+                        wild[kind] = True
+                    elif wild[kind]:
+                        yield Issue("PRIO119", lim.path + (key, i), f"should not set no wildcard {kind} {name} after wildcard {kind} limit")
+            groups_seen.update(lim.groups or [])
+            if groups_seen == {"*"}:
+                yield Issue("PRIO119", lim.path + ("groups",), "should not specify only one group limit that is using the wildcard. There must be at least one limit with a group name defined")
+                groups_seen.add("")  # report once per queue
+
+
+@check("PRIO120", "limit-maxresources-not-positive", "error", "limits")
+def limit_maxresources_not_positive(ctx):
+    """A limit's maxresources that is not greater than zero.
+
+    maxresources needs at least one positive value and no negative ones.
+
+    Example (fails): `maxresources: {vcore: 0}`
+    Fix: give a positive value, or drop maxresources and use maxapplications.
+    """
+    for p, q, anc, lim in _limits(ctx):
+        if lim.maxresources:
+            r = ctx.resource(lim.maxresources)
+            if len(r) == len(lim.maxresources) and not quantity.strictly_positive(r):
+                yield Issue("PRIO120", lim.path + ("maxresources",), f"MaxResources should be greater than zero in {_desc(lim)} limit")
+
+
+@check("PRIO121", "limit-without-resources", "error", "limits")
+def limit_without_resources(ctx):
+    """A limit with neither maxapplications nor maxresources: it limits nothing.
+
+    YuniKorn rejects it ("all resource limits are null").
+
+    Example (fails): `limits: [{users: [bob]}]`
+    Fix: set maxapplications, maxresources or both.
+    """
+    for p, q, anc, lim in _limits(ctx):
+        if lim.maxapplications == 0 and not lim.maxresources:
+            yield Issue("PRIO121", lim.path, f"invalid resource combination for limit {_desc(lim)}: all resource limits are null")
+
+
+@check("PRIO122", "limit-exceeds-queue", "error", "limits")
+def limit_exceeds_queue(ctx):
+    """A limit above its own queue's maxapplications or max resources.
+
+    A limit's maxapplications must not exceed the queue's (when the queue sets one), and its
+    maxresources must fit the queue's own configured max (not on root).
+
+    Example (fails): a queue with `maxapplications: 5` and a limit with `maxapplications: 6`.
+    Fix: lower the limit or raise the queue's setting.
+    """
+    for p, q, anc, lim in _limits(ctx):
+        if q.maxapplications and q.maxapplications < lim.maxapplications:
+            yield Issue("PRIO122", lim.path + ("maxapplications",), f"invalid MaxApplications settings for limit {_desc(lim)}: exceeds the queue MaxApplications ({lim.maxapplications} > {q.maxapplications})")
+        if q.name != "root" and lim.maxresources:  # YuniKorn skips any queue named root
+            qm, lm = ctx.resource(q.max), ctx.resource(lim.maxresources)
+            if qm and not quantity.fits(qm, lm):
+                yield Issue("PRIO122", lim.path + ("maxresources",), f"invalid MaxResources settings for limit {_desc(lim)}: exceeds the queue MaxResources {quantity.go_map(qm)}")
+
+
+@check("PRIO123", "limit-exceeds-ancestor", "error", "limits")
+def limit_exceeds_ancestor(ctx):
+    """A user or group limit larger than what its ancestors allow that user or group.
+
+    Going down the tree YuniKorn carries, per user and per group, the smallest limit seen so far
+    (component-wise over all ancestors with a limit for that name; a `*` limit stands in for
+    names without one). Each limit must fit what it inherits: its maxresources within the
+    carried resources, and, when an ancestor sets maxapplications, a maxapplications no larger
+    (a resource-only limit under an ancestor's maxapplications fails, a YuniKorn quirk). A
+    queue with limits of its own passes on only the maxapplications of the names it lists.
+
+    Example (fails): root.a limits bob to memory 1G, root.a.b limits bob to memory 2G.
+    Fix: keep child limits within the ancestors' limits.
+    """
+    for p, root in ctx.trees:
+        stack = [(root, root.name.lower(), {"user": {}, "group": {}}, {"user": {}, "group": {}})]
+        while stack:
+            q, qpath, res_in, apps_in = stack.pop()
+            res_out = {k: dict(v) for k, v in res_in.items()}
+            apps_out = {k: dict(v) for k, v in apps_in.items()} if not q.limits else {"user": {}, "group": {}}
+            for lim in q.limits or []:
+                lm = ctx.resource(lim.maxresources) or {}
+                for kind, key in (("user", "users"), ("group", "groups")):
+                    for name in _principals(lim, kind):
+                        wild = name not in res_in[kind] and name != "*" and "*" in res_in[kind]
+                        carried = res_in[kind].get(name, res_in[kind].get("*") if wild else None)
+                        if carried is not None and not quantity.fits(carried, lm):
+                            where = (f"wildcard maximum resource {quantity.go_map(carried)} of immediate or ancestor parent queue" if wild
+                                     else f"immediate or ancestor parent maximum resource {quantity.go_map(carried)}")
+                            yield Issue("PRIO123", lim.path + ("maxresources",), f"{kind} {name} max resource {quantity.go_map(lm)} of queue {qpath} is greater than {where}")
+                        res_out[kind][name] = quantity.component_min(lm, carried) if carried is not None else lm
+                        wild_a = name not in apps_in[kind] and name != "*" and "*" in apps_in[kind]
+                        a = apps_in[kind].get(name, apps_in[kind].get("*") if wild_a else None)
+                        if a is not None and a != 0 and (a < lim.maxapplications or lim.maxapplications == 0):
+                            w = "wildcard max applications" if wild_a else "immediate or ancestor parent max applications"
+                            at = lim.path + (("maxapplications",) if lim.maxapplications else (key,))
+                            yield Issue("PRIO123", at, f"{kind} {name} max applications {lim.maxapplications} of queue {qpath} is greater than {w} {a}", at="key")
+                        apps_out[kind][name] = min(lim.maxapplications, a) if a is not None else lim.maxapplications
+            for c in reversed(q.children):
+                stack.append((c, f"{qpath}.{c.name.lower()}", res_out, apps_out))

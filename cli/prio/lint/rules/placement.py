@@ -1,0 +1,254 @@
+"""Placement rules: the validator's syntax and static-path checks (checkPlacementRules) and the
+rule types the placement manager accepts when the partition is created or reloaded."""
+from __future__ import annotations
+
+import re
+
+from prio.lint.findings import Issue
+from prio.lint.rules.limits import GROUP
+from prio.lint.rules.limits import USER
+from prio.lint.registry import check
+from prio.lint.rules.structure import QUEUE_NAME
+
+RULE_NAME = re.compile(r"^[_a-zA-Z][a-zA-Z0-9_]*$")
+SPECIAL = re.compile(r"[\^$*+?()\[{}|]")
+TYPES = ("user", "fixed", "provided", "tag", "test")
+_NOT_RE2 = re.compile(r"\(\?[=!<]|\\[1-9]")  # lookaround and backreferences: Go's regexp refuses them
+
+
+def _rules(ctx):
+    """Every placement rule, parents included: (partition, top-level index, rule)."""
+    for p in ctx.config.partitions:
+        for i, top in enumerate(p.placementrules):
+            r = top
+            while r is not None:
+                yield p, i, top, r
+                r = r.parent
+
+
+def _chain(top):
+    out = []
+    r = top
+    while r is not None:
+        out.append(r)
+        r = r.parent
+    return list(reversed(out))  # outermost parent first
+
+
+def _chain_text(top) -> str:
+    return "->".join(r.name for r in _chain(top))
+
+
+@check("PRIO126", "placement-rule-name", "error", "placement")
+def placement_rule_name(ctx):
+    """A placement rule name that is not an identifier.
+
+    Example (fails): `- name: "tag rule"`
+    Fix: use one of provided, user, tag, fixed.
+    """
+    for p, i, top, r in _rules(ctx):
+        if not RULE_NAME.fullmatch(r.name):
+            yield Issue("PRIO126", r.path + ("name",), f"invalid rule name {r.name!r}, a name must be a valid identifier")
+
+
+@check("PRIO127", "placement-filter-type", "error", "placement")
+def placement_filter_type(ctx):
+    """A placement filter type other than allow, deny or empty.
+
+    Example (fails): `filter: {type: permit}`
+    Fix: `filter: {type: allow}`
+    """
+    for p, i, top, r in _rules(ctx):
+        if r.filter_type.lower() not in ("", "allow", "deny"):
+            yield Issue("PRIO127", r.path + ("filter", "type"), f"invalid rule filter type {r.filter_type!r}, filter type must be either '', allow or deny")
+
+
+def _proper(entry: str, rx) -> bool:
+    if rx.fullmatch(entry):
+        return True
+    if not SPECIAL.search(entry) or _NOT_RE2.search(entry):
+        return False
+    try:
+        re.compile(entry)
+    except re.error:
+        return False
+    return True
+
+
+@check("PRIO128", "placement-filter-list", "error", "placement")
+def placement_filter_list(ctx):
+    """A single-entry filter list that is neither a valid name nor a regular expression.
+
+    When a filter's users or groups list has exactly one entry, YuniKorn reads it as a name or,
+    if it is not one, as a regular expression (it must compile and use a regex character).
+    Entries of longer lists are never checked: bad ones are silently ignored at runtime.
+
+    Example (fails): `filter: {users: ["bob smith"]}`
+    Fix: a valid user name, or a regex like `^team-.*`.
+    """
+    for p, i, top, r in _rules(ctx):
+        for kind, lst, rx in (("user", r.users, USER), ("group", r.groups, GROUP)):
+            if len(lst or []) == 1 and not _proper(lst[0], rx):
+                yield Issue("PRIO128", r.path + ("filter", kind + "s", 0), f"invalid rule filter {kind} list is not a proper list or regexp: [{lst[0]}]")
+
+
+def _static_path(top):
+    """(static path or None, has a dynamic part, the rule with an illegal qualified value or
+    None) for the fixed prefix of a rule chain."""
+    parts, dynamic = [], False
+    for n, r in enumerate(_chain(top)):
+        if r.name != "fixed":  # the validator compares the name case-sensitively
+            dynamic = True
+            break
+        v = r.value
+        if v.startswith("root"):
+            if n > 0:
+                return None, dynamic, r
+            parts.append(v)
+        else:
+            parts.append(v if parts else "root." + v)
+    if not parts:
+        return None, dynamic, None
+    return ".".join(parts), dynamic, None
+
+
+@check("PRIO129", "placement-fixed-qualified", "error", "placement")
+def placement_fixed_qualified(ctx):
+    """A fully qualified `fixed` value (starting with root) that is not the first rule of its chain.
+
+    Only the outermost fixed rule may name a full path; nested ones are relative.
+
+    Example (fails): a fixed rule with value `root.a` as the parent of another fixed rule with value `root.b`.
+    Fix: make the inner value relative (`b`).
+    """
+    for p in ctx.config.partitions:
+        for top in p.placementrules:
+            path, dyn, bad = _static_path(top)
+            if bad is not None:
+                yield Issue("PRIO129", bad.path + ("value",), f"illegal fully qualified 'fixed' rule with value {bad.value}")
+
+
+OK, NOT_LEAF, MISSING, BELOW_LEAF = "ok", "not-leaf", "missing", "below-leaf"
+
+
+def _walk(queues, parts, create, dynamic, parent=None, parent_flag=False):
+    """checkQueueHierarchyForPlacement: follow the path through the configured queues by name
+    (case-sensitive: the path is lowercased, the config names are not), using the literal
+    `parent:` flag. Returns (result, name of the leaf that blocks the path)."""
+    while True:
+        if not queues:
+            if not parent_flag:
+                return BELOW_LEAF, parent.name if parent is not None else ""
+            return (OK if create else MISSING), ""
+        q = next((c for c in queues if c.name == parts[0]), None)
+        if q is None:
+            return (OK if create else MISSING), ""
+        flag = q.parent or parent is None  # root's parent flag is forced to true
+        if len(parts) == 1:
+            if dynamic:
+                return (OK if flag else NOT_LEAF), ""
+            return (NOT_LEAF if flag else OK), ""
+        queues, parts, parent, parent_flag = q.children, parts[1:], q, flag
+
+
+def _path_issues(ctx):
+    for p in ctx.config.partitions:
+        root = p.root()
+        if root is None:
+            continue
+        for i, top in enumerate(p.placementrules):
+            path, dynamic, bad = _static_path(top)
+            if path is None or bad is not None or not path.startswith("root"):
+                continue
+            result, leaf = _walk([root], path.lower().split("."), top.create, dynamic)
+            label = f"placement rule no. #{i} ({_chain_text(top)})"
+            if result == NOT_LEAF:
+                hint = "" if not dynamic else ": YuniKorn's message is misleading, a rule with a dynamic part needs a queue with parent: true"
+                yield "PRIO130", top, f"{label} references a queue ({path}) which is not a leaf{hint}"
+            elif result == BELOW_LEAF:
+                yield "PRIO132", top, f"{label} references non-existing queues ({path}) which cannot be created because the last queue ({leaf}) in the hierarchy is a leaf"
+            elif result == MISSING:
+                yield "PRIO131", top, f"{label} references non-existing queues ({path}) and create is 'false'"
+
+
+def _fixed_node(top):
+    for r in _chain(top):
+        if r.name.lower() == "fixed":
+            return r
+    return top
+
+
+@check("PRIO130", "placement-not-leaf", "error", "placement")
+def placement_not_leaf(ctx):
+    """A fixed placement path that ends at the wrong kind of queue.
+
+    A purely fixed rule must end at a leaf; a fixed prefix followed by a dynamic rule (user, tag,
+    provided) must end at a queue with `parent: true`. YuniKorn checks the literal parent flag:
+    a queue with children but no `parent: true` counts as a leaf here.
+
+    Example (fails): `- {name: fixed, value: root.tenants}` where tenants has `parent: true`.
+    Fix: point at a leaf, or add a dynamic child rule.
+    """
+    for rid, top, msg in _path_issues(ctx):
+        if rid == "PRIO130":
+            yield Issue(rid, _fixed_node(top).path + ("value",), msg)
+
+
+@check("PRIO131", "placement-missing-queue", "error", "placement")
+def placement_missing_queue(ctx):
+    """A fixed placement path names queues that do not exist, and create is false.
+
+    Example (fails): `- {name: fixed, value: root.nosuch}` without `create: true`.
+    Fix: create the queue in the config, or set `create: true`.
+    """
+    for rid, top, msg in _path_issues(ctx):
+        if rid == "PRIO131":
+            yield Issue(rid, _fixed_node(top).path + ("value",), msg)
+
+
+@check("PRIO132", "placement-below-leaf", "error", "placement")
+def placement_below_leaf(ctx):
+    """A fixed placement path continues below a configured leaf queue.
+
+    A leaf cannot get children, so the path can never be created, whatever `create` says.
+
+    Example (fails): `- {name: fixed, value: root.batch.jobs}` where root.batch is a leaf.
+    Fix: make batch a parent (`parent: true`) or point elsewhere.
+    """
+    for rid, top, msg in _path_issues(ctx):
+        if rid == "PRIO132":
+            yield Issue(rid, _fixed_node(top).path + ("value",), msg)
+
+
+@check("PRIO133", "placement-rule-type", "error", "placement")
+def placement_rule_type(ctx):
+    """A placement rule YuniKorn's placement manager refuses when it builds the rules.
+
+    The rule types are user, fixed, provided and tag (case-insensitive); `recovery` is internal.
+    A fixed rule needs a value whose parts are valid queue names and, when fully qualified, no
+    parent rule; a tag rule needs a value. The validator does not check any of this: on a reload
+    the config is rejected, on first start the rules are dropped (logged only) and every
+    application goes through no placement at all.
+
+    Example (fails): `- name: namespace` (should be `- {name: tag, value: namespace}`).
+    Fix: use a known type with the value it needs.
+    """
+    for p, i, top, r in _rules(ctx):
+        n = r.name.lower()
+        if not RULE_NAME.fullmatch(r.name):
+            continue
+        if n == "recovery":
+            yield Issue("PRIO133", r.path + ("name",), "the recovery rule is internal to YuniKorn and cannot be configured")
+        elif n not in TYPES:
+            yield Issue("PRIO133", r.path + ("name",), f"unknown rule name specified {r.name}, failing placement rule config (types: user, fixed, provided, tag)")
+        elif n == "fixed":
+            if not r.value:
+                yield Issue("PRIO133", r.path, "a fixed rule needs a non-empty value (the queue path)")
+            else:
+                bad = [part for part in r.value.split(".") if not QUEUE_NAME.fullmatch(part)]
+                if bad:
+                    yield Issue("PRIO133", r.path + ("value",), f"fixed rule value {r.value!r} has invalid queue name parts: {', '.join(repr(b) for b in bad)}")
+                if r.value.lower().startswith("root") and r.parent is not None:  # lowercased at runtime
+                    yield Issue("PRIO133", r.path + ("parent",), f"a fully qualified fixed rule ({r.value}) cannot have a parent rule", at="key")
+        elif n == "tag" and not r.value:
+            yield Issue("PRIO133", r.path, "a tag rule needs a non-empty value (the tag to use, e.g. namespace)")

@@ -1,0 +1,257 @@
+"""`.prio.yaml`: which rules run, at which severity, and which paths ignore which rules (and why).
+
+```yaml
+select: [PRIO1, PRIO201]          # optional: only these rules (ids, slugs, id prefixes, ALL)
+ignore: [PRIO210]                 # optional: never these
+severity:                         # optional: per-rule severity overrides
+  PRIO104: info
+  unknown-property: error
+per-path-ignores:                 # optional: each entry needs a reason
+  - paths: ["vendor/**", "charts/upstream/*.yaml"]
+    rules: [PRIO201]              # optional: all rules when absent
+    reason: upstream chart, tracked in OPS-123
+```
+
+The file is found upward from the working directory (`.prio.yaml`, then `.prio.yml`, in each
+directory up to the filesystem root), or given with `--config`. `paths` patterns are relative to
+the directory holding the config file: `*` and `?` stay within one path segment, `**` spans
+segments, a trailing `/` means everything below, and a pattern without `/` matches a file name
+in any directory. Anything wrong in the file is a one-line error and exit 2: prio never guesses.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from prio.lint.findings import SEVERITIES as SEVERITY_LEVELS
+
+CONFIG_NAMES = (".prio.yaml", ".prio.yml")
+KEYS = ("select", "ignore", "severity", "per-path-ignores")
+ENTRY_KEYS = ("paths", "rules", "reason")
+
+
+class SettingsError(Exception):
+    """A config file prio cannot use. str() is the one-line message (without the `prio: ` prefix)."""
+
+
+@dataclass(frozen=True)
+class PathIgnore:
+    patterns: tuple  # of the patterns as written
+    rules: frozenset | None  # rule ids; None: every rule
+    reason: str
+    regexes: tuple = ()
+
+    def matches(self, relpath: str) -> bool:
+        return any(r.match(relpath) for r in self.regexes)
+
+
+@dataclass
+class Settings:
+    path: str | None = None  # the config file, None when there is none
+    base: str = "."  # the directory per-path patterns are relative to
+    select: frozenset | None = None  # rule ids; None: every rule
+    ignore: frozenset = frozenset()
+    severity: dict = field(default_factory=dict)  # rule id -> level
+    per_path_ignores: list = field(default_factory=list)
+
+    def enabled(self, rule_id: str) -> bool:
+        return (self.select is None or rule_id in self.select) and rule_id not in self.ignore
+
+    def path_ignore(self, file: str, rule_id: str) -> PathIgnore | None:
+        """The first per-path ignore that covers `rule_id` in `file`."""
+        if not self.per_path_ignores or file == "<stdin>":
+            return None
+        rel = _relative(file, self.base)
+        for p in self.per_path_ignores:
+            if (p.rules is None or rule_id in p.rules) and p.matches(rel):
+                return p
+        return None
+
+
+def _relative(file: str, base: str) -> str:
+    path = os.path.abspath(file)
+    try:
+        rel = os.path.relpath(path, os.path.abspath(base))
+    except ValueError:  # another drive on Windows
+        rel = path
+    return rel.replace(os.sep, "/")
+
+
+def glob_regex(pattern: str) -> re.Pattern:
+    """A path glob as a regex over `/`-separated relative paths (see the module doc)."""
+    pat = pattern.replace("\\", "/")
+    anywhere = "/" not in pat.rstrip("/")
+    while pat.startswith("./"):
+        pat = pat[2:]
+    if pat.endswith("/"):
+        pat += "**"
+    out, i, n = [], 0, len(pat)
+    while i < n:
+        c = pat[i]
+        if pat.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pat.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif c == "*":
+            out.append("[^/]*")
+            i += 1
+        elif c == "?":
+            out.append("[^/]")
+            i += 1
+        elif c == "[":
+            j = pat.find("]", i + 2 if pat[i + 1:i + 2] in ("!", "]") else i + 1)
+            if j == -1:
+                out.append(re.escape(c))
+                i += 1
+            else:
+                body = pat[i + 1:j]
+                if body.startswith("!"):
+                    body = "^" + body[1:]
+                out.append("[" + body.replace("\\", "\\\\") + "]")
+                i = j + 1
+        else:
+            out.append(re.escape(c))
+            i += 1
+    body = "".join(out)
+    return re.compile(("(?:.*/)?" if anywhere else "") + body + r"\Z")
+
+
+def resolve_selectors(values, what: str, where: str = "") -> frozenset:
+    """Rule ids for selectors: an id (PRIO201), a slug (offset-exceeds-system-priority), an id
+    prefix (PRIO2) or ALL. An unknown selector is an error."""
+    from prio.lint.rules import all_rules
+
+    rules = all_rules()
+    out: set = set()
+    for v in values:
+        if not isinstance(v, str) or not v.strip():
+            raise SettingsError(f"{where}{what}: expected rule ids, slugs or id prefixes, found {v!r}")
+        key = v.strip()
+        if key.upper() == "ALL":
+            out.update(rules)
+            continue
+        hit = [rid for rid, r in rules.items() if rid == key.upper() or r.name == key.lower()]
+        if not hit:
+            hit = [rid for rid in rules if rid.startswith(key.upper())] if re.fullmatch(r"[A-Za-z]+\d*", key) else []
+        if not hit:
+            raise SettingsError(f"{where}{what}: no rule matches {key!r} (see `prio rule` for the list)")
+        out.update(hit)
+    return frozenset(out)
+
+
+def _list(value, what: str, where: str) -> list:
+    if isinstance(value, str):
+        return [s for s in re.split(r"[,\s]+", value) if s]
+    if isinstance(value, list):
+        return value
+    raise SettingsError(f"{where}{what}: expected a list, found {type(value).__name__}")
+
+
+def find(start: str | None = None) -> str | None:
+    """The nearest `.prio.yaml` (or `.prio.yml`) from `start` (the working directory) upward."""
+    d = os.path.abspath(start or os.getcwd())
+    while True:
+        for name in CONFIG_NAMES:
+            p = os.path.join(d, name)
+            if os.path.isfile(p):
+                return p
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
+
+
+def load(path: str | None = None, *, discover: bool = True) -> Settings:
+    """The settings from `path`, or from the discovered file, or the defaults."""
+    if path is None:
+        path = find() if discover else None
+        if path is None:
+            return Settings()
+        rel = os.path.relpath(path)
+        if not rel.startswith(".."):
+            path = rel  # shown in messages: the short form when it is below the working directory
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(1024 * 1024 + 1)
+    except FileNotFoundError:
+        raise SettingsError(f"{path}: config file not found") from None
+    except OSError as e:
+        raise SettingsError(f"{path}: {e.strerror or e}") from None
+    if len(raw) > 1024 * 1024:
+        raise SettingsError(f"{path}: config file larger than 1 MiB")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise SettingsError(f"{path}: not UTF-8 text") from None
+    return parse(path, text)
+
+
+def parse(path: str, text: str) -> Settings:
+    from prio.io import yamlnodes
+    from prio.errors import InputError
+
+    try:
+        docs = yamlnodes.load(path, text)
+    except InputError as e:
+        raise SettingsError(str(e)) from None
+    s = Settings(path=path, base=os.path.dirname(os.path.abspath(path)))
+    if not docs or docs[0].data is None:
+        return s
+    if len(docs) > 1:
+        raise SettingsError(f"{path}:{docs[1].start.line}: a config file holds one YAML document")
+    doc = docs[0]
+
+    def at(p, key=False) -> str:
+        pos = doc.pos(p, "key" if key else "value")
+        return f"{path}:{pos.line}:{pos.column}: " if pos else f"{path}: "
+
+    for issue in doc.issues:
+        if issue.rule == "PRIO002":
+            pos = issue.pos or doc.pos(issue.path, "key")
+            raise SettingsError(f"{path}:{pos.line}:{pos.column}: {issue.message}")
+    data = doc.data
+    if not isinstance(data, dict):
+        raise SettingsError(f"{at(())}expected a mapping with {', '.join(KEYS)}")
+    for k in data:
+        if k not in KEYS:
+            raise SettingsError(f"{at((k,), True)}unknown key {k!r} (known: {', '.join(KEYS)})")
+    if "select" in data and data["select"] is not None:
+        s.select = resolve_selectors(_list(data["select"], "select", at(("select",))), "select", at(("select",)))
+    if data.get("ignore") is not None:
+        s.ignore = resolve_selectors(_list(data["ignore"], "ignore", at(("ignore",))), "ignore", at(("ignore",)))
+    sev = data.get("severity")
+    if sev is not None:
+        if not isinstance(sev, dict):
+            raise SettingsError(f"{at(('severity',))}severity: expected a mapping of rule to error, warning or info")
+        for k, level in sev.items():
+            if level not in SEVERITY_LEVELS:
+                raise SettingsError(f"{at(('severity', k))}severity of {k}: expected error, warning or info, found {level!r}")
+            for rid in resolve_selectors([k], "severity", at(("severity", k), True)):
+                s.severity[rid] = level
+    ppi = data.get("per-path-ignores")
+    if ppi is not None:
+        if not isinstance(ppi, list):
+            raise SettingsError(f"{at(('per-path-ignores',))}per-path-ignores: expected a list of {{paths, rules, reason}}")
+        for i, entry in enumerate(ppi):
+            here = ("per-path-ignores", i)
+            if not isinstance(entry, dict):
+                raise SettingsError(f"{at(here)}per-path-ignores: each entry is a mapping with paths, rules and reason")
+            for k in entry:
+                if k not in ENTRY_KEYS:
+                    raise SettingsError(f"{at(here + (k,), True)}unknown key {k!r} in a per-path ignore (known: {', '.join(ENTRY_KEYS)})")
+            reason = entry.get("reason")
+            if not isinstance(reason, str) or not reason.strip():
+                raise SettingsError(f"{at(here + ('reason',) if 'reason' in entry else here)}per-path ignore without a reason: say why these findings do not apply")
+            if "paths" not in entry:
+                raise SettingsError(f"{at(here)}per-path ignore without paths")
+            patterns = _list(entry["paths"], "paths", at(here + ("paths",)))
+            if not patterns or not all(isinstance(p, str) and p.strip() for p in patterns):
+                raise SettingsError(f"{at(here + ('paths',))}paths: expected one or more path patterns")
+            rules = None
+            if entry.get("rules") is not None:
+                rules = resolve_selectors(_list(entry["rules"], "rules", at(here + ("rules",))), "rules", at(here + ("rules",)))
+            s.per_path_ignores.append(PathIgnore(tuple(patterns), rules, reason.strip(), tuple(glob_regex(p.strip()) for p in patterns)))
+    return s

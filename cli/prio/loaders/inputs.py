@@ -1,0 +1,214 @@
+"""The inputs of explain and simulate: positional files recognised by content and combined
+(a queue config or a REST queues dump, plus pending work from a native snapshot, REST
+applications dumps or kubectl pod lists, plus PriorityClasses)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from prio.yunikorn import config as config_mod
+from prio.io import documents
+from prio.io import source
+from prio.io import yamlnodes
+from prio.errors import InputError
+from prio.yunikorn.snapshot import Snapshot
+
+WALKTHROUGH = ("walkthrough-queues", "walkthrough-asks")
+
+EXPECTED = ("a YuniKorn queue config (partitions:), a yunikorn-configs ConfigMap, a native snapshot "
+            "(applications:), a YuniKorn REST dump (/ws/v1/partition/{p}/queues or the applications "
+            "endpoints), a kubectl pod list, PriorityClass manifests or an Armada scenario (model: armada)")
+
+
+@dataclass
+class Inputs:
+    config: object = None  # SchedulerConfig
+    config_doc: object = None
+    config_name: str = ""
+    snapshot: Snapshot | None = None
+    rest_queues: list = field(default_factory=list)  # QueueInfo from a REST queues dump
+    armada: list = field(default_factory=list)  # (name, Document) of Armada scenarios and queues
+    classes: list = field(default_factory=list)  # PriorityClass
+    names: list = field(default_factory=list)
+    notes: list = field(default_factory=list)  # what was assumed or ignored: printed on stderr
+    recognised: list = field(default_factory=list)  # (file, what it was read as), for --verbose
+
+
+_WHAT = {"config": "a queue config", "configmap": "a ConfigMap", "configmap-list": "ConfigMaps",
+         "priorityclass": "a PriorityClass", "priorityclass-list": "PriorityClasses",
+         "native": "a prio snapshot", "rest-queues": "a YuniKorn REST queues dump",
+         "rest-apps": "a YuniKorn REST applications dump", "pods": "a pod list",
+         "armada": "an Armada scenario or queue list", "list": "a List of other objects"}
+
+
+def _kind(data) -> str:
+    """documents.kind_of, with Lists told apart by what they hold."""
+    k = documents.kind_of(data)
+    if k == "queues" and isinstance(data, dict) and not ("partitions" in data or not data):
+        return "unknown"  # a mapping that is nothing we know: not worth reading as a config
+    if k == "queues" and data is not None and not isinstance(data, dict):
+        return "unknown"
+    if k == "armada-scenario" or k == "armada-queue":
+        return "armada"
+    if k == "list":
+        kinds = {documents.kind_of(i) for i in data.get("items") or []}
+        if kinds and kinds <= {"priorityclass"}:
+            return "priorityclass-list"
+        return "configmap-list" if "configmap" in kinds else "list"
+    return "config" if k == "queues" else k
+
+
+def gather(paths: list[str], classes_paths: list[str] = ()) -> Inputs:
+    """Read and classify every input; raises InputError on anything unreadable or uncombinable.
+
+    As YuniKorn does: only the first queue config document of a file counts; of the ConfigMaps,
+    yunikorn-configs' queues.yaml replaces yunikorn-defaults'. What was assumed goes to notes."""
+    inp = Inputs()
+    pending_docs = []  # (kind, name, doc) loaded after the classes are known
+    for path in list(classes_paths) + list(paths):
+        src = source.read(path, source.MAX_SNAPSHOT_BYTES)
+        inp.names.append(src.name)
+        docs = yamlnodes.load_fast(src.name, src.text)
+        if not docs:
+            raise InputError(src.name, f"empty input; expected {EXPECTED}")
+        kinds = [_kind(d.data) for d in docs]
+        inp.recognised.append((src.name, ", ".join(dict.fromkeys(_WHAT.get(k, k) for k in kinds))))
+        if path in classes_paths and set(kinds) - {"priorityclass", "priorityclass-list"}:
+            raise InputError(src.name, "--priority-classes takes PriorityClass manifests; this file holds something else")
+        units = None
+        if {"configmap", "configmap-list", "priorityclass", "priorityclass-list"} & set(kinds):
+            units = documents.units(src.name, src.text)  # decoded as Kubernetes and YuniKorn decode them
+        seen_config = False
+        for doc, k in zip(docs, kinds):
+            if k in ("priorityclass", "priorityclass-list"):
+                if units is None:
+                    from prio.lint.rules.priorityclass import classes_from_docs
+
+                    inp.classes += classes_from_docs([(src.name, doc)])
+            elif k == "config":
+                if seen_config:
+                    inp.notes.append(f"{src.name}: YAML documents after the first are ignored, as YuniKorn reads only the first")
+                    break
+                seen_config = True
+                _set_config(inp, src.name, doc)
+            elif k in ("configmap", "configmap-list", "list"):
+                continue  # ConfigMaps are taken from the units below; other lists hold nothing for us
+            elif k == "armada":
+                inp.armada.append((src.name, doc))
+            elif k in ("native", "rest-queues", "rest-apps", "pods"):
+                pending_docs.append((k, src.name, doc))
+            else:
+                pos = doc.start
+                raise InputError(src.name, f"not an input prio understands; expected {EXPECTED}", pos.line if doc.index else None)
+        if units is not None:
+            from prio.lint.rules.priorityclass import classes_from_docs
+
+            inp.classes += classes_from_docs([(src.name, u.doc) for u in units if u.kind == "priorityclass"])
+            carried = [u for u in units if u.kind == "queues" and u.label.startswith("ConfigMap")]
+            if carried:
+                # FlattenConfigMaps: a key of yunikorn-configs replaces the same key of yunikorn-defaults.
+                chosen = next((u for u in carried if u.label.startswith("ConfigMap yunikorn-configs")), carried[0])
+                if len(carried) > 1:
+                    inp.notes.append(f"{src.name}: using the queues.yaml of {chosen.label.split(',')[0]}, "
+                                     "as the shim does (yunikorn-configs replaces yunikorn-defaults)")
+                _set_config(inp, src.name, chosen.doc)
+    snaps = []
+    for k, name, doc in pending_docs:
+        if k == "native":
+            from prio.loaders import native
+
+            snaps.append(native.load(name, doc, inp.classes))
+        elif k == "rest-queues":
+            from prio.loaders import rest
+
+            if inp.rest_queues:
+                raise InputError(name, "a second REST queues dump; give one partition's queues at a time")
+            if inp.config is not None:
+                raise InputError(name, f"a REST queues dump and a queue config ({inp.config_name}) both describe the queues; give one of them")
+            inp.rest_queues, snap = rest.load_queues(name, doc)
+            if snap is not None:
+                snaps.append(snap)
+        elif k == "rest-apps":
+            from prio.loaders import rest
+
+            snaps.append(rest.load_apps(name, doc))
+        else:
+            from prio.loaders import kubectl
+
+            snaps.append(kubectl.load_pods(name, doc, inp.classes))
+    if inp.rest_queues and inp.config is not None:
+        raise InputError(inp.config_name, "a queue config and a REST queues dump both describe the queues; give one of them")
+    if snaps:
+        inp.snapshot = merge(snaps)
+        inp.notes += inp.snapshot.notes
+    if inp.armada and (inp.config is not None or inp.snapshot is not None):
+        raise InputError(inp.armada[0][0], "an Armada scenario cannot be combined with YuniKorn inputs")
+    return inp
+
+
+def _set_config(inp: Inputs, name: str, doc) -> None:
+    if inp.config is not None:
+        raise InputError(name, f"a second queue config (the first came from {inp.config_name}); give one config at a time")
+    data = doc.data
+    if isinstance(data, dict):
+        extra = sorted(set(data) - {"partitions", "checksum"})
+        if extra and {"queues", "apps"} & set(extra):
+            raise InputError(name, "this bundles several REST responses (a mock server's db.json?): save the "
+                             "/ws/v1/partition/{p}/queues response and the applications responses as files of their own")
+        if extra:
+            raise InputError(name, f"not a YuniKorn queue config: YuniKorn refuses the top-level keys {', '.join(extra)} (run prio validate)", doc.start.line if doc.index else None)
+    inp.config = config_mod.decode(doc)
+    inp.config_doc, inp.config_name = doc, name
+    errors = _config_errors(doc, inp.config)
+    if errors:
+        inp.notes.append(f"{name}: YuniKorn would refuse this config ({errors[0]}); "
+                         "explained as written, run prio validate for the full list")
+
+
+def _config_errors(doc, conf) -> list[str]:
+    """The cheap checks (decoding, names, structure) that tell whether YuniKorn would take it."""
+    from prio.lint.runner import resolve
+    from prio.lint.rules import load_all
+    from prio.lint.context import Context
+    from prio.lint.registry import CHECKS
+
+    load_all()
+    issues = list(doc.issues)
+    ctx = Context(conf)
+    for fn in CHECKS.get("structure", ()):
+        issues.extend(fn(ctx))
+    return [f"line {f.line}: {f.message}" if f.line else f.message
+            for f in resolve("", doc, issues) if f.severity == "error"]
+
+
+def merge(snaps: list[Snapshot]) -> Snapshot:
+    """Several sources of pending work (e.g. REST dumps of several queues) make one snapshot."""
+    if len(snaps) == 1:
+        return snaps[0]
+    out = Snapshot(source=", ".join(s.source for s in snaps))
+    seen = {}
+    for s in snaps:
+        if s.capacity:
+            if out.capacity and out.capacity != s.capacity:
+                raise InputError(s.source, "two different capacities given")
+            out.capacity = s.capacity
+        if s.partition and s.partition != "default":
+            out.partition = s.partition
+        out.priority_classes += s.priority_classes
+        out.queues += s.queues
+        out.notes += s.notes
+        for a in s.apps:
+            if a.id in seen:
+                first = seen[a.id]
+                if first.queue != a.queue:
+                    raise InputError(s.source, f"application {a.id!r} is in queue {first.queue} in one input and {a.queue} in another")
+                # One application's pods (or asks) spread over several documents, as the shim
+                # groups them whatever file they come from.
+                have = {k.id for k in first.asks}
+                first.asks += [k for k in a.asks if k.id not in have]
+                first.submit_time = min(first.submit_time, a.submit_time)
+                for k, v in a.allocated.items():
+                    first.allocated[k] = first.allocated.get(k, 0) + v
+                continue
+            seen[a.id] = a
+            out.apps.append(a)
+    return out

@@ -1,0 +1,144 @@
+"""Rendering the priority tree: rich (table), tabulate (plain, markdown), json."""
+from __future__ import annotations
+
+import io
+import json
+
+from prio.render.jsontext import jstr
+
+from prio.yunikorn.explain import show
+
+
+def _vector(vec) -> str:
+    return " > ".join(f"{p.rsplit('.', 1)[-1]} {show(v)}" for p, v in vec)
+
+
+def _sort(r) -> str:
+    if r.leaf:
+        return f"{r.sort_policy}, priority {'on' if r.sort_priority else 'off'}"
+    return f"children: {'priority' if r.sort_priority else 'fair share'} first"
+
+
+def render(fmt: str, rows, asks, ranges=None, width: int = 120, total: int | None = None, color: bool = False):
+    """Yields the output in chunks (a million asks stream rather than build one string)."""
+    if fmt == "json":
+        yield from _json(rows, asks, ranges)
+    elif fmt == "table":
+        yield _rich(rows, asks, ranges, width, total, color)
+    else:
+        yield _tabular(rows, asks, ranges, "github" if fmt == "markdown" else "plain", total)
+
+
+def _json(rows, groups, ranges):
+    """`groups`: (application id, queue, vector, [asks]) as explain.iter_ask_groups gives them."""
+    dumps = json.dumps
+    yield '{"queues": [\n  ' + ",\n  ".join(dumps(r.to_json()) for r in rows) + '\n ],\n "asks": ['
+    tails: dict = {}  # (queue, priority) -> the JSON after the application: built once each
+    first = True
+    for app, queue, vec, asks in groups:
+        head = ',\n  {"ask": '
+        app_json = ', "application": ' + jstr(app)
+        parts = []
+        for a in asks:
+            tail = tails.get((queue, a.priority))
+            if tail is None:
+                tail = tails[(queue, a.priority)] = ', "queue": %s, "priority": %d, "queuePriorities": %s}' % (
+                    dumps(queue), a.priority, dumps([{"queue": p, "priority": x} for p, x in vec]))
+            parts.append(head + jstr(a.id) + app_json + tail)
+        if first and parts:
+            parts[0] = parts[0][1:]  # no comma before the first ask
+            first = False
+        yield "".join(parts)
+    yield "\n ]"
+    if ranges is not None:
+        yield ',\n "priorityClasses": ' + dumps(ranges)
+    yield "\n}\n"
+
+
+def _more(total, shown) -> str:
+    if total is not None and total > shown:
+        return f"\n... {total - shown} more pending asks (use --limit, or -o json for all)\n"
+    return ""
+
+
+def _tabular(rows, asks, ranges, tablefmt: str, total=None) -> str:
+    from tabulate import tabulate
+
+    q = [(r.queue, show(r.priority), r.offset, "fence" if r.fenced else "", _sort(r), r.pending_asks,
+          "; ".join(r.notes)) for r in rows]
+    out = []
+    h = "## " if tablefmt == "github" else ""
+    out.append(f"{h}Queues\n")
+    out.append(tabulate(q, headers=("queue", "priority", "offset", "fence", "sorting", "pending", "notes"), tablefmt=tablefmt, disable_numparse=True))
+    out.append(f"\n\n{h}Pending asks in the order they are considered now\n")
+    a = [(i, x.queue, x.application, x.ask, x.priority, _vector(x.vector)) for i, x in enumerate(asks, 1)]
+    out.append(tabulate(a, headers=("#", "queue", "application", "ask", "priority", "queue priorities (root first)"), tablefmt=tablefmt, disable_numparse=True))
+    out.append(_more(total, len(asks)))
+    if ranges:
+        out.append(f"\n\n{h}PriorityClasses per queue (what the queue reports for a pod of the class)\n")
+        out.append(tabulate([(x["queue"], x["class"], x["value"], x["min"], x["max"]) for x in ranges],
+                            headers=("queue", "class", "value", "min", "max"), tablefmt=tablefmt, disable_numparse=True))
+    return "".join(out) + "\n"
+
+
+def _rich(rows, asks, ranges, width, total=None, color=False) -> str:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+    from rich.tree import Tree
+
+    buf = io.StringIO()
+    con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
+                  color_system="standard" if color else None, highlight=False)
+    nodes = {}
+    root_tree = None
+    for r in rows:
+        prio = f"[bold cyan]{show(r.priority)}[/]" if r.priority is not None else "[dim]n/a[/]"
+        label = f"[bold]{escape(r.queue.rsplit('.', 1)[-1])}[/]  priority {prio}"
+        if r.offset:
+            label += f"  offset {r.offset:+d}"
+        if r.fenced:
+            label += "  [magenta]fence[/]"
+        label += f"  ({escape(_sort(r))})"
+        if r.pending_asks:
+            label += f"  {r.pending_asks} pending"
+        if r.dynamic:
+            label += "  [dim]dynamic[/]"
+        for n in r.notes:
+            label += f"\n[yellow]! {escape(n)}[/]"
+        parent = r.queue.rsplit(".", 1)[0] if "." in r.queue else None
+        if root_tree is None:
+            root_tree = Tree(label)
+            nodes[r.queue] = root_tree
+        else:
+            nodes[r.queue] = nodes.get(parent, root_tree).add(label)
+    if root_tree is not None:
+        con.print(root_tree)
+    if not asks:
+        con.print()
+        con.print("No pending asks: every queue has no priority (n/a).", style="dim")
+        return buf.getvalue()
+    t = Table(title="Pending asks in the order they are considered now", title_justify="left", expand=False)
+    t.add_column("#", justify="right", no_wrap=True, min_width=len(str(len(asks))))
+    t.add_column("queue", overflow="fold", ratio=3)
+    t.add_column("application", overflow="fold", ratio=2)
+    t.add_column("ask", overflow="fold", ratio=2)
+    t.add_column("priority", justify="right", no_wrap=True, min_width=max((len(str(x.priority)) for x in asks), default=8))
+    t.add_column("queue priorities (root first)", overflow="fold", ratio=3)
+    for i, x in enumerate(asks, 1):
+        t.add_row(str(i), escape(x.queue), escape(x.application), escape(x.ask), str(x.priority), escape(_vector(x.vector)))
+    con.print()
+    con.print(t)
+    if _more(total, len(asks)):
+        con.print(escape(_more(total, len(asks)).strip()))
+    con.print("[dim]Priorities change as asks are placed: `prio simulate` shows the real order.[/]")
+    if ranges:
+        rt = Table(title="PriorityClasses per queue", title_justify="left")
+        for c in ("queue", "class", "value", "min", "max"):
+            num = c in ("value", "min", "max")
+            rt.add_column(c, overflow="fold", justify="right" if num else "left", no_wrap=num, min_width=11 if num else None)
+        for x in ranges:
+            rt.add_row(escape(x["queue"]), escape(x["class"]), str(x["value"]), str(x["min"]), str(x["max"]))
+        con.print()
+        con.print(rt)
+    return buf.getvalue()

@@ -1,0 +1,32 @@
+"""`prio validate -o gitlab`: a GitLab Code Quality report (`artifacts: reports: codequality:`).
+
+A JSON array of Code Climate issues. GitLab compares the reports of the base and the head of a
+merge request by `fingerprint`, so it hashes rule, file and YAML path (not the line): a finding
+keeps its fingerprint when lines above it move. Paths are relative to CI_PROJECT_DIR when set,
+else to the working directory. Severity: error -> major, warning -> minor, info -> info."""
+from __future__ import annotations
+
+import json
+
+from prio.lint.findings import Report
+from prio.render.validate.common import fingerprints
+from prio.render.validate.common import repo_path
+
+SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
+ROOT_ENV = ("CI_PROJECT_DIR",)
+
+
+def render(report: Report, **_) -> str:
+    path_of = lambda f: repo_path(f.file, ROOT_ENV)  # noqa: E731
+    out = []
+    for f, fp in zip(report.findings, fingerprints(report.findings, path_of)):
+        out.append({
+            "type": "issue",
+            "check_name": f.rule,
+            "description": f"{f.rule} ({f.name}): {f.message}",
+            "categories": ["Bug Risk"] if f.severity == "error" else ["Style"] if f.severity == "info" else ["Clarity"],
+            "severity": SEVERITY.get(f.severity, "minor"),
+            "fingerprint": fp,
+            "location": {"path": path_of(f), "lines": {"begin": f.line or 1}},
+        })
+    return json.dumps(out, indent=2) + "\n"

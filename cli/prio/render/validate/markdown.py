@@ -1,0 +1,42 @@
+"""`prio validate -o markdown`: a heading and a table of findings, for a pull-request comment or
+$GITHUB_STEP_SUMMARY (GitHub and GitLab flavoured markdown)."""
+from __future__ import annotations
+
+from prio.lint.findings import Report
+from prio.render.validate.common import location
+
+
+def cell(s: str) -> str:
+    """Text safe in a table cell: pipes escaped, line breaks as <br>, HTML specials escaped."""
+    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+    return "<br>".join(s.splitlines()) if s else s
+
+
+def code(s: str) -> str:
+    s = " ".join(s.splitlines()).replace("|", "\\|")
+    fence = "``" if "`" in s else "`"
+    pad = " " if s.startswith("`") or s.endswith("`") else ""
+    return f"{fence}{pad}{s}{pad}{fence}"
+
+
+def heading(report: Report, input_errors=()) -> str:
+    from prio.render.validate.text import summary
+
+    return f"### prio validate: {summary(report, len(input_errors))}"
+
+
+def render(report: Report, input_errors=(), **_) -> str:
+    from tabulate import tabulate
+
+    out = [heading(report, input_errors), ""]
+    for e in input_errors:
+        out.append(f"- **could not read** {code(str(e))}")
+    if input_errors:
+        out.append("")
+    if report.findings:
+        rows = [(f"**{f.severity}**" if f.severity == "error" else f.severity, code(location(f)),
+                 f"{f.rule} {code(f.name)}", cell(f.message)) for f in report.findings]
+        out.append(tabulate(rows, headers=("severity", "location", "rule", "message"), tablefmt="github", disable_numparse=True))
+        out.append("")
+        out.append("Run `prio rule ID` for a rule's documentation and fix.")
+    return "\n".join(out).rstrip("\n") + "\n"

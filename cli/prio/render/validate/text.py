@@ -1,0 +1,49 @@
+"""`prio validate -o text`: `file:line:col: severity ID (slug) message`, then a code frame.
+
+Colour comes from rich when the caller asks for it; the text is the same without."""
+from __future__ import annotations
+
+import io
+
+from prio.lint.findings import Report
+
+_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+
+
+def render(report: Report, sources: dict | None = None, color: bool = False, frames: bool = True, width: int = 100, **_) -> str:
+    from rich.console import Console
+    from rich.markup import escape
+
+    buf = io.StringIO()
+    con = Console(file=buf, force_terminal=color, no_color=not color, color_system="standard" if color else None,
+                  width=max(width, 40), highlight=False, soft_wrap=True)
+    lines_of = {}
+    for f in report.findings:
+        loc = f.file + (f":{f.line}:{f.column}" if f.line else "")
+        con.print(f"[bold]{escape(loc)}[/]: [{_STYLE[f.severity]}]{f.severity}[/] [bold]{f.rule}[/] ({f.name}) {escape(f.message)}")
+        if frames and f.line and sources and f.file in sources:
+            lines = lines_of.get(f.file)
+            if lines is None:
+                lines = lines_of[f.file] = sources[f.file].split("\n")
+            if 0 < f.line <= len(lines):
+                text = lines[f.line - 1].rstrip("\r").expandtabs(1)
+                gutter = f"{f.line:>5} | "
+                con.print(escape(gutter + text), style="dim" if color else None)
+                con.print(" " * (len(gutter) - 2) + "| " + " " * max((f.column or 1) - 1, 0) + f"[{_STYLE[f.severity]}]^[/]")
+    return buf.getvalue()
+
+
+def summary(report: Report, errors: int = 0) -> str:
+    """The one-line summary for stderr."""
+    e, w, i = report.count("error"), report.count("warning"), report.count("info")
+    files = len(report.files)
+    parts = []
+    for n, word in ((e, "error"), (w, "warning"), (i, "note")):
+        if n:
+            parts.append(f"{n} {word}{'s' if n != 1 else ''}")
+    what = ", ".join(parts) if parts else "no problems"
+    tail = f" ({report.suppressed} suppressed)" if report.suppressed else ""
+    bad = f"{errors} file{'s' if errors != 1 else ''} could not be read" if errors else ""
+    if not files and bad:
+        return bad
+    return f"{what} in {files} file{'s' if files != 1 else ''}{tail}" + (f"; {bad}" if bad else "")

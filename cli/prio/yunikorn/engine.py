@@ -1,0 +1,573 @@
+"""The priority engine and the scheduling simulation, pure: no I/O, no printing.
+
+Priorities are maintained incrementally as YuniKorn maintains them: an application's priority is
+the highest priority of its unallocated asks, a leaf's the highest of its applications, a
+parent's the highest its children report; a queue reports that plus its offset (saturating at
+int32), only its offset when fenced, and -2147483648 ("nothing pending") when it has no pending
+asks. Every tracker is a counted max-heap: adding is O(log n) with an O(1) max update, removing
+is amortised O(log n).
+
+Selection follows YuniKorn's cycle: descend from root taking the first child in sorted order
+(priority, fair share, pending dominance, or fair share first where the parent disables
+priority sorting), then the first application by its leaf's sort policy, then the first ask by
+priority and create time that fits the headroom. Ties YuniKorn leaves to Go's map order are
+broken by name (queue name, application id, ask id).
+
+Simplifications, by design: no nodes (capacity is one pool), no reservations, placeholders or
+preemption, no user/group limits. Headroom only shrinks and running applications only grow in
+this model, so an ask that does not fit, or an application over maxapplications, never will: it
+is set aside at once with its reason and never scanned again.
+"""
+from __future__ import annotations
+
+import heapq
+from typing import NamedTuple
+
+from prio.yunikorn.properties import INT32_MAX
+from prio.yunikorn.properties import INT32_MIN
+from prio.yunikorn.quantity import show
+from prio.yunikorn.quantity import strictly_positive
+from prio.yunikorn.snapshot import App
+from prio.yunikorn.snapshot import Ask
+from prio.yunikorn.snapshot import Snapshot
+from prio.yunikorn.tree import QNode
+from prio.yunikorn.tree import ensure_queue
+from prio.yunikorn.tree import set_fairmax
+
+MIN = INT32_MIN
+
+
+def report(q: QNode, raw: int) -> int:
+    """priorityValueByPolicy: the value a queue reports to its parent."""
+    if raw == MIN:
+        return MIN
+    if q.fenced:
+        return q.offset
+    v = raw + q.offset
+    return MIN if v < MIN else INT32_MAX if v > INT32_MAX else v
+
+
+class MaxTracker:
+    """A multiset of ints with its max: a heap of negated values plus counts."""
+
+    __slots__ = ("heap", "counts", "max")
+
+    def __init__(self):
+        self.heap: list[int] = []
+        self.counts: dict[int, int] = {}
+        self.max = MIN
+
+    def add(self, v: int) -> None:
+        c = self.counts.get(v, 0)
+        self.counts[v] = c + 1
+        if c == 0:
+            heapq.heappush(self.heap, -v)
+        if v > self.max:
+            self.max = v
+
+    def remove(self, v: int) -> None:
+        c = self.counts[v] - 1
+        if c:
+            self.counts[v] = c
+            return
+        del self.counts[v]
+        if v == self.max:
+            heap, counts = self.heap, self.counts
+            while heap and -heap[0] not in counts:
+                heapq.heappop(heap)
+            self.max = -heap[0] if heap else MIN
+
+
+class AppState:
+    __slots__ = ("app", "leaf", "asks", "alloc", "dead", "first", "live", "prio", "pending",
+                 "usage", "running", "version", "blocked", "key_submit")
+
+    def __init__(self, app: App, leaf: QNode):
+        self.app = app
+        self.leaf = leaf
+        self.asks = sorted(app.asks, key=lambda a: (-a.priority, a.create_time, a.seq))
+        n = len(self.asks)
+        self.alloc = [False] * n
+        self.dead: dict[int, str] = {}
+        self.first = 0  # first unallocated ask (its priority is the app's priority)
+        self.live = 0  # first ask neither allocated nor set aside
+        self.prio = self.asks[0].priority if n else MIN
+        # Loaders share one resources dict between asks of the same shape: sum per shape.
+        shapes: dict = {}
+        for a in self.asks:
+            r = a.resources
+            got = shapes.get(id(r))
+            shapes[id(r)] = (r, 1) if got is None else (r, got[1] + 1)
+        pending: dict = {}
+        for r, times in shapes.values():
+            for k, v in r.items():
+                pending[k] = pending.get(k, 0) + v * times
+        self.pending = pending
+        self.usage = dict(app.allocated)
+        self.running = bool(app.allocated) or app.state == "Running"
+        self.version = 0
+        self.blocked = None
+        # submission time is lowered to the oldest ask's create time
+        self.key_submit = min(app.submit_time, min(a.create_time for a in app.asks)) if n else app.submit_time
+
+
+class Step(NamedTuple):
+    """One allocation (a tuple: a million of them are cheap to make)."""
+
+    step: int
+    queue: str
+    application: str
+    ask: str
+    priority: int
+    changes: list  # (queue path, from, to), None meaning no priority
+
+
+class Unscheduled(NamedTuple):
+    ask: str
+    application: str
+    queue: str
+    priority: int
+    reason: str
+
+
+def _dominates(l: dict, r: dict) -> bool:
+    """StrictlyGreaterThan(l - r, 0): l >= r in every type (missing = 0) and > in one."""
+    greater = False
+    get = r.get
+    for k, lv in l.items():
+        d = lv - get(k, 0)
+        if d < 0:
+            return False
+        if d > 0:
+            greater = True
+    for k, rv in r.items():
+        if k not in l:
+            if rv > 0:
+                return False
+            if rv < 0:
+                greater = True
+    return greater
+
+
+def _insertion_first(items, key):
+    """Order queues tied on priority and fair share by pending dominance (`key` gives an item's
+    pending resources), as Go's sort.SliceStable does for small n: an insertion sort. The
+    comparator is not transitive, so the algorithm matters."""
+    out = list(items)
+    keys = [key(x) for x in out]
+    for i in range(1, len(out)):
+        j = i
+        while j > 0 and _dominates(keys[j], keys[j - 1]):
+            out[j], out[j - 1] = out[j - 1], out[j]
+            keys[j], keys[j - 1] = keys[j - 1], keys[j]
+            j -= 1
+    return out
+
+
+class Engine:
+    def __init__(self, root: QNode, snapshot: Snapshot):
+        self.root = root
+        self.snapshot = snapshot
+        set_fairmax(root, snapshot.capacity)
+        self.apps: list[AppState] = []
+        types = set(snapshot.capacity or ())
+        for app in snapshot.apps:
+            types.update(app.allocated)
+            for a in app.asks:
+                types.update(a.resources)
+        self.n_types = len(types)
+        self.steps_done = 0
+        for q in root.walk():
+            self._init_state(q)
+        where = snapshot.source or "snapshot"
+        for app in snapshot.apps:
+            leaf = ensure_queue(root, app.queue, where, app.line)
+            st = AppState(app, leaf)
+            self._attach_new_queues(leaf)
+            self.apps.append(st)
+            leaf.apps.append(st)
+        for st in self.apps:
+            self._add_app(st)
+        for q in root.walk():
+            # A REST dump's queue usage includes applications the dump of applications may not
+            # hold: take the larger of the two per resource.
+            for k, v in (q.base_allocated or {}).items():
+                if v > q.allocated.get(k, 0):
+                    q.allocated[k] = v
+        # priorities bottom-up from scratch (the eventually consistent values)
+        for q in sorted(root.walk(), key=lambda q: -q.depth):
+            q.reported = report(q, q.tracker.max)
+            if q.parent is not None and q.reported != MIN:
+                q.parent.tracker.add(q.reported)
+        self._heaps_ready = False  # built on the first step: explain never needs them
+
+    def _build_heaps(self) -> None:
+        for q in self.root.walk():
+            for c in q.children:
+                self._push(c)
+            for st in q.apps:
+                self._push_app(st)
+        self._heaps_ready = True
+
+    @staticmethod
+    def _init_state(q: QNode) -> None:
+        q.tracker = MaxTracker()
+        q.reported = MIN
+        q.pending, q.allocated = {}, {}
+        q.running = q.live = q.version = q.placed = 0
+        q.heap, q.apps = [], []
+        q.first_step = q.last_step = None
+        if q.fairmax is None:  # a dynamic queue: its parent's fair max overlaid by its own max
+            fm = dict(q.parent.fairmax) if q.parent is not None else {}
+            if q.max:
+                fm.update(q.max)
+            q.fairmax = fm
+
+    def _attach_new_queues(self, leaf: QNode) -> None:
+        """Give dynamic queues created for this snapshot their engine state, top-down."""
+        new = []
+        q = leaf
+        while q is not None and getattr(q, "tracker", None) is None:
+            new.append(q)
+            q = q.parent
+        for q in reversed(new):
+            self._init_state(q)
+
+    def _add_app(self, st: AppState) -> None:
+        leaf = st.leaf
+        n = len(st.asks)
+        q = leaf
+        while q is not None:
+            for k, v in st.pending.items():
+                q.pending[k] = q.pending.get(k, 0) + v
+            for k, v in st.usage.items():
+                q.allocated[k] = q.allocated.get(k, 0) + v
+            q.live += n
+            if st.running:
+                q.running += 1
+            q = q.parent
+        if st.prio != MIN:
+            leaf.tracker.add(st.prio)
+
+    # ---- ordering -------------------------------------------------------------------------
+    @staticmethod
+    def share(q: QNode) -> float:
+        """getFairShare: allocated against guaranteed, else against the fair max."""
+        s = 0.0
+        g = q.guaranteed
+        fm = q.fairmax
+        for k, a in q.allocated.items():
+            if a < 0:
+                continue
+            if g is not None and k in g:
+                d = g[k]
+            elif k in fm:
+                d = fm[k]
+            else:
+                continue
+            v = (0.0 if a <= 0 else 1.0) if d <= 0 else a / d
+            if v > s:
+                s = v
+        return s
+
+    def _qkey(self, parent: QNode, c: QNode):
+        if parent.sort_priority:
+            return (-c.reported, self.share(c))
+        return (self.share(c), -c.reported)
+
+    def _push(self, c: QNode) -> None:
+        """(Re)insert a child into its parent's heap with its current key."""
+        c.version += 1
+        p = c.parent
+        if p is None or c.live <= 0 or c.stopped or not strictly_positive(c.pending):
+            return
+        k1, k2 = self._qkey(p, c)
+        heapq.heappush(p.heap, (k1, k2, c.name, c.version, c))
+
+    def usage_key(self, st: AppState):
+        """CompUsageRatio as a plain tuple: shares descending, padded with zeros to the number of
+        resource types, so tuples compare exactly as Go compares the padded lists."""
+        total = st.leaf.guaranteed
+        shares = []
+        for k, v in st.usage.items():
+            t = total.get(k) if total else None
+            shares.append(v / t if t else float(v))
+        shares.sort(reverse=True)
+        return tuple(shares) + (0.0,) * (self.n_types - len(shares))
+
+    def _akey(self, st: AppState):
+        leaf = st.leaf
+        prio = -st.prio
+        if leaf.sort_policy == "fair":
+            usage = self.usage_key(st)
+            return (prio, usage) if leaf.sort_priority else (usage, prio)
+        return (prio, st.key_submit) if leaf.sort_priority else (st.key_submit, prio)
+
+    def _push_app(self, st: AppState) -> None:
+        st.version += 1
+        if st.blocked or st.live >= len(st.asks) or not strictly_positive(st.pending):
+            return
+        k1, k2 = self._akey(st)
+        heapq.heappush(st.leaf.heap, (k1, k2, st.app.id, st.version, st))
+
+    def _pop_group(self, heap):
+        """Pop the current entries tied on the first two key parts (stale ones dropped)."""
+        group = []
+        while heap:
+            top = heap[0]
+            obj = top[4]
+            if top[3] != obj.version:
+                heapq.heappop(heap)
+                continue
+            if group and (top[0], top[1]) != (group[0][0], group[0][1]):
+                break
+            group.append(heapq.heappop(heap))
+        return group
+
+    def _ordered(self, heap, key=None):
+        """The live entries of a heap in order, lazily. Entries tied on the two key parts are
+        ordered by pending dominance of `key(entry)` (an insertion sort, see _insertion_first)
+        when given. Whatever was
+        popped and is still current goes back when the caller stops iterating."""
+        taken = []
+        try:
+            while True:
+                group = self._pop_group(heap)
+                if not group:
+                    return
+                taken.extend(group)
+                if key is not None and len(group) > 1:
+                    group = _insertion_first(group, key)
+                for e in group:
+                    if e[3] == e[4].version:
+                        yield e[4]
+        finally:
+            for e in taken:
+                if e[3] == e[4].version:
+                    heapq.heappush(heap, e)
+
+    def _ordered_children(self, p: QNode):
+        """Children of p in YuniKorn's order: ties on (priority, share) by pending dominance."""
+        return self._ordered(p.heap, key=lambda e: e[4].pending)
+
+    def _ordered_apps(self, leaf: QNode):
+        """Applications of a leaf in its sort policy's order (ties: application id)."""
+        return self._ordered(leaf.heap)
+
+    # ---- one scheduling cycle -------------------------------------------------------------
+    @staticmethod
+    def path_of(q: QNode):
+        """The queue and its ancestors, leaf first (cached: the tree is fixed once built)."""
+        chain = getattr(q, "chain", None)
+        if chain is None:
+            chain = []
+            n = q
+            while n is not None:
+                chain.append(n)
+                n = n.parent
+            q.chain = chain
+        return chain
+
+    def blocked_by_maxapps(self, st: AppState):
+        q = st.leaf
+        while q is not None:
+            if q.maxapps and q.running + 1 > q.maxapps:
+                return q
+            q = q.parent
+        return None
+
+    def misfit(self, path, ask: Ask):
+        """The first queue on the path whose max would be exceeded, with the resource."""
+        res = ask.resources
+        for q in path:
+            m = q.max
+            if m:
+                alloc = q.allocated
+                for k, v in res.items():
+                    if k in m and alloc.get(k, 0) + v > m[k]:
+                        return q, k
+        return None
+
+    def _set_aside(self, st: AppState, i: int, reason: str) -> None:
+        st.dead[i] = reason
+        q = st.leaf
+        while q is not None:
+            q.live -= 1
+            q = q.parent
+
+    def _try_leaf(self, leaf: QNode):
+        path = self.path_of(leaf)
+        for st in self._ordered_apps(leaf):
+            if not st.running:
+                q = self.blocked_by_maxapps(st)
+                if q is not None:
+                    st.blocked = q
+                    for i in range(st.live, len(st.asks)):
+                        if not st.alloc[i] and i not in st.dead:
+                            self._set_aside(st, i, f"maxapplications {q.maxapps} of {q.path} reached ({q.running} running)")
+                    st.live = len(st.asks)
+                    st.version += 1
+                    continue
+            for i in range(st.live, len(st.asks)):
+                if st.alloc[i] or i in st.dead:
+                    continue
+                ask = st.asks[i]
+                miss = self.misfit(path, ask)
+                if miss is None:
+                    st.version += 1  # re-keyed by _allocate
+                    return st, i
+                q, k = miss
+                cap = "the cluster capacity" if q.parent is None else f"max of {q.path}"
+                left = q.max[k] - q.allocated.get(k, 0)
+                self._set_aside(st, i, f"does not fit {cap}: needs {k} {show(k, ask.resources[k])}, {show(k, left)} of {show(k, q.max[k])} left")
+            self._advance(st)
+            st.version += 1
+        return None
+
+    def _descend(self, q: QNode):
+        if q.leaf:
+            return self._try_leaf(q)
+        for c in self._ordered_children(q):
+            got = self._descend(c)
+            # Either way c's heap entry is stale now: nothing placeable below it (dropped), or an
+            # allocation below it (_allocate re-keys it), so the walk need not push it back.
+            c.version += 1
+            if got is not None:
+                return got
+        return None
+
+    def _advance(self, st: AppState) -> None:
+        n = len(st.asks)
+        while st.live < n and (st.alloc[st.live] or st.live in st.dead):
+            st.live += 1
+        while st.first < n and st.alloc[st.first]:
+            st.first += 1
+
+    def step(self):
+        """One allocation. Returns a Step, or None when nothing more can be placed."""
+        if not self._heaps_ready:
+            self._build_heaps()
+        if self.root.live <= 0:
+            return None
+        got = self._descend(self.root)
+        if got is None:
+            return None
+        st, i = got
+        return self._allocate(st, i)
+
+    def _allocate(self, st: AppState, i: int) -> Step:
+        ask = st.asks[i]
+        st.alloc[i] = True
+        self._advance(st)
+        self.steps_done += 1
+        n = self.steps_done
+        leaf = st.leaf
+        newly_running = not st.running
+        st.running = True
+        for k, v in ask.resources.items():
+            st.pending[k] -= v
+            st.usage[k] = st.usage.get(k, 0) + v
+        path = self.path_of(leaf)
+        for q in path:
+            for k, v in ask.resources.items():
+                q.pending[k] -= v
+                q.allocated[k] = q.allocated.get(k, 0) + v
+            q.live -= 1
+            if newly_running:
+                q.running += 1
+        leaf.placed += 1
+        if leaf.first_step is None:
+            leaf.first_step = n
+        leaf.last_step = n
+        # priorities: app, then up the path
+        changes = []
+        new = st.asks[st.first].priority if st.first < len(st.asks) else MIN
+        if new != st.prio:
+            old = st.prio
+            st.prio = new
+            if old != MIN:
+                leaf.tracker.remove(old)
+            if new != MIN:
+                leaf.tracker.add(new)
+            q = leaf
+            while q is not None:
+                rep = report(q, q.tracker.max)
+                if rep == q.reported:
+                    break
+                old_rep = q.reported
+                q.reported = rep
+                if q.parent is not None:
+                    changes.append((q.path, None if old_rep == MIN else old_rep, None if rep == MIN else rep))
+                    if old_rep != MIN:
+                        q.parent.tracker.remove(old_rep)
+                    if rep != MIN:
+                        q.parent.tracker.add(rep)
+                q = q.parent
+        # re-key what changed: this app, and every queue on the path in its parent's heap
+        self._push_app(st)
+        for q in path:
+            if q.parent is not None:
+                self._push(q)
+        return Step(n, leaf.path, st.app.id, ask.id, ask.priority, changes)
+
+    def run(self, limit: int | None = None, progress=None):
+        steps = []
+        while limit is None or len(steps) < limit:
+            s = self.step()
+            if s is None:
+                break
+            steps.append(s)
+            if progress is not None and not (len(steps) & 1023):
+                progress(len(steps))
+        return steps
+
+    def leftovers(self) -> list[Unscheduled]:
+        """Asks set aside (they can never be placed), with their reasons."""
+        out = []
+        for st in self.apps:
+            stopped = next((q for q in self.path_of(st.leaf) if q.stopped), None)
+            for i, a in enumerate(st.asks):
+                reason = st.dead.get(i)
+                if reason is None and stopped is not None and not st.alloc[i]:
+                    reason = f"queue {stopped.path} is Stopped: YuniKorn schedules nothing from it"
+                if reason is not None:
+                    out.append(Unscheduled(a.id, st.app.id, st.leaf.path, a.priority, reason))
+        return out
+
+    # ---- the static view explain shows ------------------------------------------------------
+    def considered_order(self):
+        """Pending asks in the order the scheduler would consider them now (no allocation in
+        between): a depth-first walk of the sorted tree. Yields (AppState, Ask)."""
+        for st, asks in self.considered_groups():
+            for a in asks:
+                yield st, a
+
+    def considered_groups(self):
+        """considered_order by application: (AppState, its pending asks in order)."""
+        def kids(p):
+            cs = [c for c in sorted(p.children, key=lambda c: c.name) if strictly_positive(c.pending) and not c.stopped]
+            if p.sort_priority:
+                key = lambda c: (-c.reported, self.share(c))
+            else:
+                key = lambda c: (self.share(c), -c.reported)
+            cs.sort(key=key)
+            out, i = [], 0
+            while i < len(cs):
+                j = i
+                while j < len(cs) and key(cs[j]) == key(cs[i]):
+                    j += 1
+                out += _insertion_first(cs[i:j], lambda c: c.pending)
+                i = j
+            return out
+
+        stack = [self.root]
+        while stack:
+            q = stack.pop()
+            if q.leaf:
+                apps = sorted((st for st in q.apps if strictly_positive(st.pending)), key=lambda st: st.app.id)
+                apps.sort(key=self._akey)
+                for st in apps:
+                    alloc = st.alloc
+                    yield st, [a for i, a in enumerate(st.asks) if not alloc[i]]
+            else:
+                stack.extend(reversed(kids(q)))

@@ -1,0 +1,346 @@
+"""The effective priority tree, as data: what each queue reports and why. Pure."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from prio.yunikorn import properties as P
+from prio.yunikorn.engine import MIN
+from prio.yunikorn.engine import Engine
+from prio.yunikorn.engine import report
+from prio.yunikorn.tree import QNode
+
+
+def show(v: int | None) -> str:
+    return "n/a" if v is None or v == MIN else str(v)
+
+
+@dataclass
+class QueueRow:
+    queue: str
+    depth: int
+    priority: int | None
+    offset: int
+    fenced: bool
+    sort_priority: bool
+    sort_policy: str
+    pending_asks: int
+    leaf: bool
+    dynamic: bool
+    notes: list = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"queue": self.queue, "priority": self.priority, "offset": self.offset, "fenced": self.fenced,
+                "sortPriority": self.sort_priority, "sortPolicy": self.sort_policy, "pendingAsks": self.pending_asks}
+
+
+def pending_counts(eng: Engine) -> dict:
+    counts: dict = {}
+    for st in eng.apps:
+        n = sum(1 for i in range(len(st.asks)) if not st.alloc[i])
+        q = st.leaf
+        while q is not None:
+            counts[q.path] = counts.get(q.path, 0) + n
+            q = q.parent
+    return counts
+
+
+def queue_notes(q: QNode) -> list[str]:
+    notes = list(q.notes)
+    if q.offset_problem:
+        notes.append(f"priority.offset {q.own.get(P.PRIORITY_OFFSET)!r} ignored: {q.offset_problem}")
+    pol = q.own.get(P.PRIORITY_POLICY)
+    if pol is not None and P.priority_policy(pol)[1]:
+        notes.append(P.priority_policy(pol)[1])
+    sp = q.props.get(P.SORT_POLICY)
+    if sp is not None and P.sort_policy(sp)[1]:
+        notes.append(f"application.sort.policy: {P.sort_policy(sp)[1]}")
+    spr = q.props.get(P.SORT_PRIORITY)
+    if spr is not None and P.sort_priority(spr)[1]:
+        notes.append(f"application.sort.priority: {P.sort_priority(spr)[1]}")
+    if q.parent is None and (q.offset or q.fenced):
+        notes.append("root's offset and fence have no effect on scheduling: nothing compares root with another queue")
+    return notes
+
+
+def reported_differences(eng: Engine, queues) -> list[str]:
+    """Where a REST dump's currentPriority differs from what prio computes from the same dump.
+    YuniKorn updates a parent's cached child priorities only on ask and application events, so
+    after a config reload they can be stale; a partial applications dump differs too."""
+    by_path = {q.path: q for q in eng.root.walk()}
+    out = []
+    for info in queues:
+        q = by_path.get(info.path)
+        if q is None or info.current_priority is None:
+            continue
+        if info.current_priority != q.reported:
+            out.append(f"{info.path}: YuniKorn reported {show(info.current_priority)}, prio computes {show(q.reported)}")
+    return out
+
+
+def queue_rows(eng: Engine, subtree: str | None = None) -> list[QueueRow]:
+    counts = pending_counts(eng)
+    start = eng.root
+    if subtree:
+        start = find(eng.root, subtree)
+    rows = []
+    for q in start.walk():
+        rows.append(QueueRow(q.path, q.depth, None if q.reported == MIN else q.reported, q.offset, q.fenced,
+                             q.sort_priority, "fair" if not q.leaf else q.sort_policy, counts.get(q.path, 0),
+                             q.leaf, q.dynamic, queue_notes(q)))
+    return rows
+
+
+def find(root: QNode, path: str) -> QNode:
+    p = path.lower()
+    if not p.startswith("root"):
+        p = "root." + p
+    for q in root.walk():
+        if q.path == p:
+            return q
+    raise KeyError(path)
+
+
+class AskRow(NamedTuple):
+    """One pending ask as explain lists it (a tuple: a million of them are cheap)."""
+
+    ask: str
+    application: str
+    queue: str
+    priority: int
+    vector: tuple  # ((queue path, reported priority or None), ...) root's children first
+
+    def to_json(self) -> dict:
+        return {"ask": self.ask, "application": self.application, "queue": self.queue, "priority": self.priority,
+                "queuePriorities": [{"queue": p, "priority": v} for p, v in self.vector]}
+
+
+def iter_ask_groups(eng: Engine, subtree: str | None = None):
+    """Pending asks in the order they would be considered now, by application: (application id,
+    queue, priority vector, [asks]). The vector is what every queue on the path reports, from
+    root's child down to the leaf. Lazy: a million asks stream to the renderer."""
+    prefix = find(eng.root, subtree).path if subtree else None
+    vectors: dict = {}  # one vector per leaf, shared by its asks
+    for st, asks in eng.considered_groups():
+        leaf = st.leaf
+        vec = vectors.get(leaf.path)
+        if vec is None:
+            if prefix and not (leaf.path == prefix or leaf.path.startswith(prefix + ".")):
+                vec = vectors[leaf.path] = ()
+            else:
+                chain = []
+                q = leaf
+                while q.parent is not None:
+                    chain.append((q.path, None if q.reported == MIN else q.reported))
+                    q = q.parent
+                vec = vectors[leaf.path] = tuple(reversed(chain))
+        if (prefix and not vec) or not asks:
+            continue
+        yield st.app.id, leaf.path, vec, asks
+
+
+def iter_ask_rows(eng: Engine, subtree: str | None = None):
+    """iter_ask_groups one ask at a time, as AskRows."""
+    for app, queue, vec, asks in iter_ask_groups(eng, subtree):
+        for a in asks:
+            yield AskRow(a.id, app, queue, a.priority, vec)
+
+
+def why(eng: Engine, path: str) -> list[str]:
+    """How a queue's priority was derived, step by step."""
+    q = find(eng.root, path)
+    lines = []
+    name = q.path
+    if q.leaf:
+        apps = [st for st in q.apps if st.prio != MIN]
+        if not apps:
+            lines.append(f"{name} has no pending asks, so it has no priority (n/a, -2147483648 internally) and its parent ignores it")
+            return lines
+        best = max(apps, key=lambda st: (st.prio, st.app.id))
+        lines.append(f"{name} is a leaf: its raw priority is the highest application priority, {best.prio}, from application {best.app.id}")
+        for st in sorted(apps, key=lambda st: -st.prio)[:10]:
+            pend = [a.priority for i, a in enumerate(st.asks) if not st.alloc[i]]
+            lines.append(f"  application {st.app.id}: {st.prio} (the highest of its {len(pend)} pending asks: {', '.join(map(str, pend[:8]))}{', ...' if len(pend) > 8 else ''})")
+        raw = best.prio
+    else:
+        kids = [c for c in q.children if c.reported != MIN]
+        if not kids:
+            lines.append(f"{name} has no pending asks below it, so it has no priority (n/a)")
+            return lines
+        best = max(kids, key=lambda c: c.reported)
+        raw = best.reported
+        lines.append(f"{name} is a parent: its raw priority is the highest its children report, {raw}, from {best.name}")
+        for c in sorted(q.children, key=lambda c: -c.reported if c.reported != MIN else 2**40):
+            lines.append(f"  {c.name}: {show(c.reported)}" + (" (fenced: reports its offset)" if c.fenced and c.reported != MIN else ""))
+    if q.fenced:
+        lines.append(f"priority.policy is fence: {name} reports its offset, {q.offset}, and hides the raw {raw} from its parent")
+    else:
+        total = raw + q.offset
+        rep = report(q, raw)
+        if q.offset:
+            lines.append(f"priority.offset {q.offset:+d}: {raw} {'+' if q.offset > 0 else '-'} {abs(q.offset)} = {total}")
+        if total != rep:
+            lines.append(f"{total} is outside int32, so it saturates at {rep}" + (" (which YuniKorn reads as 'nothing pending')" if rep == MIN else ""))
+        lines.append(f"{name} reports {show(rep)}")
+    for n in queue_notes(q):
+        lines.append(f"note: {n}")
+    if q.parent is not None and q.parent.parent is not None and q.parent.fenced:
+        lines.append(f"its parent {q.parent.path} is fenced: outside that subtree only the parent's offset counts")
+    return lines
+
+
+def _ask_key(key: str):
+    app, _, ask = key.rpartition("/")
+    return app, ask
+
+
+def _locate(eng: Engine, key: str):
+    """(AppState, ask index) of an ask by id, or APP/ASK when ask ids repeat across applications."""
+    app, ask = _ask_key(key)
+    hits = [(st, i) for st in eng.apps for i, a in enumerate(st.asks) if a.id == ask and (not app or st.app.id == app)]
+    if not hits:
+        raise KeyError(key)
+    if len(hits) > 1:
+        raise ValueError(f"ask id {key!r} is in {len(hits)} applications; say APP/ASK")
+    return hits[0]
+
+
+def why_ask(make_engine, ask: str, behind: str | None = None) -> list[str]:
+    """Why an ask waits where it does, from the simulated order: the step that places it (or why
+    none does), the ask placed before it (or `behind`), and, at the moment YuniKorn chose the
+    earlier one, the first queue where their paths part and the rule of YuniKorn's comparator
+    that decided there. `make_engine` builds a fresh engine on the inputs (the question is asked
+    of a simulation, which changes the engine)."""
+    eng = make_engine()
+    st, i = _locate(eng, ask)
+    target = (st.app.id, st.asks[i].id)
+    other_key = _locate(eng, behind) if behind is not None else None
+    if other_key is not None and other_key == (st, i):
+        raise ValueError("--behind names the same ask as --why-ask")
+    other = (other_key[0].app.id, other_key[0].asks[other_key[1]].id) if other_key else None
+    steps = eng.run()
+    placed = {(x.application, x.ask): x.step for x in steps}
+    left = {(u.application, u.ask): u.reason for u in eng.leftovers()}
+    a = st.asks[i]
+    head = f"{a.id} (application {st.app.id}, priority {a.priority}, queue {st.leaf.path})"
+    if target not in placed:
+        reason = left.get(target, "the simulation ended before it")
+        return [f"{head} is never placed: {reason}."]
+    n = placed[target]
+    lines = [f"{head} is placed at step {n} of {len(steps)} in the simulated order (prio simulate)."]
+    if other is None:
+        if n == 1:
+            return lines + ["Nothing goes before it: it is the next ask YuniKorn places."]
+        prev = steps[n - 2]
+        other = (prev.application, prev.ask)
+    if other not in placed:
+        return lines + [f"{other[1]} is never placed ({left.get(other, 'the simulation ended before it')}), so it holds nothing up."]
+    m = placed[other]
+    first, second = (other, target) if m < n else (target, other)
+    verb = "waits behind" if m < n else "goes before"
+    lines.append(f"It {verb} {other[1]} (application {other[0]}, placed at step {m}). When YuniKorn placed "
+                 f"{first[1]} (step {min(m, n)}), both were pending:")
+    # Replay up to the moment of the earlier placement and compare the two there.
+    eng = make_engine()
+    eng.run(limit=min(m, n) - 1)
+    st1, i1 = _locate(eng, f"{first[0]}/{first[1]}")
+    st2, i2 = _locate(eng, f"{second[0]}/{second[1]}")
+    blocked = _blockers(eng, st2, st2.asks[i2])
+    if blocked:
+        return lines + ["  " + b for b in blocked]
+    pa, pb = Engine.path_of(st1.leaf)[::-1], Engine.path_of(st2.leaf)[::-1]  # root first
+    k = 0
+    while k < min(len(pa), len(pb)) and pa[k] is pb[k]:
+        k += 1
+    if k == len(pa) and k == len(pb):
+        return lines + _why_same_leaf(eng, st1, st1.asks[i1], st2, st2.asks[i2])
+    return lines + _why_siblings(eng, pa[k - 1], pa[k], pb[k])
+
+
+def _blockers(eng: Engine, st, a) -> list[str]:
+    """What stops the ask whatever its place: maxapplications on the path, or no headroom."""
+    out = []
+    if not st.running:
+        q = eng.blocked_by_maxapps(st)
+        if q is not None:
+            out.append(f"Application {st.app.id} has nothing running yet and {q.path} already runs {q.running} of its "
+                       f"maxapplications {q.maxapps}: YuniKorn skips the application until one finishes.")
+    miss = eng.misfit(Engine.path_of(st.leaf), a)
+    if miss is not None:
+        from prio.yunikorn.quantity import show as qshow
+
+        q, k = miss
+        where = "the cluster capacity" if q.parent is None else f"the max of {q.path}"
+        left = q.max[k] - q.allocated.get(k, 0)
+        out.append(f"{a.id} does not fit {where} then (needs {k} {qshow(k, a.resources[k])}, {qshow(k, left)} of "
+                   f"{qshow(k, q.max[k])} left): YuniKorn tries the next ask instead.")
+    return out
+
+
+def _why_siblings(eng: Engine, parent: QNode, first: QNode, second: QNode) -> list[str]:
+    """Which step of the queue comparator at `parent` puts `first` before `second`."""
+    from prio.yunikorn.engine import _dominates
+
+    p1, p2 = first.reported, second.reported
+    s1, s2 = eng.share(first), eng.share(second)
+    out = [f"  their paths part at {parent.path}, where {first.name} sorts before {second.name}:"]
+    prio_txt = f"priority {show(p1)} against {show(p2)}"
+    share_txt = f"fair share {s1:.6g} against {s2:.6g} (allocated over guaranteed, else over the max)"
+    if parent.sort_priority and p1 != p2:
+        why = f"higher priority first: {prio_txt}"
+    elif not parent.sort_priority and s1 != s2:
+        why = f"application.sort.priority is disabled on {parent.path}, so fair share comes first: lower {share_txt}"
+    elif s1 != s2:
+        why = f"equal priority ({show(p1)}), then the lower fair share first: {share_txt}"
+    elif p1 != p2:
+        why = f"equal fair share ({s1:.6g}), then the higher priority first: {prio_txt}"
+    elif _dominates(first.pending, second.pending):
+        why = (f"equal priority ({show(p1)}) and fair share ({s1:.6g}); then pending resources: {first.name} wants at least "
+               f"as much of everything and more of something ({_res(first.pending)} against {_res(second.pending)})")
+    else:
+        why = (f"equal priority ({show(p1)}), fair share ({s1:.6g}) and no pending-resource dominance "
+               f"({_res(first.pending)} against {_res(second.pending)}): YuniKorn leaves this to chance, prio takes the name")
+    out.append(f"  {why}.")
+    out += [f"  ({q.name} is fenced and reports only its offset, {q.offset})" for q in (first, second) if q.fenced and q.reported != MIN]
+    for q in (first, second):
+        if q.offset and not q.fenced:
+            out.append(f"  ({q.name} adds priority.offset {q.offset:+d} to what is below it)")
+    out.append(f"  (prio explain --why {first.path} shows how a queue's priority comes about)")
+    return out
+
+
+def _res(r: dict) -> str:
+    from prio.yunikorn.quantity import show as qshow
+
+    return ", ".join(f"{k} {qshow(k, v)}" for k, v in sorted(r.items())) or "nothing"
+
+
+def _why_same_leaf(eng: Engine, st_first, first, st_second, second) -> list[str]:
+    """Which step of the application (or ask) comparator puts `first` before `second`."""
+    leaf = st_first.leaf
+    if st_first is st_second:
+        if first.priority != second.priority:
+            return [f"  both are asks of {st_first.app.id}: within an application the higher priority goes first ({first.priority} against {second.priority})."]
+        if first.create_time != second.create_time:
+            return [f"  both are asks of {st_first.app.id} with priority {first.priority}: the one created first goes first."]
+        return [f"  both are asks of {st_first.app.id} with priority {first.priority} and the same create time: the one added first goes first."]
+    pol, on = leaf.sort_policy, leaf.sort_priority
+    p1, p2 = st_first.prio, st_second.prio
+    out = [f"  both are in {leaf.path}, which sorts applications {pol}"
+           + (", priority first" if on else " with application.sort.priority disabled (priority only breaks ties)") + ":"]
+    if pol == "fifo":
+        t1, t2 = st_first.key_submit, st_second.key_submit
+        other = ("earlier submission first", t1 != t2,
+                 f"{st_first.app.id} was submitted (or its oldest ask created) before {st_second.app.id}")
+    else:
+        u1, u2 = eng.usage_key(st_first), eng.usage_key(st_second)
+        other = ("lower usage first", u1 != u2,
+                 f"usage shares {', '.join(f'{x:.6g}' for x in u1) or '0'} against {', '.join(f'{x:.6g}' for x in u2) or '0'}")
+    prio_step = ("higher application priority first", p1 != p2,
+                 f"{show(p1)} against {show(p2)} (an application's priority is its highest pending ask)")
+    for name, differs, detail in ((prio_step, other) if on else (other, prio_step)):
+        if differs:
+            out.append(f"  {name}: {detail}.")
+            return out
+    out.append(f"  priority and {'submission time' if pol == 'fifo' else 'usage'} are equal: YuniKorn leaves this to chance, prio takes the application id.")
+    return out

@@ -1,0 +1,182 @@
+"""The runtime queue tree of one partition, as YuniKorn builds it from the config: effective
+properties with inheritance, parsed priority settings, resources, child templates, and dynamic
+queues for paths a snapshot names but the config lacks."""
+from __future__ import annotations
+
+from prio.yunikorn import properties as P
+from prio.yunikorn import quantity
+from prio.yunikorn.config import Partition
+from prio.errors import InputError
+
+
+class QNode:
+    """One queue. Static facts are set at build time; the engine keeps its dynamic state here
+    too (slots keep the hot loop cheap)."""
+
+    __slots__ = ("name", "path", "parent", "children", "by_name", "leaf", "props", "own", "offset",
+                 "offset_problem", "fenced", "sort_priority", "sort_policy", "guaranteed", "max",
+                 "maxapps", "dynamic", "template", "fairmax", "conf_path", "notes", "depth",
+                 # engine state
+                 "tracker", "reported", "pending", "allocated", "running", "live", "heap",
+                 "version", "apps", "placed", "first_step", "last_step", "chain", "stopped", "base_allocated")
+
+    def __init__(self, name: str, parent: "QNode | None"):
+        self.name = name
+        self.parent = parent
+        self.path = name if parent is None else f"{parent.path}.{name}"
+        self.depth = 0 if parent is None else parent.depth + 1
+        self.children: list[QNode] = []
+        self.by_name: dict[str, QNode] = {}
+        self.leaf = True
+        self.props: dict = {}
+        self.own: dict = {}
+        self.offset = 0
+        self.offset_problem = None
+        self.fenced = False
+        self.sort_priority = True
+        self.sort_policy = "fifo"
+        self.guaranteed = None
+        self.max = None
+        self.maxapps = 0
+        self.dynamic = False
+        self.template = None
+        self.fairmax = None
+        self.conf_path = None
+        self.notes: list[str] = []
+        self.stopped = False  # a Stopped queue (REST dumps) is never scheduled
+        self.base_allocated = None  # allocated resources a REST dump reports for the queue
+
+    def apply_properties(self, effective: dict, own: dict) -> None:
+        self.props = effective
+        self.own = own
+        # priority.policy and priority.offset are never inherited: read them from own only.
+        self.offset, self.offset_problem = P.offset(own.get(P.PRIORITY_OFFSET))
+        self.fenced = P.priority_policy(own.get(P.PRIORITY_POLICY))[0] == "fence"
+        self.sort_priority = P.sort_priority(effective.get(P.SORT_PRIORITY))[0]
+        self.sort_policy = P.sort_policy(effective.get(P.SORT_POLICY))[0]
+
+    def walk(self):
+        stack = [self]
+        while stack:
+            q = stack.pop()
+            yield q
+            stack.extend(reversed(q.children))
+
+    def add_child(self, child: "QNode") -> None:
+        self.children.append(child)
+        self.by_name[child.name] = child
+        self.leaf = False
+
+
+def _positive(res: dict | None) -> dict | None:
+    """YuniKorn keeps a max/guaranteed only when it is strictly greater than zero."""
+    if res is None:
+        return None
+    parsed = quantity.parse_lenient(res)
+    return parsed if quantity.strictly_positive(parsed) else None
+
+
+class Template:
+    __slots__ = ("properties", "maxapps", "guaranteed", "max", "_raw")
+
+    def __init__(self, ct):
+        self.properties = {k: v for k, v in ct.properties.items() if k and v}
+        self.maxapps = ct.maxapplications
+        self.guaranteed = _positive(ct.guaranteed)
+        self.max = _positive(ct.max)
+        self._raw = (ct.properties, ct.guaranteed or {}, ct.max or {})
+
+    def empty(self) -> bool:
+        """isChildTemplateEmpty looks at the raw text: `max: {memory: "0"}` is not empty (it
+        blocks the inherited template) even though the zero max itself is then dropped."""
+        return not self.maxapps and not any(k and v for m in self._raw for k, v in m.items())
+
+
+def empty_root() -> QNode:
+    """A root queue with nothing configured (a partition without queues, or no config)."""
+    root = QNode("root", None)
+    root.apply_properties({}, {})
+    root.leaf = False
+    return root
+
+
+def from_config(partition: Partition) -> QNode:
+    conf_root = partition.root()
+    if conf_root is None:
+        return empty_root()
+
+    def build(cq, parent):
+        q = QNode(cq.name.lower(), parent)
+        q.conf_path = cq.path
+        own = dict(cq.properties)
+        eff = P.inherit(parent.props) if parent is not None else {}
+        eff.update(own)
+        q.apply_properties(eff, own)
+        if cq.name != "root":  # applyConf skips resources for any queue named root (root.root too)
+            q.guaranteed = _positive(cq.guaranteed)
+            q.max = _positive(cq.max)
+        q.maxapps = cq.maxapplications
+        tmpl = None
+        if cq.childtemplate is not None and cq.is_parent:
+            t = Template(cq.childtemplate)
+            tmpl = None if t.empty() else t
+        q.template = tmpl or (parent.template if parent is not None else None)
+        if parent is not None:
+            parent.add_child(q)
+        for c in cq.children:
+            build(c, q)
+        if cq.is_parent or parent is None:
+            q.leaf = False  # root is always a parent
+        return q
+
+    return build(conf_root, None)
+
+
+def ensure_queue(root: QNode, path: str, where: str, line: int | None = None) -> QNode:
+    """The queue at `path`, creating dynamic queues as a placement rule would."""
+    parts = path.lower().split(".")
+    if parts[0] != "root":
+        parts = ["root"] + parts
+    cur = root
+    for i, name in enumerate(parts[1:], 1):
+        nxt = cur.by_name.get(name)
+        if nxt is None:
+            if cur.leaf:
+                raise InputError(where, f"queue {path!r} cannot exist: {cur.path} is a leaf queue and cannot have children", line)
+            nxt = QNode(name, cur)
+            nxt.dynamic = True
+            last = i == len(parts) - 1
+            tmpl = cur.template
+            if last:
+                # A dynamic leaf takes the nearest child template's settings, nothing inherited.
+                props = dict(tmpl.properties) if tmpl else {}
+                nxt.apply_properties(props, props)
+                if tmpl:
+                    nxt.maxapps, nxt.guaranteed, nxt.max = tmpl.maxapps, tmpl.guaranteed, tmpl.max
+                nxt.notes.append("dynamic queue (not in the config): " + ("takes the child template of " + cur.path if tmpl else "no child template, so default properties"))
+            else:
+                nxt.apply_properties({}, {})
+                nxt.leaf = False
+                nxt.template = tmpl
+                nxt.notes.append("dynamic parent queue (not in the config): empty properties")
+            cur.add_child(nxt)
+            if not last:
+                nxt.leaf = False
+            else:
+                nxt.leaf = True
+        cur = nxt
+    if not cur.leaf:
+        raise InputError(where, f"queue {path!r} is a parent queue: applications can only be placed in leaf queues", line)
+    return cur
+
+
+def set_fairmax(root: QNode, capacity: dict | None) -> None:
+    """GetFairMaxResource: root's max (the capacity) overlaid by each queue's own max going down."""
+    root.max = capacity if capacity else None
+    root.fairmax = dict(capacity) if capacity else {}
+    for q in root.walk():
+        if q.parent is not None:
+            fm = dict(q.parent.fairmax)
+            if q.max:
+                fm.update(q.max)
+            q.fairmax = fm
