@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import sample, shared
-from prio.yunikorn import config
+from prio.loaders import queues as config
 from prio.yunikorn import engine
 from prio.yunikorn import tree
 from prio.io import yamlnodes

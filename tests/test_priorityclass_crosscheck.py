@@ -8,7 +8,7 @@ import textwrap
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "cli"))
 
-from prio.yunikorn import config  # noqa: E402
+from prio.loaders import queues as config  # noqa: E402
 from prio.io import documents
 from prio.yunikorn import tree
 from prio.io import yamlnodes

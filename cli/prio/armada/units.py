@@ -13,8 +13,8 @@ import math
 import re
 from datetime import datetime
 
-_DURATION_PART = re.compile(r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h)")
-_DURATION_UNIT = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+from prio.values import go_duration_seconds, is_go_duration
+
 
 # Resources whose unit is bytes: shown with binary suffixes.
 BYTE_RESOURCES = ("memory", "ephemeral-storage", "storage")
@@ -47,27 +47,16 @@ def parse_duration(value) -> float:
         if isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0:
             return 0.0
         raise UnitError(f"expected a Go duration with a unit such as \"20m\", \"1h30m\" or \"90s\", found {_show(value)}")
-    s = value.strip()
-    sign = 1.0
-    if s[:1] in "+-" and s:
-        sign = -1.0 if s[0] == "-" else 1.0
-        s = s[1:]
-    if s == "0":
-        return 0.0
+    seconds = go_duration_seconds(value)
+    if seconds is not None:
+        return seconds
+    s = value.strip().lstrip("+-")
     if not s:
         raise UnitError(f"invalid duration {value!r}: empty")
-    pos = 0
-    total = 0.0
-    while pos < len(s):
-        m = _DURATION_PART.match(s, pos)
-        if not m:
-            hint = " (a unit is required: ns, us, ms, s, m or h)" if re.match(r"^[0-9.]+$", s[pos:]) else ""
-            raise UnitError(f"invalid duration {value!r}: expected numbers with units such as \"20m\", \"1h30m\", \"90s\"{hint}")
-        total += float(m.group(1)) * _DURATION_UNIT[m.group(2)]
-        pos = m.end()
-    if not math.isfinite(total) or total > 9.3e9:  # Go's time.Duration tops out at ~292 years
+    if is_go_duration(value.strip()):
         raise UnitError(f"invalid duration {value!r}: out of range")
-    return sign * total
+    hint = " (a unit is required: ns, us, ms, s, m or h)" if re.fullmatch(r"[0-9.]+", s) else ""
+    raise UnitError(f"invalid duration {value!r}: expected numbers with units such as \"20m\", \"1h30m\", \"90s\"{hint}")
 
 
 def parse_timestamp(value) -> float | None:

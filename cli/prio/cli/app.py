@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-from enum import Enum
 
 import typer
 
@@ -22,12 +21,6 @@ app = typer.Typer(
 )
 
 
-class Color(str, Enum):
-    auto = "auto"
-    always = "always"
-    never = "never"
-
-
 def _version(value: bool):
     if value:
         typer.echo(f"prio {__version__}")
@@ -41,17 +34,19 @@ def _root(
     """prio: why is this job waiting behind that one?"""
 
 
-def use_color(choice: Color, stream) -> bool:
-    if choice == Color.always:
-        return True
-    if choice == Color.never or os.environ.get("NO_COLOR", ""):
-        return False
-    return stream.isatty()
+# The commands, in --help order: each module prio.cli.NAME defines `command` (its docstring is the
+# help) and SHORT_HELP, parses its options and imports its work lazily. They never import the app.
+COMMANDS = ("validate", "explain", "simulate", "rule")
 
 
 def _register() -> None:
-    # Each command module declares its typer command (cheap) and imports its work lazily.
-    from prio.cli import explain, rule, simulate, validate  # noqa: F401
+    if app.registered_commands:
+        return
+    import importlib
+
+    for name in COMMANDS:
+        mod = importlib.import_module(f"prio.cli.{name}")
+        app.command(name, short_help=mod.SHORT_HELP)(mod.command)
 
 
 def main() -> None:

@@ -9,7 +9,7 @@ from prio.render import armada as render
 from prio.loaders import armada as _scenario
 from prio.armada.model import DECAYS, WEIGHTINGS, Options
 from prio.errors import InputError
-from prio.io.yamlnodes import Document
+from prio.io.document import Document
 
 FORMATS = render.FORMATS
 

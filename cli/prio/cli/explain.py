@@ -6,16 +6,16 @@ from typing import List, Optional
 
 import typer
 
-from prio.cli.app import Color
-from prio.cli.app import app
-from prio.cli.app import use_color
+from prio.cli.options import Color, use_color
 from prio.cli import options
 
 FORMATS = ("table", "json", "plain", "markdown")
 
 
-@app.command(short_help="Each queue's effective priority, offset and fence, and why.")
-def explain(
+SHORT_HELP = "Each queue's effective priority, offset and fence, and why."
+
+
+def command(
     inputs: List[str] = options.INPUTS,
     sample: Optional[str] = options.SAMPLE,
     output: Optional[str] = options.OUTPUT,

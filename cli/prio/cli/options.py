@@ -1,9 +1,25 @@
 """Options explain and simulate share, declared once (typer only: keep --help fast)."""
 from __future__ import annotations
 
+import os
+from enum import Enum
+
 import typer
 
-from prio.cli.app import Color
+
+class Color(str, Enum):
+    auto = "auto"
+    always = "always"
+    never = "never"
+
+
+def use_color(choice: Color, stream) -> bool:
+    if choice == Color.always:
+        return True
+    if choice == Color.never or os.environ.get("NO_COLOR", ""):
+        return False
+    return stream.isatty()
+
 
 INPUTS = typer.Argument(None, metavar="INPUT", help="Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses, an Armada scenario, in any order (recognised by content). None: the bundled walkthrough.")
 SAMPLE = typer.Option(None, "--sample", metavar="NAME", help="Use a bundled sample: walkthrough (the default), batch, mistakes, yunikorn-configs, pods, armada-scenario, ... (an unknown name lists them all).")

@@ -7,11 +7,12 @@ from typing import Optional
 
 import typer
 
-from prio.cli.app import app
 
 
-@app.command("rule", short_help="List the lint rules, or show one rule's documentation.")
-def rule_command(
+SHORT_HELP = "List the lint rules, or show one rule's documentation."
+
+
+def command(
     rule_id: Optional[str] = typer.Argument(None, metavar="[ID]", help="A rule id (PRIO201) or slug."),
     output: str = typer.Option("text", "-o", "--output", metavar="FORMAT", help="text, json or markdown."),
 ):

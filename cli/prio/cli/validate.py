@@ -10,9 +10,7 @@ from typing import List, Optional
 
 import typer
 
-from prio.cli.app import Color
-from prio.cli.app import app
-from prio.cli.app import use_color
+from prio.cli.options import Color, use_color
 
 
 class OutputFormat(str, Enum):
@@ -39,8 +37,10 @@ RENDERERS = {
 FORMATS = tuple(RENDERERS) + ("auto",)
 
 
-@app.command(short_help='Lint YuniKorn queue configs (and PriorityClass / Armada queue manifests).')
-def validate(
+SHORT_HELP = 'Lint YuniKorn queue configs (and PriorityClass / Armada queue manifests).'
+
+
+def command(
     paths: List[str] = typer.Argument(..., metavar="PATH", help="queues.yaml files, ConfigMaps, PriorityClass or Armada queue manifests, directories, or - for stdin."),
     output: Optional[OutputFormat] = typer.Option(
         None, "-o", "--output", case_sensitive=False,

@@ -12,7 +12,7 @@ import yaml
 from prio.io import yamlnodes
 from prio.errors import InputError
 from prio.lint.findings import Issue
-from prio.io.yamlnodes import Document
+from prio.io.document import Document
 
 QUEUES_KEY = "queues.yaml"
 

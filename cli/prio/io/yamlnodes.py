@@ -9,12 +9,12 @@ the text before parsing (libyaml segfaults on deep nesting) and alias expansion 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 import yaml
 from yaml.constructor import SafeConstructor
 
 from prio.errors import InputError
+from prio.io.document import GO_BOOL, YAML11_BOOL, Document, Entry, Pos  # noqa: F401 - re-exported
 from prio.lint.findings import Issue
 
 # go-yaml refuses more than 10,000 levels. prio stops far earlier: a queue tree 64 levels deep
@@ -26,45 +26,6 @@ _scalar = SafeConstructor()
 _T = "tag:yaml.org,2002:"
 _FLOW = re.compile(r"[\[\]{}]")
 _STRIP = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"\\]|\\.)*\"|#[^\n]*")
-
-
-@dataclass(frozen=True)
-class Pos:
-    line: int  # 1-based
-    column: int  # 1-based
-
-
-@dataclass
-class Entry:
-    pos: Pos  # where the value starts
-    key: Pos | None = None  # where the key naming it starts (None for list items and the root)
-    raw: str | None = None  # a scalar's source text
-    tag: str = ""  # the resolved tag: str, int, float, bool, null, map, seq, or another tag
-
-
-@dataclass
-class Document:
-    """One YAML document: the plain data, a path->Entry index, and what decoding found."""
-
-    data: object
-    index: dict = field(default_factory=dict)
-    issues: list = field(default_factory=list)
-    start: Pos = Pos(1, 1)
-
-    def pos(self, path, at: str = "value") -> Pos | None:
-        path = tuple(path)
-        while True:
-            e = self.index.get(path)
-            if e is not None:
-                return (e.key or e.pos) if at == "key" else e.pos
-            if not path:
-                return self.start
-            path = path[:-1]
-            at = "value"
-
-    def raw(self, path) -> str | None:
-        e = self.index.get(tuple(path))
-        return e.raw if e is not None else None
 
 
 def check_depth(name: str, text: str, limit: int = MAX_DEPTH) -> None:
@@ -149,13 +110,8 @@ class _AliasBudget:
 _GO_FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
 _GO_INT = re.compile(r"^[-+]?(0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|[0-9_]+)$")
 _GO_NULL = ("", "~", "null", "Null", "NULL")
-GO_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _GO_SPECIAL = {".inf": float("inf"), ".Inf": float("inf"), ".INF": float("inf"), "+.inf": float("inf"),
                "-.inf": float("-inf"), "-.Inf": float("-inf"), "-.INF": float("-inf")}
-
-
-YAML11_BOOL = {**{w: True for w in ("y", "Y", "yes", "Yes", "YES", "on", "On", "ON")},
-                **{w: False for w in ("n", "N", "no", "No", "NO", "off", "Off", "OFF")}}
 
 
 def go_resolve(value: str, yaml11_bools: bool = False):

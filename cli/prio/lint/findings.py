@@ -6,6 +6,8 @@ path into a file/line/column, so no check ever touches a YAML mark.
 from __future__ import annotations
 
 import re
+
+from prio.values import describe  # noqa: F401 - re-exported for the rules
 from dataclasses import dataclass, field
 
 SEVERITIES = ("error", "warning", "info")
@@ -25,21 +27,6 @@ def format_path(path: Path) -> str:
         else:
             out.append("[" + repr(str(part)) + "]")
     return "".join(out)
-
-
-def describe(value) -> str:
-    """A value as messages name it: `a mapping`, `a list`, `the number 3`, `the string 'x'`."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"the boolean {str(value).lower()}"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, (int, float)):
-        return f"the number {value!r}"
-    return f"the string {value!r}"
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from prio.yunikorn import config as config_mod
+from prio.loaders import queues as queues_loader
 from prio.io import documents
 from prio.lint import schema
 from prio.io import source
@@ -59,7 +59,7 @@ def check_queues(doc) -> list[Issue]:
         return issues
     if doc.data is not None:
         issues.extend(schema.validate(doc.data))
-    ctx = Context(config_mod.decode(doc))
+    ctx = Context(queues_loader.decode(doc))
     for fam in QUEUE_FAMILIES:
         for fn in CHECKS.get(fam, ()):
             issues.extend(fn(ctx))

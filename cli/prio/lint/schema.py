@@ -58,7 +58,7 @@ _WANT = {"object": "a mapping", "array": "a list", "string": "a string", "number
 
 
 def _describe(v) -> str:
-    return describe(v).replace("the number", "number").replace("the string", "string").replace("the boolean", "boolean")
+    return describe(v, article=False)
 
 
 def suggest(key: str, allowed) -> str:

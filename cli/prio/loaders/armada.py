@@ -12,7 +12,7 @@ from prio.armada.units import UnitError, parse_duration, parse_quantity, parse_t
 from prio.errors import InputError
 from prio.lint.findings import describe
 from prio.lint.findings import format_path
-from prio.io.yamlnodes import Document
+from prio.io.document import Document
 
 SCHEDULING_KEYS = ("useProbabilisticSchedulingForAllResources", "resourceScarcity", "minimumResourceToSchedule",
                    "maximalClusterFractionToSchedule", "maximalResourceFractionPerQueue",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from prio.yunikorn import config as config_mod
+from prio.loaders import queues as queues_loader
 from prio.io import documents
 from prio.io import source
 from prio.io import yamlnodes
@@ -156,7 +156,7 @@ def _set_config(inp: Inputs, name: str, doc) -> None:
                              "/ws/v1/partition/{p}/queues response and the applications responses as files of their own")
         if extra:
             raise InputError(name, f"not a YuniKorn queue config: YuniKorn refuses the top-level keys {', '.join(extra)} (run prio validate)", doc.start.line if doc.index else None)
-    inp.config = config_mod.decode(doc)
+    inp.config = queues_loader.decode(doc)
     inp.config_doc, inp.config_name = doc, name
     errors = _config_errors(doc, inp.config)
     if errors:

@@ -37,7 +37,7 @@ from prio.loaders.rest import PathReader
 from prio.yunikorn.snapshot import App
 from prio.yunikorn.snapshot import Ask
 from prio.yunikorn.snapshot import Snapshot
-from prio.io.yamlnodes import Document
+from prio.io.document import Document
 
 SCHEDULER = "yunikorn"
 APP_ID_LABELS = (("label", "yunikorn.apache.org/app-id"), ("annotation", "yunikorn.apache.org/app-id"),

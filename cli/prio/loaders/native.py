@@ -9,8 +9,7 @@ from prio.kube.priorityclass import resolve
 from prio.loaders.reader import Reader
 from prio.loaders.reader import parse_time
 from prio.loaders.reader import to_ns
-from prio.yunikorn.properties import INT32_MAX
-from prio.yunikorn.properties import INT32_MIN
+from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn.snapshot import App
 from prio.yunikorn.snapshot import Ask
 from prio.yunikorn.snapshot import PriorityClass

@@ -6,8 +6,7 @@ import re
 
 from prio.yunikorn import quantity
 from prio.errors import InputError
-from prio.yunikorn.properties import INT32_MAX
-from prio.yunikorn.properties import INT32_MIN
+from prio.values import INT32_MAX, INT32_MIN
 
 
 class Reader:

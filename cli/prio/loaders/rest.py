@@ -22,8 +22,7 @@ from prio.yunikorn import properties as P
 from prio.errors import InputError
 from prio.lint.findings import format_path
 from prio.loaders.reader import Reader
-from prio.yunikorn.properties import INT32_MAX
-from prio.yunikorn.properties import INT32_MIN
+from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn.snapshot import App
 from prio.yunikorn.snapshot import Ask
 from prio.yunikorn.snapshot import QueueInfo

@@ -23,8 +23,7 @@ from __future__ import annotations
 import heapq
 from typing import NamedTuple
 
-from prio.yunikorn.properties import INT32_MAX
-from prio.yunikorn.properties import INT32_MIN
+from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn.quantity import show
 from prio.yunikorn.quantity import strictly_positive
 from prio.yunikorn.snapshot import App

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import re
 
-INT32_MIN = -(2**31)
-INT32_MAX = 2**31 - 1
+from prio.values import INT32_MAX, INT32_MIN, clamp32, is_decimal, is_go_duration, parse_int32  # noqa: F401 - re-exported
 
 SORT_POLICY = "application.sort.policy"
 SORT_PRIORITY = "application.sort.priority"
@@ -20,20 +19,7 @@ BACKOFF_DELAY = "application.unschedasks.backoff.delay"
 KNOWN = (SORT_POLICY, SORT_PRIORITY, PRIORITY_POLICY, PRIORITY_OFFSET, PREEMPTION_POLICY,
          PREEMPTION_DELAY, QUOTA_PREEMPTION_DELAY, BACKOFF, BACKOFF_DELAY)
 
-_INT = re.compile(r"^[+-]?[0-9]+$")
 _UINT = re.compile(r"^[0-9]+$")  # strconv.ParseUint: no sign
-
-
-def clamp32(v: int) -> int:
-    return INT32_MIN if v < INT32_MIN else INT32_MAX if v > INT32_MAX else v
-
-
-def parse_int32(s: str):
-    """strconv.ParseInt(s, 10, 32): optional sign and decimal digits, no spaces, in range."""
-    if not _INT.fullmatch(s or ""):
-        return None
-    v = int(s)
-    return v if INT32_MIN <= v <= INT32_MAX else None
 
 
 def offset(s: str | None):
@@ -43,7 +29,7 @@ def offset(s: str | None):
     v = parse_int32(s)
     if v is not None:
         return v, None
-    if _INT.fullmatch(s):
+    if is_decimal(s):
         return 0, f"{s!r} is outside the int32 range, so YuniKorn uses 0 (it does not clamp)"
     return 0, f"{s!r} is not a base-10 integer as strconv.ParseInt(s, 10, 32) reads it, so YuniKorn uses 0"
 
@@ -84,14 +70,11 @@ def preemption_policy(s: str | None):
     return "default", f"{s!r} is not default, fence or disabled, so YuniKorn uses default"
 
 
-_DUR = re.compile(r"^[+-]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$")
-
-
 def duration(s: str | None, default: str):
     """A Go duration (time.ParseDuration) that must be > 0."""
     if s is None:
         return default, None
-    if s == "0" or not _DUR.fullmatch(s) or s.startswith("-") or not re.search(r"[1-9]", s):
+    if s == "0" or not is_go_duration(s) or s.startswith("-") or not re.search(r"[1-9]", s):
         return default, f"{s!r} is not a positive Go duration (like 30s or 1m30s), so YuniKorn uses {default}"
     return s, None
 

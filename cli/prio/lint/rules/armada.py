@@ -20,7 +20,7 @@ from prio.lint.findings import Issue
 from prio.lint.findings import describe
 from prio.lint.registry import CHECKS
 from prio.lint.registry import check
-from prio.io.yamlnodes import Document
+from prio.io.document import Document
 
 API_VERSION = "armadaproject.io/v1beta1"
 API_GROUP = "armadaproject.io/"

@@ -18,7 +18,7 @@ further from the class value (the queue whose offset or fence to look at).
 """
 from __future__ import annotations
 
-from prio.yunikorn import config as config_mod
+from prio.loaders import queues as queues_loader
 from prio.yunikorn.engine import MIN
 from prio.yunikorn.engine import report
 from prio.lint.findings import Issue
@@ -227,7 +227,7 @@ def cross_check_issues(doc, classes) -> list[Issue]:
     if not classes:
         return []
     out = []
-    for part in config_mod.decode(doc).partitions:
+    for part in queues_loader.decode(doc).partitions:
         if part.root() is None:
             continue
         root = from_config(part)

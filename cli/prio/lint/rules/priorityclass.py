@@ -18,8 +18,7 @@ from prio.lint.findings import Issue
 from prio.kube.priorityclass import BUILTIN
 from prio.kube.priorityclass import HIGHEST_USER
 from prio.kube.priorityclass import SYSTEM_PREFIX
-from prio.yunikorn.properties import INT32_MAX
-from prio.yunikorn.properties import INT32_MIN
+from prio.values import INT32_MAX, INT32_MIN, int32_value
 from prio.lint.registry import check
 from prio.yunikorn.snapshot import PriorityClass
 
@@ -55,20 +54,6 @@ class PC:
     @property
     def system_name(self) -> bool:
         return self.name is not None and self.name.startswith(SYSTEM_PREFIX)
-
-
-def int32_value(v):
-    """The value as the API server decodes it, or None when it cannot (not an int32). A YAML
-    float with an integral value survives kubectl's YAML-to-JSON conversion as an integer."""
-    if isinstance(v, bool):
-        return None
-    if isinstance(v, float):
-        if not v.is_integer():
-            return None
-        v = int(v)
-    if isinstance(v, int) and INT32_MIN <= v <= INT32_MAX:
-        return v
-    return None
 
 
 def _show(v) -> str:
@@ -451,7 +436,7 @@ def _pairs(units):
     """(file name, Document) pairs of PriorityClass documents, from (name, Document) tuples,
     documents.Unit objects or bare Documents; a `kind: List` document gives its PriorityClass
     items (as Documents without positions: use documents.units for positions)."""
-    from prio.io.yamlnodes import Document
+    from prio.io.document import Document
 
     out = []
     for u in units:
