@@ -39,7 +39,7 @@ def test_rules_are_declared_and_documented():
     assert RULES["PRIO401"].name == "armada-priority-factor-below-one" and RULES["PRIO401"].severity == "error"
     assert RULES["PRIO402"].name == "armada-resource-limits-ignored" and RULES["PRIO402"].severity == "warning"
     assert RULES["PRIO403"].name == "armada-unknown-key" and RULES["PRIO403"].severity == "warning"
-    assert len(CHECKS["armada"]) == 10
+    assert len(CHECKS["armada-queue"]) == 10
 
 
 def test_sample_queue_file_only_warns_about_resource_limits():

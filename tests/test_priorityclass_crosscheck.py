@@ -13,8 +13,11 @@ from prio.io import documents
 from prio.yunikorn import tree
 from prio.io import yamlnodes
 from prio.yunikorn.engine import MIN  # noqa: E402
+from prio.lint import runner  # noqa: E402
 from prio.lint.rules import crosscheck  # noqa: E402
+from prio.yunikorn import classranges  # noqa: E402
 from prio.lint.rules import priorityclass as lint
+from prio.loaders import priorityclasses
 from prio.lint.registry import RULES  # noqa: E402
 from prio.yunikorn.snapshot import PriorityClass  # noqa: E402
 
@@ -54,7 +57,7 @@ def test_rules_registered():
 
 def test_class_ranges_on_the_walkthrough():
     _, root = walkthrough()
-    t = table(crosscheck.class_ranges(root, TIERS))
+    t = table(classranges.class_ranges(root, TIERS))
     # leaves: the class value plus the leaf's own offset
     assert t[("root.system.system-high", "tier1")] == (5000, 5000)
     assert t[("root.system.system-low", "tier3")] == (0, 0)
@@ -71,7 +74,7 @@ def test_class_ranges_on_the_walkthrough():
 
 def test_class_ranges_rows_order_and_builtins():
     _, root = walkthrough()
-    rows = crosscheck.class_ranges(root, TIERS)
+    rows = classranges.class_ranges(root, TIERS)
     assert len(rows) == 12 * 6
     assert [r["class"] for r in rows[:6]] == ["system-node-critical", "system-cluster-critical", "tier1", "tier2", "tier3", "batch-low"]
     assert rows[0]["queue"] == "root" and rows[-1]["queue"] == "root.tenants.tenant-b.child-b-2"
@@ -89,7 +92,7 @@ def test_saturation_at_int32():
                     properties:
                       priority.offset: "2000000000"
         """)
-    t = table(crosscheck.class_ranges(root, TIERS))
+    t = table(classranges.class_ranges(root, TIERS))
     assert t[("root.ops", "system-node-critical")] == (2**31 - 1, 2**31 - 1)
     assert t[("root.ops", "tier1")] == (2000004000, 2000004000)
 
@@ -105,7 +108,7 @@ def test_saturation_at_the_bottom_means_nothing_pending():
                     properties:
                       priority.offset: "-2147483648"
         """)
-    t = table(crosscheck.class_ranges(root, TIERS))
+    t = table(classranges.class_ranges(root, TIERS))
     assert t[("root.sink", "batch-low")] == (None, None)
     assert MIN not in [v for pair in t.values() for v in pair]
 
@@ -123,7 +126,7 @@ def test_parent_without_children_uses_its_child_template():
                       properties:
                         priority.offset: "-500"
         """)
-    t = table(crosscheck.class_ranges(root, TIERS))
+    t = table(classranges.class_ranges(root, TIERS))
     assert t[("root.users", "tier1")] == (3500, 3500)
 
 
@@ -242,13 +245,13 @@ def test_reaching_exactly_a_system_class_counts():
 
 def test_cross_check_issues_point_at_the_config():
     d, _ = walkthrough()
-    classes = lint.classes_from_docs(
+    classes = priorityclasses.classes_from_docs(
         [("p", u.doc) for u in documents.units("p", open(os.path.join(SAMPLES, "priorityclasses.yaml")).read())])
-    issues = crosscheck.cross_check_issues(d, classes)
+    issues = crosscheck.cross_check_issues(config.decode(d), classes)
     pos = {(i.rule, d.pos(i.path).line, d.pos(i.path).column) for i in issues}
     # system-high's offset (line 16); root.tenants' and tenant-b's fences (lines 22, 33)
     assert pos == {("PRIO311", 16, 36), ("PRIO310", 22, 32), ("PRIO311", 22, 32), ("PRIO310", 33, 36), ("PRIO311", 33, 36)}
-    assert crosscheck.cross_check_issues(d, []) == []
+    assert crosscheck.cross_check_issues(config.decode(d), []) == []
 
 
 def test_inserted_root_and_dynamic_positions():
@@ -261,7 +264,7 @@ def test_inserted_root_and_dynamic_positions():
                 properties:
                   priority.offset: "5000"
         """)
-    [i] = crosscheck.cross_check_issues(d, TIERS)
+    [i] = crosscheck.cross_check_issues(config.decode(d), TIERS)
     assert i.path == ("partitions", 0, "queues", 1, "properties", "priority.offset")
 
 
@@ -274,16 +277,16 @@ def test_set_issues_over_files():
     fix = os.path.join(HERE, "fixtures", "priorityclass")
     files = [units(os.path.join(SAMPLES, "walkthrough-queues.yaml")), units(os.path.join(SAMPLES, "priorityclasses.yaml")),
              units(os.path.join(fix, "defaults-a.yaml"))]
-    got = crosscheck.set_issues(files)
+    got = runner.set_issues(files)
     rules = sorted((n, i.rule) for n, _, i in got)
     assert ("defaults-a.yaml", "PRIO307") in rules and ("priorityclasses.yaml", "PRIO307") in rules
     assert sum(1 for n, r in rules if n == "walkthrough-queues.yaml") == 5
     # no classes: no cross-check
-    assert crosscheck.set_issues([units(os.path.join(SAMPLES, "walkthrough-queues.yaml"))]) == []
+    assert runner.set_issues([units(os.path.join(SAMPLES, "walkthrough-queues.yaml"))]) == []
     # a ConfigMap's embedded queues.yaml is checked too, with positions in the outer file
     with open(os.path.join(fix, "mixed.yaml"), encoding="utf-8") as fh:
         text = fh.read().replace('priority.offset: "100"', 'priority.offset: "3000"')
-    got = crosscheck.set_issues([("mixed.yaml", documents.units("mixed.yaml", text)), units(os.path.join(fix, "tiers.yaml"))])
+    got = runner.set_issues([("mixed.yaml", documents.units("mixed.yaml", text)), units(os.path.join(fix, "tiers.yaml"))])
     [(n, d, i)] = [g for g in got if g[0] == "mixed.yaml"]
     assert i.rule == "PRIO311" and "batch-low (-100) in root.web outranks tier2 (2000) in root.batch" in i.message
     pos = d.pos(i.path)

@@ -14,6 +14,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "cli"))
 from prio.lint import runner as checker  # noqa: E402
 from prio.io import documents
 from prio.lint.rules import priorityclass as lint  # noqa: E402
+from prio.loaders import priorityclasses  # noqa: E402
 from prio.lint.rules import load_all  # noqa: E402
 from prio.lint.registry import RULES  # noqa: E402
 
@@ -228,11 +229,11 @@ def test_classes_from_docs_keeps_valid_classes_only():
         pc("metadata: {name: ok}\nvalue: 6\n"),
     ])
     us = [("f", u.doc) for u in documents.units("f", text)]
-    got = lint.classes_from_docs(us)
+    got = priorityclasses.classes_from_docs(us)
     assert [(c.name, c.value, c.global_default, c.preemption_policy) for c in got] == [
         ("ok", 5, True, "Never"), ("novalue", 0, False, "PreemptLowerPriority")]
     # Unit objects and bare Documents are accepted too
-    assert [c.name for c in lint.classes_from_docs(documents.units("f", text))] == ["ok", "novalue"]
+    assert [c.name for c in priorityclasses.classes_from_docs(documents.units("f", text))] == ["ok", "novalue"]
 
 
 # ---- the CLI (validate is wired for single documents) -------------------------------------------
@@ -297,14 +298,14 @@ def test_fuzz_lint_never_a_traceback(docs):
     assert all(f.rule.startswith("PRIO") for f in res.findings)
     us = [("f.yaml", u.doc) for u in documents.units("f.yaml", text)]
     lint.cross_file(us)
-    lint.classes_from_docs(us)
+    priorityclasses.classes_from_docs(us)
 
 
 def test_classes_from_a_whole_list_document():
     from prio.io import yamlnodes
 
     d = yamlnodes.load("list.yaml", read(fx("list.yaml")))[0]
-    assert [(c.name, c.value, c.global_default) for c in lint.classes_from_docs([("list.yaml", d)])] == [
+    assert [(c.name, c.value, c.global_default) for c in priorityclasses.classes_from_docs([("list.yaml", d)])] == [
         ("high-priority", 1000000, False), ("low-priority", 10, True)]
 
 

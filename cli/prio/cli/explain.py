@@ -116,7 +116,7 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
     ranges = None
     defined = list(inp.classes) + list(eng.snapshot.priority_classes)
     if defined:
-        from prio.lint.rules.crosscheck import class_ranges
+        from prio.yunikorn.classranges import class_ranges
 
         ranges = class_ranges(eng.root, defined)
     from prio.render import explain as explain_out

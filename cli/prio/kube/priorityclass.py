@@ -12,6 +12,8 @@
 """
 from __future__ import annotations
 
+import re
+
 from prio.yunikorn.snapshot import PriorityClass
 
 HIGHEST_USER = 1_000_000_000
@@ -73,3 +75,11 @@ def resolve(name: str | None, classes, pod_priority: int | None = None) -> int:
             why = "the pod names no class and no class is the global default, so it gets 0"
         raise ResolveError(f"spec.priority {pod_priority} disagrees with its class: {why}; admission rejects such a pod")
     return value
+
+
+_DNS_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_DNS_SUBDOMAIN = re.compile(rf"^{_DNS_LABEL}(\.{_DNS_LABEL})*$")
+
+
+def is_dns_subdomain(s: str) -> bool:
+    return len(s) <= 253 and bool(_DNS_SUBDOMAIN.match(s))

@@ -1,15 +1,28 @@
-"""The rule registry: every rule prio can report, with its id, slug, severity and documentation.
+"""The rule registry: every rule prio can report, with its id, slug, severity, documentation and
+target (what its check looks at), and the one way to run the checks of a target.
 
 A rule's documentation is the docstring of the function that checks it (yamllint style); rules
-whose findings come from the loader or the schema are declared with `declare`. The docstring's
-first line is the summary; the rest should say why it matters, show an example that fails and
-the fix.
+whose findings come from the loader, the schema or the suppression pass are declared with
+`declare`. The docstring's first line is the summary; the rest should say why it matters, show an
+example that fails and the fix.
 """
 from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
 from typing import Callable
+
+
+# What a check receives, by target. Every rule names one; `run(target, ...)` runs them all.
+TARGETS = {
+    "queues": "one queues.yaml: the lint Context (the decoded config and facts derived from it)",
+    "priorityclass": "one PriorityClass manifest, read (prio.loaders.priorityclasses.PC)",
+    "priorityclass-set": "every PriorityClass manifest of the run: (file name, Document) pairs",
+    "queues-vs-classes": "a partition's queue tree and the PriorityClasses defined: (root, classes)",
+    "armada-queue": "one Armada Queue document: the lint context of its items",
+    "decoder": "declared only: reported while the YAML is decoded or checked against the schema",
+    "suppressions": "declared only: reported when `# prio: ignore` directives are applied",
+}
 
 
 @dataclass(frozen=True)
@@ -19,6 +32,7 @@ class Rule:
     severity: str
     family: str
     doc: str
+    target: str = "queues"
 
     @property
     def summary(self) -> str:
@@ -26,27 +40,40 @@ class Rule:
 
 
 RULES: dict[str, Rule] = {}
-CHECKS: dict[str, list[Callable]] = {}  # family -> check functions, in declaration order
+CHECKS: dict[str, list[Callable]] = {}  # target -> check functions, in registration order
 
 
-def declare(id: str, name: str, severity: str, family: str, doc: str) -> Rule:
+def declare(id: str, name: str, severity: str, family: str, doc: str, target: str = "decoder") -> Rule:
     if id in RULES:
         raise ValueError(f"rule {id} declared twice")
-    r = Rule(id, name, severity, family, inspect.cleandoc(doc))
+    if target not in TARGETS:
+        raise ValueError(f"rule {id}: unknown target {target!r}")
+    r = Rule(id, name, severity, family, inspect.cleandoc(doc), target)
     RULES[id] = r
     return r
 
 
-def check(id: str, name: str, severity: str, family: str):
-    """Decorator: register a check function as rule `id`; its docstring documents the rule."""
+def check(id: str, name: str, severity: str, family: str, target: str = "queues"):
+    """Decorator: register a check function as rule `id` on `target`; its docstring documents
+    the rule."""
 
     def wrap(fn: Callable) -> Callable:
-        declare(id, name, severity, family, fn.__doc__ or "")
+        declare(id, name, severity, family, fn.__doc__ or "", target)
         fn.rule_id = id
-        CHECKS.setdefault(family, []).append(fn)
+        CHECKS.setdefault(target, []).append(fn)
         return fn
 
     return wrap
+
+
+def run(target: str, *subject, family: str | None = None) -> list:
+    """Every issue the checks of `target` (of one `family`, if given) find in `subject`, in
+    registration order."""
+    out: list = []
+    for fn in CHECKS.get(target, ()):
+        if family is None or RULES[fn.rule_id].family == family:
+            out.extend(fn(*subject))
+    return out
 
 
 def by_name_or_id(key: str) -> Rule | None:

@@ -17,7 +17,7 @@ from prio.lint.findings import format_path
 from prio.lint.findings import sort_key
 from prio.lint.rules import load_all
 from prio.lint.context import Context
-from prio.lint.registry import CHECKS
+from prio.lint.registry import run
 from prio.lint.registry import RULES
 
 
@@ -45,9 +45,6 @@ def resolve(name: str, doc, issues) -> list[Finding]:
     return out
 
 
-from prio.lint.rules import FAMILIES
-
-QUEUE_FAMILIES = tuple(f for f in FAMILIES if f != "decoding")  # decoding findings come from the loader
 
 
 def check_queues(doc) -> list[Issue]:
@@ -59,11 +56,7 @@ def check_queues(doc) -> list[Issue]:
         return issues
     if doc.data is not None:
         issues.extend(schema.validate(doc.data))
-    ctx = Context(queues_loader.decode(doc))
-    for fam in QUEUE_FAMILIES:
-        for fn in CHECKS.get(fam, ()):
-            issues.extend(fn(ctx))
-    return issues
+    return issues + run("queues", Context(queues_loader.decode(doc)))
 
 
 def check_text(name: str, text: str, found: bool = False) -> FileResult:
@@ -119,15 +112,32 @@ def check_paths(paths: list[str], options: Options | None = None):
     return report, results, errors
 
 
-def across_files(results: list[FileResult]) -> None:
-    """What only the whole set of files shows: several globalDefault PriorityClasses, one class
-    defined twice, and queue offsets checked against the classes actually defined."""
-    from prio.lint.rules.crosscheck import set_issues
+def set_issues(files) -> list:
+    """What only the whole set of files shows: `files` is [(file name, [documents.Unit, ...])]
+    for every file of the run, --priority-classes files included. Returns (file name, Document,
+    Issue) triples: several globalDefault PriorityClasses and one class defined twice
+    (PRIO307/PRIO312), then, when any user class is defined, every queue config against those
+    classes (PRIO310/PRIO311)."""
+    from prio.lint.rules.crosscheck import cross_check_issues
+    from prio.lint.rules.priorityclass import cross_file
+    from prio.loaders.priorityclasses import classes_from_docs
 
+    pcs = [(name, u.doc) for name, units in files for u in units if u.kind == "priorityclass"]
+    found = list(cross_file(pcs))
+    classes = classes_from_docs(pcs)
+    if classes:
+        for name, units in files:
+            for u in units:
+                if u.kind == "queues" and isinstance(u.doc.data, dict):
+                    found += [(name, u.doc, i) for i in cross_check_issues(queues_loader.decode(u.doc), classes)]
+    return found
+
+
+def across_files(results: list[FileResult]) -> None:
+    """Attach the findings across files (`set_issues`) to the files they point into."""
+    found = set_issues([(r.name, r.units) for r in results])
     by_name = {r.name: r for r in results}
-    added = set()
-    for name, doc, issue in set_issues([(r.name, r.units) for r in results]):
+    for name, doc, issue in found:
         by_name[name].findings.extend(resolve(name, doc, [issue]))
-        added.add(name)
-    for name in added:
+    for name in {name for name, _, _ in found}:
         by_name[name].findings.sort(key=sort_key)

@@ -81,7 +81,7 @@ def gather(paths: list[str], classes_paths: list[str] = ()) -> Inputs:
         for doc, k in zip(docs, kinds):
             if k in ("priorityclass", "priorityclass-list"):
                 if units is None:
-                    from prio.lint.rules.priorityclass import classes_from_docs
+                    from prio.loaders.priorityclasses import classes_from_docs
 
                     inp.classes += classes_from_docs([(src.name, doc)])
             elif k == "config":
@@ -100,7 +100,7 @@ def gather(paths: list[str], classes_paths: list[str] = ()) -> Inputs:
                 pos = doc.start
                 raise InputError(src.name, f"not an input prio understands; expected {EXPECTED}", pos.line if doc.index else None)
         if units is not None:
-            from prio.lint.rules.priorityclass import classes_from_docs
+            from prio.loaders.priorityclasses import classes_from_docs
 
             inp.classes += classes_from_docs([(src.name, u.doc) for u in units if u.kind == "priorityclass"])
             carried = [u for u in units if u.kind == "queues" and u.label.startswith("ConfigMap")]
@@ -169,13 +169,10 @@ def _config_errors(doc, conf) -> list[str]:
     from prio.lint.runner import resolve
     from prio.lint.rules import load_all
     from prio.lint.context import Context
-    from prio.lint.registry import CHECKS
+    from prio.lint.registry import run
 
     load_all()
-    issues = list(doc.issues)
-    ctx = Context(conf)
-    for fn in CHECKS.get("structure", ()):
-        issues.extend(fn(ctx))
+    issues = list(doc.issues) + run("queues", Context(conf), family="structure")
     return [f"line {f.line}: {f.message}" if f.line else f.message
             for f in resolve("", doc, issues) if f.severity == "error"]
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from prio.errors import InputError
 from prio.kube import quantity as kq
-from prio.lint.rules.priorityclass import classes_from_docs
+from prio.loaders.priorityclasses import classes_from_docs
 from prio.kube.priorityclass import ResolveError
 from prio.kube.priorityclass import catalogue
 from prio.kube.priorityclass import resolve_class

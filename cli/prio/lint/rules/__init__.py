@@ -1,19 +1,17 @@
-"""Lint rules. Each family module registers its checks with `registry.check`; `all_rules()`
-imports them all so the registry is complete."""
+"""The lint rules: one module per family, each registering its checks with
+`prio.lint.registry.check` (the check's docstring is the rule's documentation). MODULES is the
+explicit list; `load_all()` imports them in this order, which is the order checks run in."""
 from __future__ import annotations
 
 import importlib
 
-FAMILIES = ("decoding", "structure", "resources", "limits", "acl", "placement", "nodesort",
-            "properties", "priority")
-_EXTRA = ("prio.lint.rules.armada", "prio.lint.rules.priorityclass", "prio.lint.suppress")
+MODULES = ("decoding", "structure", "resources", "limits", "acl", "placement", "nodesort",
+           "properties", "priority", "priorityclass", "crosscheck", "armada", "suppression")
 
 
 def load_all() -> None:
-    for fam in FAMILIES:
-        importlib.import_module(f"prio.lint.rules.{fam}")
-    for mod in _EXTRA:
-        importlib.import_module(mod)
+    for mod in MODULES:
+        importlib.import_module(f"prio.lint.rules.{mod}")
 
 
 def all_rules() -> dict:

@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 
 from prio.lint.findings import Issue
 from prio.lint.findings import describe
-from prio.lint.registry import CHECKS
-from prio.lint.registry import check
+from prio.lint.registry import check, run
 from prio.io.document import Document
 
 API_VERSION = "armadaproject.io/v1beta1"
@@ -128,7 +127,7 @@ def _num(v) -> bool:
 
 # ---- rules ---------------------------------------------------------------------------------------
 
-@check("PRIO401", "armada-priority-factor-below-one", "error", "armada")
+@check("PRIO401", "armada-priority-factor-below-one", "error", "armada", target="armada-queue")
 def priority_factor_below_one(ctx: LintContext) -> list:
     """An Armada queue's priorityFactor is below 1.0, or missing.
 
@@ -157,7 +156,7 @@ def priority_factor_below_one(ctx: LintContext) -> list:
     return out
 
 
-@check("PRIO402", "armada-resource-limits-ignored", "warning", "armada")
+@check("PRIO402", "armada-resource-limits-ignored", "warning", "armada", target="armada-queue")
 def resource_limits_ignored(ctx: LintContext) -> list:
     """An Armada queue sets `resourceLimits`, which Armada ignores.
 
@@ -198,7 +197,7 @@ def _known(key, known: tuple) -> bool:
     return isinstance(key, str) and any(key.lower() == k.lower() for k in known)
 
 
-@check("PRIO403", "armada-unknown-key", "warning", "armada")
+@check("PRIO403", "armada-unknown-key", "warning", "armada", target="armada-queue")
 def unknown_key(ctx: LintContext) -> list:
     """A key Armada does not know, in a queue, a permission or a subject.
 
@@ -245,7 +244,7 @@ def unknown_key(ctx: LintContext) -> list:
     return out
 
 
-@check("PRIO404", "armada-invalid-header", "error", "armada")
+@check("PRIO404", "armada-invalid-header", "error", "armada", target="armada-queue")
 def invalid_header(ctx: LintContext) -> list:
     """An Armada queue file whose apiVersion or kind armadactl does not accept.
 
@@ -286,7 +285,7 @@ def invalid_header(ctx: LintContext) -> list:
     return out
 
 
-@check("PRIO405", "armada-queue-name-missing", "warning", "armada")
+@check("PRIO405", "armada-queue-name-missing", "warning", "armada", target="armada-queue")
 def queue_name_missing(ctx: LintContext) -> list:
     """An Armada queue without a name.
 
@@ -367,7 +366,7 @@ def _what(value) -> str:
     return "a boolean" if isinstance(value, bool) else describe(value)
 
 
-@check("PRIO406", "armada-invalid-field-type", "error", "armada")
+@check("PRIO406", "armada-invalid-field-type", "error", "armada", target="armada-queue")
 def invalid_field_type(ctx: LintContext) -> list:
     """A queue field holds a value of the wrong type.
 
@@ -413,7 +412,7 @@ def _permissions(item_path: tuple, data: dict):
             yield item_path + (f["permissions"], i), p
 
 
-@check("PRIO407", "armada-invalid-permission-subject", "error", "armada")
+@check("PRIO407", "armada-invalid-permission-subject", "error", "armada", target="armada-queue")
 def invalid_permission_subject(ctx: LintContext) -> list:
     """A permission subject whose kind is not Group or User.
 
@@ -452,7 +451,7 @@ def invalid_permission_subject(ctx: LintContext) -> list:
     return out
 
 
-@check("PRIO408", "armada-unknown-permission-verb", "warning", "armada")
+@check("PRIO408", "armada-unknown-permission-verb", "warning", "armada", target="armada-queue")
 def unknown_permission_verb(ctx: LintContext) -> list:
     """A permission verb Armada does not know.
 
@@ -481,7 +480,7 @@ def unknown_permission_verb(ctx: LintContext) -> list:
     return out
 
 
-@check("PRIO409", "armada-empty-label", "error", "armada")
+@check("PRIO409", "armada-empty-label", "error", "armada", target="armada-queue")
 def empty_label(ctx: LintContext) -> list:
     """A queue label with an empty key or value.
 
@@ -504,7 +503,7 @@ def empty_label(ctx: LintContext) -> list:
     return out
 
 
-@check("PRIO410", "armada-duplicate-queue", "warning", "armada")
+@check("PRIO410", "armada-duplicate-queue", "warning", "armada", target="armada-queue")
 def duplicate_queue(ctx: LintContext) -> list:
     """The same queue name is defined twice in one list.
 
@@ -542,7 +541,4 @@ def _describe(path: tuple) -> str:
 def lint_queue_document(doc: Document) -> list[Issue]:
     """Every armada-family finding for one document (a Queue, a List/QueueList, or a bare list)."""
     ctx = LintContext(doc, queue_items(doc.data))
-    out: list = []
-    for fn in CHECKS.get("armada", []):
-        out += fn(ctx)
-    return out
+    return run("armada-queue", ctx)

@@ -18,70 +18,18 @@ further from the class value (the queue whose offset or fence to look at).
 """
 from __future__ import annotations
 
-from prio.loaders import queues as queues_loader
 from prio.yunikorn.engine import MIN
 from prio.yunikorn.engine import report
 from prio.lint.findings import Issue
 from prio.kube.priorityclass import BUILTIN
-from prio.kube.priorityclass import catalogue
 from prio.yunikorn.properties import PRIORITY_OFFSET
 from prio.yunikorn.properties import PRIORITY_POLICY
-from prio.lint.registry import check
+from prio.lint.registry import check, run
+from prio.yunikorn.classranges import ranges, sorted_classes
 from prio.yunikorn.tree import QNode
 from prio.yunikorn.tree import from_config
 
 FAMILY = "priorityclass-crosscheck"
-
-
-def _classes(classes) -> list:
-    """User classes plus the built-ins, highest value first (ties by name)."""
-    return sorted(catalogue(classes).values(), key=lambda c: (-c.value, c.name))
-
-
-def _dynamic_leaf(q: QNode) -> QNode:
-    """The leaf a placement rule would create below a parent that has no configured children:
-    it takes the nearest child template's properties, nothing inherited (as tree.ensure_queue)."""
-    v = QNode("*", q)
-    props = dict(q.template.properties) if q.template is not None else {}
-    v.apply_properties(props, props)
-    return v
-
-
-def ranges(root: QNode, value: int) -> dict:
-    """id(queue) -> (low, high, low leaf path, high leaf path): what the queue reports when one
-    pod of priority `value` is pending somewhere below it, over all the leaves it could be in.
-    report() never decreases as its input grows, so the ends come from the ends below."""
-    out: dict = {}
-    order = list(root.walk())
-    for q in reversed(order):  # children before parents
-        if q.children:
-            lo = min((out[id(c)] for c in q.children), key=lambda t: t[0])
-            hi = max((out[id(c)] for c in q.children), key=lambda t: t[1])
-            out[id(q)] = (report(q, lo[0]), report(q, hi[1]), lo[2], hi[3])
-        elif q.leaf:
-            v = report(q, value)
-            out[id(q)] = (v, v, q.path, q.path)
-        else:  # a parent without children: its leaves will be dynamic
-            d = _dynamic_leaf(q)
-            v = report(q, report(d, value))
-            p = f"{q.path}.<dynamic>"
-            out[id(q)] = (v, v, p, p)
-    return out
-
-
-def class_ranges(root: QNode, classes) -> list[dict]:
-    """For `prio explain --priority-classes`: one row per queue (depth first, config order) and
-    class (highest value first, the built-in system classes included): the range of priorities
-    that queue reports for a pod of the class pending anywhere below it. A leaf has one value."""
-    cls = _classes(classes)
-    per = [ranges(root, c.value) for c in cls]
-    rows = []
-    for q in root.walk():
-        for c, r in zip(cls, per):
-            lo, hi = r[id(q)][0], r[id(q)][1]
-            rows.append({"queue": q.path, "class": c.name, "value": c.value,
-                         "min": None if lo == MIN else lo, "max": None if hi == MIN else hi})
-    return rows
 
 
 def _show(v: int) -> str:
@@ -96,7 +44,7 @@ def _cause(q: QNode) -> str:
     return f"offsets below {q.path}"
 
 
-@check("PRIO310", "user-class-reaches-system-class", "warning", FAMILY)
+@check("PRIO310", "user-class-reaches-system-class", "warning", FAMILY, target="queues-vs-classes")
 def user_reaches_system(root: QNode, classes) -> list:
     """A user PriorityClass that, through queue offsets or fences, can reach or pass a system class.
 
@@ -126,7 +74,7 @@ def user_reaches_system(root: QNode, classes) -> list:
     return _compare(root, classes, "PRIO310")
 
 
-@check("PRIO311", "class-order-swapped-by-offsets", "warning", FAMILY)
+@check("PRIO311", "class-order-swapped-by-offsets", "warning", FAMILY, target="queues-vs-classes")
 def class_order_swapped(root: QNode, classes) -> list:
     """Queue offsets or fences that make a lower PriorityClass go before a higher one elsewhere.
 
@@ -151,7 +99,7 @@ def class_order_swapped(root: QNode, classes) -> list:
 
 
 def _compare(root: QNode, classes, rule: str) -> list:
-    cls = _classes(classes)
+    cls = sorted_classes(classes)
     per = {c.name: ranges(root, c.value) for c in cls}
     user = [c for c in cls if c.name not in BUILTIN]
     system = [c for c in cls if c.name in BUILTIN]
@@ -202,7 +150,7 @@ def _compare(root: QNode, classes, rule: str) -> list:
 
 def cross_check(root: QNode, classes) -> list[tuple[QNode, str, str]]:
     """(queue, rule id, message) for every PRIO310 and PRIO311 warning of this queue tree."""
-    return user_reaches_system(root, classes) + class_order_swapped(root, classes)
+    return run("queues-vs-classes", root, classes)
 
 
 def issue_path(q: QNode) -> tuple:
@@ -221,13 +169,13 @@ def issue_path(q: QNode) -> tuple:
     return tuple(q.conf_path) + ("name",)
 
 
-def cross_check_issues(doc, classes) -> list[Issue]:
-    """The cross-check of one queues.yaml Document against `classes`, as Issues with config paths
-    (every partition)."""
+def cross_check_issues(conf, classes) -> list[Issue]:
+    """The cross-check of one decoded queues.yaml (every partition) against `classes`, as Issues
+    with config paths."""
     if not classes:
         return []
     out = []
-    for part in queues_loader.decode(doc).partitions:
+    for part in conf.partitions:
         if part.root() is None:
             continue
         root = from_config(part)
@@ -235,23 +183,4 @@ def cross_check_issues(doc, classes) -> list[Issue]:
             # A fence flattens its subtree by design: a class swap it causes is info. A user class
             # passing a system class stays a warning whatever causes it.
             out.append(Issue(rule, issue_path(q), msg, severity="info" if q.fenced and rule == "PRIO311" else None))
-    return out
-
-
-def set_issues(files) -> list:
-    """Everything `prio validate` learns only from the whole set of files: `files` is
-    [(file name, [documents.Unit, ...]), ...] for every file of the run, --priority-classes files
-    included. Returns (file name, Document, Issue) triples: PRIO307/PRIO312 across all the
-    PriorityClass manifests, then, when any user class is defined, PRIO310/PRIO311 for every
-    queue config unit against those classes."""
-    from prio.lint.rules import priorityclass as lint
-
-    pcs = [(name, u.doc) for name, units in files for u in units if u.kind == "priorityclass"]
-    out = list(lint.cross_file(pcs))
-    classes = lint.classes_from_docs(pcs)
-    if classes:
-        for name, units in files:
-            for u in units:
-                if u.kind == "queues" and isinstance(u.doc.data, dict):
-                    out += [(name, u.doc, i) for i in cross_check_issues(u.doc, classes)]
     return out

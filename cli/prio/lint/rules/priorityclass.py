@@ -19,43 +19,15 @@ from prio.kube.priorityclass import BUILTIN
 from prio.kube.priorityclass import HIGHEST_USER
 from prio.kube.priorityclass import SYSTEM_PREFIX
 from prio.values import INT32_MAX, INT32_MIN, int32_value
-from prio.lint.registry import check
+from prio.lint.registry import check, run
+from prio.loaders.priorityclasses import PC, POLICIES, manifests
+from prio.kube.priorityclass import is_dns_subdomain
 from prio.yunikorn.snapshot import PriorityClass
 
 FAMILY = "priorityclass"
-POLICIES = ("PreemptLowerPriority", "Never")
 FIELDS = ("apiVersion", "kind", "metadata", "value", "globalDefault", "description", "preemptionPolicy")
 SERVED = ("scheduling.k8s.io/v1",)
 OLD = ("scheduling.k8s.io/v1beta1", "scheduling.k8s.io/v1alpha1")
-_DNS_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-_DNS_SUBDOMAIN = re.compile(rf"^{_DNS_LABEL}(\.{_DNS_LABEL})*$")
-
-
-def is_dns_subdomain(s: str) -> bool:
-    return len(s) <= 253 and bool(_DNS_SUBDOMAIN.match(s))
-
-
-class PC:
-    """One PriorityClass document, with the facts every rule needs already read."""
-
-    def __init__(self, doc):
-        self.doc = doc
-        d = doc.data if isinstance(doc.data, dict) else {}
-        self.data = d
-        md = d.get("metadata")
-        self.metadata = md if isinstance(md, dict) else {}
-        n = self.metadata.get("name")
-        self.name = n if isinstance(n, str) and n else None
-        self.has_value = "value" in d and d["value"] is not None
-        self.value = int32_value(d.get("value")) if self.has_value else None
-        gd = d.get("globalDefault")
-        self.global_default = gd is True
-
-    @property
-    def system_name(self) -> bool:
-        return self.name is not None and self.name.startswith(SYSTEM_PREFIX)
-
-
 def _show(v) -> str:
     if isinstance(v, str):
         return f"the string {v!r}"
@@ -68,7 +40,7 @@ def _show(v) -> str:
 
 # ---- per-document rules -------------------------------------------------------------------
 
-@check("PRIO301", "priorityclass-invalid-name", "error", FAMILY)
+@check("PRIO301", "priorityclass-invalid-name", "error", FAMILY, target="priorityclass")
 def invalid_name(pc: PC):
     """A PriorityClass name that is missing or not a DNS subdomain.
 
@@ -102,7 +74,7 @@ def invalid_name(pc: PC):
         yield Issue("PRIO301", ("metadata", "name"), f"PriorityClass name {n!r} is not a valid DNS subdomain: {why}")
 
 
-@check("PRIO302", "priorityclass-namespaced", "warning", FAMILY)
+@check("PRIO302", "priorityclass-namespaced", "warning", FAMILY, target="priorityclass")
 def namespaced(pc: PC):
     """A PriorityClass with metadata.namespace set.
 
@@ -126,7 +98,7 @@ def namespaced(pc: PC):
                     "the API server drops the namespace and the class applies to every namespace")
 
 
-@check("PRIO303", "priorityclass-reserved-system-name", "error", FAMILY)
+@check("PRIO303", "priorityclass-reserved-system-name", "error", FAMILY, target="priorityclass")
 def reserved_system_name(pc: PC):
     """A `system-` name that is not exactly one of the two built-in classes.
 
@@ -159,7 +131,7 @@ def reserved_system_name(pc: PC):
         yield Issue("PRIO303", ("globalDefault",), f"globalDefault of {n} must be false")
 
 
-@check("PRIO304", "priorityclass-value-above-user-max", "error", FAMILY)
+@check("PRIO304", "priorityclass-value-above-user-max", "error", FAMILY, target="priorityclass")
 def above_user_max(pc: PC):
     """A user PriorityClass above 1,000,000,000.
 
@@ -181,7 +153,7 @@ def above_user_max(pc: PC):
                     "class (higher values are reserved for system-cluster-critical and system-node-critical)")
 
 
-@check("PRIO305", "priorityclass-value-not-int32", "error", FAMILY)
+@check("PRIO305", "priorityclass-value-not-int32", "error", FAMILY, target="priorityclass")
 def value_not_int32(pc: PC):
     """A PriorityClass `value` that is not a 32-bit integer.
 
@@ -205,7 +177,7 @@ def value_not_int32(pc: PC):
     yield Issue("PRIO305", ("value",), msg)
 
 
-@check("PRIO306", "priorityclass-invalid-preemption-policy", "error", FAMILY)
+@check("PRIO306", "priorityclass-invalid-preemption-policy", "error", FAMILY, target="priorityclass")
 def invalid_preemption_policy(pc: PC):
     """A `preemptionPolicy` other than `PreemptLowerPriority` or `Never`.
 
@@ -234,7 +206,7 @@ def invalid_preemption_policy(pc: PC):
     yield Issue("PRIO306", ("preemptionPolicy",), msg)
 
 
-@check("PRIO308", "priorityclass-defines-builtin", "warning", FAMILY)
+@check("PRIO308", "priorityclass-defines-builtin", "warning", FAMILY, target="priorityclass")
 def defines_builtin(pc: PC):
     """A manifest that defines one of the built-in system classes.
 
@@ -254,7 +226,7 @@ def defines_builtin(pc: PC):
                     f"{pc.name} is a built-in class: the API server creates it and owns it; remove it from the manifest")
 
 
-@check("PRIO309", "priorityclass-missing-value", "warning", FAMILY)
+@check("PRIO309", "priorityclass-missing-value", "warning", FAMILY, target="priorityclass")
 def missing_value(pc: PC):
     """A PriorityClass without a `value`.
 
@@ -273,7 +245,7 @@ def missing_value(pc: PC):
                     f"PriorityClass {pc.name or '?'} has no value: kubectl refuses it, the API would store 0; prio reads 0")
 
 
-@check("PRIO313", "priorityclass-invalid-field", "error", FAMILY)
+@check("PRIO313", "priorityclass-invalid-field", "error", FAMILY, target="priorityclass")
 def invalid_field(pc: PC):
     """An unknown or wrongly typed field in a PriorityClass.
 
@@ -304,7 +276,7 @@ def invalid_field(pc: PC):
         yield Issue("PRIO313", ("metadata",), f"metadata must be a mapping, found {_show(md)}")
 
 
-@check("PRIO314", "priorityclass-api-version", "warning", FAMILY)
+@check("PRIO314", "priorityclass-api-version", "warning", FAMILY, target="priorityclass")
 def api_version(pc: PC):
     """A PriorityClass in an API version Kubernetes no longer serves.
 
@@ -327,24 +299,18 @@ def api_version(pc: PC):
                     severity="error")
 
 
-PER_DOCUMENT = (invalid_name, namespaced, reserved_system_name, above_user_max, value_not_int32,
-                invalid_preemption_policy, defines_builtin, missing_value, invalid_field, api_version)
-
 
 def lint_priority_class(doc) -> list[Issue]:
     """Every issue of one PriorityClass document (paths relative to the document)."""
     issues = list(getattr(doc, "issues", ()) or ())
     if not isinstance(doc.data, dict):
         return issues
-    pc = PC(doc)
-    for fn in PER_DOCUMENT:
-        issues.extend(fn(pc))
-    return issues
+    return issues + run("priorityclass", PC(doc))
 
 
 # ---- rules over the whole set of files ----------------------------------------------------
 
-@check("PRIO307", "priorityclass-multiple-global-defaults", "error", FAMILY)
+@check("PRIO307", "priorityclass-multiple-global-defaults", "error", FAMILY, target="priorityclass-set")
 def multiple_global_defaults(units):
     """More than one PriorityClass with `globalDefault: true`, across all the files given.
 
@@ -392,7 +358,7 @@ def multiple_global_defaults(units):
     return out
 
 
-@check("PRIO312", "priorityclass-conflicting-definitions", "error", FAMILY)
+@check("PRIO312", "priorityclass-conflicting-definitions", "error", FAMILY, target="priorityclass-set")
 def conflicting_definitions(units):
     """One PriorityClass name defined twice with a different value or preemption policy.
 
@@ -432,65 +398,10 @@ def conflicting_definitions(units):
     return out
 
 
-def _pairs(units):
-    """(file name, Document) pairs of PriorityClass documents, from (name, Document) tuples,
-    documents.Unit objects or bare Documents; a `kind: List` document gives its PriorityClass
-    items (as Documents without positions: use documents.units for positions)."""
-    from prio.io.document import Document
-
-    out = []
-    for u in units:
-        if isinstance(u, tuple):
-            name, doc = u[0], u[1]
-            doc = getattr(doc, "doc", doc)  # a documents.Unit in the tuple
-        elif hasattr(u, "kind") and hasattr(u, "doc"):
-            if u.kind != "priorityclass":
-                continue
-            name, doc = "", u.doc
-        else:
-            name, doc = "", u
-        data = getattr(doc, "data", None)
-        if not isinstance(data, dict):
-            continue
-        if data.get("kind") == "PriorityClass":
-            out.append((name, doc))
-        elif data.get("kind") == "List" and isinstance(data.get("items"), list):
-            out += [(name, Document(it)) for it in data["items"] if isinstance(it, dict) and it.get("kind") == "PriorityClass"]
-    return out
-
-
 def cross_file(units) -> list:
     """Issues that need every PriorityClass given (all files, --priority-classes included):
     several global defaults (PRIO307) and one name defined twice differently (PRIO312).
     `units` are (file name, Document) pairs; returns (file name, Document, Issue) triples."""
-    pairs = _pairs(units)
-    return multiple_global_defaults(pairs) + conflicting_definitions(pairs)
-
-
-def classes_from_docs(units) -> list[PriorityClass]:
-    """The classes the manifests define, as the API server would store them: a class it would
-    refuse (bad name, value not an int32, a reserved or too high value) is left out, a class
-    without a value is 0, and for a name defined twice the first definition counts. The
-    built-in system classes are not included (prio.kube.priorityclass always adds them)."""
-    out = []
-    seen = set()
-    for _, doc in _pairs(units):
-        pc = PC(doc)
-        if pc.name is None or not is_dns_subdomain(pc.name) or pc.name in seen:
-            continue
-        if pc.has_value and pc.value is None:
-            continue
-        if pc.system_name:
-            continue  # a built-in (prio always has it) or a name the API server refuses
-        value = pc.value if pc.value is not None else 0
-        if value > HIGHEST_USER:
-            continue
-        policy = pc.data.get("preemptionPolicy")
-        seen.add(pc.name)
-        out.append(PriorityClass(pc.name, value, pc.global_default, policy if policy in POLICIES else "PreemptLowerPriority"))
-    return out
-
-
+    return run("priorityclass-set", manifests(units))
 # The cross-check rules (PRIO310, PRIO311) live with the cross-check; importing it here puts them
 # in the registry whenever the PriorityClass rules are loaded (`prio rule`, validate).
-from prio.lint.rules import crosscheck as _crosscheck  # noqa: E402,F401
