@@ -13,6 +13,7 @@ from prio.io import yamlnodes
 from prio.errors import InputError
 from prio.lint.findings import Issue
 from prio.io.document import Document
+from prio.io.recognise import is_apps_dump, is_native, is_pod_list, is_queues_dump, is_scenario
 
 QUEUES_KEY = "queues.yaml"
 
@@ -37,11 +38,9 @@ def kind_of(data) -> str:
     if isinstance(data, list):
         if not data:
             return "rest-apps"  # what the applications endpoints answer for a queue with none
-        return "rest-apps" if rest.is_apps_dump(data) else "rest-queues" if rest.is_queues_dump(data) else "queues"
+        return "rest-apps" if is_apps_dump(data) else "rest-queues" if is_queues_dump(data) else "queues"
     if not isinstance(data, dict):
         return "queues"  # a scalar at the top: a (broken) queues.yaml
-    from prio.loaders.armada import is_scenario
-
     if is_scenario(data):
         return "armada-scenario"
     kind = data.get("kind")
@@ -52,17 +51,17 @@ def kind_of(data) -> str:
         return "priorityclass"
     if kind in ("Queue", "QueueList") and api.startswith("armadaproject.io/"):
         return "armada-queue"
-    if kubectl.is_pod_list(data):
+    if is_pod_list(data):
         return "pods"
     if kind == "List" or (isinstance(kind, str) and kind.endswith("List") and isinstance(data.get("items"), list)):
         return "list"
     if "kind" in data or "apiVersion" in data:
         return "other"
-    if native.is_native(data):
+    if is_native(data):
         return "native"
-    if rest.is_queues_dump(data):
+    if is_queues_dump(data):
         return "rest-queues"
-    if rest.is_apps_dump(data):
+    if is_apps_dump(data):
         return "rest-apps"
     return "queues"
 

@@ -13,6 +13,7 @@ from prio.errors import InputError
 from prio.lint.findings import describe
 from prio.lint.findings import format_path
 from prio.io.document import Document
+from prio.io.recognise import is_scenario  # noqa: F401 - recognised by shape
 
 SCHEDULING_KEYS = ("useProbabilisticSchedulingForAllResources", "resourceScarcity", "minimumResourceToSchedule",
                    "maximalClusterFractionToSchedule", "maximalResourceFractionPerQueue",
@@ -25,12 +26,6 @@ REPORT_KEYS = ("time", "cluster", "queues")
 JOB_KEYS = ("queue", "requests", "count", "priority", "id", "runtime")
 MAX_JOBS = 100_000
 MAX_ROUNDS = 10_000
-
-
-def is_scenario(data) -> bool:
-    """A mapping with `model: armada` (or `armada-legacy`)."""
-    return isinstance(data, dict) and isinstance(data.get("model"), str) and \
-        data["model"].strip().lower() in ("armada", "armada-legacy")
 
 
 class _Reader:

@@ -38,40 +38,12 @@ from prio.yunikorn.snapshot import App
 from prio.yunikorn.snapshot import Ask
 from prio.yunikorn.snapshot import Snapshot
 from prio.io.document import Document
+from prio.io.recognise import NOT_POD_LISTS, _is_pod, is_pod_list  # noqa: F401 - recognised by shape
 
 SCHEDULER = "yunikorn"
 APP_ID_LABELS = (("label", "yunikorn.apache.org/app-id"), ("annotation", "yunikorn.apache.org/app-id"),
                  ("label", "applicationId"), ("label", "spark-app-selector"))
 QUEUE_LABELS = (("label", "yunikorn.apache.org/queue"), ("annotation", "yunikorn.apache.org/queue"), ("label", "queue"))
-NOT_POD_LISTS = ("ConfigMap", "Queue", "QueueList")
-
-
-def _is_pod(d, bare: bool = False) -> bool:
-    """A Pod object; in a PodList the API leaves out each item's kind (`bare`)."""
-    if not isinstance(d, dict):
-        return False
-    if d.get("kind") == "Pod":
-        return True
-    return bare and "kind" not in d and isinstance(d.get("spec"), dict) and "containers" in d["spec"]
-
-
-def is_pod_list(data) -> bool:
-    """`kubectl get pods -o json|yaml`: a List (or PodList) holding Pods, maybe with
-    PriorityClasses or other objects alongside (not ConfigMaps), or a single Pod."""
-    if not isinstance(data, dict):
-        return False
-    kind = data.get("kind")
-    if kind == "Pod":
-        return True
-    items = data.get("items")
-    if kind not in ("List", "PodList") or not isinstance(items, list) or not items:
-        return False
-    bare = kind == "PodList"
-    if not any(_is_pod(i, bare) for i in items):
-        return False
-    return not any(isinstance(i, dict) and i.get("kind") in NOT_POD_LISTS for i in items)
-
-
 def _meta(r, pod: dict, path) -> dict:
     md = pod.get("metadata")
     if md is None:

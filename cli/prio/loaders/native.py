@@ -14,6 +14,7 @@ from prio.yunikorn.snapshot import App
 from prio.yunikorn.snapshot import Ask
 from prio.yunikorn.snapshot import PriorityClass
 from prio.yunikorn.snapshot import Snapshot
+from prio.io.recognise import is_native  # noqa: F401 - recognised by shape
 
 TOP = ("partition", "capacity", "priorityClasses", "applications")
 APP = ("id", "queue", "submitTime", "allocated", "asks", "state", "user")
@@ -22,10 +23,6 @@ MAX_COUNT = 10_000_000
 ASK_KEYS = frozenset(ASK)
 DEFAULT_RESOURCES = {"pods": 1}  # what the Kubernetes shim sends for a pod without requests
 _DEFAULT = object()
-
-
-def is_native(data) -> bool:
-    return isinstance(data, dict) and isinstance(data.get("applications"), list) and "kind" not in data
 
 
 def _priority(r: Reader, path, k: dict, classes) -> int:

@@ -30,6 +30,7 @@ from prio.yunikorn.snapshot import Snapshot
 from prio.yunikorn.quantity import strictly_positive
 from prio.yunikorn.tree import QNode
 from prio.yunikorn.tree import empty_root
+from prio.io.recognise import _app_obj, _queue_obj, is_apps_dump, is_queues_dump  # noqa: F401 - recognised by shape
 
 INT64_MAX = 2**63 - 1
 FINAL_STATES = ("completed", "rejected", "failed", "expired")
@@ -49,29 +50,6 @@ class PathReader(Reader):
 
 
 # ---- detection ------------------------------------------------------------------------------
-
-def _queue_obj(d) -> bool:
-    return isinstance(d, dict) and isinstance(d.get("queuename"), str) and "applicationID" not in d
-
-
-def is_queues_dump(data) -> bool:
-    """A `/ws/v1/partition/{p}/queues` (or `/queue/{q}`) response: one object with `queuename`,
-    or the site docs' array holding it."""
-    if _queue_obj(data):
-        return True
-    return isinstance(data, list) and len(data) >= 1 and all(_queue_obj(d) for d in data)
-
-
-def _app_obj(d) -> bool:
-    return isinstance(d, dict) and isinstance(d.get("applicationID"), str) and "queuename" not in d
-
-
-def is_apps_dump(data) -> bool:
-    """A list of ApplicationDAOInfo (the applications endpoints), or one (`/application/{id}`)."""
-    if _app_obj(data):
-        return True
-    return isinstance(data, list) and len(data) >= 1 and all(_app_obj(d) for d in data)
-
 
 # ---- small field readers ----------------------------------------------------------------------
 

@@ -1,0 +1,66 @@
+"""What a parsed document is, by its shape alone: the predicates `prio.io.documents.kind_of`
+uses to recognise an input, kept apart from the loaders that read each kind."""
+from __future__ import annotations
+
+
+def is_native(data) -> bool:
+    """A prio snapshot: a mapping with an `applications` list and no Kubernetes `kind`."""
+    return isinstance(data, dict) and isinstance(data.get("applications"), list) and "kind" not in data
+
+
+def _queue_obj(d) -> bool:
+    return isinstance(d, dict) and isinstance(d.get("queuename"), str) and "applicationID" not in d
+
+
+def is_queues_dump(data) -> bool:
+    """A `/ws/v1/partition/{p}/queues` (or `/queue/{q}`) response: one object with `queuename`,
+    or the site docs' array holding it."""
+    if _queue_obj(data):
+        return True
+    return isinstance(data, list) and len(data) >= 1 and all(_queue_obj(d) for d in data)
+
+
+def _app_obj(d) -> bool:
+    return isinstance(d, dict) and isinstance(d.get("applicationID"), str) and "queuename" not in d
+
+
+def is_apps_dump(data) -> bool:
+    """A list of ApplicationDAOInfo (the applications endpoints), or one (`/application/{id}`)."""
+    if _app_obj(data):
+        return True
+    return isinstance(data, list) and len(data) >= 1 and all(_app_obj(d) for d in data)
+
+
+NOT_POD_LISTS = ("ConfigMap", "Queue", "QueueList")
+
+
+def _is_pod(d, bare: bool = False) -> bool:
+    """A Pod object; in a PodList the API leaves out each item's kind (`bare`)."""
+    if not isinstance(d, dict):
+        return False
+    if d.get("kind") == "Pod":
+        return True
+    return bare and "kind" not in d and isinstance(d.get("spec"), dict) and "containers" in d["spec"]
+
+
+def is_pod_list(data) -> bool:
+    """`kubectl get pods -o json|yaml`: a List (or PodList) holding Pods, maybe with
+    PriorityClasses or other objects alongside (not ConfigMaps), or a single Pod."""
+    if not isinstance(data, dict):
+        return False
+    kind = data.get("kind")
+    if kind == "Pod":
+        return True
+    items = data.get("items")
+    if kind not in ("List", "PodList") or not isinstance(items, list) or not items:
+        return False
+    bare = kind == "PodList"
+    if not any(_is_pod(i, bare) for i in items):
+        return False
+    return not any(isinstance(i, dict) and i.get("kind") in NOT_POD_LISTS for i in items)
+
+
+def is_scenario(data) -> bool:
+    """A mapping with `model: armada` (or `armada-legacy`)."""
+    return isinstance(data, dict) and isinstance(data.get("model"), str) and \
+        data["model"].strip().lower() in ("armada", "armada-legacy")
