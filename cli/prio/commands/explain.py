@@ -27,16 +27,17 @@ def explain(
     priority_classes: List[str] = options.PRIORITY_CLASSES,
     armada_decay: str = options.ARMADA_DECAY,
     armada_weighting: str = options.ARMADA_WEIGHTING,
+    armada_model: Optional[str] = options.ARMADA_MODEL,
     verbose: bool = options.VERBOSE,
 ):
     """Show each queue's effective priority, offset and fence, and why."""
     from prio.commands.common import guarded, pick_format
 
     fmt = pick_format(output, FORMATS)
-    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit, why_ask, behind, use_color(color, sys.stdout), verbose)))
+    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit, why_ask, behind, use_color(color, sys.stdout), verbose, armada_model)))
 
 
-def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None, color=False, verbose=False) -> int:
+def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None, color=False, verbose=False, armada_model=None) -> int:
     from prio.commands.common import check_armada_options, load_inputs, say_notes, say_recognised, width, write_chunks
     from prio.explain import iter_ask_rows, queue_rows, why as why_lines
     from prio.scenario import build
@@ -44,11 +45,11 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
     inp = load_inputs(paths, sample, classes)
     if verbose:
         say_recognised(inp)
-    check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting)
+    check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting, armada_model=armada_model)
     if inp.armada:
         from prio.armada.command import run_explain
 
-        sys.stdout.write(run_explain(inp.armada, fmt, decay=armada_decay, weighting=armada_weighting, width=width()))
+        sys.stdout.write(run_explain(inp.armada, fmt, decay=armada_decay, weighting=armada_weighting, width=width(), model=armada_model, why=why))
         return 0
     eng = build(inp, partition)
     say_notes(inp)

@@ -80,7 +80,7 @@ def build(file: str, doc: Document, manifests: list | None = None) -> Scenario:
     data = doc.data
     for key in data:
         if key in LEGACY_KEYS:
-            r.fail((key,), f"{key} belongs to Armada's legacy usage-decay model: add `scheduler: legacy` to the "
+            r.fail((key,), "belongs to Armada's legacy usage-decay model: add `scheduler: legacy` to the "
                            "scenario (or pass --armada-model legacy); the current scheduler has no decay", at="key")
     r.keys((), data, TOP_KEYS)
     notes: list = []
