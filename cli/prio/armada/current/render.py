@@ -100,26 +100,42 @@ def redistribution_lines(sh: Shares) -> list:
 
 
 def explain_table(sc: Scenario, sh: Shares) -> tuple:
-    head = ["queue", "pf", "weight", "fair", "demand", "constrained", "adjusted", "uncapped", "actual",
-            "cost/weight", "budget", "fraction", "evict", "dominant"]
+    head = ["queue", "pf", "weight", "fair", "demand", "constr", "adjusted", "uncapped", "actual", "cost",
+            "budget", "fraction", "evict"]
     rows = []
     for s in sh.queues:
         pf = "unset" if s.priority_factor is None else format_number(s.priority_factor)
         if not s.active:
-            rows.append([s.name, pf, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "inactive"])
+            rows.append([s.name, pf] + ["-"] * 11)
             continue
-        dom = dominant(sc, s.allocation) or (dominant(sc, s.demand) or "-") + " (demand)"
         rows.append([s.name, pf, show(s.weight), show(s.fair_share), show(s.demand_share),
                      show(s.constrained_demand_share), show(s.adjusted_fair_share),
                      show(s.uncapped_adjusted_fair_share), show(s.actual_share), show(s.weighted_cost),
-                     show(s.budget), show(s.fraction_of_fair_share), "yes" if s.evictable else "no", dom])
+                     show(s.budget), show(s.fraction_of_fair_share), "yes" if s.evictable else "no"])
     return head, rows
 
 
-CAPTION = ("fair = weight/weightSum; demand, constrained, actual: DRF costs of the demand, the demand capped per "
-           "priority class, the allocation; adjusted: the fair share after re-sharing what undemanding queues do not "
-           "need (the share Armada schedules towards); budget = adjusted/weight; fraction = actual / max(adjusted, fair); "
-           "evict: its preemptible running jobs are evicted; dominant: the resource that sets the cost")
+def dominant_lines(sc: Scenario, sh: Shares) -> list:
+    out = []
+    inactive = [s.name for s in sh.queues if not s.active]
+    if inactive:
+        out.append(f"inactive (no running or queued job, no share): {', '.join(inactive)}")
+    parts = []
+    for s in sh.queues:
+        if not s.active:
+            continue
+        da, dd = dominant(sc, s.allocation), dominant(sc, s.demand)
+        now = da if da else "runs nothing"
+        parts.append(f"{s.name} {now}" + (f" (demand: {dd})" if dd and dd != da else ""))
+    out.append("cost set by: " + "; ".join(parts))
+    return out
+
+
+CAPTION = ("fair = weight/weightSum; demand, constr, actual: DRF costs of the demand, of the demand capped per "
+           "priority class, of the allocation; adjusted: the fair share after re-sharing what undemanding queues do "
+           "not need (what Armada schedules towards); uncapped: the same with this queue's demand unlimited; "
+           "cost = actual/weight; budget = adjusted/weight; fraction = actual / max(adjusted, fair); evict: its "
+           "preemptible running jobs are evicted")
 
 
 def render_explain(sc: Scenario, sh: Shares, fmt: str, width: int | None = None) -> str:
@@ -129,7 +145,7 @@ def render_explain(sc: Scenario, sh: Shares, fmt: str, width: int | None = None)
     o.title(f"{LABEL}: fair shares")
     head, rows = explain_table(sc, sh)
     o.table(None, head, rows, CAPTION)
-    o.lines(settings_lines(sc, sh))
+    o.lines(dominant_lines(sc, sh) + settings_lines(sc, sh))
     o.lines(redistribution_lines(sh), "Re-shared")
     o.lines(sc.notes, "Notes")
     return o.render()
