@@ -335,3 +335,70 @@ def test_bundled_current_sample():
     assert out["scheduler"] == "current"
     sim = cli_json("simulate", "--sample", "armada-current")
     assert sim["leaseOrder"]
+
+
+# ---- validate: the scenario's scheduler settings (PRIO411-PRIO414) --------------------------------
+
+LINT_BASE = """model: armada
+totalResources: {cpu: "100", nvidia.com/gpu: "8"}
+RESOURCES
+priorityClasses:
+  armada-default: {priority: 1000, preemptible: false}
+  armada-preemptible: {priority: 1000, preemptible: true}
+queues:
+  - {name: a, priorityFactor: PF}
+jobs:
+  - {queue: a, requests: {cpu: "1"}, priorityClass: CLASS}
+"""
+GOOD = {"RESOURCES": "resourcesToConsider: [cpu, nvidia.com/gpu]", "PF": "2", "CLASS": "armada-default"}
+
+
+def lint_text(**changes):
+    from conftest import lint
+
+    text = LINT_BASE
+    for k, v in {**GOOD, **changes}.items():
+        text = text.replace(k, v)
+    return [(f.rule, f.line, f.severity) for f in lint(text, "s.yaml")]
+
+
+@pytest.mark.parametrize("changes, want", [
+    ({"RESOURCES": "resourcesToConsiderWithMultipliers: [{name: cpu}, {name: nvidia.com/gpu, multiplier: -0.5}]"},
+     ("PRIO411", 3, "error")),
+    ({"RESOURCES": "resourcesToConsider: [cpu, gpu]"}, ("PRIO412", 3, "warning")),
+    ({"CLASS": "armada-preemtible"}, ("PRIO413", 10, "error")),
+    ({"PF": "0"}, ("PRIO414", 8, "warning")),
+    ({"PF": "-1"}, ("PRIO414", 8, "warning")),
+])
+def test_scenario_rules_fail(changes, want):
+    assert lint_text(**changes) == [want]
+
+
+def test_scenario_rules_pass():
+    assert lint_text() == []
+    assert lint_text(RESOURCES="resourcesToConsiderWithMultipliers: [{name: cpu, multiplier: 0}, {name: nvidia.com/gpu, multiplier: 0.5}]") == []
+
+
+def test_validate_cli_on_a_scenario_and_a_legacy_one_is_skipped(tmp_path):
+    p = tmp_path / "s.yaml"
+    p.write_text(LINT_BASE.replace("RESOURCES", GOOD["RESOURCES"]).replace("PF", "0").replace("CLASS", "nosuch"))
+    r = run_cli("validate", str(p), "-o", "json")
+    assert r.exit_code == 1
+    assert sorted(f["rule"] for f in json.loads(r.stdout)["findings"]) == ["PRIO413", "PRIO414"]
+    assert run_cli("validate", sample("armada-current.yaml")).exit_code == 0
+    r = run_cli("validate", "-v", sample("armada-scenario.yaml"))
+    assert r.exit_code == 0 and "skipped an Armada scenario" in r.stderr
+
+
+def test_a_job_without_class_needs_the_default_class():
+    from conftest import lint
+
+    text = LINT_BASE.replace("RESOURCES", GOOD["RESOURCES"]).replace("PF", "1").replace(", priorityClass: CLASS", "") \
+        .replace("  armada-default: {priority: 1000, preemptible: false}\n", "")
+    assert [(f.rule, f.line) for f in lint(text, "s.yaml")] == [("PRIO413", 9)]
+
+
+def test_rule_docs_exist():
+    for rid in ("PRIO411", "PRIO412", "PRIO413", "PRIO414"):
+        r = run_cli("rule", rid)
+        assert r.exit_code == 0 and "Example" in r.stdout and "Fix:" in r.stdout

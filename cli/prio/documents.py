@@ -68,7 +68,7 @@ def kind_of(data) -> str:
 
 
 # What validate checks; every other kind is skipped (and said so with --verbose).
-_CHECKED = ("queues", "priorityclass", "armada-queue")
+_CHECKED = ("queues", "priorityclass", "armada-queue", "armada-scenario")
 
 
 _LABELS = {
@@ -94,6 +94,10 @@ def documents_kind(data) -> str:
 
 def _unit_kind(data) -> str:
     k = kind_of(data)
+    if k == "armada-scenario":  # the current scheduler's settings are linted; a legacy scenario is not
+        from prio.armada.current.lint import is_checked
+
+        return k if is_checked(data) else "other"
     return k if k in _CHECKED or k in ("configmap", "list") else "other"
 
 

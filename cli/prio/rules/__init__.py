@@ -6,7 +6,7 @@ import importlib
 
 FAMILIES = ("decoding", "structure", "resources", "limits", "acl", "placement", "nodesort",
             "properties", "priority")
-_EXTRA = ("prio.armada.lint", "prio.k8s.lint", "prio.suppress")
+_EXTRA = ("prio.armada.lint", "prio.armada.current.lint", "prio.k8s.lint", "prio.suppress")
 
 
 def load_all() -> None:
