@@ -51,6 +51,7 @@ def queues_by_name(out: dict) -> dict:
 
 DOC_EXAMPLE = """
 model: armada
+scheduler: legacy
 priorityHalfTime: 20m
 capacity: {cpu: "10", memory: 20Gi, nvidia.com/gpu: "5"}
 queues:
@@ -131,6 +132,7 @@ def test_decay_rejects_bad_steps():
 
 DECAY_SCENARIO = """
 model: armada
+scheduler: legacy
 priorityHalfTime: 60s
 resourceScarcity: {cpu: 1}
 queues: [{name: a}, {name: idle, priority: 80}]
@@ -170,6 +172,7 @@ def test_effective_priority_floor_and_factor():
 def test_floor_and_factor_through_explain():
     out = queues_by_name(explain_json("""
 model: armada
+scheduler: legacy
 priorityHalfTime: 20m
 resourceScarcity: {cpu: 1}
 queues:
@@ -189,6 +192,7 @@ queues:
 def test_unknown_resources_weigh_zero_now_and_one_in_legacy_mode():
     text = """
 model: armada
+scheduler: legacy
 priorityHalfTime: 20m
 resourceScarcity: {cpu: 1}
 queues: [{name: a, usage: {cpu: "2", nvidia.com/gpu: "3"}}]
@@ -225,6 +229,7 @@ def test_slice_resource_zero_sum_is_flagged_not_nan():
 
 LIMITS = """
 model: armada
+scheduler: legacy
 priorityHalfTime: 20m
 capacity: {cpu: "10"}
 queues:
@@ -274,6 +279,7 @@ def test_max_cluster_fraction_caps_the_offer():
 def test_degenerate_offer_gives_a_note_and_zero_slices():
     out = explain_json("""
 model: armada
+scheduler: legacy
 priorityHalfTime: 20m
 resourceScarcity: {cpu: 1}
 queues: [{name: a}, {name: b}]
@@ -326,6 +332,7 @@ def test_lease_order_job_priority_then_submission():
 
 PROBABILISTIC = """
 model: armada
+scheduler: legacy
 priorityHalfTime: 20m
 resourceScarcity: {cpu: 1}
 useProbabilisticSchedulingForAllResources: true
@@ -413,6 +420,7 @@ def test_inactive_cluster_does_not_count():
 def test_queue_manifests_form_the_queue_list():
     scenario = """
 model: armada
+scheduler: legacy
 priorityHalfTime: 20m
 capacity: {cpu: "10"}
 queues:
@@ -425,14 +433,14 @@ queues:
 
 
 def test_manifest_and_scenario_factor_conflict():
-    scenario = "model: armada\npriorityHalfTime: 20m\ncapacity: {cpu: 1}\nqueues: [{name: batch, priorityFactor: 2}]\n"
+    scenario = "model: armada\nscheduler: legacy\npriorityHalfTime: 20m\ncapacity: {cpu: 1}\nqueues: [{name: batch, priorityFactor: 2}]\n"
     with pytest.raises(InputError, match="priorityFactor 3"):
         build(docs(scenario) + file_docs(QUEUES))
 
 
 def test_manifest_with_factor_below_one_is_refused():
     manifest = "apiVersion: armadaproject.io/v1beta1\nkind: Queue\nname: x\npriorityFactor: 0.5\n"
-    scenario = "model: armada\npriorityHalfTime: 20m\ncapacity: {cpu: 1}\n"
+    scenario = "model: armada\nscheduler: legacy\npriorityHalfTime: 20m\ncapacity: {cpu: 1}\n"
     with pytest.raises(InputError) as e:
         build(docs(scenario) + docs(manifest, "q.yaml"))
     assert e.value.file == "q.yaml" and e.value.line == 4
@@ -447,6 +455,7 @@ def test_report_naming_unknown_queue_is_dropped_with_a_note():
 def test_report_queue_list_form_is_summed():
     text = """
 model: armada
+scheduler: legacy
 priorityHalfTime: 1m
 resourceScarcity: {cpu: 1}
 queues: [{name: a}]
@@ -465,24 +474,24 @@ def test_timestamps_are_accepted():
 
 # ---- bad scenarios ----------------------------------------------------------------------------------
 
-BASE = "model: armada\npriorityHalfTime: 20m\ncapacity: {cpu: \"10\"}\nqueues: [{name: a}]\n"
+BASE = "model: armada\nscheduler: legacy\npriorityHalfTime: 20m\ncapacity: {cpu: \"10\"}\nqueues: [{name: a}]\n"
 
 
 @pytest.mark.parametrize("text, line, fragment", [
-    (BASE.replace("20m", "0s"), 2, "positive duration"),
-    (BASE.replace("20m", "-5m"), 2, "positive duration"),
-    (BASE.replace("20m", "20"), 2, "Go duration"),
+    (BASE.replace("20m", "0s"), 3, "positive duration"),
+    (BASE.replace("20m", "-5m"), 3, "positive duration"),
+    (BASE.replace("20m", "20"), 3, "Go duration"),
     (BASE.replace("priorityHalfTime: 20m\n", ""), 1, "missing priorityHalfTime"),
-    (BASE.replace("{name: a}", "{name: a, priorityFactor: 0.5}"), 4, "below 1.0"),
-    (BASE.replace('{cpu: "10"}', "{memory: 10Gi}"), 3, "no cpu capacity"),
-    (BASE.replace('{cpu: "10"}', '{cpu: "10", memory: 20GB}'), 3, "invalid quantity"),
-    (BASE + "usage:\n  - {time: 10m, queues: {a: {cpu: 1}}}\n  - {time: 5m, queues: {a: {cpu: 1}}}\n", 7,
+    (BASE.replace("{name: a}", "{name: a, priorityFactor: 0.5}"), 5, "below 1.0"),
+    (BASE.replace('{cpu: "10"}', "{memory: 10Gi}"), 4, "no cpu capacity"),
+    (BASE.replace('{cpu: "10"}', '{cpu: "10", memory: 20GB}'), 4, "invalid quantity"),
+    (BASE + "usage:\n  - {time: 10m, queues: {a: {cpu: 1}}}\n  - {time: 5m, queues: {a: {cpu: 1}}}\n", 8,
      "time order"),
-    (BASE + "resourceScarcity: {cpu: 0}\n", 5, "every weight is 0"),
-    (BASE + "ofer: {cpu: 1}\n", 5, "did you mean 'offer'"),
-    (BASE + "jobs: [{queue: b, requests: {cpu: 1}}]\n", 5, "unknown queue"),
-    (BASE.replace("{name: a}", "{name: a, priority: .nan}"), 4, "finite"),
-    (BASE + "offer: {cpu: 1}\noffer: {cpu: 2}\n", 6, "already defined"),
+    (BASE + "resourceScarcity: {cpu: 0}\n", 6, "every weight is 0"),
+    (BASE + "ofer: {cpu: 1}\n", 6, "did you mean 'offer'"),
+    (BASE + "jobs: [{queue: b, requests: {cpu: 1}}]\n", 6, "unknown queue"),
+    (BASE.replace("{name: a}", "{name: a, priority: .nan}"), 5, "finite"),
+    (BASE + "offer: {cpu: 1}\noffer: {cpu: 2}\n", 7, "already defined"),
 ])
 def test_bad_scenarios_are_input_errors(text, line, fragment):
     with pytest.raises(InputError) as e:

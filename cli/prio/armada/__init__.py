@@ -8,8 +8,9 @@ and let each queue's priority follow it with a half-life; a queue's share of new
 proportional to the inverse of its effective priority. The slicing and probabilistic scheduling
 were deleted on 2022-12-01, the priority code in February 2024. Current Armada schedules by
 dominant-resource-fairness cost and weight = 1 / priorityFactor, with no decay and no history;
-prio does not model that. `docs/priority.md` (the document users still find) describes the
-legacy model; prio follows how Armada's code actually behaved, and says where the two differ.
+prio models that in prio.armada.current, the default (this model needs `scheduler: legacy`).
+`docs/priority.md` (the document users still find) describes the legacy model; prio follows
+how Armada's code actually behaved, and says where the two differ.
 
 The model, step by step
 -----------------------

@@ -36,6 +36,9 @@ def check_armada_options(inp, decay, weighting, **only_armada) -> None:
         raise InputError("--armada-decay", f"must be one of {', '.join(ARMADA_DECAY)}, not {decay!r}")
     if weighting not in ARMADA_WEIGHTING:
         raise InputError("--armada-weighting", f"must be one of {', '.join(ARMADA_WEIGHTING)}, not {weighting!r}")
+    model = only_armada.get("armada_model")
+    if model is not None and model not in ("current", "legacy"):
+        raise InputError("--armada-model", f"must be one of current, legacy, not {model!r}")
     if not inp.armada:
         given = [f"--{k.replace('_', '-')}" for k, v in only_armada.items() if v not in (None, "code", "current")]
         if given:

@@ -29,6 +29,7 @@ def command(
     priority_classes: List[str] = options.PRIORITY_CLASSES,
     armada_decay: str = options.ARMADA_DECAY,
     armada_weighting: str = options.ARMADA_WEIGHTING,
+    armada_model: Optional[str] = options.ARMADA_MODEL,
     verbose: bool = options.VERBOSE,
 ):
     """Show each queue's effective priority, offset and fence, and why."""
@@ -36,10 +37,10 @@ def command(
     from prio.cli.common import pick_format
 
     fmt = pick_format(output, FORMATS)
-    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit, why_ask, behind, use_color(color, sys.stdout), verbose)))
+    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit, why_ask, behind, use_color(color, sys.stdout), verbose, armada_model)))
 
 
-def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None, color=False, verbose=False) -> int:
+def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None, color=False, verbose=False, armada_model=None) -> int:
     from prio.cli.common import check_armada_options
     from prio.cli.common import load_inputs
     from prio.cli.common import say_notes
@@ -54,11 +55,11 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
     inp = load_inputs(paths, sample, classes)
     if verbose:
         say_recognised(inp)
-    check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting)
+    check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting, armada_model=armada_model)
     if inp.armada:
         from prio.cli.armada import run_explain
 
-        sys.stdout.write(run_explain(inp.armada, fmt, decay=armada_decay, weighting=armada_weighting, width=width()))
+        sys.stdout.write(run_explain(inp.armada, fmt, decay=armada_decay, weighting=armada_weighting, width=width(), model=armada_model, why=why))
         return 0
     eng = build(inp, partition)
     say_notes(inp)

@@ -29,4 +29,5 @@ PARTITION = typer.Option(None, "--partition", metavar="NAME", help="The partitio
 PRIORITY_CLASSES = typer.Option([], "--priority-classes", metavar="FILE", help="PriorityClass manifests: resolve priorityClassName, and show the range each class maps to per queue.")
 ARMADA_DECAY = typer.Option("code", "--armada-decay", metavar="code|document", help="Armada scenarios: code (true half-life, default) or document (the doc's formula).")
 ARMADA_WEIGHTING = typer.Option("current", "--armada-weighting", metavar="current|legacy", help="Armada scenarios: current (unknown resources weigh 0) or legacy (1).")
+ARMADA_MODEL = typer.Option(None, "--armada-model", metavar="current|legacy", help="Armada scenarios: current (DRF fair share, the default) or legacy (usage decay, up to 2022); a scenario's scheduler: field says the same.")
 VERBOSE = typer.Option(False, "-v", "--verbose", help="Say what each input was recognised as.")

@@ -28,6 +28,7 @@ def command(
     seed: Optional[int] = typer.Option(None, "--seed", metavar="N", help="Armada scenarios: random seed (overrides the scenario's)."),
     armada_decay: str = options.ARMADA_DECAY,
     armada_weighting: str = options.ARMADA_WEIGHTING,
+    armada_model: Optional[str] = options.ARMADA_MODEL,
     verbose: bool = options.VERBOSE,
 ):
     """Step through the scheduling order and every priority change it causes."""
@@ -35,10 +36,10 @@ def command(
     from prio.cli.common import pick_format
 
     fmt = pick_format(output, FORMATS)
-    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, steps, partition, priority_classes, rounds, seed, armada_decay, armada_weighting, limit, use_color(color, sys.stdout), verbose)))
+    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, steps, partition, priority_classes, rounds, seed, armada_decay, armada_weighting, limit, use_color(color, sys.stdout), verbose, armada_model)))
 
 
-def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_decay, armada_weighting, limit=None, color=False, verbose=False) -> int:
+def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_decay, armada_weighting, limit=None, color=False, verbose=False, armada_model=None) -> int:
     from prio.cli.common import check_armada_options
     from prio.cli.common import load_inputs
     from prio.cli.common import say_notes
@@ -50,11 +51,11 @@ def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_deca
     inp = load_inputs(paths, sample, classes)
     if verbose:
         say_recognised(inp)
-    check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting, rounds=rounds, seed=seed)
+    check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting, rounds=rounds, seed=seed, armada_model=armada_model)
     if inp.armada:
         from prio.cli.armada import run_simulate
 
-        sys.stdout.write(run_simulate(inp.armada, fmt, decay=armada_decay, weighting=armada_weighting, rounds=rounds, seed=seed, width=width()))
+        sys.stdout.write(run_simulate(inp.armada, fmt, decay=armada_decay, weighting=armada_weighting, rounds=rounds, seed=seed, width=width(), model=armada_model))
         return 0
     eng = build(inp, partition)
     say_notes(inp)

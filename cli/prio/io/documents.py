@@ -13,7 +13,7 @@ from prio.io import yamlnodes
 from prio.errors import InputError
 from prio.lint.findings import Issue
 from prio.io.document import Document
-from prio.io.recognise import is_apps_dump, is_native, is_pod_list, is_queues_dump, is_scenario
+from prio.io.recognise import is_apps_dump, is_current_scenario, is_native, is_pod_list, is_queues_dump, is_scenario
 
 QUEUES_KEY = "queues.yaml"
 
@@ -67,7 +67,7 @@ def kind_of(data) -> str:
 
 
 # What validate checks; every other kind is skipped (and said so with --verbose).
-_CHECKED = ("queues", "priorityclass", "armada-queue")
+_CHECKED = ("queues", "priorityclass", "armada-queue", "armada-scenario")
 
 
 _LABELS = {
@@ -93,6 +93,8 @@ def documents_kind(data) -> str:
 
 def _unit_kind(data) -> str:
     k = kind_of(data)
+    if k == "armada-scenario":  # the current scheduler's settings are linted; a legacy scenario is not
+        return k if is_current_scenario(data) else "other"
     return k if k in _CHECKED or k in ("configmap", "list") else "other"
 
 

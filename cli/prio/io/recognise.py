@@ -64,3 +64,20 @@ def is_scenario(data) -> bool:
     """A mapping with `model: armada` (or `armada-legacy`)."""
     return isinstance(data, dict) and isinstance(data.get("model"), str) and \
         data["model"].strip().lower() in ("armada", "armada-legacy")
+
+
+def scheduler_of(data) -> str | None:
+    """The `scheduler` a scenario names ("current" or "legacy"), `legacy` for `model:
+    armada-legacy`, or None when it names none."""
+    if not isinstance(data, dict):
+        return None
+    if isinstance(data.get("model"), str) and data["model"].strip().lower() == "armada-legacy":
+        return "legacy"
+    s = data.get("scheduler")
+    return s.strip().lower() if isinstance(s, str) else None
+
+
+def is_current_scenario(data) -> bool:
+    """An Armada scenario for the current scheduler (validate lints its settings; a legacy
+    scenario is read by explain and simulate only)."""
+    return is_scenario(data) and scheduler_of(data) in (None, "current")

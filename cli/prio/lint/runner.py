@@ -78,6 +78,10 @@ def check_text(name: str, text: str, found: bool = False) -> FileResult:
             from prio.lint.rules import armada as armada_lint
 
             findings += resolve(name, unit.doc, armada_lint.lint_queue_document(unit.doc))
+        elif unit.kind == "armada-scenario":
+            from prio.lint.rules import armada_current as current_lint
+
+            findings += resolve(name, unit.doc, current_lint.lint_scenario(unit.doc))
         elif unit.kind == "priorityclass":
             from prio.lint.rules import priorityclass as k8s_lint
 

@@ -18,7 +18,7 @@ from prio.io.recognise import is_scenario  # noqa: F401 - recognised by shape
 SCHEDULING_KEYS = ("useProbabilisticSchedulingForAllResources", "resourceScarcity", "minimumResourceToSchedule",
                    "maximalClusterFractionToSchedule", "maximalResourceFractionPerQueue",
                    "maximalResourceFractionToSchedulePerQueue", "queueLeaseBatchSize")
-TOP_KEYS = ("model", "description", "priorityHalfTime", "capacity", "queues", "usage", "offer", "jobs", "seed",
+TOP_KEYS = ("model", "scheduler", "description", "priorityHalfTime", "capacity", "queues", "usage", "offer", "jobs", "seed",
             "rounds", "roundInterval", "cluster", "scheduling") + SCHEDULING_KEYS
 ALIASES = {"priorityHalftime": "priorityHalfTime"}  # the spelling of Armada's docs
 QUEUE_KEYS = ("name", "priorityFactor", "priority", "usage", "resourceLimits")
