@@ -27,19 +27,30 @@ def simulate(
     armada_decay: str = options.ARMADA_DECAY,
     armada_weighting: str = options.ARMADA_WEIGHTING,
     verbose: bool = options.VERBOSE,
+    yunikorn: Optional[str] = options.YUNIKORN,
+    header: List[str] = options.HEADER,
+    cacert: Optional[str] = options.CACERT,
+    timeout: Optional[float] = options.TIMEOUT,
 ):
     """Step through the scheduling order and every priority change it causes."""
     from prio.commands.common import guarded, pick_format
+    from prio.commands.live import remote
 
     fmt = pick_format(output, FORMATS)
-    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, steps, partition, priority_classes, rounds, seed, armada_decay, armada_weighting, limit, use_color(color, sys.stdout), verbose)))
+    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, steps, partition, priority_classes, rounds, seed, armada_decay, armada_weighting, limit, use_color(color, sys.stdout), verbose,
+                                         remote(yunikorn, header, cacert, timeout))))
 
 
-def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_decay, armada_weighting, limit=None, color=False, verbose=False) -> int:
+def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_decay, armada_weighting, limit=None, color=False, verbose=False, live=None) -> int:
     from prio.commands.common import check_armada_options, load_inputs, say_notes, say_recognised, width, write_chunks
     from prio.scenario import build
 
-    inp = load_inputs(paths, sample, classes)
+    if live is not None:
+        from prio.commands import live as live_mod
+
+        inp = live_mod.load(live, paths, sample, classes, partition, verbose)
+    else:
+        inp = load_inputs(paths, sample, classes)
     if verbose:
         say_recognised(inp)
     check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting, rounds=rounds, seed=seed)
