@@ -95,6 +95,8 @@ def fetch(client, partition: str | None = None, progress=None) -> Live:
     # Applications: pending asks and running allocations.
     snaps = [qsnap] if qsnap is not None else []
     apps = _fetch_active(client, pq, infos, live, progress)
+    # YuniKorn lists applications in map order: sorted here, so every run reads them alike.
+    apps.sort(key=lambda a: (_sort_time(a.get("submissionTime")), str(a.get("applicationID"))) if isinstance(a, dict) else (0, ""))
     aurl = client.url(pq + "/applications/active")
     for a in apps:
         if isinstance(a, dict) and isinstance(a.get("applicationID"), str):
@@ -137,6 +139,10 @@ def fetch(client, partition: str | None = None, progress=None) -> Live:
     inp.notes += [n for n in snap.notes if n not in inp.notes]
     inp.names.append(client.base)
     return live
+
+
+def _sort_time(v) -> int:
+    return v if isinstance(v, int) and not isinstance(v, bool) else 0
 
 
 def _doc(name: str, data):

@@ -27,7 +27,7 @@ def quantity(key: str, v: int):
 
 
 def resources(res: dict | None) -> dict:
-    return {k: quantity(k, v) for k, v in sorted((res or {}).items())}
+    return {k: quantity(k, v) for k, v in (res or {}).items()}  # order kept: messages name the first short one
 
 
 def rfc3339(ns: int) -> str:
@@ -92,9 +92,10 @@ def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None) -> dict:
     if snap.priority_classes:
         out["priorityClasses"] = [{"name": c.name, "value": c.value, **({"globalDefault": True} if c.global_default else {})}
                                   for c in snap.priority_classes]
-    apps = sorted(snap.apps, key=lambda a: (a.submit_time, a.id))
+    for a in sorted(snap.apps, key=lambda a: (a.submit_time, a.id)):
+        names.app(a.id)  # numbered in submit order, so ties on submit time still sort by id alike
     rows = []
-    for a in apps:
+    for a in snap.apps:  # the input's order: the engine sets unfitting asks aside in it
         raw = raw_apps.get(a.id) or {}
         row: dict = {"id": names.app(a.id), "queue": a.queue}
         if a.submit_time[1] == 0 and a.submit_time[0] is not None:
