@@ -484,3 +484,25 @@ def test_failed_fetch_writes_nothing(tmp_path):
     with Replay(scenario("walkthrough"), faults={QUEUES: ("status", 500)}) as srv:
         r = run_cli("snapshot", "--yunikorn", srv.url, "--output-file", str(out))
     assert r.exit_code == 2 and not out.exists() and os.listdir(tmp_path) == []
+
+
+def test_url_from_the_environment_does_not_hide_input_files():
+    sc = scenario("walkthrough")
+    env = {"PRIO_YUNIKORN_URL": "http://127.0.0.1:1"}  # nothing listens there
+    got, _ = ok_json("explain", *native_args(sc), "-o", "json", env=env)
+    assert got["queues"]
+    r = run_cli("explain", "-o", "json", env=env)
+    assert r.exit_code == 2 and "connection refused" in r.stderr
+
+
+def test_timeout_and_cacert_from_the_environment():
+    with Replay(scenario("walkthrough"), faults={QUEUES: ("slow", 30)}) as srv:
+        r = run_cli("explain", "--yunikorn", srv.url, env={"PRIO_YUNIKORN_TIMEOUT": "0.2"})
+        assert r.exit_code == 2 and "timed out after 0.2 s" in r.stderr
+        r = run_cli("explain", "--yunikorn", srv.url, env={"PRIO_YUNIKORN_TIMEOUT": "soon"})
+        assert r.exit_code == 2 and "PRIO_YUNIKORN_TIMEOUT: must be a number" in r.stderr
+    r = run_cli("explain", "--yunikorn", "https://127.0.0.1:1", env={"PRIO_YUNIKORN_CACERT": "/nonexistent/ca.pem"})
+    assert r.exit_code == 2 and "no such file (--cacert)" in r.stderr
+    # Set in the environment, they do not get in the way of input files.
+    sc = scenario("walkthrough")
+    ok_json("explain", *native_args(sc), "-o", "json", env={"PRIO_YUNIKORN_CACERT": "x.pem", "PRIO_YUNIKORN_TIMEOUT": "1"})

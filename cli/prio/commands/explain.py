@@ -39,7 +39,7 @@ def explain(
 
     fmt = pick_format(output, FORMATS)
     raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit, why_ask, behind, use_color(color, sys.stdout), verbose,
-                                         remote(yunikorn, header, cacert, timeout))))
+                                         remote(yunikorn, header, cacert, timeout, inputs, sample))))
 
 
 def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None, color=False, verbose=False, live=None) -> int:

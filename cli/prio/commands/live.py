@@ -19,8 +19,14 @@ class Remote:
     timeout: float | None = None
 
 
-def remote(url, headers=(), cacert=None, timeout=None) -> Remote | None:
-    """The --yunikorn options, or None when no URL is given (PRIO_YUNIKORN_URL empty counts as unset)."""
+URL_ENV = "PRIO_YUNIKORN_URL"
+
+
+def remote(url, headers=(), cacert=None, timeout=None, paths=(), sample=None) -> Remote | None:
+    """The --yunikorn options, or None when no URL is given. PRIO_YUNIKORN_URL stands in for
+    --yunikorn only when no input files (or --sample) are given, so files still work with it set."""
+    if url is None and not paths and not sample:
+        url = os.environ.get(URL_ENV)
     url = (url or "").strip()
     extra = [h for h in os.environ.get(HEADER_ENV, "").splitlines() if h.strip()]
     if not url:
@@ -28,6 +34,14 @@ def remote(url, headers=(), cacert=None, timeout=None) -> Remote | None:
             given = "--header" if headers else "--cacert" if cacert else "--timeout"
             raise InputError(given, "goes with --yunikorn URL (or PRIO_YUNIKORN_URL)")
         return None
+    if cacert is None:
+        cacert = os.environ.get("PRIO_YUNIKORN_CACERT") or None
+    if timeout is None and os.environ.get("PRIO_YUNIKORN_TIMEOUT", "").strip():
+        raw = os.environ["PRIO_YUNIKORN_TIMEOUT"].strip()
+        try:
+            timeout = float(raw)
+        except ValueError:
+            raise InputError("PRIO_YUNIKORN_TIMEOUT", f"must be a number of seconds, not {raw!r}") from None
     return Remote(url, extra + list(headers or []), cacert, timeout)
 
 

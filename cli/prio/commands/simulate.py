@@ -38,7 +38,7 @@ def simulate(
 
     fmt = pick_format(output, FORMATS)
     raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, steps, partition, priority_classes, rounds, seed, armada_decay, armada_weighting, limit, use_color(color, sys.stdout), verbose,
-                                         remote(yunikorn, header, cacert, timeout))))
+                                         remote(yunikorn, header, cacert, timeout, inputs, sample))))
 
 
 def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_decay, armada_weighting, limit=None, color=False, verbose=False, live=None) -> int:

@@ -36,7 +36,7 @@ def snapshot(
         sys.stderr.write(f"prio: unknown output format {fmt!r} (choose from {', '.join(FORMATS)})\n")
         raise typer.Exit(2)
     raise typer.Exit(guarded(lambda: run(inputs or [], output_file, anonymize, fmt, partition, priority_classes, verbose,
-                                         remote(yunikorn, header, cacert, timeout))))
+                                         remote(yunikorn, header, cacert, timeout, inputs))))
 
 
 def run(paths, output_file, anonymize, fmt, partition, classes, verbose, live=None) -> int:
