@@ -31,16 +31,22 @@ def command(
     armada_weighting: str = options.ARMADA_WEIGHTING,
     armada_model: Optional[str] = options.ARMADA_MODEL,
     verbose: bool = options.VERBOSE,
+    yunikorn: Optional[str] = options.YUNIKORN,
+    header: List[str] = options.HEADER,
+    cacert: Optional[str] = options.CACERT,
+    timeout: Optional[float] = options.TIMEOUT,
 ):
     """Show each queue's effective priority, offset and fence, and why."""
     from prio.cli.common import guarded
     from prio.cli.common import pick_format
+    from prio.cli.live import remote
 
     fmt = pick_format(output, FORMATS)
-    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit, why_ask, behind, use_color(color, sys.stdout), verbose, armada_model)))
+    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit, why_ask, behind, use_color(color, sys.stdout), verbose, armada_model,
+                                         remote(yunikorn, header, cacert, timeout, inputs, sample))))
 
 
-def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None, color=False, verbose=False, armada_model=None) -> int:
+def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None, color=False, verbose=False, armada_model=None, live=None) -> int:
     from prio.cli.common import check_armada_options
     from prio.cli.common import load_inputs
     from prio.cli.common import say_notes
@@ -52,7 +58,12 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
     from prio.yunikorn.explain import why as why_lines
     from prio.loaders.assemble import build
 
-    inp = load_inputs(paths, sample, classes)
+    if live is not None:
+        from prio.cli import live as live_mod
+
+        inp = live_mod.load(live, paths, sample, classes, partition, verbose)
+    else:
+        inp = load_inputs(paths, sample, classes)
     if verbose:
         say_recognised(inp)
     check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting, armada_model=armada_model)

@@ -16,8 +16,9 @@ from prio.yunikorn.snapshot import PriorityClass
 from prio.yunikorn.snapshot import Snapshot
 from prio.io.recognise import is_native  # noqa: F401 - recognised by shape
 
-TOP = ("partition", "capacity", "priorityClasses", "applications")
-APP = ("id", "queue", "submitTime", "allocated", "asks", "state", "user")
+TOP = ("partition", "capacity", "priorityClasses", "applications", "nodes")
+APP = ("id", "queue", "submitTime", "allocated", "asks", "state", "user", "allocations")
+ALLOCATION = ("id", "priority", "resources", "node", "createTime", "originator", "allowPreemption")
 ASK = ("id", "priority", "priorityClassName", "resources", "createTime", "count")
 MAX_COUNT = 10_000_000
 ASK_KEYS = frozenset(ASK)
@@ -66,6 +67,10 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
         snap.partition = str(data["partition"])
     if data.get("capacity") is not None:
         snap.capacity = r.resources(("capacity",), data["capacity"])
+    if data.get("nodes") is not None:
+        total = _nodes_capacity(r, data["nodes"])
+        if snap.capacity is None:  # no capacity given: the cluster is the sum of its nodes
+            snap.capacity = total
     snap.priority_classes = priority_classes(r, data.get("priorityClasses"), ("priorityClasses",)) + list(extra_classes)
     seen_apps = set()
     shapes: dict = {}
@@ -93,6 +98,8 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
         app = App(app_id, queue.lower(), (to_ns(submit), 0) if submit is not None else (0, order),
                   allocated=r.resources(ap + ("allocated",), a.get("allocated")),
                   state=str(a.get("state") or ""), line=doc.pos(ap).line)
+        if a.get("allocations") is not None:  # running tasks one by one: they win over allocated
+            app.allocated = _allocations_sum(r, ap + ("allocations",), a["allocations"])
         asks = a.get("asks") or []
         if not isinstance(asks, list):
             r.fail(ap + ("asks",), "asks must be a list")
@@ -153,3 +160,36 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
                 asks_out.append(Ask(ask_id, prio, res, when, order))
         snap.apps.append(app)
     return snap
+
+
+def _nodes_capacity(r: Reader, nodes, path=("nodes",)) -> dict:
+    """The contract's `nodes` list: the sum of their capacities (the cluster's)."""
+    if not isinstance(nodes, list):
+        r.fail(path, "nodes must be a list of {name, capacity}")
+    total: dict = {}
+    for i, n in enumerate(nodes):
+        p = path + (i,)
+        if not isinstance(n, dict) or not isinstance(n.get("name"), (str, int)) or str(n.get("name")) == "":
+            r.fail(p, "a node is a mapping with a name and a capacity")
+        r.check_keys(p, n, ("name", "capacity"), "a node")
+        for k, v in r.resources(p + ("capacity",), n.get("capacity")).items():
+            total[k] = total.get(k, 0) + v
+    return total
+
+
+def _allocations_sum(r: Reader, path, allocs) -> dict:
+    """An application's running tasks (contract `allocations`), summed into its usage."""
+    if not isinstance(allocs, list):
+        r.fail(path, "allocations must be a list of running tasks")
+    total: dict = {}
+    for i, t in enumerate(allocs):
+        p = tuple(path) + (i,)
+        if not isinstance(t, dict):
+            r.fail(p, "an allocation is a mapping (id, priority, resources, node, ...)")
+        r.check_keys(p, t, ALLOCATION, "an allocation")
+        if t.get("priority") is not None:
+            r.int32(p + ("priority",), t["priority"], "allocation priority")
+        res = DEFAULT_RESOURCES if "resources" not in t else r.resources(p + ("resources",), t["resources"])
+        for k, v in res.items():
+            total[k] = total.get(k, 0) + v
+    return total

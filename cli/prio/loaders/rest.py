@@ -220,6 +220,11 @@ def load_queues(name: str, doc) -> tuple[list[QueueInfo], Snapshot | None]:
                 props[P.PRIORITY_OFFSET] = str(off)
         else:
             flags["no_prio_fields"] += 1
+        # prioritySorting (newer DAOs) says what application.sort.priority the queue runs with.
+        sorting = _bool(r, path + ("prioritySorting",), q.get("prioritySorting"), "prioritySorting")
+        if sorting is False and P.SORT_PRIORITY not in props:
+            props[P.SORT_PRIORITY] = "disabled"
+        delay = q.get("preemptionDelay")
         cur = q.get("currentPriority")
         if cur is None:
             flags["no_current"] += 1
@@ -235,6 +240,10 @@ def load_queues(name: str, doc) -> tuple[list[QueueInfo], Snapshot | None]:
             allocated=_resources(r, path + ("allocatedResource",), q.get("allocatedResource"), legacy) or {},
             current_priority=cur,
             status=status if isinstance(status, str) and status else "Active",
+            priority_sorting=sorting,
+            preemption_enabled=_bool(r, path + ("preemptionEnabled",), q.get("preemptionEnabled"), "preemptionEnabled"),
+            preemption_fence=_bool(r, path + ("isPreemptionFence",), q.get("isPreemptionFence"), "isPreemptionFence"),
+            preemption_delay=delay if isinstance(delay, str) and delay else None,
         )
         out.append(info)
         for i in reversed(range(len(kids))):

@@ -46,6 +46,11 @@ class QueueInfo:
     allocated: dict = field(default_factory=dict)
     current_priority: int | None = None  # what YuniKorn reported: explain compares it with its own
     status: str = "Active"  # Active, Draining or Stopped
+    # Newer DAO fields, None when the dump does not carry them (older YuniKorn).
+    priority_sorting: bool | None = None
+    preemption_enabled: bool | None = None
+    preemption_fence: bool | None = None
+    preemption_delay: str | None = None
 
 
 @dataclass
