@@ -8,8 +8,9 @@ import typer
 
 from prio.cli.options import Color, use_color
 from prio.cli import options
+from prio.render.formats import names
 
-FORMATS = ("table", "json", "plain", "markdown")
+FORMATS = names("explain")
 
 
 SHORT_HELP = "Each queue's effective priority, offset and fence, and why."

@@ -6,6 +6,8 @@ from enum import Enum
 
 import typer
 
+from prio.render.formats import help_text
+
 
 class Color(str, Enum):
     auto = "auto"
@@ -23,7 +25,7 @@ def use_color(choice: Color, stream) -> bool:
 
 INPUTS = typer.Argument(None, metavar="INPUT", help="Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses, an Armada scenario, in any order (recognised by content). None: the bundled walkthrough.")
 SAMPLE = typer.Option(None, "--sample", metavar="NAME", help="Use a bundled sample: walkthrough (the default), batch, mistakes, yunikorn-configs, pods, armada-scenario, ... (an unknown name lists them all).")
-OUTPUT = typer.Option(None, "-o", "--output", metavar="FORMAT", help="table (default on a terminal), json, plain, markdown. Default from PRIO_OUTPUT.")
+OUTPUT = typer.Option(None, "-o", "--output", metavar="FORMAT", help=help_text("explain", "Default from PRIO_OUTPUT"))
 COLOR = typer.Option(Color.auto, "--color", case_sensitive=False, help="Colour the table output (auto: on a terminal, unless NO_COLOR is set).")
 PARTITION = typer.Option(None, "--partition", metavar="NAME", help="The partition (default: the snapshot's, else default).")
 PRIORITY_CLASSES = typer.Option([], "--priority-classes", metavar="FILE", help="PriorityClass manifests: resolve priorityClassName, and show the range each class maps to per queue.")

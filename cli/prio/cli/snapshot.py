@@ -7,9 +7,10 @@ from typing import List, Optional
 
 import typer
 
-from prio.commands import options
+from prio.cli import options
+from prio.render.formats import help_text, names
 
-FORMATS = ("text", "json")
+FORMATS = names("snapshot")
 
 
 SHORT_HELP = "Capture a running YuniKorn's (or exports') state as a native snapshot plus its config."
@@ -19,7 +20,7 @@ def command(
     inputs: List[str] = typer.Argument(None, metavar="INPUT", help="REST dumps, kubectl pod lists, a queue config, a native snapshot, PriorityClasses (recognised by content). Not with --yunikorn."),
     output_file: Optional[str] = typer.Option(None, "--output-file", metavar="FILE", help="Where to write the snapshot (YAML: the queue config, then the native snapshot, as two documents). '-' is stdout."),
     anonymize: bool = typer.Option(False, "--anonymize", help="Rename applications, asks and users consistently (app-1, app-1-1, user-1); queues and nodes keep their names."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FORMAT", help="What to print about the capture: text (a line on stderr, the default) or json (on stdout)."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FORMAT", help="What to print about the capture: " + help_text("snapshot")),
     partition: Optional[str] = options.PARTITION,
     priority_classes: List[str] = options.PRIORITY_CLASSES,
     verbose: bool = options.VERBOSE,
@@ -29,8 +30,8 @@ def command(
     timeout: Optional[float] = options.TIMEOUT,
 ):
     """Write a native snapshot plus the queue config to --output-file, from --yunikorn URL or from exports."""
-    from prio.commands.common import guarded
-    from prio.commands.live import remote
+    from prio.cli.common import guarded
+    from prio.cli.live import remote
 
     fmt = output or "text"
     if fmt not in FORMATS:
@@ -48,7 +49,7 @@ def run(paths, output_file, anonymize, fmt, partition, classes, verbose, live=No
     if not output_file:
         raise InputError("--output-file", "is required: where to write the snapshot (- for stdout)")
     if live is not None:
-        from prio.commands import live as live_mod
+        from prio.cli import live as live_mod
 
         state = live_mod.fetch(live, partition, verbose, paths, None, classes)
         inp = state.inputs
@@ -56,8 +57,8 @@ def run(paths, output_file, anonymize, fmt, partition, classes, verbose, live=No
     else:
         if not paths:
             raise InputError("prio snapshot", "give --yunikorn URL or input files (REST dumps, kubectl pod lists, a queue config)")
-        from prio import inputs as inputs_mod
-        from prio.commands.common import say_recognised
+        from prio.loaders import inputs as inputs_mod
+        from prio.cli.common import say_recognised
 
         inp = inputs_mod.gather(list(paths), list(classes))
         if verbose:
@@ -71,8 +72,8 @@ def run(paths, output_file, anonymize, fmt, partition, classes, verbose, live=No
         for name in inp.names:
             if name not in ("<stdin>",) and os.path.exists(name) and os.path.realpath(name) == out_abs:
                 raise InputError(output_file, "is one of the inputs; prio never writes to its inputs")
-    from prio.scenario import build
-    from prio.snapshot import Snapshot
+    from prio.loaders.assemble import build
+    from prio.yunikorn.snapshot import Snapshot
 
     eng = build(inp, partition)  # the partition as explain would pick it; fails as explain would
     snap = inp.snapshot or Snapshot(source="(no pending work)")
@@ -81,7 +82,7 @@ def run(paths, output_file, anonymize, fmt, partition, classes, verbose, live=No
         snap.partition = partition
     if config_text is None:
         config_text = config_text_of(inp)
-    from prio.render import snapshot_out
+    from prio.render import snapshot as snapshot_out
 
     if config_text is None:  # nothing describes the queues: the snapshot alone (all queues dynamic)
         text = snapshot_out.render_snapshot_only(snap, source=source, anonymize=anonymize)
@@ -148,14 +149,15 @@ def config_text_of(inp) -> str | None:
 
         return yaml.safe_dump(inp.config_doc.data, sort_keys=False, default_flow_style=False, allow_unicode=True)
     if inp.rest_queues:
-        from prio.render.snapshot_out import config_from_queues
+        from prio.render.snapshot import config_from_queues
 
         return config_from_queues(inp.rest_queues, (inp.snapshot.partition if inp.snapshot else None) or "default")
     return None
 
 
 def _first_document_text(name: str, doc) -> str | None:
-    from prio import source, yamlnodes
+    from prio.io import source
+    from prio.io import yamlnodes
     from prio.errors import InputError
 
     if name == "<stdin>":

@@ -14,10 +14,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from prio import yamlnodes
+from prio.io import yamlnodes
 from prio.errors import InputError
-from prio.inputs import Inputs, merge
-from prio.properties import INT32_MIN
+from prio.loaders.inputs import Inputs
+from prio.loaders.inputs import merge
+from prio.yunikorn.properties import INT32_MIN
 
 PROGRESS_EVERY = 20  # per-queue fetches: a progress line from this many on
 MANY_APPS = 1000  # a single applications list this long gets a line of its own
@@ -79,7 +80,7 @@ def fetch(client, partition: str | None = None, progress=None) -> Live:
         docs = yamlnodes.load_fast(resp.url, live.config_text)
         if not docs:
             raise InputError(resp.url, "the config endpoint answered an empty config")
-        from prio.inputs import _set_config
+        from prio.loaders.inputs import _set_config
 
         _set_config(inp, resp.url, docs[0])
         inp.recognised.append((resp.url, "the queue config YuniKorn runs"))

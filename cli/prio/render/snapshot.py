@@ -12,7 +12,7 @@ import re
 
 import yaml
 
-from prio.quantity import VCORE
+from prio.yunikorn.quantity import VCORE
 
 EXPLAIN = ("prio snapshot: document 1 is the queue config (a queues.yaml: YuniKorn and prio validate read the\n"
            "first document only), document 2 the pending work in prio's native snapshot format.\n"
