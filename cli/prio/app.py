@@ -51,7 +51,7 @@ def use_color(choice: Color, stream) -> bool:
 
 def _register() -> None:
     # Each command module declares its typer command (cheap) and imports its work lazily.
-    from prio.commands import explain, rule, simulate, validate  # noqa: F401
+    from prio.commands import explain, preempt, rule, simulate, validate  # noqa: F401
 
 
 def main() -> None:

@@ -95,7 +95,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
                   allocated=r.resources(ap + ("allocated",), a.get("allocated")),
                   state=str(a.get("state") or ""), line=doc.pos(ap).line)
         if a.get("allocations") is not None:
-            app.allocations = allocations(r, ap + ("allocations",), a["allocations"], snap.priority_classes, app_id)
+            app.allocations = allocations(r, ap + ("allocations",), a["allocations"], snap.priority_classes, app_id, snap.nodes)
             app.allocated = _sum(x.resources for x in app.allocations)  # allocations win over allocated
         asks = a.get("asks") or []
         if not isinstance(asks, list):
@@ -213,7 +213,7 @@ def _flag(r: Reader, path, value, default: bool) -> bool:
     return value
 
 
-def allocations(r: Reader, path, value, classes, app_id: str) -> list:
+def allocations(r: Reader, path, value, classes, app_id: str, node_list=None) -> list:
     if not isinstance(value, list):
         r.fail(path, "allocations must be a list")
     out, seen = [], set()
@@ -236,6 +236,12 @@ def allocations(r: Reader, path, value, classes, app_id: str) -> list:
         node = a.get("node")
         if node is not None and (isinstance(node, bool) or not isinstance(node, (str, int))):
             r.fail(p + ("node",), f"node must be a node name, found {node!r}")
+        if node_list is not None:  # the nodes are listed: every allocation runs on one of them
+            names = [n.name for n in node_list]
+            if node is None and len(names) == 1:
+                node = names[0]
+            elif str(node) not in names:
+                r.fail(p + ("node",) if node is not None else p, f"allocation {aid}: node {node!r} is not one of the snapshot's nodes ({', '.join(names) or 'none'})")
         ct = a.get("createTime")
         created = parse_time(ct)
         if ct is not None and created is None:

@@ -624,7 +624,7 @@ class _Preemptor:
         remaining = snap.remaining_guaranteed()
         snap.remove(victim.res)
         pre = snap.preemptable()
-        if _sge(pre, {}) and all(v >= 0 for v in (pre or {}).values()) and (remaining is None or _victim_queue_over_guaranteed(self.res, remaining)):
+        if _sge(pre, {}) and (remaining is None or _victim_queue_over_guaranteed(self.res, remaining)):
             return True
         snap.add(victim.res)
         return False
@@ -843,8 +843,8 @@ def _order(w: _World, root, apps: list, pending: dict) -> list:
 
 
 def analyse(root, snapshot: Snapshot, preemption_enabled: bool = True, node_sort: str = "fair",
-            weights: dict | None = None, only: str | None = None) -> Result:
-    """What YuniKorn's preemption does for every pending ask of `snapshot` (or ask `only`).
+            weights: dict | None = None) -> Result:
+    """What YuniKorn's preemption does for every pending ask of `snapshot`.
 
     `root` is the partition's queue tree with every application's queue in it (the engine makes
     dynamic queues); `snapshot.nodes` lists the nodes (absent: one node of the capacity)."""
@@ -878,8 +878,6 @@ def analyse(root, snapshot: Snapshot, preemption_enabled: bool = True, node_sort
     for app in snapshot.apps:
         leaf = leaves[app.id]
         for ask in app.asks:
-            if only is not None and ask.id != only:
-                continue
             r = AskResult(ask.id, app.id, leaf.path, ask.priority)
             s = _Search(w, leaf, ask)
             s.run()
