@@ -95,11 +95,11 @@ def _rich(result, asks, width, color) -> str:
         if n:
             con.print()
         style = {"preempted": "bold yellow", "allocated": "bold green"}.get(r.outcome, "bold red")
-        con.print(f"[{style}]{escape(headline(r))}[/]")
+        con.print(f"[{style}]{escape(headline(r))}[/]", soft_wrap=True)
         if r.outcome == "allocated" and r.fits_now:
             continue
         for line in _details(r):
-            con.print("  " + escape(line))
+            con.print("  " + escape(line), soft_wrap=True)
         rank = _victim_rank(r)
         prio_at = dict(r.priority_by_queue)
         tree = Tree(escape(f"{r.fence_root}  (fence root; ask priority here {prio_at.get(r.fence_root)})"))
@@ -126,7 +126,7 @@ def _rich(result, asks, width, color) -> str:
         con.print(tree)
     con.print()
     con.print("Legend: x victim (in YuniKorn's order), o candidate not needed, - not eligible. "
-              "prio simulate does not model preemption; this is what YuniKorn's preemption would do.")
+              "prio simulate does not model preemption; this is what YuniKorn's preemption would do.", soft_wrap=True)
     return buf.getvalue()
 
 
