@@ -83,6 +83,8 @@ class Partition:
     resourceweights: dict = field(default_factory=dict)
     preemption_enabled: bool = True
     usergroupresolver: str | None = None
+    quota_preemption_enabled: bool = False  # preemption.quotapreemptionenabled (default false)
+    preemption_block: bool = False  # the partition has a preemption: mapping
 
     @property
     def display_name(self) -> str:
@@ -233,6 +235,8 @@ class _Decoder:
                 p.resourceweights = {k: v for k, v in rw.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
         pre = self.mapping(d.get("preemption"))
         p.preemption_enabled = self.boolean(pre.get("enabled"), True)
+        p.quota_preemption_enabled = self.boolean(pre.get("quotapreemptionenabled"), False)
+        p.preemption_block = bool(pre)
         ugr = d.get("usergroupresolver")
         if isinstance(ugr, dict):
             p.usergroupresolver = self.text(path + ("usergroupresolver", "type"), ugr.get("type"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 
 FAMILIES = ("decoding", "structure", "resources", "limits", "acl", "placement", "nodesort",
-            "properties", "priority")
+            "properties", "priority", "preemption")
 _EXTRA = ("prio.armada.lint", "prio.k8s.lint", "prio.suppress")
 
 
