@@ -220,6 +220,8 @@ applications:
     ("nodes: [{name: n1, capacity: {vcore: 2}}]\napplications:\n  - {id: a, queue: root.b, allocations: [{id: x, node: n1}, {id: x, node: n1}]}\n",
      "allocation id 'x' appears twice"),
     ("applications:\n  - {id: a, queue: root.a, asks: [{id: x}]}\n", "neither nodes nor a capacity"),
+    ("nodes: [{name: n1, capacity: {vcore: 2}}]\napplications:\n  - {id: a, queue: root.b, allocations: [{id: x, node: n1}]}\n"
+     "  - {id: b, queue: root.b, allocations: [{id: x, node: n1}]}\n", "allocation keys are unique"),
 ])
 def test_bad_input_is_one_line_exit_2(tmp_path, snapshot, msg):
     q, s = _write(tmp_path, snapshot)
@@ -248,3 +250,27 @@ def test_explain_and_simulate_still_read_a_preemption_snapshot():
 def test_sample_files_exist():
     for f in ("preemption-queues.yaml", "preemption-asks.yaml"):
         assert os.path.isfile(os.path.join(ROOT, "samples", f))
+
+
+def test_ask_without_resources_still_gets_an_outcome(tmp_path):
+    q, s = _write(tmp_path, """
+nodes: [{name: n1, capacity: {vcore: 2}}]
+applications:
+  - {id: x, queue: root.a, asks: [{id: empty, resources: {}}]}
+""")
+    assert _preempt_json(q, s)["asks"]["empty"]["outcome"] == "allocated"
+
+
+def test_core_is_pure():
+    """The model and algorithm import no rendering or CLI libraries, and no YAML of their own
+    (yaml itself arrives through prio.config's go-yaml decoding helpers, which the tree needs)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.path.insert(0, 'cli'); import prio.yunikorn.preemption; "
+            "bad = [m for m in ('rich', 'typer', 'tabulate', 'jsonschema') if m in sys.modules]; "
+            "print(bad); sys.exit(1 if bad else 0)")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    src = open(os.path.join(ROOT, "cli", "prio", "yunikorn", "preemption.py"), encoding="utf-8").read()
+    assert "import yaml" not in src and "open(" not in src and "print(" not in src

@@ -69,6 +69,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
     if data.get("nodes") is not None:
         snap.nodes = nodes(r, data["nodes"])
     seen_apps = set()
+    seen_allocs: dict = {}  # allocation id -> application: allocation keys are unique
     shapes: dict = {}
     order = 0
     for i, a in enumerate(data["applications"]):
@@ -95,7 +96,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
                   allocated=r.resources(ap + ("allocated",), a.get("allocated")),
                   state=str(a.get("state") or ""), line=doc.pos(ap).line)
         if a.get("allocations") is not None:
-            app.allocations = allocations(r, ap + ("allocations",), a["allocations"], snap.priority_classes, app_id, snap.nodes)
+            app.allocations = allocations(r, ap + ("allocations",), a["allocations"], snap.priority_classes, app_id, snap.nodes, seen_allocs)
             app.allocated = _sum(x.resources for x in app.allocations)  # allocations win over allocated
         asks = a.get("asks") or []
         if not isinstance(asks, list):
@@ -213,7 +214,7 @@ def _flag(r: Reader, path, value, default: bool) -> bool:
     return value
 
 
-def allocations(r: Reader, path, value, classes, app_id: str, node_list=None) -> list:
+def allocations(r: Reader, path, value, classes, app_id: str, node_list=None, seen_allocs=None) -> list:
     if not isinstance(value, list):
         r.fail(path, "allocations must be a list")
     out, seen = [], set()
@@ -230,7 +231,11 @@ def allocations(r: Reader, path, value, classes, app_id: str, node_list=None) ->
         aid = str(aid)
         if aid in seen:
             r.fail(p + ("id",), f"allocation id {aid!r} appears twice in application {app_id}")
+        if seen_allocs is not None and aid in seen_allocs:
+            r.fail(p + ("id",), f"allocation id {aid!r} appears twice (also in application {seen_allocs[aid]}): allocation keys are unique")
         seen.add(aid)
+        if seen_allocs is not None:
+            seen_allocs[aid] = app_id
         prio = 0 if a.get("priority") is None and a.get("priorityClassName") is None else _priority(r, p, a, classes)
         res = DEFAULT_RESOURCES if "resources" not in a else r.resources(p + ("resources",), a["resources"])
         node = a.get("node")

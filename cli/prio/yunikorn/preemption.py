@@ -412,7 +412,10 @@ class _Search:
         self.fence = None
         self.fence_why = ""
         self.snaps: dict = {}
-        self.why: dict = {}  # run id -> (eligible, why, compared_with)
+        self.why: dict = {}  # _Run -> (eligible, why, compared_with)
+        self.by_leaf: dict = {}
+        for r in world.runs:
+            self.by_leaf.setdefault(id(r.leaf), []).append(r)
 
     def fence_root(self):
         cur = self.ask.priority
@@ -466,10 +469,10 @@ class _Search:
 
     def _mark(self, runs, eligible, why, cmp=None):
         for r in runs:
-            self.why[r.id] = (eligible, why, cmp)
+            self.why[r] = (eligible, why, cmp)
 
     def _runs_in(self, q):
-        return [r for r in self.w.runs if r.leaf is q]
+        return self.by_leaf.get(id(q), [])
 
     def _walk(self, q, ask_prio: int, fenced: bool, fence_note: str):
         if q is self.leaf:
@@ -488,15 +491,15 @@ class _Search:
                 return
             for r in runs:
                 if not _match_any(self.ask.resources, r.res):
-                    self.why[r.id] = (False, "shares no resource type with the ask", ask_prio)
+                    self.why[r] = (False, "shares no resource type with the ask", ask_prio)
                     continue
                 if fenced or r.alloc.priority <= ask_prio:
                     victims.victims.append(r)
                     why = (f"inside {fence_note}: every task there is a candidate" if fenced else
                            f"priority {r.alloc.priority} <= {ask_prio}, the ask's priority as seen from {q.path}")
-                    self.why[r.id] = (True, why, ask_prio)
+                    self.why[r] = (True, why, ask_prio)
                 else:
-                    self.why[r.id] = (False, f"priority {r.alloc.priority} > {ask_prio}, the ask's priority as seen from {q.path}", ask_prio)
+                    self.why[r] = (False, f"priority {r.alloc.priority} > {ask_prio}, the ask's priority as seen from {q.path}", ask_prio)
             if not victims.victims:
                 del self.snaps[q.path]
             return
@@ -509,7 +512,7 @@ class _Search:
                     if child.offset > ask_prio:
                         for r in self.w.runs:
                             if _under(r.leaf, child):
-                                self.why[r.id] = (False, f"{child.path} is priority-fenced with offset {child.offset} > {ask_prio}, the ask's priority at {q.path}", ask_prio)
+                                self.why[r] = (False, f"{child.path} is priority-fenced with offset {child.offset} > {ask_prio}, the ask's priority at {q.path}", ask_prio)
                         continue
                     child_fenced = True
                     note = f"{child.path} (priority fence, offset {child.offset} <= {ask_prio})"
@@ -581,7 +584,7 @@ class _Preemptor:
         self.by_alloc: dict = {}
         for path in sorted(self.snaps):
             for v in self.snaps[path].victims:
-                self.by_alloc[v.id] = path
+                self.by_alloc[v] = path
 
     def all_victims(self) -> list:
         return [v for path in sorted(self.snaps) for v in self.snaps[path].victims]
@@ -639,7 +642,7 @@ class _Preemptor:
             return -1, None
         head, tail = [], []
         for v in potential:
-            qv = self.by_alloc.get(v.id)
+            qv = self.by_alloc.get(v)
             snap = snaps.get(qv) if qv is not None else None
             if snap is None:
                 continue
@@ -667,7 +670,7 @@ class _Preemptor:
         snaps = _dup(self.snaps)
         results, index = [], -1
         for v in head:
-            qv = self.by_alloc.get(v.id)
+            qv = self.by_alloc.get(v)
             snap = snaps.get(qv) if qv is not None else None
             if snap is None:
                 continue
@@ -727,15 +730,15 @@ class _Preemptor:
             return None, False
         seen = set()
         for v in node_victims:
-            qv = self.by_alloc.get(v.id)
+            qv = self.by_alloc.get(v)
             if qv is not None and qv in snaps:
                 snaps[qv].remove(v.res)
-                seen.add(v.id)
-        potential = [v for v in self.all_victims() if v.id not in seen]
+                seen.add(v)
+        potential = [v for v in self.all_victims() if v not in seen]
         potential.sort(key=lambda v: (_score(v), (-v.alloc.create_time[0], -v.alloc.create_time[1]), v.leaf.path, v.app, v.order))
         victims = []
         for v in potential:
-            qv = self.by_alloc.get(v.id)
+            qv = self.by_alloc.get(v)
             snap = snaps.get(qv) if qv is not None else None
             if snap is None:
                 continue
@@ -831,15 +834,19 @@ def _fits_now(w: _World, leaf, ask: Ask) -> bool:
 def _order(w: _World, root, apps: list, pending: dict) -> list:
     """The asks in the order YuniKorn's cycle considers them now (the engine's sort)."""
     snap = Snapshot(capacity=w.root_max or None)
+    usages: dict = {}
+    for run in w.runs:
+        _add_to(usages.setdefault(run.app, {}), run.res)
     for app in apps:
-        usage: dict = {}
-        for run in w.runs:
-            if run.app == app.id:
-                _add_to(usage, run.res)
+        usage = usages.get(app.id, {})
         asks = [a for a in app.asks if a.id in pending.get(app.id, ())]
         snap.apps.append(App(app.id, app.queue, app.submit_time, asks, usage, app.state or ("Running" if usage else ""), app.line))
     eng = Engine(root, snap)
-    return [(st.app.id, a) for st, a in eng.considered_order()]
+    out = [(st.app.id, a) for st, a in eng.considered_order()]
+    seen = {(app_id, a.id) for app_id, a in out}
+    for app in apps:  # asks with nothing to sort by (no positive resources) come last
+        out += [(app.id, a) for a in app.asks if a.id in pending.get(app.id, ()) and (app.id, a.id) not in seen]
+    return out
 
 
 def analyse(root, snapshot: Snapshot, preemption_enabled: bool = True, node_sort: str = "fair",
@@ -885,7 +892,7 @@ def analyse(root, snapshot: Snapshot, preemption_enabled: bool = True, node_sort
             r.priority_by_queue = list(reversed(s.chain))
             r.eligible = sorted(v.id for snap in s.snaps.values() for v in snap.victims)
             for run in w.runs:
-                eligible, why, cmp = s.why.get(run.id, (False, f"outside the fence root {s.fence.path}", None))
+                eligible, why, cmp = s.why.get(run, (False, f"outside the fence root {s.fence.path}", None))
                 r.candidates.append(Candidate(run.id, run.app, run.leaf.path, run.alloc.node, run.alloc.priority, eligible, why, cmp))
             r.preconditions = _preconditions(w, leaf, ask)
             r.fits_now = _fits_now(w, leaf, ask)
