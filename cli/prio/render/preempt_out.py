@@ -70,8 +70,23 @@ def _in_scope(r, c) -> bool:
     return c.queue == r.fence_root or c.queue.startswith(r.fence_root + ".")
 
 
+_MEANING = {
+    "Preemption queue guarantees check failed":
+        "removing every candidate would still not bring the ask's queue within its guarantee (or no queue on its path has one)",
+    "Preemption helped but short of resources":
+        "the victims YuniKorn may take on the chosen node add up to less than the ask (it does not count the node's free space here)",
+    "Preemption does not help":
+        "no node where taking candidates (each leaving its queue over its guarantee, within what is left of the ask queue's guarantee) makes the ask fit",
+}
+
+
 def _details(r) -> list[str]:
     lines = []
+    if r.outcome == "not placed" and r.reason in _MEANING:
+        meaning = _MEANING[r.reason]
+        if r.reason == "Preemption does not help" and not r.eligible:
+            meaning = "the victim search found no candidates"
+        lines.append(f"why: {meaning}")
     for name, ok, detail in r.preconditions:
         lines.append(f"{'ok ' if ok else 'NO '} {name}: {detail}")
     lines.append(f"fence root: {r.fence_root} ({r.fence_why})")

@@ -438,7 +438,8 @@ class _Search:
                 self.fence_why = f"{q.path} has preemption.policy: fence"
             elif by_max:
                 used = self.w.qalloc[q.path]
-                what = "its max" if q.max else "the max it inherits" + (" (root's max is the sum of the nodes)" if True else "")
+                what = ("root's max (the sum of the nodes)" if q.parent is None else
+                        "its max (within its parents')" if q.max else "the max it inherits")
                 self.fence_why = (f"{q.path}: usage {_show(used)} plus the ask {_show(self.ask.resources)} would pass "
                                   f"{what}, {_show(mx)}")
             if q.parent is None or self.w.preemption_policy(q) == "fence" or by_max:
