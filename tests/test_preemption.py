@@ -167,6 +167,8 @@ applications:
     assert got["reason"] == "Preemption helped but short of resources"
     assert got["log"] == ["Preemption does not help", "Preemption helped but short of resources"]
     assert got["eligibleVictims"] == ["b0", "b1"]
+    plain = run_cli("preempt", q, s, "-o", "plain").stdout
+    assert "why: the victims YuniKorn may take on the chosen node add up to less than the ask" in plain
 
 
 def test_partition_switch_off(tmp_path):

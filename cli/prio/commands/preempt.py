@@ -15,7 +15,7 @@ DEFAULT_SAMPLE = "preemption"
 
 @app.command(short_help="What YuniKorn's preemption would do for each pending ask, and why.")
 def preempt(
-    inputs: List[str] = options.INPUTS,
+    inputs: List[str] = typer.Argument(None, metavar="INPUT", help="Queue config and a snapshot with nodes and running allocations (recognised by content). None: the bundled preemption sample."),
     sample: Optional[str] = typer.Option(None, "--sample", metavar="NAME", help="Use a bundled sample (default with no INPUT: preemption)."),
     output: Optional[str] = options.OUTPUT,
     output_file: Optional[str] = typer.Option(None, "--output-file", metavar="PATH", help="Write the report to this file instead of stdout."),
