@@ -33,8 +33,7 @@ def run_cli(*args, input=None, env=None):
     """Invoke the typer app in-process; returns the click Result (stdout/stderr apart)."""
     from typer.testing import CliRunner
 
-    from prio.cli.app import _register
-    from prio.cli.app import app
+    from prio.cli.app import _register, app
 
     _register()
     return CliRunner(env=env).invoke(app, list(args), input=input)

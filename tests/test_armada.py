@@ -12,9 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prio.armada import analysis, scheduling
-from prio.cli.armada import is_scenario
-from prio.cli.armada import run_explain
-from prio.cli.armada import run_simulate
+from prio.cli.armada import is_scenario, run_explain, run_simulate
 from prio.armada.model import Job, Options, Settings
 from prio.armada.priority import (decay_factor, effective_priority, resources_as_usage, scarcity_from_capacity,
                                   update_priority)

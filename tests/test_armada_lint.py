@@ -5,10 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from prio.lint.rules.armada import is_queue_manifest
-from prio.lint.rules.armada import lint_queue_document
-from prio.lint.registry import CHECKS
-from prio.lint.registry import RULES
+from prio.lint.rules.armada import is_queue_manifest, lint_queue_document
+from prio.lint.registry import CHECKS, RULES
 from prio.io.yamlnodes import load
 
 ROOT = Path(__file__).resolve().parents[1]

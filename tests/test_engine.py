@@ -9,8 +9,7 @@ from hypothesis import strategies as st
 
 from conftest import sample, shared
 from prio.loaders import queues as config
-from prio.yunikorn import engine
-from prio.yunikorn import tree
+from prio.yunikorn import engine, tree
 from prio.io import yamlnodes
 from prio.loaders import native
 

@@ -241,8 +241,7 @@ def test_classes_from_docs_keeps_valid_classes_only():
 def run_cli(args):
     from typer.testing import CliRunner
 
-    from prio.cli.app import _register
-    from prio.cli.app import app
+    from prio.cli.app import _register, app
 
     _register()
     return CliRunner().invoke(app, args)

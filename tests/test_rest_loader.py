@@ -12,8 +12,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "cli"))
 
 from prio.loaders import inputs  # noqa: E402
 from prio.io import yamlnodes
-from prio.yunikorn.engine import MIN  # noqa: E402
-from prio.yunikorn.engine import Engine
+from prio.yunikorn.engine import Engine, MIN  # noqa: E402
 from prio.errors import InputError  # noqa: E402
 from prio.loaders import rest  # noqa: E402
 

@@ -38,8 +38,7 @@ def command(
     timeout: Optional[float] = options.TIMEOUT,
 ):
     """Show each queue's effective priority, offset and fence, and why."""
-    from prio.cli.common import guarded
-    from prio.cli.common import pick_format
+    from prio.cli.common import guarded, pick_format
     from prio.cli.live import remote
 
     fmt = pick_format(output, FORMATS)
@@ -48,14 +47,8 @@ def command(
 
 
 def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None, color=False, verbose=False, armada_model=None, live=None) -> int:
-    from prio.cli.common import check_armada_options
-    from prio.cli.common import load_inputs
-    from prio.cli.common import say_notes
-    from prio.cli.common import say_recognised
-    from prio.cli.common import width
-    from prio.cli.common import write_chunks
-    from prio.yunikorn.explain import iter_ask_rows
-    from prio.yunikorn.explain import queue_rows
+    from prio.cli.common import check_armada_options, load_inputs, say_notes, say_recognised, width, write_chunks
+    from prio.yunikorn.explain import iter_ask_rows, queue_rows
     from prio.yunikorn.explain import why as why_lines
     from prio.loaders.assemble import build
 

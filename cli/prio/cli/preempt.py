@@ -31,8 +31,7 @@ def command(
     """For each pending ask: may YuniKorn preempt for it, where its fence root is, which running
     tasks are candidates and why, and the victims it would pick in order (or its reason why not).
     Needs a config and a snapshot with nodes and running allocations."""
-    from prio.cli.common import guarded
-    from prio.cli.common import pick_format
+    from prio.cli.common import guarded, pick_format
 
     fmt = pick_format(output, FORMATS)
     to_file = output_file not in (None, "", "-")
@@ -53,10 +52,7 @@ def _partition_of(inp, eng):
 
 
 def run(paths, sample, fmt, ask, partition, classes, output_file=None, color=False, verbose=False) -> int:
-    from prio.cli.common import load_inputs
-    from prio.cli.common import say_notes
-    from prio.cli.common import say_recognised
-    from prio.cli.common import width
+    from prio.cli.common import load_inputs, say_notes, say_recognised, width
     from prio.errors import InputError
     from prio.render import preempt as preempt_out
     from prio.loaders.assemble import build

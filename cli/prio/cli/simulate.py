@@ -37,8 +37,7 @@ def command(
     timeout: Optional[float] = options.TIMEOUT,
 ):
     """Step through the scheduling order and every priority change it causes."""
-    from prio.cli.common import guarded
-    from prio.cli.common import pick_format
+    from prio.cli.common import guarded, pick_format
     from prio.cli.live import remote
 
     fmt = pick_format(output, FORMATS)
@@ -47,12 +46,7 @@ def command(
 
 
 def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_decay, armada_weighting, limit=None, color=False, verbose=False, armada_model=None, live=None) -> int:
-    from prio.cli.common import check_armada_options
-    from prio.cli.common import load_inputs
-    from prio.cli.common import say_notes
-    from prio.cli.common import say_recognised
-    from prio.cli.common import width
-    from prio.cli.common import write_chunks
+    from prio.cli.common import check_armada_options, load_inputs, say_notes, say_recognised, width, write_chunks
     from prio.loaders.assemble import build
 
     if live is not None:

@@ -156,8 +156,7 @@ def config_text_of(inp) -> str | None:
 
 
 def _first_document_text(name: str, doc) -> str | None:
-    from prio.io import source
-    from prio.io import yamlnodes
+    from prio.io import source, yamlnodes
     from prio.errors import InputError
 
     if name == "<stdin>":

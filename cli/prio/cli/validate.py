@@ -93,8 +93,7 @@ def _run(paths, fmt, *, strict, quiet, color, priority_classes, verbose, output_
 
     from prio.lint import settings as settings_mod
     from prio.lint import suppress
-    from prio.lint.runner import Options
-    from prio.lint.runner import check_paths
+    from prio.lint.runner import Options, check_paths
     from prio.lint.rules import all_rules
 
     fmt = resolve_format(fmt)

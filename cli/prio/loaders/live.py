@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 
 from prio.io import yamlnodes
 from prio.errors import InputError
-from prio.loaders.inputs import Inputs
-from prio.loaders.inputs import merge
+from prio.loaders.inputs import Inputs, merge
 from prio.yunikorn.properties import INT32_MIN
 
 PROGRESS_EVERY = 20  # per-queue fetches: a progress line from this many on

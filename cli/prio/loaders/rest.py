@@ -23,13 +23,9 @@ from prio.errors import InputError
 from prio.lint.findings import format_path
 from prio.loaders.reader import Reader
 from prio.values import INT32_MAX, INT32_MIN
-from prio.yunikorn.snapshot import App
-from prio.yunikorn.snapshot import Ask
-from prio.yunikorn.snapshot import QueueInfo
-from prio.yunikorn.snapshot import Snapshot
+from prio.yunikorn.snapshot import App, Ask, QueueInfo, Snapshot
 from prio.yunikorn.quantity import strictly_positive
-from prio.yunikorn.tree import QNode
-from prio.yunikorn.tree import empty_root
+from prio.yunikorn.tree import QNode, empty_root
 from prio.io.recognise import _app_obj, _queue_obj, is_apps_dump, is_queues_dump  # noqa: F401 - recognised by shape
 
 INT64_MAX = 2**63 - 1

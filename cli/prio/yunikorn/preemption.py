@@ -24,10 +24,7 @@ from dataclasses import dataclass, field
 
 from prio.yunikorn import properties as P
 from prio.yunikorn.engine import Engine
-from prio.yunikorn.snapshot import Allocation
-from prio.yunikorn.snapshot import App
-from prio.yunikorn.snapshot import Ask
-from prio.yunikorn.snapshot import Snapshot
+from prio.yunikorn.snapshot import Allocation, App, Ask, Snapshot
 
 # YuniKorn's own failure messages (pkg/common/errors.go, objects/application.go)
 NOT_ENOUGH_QUEUE_QUOTA = "Not enough queue quota"
