@@ -5,6 +5,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared")
+TESTS = os.path.join(ROOT, "tests")
 sys.path.insert(0, os.path.join(ROOT, "cli"))  # the source tree wins over an installed copy
 
 

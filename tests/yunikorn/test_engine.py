@@ -364,6 +364,7 @@ def random_tree(draw):
 
 
 @settings(max_examples=60, deadline=None)
+@pytest.mark.slow
 @given(random_tree(), st.one_of(st.none(), st.integers(1, 20)))
 def test_invariants_on_random_trees(t, capacity):
     qtext, apps = t

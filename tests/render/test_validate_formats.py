@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from conftest import ROOT
+
+REPO = Path(ROOT)
 if str(REPO / "cli") not in sys.path:
     sys.path.insert(0, str(REPO / "cli"))
 

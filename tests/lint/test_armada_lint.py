@@ -8,8 +8,9 @@ import pytest
 from prio.lint.rules.armada import is_queue_manifest, lint_queue_document
 from prio.lint.registry import CHECKS, RULES
 from prio.io.yamlnodes import load
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(ROOT)
 
 
 def lint(text: str):
