@@ -26,7 +26,7 @@ from typing import NamedTuple
 from prio.properties import INT32_MAX, INT32_MIN
 from prio.quantity import show, strictly_positive
 from prio.snapshot import App, Ask, Snapshot
-from prio.tree import QNode, ensure_queue, set_fairmax
+from prio.tree import QNode, ensure_queue, fair_max, set_fairmax
 
 MIN = INT32_MIN
 
@@ -72,6 +72,27 @@ class MaxTracker:
             self.max = -heap[0] if heap else MIN
 
 
+def sorted_asks(app: App) -> list:
+    """An application's asks in the order of YuniKorn's sortedRequests (sorted_asks.go), built by
+    inserting them in file order: higher priority first, then earlier create time. An ask that
+    equals one already there (same priority and create time) goes behind the last ask when it is
+    not before it (insert's fast path), else before all its equals (the binary search stops at
+    the first ask that is "less", and equal counts as less). Asks without a create time are
+    created one after the other (file order), so they never compare equal."""
+    implicit = app.submit_time
+    keyed = []
+    top = None
+    for a in app.asks:
+        k = (-a.priority, a.create_time, a.seq if a.create_time == implicit else 0)
+        if top is None or k >= top:
+            top = k
+            keyed.append((k, a.seq, a))
+        else:
+            keyed.append((k, -a.seq, a))
+    keyed.sort(key=lambda t: (t[0], t[1]))
+    return [t[2] for t in keyed]
+
+
 class AppState:
     __slots__ = ("app", "leaf", "asks", "alloc", "dead", "first", "live", "prio", "pending",
                  "usage", "running", "version", "blocked", "key_submit")
@@ -79,7 +100,7 @@ class AppState:
     def __init__(self, app: App, leaf: QNode):
         self.app = app
         self.leaf = leaf
-        self.asks = sorted(app.asks, key=lambda a: (-a.priority, a.create_time, a.seq))
+        self.asks = sorted_asks(app)
         n = len(self.asks)
         self.alloc = [False] * n
         self.dead: dict[int, str] = {}
@@ -162,7 +183,6 @@ class Engine:
     def __init__(self, root: QNode, snapshot: Snapshot):
         self.root = root
         self.snapshot = snapshot
-        set_fairmax(root, snapshot.capacity)
         self.apps: list[AppState] = []
         types = set(snapshot.capacity or ())
         for app in snapshot.apps:
@@ -170,6 +190,7 @@ class Engine:
             for a in app.asks:
                 types.update(a.resources)
         self.n_types = len(types)
+        set_fairmax(root, snapshot.capacity, sorted(types))
         self.steps_done = 0
         for q in root.walk():
             self._init_state(q)
@@ -212,10 +233,7 @@ class Engine:
         q.heap, q.apps = [], []
         q.first_step = q.last_step = None
         if q.fairmax is None:  # a dynamic queue: its parent's fair max overlaid by its own max
-            fm = dict(q.parent.fairmax) if q.parent is not None else {}
-            if q.max:
-                fm.update(q.max)
-            q.fairmax = fm
+            q.fairmax = fair_max(q.parent.fairmax if q.parent is not None else {}, q.max)
 
     def _attach_new_queues(self, leaf: QNode) -> None:
         """Give dynamic queues created for this snapshot their engine state, top-down."""
