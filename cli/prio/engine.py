@@ -27,6 +27,7 @@ from prio.properties import INT32_MAX, INT32_MIN
 from prio.quantity import show, strictly_positive
 from prio.snapshot import App, Ask, Snapshot
 from prio.tree import QNode, ensure_queue, fair_max, set_fairmax
+from prio.yunikorn.placement import Rejected, place
 
 MIN = INT32_MIN
 
@@ -180,9 +181,12 @@ def _insertion_first(items, key):
 
 
 class Engine:
-    def __init__(self, root: QNode, snapshot: Snapshot):
+    def __init__(self, root: QNode, snapshot: Snapshot, rules=None):
+        """`rules`: the partition's placement rules (a list, possibly empty), or None when the
+        queues the snapshot names are taken as given (no config)."""
         self.root = root
         self.snapshot = snapshot
+        self.rejected: list[Rejected] = []
         self.apps: list[AppState] = []
         types = set(snapshot.capacity or ())
         for app in snapshot.apps:
@@ -196,7 +200,11 @@ class Engine:
             self._init_state(q)
         where = snapshot.source or "snapshot"
         for app in snapshot.apps:
-            leaf = ensure_queue(root, app.queue, where, app.line)
+            path, rejected = place(root, app, None if app.placed else rules)
+            if rejected is not None:
+                self.rejected.append(rejected)
+                continue
+            leaf = ensure_queue(root, path, where, app.line)
             st = AppState(app, leaf)
             self._attach_new_queues(leaf)
             self.apps.append(st)

@@ -23,6 +23,8 @@ class App:
     allocated: dict = field(default_factory=dict)  # what the app already runs
     state: str = ""  # "", New, Accepted, Running...: Running when allocated is non-empty
     line: int | None = None  # where the app is defined, for messages
+    user: str = ""  # the submitting user, when known (placement rules)
+    placed: bool = False  # already placed by YuniKorn (REST dumps): placement rules are not applied again
 
 
 @dataclass

@@ -89,7 +89,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
         # A given time sorts by itself (ties go to the application id); without one, file order.
         app = App(app_id, queue.lower(), (to_ns(submit), 0) if submit is not None else (0, order),
                   allocated=r.resources(ap + ("allocated",), a.get("allocated")),
-                  state=str(a.get("state") or ""), line=doc.pos(ap).line)
+                  state=str(a.get("state") or ""), line=doc.pos(ap).line, user=str(a.get("user") or ""))
         asks = a.get("asks") or []
         if not isinstance(asks, list):
             r.fail(ap + ("asks",), "asks must be a list")
