@@ -65,12 +65,15 @@ def _note_other_partitions(inp, eng: Engine, others) -> None:
     from prio.config import queue_path, walk
 
     dynamic = {q.path for q in eng.root.walk() if q.dynamic and q.leaf}
+    refused = {r.queue.lower() for r in eng.rejected}
+    dynamic |= refused
     for p in others:
         r = p.root()
         if r is None:
             continue
         found = sorted(dynamic & {queue_path(q, anc) for q, anc in walk(r)})
         if found:
+            how = "its application rejected" if set(found) <= refused else "taken as dynamic"
             inp.notes.append(f"{', '.join(found[:3])} {'is' if len(found) == 1 else 'are'} not in partition "
-                             f"{eng.snapshot.partition or 'default'} (taken as dynamic) but configured in partition "
+                             f"{eng.snapshot.partition or 'default'} ({how}) but configured in partition "
                              f"{p.display_name}: --partition {p.display_name}?")
