@@ -22,10 +22,9 @@ from typing import NamedTuple
 NO_RULE = "application rejected: no placement rule matched"
 INVALID_NAME = ("invalid queue name, max 64 characters consisting of alphanumeric characters and "
                 "'-', '_', '#', '@', '/', ':' allowed")
-_NAME = re.compile(r"^[a-zA-Z0-9_:#/@-]{1,64}$")
+_NAME = re.compile(r"[a-zA-Z0-9_:#/@-]{1,64}")  # fullmatch
 # configs.UserRegExp / GroupRegExp / SpecialRegExp, for filters
-_USER = re.compile(r"^[_a-zA-Z][a-zA-Z0-9_.@-]*[$]?$")
-_GROUP = re.compile(r"^[_a-zA-Z][a-zA-Z0-9_-]*$")
+_USER = re.compile(r"[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?")  # fullmatch: Go's $ never matches before a newline
 _SPECIAL = re.compile(r"[\^$*+?()\[{}|]")
 DEFAULT_QUEUE = "root.default"
 
@@ -58,7 +57,7 @@ def find(root, path: str):
 def _allows(rule, user: str) -> bool:
     """Filter.allowUser for a user without groups."""
     allow = (rule.filter_type or "") != "deny"
-    users = [u for u in (rule.users or [])]
+    users = list(rule.users or [])
     groups = rule.groups or []
     if not users and not groups:
         return allow
@@ -71,15 +70,15 @@ def _allows(rule, user: str) -> bool:
             except re.error:
                 matched = False
         else:
-            matched = bool(_USER.match(u)) and u == user
+            matched = bool(_USER.fullmatch(u)) and u == user
     elif len(users) >= 2:
-        matched = user in {u for u in users if _USER.match(u)}
+        matched = user in {u for u in users if _USER.fullmatch(u)}
     return allow if matched else not allow
 
 
 def _check_parts(name: str) -> None:
     for part in name.split("."):
-        if not _NAME.match(part):
+        if not _NAME.fullmatch(part):
             raise _Fail(INVALID_NAME)
 
 
@@ -182,7 +181,7 @@ def place(root, app, rules) -> tuple[str | None, Rejected | None]:
         return None, Rejected(app.id, app.queue, f"failed to create rule based queue {name} for application {app.id}\n"
                                                  f"creation of queue {name} failed parent is already a leaf: {current}")
     for part in name[len(current) + 1:].split("."):
-        if not _NAME.match(part):
+        if not _NAME.fullmatch(part):
             return None, Rejected(app.id, app.queue, f"failed to create rule based queue {name} for application {app.id}\n{INVALID_NAME}")
     return name, None
 
