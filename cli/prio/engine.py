@@ -369,7 +369,7 @@ class Engine:
                 if key is not None and len(group) > 1:
                     group = _insertion_first(group, key)
                 if groups is not None:
-                    groups[0] = [e[4] for e in group]
+                    groups[0] = group
                 for e in group:
                     if e[3] == e[4].version:
                         yield e[4]
@@ -434,13 +434,24 @@ class Engine:
 
         return slice_stable(cands, less)
 
-    def _ties_with(self, chosen, others, equal) -> None:
-        """Record a tie when another candidate still in play compares equal to the chosen one."""
-        tied = [x for x in others if x is not chosen and equal(chosen, x)]
+    def _ties_with(self, chosen, group, equal) -> None:
+        """Record a tie when another candidate still in play compares equal to the chosen one.
+        `group`: the heap entries of the chosen one's group, equal on the heap key already and
+        in name order; up to five names are listed (the scan stops there: a step stays cheap
+        when a thousand applications tie)."""
+        tied = []
+        more = False
+        for e in group:
+            x = e[4]
+            if x is not chosen and equal(chosen, x):
+                if len(tied) == 4:
+                    more = True
+                    break
+                tied.append(x)
         if tied:
-            names = sorted([chosen] + tied, key=lambda x: x.path if isinstance(x, QNode) else x.app.id)
-            what = "queues " if isinstance(chosen, QNode) else "applications "
-            self._tie.append(what + ", ".join(x.path if isinstance(x, QNode) else x.app.id for x in names))
+            queues = isinstance(chosen, QNode)
+            names = sorted([x.path if queues else x.app.id for x in tied] + [chosen.path if queues else chosen.app.id])
+            self._tie.append(("queues " if queues else "applications ") + ", ".join(names) + (", ..." if more else ""))
 
     def _map_order_tie(self, p: QNode, c: QNode, order: list) -> None:
         """At a parent sorted with misaligned fair max the outcome depends on the input order,
@@ -464,11 +475,9 @@ class Engine:
             self._tie.append("queues " + ", ".join(x.path for x in sorted([c, *others], key=lambda x: x.path)))
 
     def _queue_tie(self, p: QNode, c: QNode, others) -> None:
-        share = self.share
-
+        """`others`: c's heap group (equal priority and fair share): a tie unless pending decides."""
         def equal(a, b):
-            return (b.live > 0 and a.reported == b.reported and share(a) == share(b)
-                    and not _dominates(a.pending, b.pending) and not _dominates(b.pending, a.pending))
+            return b.live > 0 and not _dominates(a.pending, b.pending) and not _dominates(b.pending, a.pending)
 
         self._ties_with(c, others, equal)
 
@@ -533,9 +542,9 @@ class Engine:
                 ask = st.asks[i]
                 miss = self.misfit(path, ask)
                 if miss is None:
-                    key = self._akey(st)
-                    self._ties_with(st, groups[0] or (), lambda a, b: (
-                        not b.blocked and b.live < len(b.asks) and strictly_positive(b.pending) and self._akey(b) == key))
+                    if len(groups[0]) > 1:
+                        self._ties_with(st, groups[0], lambda a, b: (
+                            not b.blocked and b.live < len(b.asks) and strictly_positive(b.pending)))
                     st.version += 1  # re-keyed by _allocate
                     return st, i
                 q, k = miss
@@ -553,16 +562,13 @@ class Engine:
             return self._descend_sorted(q)
         groups = [None]
         for c in self._ordered_children(q, groups):
-            depth = len(self._tie)
             got = self._descend(c)
             # Either way c's heap entry is stale now: nothing placeable below it (dropped), or an
             # allocation below it (_allocate re-keys it), so the walk need not push it back.
             c.version += 1
             if got is not None:
-                mark = self._tie[depth:]
-                del self._tie[depth:]
-                self._queue_tie(q, c, groups[0] or ())
-                self._tie.extend(mark)
+                if len(groups[0]) > 1:  # ties are recorded leaf first, reversed by step()
+                    self._queue_tie(q, c, groups[0])
                 return got
         return None
 
@@ -572,13 +578,9 @@ class Engine:
         for c in order:
             if c.live <= 0:
                 continue
-            depth = len(self._tie)
             got = self._descend(c)
             if got is not None:
-                mark = self._tie[depth:]
-                del self._tie[depth:]
                 self._map_order_tie(q, c, order)
-                self._tie.extend(mark)
                 doc = next((d for d in self.sorted_children(q, aligned=True) if d is c or d.live > 0), c)
                 if doc is not c and not self._note:
                     self._note = (f"at {q.path} YuniKorn takes {c.name} where the documented fair-share order would take "
@@ -600,14 +602,15 @@ class Engine:
             self._build_heaps()
         if self.root.live <= 0:
             return None
-        self._tie, self._note = [], ""
+        if self._tie or self._note:
+            self._tie, self._note = [], ""
         got = self._descend(self.root)
         if got is None:
             return None
         st, i = got
         s = self._allocate(st, i)
         if self._tie or self._note:
-            s = s._replace(tie=tuple(self._tie), note=self._note)
+            s = s._replace(tie=tuple(reversed(self._tie)), note=self._note)
         return s
 
     def _allocate(self, st: AppState, i: int) -> Step:
@@ -700,6 +703,8 @@ class Engine:
     def considered_groups(self):
         """considered_order by application: (AppState, its pending asks in order)."""
         def kids(p):
+            if self.misaligned(p):
+                return self.sorted_children(p)
             cs = [c for c in sorted(p.children, key=lambda c: c.name) if strictly_positive(c.pending) and not c.stopped]
             if p.sort_priority:
                 key = lambda c: (-c.reported, self.share(c))
