@@ -466,6 +466,8 @@ class Engine:
         if len(p.children) > 8:
             rev = base[::-1]
             inputs += [rev[i:] + rev[:i] for i in range(len(rev))]
+            if len(inputs) > 16:  # a bound on the cost per step: 16 orders spread over them
+                inputs = inputs[:: -(-len(inputs) // 16)]
         others = set()
         for inp in inputs:
             got = next((d for d in self.sorted_children(p, cands=inp) if d is c or d.live > 0), c)
