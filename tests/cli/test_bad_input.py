@@ -1,5 +1,6 @@
 """Bad input never produces a traceback: one line naming the file, exit 2 (or a finding, exit 1)."""
 import codecs
+import json
 import os
 from datetime import timedelta
 
@@ -169,12 +170,26 @@ def test_bad_snapshots(text, msg):
         assert r.stderr.startswith("<stdin>:")
 
 
-def test_snapshot_queue_below_a_configured_leaf(tmp_path):
+def test_snapshot_queue_below_a_configured_leaf_rejects_only_that_application(tmp_path):
+    # YuniKorn refuses the application (no placement rule places it) and schedules the rest.
     s = tmp_path / "s.yaml"
-    s.write_text("applications:\n  - {id: a, queue: root.system.system-low.deeper, asks: [{priority: 1}]}\n")
-    r = run_cli("simulate", sample("walkthrough-queues.yaml"), str(s))
-    one_line_error(r)
-    assert "is a leaf queue" in r.stderr
+    s.write_text("applications:\n  - {id: a, queue: root.system.system-low.deeper, asks: [{priority: 1}]}\n"
+                 "  - {id: b, queue: root.system.system-low, asks: [{priority: 1}]}\n")
+    r = run_cli("simulate", sample("walkthrough-queues.yaml"), str(s), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    got = json.loads(r.stdout)
+    assert [x["application"] for x in got["steps"]] == ["b"] and got["unscheduled"] == []
+    assert got["rejected"] == [{"application": "a", "queue": "root.system.system-low.deeper",
+                                "reason": "failed to place application a: application rejected: no placement rule matched"}]
+    # with a rule that creates queues, the partition refuses to create one below a leaf
+    q = tmp_path / "q.yaml"
+    q.write_text(open(sample("walkthrough-queues.yaml")).read().replace(
+        "  - name: default\n", "  - name: default\n    placementrules: [{name: provided, create: true}]\n", 1))
+    r = run_cli("simulate", str(q), str(s), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout)["rejected"][0]["reason"] == (
+        "failed to create rule based queue root.system.system-low.deeper for application a\n"
+        "creation of queue root.system.system-low.deeper failed parent is already a leaf: root.system.system-low")
 
 
 def test_two_configs_cannot_be_combined():

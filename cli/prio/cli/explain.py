@@ -127,7 +127,7 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
         ranges = class_ranges(eng.root, defined)
     from prio.render import explain as explain_out
 
-    write_chunks(explain_out.render(fmt, rows, asks, ranges=ranges, width=width(), total=total, color=color))
+    write_chunks(explain_out.render(fmt, rows, asks, ranges=ranges, width=width(), total=total, color=color, rejected=eng.rejected))
     return 0
 
 

@@ -32,6 +32,7 @@ def build(inp, partition: str | None = None) -> Engine:
     want = (partition or snap.partition or "default").lower()
     root: QNode
     others_conf: list = []
+    rules = None
     if inp.config is not None:
         parts = inp.config.partitions
         match = [p for p in parts if p.display_name.lower() == want]
@@ -44,6 +45,7 @@ def build(inp, partition: str | None = None) -> Engine:
             inp.notes.append(f"{inp.config_name}: partition {match[0].display_name}; also configured: "
                              f"{', '.join(others)} (--partition NAME)")
         root = from_config(match[0])
+        rules = match[0].placementrules
         others_conf = [p for p in parts if p is not match[0]]
     elif inp.rest_queues:
         from prio.loaders import rest
@@ -51,7 +53,7 @@ def build(inp, partition: str | None = None) -> Engine:
         root = rest.build_tree(inp.rest_queues)
     else:
         root = empty_root()  # queues only from the snapshot: all dynamic
-    eng = Engine(root, snap)
+    eng = Engine(root, snap, rules)
     if inp.config is not None and others_conf:
         _note_other_partitions(inp, eng, others_conf)
     return eng
@@ -63,12 +65,15 @@ def _note_other_partitions(inp, eng: Engine, others) -> None:
     from prio.yunikorn.config import queue_path, walk
 
     dynamic = {q.path for q in eng.root.walk() if q.dynamic and q.leaf}
+    refused = {r.queue.lower() for r in eng.rejected}
+    dynamic |= refused
     for p in others:
         r = p.root()
         if r is None:
             continue
         found = sorted(dynamic & {queue_path(q, anc) for q, anc in walk(r)})
         if found:
+            how = "its application rejected" if set(found) <= refused else "taken as dynamic"
             inp.notes.append(f"{', '.join(found[:3])} {'is' if len(found) == 1 else 'are'} not in partition "
-                             f"{eng.snapshot.partition or 'default'} (taken as dynamic) but configured in partition "
+                             f"{eng.snapshot.partition or 'default'} ({how}) but configured in partition "
                              f"{p.display_name}: --partition {p.display_name}?")

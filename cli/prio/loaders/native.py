@@ -93,7 +93,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
         # A given time sorts by itself (ties go to the application id); without one, file order.
         app = App(app_id, queue.lower(), (to_ns(submit), 0) if submit is not None else (0, order),
                   allocated=r.resources(ap + ("allocated",), a.get("allocated")),
-                  state=str(a.get("state") or ""), line=doc.pos(ap).line)
+                  state=str(a.get("state") or ""), line=doc.pos(ap).line, user=str(a.get("user") or ""))
         if a.get("allocations") is not None:
             app.allocations = allocations(r, ap + ("allocations",), a["allocations"], snap.priority_classes, app_id, snap.nodes, seen_allocs)
             app.allocated = _sum(x.resources for x in app.allocations)  # allocations win over allocated

@@ -368,7 +368,7 @@ def load_apps(name: str, doc) -> Snapshot:
         pos = doc.pos(ap) if doc.index else None
         app = App(app_id, queue.strip().lower(), (submit, 0) if submit is not None else (0, order),
                   allocated=_resources(r, ap + ("usedResource",), a.get("usedResource"), legacy) or {},
-                  state=state, line=pos.line if pos else None)
+                  state=state, line=pos.line if pos else None, placed=True)
         reqs = a.get("requests")
         if reqs is None:
             reqs = []

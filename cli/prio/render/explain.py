@@ -19,17 +19,52 @@ def _sort(r) -> str:
     return f"children: {'priority' if r.sort_priority else 'fair share'} first"
 
 
-def render(fmt: str, rows, asks, ranges=None, width: int = 120, total: int | None = None, color: bool = False):
-    """Yields the output in chunks (a million asks stream rather than build one string)."""
+def render(fmt: str, rows, asks, ranges=None, width: int = 120, total: int | None = None, color: bool = False, rejected=()):
+    """Yields the output in chunks (a million asks stream rather than build one string).
+    `rejected`: applications YuniKorn would refuse to place (their asks are nowhere else)."""
     if fmt == "json":
-        yield from _json(rows, asks, ranges)
+        yield from _json(rows, asks, ranges, rejected)
     elif fmt == "table":
         yield _rich(rows, asks, ranges, width, total, color)
+        if rejected:
+            yield _rich_rejected(rejected, width, color)
     else:
         yield _tabular(rows, asks, ranges, "github" if fmt == "markdown" else "plain", total)
+        if rejected:
+            yield _tabular_rejected(rejected, "github" if fmt == "markdown" else "plain")
 
 
-def _json(rows, groups, ranges):
+def _rejected_rows(rejected):
+    return [(r.queue, r.application, r.reason.replace("\n", "; ")) for r in rejected]
+
+
+def _tabular_rejected(rejected, tablefmt: str) -> str:
+    from tabulate import tabulate
+
+    h = "## " if tablefmt == "github" else ""
+    return (f"\n{h}Rejected applications (no placement rule places them: none of their asks is scheduled)\n"
+            + tabulate(_rejected_rows(rejected), headers=("queue", "application", "reason"), tablefmt=tablefmt, disable_numparse=True) + "\n")
+
+
+def _rich_rejected(rejected, width, color=False) -> str:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    buf = io.StringIO()
+    con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
+                  color_system="standard" if color else None, highlight=False)
+    t = Table(title="Rejected applications (no placement rule places them: none of their asks is scheduled)", title_justify="left")
+    for c in ("queue", "application", "reason"):
+        t.add_column(c, overflow="fold")
+    for row in _rejected_rows(rejected):
+        t.add_row(*(escape(x) for x in row))
+    con.print()
+    con.print(t)
+    return buf.getvalue()
+
+
+def _json(rows, groups, ranges, rejected=()):
     """`groups`: (application id, queue, vector, [asks]) as explain.iter_ask_groups gives them."""
     dumps = json.dumps
     yield '{"queues": [\n  ' + ",\n  ".join(dumps(r.to_json()) for r in rows) + '\n ],\n "asks": ['
@@ -52,6 +87,9 @@ def _json(rows, groups, ranges):
     yield "\n ]"
     if ranges is not None:
         yield ',\n "priorityClasses": ' + dumps(ranges)
+    if rejected:
+        yield ',\n "rejected": [' + ",".join("\n  " + dumps({"application": r.application, "queue": r.queue, "reason": r.reason})
+                                             for r in rejected) + "\n ]"
     yield "\n}\n"
 
 

@@ -22,6 +22,33 @@ def changes_text(changes) -> str:
     return ", ".join(f"{short(q)}: {_show(a)} -> {_show(b)}" for q, a, b in changes)
 
 
+TIE_MARK = "*"
+NOTE_MARK = "!"
+
+
+def marks(s) -> str:
+    """The marks of a step: `*` a choice Go's map order makes in YuniKorn, `!` the fair-max defect."""
+    return (TIE_MARK if s.tie else "") + (NOTE_MARK if s.note else "")
+
+
+def footnotes(steps) -> list[str]:
+    """One line per marked step (ties name what was tied), then what the marks mean."""
+    out = []
+    for s in steps:
+        if s.tie:
+            out.append(f"{TIE_MARK} step {s.step}: tied, YuniKorn leaves the order to Go's map order (prio takes the name): " + "; ".join(s.tie))
+        if s.note:
+            out.append(f"{NOTE_MARK} step {s.step}: {s.note}")
+    if out:
+        out.append(f"{TIE_MARK}: the real scheduler may take another order here. {NOTE_MARK}: YuniKorn's queue sort compares against "
+                   "another sibling's fair max (a defect in sortQueuesByPriorityAndFairness worth reporting upstream).")
+    return out
+
+
+def rejected_rows(eng):
+    return [(r.queue, r.application, r.reason.replace("\n", "; ")) for r in getattr(eng, "rejected", ())]
+
+
 def summary_rows(eng):
     return [(q.path, q.placed, q.first_step, q.last_step) for q in eng.root.walk() if q.leaf and q.placed]
 
@@ -29,7 +56,7 @@ def summary_rows(eng):
 def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = None, color: bool = False):
     """`limit` caps the step rows of the human formats (json always has every step)."""
     if fmt == "json":
-        yield from _json(steps, unscheduled)
+        yield from _json(steps, unscheduled, getattr(eng, "rejected", ()))
         return
     shown = steps if limit is None else steps[:limit]
     more = (f"... {len(steps) - len(shown)} more steps (--limit N to see more, -o json for all)\n"
@@ -40,21 +67,26 @@ def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = N
         yield _tabular(shown, unscheduled, eng, "github" if fmt == "markdown" else "plain", more)
 
 
-def _json(steps, unscheduled):
+def _json(steps, unscheduled, rejected=()):
     dumps = json.dumps
     yield '{"steps": ['
     sep = "\n  "
     for s in steps:
         ch = ", ".join('{"queue": %s, "from": %s, "to": %s}' % (jstr(q), jint(a), jint(b)) for q, a, b in s.changes)
-        yield '%s{"step": %d, "queue": %s, "application": %s, "ask": %s, "priority": %d, "changes": [%s]}' % (
-            sep, s.step, jstr(s.queue), jstr(s.application), jstr(s.ask), s.priority, ch)
+        extra = (', "tie": true' if s.tie else "") + (', "note": ' + jstr(s.note) if s.note else "")
+        yield '%s{"step": %d, "queue": %s, "application": %s, "ask": %s, "priority": %d, "changes": [%s]%s}' % (
+            sep, s.step, jstr(s.queue), jstr(s.application), jstr(s.ask), s.priority, ch, extra)
         sep = ",\n  "
     yield '\n ],\n "unscheduled": ['
     sep = "\n  "
     for u in unscheduled:
         yield sep + dumps({"ask": u.ask, "application": u.application, "queue": u.queue, "priority": u.priority, "reason": u.reason})
         sep = ",\n  "
-    yield "\n ]\n}\n"
+    yield "\n ]"
+    if rejected:
+        yield ',\n "rejected": [' + ",".join("\n  " + dumps({"application": r.application, "queue": r.queue, "reason": r.reason})
+                                             for r in rejected) + "\n ]"
+    yield "\n}\n"
 
 
 def _tabular(steps, unscheduled, eng, tablefmt, more=""):
@@ -62,8 +94,11 @@ def _tabular(steps, unscheduled, eng, tablefmt, more=""):
 
     h = "## " if tablefmt == "github" else ""
     out = [f"{h}Scheduling order\n"]
-    out.append(tabulate([(s.step, s.queue, s.application, s.ask, f"P{s.priority}", changes_text(s.changes)) for s in steps],
+    out.append(tabulate([(f"{s.step}{marks(s)}", s.queue, s.application, s.ask, f"P{s.priority}", changes_text(s.changes)) for s in steps],
                         headers=("step", "queue", "application", "ask", "priority", "priority changes"), tablefmt=tablefmt, disable_numparse=True))
+    notes = footnotes(steps)
+    if notes:
+        out.append("\n\n" + "\n".join(notes))
     if more:
         out.append("\n" + more.rstrip("\n"))
     out.append(f"\n\n{h}Per queue\n")
@@ -72,6 +107,10 @@ def _tabular(steps, unscheduled, eng, tablefmt, more=""):
         out.append(f"\n\n{h}Unscheduled\n")
         out.append(tabulate([(u.queue, u.application, u.ask, f"P{u.priority}", u.reason) for u in unscheduled],
                             headers=("queue", "application", "ask", "priority", "reason"), tablefmt=tablefmt, disable_numparse=True))
+    rejected = rejected_rows(eng)
+    if rejected:
+        out.append(f"\n\n{h}Rejected applications\n")
+        out.append(tabulate(rejected, headers=("queue", "application", "reason"), tablefmt=tablefmt, disable_numparse=True))
     return "".join(out) + "\n"
 
 
@@ -87,17 +126,19 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
         con.print("Nothing was placed: no pending asks" + (", or none fits (see below)." if unscheduled else "."), style="dim")
     t = Table(title="Scheduling order", title_justify="left")
     # Numbers never wrap or get cut; text columns fold instead of ending in "…".
-    t.add_column("step", justify="right", no_wrap=True, min_width=len(str(len(steps))))
+    t.add_column("step", justify="right", no_wrap=True, min_width=max((len(f"{s.step}{marks(s)}") for s in steps), default=1))
     t.add_column("queue", overflow="fold", ratio=3)
     t.add_column("application", overflow="fold", ratio=2)
     t.add_column("ask", overflow="fold", ratio=2)
     t.add_column("priority", justify="right", no_wrap=True, min_width=max((len(f"P{s.priority}") for s in steps), default=8))
     t.add_column("priority changes", overflow="fold", ratio=3)
     for s in steps:
-        t.add_row(str(s.step), escape(s.queue), escape(s.application), escape(s.ask), f"[bold cyan]P{s.priority}[/]",
+        t.add_row(f"{s.step}{marks(s)}", escape(s.queue), escape(s.application), escape(s.ask), f"[bold cyan]P{s.priority}[/]",
                   "\n".join(f"{escape(short(q))}: {_show(a)} -> " + ("[dim]n/a[/]" if b is None else str(b)) for q, a, b in s.changes))
     if steps:
         con.print(t)
+        for line in footnotes(steps):
+            con.print(line, markup=False, style="dim")
     if more:
         con.print(more.rstrip("\n"), markup=False)
     st = Table(title="Per queue", title_justify="left")
@@ -115,4 +156,13 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
             ut.add_row(escape(u.queue), escape(u.application), escape(u.ask), f"P{u.priority}", escape(u.reason))
         con.print()
         con.print(ut)
+    rejected = rejected_rows(eng)
+    if rejected:
+        rt = Table(title="Rejected applications", title_justify="left")
+        for c in ("queue", "application", "reason"):
+            rt.add_column(c, overflow="fold")
+        for row in rejected:
+            rt.add_row(*(escape(x) for x in row))
+        con.print()
+        con.print(rt)
     return buf.getvalue()

@@ -24,9 +24,11 @@ import heapq
 from typing import NamedTuple
 
 from prio.values import INT32_MAX, INT32_MIN
+from prio.yunikorn.gosort import slice_stable
+from prio.yunikorn.placement import Rejected, place
 from prio.yunikorn.quantity import show, strictly_positive
 from prio.yunikorn.snapshot import App, Ask, Snapshot
-from prio.yunikorn.tree import QNode, ensure_queue, set_fairmax
+from prio.yunikorn.tree import QNode, ensure_queue, fair_max, set_fairmax
 
 MIN = INT32_MIN
 
@@ -72,6 +74,27 @@ class MaxTracker:
             self.max = -heap[0] if heap else MIN
 
 
+def sorted_asks(app: App) -> list:
+    """An application's asks in the order of YuniKorn's sortedRequests (sorted_asks.go), built by
+    inserting them in file order: higher priority first, then earlier create time. An ask that
+    equals one already there (same priority and create time) goes behind the last ask when it is
+    not before it (insert's fast path), else before all its equals (the binary search stops at
+    the first ask that is "less", and equal counts as less). Asks without a create time are
+    created one after the other (file order), so they never compare equal."""
+    implicit = app.submit_time
+    keyed = []
+    top = None
+    for a in app.asks:
+        k = (-a.priority, a.create_time, a.seq if a.create_time == implicit else 0)
+        if top is None or k >= top:
+            top = k
+            keyed.append((k, a.seq, a))
+        else:
+            keyed.append((k, -a.seq, a))
+    keyed.sort(key=lambda t: (t[0], t[1]))
+    return [t[2] for t in keyed]
+
+
 class AppState:
     __slots__ = ("app", "leaf", "asks", "alloc", "dead", "first", "live", "prio", "pending",
                  "usage", "running", "version", "blocked", "key_submit")
@@ -79,7 +102,7 @@ class AppState:
     def __init__(self, app: App, leaf: QNode):
         self.app = app
         self.leaf = leaf
-        self.asks = sorted(app.asks, key=lambda a: (-a.priority, a.create_time, a.seq))
+        self.asks = sorted_asks(app)
         n = len(self.asks)
         self.alloc = [False] * n
         self.dead: dict[int, str] = {}
@@ -114,6 +137,8 @@ class Step(NamedTuple):
     ask: str
     priority: int
     changes: list  # (queue path, from, to), None meaning no priority
+    tie: tuple = ()  # the choices left to Go's map order: ("root.a, root.b", ...), one per tied level
+    note: str = ""  # where YuniKorn's queue sort defect made a choice the documented order would not
 
 
 class Unscheduled(NamedTuple):
@@ -159,10 +184,12 @@ def _insertion_first(items, key):
 
 
 class Engine:
-    def __init__(self, root: QNode, snapshot: Snapshot):
+    def __init__(self, root: QNode, snapshot: Snapshot, rules=None):
+        """`rules`: the partition's placement rules (a list, possibly empty), or None when the
+        queues the snapshot names are taken as given (no config)."""
         self.root = root
         self.snapshot = snapshot
-        set_fairmax(root, snapshot.capacity)
+        self.rejected: list[Rejected] = []
         self.apps: list[AppState] = []
         types = set(snapshot.capacity or ())
         for app in snapshot.apps:
@@ -170,12 +197,17 @@ class Engine:
             for a in app.asks:
                 types.update(a.resources)
         self.n_types = len(types)
+        set_fairmax(root, snapshot.capacity, sorted(types))
         self.steps_done = 0
         for q in root.walk():
             self._init_state(q)
         where = snapshot.source or "snapshot"
         for app in snapshot.apps:
-            leaf = ensure_queue(root, app.queue, where, app.line)
+            path, rejected = place(root, app, None if app.placed else rules)
+            if rejected is not None:
+                self.rejected.append(rejected)
+                continue
+            leaf = ensure_queue(root, path, where, app.line)
             st = AppState(app, leaf)
             self._attach_new_queues(leaf)
             self.apps.append(st)
@@ -194,8 +226,13 @@ class Engine:
             if q.parent is not None and q.reported != MIN:
                 q.parent.tracker.add(q.reported)
         self._heaps_ready = False  # built on the first step: explain never needs them
+        self._misaligned: set = set()  # ids of parents sorted by the Go emulation (see misaligned)
+        self._by_name: dict = {}
+        self._tie: list = []  # the current step's tied choices, top-down
+        self._note = ""
 
     def _build_heaps(self) -> None:
+        self._misaligned = {id(q) for q in self.root.walk() if self.misaligned(q)}
         for q in self.root.walk():
             for c in q.children:
                 self._push(c)
@@ -212,10 +249,7 @@ class Engine:
         q.heap, q.apps = [], []
         q.first_step = q.last_step = None
         if q.fairmax is None:  # a dynamic queue: its parent's fair max overlaid by its own max
-            fm = dict(q.parent.fairmax) if q.parent is not None else {}
-            if q.max:
-                fm.update(q.max)
-            q.fairmax = fm
+            q.fairmax = fair_max(q.parent.fairmax if q.parent is not None else {}, q.max)
 
     def _attach_new_queues(self, leaf: QNode) -> None:
         """Give dynamic queues created for this snapshot their engine state, top-down."""
@@ -245,11 +279,13 @@ class Engine:
 
     # ---- ordering -------------------------------------------------------------------------
     @staticmethod
-    def share(q: QNode) -> float:
-        """getFairShare: allocated against guaranteed, else against the fair max."""
+    def share(q: QNode, fm: dict | None = None) -> float:
+        """getFairShare: allocated against guaranteed, else against the fair max (the queue's own
+        unless another is given)."""
         s = 0.0
         g = q.guaranteed
-        fm = q.fairmax
+        if fm is None:
+            fm = q.fairmax
         for k, a in q.allocated.items():
             if a < 0:
                 continue
@@ -273,7 +309,7 @@ class Engine:
         """(Re)insert a child into its parent's heap with its current key."""
         c.version += 1
         p = c.parent
-        if p is None or c.live <= 0 or c.stopped or not strictly_positive(c.pending):
+        if p is None or c.live <= 0 or c.stopped or not strictly_positive(c.pending) or id(p) in self._misaligned:
             return
         k1, k2 = self._qkey(p, c)
         heapq.heappush(p.heap, (k1, k2, c.name, c.version, c))
@@ -318,7 +354,7 @@ class Engine:
             group.append(heapq.heappop(heap))
         return group
 
-    def _ordered(self, heap, key=None):
+    def _ordered(self, heap, key=None, groups=None):
         """The live entries of a heap in order, lazily. Entries tied on the two key parts are
         ordered by pending dominance of `key(entry)` (an insertion sort, see _insertion_first)
         when given. Whatever was
@@ -332,6 +368,8 @@ class Engine:
                 taken.extend(group)
                 if key is not None and len(group) > 1:
                     group = _insertion_first(group, key)
+                if groups is not None:
+                    groups[0] = group
                 for e in group:
                     if e[3] == e[4].version:
                         yield e[4]
@@ -340,13 +378,110 @@ class Engine:
                 if e[3] == e[4].version:
                     heapq.heappush(heap, e)
 
-    def _ordered_children(self, p: QNode):
+    def _ordered_children(self, p: QNode, groups=None):
         """Children of p in YuniKorn's order: ties on (priority, share) by pending dominance."""
-        return self._ordered(p.heap, key=lambda e: e[4].pending)
+        return self._ordered(p.heap, key=lambda e: e[4].pending, groups=groups)
 
-    def _ordered_apps(self, leaf: QNode):
+    def _ordered_apps(self, leaf: QNode, groups=None):
         """Applications of a leaf in its sort policy's order (ties: application id)."""
-        return self._ordered(leaf.heap)
+        return self._ordered(leaf.heap, groups=groups)
+
+    # ---- YuniKorn's queue sort where siblings have different fair max -------------------------
+    def misaligned(self, p: QNode) -> bool:
+        """Whether p's children differ in fair max: then YuniKorn's sort, which indexes the fair
+        max by position while it moves the queues (sortQueuesByPriorityAndFairness), can give
+        another order than the documented one, and prio runs Go's SliceStable as it does."""
+        if p.leaf or len(p.children) < 2:
+            return False
+        first = p.children[0].fairmax
+        return any(c.fairmax != first for c in p.children)
+
+    def sorted_children(self, p: QNode, aligned: bool = False, cands: list | None = None) -> list:
+        """sortQueues: the children with pending resources, in name order (prio's stand-in for
+        Go's map order), sorted by Go's sort.SliceStable with YuniKorn's comparator. The fair
+        max used at a position is that of the queue first at that position, as in YuniKorn;
+        `aligned` gives each queue its own (the documented order); `cands` another input order."""
+        if cands is None:
+            names = self._by_name.get(id(p))
+            if names is None:
+                names = self._by_name[id(p)] = sorted(p.children, key=lambda c: c.name)
+            cands = [c for c in names if not c.stopped and strictly_positive(c.pending)]
+        else:
+            cands = list(cands)
+        fms = [c.fairmax for c in cands]
+        share = self.share
+        cache: dict = {}
+
+        def sh(c, i):
+            k = id(c) if aligned else (id(c), i)
+            v = cache.get(k)
+            if v is None:
+                v = cache[k] = share(c, None if aligned else fms[i])
+            return v
+
+        prio_first = p.sort_priority
+
+        def less(items, i, j):
+            l, r = items[i], items[j]
+            if prio_first and l.reported != r.reported:
+                return l.reported > r.reported
+            a, b = sh(l, i), sh(r, j)
+            if a != b:
+                return a < b
+            if l.reported != r.reported:
+                return l.reported > r.reported
+            return _dominates(l.pending, r.pending)
+
+        return slice_stable(cands, less)
+
+    def _ties_with(self, chosen, group, equal) -> None:
+        """Record a tie when another candidate still in play compares equal to the chosen one.
+        `group`: the heap entries of the chosen one's group, equal on the heap key already and
+        in name order; up to five names are listed (the scan stops there: a step stays cheap
+        when a thousand applications tie)."""
+        tied = []
+        more = False
+        for e in group:
+            x = e[4]
+            if x is not chosen and equal(chosen, x):
+                if len(tied) == 4:
+                    more = True
+                    break
+                tied.append(x)
+        if tied:
+            queues = isinstance(chosen, QNode)
+            names = sorted([x.path if queues else x.app.id for x in tied] + [chosen.path if queues else chosen.app.id])
+            self._tie.append(("queues " if queues else "applications ") + ", ".join(names) + (", ..." if more else ""))
+
+    def _map_order_tie(self, p: QNode, c: QNode, order: list) -> None:
+        """At a parent sorted with misaligned fair max the outcome depends on the input order,
+        Go's map order in YuniKorn. For a small map (up to 8 entries, one bucket) Go iterates
+        the slots from a random offset, so the children come in a rotation of the order they
+        were added in (the config's): try every rotation (and, for bigger maps, whose order is
+        freer, every rotation of the reverse too) and record a tie when another queue would
+        have been taken."""
+        pos = {id(x): i for i, x in enumerate(p.children)}
+        base = sorted(order, key=lambda x: pos[id(x)])
+        inputs = [base[i:] + base[:i] for i in range(len(base))]
+        if len(p.children) > 8:
+            rev = base[::-1]
+            inputs += [rev[i:] + rev[:i] for i in range(len(rev))]
+            if len(inputs) > 16:  # a bound on the cost per step: 16 orders spread over them
+                inputs = inputs[:: -(-len(inputs) // 16)]
+        others = set()
+        for inp in inputs:
+            got = next((d for d in self.sorted_children(p, cands=inp) if d is c or d.live > 0), c)
+            if got is not c:
+                others.add(got)
+        if others:
+            self._tie.append("queues " + ", ".join(x.path for x in sorted([c, *others], key=lambda x: x.path)))
+
+    def _queue_tie(self, p: QNode, c: QNode, others) -> None:
+        """`others`: c's heap group (equal priority and fair share): a tie unless pending decides."""
+        def equal(a, b):
+            return b.live > 0 and not _dominates(a.pending, b.pending) and not _dominates(b.pending, a.pending)
+
+        self._ties_with(c, others, equal)
 
     # ---- one scheduling cycle -------------------------------------------------------------
     @staticmethod
@@ -391,7 +526,8 @@ class Engine:
 
     def _try_leaf(self, leaf: QNode):
         path = self.path_of(leaf)
-        for st in self._ordered_apps(leaf):
+        groups = [None]
+        for st in self._ordered_apps(leaf, groups):
             if not st.running:
                 q = self.blocked_by_maxapps(st)
                 if q is not None:
@@ -408,6 +544,9 @@ class Engine:
                 ask = st.asks[i]
                 miss = self.misfit(path, ask)
                 if miss is None:
+                    if len(groups[0]) > 1:
+                        self._ties_with(st, groups[0], lambda a, b: (
+                            not b.blocked and b.live < len(b.asks) and strictly_positive(b.pending)))
                     st.version += 1  # re-keyed by _allocate
                     return st, i
                 q, k = miss
@@ -421,12 +560,34 @@ class Engine:
     def _descend(self, q: QNode):
         if q.leaf:
             return self._try_leaf(q)
-        for c in self._ordered_children(q):
+        if id(q) in self._misaligned:
+            return self._descend_sorted(q)
+        groups = [None]
+        for c in self._ordered_children(q, groups):
             got = self._descend(c)
             # Either way c's heap entry is stale now: nothing placeable below it (dropped), or an
             # allocation below it (_allocate re-keys it), so the walk need not push it back.
             c.version += 1
             if got is not None:
+                if len(groups[0]) > 1:  # ties are recorded leaf first, reversed by step()
+                    self._queue_tie(q, c, groups[0])
+                return got
+        return None
+
+    def _descend_sorted(self, q: QNode):
+        """_descend at a parent whose children differ in fair max: sort them as YuniKorn does."""
+        order = self.sorted_children(q)
+        for c in order:
+            if c.live <= 0:
+                continue
+            got = self._descend(c)
+            if got is not None:
+                self._map_order_tie(q, c, order)
+                doc = next((d for d in self.sorted_children(q, aligned=True) if d is c or d.live > 0), c)
+                if doc is not c and not self._note:
+                    self._note = (f"at {q.path} YuniKorn takes {c.name} where the documented fair-share order would take "
+                                  f"{doc.name}: its queue sort divides a queue's usage by another sibling's fair max once "
+                                  f"it has moved the queues (sortQueuesByPriorityAndFairness indexes fairMaxResources by position)")
                 return got
         return None
 
@@ -443,11 +604,16 @@ class Engine:
             self._build_heaps()
         if self.root.live <= 0:
             return None
+        if self._tie or self._note:
+            self._tie, self._note = [], ""
         got = self._descend(self.root)
         if got is None:
             return None
         st, i = got
-        return self._allocate(st, i)
+        s = self._allocate(st, i)
+        if self._tie or self._note:
+            s = s._replace(tie=tuple(reversed(self._tie)), note=self._note)
+        return s
 
     def _allocate(self, st: AppState, i: int) -> Step:
         ask = st.asks[i]
@@ -539,6 +705,8 @@ class Engine:
     def considered_groups(self):
         """considered_order by application: (AppState, its pending asks in order)."""
         def kids(p):
+            if self.misaligned(p):
+                return self.sorted_children(p)
             cs = [c for c in sorted(p.children, key=lambda c: c.name) if strictly_positive(c.pending) and not c.stopped]
             if p.sort_priority:
                 key = lambda c: (-c.reported, self.share(c))

@@ -210,6 +210,9 @@ def why_ask(make_engine, ask: str, behind: str | None = None) -> list[str]:
     that decided there. `make_engine` builds a fresh engine on the inputs (the question is asked
     of a simulation, which changes the engine)."""
     eng = make_engine()
+    refused = _rejected_ask(eng, ask)
+    if refused:
+        return refused
     st, i = _locate(eng, ask)
     target = (st.app.id, st.asks[i].id)
     other_key = _locate(eng, behind) if behind is not None else None
@@ -238,6 +241,7 @@ def why_ask(make_engine, ask: str, behind: str | None = None) -> list[str]:
     verb = "waits behind" if m < n else "goes before"
     lines.append(f"It {verb} {other[1]} (application {other[0]}, placed at step {m}). When YuniKorn placed "
                  f"{first[1]} (step {min(m, n)}), both were pending:")
+    lines += _step_caveats(steps[min(m, n) - 1])
     # Replay up to the moment of the earlier placement and compare the two there.
     eng = make_engine()
     eng.run(limit=min(m, n) - 1)
@@ -253,6 +257,30 @@ def why_ask(make_engine, ask: str, behind: str | None = None) -> list[str]:
     if k == len(pa) and k == len(pb):
         return lines + _why_same_leaf(eng, st1, st1.asks[i1], st2, st2.asks[i2])
     return lines + _why_siblings(eng, pa[k - 1], pa[k], pb[k])
+
+
+def _rejected_ask(eng: Engine, key: str) -> list[str]:
+    """The answer for an ask of an application YuniKorn rejects (it is in no step)."""
+    app, ask = _ask_key(key)
+    for r in eng.rejected:
+        if app and r.application != app:
+            continue
+        snap_app = next((a for a in eng.snapshot.apps if a.id == r.application), None)
+        if snap_app is not None and any(a.id == ask for a in snap_app.asks):
+            return [f"{ask} (application {r.application}, queue {r.queue}) is never scheduled: YuniKorn rejects the application "
+                    f"at submission ({r.reason.replace(chr(10), '; ')})."]
+    return []
+
+
+def _step_caveats(step) -> list[str]:
+    """What the step's marks mean for the answer: a tie left to Go's map order, the fair-max defect."""
+    out = []
+    if step.tie:
+        out.append(f"  note: step {step.step} was a tie that YuniKorn leaves to Go's map order ({'; '.join(step.tie)}): prio takes "
+                   "the name, the real scheduler may take the other one there.")
+    if step.note:
+        out.append(f"  note: step {step.step}: {step.note}.")
+    return out
 
 
 def _blockers(eng: Engine, st, a) -> list[str]:
@@ -282,6 +310,9 @@ def _why_siblings(eng: Engine, parent: QNode, first: QNode, second: QNode) -> li
     p1, p2 = first.reported, second.reported
     s1, s2 = eng.share(first), eng.share(second)
     out = [f"  their paths part at {parent.path}, where {first.name} sorts before {second.name}:"]
+    if eng.misaligned(parent):
+        out.append(f"  (the children of {parent.path} differ in fair max: YuniKorn's sort divides usage by the fair max at a "
+                   "position, not the queue's own, so the fair shares below, each against its own fair max, may not decide)")
     prio_txt = f"priority {show(p1)} against {show(p2)}"
     share_txt = f"fair share {s1:.6g} against {s2:.6g} (allocated over guaranteed, else over the max)"
     if parent.sort_priority and p1 != p2:

@@ -25,6 +25,8 @@ class App:
     state: str = ""  # "", New, Accepted, Running...: Running when allocated is non-empty
     line: int | None = None  # where the app is defined, for messages
     allocations: list | None = None  # Allocation: the running tasks one by one (preemption victims)
+    user: str = ""  # the submitting user, when known (placement rules)
+    placed: bool = False  # already placed by YuniKorn (REST dumps): placement rules are not applied again
 
 
 @dataclass

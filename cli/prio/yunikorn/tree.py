@@ -170,13 +170,30 @@ def ensure_queue(root: QNode, path: str, where: str, line: int | None = None) ->
     return cur
 
 
-def set_fairmax(root: QNode, capacity: dict | None) -> None:
-    """GetFairMaxResource: root's max (the capacity) overlaid by each queue's own max going down."""
+# Without a capacity the root's max is still the cluster's size in YuniKorn (the sum of its
+# nodes): prio sees a huge cluster of this much of every resource type in use (vcore in cores,
+# so 10^15 millicores), for fair shares only; headroom stays unlimited.
+HUGE = 10**12
+
+
+def huge_cluster(types) -> dict:
+    return {k: HUGE * 1000 if k == "vcore" else HUGE for k in types}
+
+
+def fair_max(parent_fm: dict, own_max: dict | None) -> dict:
+    """internalGetFairMaxResource: the parent's fair max overlaid by the queue's own max, unless
+    either is empty (then the parent's, unchanged)."""
+    fm = dict(parent_fm)
+    if own_max and fm:
+        fm.update(own_max)
+    return fm
+
+
+def set_fairmax(root: QNode, capacity: dict | None, types=()) -> None:
+    """GetFairMaxResource: root's max (the capacity, else a huge cluster of `types`) overlaid by
+    each queue's own max going down."""
     root.max = capacity if capacity else None
-    root.fairmax = dict(capacity) if capacity else {}
+    root.fairmax = dict(capacity) if capacity else huge_cluster(types)
     for q in root.walk():
         if q.parent is not None:
-            fm = dict(q.parent.fairmax)
-            if q.max:
-                fm.update(q.max)
-            q.fairmax = fm
+            q.fairmax = fair_max(q.parent.fairmax, q.max)

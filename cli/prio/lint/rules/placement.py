@@ -219,6 +219,9 @@ def placement_below_leaf(ctx):
             yield Issue(rid, _fixed_node(top).path + ("value",), msg)
 
 
+RELOAD = "; validate-conf accepts it, but YuniKorn refuses the config when it builds the placement rules (a reload)"
+
+
 @check("PRIO133", "placement-rule-type", "error", "placement")
 def placement_rule_type(ctx):
     """A placement rule YuniKorn's placement manager refuses when it builds the rules.
@@ -232,6 +235,14 @@ def placement_rule_type(ctx):
     Example (fails): `- name: namespace` (should be `- {name: tag, value: namespace}`).
     Fix: use a known type with the value it needs.
     """
+    from dataclasses import replace
+
+    for issue in _placement_rule_type(ctx):
+        yield replace(issue, message=issue.message + RELOAD)
+
+
+def _placement_rule_type(ctx):
+    """placement_rule_type's findings, before the note on where YuniKorn fails."""
     for p, i, top, r in _rules(ctx):
         n = r.name.lower()
         if not RULE_NAME.fullmatch(r.name):

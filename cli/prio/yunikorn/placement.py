@@ -1,0 +1,199 @@
+"""Placing an application in a queue, as YuniKorn's placement manager and partition do it
+(yunikorn-core placement/placement.go and the rules beside it, PartitionContext.AddApplication
+and createQueue). Pure: the queue tree is only read; creating a dynamic queue is the caller's.
+
+YuniKorn tries the partition's placement rules in order (no rules configured: one `provided`
+rule with `create: false`), then its recovery rule, which matters only for forced
+applications. A rule gives a queue name, or nothing (the next rule is tried), or an error (the
+application is rejected). A name that exists must be a leaf; one that does not exist is kept
+only when the rule creates queues. When no rule gave a name but `root.default` exists, the
+application goes there. Then the partition creates the missing queues below the deepest queue
+that exists, which must not be a leaf.
+
+What prio does not know about an application: its user's groups (filters see the snapshot's
+`user`, no groups) and its tags, so `tag` rules never match, and a `user` rule matches only when
+the snapshot names the user. Submit ACLs are taken as open.
+"""
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+NO_RULE = "application rejected: no placement rule matched"
+INVALID_NAME = ("invalid queue name, max 64 characters consisting of alphanumeric characters and "
+                "'-', '_', '#', '@', '/', ':' allowed")
+_NAME = re.compile(r"[a-zA-Z0-9_:#/@-]{1,64}")  # fullmatch
+# configs.UserRegExp / GroupRegExp / SpecialRegExp, for filters
+_USER = re.compile(r"[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?")  # fullmatch: Go's $ never matches before a newline
+_SPECIAL = re.compile(r"[\^$*+?()\[{}|]")
+DEFAULT_QUEUE = "root.default"
+
+
+class Rejected(NamedTuple):
+    """An application YuniKorn refuses at submission: none of its asks is ever scheduled."""
+
+    application: str
+    queue: str
+    reason: str
+
+
+class _Fail(Exception):
+    pass
+
+
+def find(root, path: str):
+    """The queue at a full path (any case), or None: getQueueInternal."""
+    parts = path.lower().split(".")
+    if not parts or parts[0] != "root":
+        return None
+    q = root
+    for name in parts[1:]:
+        q = q.by_name.get(name)
+        if q is None:
+            return None
+    return q
+
+
+def _allows(rule, user: str) -> bool:
+    """Filter.allowUser for a user without groups."""
+    allow = (rule.filter_type or "") != "deny"
+    users = list(rule.users or [])
+    groups = rule.groups or []
+    if not users and not groups:
+        return allow
+    matched = False
+    if len(users) == 1:
+        u = users[0]
+        if _SPECIAL.search(u):
+            try:
+                matched = re.search(u, user) is not None
+            except re.error:
+                matched = False
+        else:
+            matched = bool(_USER.fullmatch(u)) and u == user
+    elif len(users) >= 2:
+        matched = user in {u for u in users if _USER.fullmatch(u)}
+    return allow if matched else not allow
+
+
+def _check_parts(name: str) -> None:
+    for part in name.split("."):
+        if not _NAME.fullmatch(part):
+            raise _Fail(INVALID_NAME)
+
+
+def _under_parent(rule, child: str, app, root) -> str | None:
+    """The queue `child` below what the rule's parent rule gives (root when it has none)."""
+    parent = ""
+    if rule.parent is not None:
+        parent = _apply(rule.parent, app, root)
+        if not parent:
+            return None
+        if not parent.startswith("root."):
+            parent = "root." + parent
+        pq = find(root, parent)
+        if pq is not None and pq.leaf:
+            raise _Fail(f"parent rule returned a leaf queue: {parent}")
+    return (parent or "root") + "." + child
+
+
+def _apply(rule, app, root) -> str | None:
+    """One rule's placeApplication: a queue name, None for no match; _Fail for an error."""
+    kind = (rule.name or "").lower()
+    user = getattr(app, "user", "") or ""
+    if kind == "provided":
+        name = app.queue
+        if not name or not _allows(rule, user):
+            return None
+        if name.startswith("root."):
+            _check_parts(name)
+        else:
+            child = name.replace(".", "_dot_")
+            _check_parts(child)
+            name = _under_parent(rule, child, app, root)
+            if name is None:
+                return None
+    elif kind == "fixed":
+        if not _allows(rule, user):
+            return None
+        name = (rule.value or "").lower()
+        if not name:
+            return None
+        if not name.startswith("root"):
+            name = _under_parent(rule, name, app, root)
+            if name is None:
+                return None
+    elif kind == "user":
+        if not user or not _allows(rule, user):
+            return None  # prio does not know the user: the rule cannot match
+        child = user.replace(".", "_dot_")
+        _check_parts(child)
+        name = _under_parent(rule, child, app, root)
+        if name is None:
+            return None
+    else:  # tag (prio knows no tags), or a rule YuniKorn would refuse to build
+        return None
+    if not rule.create and find(root, name) is None:
+        return None
+    return name
+
+
+def target(root, app, rules) -> str:
+    """PlaceApplication: the queue the application goes to; _Fail when it is rejected."""
+    for rule in rules:
+        name = _apply(rule, app, root)
+        if not name:
+            continue
+        q = find(root, name)
+        if q is not None and q.leaf is False:
+            continue  # placing in a parent queue is not allowed: the next rule is tried
+        return name
+    # the recovery rule places nothing here; then the default queue, when it exists
+    q = find(root, DEFAULT_QUEUE)
+    if q is not None and q.leaf:
+        return DEFAULT_QUEUE
+    raise _Fail(NO_RULE)
+
+
+def place(root, app, rules) -> tuple[str | None, Rejected | None]:
+    """Where the application goes: (full queue path, None), or (None, why it is rejected).
+    `rules` None means the queue is taken as given (no config, or a REST dump of placed
+    applications); a list (possibly empty) is the partition's placement rules."""
+    name = app.queue.lower()
+    if rules is not None:
+        try:
+            name = target(root, app, list(rules) or [_PROVIDED])
+        except _Fail as e:
+            return None, Rejected(app.id, app.queue, f"failed to place application {app.id}: {e}")
+    elif not name.startswith("root.") and name != "root":
+        name = "root." + name
+    q = find(root, name)
+    if q is not None:
+        if q.leaf:
+            return name, None
+        return None, Rejected(app.id, app.queue, f"failed to find queue {name} for application {app.id}")
+    # createQueue: the deepest queue that exists must be a parent
+    current = name
+    while q is None:
+        current = current.rsplit(".", 1)[0]
+        q = find(root, current)
+    if q.leaf:
+        return None, Rejected(app.id, app.queue, f"failed to create rule based queue {name} for application {app.id}\n"
+                                                 f"creation of queue {name} failed parent is already a leaf: {current}")
+    for part in name[len(current) + 1:].split("."):
+        if not _NAME.fullmatch(part):
+            return None, Rejected(app.id, app.queue, f"failed to create rule based queue {name} for application {app.id}\n{INVALID_NAME}")
+    return name, None
+
+
+class _Rule(NamedTuple):
+    name: str
+    create: bool = False
+    filter_type: str = ""
+    users: list | None = None
+    groups: list | None = None
+    parent: object = None
+    value: str = ""
+
+
+_PROVIDED = _Rule("provided")  # buildRules without configured rules
