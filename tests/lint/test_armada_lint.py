@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from prio.lint.rules.armada import is_queue_manifest, lint_queue_document
+from prio.lint.rules.armada import lint_queue_document
+from prio.loaders.armada_queues import is_queue_manifest
 from prio.lint.registry import CHECKS, RULES
 from prio.io.yamlnodes import load
 from conftest import ROOT

@@ -8,33 +8,33 @@ def is_native(data) -> bool:
     return isinstance(data, dict) and isinstance(data.get("applications"), list) and "kind" not in data
 
 
-def _queue_obj(d) -> bool:
+def is_queue_object(d) -> bool:
     return isinstance(d, dict) and isinstance(d.get("queuename"), str) and "applicationID" not in d
 
 
 def is_queues_dump(data) -> bool:
     """A `/ws/v1/partition/{p}/queues` (or `/queue/{q}`) response: one object with `queuename`,
     or the site docs' array holding it."""
-    if _queue_obj(data):
+    if is_queue_object(data):
         return True
-    return isinstance(data, list) and len(data) >= 1 and all(_queue_obj(d) for d in data)
+    return isinstance(data, list) and len(data) >= 1 and all(is_queue_object(d) for d in data)
 
 
-def _app_obj(d) -> bool:
+def is_app_object(d) -> bool:
     return isinstance(d, dict) and isinstance(d.get("applicationID"), str) and "queuename" not in d
 
 
 def is_apps_dump(data) -> bool:
     """A list of ApplicationDAOInfo (the applications endpoints), or one (`/application/{id}`)."""
-    if _app_obj(data):
+    if is_app_object(data):
         return True
-    return isinstance(data, list) and len(data) >= 1 and all(_app_obj(d) for d in data)
+    return isinstance(data, list) and len(data) >= 1 and all(is_app_object(d) for d in data)
 
 
 NOT_POD_LISTS = ("ConfigMap", "Queue", "QueueList")
 
 
-def _is_pod(d, bare: bool = False) -> bool:
+def is_pod(d, bare: bool = False) -> bool:
     """A Pod object; in a PodList the API leaves out each item's kind (`bare`)."""
     if not isinstance(d, dict):
         return False
@@ -55,7 +55,7 @@ def is_pod_list(data) -> bool:
     if kind not in ("List", "PodList") or not isinstance(items, list) or not items:
         return False
     bare = kind == "PodList"
-    if not any(_is_pod(i, bare) for i in items):
+    if not any(is_pod(i, bare) for i in items):
         return False
     return not any(isinstance(i, dict) and i.get("kind") in NOT_POD_LISTS for i in items)
 

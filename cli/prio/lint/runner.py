@@ -13,6 +13,7 @@ from prio.errors import InputError
 from prio.lint.findings import Finding, Issue, Report, format_path, sort_key
 from prio.lint.rules import load_all
 from prio.lint.context import Context
+from prio.values import describe
 from prio.lint.registry import RULES, run
 
 
@@ -47,7 +48,7 @@ def check_queues(doc) -> list[Issue]:
     load_all()
     issues = list(doc.issues)
     if doc.data is not None and not isinstance(doc.data, dict):
-        issues.append(Issue("PRIO003", (), f"a queues.yaml is a mapping with a partitions list, found {schema._describe(doc.data)}"))
+        issues.append(Issue("PRIO003", (), f"a queues.yaml is a mapping with a partitions list, found {describe(doc.data, article=False)}"))
         return issues
     if doc.data is not None:
         issues.extend(schema.validate(doc.data))

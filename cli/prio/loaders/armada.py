@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 import math
 
-from prio.lint.rules import armada as lint
+from prio.loaders import armada_queues as lint
 from prio.armada.model import Job, Queue, Report, Scenario, Settings, add
 from prio.armada.units import UnitError, parse_duration, parse_quantity, parse_timestamp
 from prio.errors import InputError

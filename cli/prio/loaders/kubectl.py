@@ -33,7 +33,7 @@ from prio.loaders.reader import parse_time, to_ns
 from prio.loaders.rest import PathReader
 from prio.yunikorn.snapshot import App, Ask, Snapshot
 from prio.io.document import Document
-from prio.io.recognise import NOT_POD_LISTS, _is_pod, is_pod_list  # noqa: F401 - recognised by shape
+from prio.io.recognise import NOT_POD_LISTS, is_pod, is_pod_list  # noqa: F401 - recognised by shape
 
 SCHEDULER = "yunikorn"
 APP_ID_LABELS = (("label", "yunikorn.apache.org/app-id"), ("annotation", "yunikorn.apache.org/app-id"),
@@ -177,7 +177,7 @@ def load_pods(name: str, doc, classes=()) -> Snapshot:
     pods = []  # one record per YuniKorn pod, in file order
     order = 0
     for pod, path in items:
-        if not _is_pod(pod, bare):
+        if not is_pod(pod, bare):
             if isinstance(pod, dict) and pod.get("kind") == "PriorityClass":
                 continue
             k = pod.get("kind") if isinstance(pod, dict) else None

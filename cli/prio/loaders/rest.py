@@ -26,7 +26,7 @@ from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn.snapshot import App, Ask, QueueInfo, Snapshot
 from prio.yunikorn.quantity import strictly_positive
 from prio.yunikorn.tree import QNode, empty_root
-from prio.io.recognise import _app_obj, _queue_obj, is_apps_dump, is_queues_dump  # noqa: F401 - recognised by shape
+from prio.io.recognise import is_app_object, is_queue_object, is_apps_dump, is_queues_dump  # noqa: F401 - recognised by shape
 
 INT64_MAX = 2**63 - 1
 FINAL_STATES = ("completed", "rejected", "failed", "expired")
@@ -158,7 +158,7 @@ def load_queues(name: str, doc) -> tuple[list[QueueInfo], Snapshot | None]:
         base = (0,)
         data = data[0]
         notes.append("queues dump with an array root (as the site docs show it); YuniKorn returns one object")
-    if not _queue_obj(data):
+    if not is_queue_object(data):
         r.fail(base, "a REST queues dump is an object with queuename (and children)")
     out: list[QueueInfo] = []
     legacy: list = []
