@@ -12,6 +12,7 @@ from prio.armada.units import UnitError, parse_duration, parse_quantity, parse_t
 from prio.errors import InputError
 from prio.lint.findings import describe, format_path
 from prio.io.document import Document
+from prio.loaders.reader import Reader, kind_of_value
 from prio.io.recognise import is_scenario  # noqa: F401 - recognised by shape
 
 SCHEDULING_KEYS = ("useProbabilisticSchedulingForAllResources", "resourceScarcity", "minimumResourceToSchedule",
@@ -27,114 +28,9 @@ MAX_JOBS = 100_000
 MAX_ROUNDS = 10_000
 
 
-class _Reader:
-    """Typed access to one document's data, failing with the position of the offending node."""
-
-    def __init__(self, file: str, doc: Document):
-        self.file = file
-        self.doc = doc
-
-    def fail(self, path: tuple, message: str, at: str = "value"):
-        pos = self.doc.pos(path, at)
-        where = format_path(path)
-        raise InputError(self.file, f"{where}: {message}" if where else message,
-                         pos.line if pos else None, pos.column if pos else None)
-
-    def check_issues(self) -> None:
-        for issue in self.doc.issues:
-            if issue.rule in ("PRIO002", "PRIO003"):
-                pos = issue.pos or self.doc.pos(issue.path, issue.at)
-                raise InputError(self.file, issue.message, pos.line if pos else None, pos.column if pos else None)
-
-    def mapping(self, path: tuple, value) -> dict:
-        if not isinstance(value, dict):
-            self.fail(path, f"expected a mapping, found {_kind(value)}")
-        return value
-
-    def sequence(self, path: tuple, value) -> list:
-        if not isinstance(value, list):
-            self.fail(path, f"expected a list, found {_kind(value)}")
-        return value
-
-    def keys(self, path: tuple, data: dict, allowed: tuple, aliases: dict | None = None) -> None:
-        aliases = aliases or {}
-        for key in data:
-            if key in allowed or key in aliases:
-                continue
-            close = difflib.get_close_matches(str(key), list(allowed), n=1, cutoff=0.6)
-            lower = [a for a in allowed if a.lower() == str(key).lower()]
-            hint = f"; did you mean {(lower or close)[0]!r}?" if (lower or close) else \
-                f"; known keys: {', '.join(allowed)}"
-            self.fail(path + (key,), f"unknown key {key!r}{hint}", at="key")
-
-    def string(self, path: tuple, value) -> str:
-        if not isinstance(value, str) or not value.strip():
-            self.fail(path, f"expected a non-empty string, found {_kind(value)}")
-        return value.strip()
-
-    def number(self, path: tuple, value, minimum: float | None = None, what: str = "a number") -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            self.fail(path, f"expected {what}, found {_kind(value)}")
-        try:
-            out = float(value)
-        except (TypeError, ValueError):
-            self.fail(path, f"expected {what}, found {value!r}")
-        if not math.isfinite(out):
-            self.fail(path, f"expected a finite number, found {value!r}")
-        if minimum is not None and out < minimum:
-            self.fail(path, f"must be at least {minimum:g}, found {value!r}")
-        return out
-
-    def integer(self, path: tuple, value, minimum: int, maximum: int) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(path, f"expected a whole number, found {_kind(value)}")
-        if not minimum <= value <= maximum:
-            self.fail(path, f"must be between {minimum} and {maximum}, found {value}")
-        return value
-
-    def boolean(self, path: tuple, value) -> bool:
-        if not isinstance(value, bool):
-            self.fail(path, f"expected true or false, found {_kind(value)}")
-        return value
-
-    def duration(self, path: tuple, value) -> float:
-        try:
-            return parse_duration(value)
-        except UnitError as e:
-            self.fail(path, str(e))
-
-    def resources(self, path: tuple, value) -> dict:
-        data = self.mapping(path, value)
-        out = {}
-        for k, v in data.items():
-            try:
-                q = parse_quantity(v)
-            except UnitError as e:
-                self.fail(path + (k,), str(e))
-            if q < 0:
-                self.fail(path + (k,), f"a resource amount cannot be negative, found {v!r}")
-            out[str(k)] = q
-        return out
-
-    def fractions(self, path: tuple, value, maximum: float | None = None) -> dict:
-        data = self.mapping(path, value)
-        out = {}
-        for k, v in data.items():
-            f = self.number(path + (k,), v, 0.0, "a fraction")
-            if maximum is not None and f > maximum:
-                self.fail(path + (k,), f"a fraction of capacity must be between 0 and {maximum:g}, found {v!r}")
-            out[str(k)] = f
-        return out
-
-
-def _kind(value) -> str:
-    if isinstance(value, bool):
-        return "a boolean"
-    return repr(value) if isinstance(value, str) else describe(value)
-
-def _manifest_queues(file: str, doc: Document) -> list[tuple[Queue, _Reader, tuple]]:
+def _manifest_queues(file: str, doc: Document) -> list[tuple[Queue, Reader, tuple]]:
     """The queues an Armada Queue manifest defines, refusing what Armada refuses."""
-    r = _Reader(file, doc)
+    r = Reader(file, doc, name_path="always")
     r.check_issues()
     out = []
     for item in lint.queue_items(doc.data):
@@ -142,7 +38,7 @@ def _manifest_queues(file: str, doc: Document) -> list[tuple[Queue, _Reader, tup
             continue
         data, path = item.data, item.path
         if not isinstance(data, dict):
-            r.fail(path, f"expected an Armada Queue mapping, found {_kind(data)}")
+            r.fail(path, f"expected an Armada Queue mapping, found {kind_of_value(data)}")
         fields = lint.canonical_fields(data)
         if "name" not in fields:
             r.fail(path, "this Armada queue has no name")
@@ -153,7 +49,7 @@ def _manifest_queues(file: str, doc: Document) -> list[tuple[Queue, _Reader, tup
         fpath = path + (fields["priorityFactor"],)
         raw = data[fields["priorityFactor"]]
         if isinstance(raw, bool) or not isinstance(raw, (int, float)):
-            r.fail(fpath, f"must be a number, found {_kind(raw)} (Armada's decoder refuses it)")
+            r.fail(fpath, f"must be a number, found {kind_of_value(raw)} (Armada's decoder refuses it)")
         factor = r.number(fpath, raw)
         if factor < 1:
             r.fail(fpath, f"{factor:g} is below 1.0: Armada refuses the queue")
@@ -192,7 +88,7 @@ def build(docs: list[tuple[str, Document]]) -> Scenario:
 
 
 def _scenario(file: str, doc: Document, manifests: list) -> Scenario:
-    r = _Reader(file, doc)
+    r = Reader(file, doc, name_path="always")
     r.check_issues()
     data = doc.data
     r.keys((), data, TOP_KEYS, ALIASES)
@@ -222,7 +118,7 @@ def _scenario(file: str, doc: Document, manifests: list) -> Scenario:
         r.fail((half_key,), f"must be a positive duration, found {data[half_key]!r} "
                             "(Armada's code divides by it: a zero half-time gives NaN priorities)")
 
-    capacity = r.resources(("capacity",), data["capacity"]) if data.get("capacity") is not None else None
+    capacity = r.kube_resources(("capacity",), data["capacity"]) if data.get("capacity") is not None else None
     scarcity = None
     if sched.get("resourceScarcity") is not None:
         path = sched_path["resourceScarcity"]
@@ -245,7 +141,7 @@ def _scenario(file: str, doc: Document, manifests: list) -> Scenario:
         settings_kw["probabilistic_only"] = r.boolean(sched_path["useProbabilisticSchedulingForAllResources"],
                                                       sched["useProbabilisticSchedulingForAllResources"])
     if sched.get("minimumResourceToSchedule") is not None:
-        settings_kw["minimum_to_schedule"] = r.resources(sched_path["minimumResourceToSchedule"],
+        settings_kw["minimum_to_schedule"] = r.kube_resources(sched_path["minimumResourceToSchedule"],
                                                          sched["minimumResourceToSchedule"])
     for key, attr in (("maximalClusterFractionToSchedule", "max_cluster_fraction"),
                       ("maximalResourceFractionPerQueue", "max_fraction_per_queue"),
@@ -264,7 +160,7 @@ def _scenario(file: str, doc: Document, manifests: list) -> Scenario:
     if home is None:
         home = reports[0].cluster if reports else "default"
 
-    offer = r.resources(("offer",), data["offer"]) if data.get("offer") is not None else None
+    offer = r.kube_resources(("offer",), data["offer"]) if data.get("offer") is not None else None
     jobs = _jobs(r, data, names) if data.get("jobs") is not None else None
 
     seed = r.integer(("seed",), data["seed"], 0, 2**63 - 1) if data.get("seed") is not None else None
@@ -277,7 +173,7 @@ def _scenario(file: str, doc: Document, manifests: list) -> Scenario:
     return Scenario(settings, queues, reports, offer, jobs, seed, rounds, interval, home, time_kind)
 
 
-def _queue_entry(r: _Reader, path: tuple, item) -> Queue:
+def _queue_entry(r: Reader, path: tuple, item) -> Queue:
     data = r.mapping(path, item)
     r.keys(path, data, QUEUE_KEYS)
     if "name" not in data:
@@ -292,13 +188,13 @@ def _queue_entry(r: _Reader, path: tuple, item) -> Queue:
     priority = None
     if data.get("priority") is not None:
         priority = r.number(path + ("priority",), data["priority"], 0.0)
-    usage = r.resources(path + ("usage",), data["usage"]) if data.get("usage") is not None else None
+    usage = r.kube_resources(path + ("usage",), data["usage"]) if data.get("usage") is not None else None
     limits = r.fractions(path + ("resourceLimits",), data["resourceLimits"], 1.0) \
         if data.get("resourceLimits") is not None else None
     return Queue(name, factor, priority, usage, limits)
 
 
-def _queues(r: _Reader, data: dict, manifests: list) -> list[Queue]:
+def _queues(r: Reader, data: dict, manifests: list) -> list[Queue]:
     from_manifests: dict = {}
     order = []
     for file, doc in manifests:
@@ -333,7 +229,7 @@ def _queues(r: _Reader, data: dict, manifests: list) -> list[Queue]:
     return list(out.values())
 
 
-def _reports(r: _Reader, data: dict, default_cluster: str) -> tuple[list[Report], str]:
+def _reports(r: Reader, data: dict, default_cluster: str) -> tuple[list[Report], str]:
     if data.get("usage") is None:
         return [], "offset"
     out = []
@@ -369,16 +265,16 @@ def _reports(r: _Reader, data: dict, default_cluster: str) -> tuple[list[Report]
                 e = r.mapping(epath, entry)
                 r.keys(epath, e, ("name", "resources"))
                 name = r.string(epath + ("name",), e.get("name"))
-                res = r.resources(epath + ("resources",), e.get("resources") or {})
+                res = r.kube_resources(epath + ("resources",), e.get("resources") or {})
                 queues[name] = add(queues.get(name, {}), res)
         elif qdata is not None:
             for name, res in r.mapping(path + ("queues",), qdata).items():
-                queues[str(name)] = r.resources(path + ("queues", name), res if res is not None else {})
+                queues[str(name)] = r.kube_resources(path + ("queues", name), res if res is not None else {})
         out.append(Report(t, cluster, queues, str(raw)))
     return out, kind or "offset"
 
 
-def _jobs(r: _Reader, data: dict, names: set) -> list[Job]:
+def _jobs(r: Reader, data: dict, names: set) -> list[Job]:
     out = []
     ids = set()
     per_queue: dict = {}
@@ -395,7 +291,7 @@ def _jobs(r: _Reader, data: dict, names: set) -> list[Job]:
             r.fail(path + ("queue",), f"unknown queue {queue!r}" + (f"; did you mean {close[0]!r}?" if close else ""))
         if "requests" not in e:
             r.fail(path, "a job entry needs requests (the resources one job asks for)")
-        requests = r.resources(path + ("requests",), e["requests"])
+        requests = r.kube_resources(path + ("requests",), e["requests"])
         count = r.integer(path + ("count",), e["count"], 0, MAX_JOBS) if e.get("count") is not None else 1
         n += count
         if n > MAX_JOBS:

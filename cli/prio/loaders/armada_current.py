@@ -14,7 +14,7 @@ from decimal import ROUND_CEILING
 from prio.armada.current.model import (DEFAULT_PRIORITY_CLASS, DEFAULT_PROTECTED_FRACTION,
                                        DEFAULT_RESOURCES_TO_CONSIDER, INT64_MAX, SCALE, Job, PriorityClass, Queue,
                                        Scenario)
-from prio.loaders.armada import _Reader, _kind
+from prio.loaders.reader import Reader, kind_of_value
 from prio.errors import InputError
 from prio.io.yamlnodes import Document
 from prio.io.recognise import scheduler_of  # noqa: F401 - recognised by shape
@@ -38,13 +38,13 @@ DEFAULT_CLASSES = {
 }
 
 
-def to_units(r: _Reader, path: tuple, name: str, value) -> int:
+def to_units(r: Reader, path: tuple, name: str, value) -> int:
     """A Kubernetes quantity as Armada stores it: an integer at the resource's resolution,
     rounded up (Quantity.ScaledValue)."""
     from prio.kube import quantity as kq
 
     if isinstance(value, bool) or value is None or not isinstance(value, (int, float, str)):
-        r.fail(path, f"expected a quantity such as \"4\", \"500m\" or \"20Gi\", found {_kind(value)}")
+        r.fail(path, f"expected a quantity such as \"4\", \"500m\" or \"20Gi\", found {kind_of_value(value)}")
     if isinstance(value, float) and not math.isfinite(value):
         r.fail(path, f"expected a finite quantity, found {value!r}")
     try:
@@ -59,13 +59,13 @@ def to_units(r: _Reader, path: tuple, name: str, value) -> int:
     return v
 
 
-def _resource_map(r: _Reader, path: tuple, value) -> dict:
+def _resource_map(r: Reader, path: tuple, value) -> dict:
     data = r.mapping(path, value)
     return {str(k): to_units(r, path + (k,), str(k), v) for k, v in data.items()}
 
 
 def build(file: str, doc: Document, manifests: list | None = None) -> Scenario:
-    r = _Reader(file, doc)
+    r = Reader(file, doc, name_path="always")
     r.check_issues()
     data = doc.data
     for key in data:
@@ -160,7 +160,7 @@ def build(file: str, doc: Document, manifests: list | None = None) -> Scenario:
                     running, jobs, notes)
 
 
-def _classes(r: _Reader, data: dict) -> dict | None:
+def _classes(r: Reader, data: dict) -> dict | None:
     if data.get("priorityClasses") is None:
         return None
     out = {}
@@ -182,7 +182,7 @@ def _classes(r: _Reader, data: dict) -> dict | None:
     return out
 
 
-def _queues(r: _Reader, data: dict) -> list:
+def _queues(r: Reader, data: dict) -> list:
     if data.get("queues") is None:
         r.fail((), "no queues: list them under queues: ({name, priorityFactor?})")
     out, seen = [], set()
@@ -203,7 +203,7 @@ def _queues(r: _Reader, data: dict) -> list:
     return out
 
 
-def _entries(r: _Reader, data: dict, key: str, names: set, classes: dict) -> list:
+def _entries(r: Reader, data: dict, key: str, names: set, classes: dict) -> list:
     """[(index, queue, requests, priority class, count)] of `running` or `jobs`."""
     if data.get(key) is None:
         return []

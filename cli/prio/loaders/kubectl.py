@@ -30,7 +30,7 @@ from prio.kube import quantity as kq
 from prio.loaders.priorityclasses import classes_from_docs
 from prio.kube.priorityclass import ResolveError, catalogue, resolve_class
 from prio.loaders.reader import parse_time, to_ns
-from prio.loaders.rest import PathReader
+from prio.loaders.reader import Reader
 from prio.yunikorn.snapshot import App, Ask, Snapshot
 from prio.io.document import Document
 from prio.io.recognise import NOT_POD_LISTS, is_pod, is_pod_list  # noqa: F401 - recognised by shape
@@ -153,7 +153,7 @@ def _classes_in_file(items) -> list:
 
 def load_pods(name: str, doc, classes=()) -> Snapshot:
     """The YuniKorn pods of a pod list as a snapshot of applications and pending asks."""
-    r = PathReader(name, doc)
+    r = Reader(name, doc, name_path="unpositioned")
     data = doc.data
     if not isinstance(data, dict):
         r.fail((), "a pod list is a kind: List (or PodList) of Pods, or one Pod")

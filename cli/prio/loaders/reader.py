@@ -2,7 +2,13 @@
 from __future__ import annotations
 
 import datetime as _dt
+import difflib
+import math
 import re
+
+from prio.armada.units import UnitError, parse_duration, parse_quantity
+from prio.lint.findings import format_path
+from prio.values import describe
 
 from prio.yunikorn import quantity
 from prio.errors import InputError
@@ -10,15 +16,31 @@ from prio.values import INT32_MAX, INT32_MIN
 
 
 class Reader:
-    """Field access into one Document that raises InputError at the right line."""
+    """Typed field access into one Document that raises InputError at the right line: the one
+    reader every loader uses (snapshots, REST dumps, pod lists, Armada scenarios and manifests).
 
-    def __init__(self, name: str, doc):
+    `name_path`: whether a message starts with the field's path, "never" (the position says
+    where), "always", or "unpositioned" (only for a document without positions, i.e. large JSON
+    read with the json module)."""
+
+    def __init__(self, name: str, doc, name_path: str = "never"):
         self.name = name
         self.doc = doc
+        self.name_path = name_path
         self._qty: dict = {}  # (key, text) -> parsed quantity: snapshots repeat a few shapes
 
+    @property
+    def file(self) -> str:
+        return self.name
+
     def fail(self, path, message: str, at: str = "value"):
-        pos = self.doc.pos(tuple(path), at)
+        path = tuple(path)
+        if self.name_path == "always" or (self.name_path == "unpositioned" and not self.doc.index):
+            where = format_path(path)
+            message = f"{where}: {message}" if where else message
+            if not self.doc.index:
+                raise InputError(self.name, message)
+        pos = self.doc.pos(path, at)
         raise InputError(self.name, message, pos.line if pos else None, pos.column if pos else None)
 
     def int32(self, path, value, what: str) -> int:
@@ -64,6 +86,98 @@ class Reader:
                 near = difflib.get_close_matches(k, list(allowed), n=1, cutoff=0.6)
                 self.fail(tuple(path) + (k,), f"unknown key {k!r} in {what}" + (f"; did you mean {near[0]!r}?" if near else f" (known: {', '.join(allowed)})"), at="key")
 
+    def check_issues(self) -> None:
+        for issue in self.doc.issues:
+            if issue.rule in ("PRIO002", "PRIO003"):
+                pos = issue.pos or self.doc.pos(issue.path, issue.at)
+                raise InputError(self.name, issue.message, pos.line if pos else None, pos.column if pos else None)
+
+    def mapping(self, path: tuple, value) -> dict:
+        if not isinstance(value, dict):
+            self.fail(path, f"expected a mapping, found {kind_of_value(value)}")
+        return value
+
+    def sequence(self, path: tuple, value) -> list:
+        if not isinstance(value, list):
+            self.fail(path, f"expected a list, found {kind_of_value(value)}")
+        return value
+
+    def keys(self, path: tuple, data: dict, allowed: tuple, aliases: dict | None = None) -> None:
+        aliases = aliases or {}
+        for key in data:
+            if key in allowed or key in aliases:
+                continue
+            close = difflib.get_close_matches(str(key), list(allowed), n=1, cutoff=0.6)
+            lower = [a for a in allowed if a.lower() == str(key).lower()]
+            hint = f"; did you mean {(lower or close)[0]!r}?" if (lower or close) else \
+                f"; known keys: {', '.join(allowed)}"
+            self.fail(path + (key,), f"unknown key {key!r}{hint}", at="key")
+
+    def string(self, path: tuple, value) -> str:
+        if not isinstance(value, str) or not value.strip():
+            self.fail(path, f"expected a non-empty string, found {kind_of_value(value)}")
+        return value.strip()
+
+    def number(self, path: tuple, value, minimum: float | None = None, what: str = "a number") -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            self.fail(path, f"expected {what}, found {kind_of_value(value)}")
+        try:
+            out = float(value)
+        except (TypeError, ValueError):
+            self.fail(path, f"expected {what}, found {value!r}")
+        if not math.isfinite(out):
+            self.fail(path, f"expected a finite number, found {value!r}")
+        if minimum is not None and out < minimum:
+            self.fail(path, f"must be at least {minimum:g}, found {value!r}")
+        return out
+
+    def integer(self, path: tuple, value, minimum: int, maximum: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(path, f"expected a whole number, found {kind_of_value(value)}")
+        if not minimum <= value <= maximum:
+            self.fail(path, f"must be between {minimum} and {maximum}, found {value}")
+        return value
+
+    def boolean(self, path: tuple, value) -> bool:
+        if not isinstance(value, bool):
+            self.fail(path, f"expected true or false, found {kind_of_value(value)}")
+        return value
+
+    def duration(self, path: tuple, value) -> float:
+        try:
+            return parse_duration(value)
+        except UnitError as e:
+            self.fail(path, str(e))
+
+    def kube_resources(self, path: tuple, value) -> dict:
+        """Kubernetes quantities (Armada), in the resource's own unit."""
+        data = self.mapping(path, value)
+        out = {}
+        for k, v in data.items():
+            try:
+                q = parse_quantity(v)
+            except UnitError as e:
+                self.fail(path + (k,), str(e))
+            if q < 0:
+                self.fail(path + (k,), f"a resource amount cannot be negative, found {v!r}")
+            out[str(k)] = q
+        return out
+
+    def fractions(self, path: tuple, value, maximum: float | None = None) -> dict:
+        data = self.mapping(path, value)
+        out = {}
+        for k, v in data.items():
+            f = self.number(path + (k,), v, 0.0, "a fraction")
+            if maximum is not None and f > maximum:
+                self.fail(path + (k,), f"a fraction of capacity must be between 0 and {maximum:g}, found {v!r}")
+            out[str(k)] = f
+        return out
+
+
+def kind_of_value(value) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    return repr(value) if isinstance(value, str) else describe(value)
 
 def to_ns(seconds: float) -> int:
     """Time keys are whole nanoseconds, so REST times (ns) stay exact and every loader's keys

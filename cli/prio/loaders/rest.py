@@ -35,16 +35,6 @@ _LEGACY_RES = re.compile(r"^\[(?P<body>.*)\]$")
 _CLUSTER_PREFIX = re.compile(r"^\[[^\]]*\]")
 
 
-class PathReader(Reader):
-    """Reader that, for a document without positions (large JSON), names the JSON path."""
-
-    def fail(self, path, message: str, at: str = "value"):
-        if not self.doc.index:
-            where = format_path(tuple(path))
-            raise InputError(self.name, f"{where}: {message}" if where else message)
-        super().fail(path, message, at)
-
-
 # ---- detection ------------------------------------------------------------------------------
 
 # ---- small field readers ----------------------------------------------------------------------
@@ -148,7 +138,7 @@ def _ns(r: Reader, path, v, what: str, notes: list) -> int | None:
 def load_queues(name: str, doc) -> tuple[list[QueueInfo], Snapshot | None]:
     """The queues of a REST queues dump, depth first in dump order, plus a Snapshot carrying
     the partition and, from root's maxResource, the cluster capacity."""
-    r = PathReader(name, doc)
+    r = Reader(name, doc, name_path="unpositioned")
     data = doc.data
     notes: list[str] = []
     base: tuple = ()
@@ -332,7 +322,7 @@ def build_tree(queues: list[QueueInfo]) -> QNode:
 
 def load_apps(name: str, doc) -> Snapshot:
     """The applications of a REST applications dump, with their pending asks."""
-    r = PathReader(name, doc)
+    r = Reader(name, doc, name_path="unpositioned")
     data = doc.data
     items = [(data, ())] if isinstance(data, dict) else [(a, (i,)) for i, a in enumerate(data or [])]
     snap = Snapshot(source=name)
