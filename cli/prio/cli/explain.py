@@ -31,16 +31,17 @@ def command(
     armada_weighting: str = options.ARMADA_WEIGHTING,
     armada_model: Optional[str] = options.ARMADA_MODEL,
     verbose: bool = options.VERBOSE,
+    pending: bool = typer.Option(False, "--pending", help="Why asks stay pending: each reason code with how many asks, per queue, and the first few (--limit N of them; 3 by default)."),
 ):
     """Show each queue's effective priority, offset and fence, and why."""
     from prio.cli.common import guarded
     from prio.cli.common import pick_format
 
     fmt = pick_format(output, FORMATS)
-    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit, why_ask, behind, use_color(color, sys.stdout), verbose, armada_model)))
+    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit, why_ask, behind, use_color(color, sys.stdout), verbose, armada_model, pending)))
 
 
-def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None, color=False, verbose=False, armada_model=None) -> int:
+def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None, color=False, verbose=False, armada_model=None, pending=False) -> int:
     from prio.cli.common import check_armada_options
     from prio.cli.common import load_inputs
     from prio.cli.common import say_notes
@@ -78,6 +79,10 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
     if why_ask and (why or queue):
         sys.stderr.write("prio: --why-ask goes alone (not with --why or --queue)\n")
         return 2
+    if pending:
+        from prio.cli.why_pending import run_pending
+
+        return run_pending(eng, fmt, limit, color, alone=not (why or why_ask or queue))
     if why_ask:
         from prio.yunikorn.explain import why_ask as why_ask_lines
 

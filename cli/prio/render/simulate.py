@@ -7,6 +7,7 @@ import io
 import json
 
 from prio.render.jsontext import jint, jstr
+from prio.yunikorn.reasons import classify
 
 
 def short(path: str) -> str:
@@ -52,7 +53,7 @@ def _json(steps, unscheduled):
     yield '\n ],\n "unscheduled": ['
     sep = "\n  "
     for u in unscheduled:
-        yield sep + dumps({"ask": u.ask, "application": u.application, "queue": u.queue, "priority": u.priority, "reason": u.reason})
+        yield sep + dumps({"ask": u.ask, "application": u.application, "queue": u.queue, "priority": u.priority, "reason": u.reason, "code": classify(u.reason).code})
         sep = ",\n  "
     yield "\n ]\n}\n"
 
@@ -70,8 +71,8 @@ def _tabular(steps, unscheduled, eng, tablefmt, more=""):
     out.append(tabulate(summary_rows(eng), headers=("queue", "placed", "first step", "last step"), tablefmt=tablefmt, disable_numparse=True))
     if unscheduled:
         out.append(f"\n\n{h}Unscheduled\n")
-        out.append(tabulate([(u.queue, u.application, u.ask, f"P{u.priority}", u.reason) for u in unscheduled],
-                            headers=("queue", "application", "ask", "priority", "reason"), tablefmt=tablefmt, disable_numparse=True))
+        out.append(tabulate([(u.queue, u.application, u.ask, f"P{u.priority}", classify(u.reason).code, u.reason) for u in unscheduled],
+                            headers=("queue", "application", "ask", "priority", "code", "reason"), tablefmt=tablefmt, disable_numparse=True))
     return "".join(out) + "\n"
 
 
@@ -109,10 +110,10 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
     con.print(st)
     if unscheduled:
         ut = Table(title="Unscheduled", title_justify="left")
-        for c in ("queue", "application", "ask", "priority", "reason"):
+        for c in ("queue", "application", "ask", "priority", "code", "reason"):
             ut.add_column(c, overflow="fold")
         for u in unscheduled:
-            ut.add_row(escape(u.queue), escape(u.application), escape(u.ask), f"P{u.priority}", escape(u.reason))
+            ut.add_row(escape(u.queue), escape(u.application), escape(u.ask), f"P{u.priority}", classify(u.reason).code, escape(u.reason))
         con.print()
         con.print(ut)
     return buf.getvalue()
