@@ -161,11 +161,14 @@ def test_unscheduled_added_and_removed_with_codes(tmp_path):
     # x2 fits now; y1 stays unscheduled on both sides (quota before, maxapplications now): not listed
     assert set(removed) == {"x2"} and removed["x2"]["code"] == "QueueQuota"
     assert r.exit_code == 1  # z2 is newly unscheduled
+    assert doc["unscheduledReasons"] == [{"ask": "y1", "application": "y", "queue": "root.a", "before": "QueueQuota",
+                                          "after": "MaxApplications", "reason": "maxapplications 1 of root.a reached (1 running)"}]
     asks = {a["ask"]: (a["stepBefore"], a["stepAfter"]) for a in doc["asks"]}
     assert asks["z2"][1] is None and asks["x2"][0] is None and "y1" not in asks
     plain = run_cli("diff", str(old), str(new), str(snap), "-o", "plain").stdout
     assert "Newly unscheduled" in plain and "Newly placeable" in plain and "QueueQuota" in plain
     assert "no longer placed" in plain and "now placed" in plain
+    assert "Still unscheduled, for another reason (1)" in plain and "1 unscheduled ask with another reason" in plain
     # the other way round: x2 is newly unscheduled, z2 newly placeable
     r = run_cli("diff", str(new), str(old), str(snap), "-o", "json", "--fail-on", "unscheduled")
     doc = json.loads(r.stdout)

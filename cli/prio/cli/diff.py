@@ -120,7 +120,8 @@ def _side(arg, paths, partition, verbose, label):
     if defined:
         from prio.yunikorn.classranges import class_ranges
 
-        ranges = class_ranges(eng.root, defined)
+        names = {c.name for c in defined}  # the classes the inputs define (not every built-in)
+        ranges = [r for r in class_ranges(eng.root, defined) if r["class"] in names]
     findings = []
     if role == "a queue config":
         from prio.io import source

@@ -69,6 +69,8 @@ def to_json(d) -> dict:
                      "removed": [_finding_json(f) for f in d.findings_removed]},
         "rejected": {"added": [rej(r) for r in d.rejected_added], "removed": [rej(r) for r in d.rejected_removed]},
         "config": [_config_json(c) for c in d.config],
+        "unscheduledReasons": [{"ask": b.ask, "application": b.application, "queue": b.queue, "before": a.code,
+                                "after": b.code, "reason": b.reason} for a, b in d.reasons_changed],
     }
 
 
@@ -93,6 +95,8 @@ def summary(d, old: str, new: str) -> str:
         parts.append(_n(len(d.unscheduled_added), "ask newly unscheduled", "asks newly unscheduled"))
     if d.unscheduled_removed:
         parts.append(_n(len(d.unscheduled_removed), "ask newly placeable", "asks newly placeable"))
+    if d.reasons_changed:
+        parts.append(_n(len(d.reasons_changed), "unscheduled ask with another reason", "unscheduled asks with another reason"))
     if d.rejected_added:
         parts.append(_n(len(d.rejected_added), "application newly rejected", "applications newly rejected"))
     if d.rejected_removed:
@@ -121,6 +125,9 @@ def sections(d) -> list[tuple[str, tuple, list]]:
     if d.unscheduled_removed:
         out.append(("Newly placeable (unscheduled before)", ("queue", "application", "ask", "code before", "reason before"),
                     [(u.queue, u.application, u.ask, u.code, u.reason) for u in d.unscheduled_removed]))
+    if d.reasons_changed:
+        out.append(("Still unscheduled, for another reason", ("queue", "application", "ask", "code before", "code after", "reason now"),
+                    [(b.queue, b.application, b.ask, a.code, b.code, b.reason) for a, b in d.reasons_changed]))
     if d.rejected_added or d.rejected_removed:
         out.append(("Applications rejected by placement", ("", "application", "queue", "reason"),
                     [("+", r.application, r.queue, r.reason.replace("\n", " ")) for r in d.rejected_added]

@@ -128,6 +128,7 @@ class Diff:
     findings_added: list  # findings of NEW that OLD lacks (rule, path, message; lines ignored)
     findings_removed: list
     config: list  # ConfigChange
+    reasons_changed: list = field(default_factory=list)  # (old Unplaced, new Unplaced): unscheduled on both sides, another code
     steps_before: int = 0
     steps_after: int = 0
 
@@ -142,7 +143,7 @@ class Diff:
     def empty(self) -> bool:
         return not (self.queues or self.asks or self.unscheduled_added or self.unscheduled_removed
                     or self.rejected_added or self.rejected_removed or self.findings_added
-                    or self.findings_removed or self.config)
+                    or self.findings_removed or self.config or self.reasons_changed)
 
 
 FAIL_ON = ("priority", "order", "unscheduled", "findings")
@@ -232,6 +233,8 @@ def compare(old: Side, new: Side) -> Diff:
     un_removed = [_unplaced(p) for k, p in old.unscheduled.items() if k not in new.unscheduled]
     rej_added = [RejectedApp(a, q, r.code, r.detail) for a, (q, r) in new.rejected.items() if a not in old.rejected]
     rej_removed = [RejectedApp(a, q, r.code, r.detail) for a, (q, r) in old.rejected.items() if a not in new.rejected]
+    changed = [(_unplaced(p), _unplaced(new.unscheduled[k])) for k, p in old.unscheduled.items()
+               if k in new.unscheduled and new.unscheduled[k].reason.code != p.reason.code]
     f_added, f_removed = _findings(old.findings, new.findings)
     return Diff(queues, _moves(old, new), un_added, un_removed, rej_added, rej_removed, f_added, f_removed,
-                _config(old, new), old.total_steps, new.total_steps)
+                _config(old, new), changed, old.total_steps, new.total_steps)
