@@ -389,3 +389,59 @@ def test_diff_steps_are_two_simulate_runs(tmp_path, case):
     assert {(u["application"], u["ask"]) for u in doc["unscheduled"]["removed"]} == set(b_un) - set(a_un)
     if old_text == new_text:
         assert doc["queues"] == doc["asks"] == doc["config"] == []
+
+
+# ---- the pull-request example of docs/ci.md runs as written --------------------------------------
+
+def _doc_diff_steps():
+    import re
+
+    import yaml
+
+    from conftest import ROOT
+
+    text = open(os.path.join(ROOT, "docs", "ci.md"), encoding="utf-8").read()
+    out = []
+    for m in re.finditer(r"^```ya?ml\n(.*?)^```", text, re.M | re.S):
+        if "prio diff" in m.group(1):
+            wf = yaml.safe_load(m.group(1))
+            for job in wf["jobs"].values():
+                out.append(job)
+    return out
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_the_pull_request_example_runs(tmp_path, monkeypatch, pair):
+    import shlex
+
+    jobs = _doc_diff_steps()
+    assert jobs, "docs/ci.md has no prio diff example"
+    repo = tmp_path / "repo"
+    (repo / "deploy" / "yunikorn").mkdir(parents=True)
+    _git(repo, "init", "-q", "-b", "main")
+    (repo / "deploy" / "yunikorn" / "queues.yaml").write_text(_text(pair[0]))
+    (repo / "deploy" / "yunikorn" / "pending.yaml").write_text(_text(ASKS))
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "base")
+    _git(repo, "update-ref", "refs/remotes/origin/main", "HEAD")  # what actions/checkout fetches
+    (repo / "deploy" / "yunikorn" / "queues.yaml").write_text(_text(pair[1]))  # the pull request's change
+    monkeypatch.chdir(repo)
+    for job in jobs:
+        assert job["permissions"]["pull-requests"] == "write"
+        steps = job["steps"]
+        checkout = next(s for s in steps if str(s.get("uses", "")).startswith("actions/checkout"))
+        assert checkout["with"]["fetch-depth"] == 0
+        run_steps = [s for s in steps if "prio diff" in s.get("run", "")]
+        comment = next(s for s in steps if "gh pr comment" in s.get("run", ""))
+        assert "always()" in comment["if"] and steps.index(comment) > steps.index(run_steps[0])
+        for step in run_steps:
+            cmd = step["run"].replace("${{ github.base_ref }}", "main")
+            argv = shlex.split(cmd)
+            assert argv[:2] == ["prio", "diff"]
+            r = run_cli(*argv[1:])
+            assert r.exit_code == 1, r.stderr  # the change adds a finding: --fail-on findings fails the job
+            out = argv[argv.index("--output-file") + 1]
+            assert out in comment["run"] and out in comment["if"]
+            md = (repo / out).read_text()
+            assert md.startswith("**prio diff origin/main:deploy/yunikorn/queues.yaml -> deploy/yunikorn/queues.yaml:")
+            assert "<details><summary>Scheduling order" in md
