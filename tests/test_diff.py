@@ -445,3 +445,13 @@ def test_the_pull_request_example_runs(tmp_path, monkeypatch, pair):
             md = (repo / out).read_text()
             assert md.startswith("**prio diff origin/main:deploy/yunikorn/queues.yaml -> deploy/yunikorn/queues.yaml:")
             assert "<details><summary>Scheduling order" in md
+
+
+def test_verbose_and_partition(pair):
+    r = run_cli("diff", *pair, ASKS, "-v", "-o", "json")
+    assert r.exit_code == 0 and "OLD: " in r.stderr and "NEW: " in r.stderr and "read as a queue config" in r.stderr
+    json.loads(r.stdout)  # machine output stays clean
+    r = run_cli("diff", *pair, ASKS, "--partition", "default", "-o", "json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["queues"]
+    r = run_cli("diff", *pair, "--partition", "nosuch")
+    assert r.exit_code == 2 and "no partition 'nosuch'" in r.stderr and len(r.stderr.strip().splitlines()) == 1

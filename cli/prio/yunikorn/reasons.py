@@ -108,9 +108,11 @@ def pending(eng) -> list[PendingAsk]:
     for u in eng.leftovers():
         out.append(PendingAsk(u.ask, u.application, u.queue, u.priority, classify(u.reason)))
         seen.add((u.application, u.ask))
-    for r in getattr(eng, "rejected", None) or ():
+    rejected_list = getattr(eng, "rejected", None) or ()
+    apps = {a.id: a for a in eng.snapshot.apps} if rejected_list else {}
+    for r in rejected_list:
         why = rejected(r.reason, r.queue)
-        app = next((a for a in eng.snapshot.apps if a.id == r.application), None)
+        app = apps.get(r.application)
         for a in app.asks if app is not None else ():
             out.append(PendingAsk(a.id, r.application, r.queue, a.priority, why))
             seen.add((r.application, a.id))
