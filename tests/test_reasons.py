@@ -126,3 +126,8 @@ def test_why_ask_uses_the_same_codes(files):
     assert "Reason QueueQuota: Not enough queue quota: root.b is short of vcore" in r.stdout
     r = run_cli("explain", sample("batch-queues.yaml"), sample("batch-asks.yaml"), "--why-ask", "etl-nightly/exec-3")
     assert "Reason MaxApplications" in r.stdout
+
+
+def test_explain_pending_refuses_armada_scenarios():
+    r = run_cli("explain", sample("armada-current.yaml"), "--pending")
+    assert r.exit_code == 2 and "--pending" in r.stderr and "Traceback" not in r.stderr

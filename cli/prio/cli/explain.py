@@ -57,6 +57,9 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
     if verbose:
         say_recognised(inp)
     check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting, armada_model=armada_model)
+    if inp.armada and pending:
+        sys.stderr.write("prio: --pending applies to YuniKorn inputs, not Armada scenarios\n")
+        return 2
     if inp.armada:
         from prio.cli.armada import run_explain
 
