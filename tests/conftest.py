@@ -5,6 +5,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared")
+TESTS = os.path.join(ROOT, "tests")
 sys.path.insert(0, os.path.join(ROOT, "cli"))  # the source tree wins over an installed copy
 
 
@@ -33,8 +34,7 @@ def run_cli(*args, input=None, env=None):
     """Invoke the typer app in-process; returns the click Result (stdout/stderr apart)."""
     from typer.testing import CliRunner
 
-    from prio.cli.app import _register
-    from prio.cli.app import app
+    from prio.cli.app import _register, app
 
     _register()
     return CliRunner(env=env).invoke(app, list(args), input=input)

@@ -364,6 +364,7 @@ def scenario(draw):
     return config(), config(), json.dumps(snap)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(scenario())
 def test_diff_steps_are_two_simulate_runs(tmp_path, case):

@@ -12,8 +12,9 @@ import typer
 
 from prio.cli.options import Color, use_color
 from prio.cli import options
+from prio.render.formats import names
 
-FORMATS = ("table", "json", "plain", "markdown")
+FORMATS = names("diff")
 
 SHORT_HELP = "What changes between two configs (or snapshots): priorities, order, pending asks, findings."
 

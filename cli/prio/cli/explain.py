@@ -8,8 +8,9 @@ import typer
 
 from prio.cli.options import Color, use_color
 from prio.cli import options
+from prio.render.formats import names
 
-FORMATS = ("table", "json", "plain", "markdown")
+FORMATS = names("explain")
 
 
 SHORT_HELP = "Each queue's effective priority, offset and fence, and why."
@@ -31,29 +32,33 @@ def command(
     armada_weighting: str = options.ARMADA_WEIGHTING,
     armada_model: Optional[str] = options.ARMADA_MODEL,
     verbose: bool = options.VERBOSE,
+    yunikorn: Optional[str] = options.YUNIKORN,
+    header: List[str] = options.HEADER,
+    cacert: Optional[str] = options.CACERT,
+    timeout: Optional[float] = options.TIMEOUT,
     pending: bool = typer.Option(False, "--pending", help="Why asks stay pending: each reason code with how many asks, per queue, and the first few (--limit N of them; 3 by default)."),
 ):
     """Show each queue's effective priority, offset and fence, and why."""
-    from prio.cli.common import guarded
-    from prio.cli.common import pick_format
+    from prio.cli.common import guarded, pick_format
+    from prio.cli.live import remote
 
     fmt = pick_format(output, FORMATS)
-    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit, why_ask, behind, use_color(color, sys.stdout), verbose, armada_model, pending)))
+    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit, why_ask, behind, use_color(color, sys.stdout), verbose, armada_model,
+                                         remote(yunikorn, header, cacert, timeout, inputs, sample), pending)))
 
 
-def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None, color=False, verbose=False, armada_model=None, pending=False) -> int:
-    from prio.cli.common import check_armada_options
-    from prio.cli.common import load_inputs
-    from prio.cli.common import say_notes
-    from prio.cli.common import say_recognised
-    from prio.cli.common import width
-    from prio.cli.common import write_chunks
-    from prio.yunikorn.explain import iter_ask_rows
-    from prio.yunikorn.explain import queue_rows
+def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None, color=False, verbose=False, armada_model=None, live=None, pending=False) -> int:
+    from prio.cli.common import check_armada_options, load_inputs, say_notes, say_recognised, width, write_chunks
+    from prio.yunikorn.explain import iter_ask_rows, queue_rows
     from prio.yunikorn.explain import why as why_lines
     from prio.loaders.assemble import build
 
-    inp = load_inputs(paths, sample, classes)
+    if live is not None:
+        from prio.cli import live as live_mod
+
+        inp = live_mod.load(live, paths, sample, classes, partition, verbose)
+    else:
+        inp = load_inputs(paths, sample, classes)
     if verbose:
         say_recognised(inp)
     check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting, armada_model=armada_model)

@@ -6,6 +6,8 @@ from enum import Enum
 
 import typer
 
+from prio.render.formats import help_text
+
 
 class Color(str, Enum):
     auto = "auto"
@@ -23,7 +25,7 @@ def use_color(choice: Color, stream) -> bool:
 
 INPUTS = typer.Argument(None, metavar="INPUT", help="Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses, an Armada scenario, in any order (recognised by content). None: the bundled walkthrough.")
 SAMPLE = typer.Option(None, "--sample", metavar="NAME", help="Use a bundled sample: walkthrough (the default), batch, mistakes, yunikorn-configs, pods, armada-scenario, ... (an unknown name lists them all).")
-OUTPUT = typer.Option(None, "-o", "--output", metavar="FORMAT", help="table (default on a terminal), json, plain, markdown. Default from PRIO_OUTPUT.")
+OUTPUT = typer.Option(None, "-o", "--output", metavar="FORMAT", help=help_text("explain", "Default from PRIO_OUTPUT"))
 COLOR = typer.Option(Color.auto, "--color", case_sensitive=False, help="Colour the table output (auto: on a terminal, unless NO_COLOR is set).")
 PARTITION = typer.Option(None, "--partition", metavar="NAME", help="The partition (default: the snapshot's, else default).")
 PRIORITY_CLASSES = typer.Option([], "--priority-classes", metavar="FILE", help="PriorityClass manifests: resolve priorityClassName, and show the range each class maps to per queue.")
@@ -31,3 +33,8 @@ ARMADA_DECAY = typer.Option("code", "--armada-decay", metavar="code|document", h
 ARMADA_WEIGHTING = typer.Option("current", "--armada-weighting", metavar="current|legacy", help="Armada scenarios: current (unknown resources weigh 0) or legacy (1).")
 ARMADA_MODEL = typer.Option(None, "--armada-model", metavar="current|legacy", help="Armada scenarios: current (DRF fair share, the default) or legacy (usage decay, up to 2022); a scenario's scheduler: field says the same.")
 VERBOSE = typer.Option(False, "-v", "--verbose", help="Say what each input was recognised as.")
+# Reading a running YuniKorn (explain, simulate, snapshot; preempt and diff reuse them).
+YUNIKORN = typer.Option(None, "--yunikorn", metavar="URL", help="Read the config, queues, applications and nodes from a running YuniKorn's REST API (read-only, GET only), e.g. http://localhost:9080. Default from PRIO_YUNIKORN_URL when no input files are given.")
+HEADER = typer.Option([], "--header", metavar="'NAME: VALUE'", help="With --yunikorn: an HTTP header to send (repeatable), e.g. 'Authorization: Bearer TOKEN'. PRIO_YUNIKORN_HEADER adds headers too (one per line), so a token stays out of shell history.")
+CACERT = typer.Option(None, "--cacert", metavar="FILE", help="With an https:// --yunikorn: the CA bundle (PEM) to verify the server with (default from PRIO_YUNIKORN_CACERT). TLS is always verified.")
+TIMEOUT = typer.Option(None, "--timeout", min=0.001, metavar="SECONDS", help="With --yunikorn: seconds to wait to connect and for each read (default 10, or PRIO_YUNIKORN_TIMEOUT).")

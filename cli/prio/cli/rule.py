@@ -7,6 +7,8 @@ from typing import Optional
 
 import typer
 
+from prio.render.formats import help_text
+
 
 
 SHORT_HELP = "List the lint rules, or show one rule's documentation."
@@ -14,7 +16,7 @@ SHORT_HELP = "List the lint rules, or show one rule's documentation."
 
 def command(
     rule_id: Optional[str] = typer.Argument(None, metavar="[ID]", help="A rule id (PRIO201) or slug."),
-    output: str = typer.Option("text", "-o", "--output", metavar="FORMAT", help="text, json or markdown."),
+    output: str = typer.Option("text", "-o", "--output", metavar="FORMAT", help=help_text("rule")),
 ):
     """List the lint rules, or show one rule's documentation."""
     raise typer.Exit(run(rule_id, output))

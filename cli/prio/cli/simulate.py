@@ -8,8 +8,9 @@ import typer
 
 from prio.cli.options import Color, use_color
 from prio.cli import options
+from prio.render.formats import names
 
-FORMATS = ("table", "json", "plain", "markdown")
+FORMATS = names("simulate")
 
 
 SHORT_HELP = 'The scheduling order, step by step, with every priority change.'
@@ -30,25 +31,30 @@ def command(
     armada_weighting: str = options.ARMADA_WEIGHTING,
     armada_model: Optional[str] = options.ARMADA_MODEL,
     verbose: bool = options.VERBOSE,
+    yunikorn: Optional[str] = options.YUNIKORN,
+    header: List[str] = options.HEADER,
+    cacert: Optional[str] = options.CACERT,
+    timeout: Optional[float] = options.TIMEOUT,
 ):
     """Step through the scheduling order and every priority change it causes."""
-    from prio.cli.common import guarded
-    from prio.cli.common import pick_format
+    from prio.cli.common import guarded, pick_format
+    from prio.cli.live import remote
 
     fmt = pick_format(output, FORMATS)
-    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, steps, partition, priority_classes, rounds, seed, armada_decay, armada_weighting, limit, use_color(color, sys.stdout), verbose, armada_model)))
+    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, steps, partition, priority_classes, rounds, seed, armada_decay, armada_weighting, limit, use_color(color, sys.stdout), verbose, armada_model,
+                                         remote(yunikorn, header, cacert, timeout, inputs, sample))))
 
 
-def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_decay, armada_weighting, limit=None, color=False, verbose=False, armada_model=None) -> int:
-    from prio.cli.common import check_armada_options
-    from prio.cli.common import load_inputs
-    from prio.cli.common import say_notes
-    from prio.cli.common import say_recognised
-    from prio.cli.common import width
-    from prio.cli.common import write_chunks
+def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_decay, armada_weighting, limit=None, color=False, verbose=False, armada_model=None, live=None) -> int:
+    from prio.cli.common import check_armada_options, load_inputs, say_notes, say_recognised, width, write_chunks
     from prio.loaders.assemble import build
 
-    inp = load_inputs(paths, sample, classes)
+    if live is not None:
+        from prio.cli import live as live_mod
+
+        inp = live_mod.load(live, paths, sample, classes, partition, verbose)
+    else:
+        inp = load_inputs(paths, sample, classes)
     if verbose:
         say_recognised(inp)
     check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting, rounds=rounds, seed=seed, armada_model=armada_model)

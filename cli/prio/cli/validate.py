@@ -13,28 +13,10 @@ import typer
 from prio.cli.options import Color, use_color
 
 
-class OutputFormat(str, Enum):
-    text = "text"
-    json = "json"
-    sarif = "sarif"
-    github = "github"
-    gitlab = "gitlab"
-    junit = "junit"
-    markdown = "markdown"
-    auto = "auto"
+from prio.render.formats import VALIDATE_RENDERERS as RENDERERS, help_text, names
 
-
-# format -> renderer module under prio.render; each exposes render(report, **kw) -> str
-RENDERERS = {
-    "text": "validate.text",
-    "json": "validate.json",
-    "sarif": "validate.sarif",
-    "github": "validate.github",
-    "gitlab": "validate.gitlab",
-    "junit": "validate.junit",
-    "markdown": "validate.markdown",
-}
-FORMATS = tuple(RENDERERS) + ("auto",)
+FORMATS = names("validate")
+OutputFormat = Enum("OutputFormat", {f: f for f in FORMATS}, type=str)  # the option's choices
 
 
 SHORT_HELP = 'Lint YuniKorn queue configs (and PriorityClass / Armada queue manifests).'
@@ -44,8 +26,7 @@ def command(
     paths: List[str] = typer.Argument(..., metavar="PATH", help="queues.yaml files, ConfigMaps, PriorityClass or Armada queue manifests, directories, or - for stdin."),
     output: Optional[OutputFormat] = typer.Option(
         None, "-o", "--output", case_sensitive=False,
-        help="Format: text, json, sarif, github (workflow commands), gitlab (Code Quality), junit, markdown; "
-             "auto is github inside GitHub Actions, else text. Default: PRIO_OUTPUT when it names one of these, else text."),
+        help=help_text("validate", "Default: PRIO_OUTPUT when it names one of these, else text")),
     output_file: Optional[str] = typer.Option(
         None, "--output-file", metavar="PATH", envvar="PRIO_OUTPUT_FILE",
         help="Write the report to PATH instead of standard output."),
@@ -112,8 +93,7 @@ def _run(paths, fmt, *, strict, quiet, color, priority_classes, verbose, output_
 
     from prio.lint import settings as settings_mod
     from prio.lint import suppress
-    from prio.lint.runner import Options
-    from prio.lint.runner import check_paths
+    from prio.lint.runner import Options, check_paths
     from prio.lint.rules import all_rules
 
     fmt = resolve_format(fmt)
@@ -153,7 +133,7 @@ def _run(paths, fmt, *, strict, quiet, color, priority_classes, verbose, output_
         color = False if to_file else use_color(Color(color), sys.stdout)
     elif to_file:
         color = False
-    renderer = importlib.import_module(f"prio.render.{RENDERERS[fmt]}")
+    renderer = importlib.import_module(RENDERERS[fmt])
     text = renderer.render(shown, sources={r.name: r.text for r in results}, color=color, rules=ran,
                            input_errors=errors, strict=strict, summary=report.summary())
     if to_file:

@@ -5,10 +5,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from prio.yunikorn import quantity
-from prio.yunikorn.config import Partition
-from prio.yunikorn.config import Queue
-from prio.yunikorn.config import SchedulerConfig
-from prio.yunikorn.config import walk
+from prio.yunikorn.config import Partition, Queue, SchedulerConfig, walk
 
 
 @dataclass

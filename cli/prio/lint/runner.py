@@ -10,15 +10,10 @@ from prio.io import documents
 from prio.lint import schema
 from prio.io import source
 from prio.errors import InputError
-from prio.lint.findings import Finding
-from prio.lint.findings import Issue
-from prio.lint.findings import Report
-from prio.lint.findings import format_path
-from prio.lint.findings import sort_key
+from prio.lint.findings import Finding, Issue, Report, format_path, sort_key
 from prio.lint.rules import load_all
 from prio.lint.context import Context
-from prio.lint.registry import run
-from prio.lint.registry import RULES
+from prio.lint.registry import RULES, run
 
 
 @dataclass

@@ -9,9 +9,7 @@ import difflib
 import json
 from functools import lru_cache
 
-from prio.lint.findings import Issue
-from prio.lint.findings import describe
-from prio.lint.findings import format_path
+from prio.lint.findings import Issue, describe, format_path
 from prio.io.package_data import schema_path
 
 

@@ -10,8 +10,7 @@ from prio.lint.rules import armada as lint
 from prio.armada.model import Job, Queue, Report, Scenario, Settings, add
 from prio.armada.units import UnitError, parse_duration, parse_quantity, parse_timestamp
 from prio.errors import InputError
-from prio.lint.findings import describe
-from prio.lint.findings import format_path
+from prio.lint.findings import describe, format_path
 from prio.io.document import Document
 from prio.io.recognise import is_scenario  # noqa: F401 - recognised by shape
 

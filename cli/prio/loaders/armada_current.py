@@ -14,8 +14,7 @@ from decimal import ROUND_CEILING
 from prio.armada.current.model import (DEFAULT_PRIORITY_CLASS, DEFAULT_PROTECTED_FRACTION,
                                        DEFAULT_RESOURCES_TO_CONSIDER, INT64_MAX, SCALE, Job, PriorityClass, Queue,
                                        Scenario)
-from prio.loaders.armada import _kind
-from prio.loaders.armada import _Reader
+from prio.loaders.armada import _Reader, _kind
 from prio.errors import InputError
 from prio.io.yamlnodes import Document
 from prio.io.recognise import scheduler_of  # noqa: F401 - recognised by shape

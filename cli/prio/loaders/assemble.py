@@ -7,9 +7,7 @@ from prio.io import package_data as resources
 from prio.yunikorn.engine import Engine
 from prio.errors import InputError
 from prio.yunikorn.snapshot import Snapshot
-from prio.yunikorn.tree import QNode
-from prio.yunikorn.tree import empty_root
-from prio.yunikorn.tree import from_config
+from prio.yunikorn.tree import QNode, empty_root, from_config
 
 
 def sample_paths(name: str | None) -> list[str]:
@@ -62,8 +60,7 @@ def build(inp, partition: str | None = None) -> Engine:
 def _note_other_partitions(inp, eng: Engine, others) -> None:
     """A queue the snapshot names that this partition lacks but another partition has: most
     likely the wrong partition, not a dynamic queue."""
-    from prio.yunikorn.config import queue_path
-    from prio.yunikorn.config import walk
+    from prio.yunikorn.config import queue_path, walk
 
     dynamic = {q.path for q in eng.root.walk() if q.dynamic and q.leaf}
     for p in others:

@@ -6,9 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from prio.loaders import queues as queues_loader
-from prio.io import documents
-from prio.io import source
-from prio.io import yamlnodes
+from prio.io import documents, source, yamlnodes
 from prio.errors import InputError
 from prio.yunikorn.snapshot import Snapshot
 

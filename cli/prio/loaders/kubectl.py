@@ -28,15 +28,10 @@ from __future__ import annotations
 from prio.errors import InputError
 from prio.kube import quantity as kq
 from prio.loaders.priorityclasses import classes_from_docs
-from prio.kube.priorityclass import ResolveError
-from prio.kube.priorityclass import catalogue
-from prio.kube.priorityclass import resolve_class
-from prio.loaders.reader import parse_time
-from prio.loaders.reader import to_ns
+from prio.kube.priorityclass import ResolveError, catalogue, resolve_class
+from prio.loaders.reader import parse_time, to_ns
 from prio.loaders.rest import PathReader
-from prio.yunikorn.snapshot import App
-from prio.yunikorn.snapshot import Ask
-from prio.yunikorn.snapshot import Snapshot
+from prio.yunikorn.snapshot import App, Ask, Snapshot
 from prio.io.document import Document
 from prio.io.recognise import NOT_POD_LISTS, _is_pod, is_pod_list  # noqa: F401 - recognised by shape
 

@@ -4,21 +4,17 @@ and PriorityClasses. Times are RFC 3339 or seconds; without them, the order in t
 time counts as created with its application). Equal times: application id, then file order."""
 from __future__ import annotations
 
-from prio.kube.priorityclass import ResolveError
-from prio.kube.priorityclass import resolve
-from prio.loaders.reader import Reader
-from prio.loaders.reader import parse_time
-from prio.loaders.reader import to_ns
-from prio.values import INT32_MAX, INT32_MIN
-from prio.yunikorn.snapshot import App
-from prio.yunikorn.snapshot import Ask
-from prio.yunikorn.snapshot import PriorityClass
-from prio.yunikorn.snapshot import Snapshot
 from prio.io.recognise import is_native  # noqa: F401 - recognised by shape
+from prio.kube.priorityclass import ResolveError, resolve
+from prio.loaders.reader import Reader, parse_time, to_ns
+from prio.values import INT32_MAX, INT32_MIN
+from prio.yunikorn.snapshot import Allocation, App, Ask, Node, PriorityClass, Snapshot
 
-TOP = ("partition", "capacity", "priorityClasses", "applications")
-APP = ("id", "queue", "submitTime", "allocated", "asks", "state", "user")
-ASK = ("id", "priority", "priorityClassName", "resources", "createTime", "count")
+TOP = ("partition", "capacity", "priorityClasses", "applications", "nodes")
+APP = ("id", "queue", "submitTime", "allocated", "asks", "state", "user", "allocations")
+ASK = ("id", "priority", "priorityClassName", "resources", "createTime", "count", "preemptionPolicy")
+ALLOC = ("id", "priority", "priorityClassName", "resources", "node", "createTime", "originator", "allowPreemption")
+PREEMPTION_POLICIES = ("PreemptLowerPriority", "Never")
 MAX_COUNT = 10_000_000
 ASK_KEYS = frozenset(ASK)
 DEFAULT_RESOURCES = {"pods": 1}  # what the Kubernetes shim sends for a pod without requests
@@ -67,7 +63,12 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
     if data.get("capacity") is not None:
         snap.capacity = r.resources(("capacity",), data["capacity"])
     snap.priority_classes = priority_classes(r, data.get("priorityClasses"), ("priorityClasses",)) + list(extra_classes)
+    if data.get("nodes") is not None:
+        snap.nodes = nodes(r, data["nodes"])
+        if snap.capacity is None:  # no capacity given: the cluster is the sum of its nodes
+            snap.capacity = _sum(n.capacity for n in snap.nodes)
     seen_apps = set()
+    seen_allocs: dict = {}  # allocation id -> application: allocation keys are unique
     shapes: dict = {}
     order = 0
     for i, a in enumerate(data["applications"]):
@@ -93,6 +94,9 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
         app = App(app_id, queue.lower(), (to_ns(submit), 0) if submit is not None else (0, order),
                   allocated=r.resources(ap + ("allocated",), a.get("allocated")),
                   state=str(a.get("state") or ""), line=doc.pos(ap).line)
+        if a.get("allocations") is not None:
+            app.allocations = allocations(r, ap + ("allocations",), a["allocations"], snap.priority_classes, app_id, snap.nodes, seen_allocs)
+            app.allocated = _sum(x.resources for x in app.allocations)  # allocations win over allocated
         asks = a.get("asks") or []
         if not isinstance(asks, list):
             r.fail(ap + ("asks",), "asks must be a list")
@@ -135,10 +139,13 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
                     r.fail(ap + ("asks", j, "createTime"), f"createTime {ct!r} is not an RFC 3339 time or a number of seconds")
                 when = (to_ns(created), 0)
             base = get("id")
+            pp = get("preemptionPolicy")
+            if pp is not None or "priorityClassName" in k:
+                pp = _preemption_policy(r, ap + ("asks", j), k, snap.priority_classes)
             if base is None and count == 1:
                 n += 1
                 order += 1
-                asks_out.append(Ask(f"{app_id}-{n}", prio, res, when, order))
+                asks_out.append(Ask(f"{app_id}-{n}", prio, res, when, order, pp or ""))
                 continue
             for c in range(count):
                 n += 1
@@ -150,6 +157,101 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
                     if ask_id in ids:
                         r.fail(ap + ("asks", j), f"ask id {ask_id!r} appears twice in application {app_id}")
                     ids.add(ask_id)
-                asks_out.append(Ask(ask_id, prio, res, when, order))
+                asks_out.append(Ask(ask_id, prio, res, when, order, pp or ""))
         snap.apps.append(app)
     return snap
+
+
+# ---- preemption inputs: nodes, running allocations, an ask's preemptionPolicy ----------------
+
+def _sum(items) -> dict:
+    out: dict = {}
+    for res in items:
+        for k, v in res.items():
+            out[k] = out.get(k, 0) + v
+    return out
+
+
+def _preemption_policy(r: Reader, path, k: dict, classes) -> str:
+    """The ask's own preemptionPolicy, else its PriorityClass's (as admission copies it)."""
+    pp = k.get("preemptionPolicy")
+    if pp is None:
+        name = k.get("priorityClassName")
+        cls = next((c for c in classes if c.name == name), None)
+        return cls.preemption_policy if cls is not None else ""
+    if pp not in PREEMPTION_POLICIES:
+        r.fail(path + ("preemptionPolicy",), f"preemptionPolicy must be PreemptLowerPriority or Never, found {pp!r}")
+    return pp
+
+
+def nodes(r: Reader, value) -> list:
+    if not isinstance(value, list):
+        r.fail(("nodes",), "nodes must be a list of {name, capacity}")
+    out, seen = [], set()
+    for i, n in enumerate(value):
+        p = ("nodes", i)
+        if not isinstance(n, dict):
+            r.fail(p, "a node is a mapping with name and capacity")
+        r.check_keys(p, n, ("name", "capacity"), "a node")
+        name = n.get("name")
+        if not isinstance(name, (str, int)) or isinstance(name, bool) or str(name) == "":
+            r.fail(p, "a node needs a name")
+        if str(name) in seen:
+            r.fail(p + ("name",), f"node {name!r} appears twice")
+        seen.add(str(name))
+        if not isinstance(n.get("capacity"), dict):
+            r.fail(p + ("capacity",) if "capacity" in n else p, f"node {name}: capacity must be a mapping of resource name to quantity")
+        out.append(Node(str(name), r.resources(p + ("capacity",), n["capacity"])))
+    return out
+
+
+def _flag(r: Reader, path, value, default: bool) -> bool:
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        r.fail(path, f"expected true or false, found {value!r}")
+    return value
+
+
+def allocations(r: Reader, path, value, classes, app_id: str, node_list=None, seen_allocs=None) -> list:
+    if not isinstance(value, list):
+        r.fail(path, "allocations must be a list")
+    out, seen = [], set()
+    for i, a in enumerate(value):
+        p = tuple(path) + (i,)
+        if not isinstance(a, dict):
+            r.fail(p, "an allocation is a mapping (id, priority, resources, node, ...)")
+        r.check_keys(p, a, ALLOC, "an allocation")
+        aid = a.get("id")
+        if aid is None:
+            aid = f"{app_id}-alloc-{i + 1}"
+        if isinstance(aid, bool) or not isinstance(aid, (str, int)) or str(aid) == "":
+            r.fail(p + ("id",), f"allocation id must be a string, found {aid!r}")
+        aid = str(aid)
+        if aid in seen:
+            r.fail(p + ("id",), f"allocation id {aid!r} appears twice in application {app_id}")
+        if seen_allocs is not None and aid in seen_allocs:
+            r.fail(p + ("id",), f"allocation id {aid!r} appears twice (also in application {seen_allocs[aid]}): allocation keys are unique")
+        seen.add(aid)
+        if seen_allocs is not None:
+            seen_allocs[aid] = app_id
+        prio = 0 if a.get("priority") is None and a.get("priorityClassName") is None else _priority(r, p, a, classes)
+        res = DEFAULT_RESOURCES if "resources" not in a else r.resources(p + ("resources",), a["resources"])
+        node = a.get("node")
+        if node is not None and (isinstance(node, bool) or not isinstance(node, (str, int))):
+            r.fail(p + ("node",), f"node must be a node name, found {node!r}")
+        if node_list is not None:  # the nodes are listed: every allocation runs on one of them
+            names = [n.name for n in node_list]
+            if node is None and len(names) == 1:
+                node = names[0]
+            elif str(node) not in names:
+                r.fail(p + ("node",) if node is not None else p, f"allocation {aid}: node {node!r} is not one of the snapshot's nodes ({', '.join(names) or 'none'})")
+        ct = a.get("createTime")
+        created = parse_time(ct)
+        if ct is not None and created is None:
+            r.fail(p + ("createTime",), f"createTime {ct!r} is not an RFC 3339 time or a number of seconds")
+        when = (to_ns(created), 0) if created is not None else (0, i)
+        out.append(Allocation(aid, prio, res, "" if node is None else str(node), when,
+                              _flag(r, p + ("originator",), a.get("originator"), False),
+                              _flag(r, p + ("allowPreemption",), a.get("allowPreemption"), True), i))
+    return out

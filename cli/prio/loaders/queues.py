@@ -141,6 +141,8 @@ class _Decoder:
                 p.resourceweights = {k: v for k, v in rw.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
         pre = self.mapping(d.get("preemption"))
         p.preemption_enabled = self.boolean(pre.get("enabled"), True)
+        p.quota_preemption_enabled = self.boolean(pre.get("quotapreemptionenabled"), False)
+        p.preemption_block = bool(pre)
         ugr = d.get("usergroupresolver")
         if isinstance(ugr, dict):
             p.usergroupresolver = self.text(path + ("usergroupresolver", "type"), ugr.get("type"))

@@ -23,13 +23,9 @@ from prio.errors import InputError
 from prio.lint.findings import format_path
 from prio.loaders.reader import Reader
 from prio.values import INT32_MAX, INT32_MIN
-from prio.yunikorn.snapshot import App
-from prio.yunikorn.snapshot import Ask
-from prio.yunikorn.snapshot import QueueInfo
-from prio.yunikorn.snapshot import Snapshot
+from prio.yunikorn.snapshot import App, Ask, QueueInfo, Snapshot
 from prio.yunikorn.quantity import strictly_positive
-from prio.yunikorn.tree import QNode
-from prio.yunikorn.tree import empty_root
+from prio.yunikorn.tree import QNode, empty_root
 from prio.io.recognise import _app_obj, _queue_obj, is_apps_dump, is_queues_dump  # noqa: F401 - recognised by shape
 
 INT64_MAX = 2**63 - 1
@@ -220,6 +216,11 @@ def load_queues(name: str, doc) -> tuple[list[QueueInfo], Snapshot | None]:
                 props[P.PRIORITY_OFFSET] = str(off)
         else:
             flags["no_prio_fields"] += 1
+        # prioritySorting (newer DAOs) says what application.sort.priority the queue runs with.
+        sorting = _bool(r, path + ("prioritySorting",), q.get("prioritySorting"), "prioritySorting")
+        if sorting is False and P.SORT_PRIORITY not in props:
+            props[P.SORT_PRIORITY] = "disabled"
+        delay = q.get("preemptionDelay")
         cur = q.get("currentPriority")
         if cur is None:
             flags["no_current"] += 1
@@ -235,6 +236,10 @@ def load_queues(name: str, doc) -> tuple[list[QueueInfo], Snapshot | None]:
             allocated=_resources(r, path + ("allocatedResource",), q.get("allocatedResource"), legacy) or {},
             current_priority=cur,
             status=status if isinstance(status, str) and status else "Active",
+            priority_sorting=sorting,
+            preemption_enabled=_bool(r, path + ("preemptionEnabled",), q.get("preemptionEnabled"), "preemptionEnabled"),
+            preemption_fence=_bool(r, path + ("isPreemptionFence",), q.get("isPreemptionFence"), "isPreemptionFence"),
+            preemption_delay=delay if isinstance(delay, str) and delay else None,
         )
         out.append(info)
         for i in reversed(range(len(kids))):

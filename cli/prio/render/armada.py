@@ -10,8 +10,9 @@ from prio.armada.analysis import Explanation, QueueView, Simulation, Snapshot
 from prio.armada.model import DECAY_CODE, MODEL_ID, MODEL_LABEL, WEIGHTING_LEGACY
 from prio.armada.scheduling import show
 from prio.armada.units import BYTE_RESOURCES, format_duration, format_number
+from prio.render.formats import names
 
-FORMATS = ("table", "plain", "markdown", "json")
+FORMATS = names("armada")
 
 
 # ---- numbers -------------------------------------------------------------------------------------

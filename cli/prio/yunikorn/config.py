@@ -81,6 +81,8 @@ class Partition:
     resourceweights: dict = field(default_factory=dict)
     preemption_enabled: bool = True
     usergroupresolver: str | None = None
+    quota_preemption_enabled: bool = False  # preemption.quotapreemptionenabled (default false)
+    preemption_block: bool = False  # the partition has a preemption: mapping
 
     @property
     def display_name(self) -> str:

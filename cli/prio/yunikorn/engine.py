@@ -24,14 +24,9 @@ import heapq
 from typing import NamedTuple
 
 from prio.values import INT32_MAX, INT32_MIN
-from prio.yunikorn.quantity import show
-from prio.yunikorn.quantity import strictly_positive
-from prio.yunikorn.snapshot import App
-from prio.yunikorn.snapshot import Ask
-from prio.yunikorn.snapshot import Snapshot
-from prio.yunikorn.tree import QNode
-from prio.yunikorn.tree import ensure_queue
-from prio.yunikorn.tree import set_fairmax
+from prio.yunikorn.quantity import show, strictly_positive
+from prio.yunikorn.snapshot import App, Ask, Snapshot
+from prio.yunikorn.tree import QNode, ensure_queue, set_fairmax
 
 MIN = INT32_MIN
 

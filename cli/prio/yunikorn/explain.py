@@ -5,9 +5,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from prio.yunikorn import properties as P
-from prio.yunikorn.engine import MIN
-from prio.yunikorn.engine import Engine
-from prio.yunikorn.engine import report
+from prio.yunikorn.engine import Engine, MIN, report
 from prio.yunikorn.tree import QNode
 
 

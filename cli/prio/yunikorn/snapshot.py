@@ -12,6 +12,7 @@ class Ask:
     resources: dict  # YuniKorn units (vcore in millicores)
     create_time: tuple  # sort key: (unix ns, 0), or (0, order in the file) when not given
     seq: int = 0  # insertion order: the last tie-break inside an application
+    preemption_policy: str = ""  # "" or PreemptLowerPriority: may preempt; Never: may not
 
 
 @dataclass
@@ -23,6 +24,27 @@ class App:
     allocated: dict = field(default_factory=dict)  # what the app already runs
     state: str = ""  # "", New, Accepted, Running...: Running when allocated is non-empty
     line: int | None = None  # where the app is defined, for messages
+    allocations: list | None = None  # Allocation: the running tasks one by one (preemption victims)
+
+
+@dataclass
+class Allocation:
+    """A running task: what preemption may take away."""
+
+    id: str
+    priority: int
+    resources: dict  # YuniKorn units
+    node: str
+    create_time: tuple  # as Ask.create_time
+    originator: bool = False
+    allow_preemption: bool = True
+    seq: int = 0  # order in the file
+
+
+@dataclass
+class Node:
+    name: str
+    capacity: dict  # YuniKorn units
 
 
 @dataclass
@@ -46,6 +68,11 @@ class QueueInfo:
     allocated: dict = field(default_factory=dict)
     current_priority: int | None = None  # what YuniKorn reported: explain compares it with its own
     status: str = "Active"  # Active, Draining or Stopped
+    # Newer DAO fields, None when the dump does not carry them (older YuniKorn).
+    priority_sorting: bool | None = None
+    preemption_enabled: bool | None = None
+    preemption_fence: bool | None = None
+    preemption_delay: str | None = None
 
 
 @dataclass
@@ -57,6 +84,7 @@ class Snapshot:
     queues: list = field(default_factory=list)  # QueueInfo, from a REST queues dump
     source: str = ""
     notes: list = field(default_factory=list)  # what the loader assumed, for explanations
+    nodes: list | None = None  # Node, when the snapshot lists them (preemption is per node)
 
     def ask_count(self) -> int:
         return sum(len(a.asks) for a in self.apps)

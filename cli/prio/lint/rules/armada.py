@@ -16,8 +16,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
-from prio.lint.findings import Issue
-from prio.lint.findings import describe
+from prio.lint.findings import Issue, describe
 from prio.lint.registry import check, run
 from prio.io.document import Document
 

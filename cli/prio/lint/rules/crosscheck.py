@@ -18,16 +18,13 @@ further from the class value (the queue whose offset or fence to look at).
 """
 from __future__ import annotations
 
-from prio.yunikorn.engine import MIN
-from prio.yunikorn.engine import report
+from prio.yunikorn.engine import MIN, report
 from prio.lint.findings import Issue
 from prio.kube.priorityclass import BUILTIN
-from prio.yunikorn.properties import PRIORITY_OFFSET
-from prio.yunikorn.properties import PRIORITY_POLICY
+from prio.yunikorn.properties import PRIORITY_OFFSET, PRIORITY_POLICY
 from prio.lint.registry import check, run
 from prio.yunikorn.classranges import ranges, sorted_classes
-from prio.yunikorn.tree import QNode
-from prio.yunikorn.tree import from_config
+from prio.yunikorn.tree import QNode, from_config
 
 FAMILY = "priorityclass-crosscheck"
 

@@ -15,9 +15,7 @@ from __future__ import annotations
 import re
 
 from prio.lint.findings import Issue
-from prio.kube.priorityclass import BUILTIN
-from prio.kube.priorityclass import HIGHEST_USER
-from prio.kube.priorityclass import SYSTEM_PREFIX
+from prio.kube.priorityclass import BUILTIN, HIGHEST_USER, SYSTEM_PREFIX
 from prio.values import INT32_MAX, INT32_MIN, int32_value
 from prio.lint.registry import check, run
 from prio.loaders.priorityclasses import PC, POLICIES, manifests

@@ -8,10 +8,7 @@ also escape `:` and `,`, so file names with those characters keep their annotati
 from __future__ import annotations
 
 from prio.lint.findings import Report
-from prio.render.validate.common import STDIN
-from prio.render.validate.common import by_file
-from prio.render.validate.common import location
-from prio.render.validate.common import repo_path
+from prio.render.validate.common import STDIN, by_file, location, repo_path
 
 LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 LIMIT = 10  # annotations GitHub shows per level and step

@@ -9,8 +9,7 @@ from __future__ import annotations
 import json
 
 from prio.lint.findings import Report
-from prio.render.validate.common import fingerprints
-from prio.render.validate.common import repo_path
+from prio.render.validate.common import fingerprints, repo_path
 
 SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
 ROOT_ENV = ("CI_PROJECT_DIR",)

@@ -10,8 +10,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from prio.lint.findings import Report
-from prio.render.validate.common import by_file
-from prio.render.validate.common import location
+from prio.render.validate.common import by_file, location
 
 # Characters XML 1.0 cannot carry at all, even escaped.
 _INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")

@@ -12,9 +12,7 @@ import os
 from urllib.parse import quote
 
 from prio.lint.findings import Report
-from prio.render.validate.common import doc_markdown
-from prio.render.validate.common import fingerprints
-from prio.render.validate.common import repo_path
+from prio.render.validate.common import doc_markdown, fingerprints, repo_path
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVEL = {"error": "error", "warning": "warning", "info": "note"}

@@ -12,17 +12,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prio.armada import analysis, scheduling
-from prio.cli.armada import is_scenario
-from prio.cli.armada import run_explain
-from prio.cli.armada import run_simulate
+from prio.cli.armada import is_scenario, run_explain, run_simulate
 from prio.armada.model import Job, Options, Settings
 from prio.armada.priority import (decay_factor, effective_priority, resources_as_usage, scarcity_from_capacity,
                                   update_priority)
 from prio.loaders.armada import build
 from prio.errors import InputError
 from prio.io.yamlnodes import load
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(ROOT)
 SAMPLE = ROOT / "samples" / "armada-scenario.yaml"
 REPORTS = ROOT / "samples" / "armada-reports.yaml"
 QUEUES = ROOT / "samples" / "armada-queues.yaml"
@@ -559,6 +558,7 @@ def test_markdown_is_a_table():
 # ---- properties ---------------------------------------------------------------------------------------
 
 @settings(max_examples=200, deadline=None)
+@pytest.mark.slow
 @given(st.floats(0, 1e6), st.floats(0, 1e6), st.floats(0, 1e5), st.floats(1, 1e5))
 def test_code_decay_stays_between_old_and_usage(old, usage, dt, half):
     new = update_priority(old, usage, dt, half)
@@ -568,6 +568,7 @@ def test_code_decay_stays_between_old_and_usage(old, usage, dt, half):
 
 
 @settings(max_examples=200, deadline=None)
+@pytest.mark.slow
 @given(st.dictionaries(st.sampled_from("abcdef"), st.tuples(st.floats(0.5, 100), st.floats(0, 50)), min_size=1),
        st.floats(0.01, 100))
 def test_slices_add_up_to_the_offer(queues, cpu):

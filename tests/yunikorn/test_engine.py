@@ -9,8 +9,7 @@ from hypothesis import strategies as st
 
 from conftest import sample, shared
 from prio.loaders import queues as config
-from prio.yunikorn import engine
-from prio.yunikorn import tree
+from prio.yunikorn import engine, tree
 from prio.io import yamlnodes
 from prio.loaders import native
 
@@ -365,6 +364,7 @@ def random_tree(draw):
 
 
 @settings(max_examples=60, deadline=None)
+@pytest.mark.slow
 @given(random_tree(), st.one_of(st.none(), st.integers(1, 20)))
 def test_invariants_on_random_trees(t, capacity):
     qtext, apps = t

@@ -9,8 +9,8 @@ import textwrap
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "cli"))
 
+from conftest import ROOT, TESTS
 from prio.loaders import inputs  # noqa: E402
 from prio.yunikorn import tree
 from prio.io import yamlnodes
@@ -20,9 +20,9 @@ from prio.kube import quantity as kq  # noqa: E402
 from prio.loaders import kubectl  # noqa: E402
 from prio.yunikorn.snapshot import PriorityClass  # noqa: E402
 
-HERE = os.path.dirname(__file__)
+HERE = TESTS
 FIX = os.path.join(HERE, "fixtures", "kubectl")
-SAMPLES = os.path.join(HERE, "..", "samples")
+SAMPLES = os.path.join(ROOT, "samples")
 
 
 def fx(name):
@@ -319,6 +319,7 @@ _POD = st.fixed_dictionaries({"kind": st.just("Pod"), "spec": st.dictionaries(_K
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
 @given(st.one_of(_POD, st.fixed_dictionaries({"kind": st.just("List"), "items": st.lists(st.one_of(_POD, _JSON), max_size=4)})))
 def test_fuzz_never_a_traceback(data):
     d = yamlnodes.load("f.json", json.dumps(data))[0]

@@ -186,6 +186,7 @@ LINES = GOOD.splitlines()
 
 
 @settings(max_examples=120, deadline=timedelta(seconds=20), suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
 @given(st.data())
 def test_mutated_configs_never_crash(data):
     lines = list(LINES)

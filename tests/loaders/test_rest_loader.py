@@ -8,18 +8,17 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "cli"))
 
+from conftest import ROOT, TESTS, SHARED as SHARED_ROOT
 from prio.loaders import inputs  # noqa: E402
 from prio.io import yamlnodes
-from prio.yunikorn.engine import MIN  # noqa: E402
-from prio.yunikorn.engine import Engine
+from prio.yunikorn.engine import Engine, MIN  # noqa: E402
 from prio.errors import InputError  # noqa: E402
 from prio.loaders import rest  # noqa: E402
 
-HERE = os.path.dirname(__file__)
+HERE = TESTS
 FIX = os.path.join(HERE, "fixtures", "rest")
-SHARED = "/work/shared/testdata/yunikorn-rest"
+SHARED = os.path.join(SHARED_ROOT, "testdata", "yunikorn-rest")
 needs_shared = pytest.mark.skipif(not os.path.isdir(SHARED), reason="shared REST test data not available")
 
 
@@ -348,6 +347,7 @@ _JSON = st.recursive(_SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
 @given(st.one_of(_JSON, st.fixed_dictionaries({"queuename": st.sampled_from(["root", "root.a"])}, optional={
     "children": st.lists(st.dictionaries(_KEYS, _JSON, max_size=5), max_size=3), "isLeaf": _SCALARS,
     "properties": _JSON, "maxResource": _JSON, "isPriorityFence": _SCALARS, "priorityOffset": _SCALARS}),

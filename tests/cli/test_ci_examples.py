@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import ROOT
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(ROOT)
 DOCS = [REPO / "docs" / "ci.md", REPO / "README.md"]
 SARIF_SCHEMA = REPO.parent / "shared" / "testdata" / "sarif-schema-2.1.0.json"
 _BLOCK = re.compile(r"^```ya?ml\n(.*?)^```", re.M | re.S)

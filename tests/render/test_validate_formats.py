@@ -14,17 +14,17 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from conftest import ROOT
+
+REPO = Path(ROOT)
 if str(REPO / "cli") not in sys.path:
     sys.path.insert(0, str(REPO / "cli"))
 
 from typer.testing import CliRunner  # noqa: E402
 
 from prio import __version__  # noqa: E402
-from prio.cli.app import _register  # noqa: E402
-from prio.cli.app import app
-from prio.lint.findings import Finding  # noqa: E402
-from prio.lint.findings import Report
+from prio.cli.app import _register, app  # noqa: E402
+from prio.lint.findings import Finding, Report  # noqa: E402
 
 _register()
 
@@ -105,8 +105,7 @@ def test_golden(fmt):
 
 
 def test_every_format_has_a_renderer_and_a_golden():
-    from prio.cli.validate import RENDERERS
-    from prio.cli.validate import OutputFormat
+    from prio.cli.validate import OutputFormat, RENDERERS
 
     assert {m.value for m in OutputFormat} == set(RENDERERS) | {"auto"}
     assert set(RENDERERS) == set(GOLDEN_FILES)

@@ -11,8 +11,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import ROOT
 
-REPO = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow  # builds, installs or runs subprocesses: outside the inner loop
+
+REPO = Path(ROOT)
 HOOKS_FILE = REPO / ".pre-commit-hooks.yaml"
 CLEAN = (REPO / "samples" / "walkthrough-queues.yaml").read_text(encoding="utf-8")
 MISTAKES = (REPO / "samples" / "mistakes.yaml").read_text(encoding="utf-8")

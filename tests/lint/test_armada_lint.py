@@ -5,13 +5,12 @@ from pathlib import Path
 
 import pytest
 
-from prio.lint.rules.armada import is_queue_manifest
-from prio.lint.rules.armada import lint_queue_document
-from prio.lint.registry import CHECKS
-from prio.lint.registry import RULES
+from prio.lint.rules.armada import is_queue_manifest, lint_queue_document
+from prio.lint.registry import CHECKS, RULES
 from prio.io.yamlnodes import load
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(ROOT)
 
 
 def lint(text: str):

@@ -8,18 +8,17 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from conftest import ROOT
+
+REPO = Path(ROOT)
 if str(REPO / "cli") not in sys.path:
     sys.path.insert(0, str(REPO / "cli"))
 
 from typer.testing import CliRunner  # noqa: E402
 
-from prio.cli.app import _register  # noqa: E402
-from prio.cli.app import app
+from prio.cli.app import _register, app  # noqa: E402
 from prio.lint.rules import all_rules  # noqa: E402
-from prio.lint.settings import SettingsError  # noqa: E402
-from prio.lint.settings import glob_regex
-from prio.lint.settings import parse
+from prio.lint.settings import SettingsError, glob_regex, parse  # noqa: E402
 from prio.lint.suppress import directives  # noqa: E402
 
 _register()

@@ -56,6 +56,7 @@ def test_formatting():
     assert format_number(None) == "n/a" and format_number(4.4e-16) == "0" and format_number(8.0) == "8"
 
 
+@pytest.mark.slow
 @given(st.integers(0, 10**6), st.sampled_from(["", "k", "M", "Ki", "Mi", "Gi", "m"]))
 def test_integer_quantities_scale(n, suffix):
     mult = {"": 1, "k": 1e3, "M": 1e6, "Ki": 1024, "Mi": 2**20, "Gi": 2**30, "m": 1e-3}[suffix]

@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "cli"))
 
 from prio.kube.priorityclass import (  # noqa: E402
     BUILTIN, ResolveError, catalogue, global_default, resolve, resolve_class)
@@ -94,6 +93,7 @@ def test_first_definition_of_a_name_counts():
     assert resolve("x", [PriorityClass("x", 1), PriorityClass("x", 2)]) == 1
 
 
+@pytest.mark.slow
 @given(st.lists(st.tuples(st.sampled_from("abcdef"), st.integers(-2**31, 10**9), st.booleans()), max_size=8))
 def test_default_is_the_lowest_valued_default(specs):
     classes = [PriorityClass(n, v, d) for n, v, d in specs]

@@ -6,7 +6,6 @@ import os
 import sys
 import textwrap
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "cli"))
 
 from prio.loaders import queues as config  # noqa: E402
 from prio.io import documents
@@ -20,9 +19,10 @@ from prio.lint.rules import priorityclass as lint
 from prio.loaders import priorityclasses
 from prio.lint.registry import RULES  # noqa: E402
 from prio.yunikorn.snapshot import PriorityClass  # noqa: E402
+from conftest import ROOT, TESTS
 
-HERE = os.path.dirname(__file__)
-SAMPLES = os.path.join(HERE, "..", "samples")
+HERE = TESTS
+SAMPLES = os.path.join(ROOT, "samples")
 TIERS = [PriorityClass("tier1", 4000), PriorityClass("tier2", 2000), PriorityClass("tier3", 1000),
          PriorityClass("batch-low", -100, preemption_policy="Never")]
 

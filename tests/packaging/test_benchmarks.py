@@ -3,7 +3,11 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ROOT
+
+pytestmark = pytest.mark.slow  # builds, installs or runs subprocesses: outside the inner loop
 
 
 def test_benchmark_script_runs_and_prints_ratios(tmp_path):

@@ -9,8 +9,8 @@ import textwrap
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "cli"))
 
+from conftest import ROOT, TESTS
 from prio.lint import runner as checker  # noqa: E402
 from prio.io import documents
 from prio.lint.rules import priorityclass as lint  # noqa: E402
@@ -18,9 +18,9 @@ from prio.loaders import priorityclasses  # noqa: E402
 from prio.lint.rules import load_all  # noqa: E402
 from prio.lint.registry import RULES  # noqa: E402
 
-HERE = os.path.dirname(__file__)
+HERE = TESTS
 FIX = os.path.join(HERE, "fixtures", "priorityclass")
-SAMPLES = os.path.join(HERE, "..", "samples")
+SAMPLES = os.path.join(ROOT, "samples")
 
 load_all()
 
@@ -241,8 +241,7 @@ def test_classes_from_docs_keeps_valid_classes_only():
 def run_cli(args):
     from typer.testing import CliRunner
 
-    from prio.cli.app import _register
-    from prio.cli.app import app
+    from prio.cli.app import _register, app
 
     _register()
     return CliRunner().invoke(app, args)
@@ -290,6 +289,7 @@ _JSON = st.recursive(_SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
 @given(st.lists(st.dictionaries(_KEYS, _JSON, max_size=6).map(
     lambda d: {**d, "apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass"}), min_size=1, max_size=4))
 def test_fuzz_lint_never_a_traceback(docs):

@@ -10,6 +10,8 @@ import pytest
 
 from conftest import ROOT, sample
 
+pytestmark = pytest.mark.slow  # builds, installs or runs subprocesses: outside the inner loop
+
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):

@@ -1,0 +1,82 @@
+"""--yunikorn URL for explain, simulate and snapshot (and preempt, diff): the options, turned
+into an HTTP client, and the server's state, turned into the inputs the commands run on."""
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+
+from prio.errors import InputError
+
+HEADER_ENV = "PRIO_YUNIKORN_HEADER"
+
+
+@dataclass
+class Remote:
+    url: str
+    headers: list = field(default_factory=list)
+    cacert: str | None = None
+    timeout: float | None = None
+
+
+URL_ENV = "PRIO_YUNIKORN_URL"
+
+
+def remote(url, headers=(), cacert=None, timeout=None, paths=(), sample=None) -> Remote | None:
+    """The --yunikorn options, or None when no URL is given. PRIO_YUNIKORN_URL stands in for
+    --yunikorn only when no input files (or --sample) are given, so files still work with it set."""
+    if url is None and not paths and not sample:
+        url = os.environ.get(URL_ENV)
+    url = (url or "").strip()
+    extra = [h for h in os.environ.get(HEADER_ENV, "").splitlines() if h.strip()]
+    if not url:
+        if headers or cacert or timeout is not None:
+            given = "--header" if headers else "--cacert" if cacert else "--timeout"
+            raise InputError(given, "goes with --yunikorn URL (or PRIO_YUNIKORN_URL)")
+        return None
+    if cacert is None:
+        cacert = os.environ.get("PRIO_YUNIKORN_CACERT") or None
+    if timeout is None and os.environ.get("PRIO_YUNIKORN_TIMEOUT", "").strip():
+        raw = os.environ["PRIO_YUNIKORN_TIMEOUT"].strip()
+        try:
+            timeout = float(raw)
+        except ValueError:
+            raise InputError("PRIO_YUNIKORN_TIMEOUT", f"must be a number of seconds, not {raw!r}") from None
+    return Remote(url, extra + list(headers or []), cacert, timeout)
+
+
+def client(r: Remote, verbose: bool = False):
+    from prio.io.http import Client
+
+    log = (lambda line: sys.stderr.write(f"prio: {line}\n")) if verbose else None
+    return Client(r.url, r.headers, r.timeout, r.cacert, log=log)
+
+
+def _progress(line: str) -> None:
+    sys.stderr.write(f"prio: {line}\n")
+    sys.stderr.flush()
+
+
+def fetch(r: Remote, partition=None, verbose: bool = False, paths=(), sample=None, classes=()):
+    """The server's state (prio.loaders.live.Live). Input files do not mix with --yunikorn."""
+    if paths or sample:
+        raise InputError("--yunikorn", "reads everything from the server; give no input files or --sample with it")
+    if classes:
+        raise InputError("--priority-classes", "not needed with --yunikorn: the server's asks carry resolved priorities")
+    from prio.loaders import live
+
+    state = live.fetch(client(r, verbose), partition, progress=_progress)
+    if verbose:
+        snap = state.inputs.snapshot
+        config = next((what for _, what in state.fetched if what.startswith("the queue config")), "no config endpoint")
+        sys.stderr.write(f"prio: {state.url}: partition {state.partition} (of {', '.join(state.partitions)}); {config}; "
+                         f"{len(state.inputs.rest_queues)} queues, {len(snap.apps)} active applications with "
+                         f"{snap.ask_count()} pending asks, {len(state.rejected)} rejected, {len(state.nodes)} nodes\n")
+        sys.stderr.write(f"prio: {state.url}: REST shape seen: {state.shape}\n")
+    state.inputs.recognised = []  # said above, with the URLs
+    return state
+
+
+def load(r: Remote, paths, sample, classes, partition=None, verbose=False):
+    """Inputs for explain and simulate from a running YuniKorn."""
+    return fetch(r, partition, verbose, paths, sample, classes).inputs

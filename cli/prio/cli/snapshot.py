@@ -1,0 +1,172 @@
+"""`prio snapshot`: capture the queue config and the pending work (from a running YuniKorn or
+from REST/kubectl exports) as one file that explain and simulate read back offline."""
+from __future__ import annotations
+
+import sys
+from typing import List, Optional
+
+import typer
+
+from prio.cli import options
+from prio.render.formats import help_text, names
+
+FORMATS = names("snapshot")
+
+
+SHORT_HELP = "Capture a running YuniKorn's (or exports') state as a native snapshot plus its config."
+
+
+def command(
+    inputs: List[str] = typer.Argument(None, metavar="INPUT", help="REST dumps, kubectl pod lists, a queue config, a native snapshot, PriorityClasses (recognised by content). Not with --yunikorn."),
+    output_file: Optional[str] = typer.Option(None, "--output-file", metavar="FILE", help="Where to write the snapshot (YAML: the queue config, then the native snapshot, as two documents). '-' is stdout."),
+    anonymize: bool = typer.Option(False, "--anonymize", help="Rename applications, asks and users consistently (app-1, app-1-1, user-1); queues and nodes keep their names."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FORMAT", help="What to print about the capture: " + help_text("snapshot")),
+    partition: Optional[str] = options.PARTITION,
+    priority_classes: List[str] = options.PRIORITY_CLASSES,
+    verbose: bool = options.VERBOSE,
+    yunikorn: Optional[str] = options.YUNIKORN,
+    header: List[str] = options.HEADER,
+    cacert: Optional[str] = options.CACERT,
+    timeout: Optional[float] = options.TIMEOUT,
+):
+    """Write a native snapshot plus the queue config to --output-file, from --yunikorn URL or from exports."""
+    from prio.cli.common import guarded
+    from prio.cli.live import remote
+
+    fmt = output or "text"
+    if fmt not in FORMATS:
+        sys.stderr.write(f"prio: unknown output format {fmt!r} (choose from {', '.join(FORMATS)})\n")
+        raise typer.Exit(2)
+    raise typer.Exit(guarded(lambda: run(inputs or [], output_file, anonymize, fmt, partition, priority_classes, verbose,
+                                         remote(yunikorn, header, cacert, timeout, inputs))))
+
+
+def run(paths, output_file, anonymize, fmt, partition, classes, verbose, live=None) -> int:
+    import os
+
+    from prio.errors import InputError
+
+    if not output_file:
+        raise InputError("--output-file", "is required: where to write the snapshot (- for stdout)")
+    if live is not None:
+        from prio.cli import live as live_mod
+
+        state = live_mod.fetch(live, partition, verbose, paths, None, classes)
+        inp = state.inputs
+        source, raw_apps, nodes, rejected, config_text = state.url, state.raw_apps, state.nodes, state.rejected, state.config_text
+    else:
+        if not paths:
+            raise InputError("prio snapshot", "give --yunikorn URL or input files (REST dumps, kubectl pod lists, a queue config)")
+        from prio.loaders import inputs as inputs_mod
+        from prio.cli.common import say_recognised
+
+        inp = inputs_mod.gather(list(paths), list(classes))
+        if verbose:
+            say_recognised(inp)
+        if inp.armada:
+            raise InputError(inp.armada[0][0], "prio snapshot captures YuniKorn state; an Armada scenario is already a file of its own")
+        source = ", ".join(inp.names)
+        raw_apps, nodes, rejected, config_text = {}, [], [], None
+    if output_file != "-":
+        out_abs = os.path.realpath(output_file)
+        for name in inp.names:
+            if name not in ("<stdin>",) and os.path.exists(name) and os.path.realpath(name) == out_abs:
+                raise InputError(output_file, "is one of the inputs; prio never writes to its inputs")
+    from prio.loaders.assemble import build
+    from prio.yunikorn.snapshot import Snapshot
+
+    eng = build(inp, partition)  # the partition as explain would pick it; fails as explain would
+    snap = inp.snapshot or Snapshot(source="(no pending work)")
+    snap.partition = eng.snapshot.partition or partition or "default"
+    if partition:
+        snap.partition = partition
+    if config_text is None:
+        config_text = config_text_of(inp)
+    from prio.render import snapshot as snapshot_out
+
+    if config_text is None:  # nothing describes the queues: the snapshot alone (all queues dynamic)
+        text = snapshot_out.render_snapshot_only(snap, source=source, anonymize=anonymize)
+    else:
+        text = snapshot_out.render(config_text, snap, source=source, anonymize=anonymize, raw_apps=raw_apps, nodes=nodes,
+                                   rejected=rejected)
+    if output_file == "-":
+        sys.stdout.write(text)
+    else:
+        _write(output_file, text)
+    summary = {"output": output_file, "source": source if not anonymize else "(anonymized)", "partition": snap.partition,
+               "applications": len(snap.apps), "pendingAsks": snap.ask_count(),
+               "rejected": [r["application"] for r in rejected] if not anonymize else len(rejected)}
+    for note in inp.notes:
+        sys.stderr.write(f"prio: note: {note}\n")
+    if fmt == "json":
+        import json
+
+        if output_file == "-":
+            sys.stderr.write(json.dumps(summary) + "\n")
+        else:
+            sys.stdout.write(json.dumps(summary, indent=2) + "\n")
+    else:
+        rej = f", {len(rejected)} rejected (listed as comments)" if rejected else ""
+        sys.stderr.write(f"prio: wrote {output_file}: partition {snap.partition}, {len(snap.apps)} applications, "
+                         f"{snap.ask_count()} pending asks{rej}\n")
+    return 0
+
+
+def _write(path: str, text: str) -> None:
+    """Write via a temporary file and a rename: a failed run leaves no half-written snapshot."""
+    import os
+    import tempfile
+
+    from prio.errors import InputError
+
+    d = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".prio-snapshot-", dir=d)
+    except OSError as e:
+        raise InputError(path, f"cannot write here: {e.strerror or e}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise InputError(path, f"cannot write: {e.strerror or e}") from None
+
+
+def config_text_of(inp) -> str | None:
+    """The queue config the inputs used, as YAML text: a plain config file's first document as
+    written (so YuniKorn reads it exactly as before); a ConfigMap's embedded config re-emitted
+    from its data; for a REST queues dump, a config built from the effective properties; None
+    when nothing describes the queues."""
+    if inp.config is not None:
+        text = _first_document_text(inp.config_name, inp.config_doc)
+        if text is not None:
+            return text
+        import yaml
+
+        return yaml.safe_dump(inp.config_doc.data, sort_keys=False, default_flow_style=False, allow_unicode=True)
+    if inp.rest_queues:
+        from prio.render.snapshot import config_from_queues
+
+        return config_from_queues(inp.rest_queues, (inp.snapshot.partition if inp.snapshot else None) or "default")
+    return None
+
+
+def _first_document_text(name: str, doc) -> str | None:
+    from prio.io import source, yamlnodes
+    from prio.errors import InputError
+
+    if name == "<stdin>":
+        return None
+    try:
+        text = source.read(name, source.MAX_SNAPSHOT_BYTES).text
+        nodes = yamlnodes.parse(name, text)
+    except InputError:
+        return None
+    for n in nodes:
+        if n.start_mark.line + 1 == doc.start.line and n.start_mark.column == 0:
+            return text[n.start_mark.index:n.end_mark.index].rstrip() + "\n"
+    return None

@@ -1,0 +1,226 @@
+"""Preemption settings (the PRIO5xx family): settings that cannot take effect, leaves that can
+never trigger preemption, and priority fences no ask outside them can reach.
+
+Values YuniKorn silently replaces (an unknown preemption.policy, a preemption.delay or
+quota.preemption.delay that is not a positive Go duration) are PRIO211, invalid-property-value.
+The rules here follow yunikorn-core: objects/queue.go (FindEligiblePreemptionVictims,
+findPreemptionFenceRoot, setPreemptionTime), objects/preemption.go (checkPreemptionQueueGuarantees)
+and partition.go (preemption.enabled defaults to true, quotapreemptionenabled to false).
+"""
+from __future__ import annotations
+
+from prio.yunikorn import properties as P
+from prio.yunikorn import quantity
+from prio.yunikorn.config import queue_path
+from prio.lint.findings import Issue
+from prio.lint.registry import check
+
+FAMILY = "preemption"
+_BEST_ASK = P.INT32_MAX  # the highest priority an ask can carry
+
+
+class _Q:
+    """A configured queue with what preemption reads from it."""
+
+    __slots__ = ("conf", "path", "parent", "children", "leaf", "own", "eff", "fenced", "offset", "guaranteed", "max")
+
+    def __init__(self, conf, path, parent, eff):
+        self.conf, self.path, self.parent = conf, path, parent
+        self.children: list = []
+        self.leaf = not conf.is_parent and parent is not None
+        self.own = conf.properties
+        self.eff = eff
+        self.fenced = P.priority_policy(self.own.get(P.PRIORITY_POLICY))[0] == "fence"
+        self.offset = P.offset(self.own.get(P.PRIORITY_OFFSET))[0]
+        root_named = conf.name == "root"  # applyConf skips resources for any queue named root
+        self.guaranteed = None if root_named else _positive(conf.guaranteed)
+        self.max = None if root_named else _positive(conf.max)
+
+    @property
+    def preemption_policy(self) -> str:
+        return P.preemption_policy(self.eff.get(P.PREEMPTION_POLICY))[0]
+
+    def walk(self):
+        yield self
+        for c in self.children:
+            yield from c.walk()
+
+    def ancestors(self):
+        q = self
+        while q is not None:
+            yield q
+            q = q.parent
+
+
+def _positive(res):
+    if res is None:
+        return None
+    parsed = quantity.parse_lenient(res)
+    return parsed if quantity.strictly_positive(parsed) else None
+
+
+def _trees(ctx):
+    """(partition, root _Q) with effective (inherited) properties."""
+    for p, root in ctx.trees:
+        def build(cq, parent, anc):
+            eff = P.inherit(parent.eff) if parent is not None else {}
+            eff.update(cq.properties)
+            q = _Q(cq, queue_path(cq, anc), parent, eff)
+            for c in cq.children:
+                q.children.append(build(c, q, anc + (cq,)))
+            return q
+        yield p, build(root, None, ())
+
+
+def _uses_preemption(p, root) -> bool:
+    """The partition configures preemption: a preemption block or a preemption property."""
+    return p.preemption_block or any(P.PREEMPTION_POLICY in q.own or P.PREEMPTION_DELAY in q.own for q in root.walk())
+
+
+@check("PRIO501", "preemption-settings-disabled", "warning", FAMILY)
+def preemption_settings_disabled(ctx):
+    """preemption.policy or preemption.delay on a queue of a partition that disables preemption.
+
+    With `preemption: {enabled: false}` on the partition YuniKorn never tries preemption for any
+    ask, so queue preemption settings do nothing (quota preemption has its own switch,
+    quotapreemptionenabled).
+
+    Example (warns): `preemption: {enabled: false}` and a queue with `preemption.policy: fence`
+    Fix: remove the queue settings, or enable preemption in the partition.
+    """
+    for p, root in _trees(ctx):
+        if p.preemption_enabled:
+            continue
+        for q in root.walk():
+            for key in (P.PREEMPTION_POLICY, P.PREEMPTION_DELAY):
+                if key in q.own:
+                    yield Issue("PRIO501", q.conf.path + ("properties", key),
+                                f"{key} on {q.path} has no effect: partition {p.display_name} sets preemption: {{enabled: false}}", at="key")
+
+
+@check("PRIO502", "quota-preemption-switch", "warning", FAMILY)
+def quota_preemption_switch(ctx):
+    """Quota preemption configured on one side only: the partition switch or the queue delay.
+
+    Quota preemption (preempting a queue down to a lowered max) needs both
+    `preemption: {quotapreemptionenabled: true}` on the partition (default false) and a
+    `quota.preemption.delay` on the queue (default 0: never). One without the other does nothing.
+
+    Example (warns): `quota.preemption.delay: 5m` on a queue, no quotapreemptionenabled
+    Fix: `preemption: {quotapreemptionenabled: true}` on the partition, or drop the delay.
+    """
+    for p, root in _trees(ctx):
+        delays = [q for q in root.walk() if P.QUOTA_PREEMPTION_DELAY in q.own
+                  and P.duration(q.own[P.QUOTA_PREEMPTION_DELAY], "0")[1] is None]
+        if not p.quota_preemption_enabled:
+            for q in delays:
+                yield Issue("PRIO502", q.conf.path + ("properties", P.QUOTA_PREEMPTION_DELAY),
+                            f"quota.preemption.delay on {q.path} has no effect: partition {p.display_name} does not set "
+                            "preemption: {quotapreemptionenabled: true}", at="key")
+        elif not delays:
+            yield Issue("PRIO502", p.path + ("preemption", "quotapreemptionenabled"),
+                        f"quotapreemptionenabled is true in partition {p.display_name} but no queue sets quota.preemption.delay: "
+                        "quota preemption never runs")
+
+
+@check("PRIO503", "quota-preemption-needs-max", "warning", FAMILY)
+def quota_preemption_needs_max(ctx):
+    """quota.preemption.delay on a queue without a max above its guaranteed resources.
+
+    Quota preemption brings a queue's usage down to its max, never below its guaranteed
+    resources: YuniKorn clears the trigger when a queue has no max, and its quota-preemption
+    design requires max > guaranteed for every resource both set.
+
+    Example (warns): `quota.preemption.delay: 1m` with `max: {vcore: 4}`, `guaranteed: {vcore: 4}`
+    Fix: a max above the guarantee (`max: {vcore: 8}`), or no delay.
+    """
+    for p, root in _trees(ctx):
+        for q in root.walk():
+            if P.QUOTA_PREEMPTION_DELAY not in q.own or P.duration(q.own[P.QUOTA_PREEMPTION_DELAY], "0")[1] is not None:
+                continue
+            where = q.conf.path + ("properties", P.QUOTA_PREEMPTION_DELAY)
+            if not q.max:
+                yield Issue("PRIO503", where, f"quota.preemption.delay on {q.path} has no effect: the queue has no max resources", at="key")
+                continue
+            low = sorted(k for k, v in q.max.items() if q.guaranteed and k in q.guaranteed and v <= q.guaranteed[k])
+            if low:
+                yield Issue("PRIO503", where, f"quota.preemption.delay on {q.path}: max is not above guaranteed for "
+                            f"{', '.join(low)}; quota preemption needs max > guaranteed", at="key")
+
+
+@check("PRIO504", "leaf-never-preempts", "warning", FAMILY)
+def leaf_never_preempts(ctx):
+    """A leaf queue whose asks can never trigger preemption: no guaranteed resources on its path.
+
+    YuniKorn preempts for an ask only to bring its queue up to a guarantee: with no guaranteed
+    resources on the leaf or any parent, the guarantee check fails every time ("Preemption queue
+    guarantees check failed"), whatever the ask's priority. Reported only in partitions that
+    configure preemption (a preemption block or preemption.* properties) and do not disable it.
+
+    Example (warns): a leaf `batch` under root, neither with `resources.guaranteed`
+    Fix: give the leaf (or a parent) guaranteed resources, if its asks should preempt.
+    """
+    for p, root in _trees(ctx):
+        if not p.preemption_enabled or not _uses_preemption(p, root):
+            continue
+        for q in root.walk():
+            if q.leaf and not any(a.guaranteed for a in q.ancestors()):
+                yield Issue("PRIO504", q.conf.path + ("name",),
+                            f"asks in {q.path} can never trigger preemption: no guaranteed resources on {q.path} or any parent")
+
+
+def _lca(a: _Q, b: _Q) -> _Q:
+    mine = {id(x) for x in a.ancestors()}
+    return next(x for x in b.ancestors() if id(x) in mine)
+
+
+def _reaches(leaf: _Q, fence: _Q) -> bool | None:
+    """Can an ask in `leaf` reach the tasks under `fence`? None when its preemption fence root
+    (preemption.policy: fence) stops below their common parent."""
+    top = _lca(leaf, fence)
+    v = _BEST_ASK
+    q = leaf
+    while True:
+        v = q.offset if q.fenced else v + q.offset
+        if q is top:
+            break
+        if q.parent is None or q.preemption_policy == "fence":
+            return None
+        q = q.parent
+    down = [x for x in fence.ancestors()]
+    down = down[: down.index(top)][::-1]  # from top's child to the fence
+    for c in down:
+        if c.fenced:
+            if c.offset > v:
+                return False
+            return True  # a fenced subtree within reach: everything below is eligible
+        v -= c.offset
+    return True
+
+
+@check("PRIO505", "priority-fence-unreachable", "warning", FAMILY)
+def priority_fence_unreachable(ctx):
+    """A priority fence whose offset puts its whole subtree beyond reach of every ask outside it.
+
+    When YuniKorn looks for victims outside an ask's queue, it skips a priority-fenced queue
+    (`priority.policy: fence`) whose offset is greater than the ask's priority as translated at
+    their common parent. Asks elsewhere that are themselves behind fences with lower offsets can
+    then never preempt anything in this subtree, whatever the priorities of its tasks.
+
+    Example (warns): `research` fenced at offset 1000, and the only other queue `batch` fenced
+    at offset 10: research's tasks are never victims of batch's asks.
+    Fix: lower the offset, or accept that the subtree is protected (prio preempt shows it).
+    """
+    for p, root in _trees(ctx):
+        leaves = [q for q in root.walk() if q.leaf]
+        for f in root.walk():
+            if f.parent is None or not f.fenced:
+                continue
+            inside = {id(x) for x in f.walk()}
+            verdicts = [(leaf, _reaches(leaf, f)) for leaf in leaves if id(leaf) not in inside]
+            verdicts = [(leaf, v) for leaf, v in verdicts if v is not None]
+            if verdicts and not any(v for _, v in verdicts):
+                yield Issue("PRIO505", f.conf.path + ("properties", P.PRIORITY_POLICY),
+                            f"priority fence {f.path} (offset {f.offset}) is beyond reach of every ask outside it: "
+                            f"asks in {', '.join(leaf.path for leaf, _ in verdicts[:3])}{', ...' if len(verdicts) > 3 else ''} "
+                            "reach it with a lower priority, so its tasks are never their victims", at="key")

@@ -1,0 +1,45 @@
+"""Every command's output formats, in one place: the `-o` option's choices, its help text and the
+dispatch to a renderer all derive from here. Pure data (no rich, no tabulate): the CLI imports it
+while declaring its options, so `prio --help` stays fast."""
+from __future__ import annotations
+
+# The formats of the analysis commands: rich's table on a terminal, tabulate's plain and markdown
+# tables, and the contract's JSON.
+_ANALYSIS = {
+    "table": "a rich table (the default on a terminal)",
+    "plain": "plain columns (the default elsewhere)",
+    "markdown": "GitHub-flavoured markdown tables",
+    "json": "the contract's JSON",
+}
+
+FORMATS: dict[str, dict[str, str]] = {
+    "validate": {
+        "text": "file:line:col: CODE (slug) message, with a help: line (the default)",
+        "json": "the contract's JSON: findings and a summary",
+        "sarif": "SARIF 2.1.0 for code scanning",
+        "github": "GitHub Actions workflow commands (annotations)",
+        "gitlab": "GitLab Code Quality",
+        "junit": "JUnit XML, one test case per file",
+        "markdown": "a markdown report",
+        "auto": "github inside GitHub Actions, else text",
+    },
+    "explain": _ANALYSIS,
+    "simulate": _ANALYSIS,
+    "preempt": _ANALYSIS,
+    "diff": _ANALYSIS,
+    "armada": _ANALYSIS,
+    "snapshot": {"text": "a line on stderr (the default)", "json": "a summary on stdout"},
+    "rule": {"text": "plain text (the default)", "json": "JSON", "markdown": "markdown"},
+}
+
+# validate's renderers: format -> module under prio.render.validate, each with render(report, **kw).
+VALIDATE_RENDERERS = {f: f"prio.render.validate.{f}" for f in FORMATS["validate"] if f != "auto"}
+
+
+def names(command: str) -> tuple[str, ...]:
+    return tuple(FORMATS[command])
+
+
+def help_text(command: str, tail: str = "") -> str:
+    """The -o option's help: every format with what it is."""
+    return "; ".join(f"{f}: {what}" for f, what in FORMATS[command].items()) + (f". {tail}" if tail else ".")

@@ -1,0 +1,225 @@
+"""`prio snapshot`'s file: the queue config and the pending work as one YAML file of two
+documents. The first is the queues.yaml YuniKorn runs (YuniKorn and `prio validate` read only
+the first document), the second prio's native snapshot; `prio explain FILE` reads both.
+
+Pure: model in, text out. Anonymizing renames applications, asks and users to numbered names in
+the order they are written, zero-padded so that names sort as the originals did where the order
+depends on them (ties on submit time go to the application id)."""
+from __future__ import annotations
+
+import datetime as _dt
+import re
+
+import yaml
+
+from prio.yunikorn.quantity import VCORE
+
+EXPLAIN = ("prio snapshot: document 1 is the queue config (a queues.yaml: YuniKorn and prio validate read the\n"
+           "first document only), document 2 the pending work in prio's native snapshot format.\n"
+           "prio explain FILE and prio simulate FILE read both.")
+
+
+def quantity(key: str, v: int):
+    """An internal amount (vcore in millicores) as the native format writes it."""
+    if key == VCORE:
+        return v // 1000 if v % 1000 == 0 else f"{v}m"
+    return v
+
+
+def resources(res: dict | None) -> dict:
+    return {k: quantity(k, v) for k, v in (res or {}).items()}  # order kept: messages name the first short one
+
+
+def rfc3339(ns: int) -> str:
+    """Unix nanoseconds as RFC 3339 UTC, to the microsecond (what Python 3.10 parses back)."""
+    sec, rem = divmod(int(ns), 1_000_000_000)
+    t = _dt.datetime.fromtimestamp(sec, _dt.timezone.utc).replace(tzinfo=None)
+    us = rem // 1000
+    frac = f".{us:06d}".rstrip("0") if us else ""
+    return t.strftime("%Y-%m-%dT%H:%M:%S") + frac + "Z"
+
+
+class Names:
+    """Consistent renaming: the same original name gets the same new one every time."""
+
+    def __init__(self, enabled: bool, apps: int, users: int):
+        self.on = enabled
+        self.app_w = len(str(max(apps, 1)))
+        self.user_w = len(str(max(users, 1)))
+        self.apps: dict = {}
+        self.users: dict = {}
+        self.asks: dict = {}
+
+    def app(self, name: str) -> str:
+        if not self.on:
+            return name
+        if name not in self.apps:
+            self.apps[name] = f"app-{len(self.apps) + 1:0{self.app_w}d}"
+        return self.apps[name]
+
+    def user(self, name: str) -> str:
+        if not self.on:
+            return name
+        if name not in self.users:
+            self.users[name] = f"user-{len(self.users) + 1:0{self.user_w}d}"
+        return self.users[name]
+
+    def ask(self, app: str, key: str, width: int) -> str:
+        if not self.on:
+            return key
+        per = self.asks.setdefault(app, {})
+        if key not in per:
+            per[key] = f"{self.app(app)}-{len(per) + 1:0{width}d}"
+        return per[key]
+
+    def text(self, s: str) -> str:
+        """A message (a rejection reason) with every renamed name replaced."""
+        if not self.on or not s:
+            return s
+        for old, new in sorted({**self.apps, **self.users}.items(), key=lambda kv: -len(kv[0])):
+            s = re.sub(rf"(?<![\w.-]){re.escape(old)}(?![\w.-])", new, s)
+        return s
+
+
+def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None) -> dict:
+    """The native snapshot (contract format) of a Snapshot, as plain data."""
+    raw_apps = raw_apps or {}
+    out: dict = {"partition": snap.partition or "default"}
+    if snap.capacity:
+        out["capacity"] = resources(snap.capacity)
+    if nodes:
+        out["nodes"] = [{"name": n["name"], "capacity": resources(n["capacity"])} for n in nodes]
+    if snap.priority_classes:
+        out["priorityClasses"] = [{"name": c.name, "value": c.value, **({"globalDefault": True} if c.global_default else {})}
+                                  for c in snap.priority_classes]
+    for a in sorted(snap.apps, key=lambda a: (a.submit_time, a.id)):
+        names.app(a.id)  # numbered in submit order, so ties on submit time still sort by id alike
+    rows = []
+    for a in snap.apps:  # the input's order: the engine sets unfitting asks aside in it
+        raw = raw_apps.get(a.id) or {}
+        row: dict = {"id": names.app(a.id), "queue": a.queue}
+        if a.submit_time[1] == 0 and a.submit_time[0] is not None:
+            row["submitTime"] = rfc3339(a.submit_time[0])
+        if isinstance(raw.get("user"), str) and raw["user"]:
+            row["user"] = names.user(raw["user"])
+        allocs = raw.get("allocations") if isinstance(raw.get("allocations"), list) else None
+        width = len(str(max(len(a.asks) + len(allocs or []), 1)))
+        if allocs:
+            row["allocations"] = [_allocation(a.id, t, names, width) for t in sorted(
+                allocs, key=lambda t: (_int(t.get("requestTime")), str(t.get("allocationKey"))))]
+        elif a.allocated:
+            row["allocated"] = resources(a.allocated)
+        asks = []
+        for k in sorted(a.asks, key=lambda k: k.seq):
+            ask: dict = {"id": names.ask(a.id, k.id, width), "priority": k.priority, "resources": resources(k.resources)}
+            if k.create_time[1] == 0 and k.create_time[0] is not None:
+                ask["createTime"] = rfc3339(k.create_time[0])
+            asks.append(ask)
+        row["asks"] = asks
+        rows.append(row)
+    out["applications"] = rows
+    return out
+
+
+def _int(v) -> int:
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _allocation(app_id: str, t: dict, names: Names, width: int) -> dict:
+    out = {"id": names.ask(app_id, str(t.get("allocationKey") or ""), width)}
+    try:
+        out["priority"] = int(str(t.get("priority", 0)).strip())
+    except ValueError:
+        out["priority"] = 0
+    out["resources"] = resources({k: v for k, v in (t.get("resource") or {}).items() if isinstance(v, int)})
+    if t.get("nodeId"):
+        out["node"] = str(t["nodeId"])
+    if _int(t.get("requestTime")) > 0:
+        out["createTime"] = rfc3339(_int(t["requestTime"]))
+    if isinstance(t.get("originator"), bool) and t["originator"]:
+        out["originator"] = True
+    if isinstance(t.get("preemptable"), bool):
+        out["allowPreemption"] = t["preemptable"]
+    return out
+
+
+def render(config_text: str, snap, *, source: str, anonymize: bool = False, raw_apps=None, nodes=None,
+           rejected=(), notes=()) -> str:
+    """The whole file: header comments, the config document, the snapshot document."""
+    users = {r.get("user") for r in (raw_apps or {}).values() if isinstance(r, dict)} | {r.get("user") for r in rejected}
+    names = Names(anonymize, len(snap.apps) + len(rejected), len(users))
+    doc = snapshot_doc(snap, names, raw_apps, nodes)
+    lines = [f"# {ln}" for ln in EXPLAIN.split("\n")]
+    lines.append(f"# source: {source}" + ("  (application, ask and user names anonymized)" if anonymize else ""))
+    lines.append(f"# partition: {doc['partition']}")
+    body = config_text.rstrip("\n")
+    body = re.sub(r"\A(%[^\n]*\n)*---[ \t]*\n", "", body + "\n").rstrip("\n")
+    lines.append(body)
+    lines.append("---")
+    rej = [r for r in rejected]
+    if rej:
+        lines.append(f"# YuniKorn rejected {len(rej)} application{'s' if len(rej) != 1 else ''} (never scheduled, so not listed below):")
+        for r in rej:
+            user = f", user {names.user(r['user'])}" if r.get("user") else ""
+            lines.append(f"#   {names.app(r['application'])}{user}: {names.text(r.get('reason') or 'no reason given')}")
+    for n in notes:
+        lines.append(f"# note: {names.text(n)}")
+    text = yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, allow_unicode=True, width=120)
+    return "\n".join(lines) + "\n" + text
+
+
+def render_snapshot_only(snap, *, source: str, anonymize: bool = False) -> str:
+    """No queue config was given: the native snapshot alone (its queues are all dynamic)."""
+    names = Names(anonymize, len(snap.apps), 1)
+    doc = snapshot_doc(snap, names)
+    head = [f"# prio snapshot from {source}: no queue config was given, so this is the native snapshot alone",
+            "# (prio explain FILE takes every queue as dynamic; add a queues.yaml to explain it against a config)"]
+    return "\n".join(head) + "\n" + yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, allow_unicode=True, width=120)
+
+
+def config_from_queues(infos, partition: str) -> str:
+    """A queues.yaml equivalent to a REST queues dump: each queue with its effective (merged)
+    properties written as its own, its guaranteed and max resources and maxapplications.
+    Root's max is the cluster capacity, not configuration, so it is left out."""
+    tree: dict = {}
+    for q in infos:
+        parts = q.path.split(".")
+        if parts[0] != "root":
+            parts = ["root"] + parts
+        node = tree
+        for p in parts:
+            node = node.setdefault(p, {"__kids": {}})
+            info_slot = node
+            node = node["__kids"]
+        info_slot["__info"] = q
+
+    def emit(name: str, slot: dict) -> dict:
+        q = slot.get("__info")
+        out: dict = {"name": name}
+        kids = slot["__kids"]
+        if kids or (q is not None and not q.is_leaf):
+            out["parent"] = True
+        if q is not None:
+            res = {}
+            if q.guaranteed:
+                res["guaranteed"] = {k: str(quantity(k, v)) for k, v in sorted(q.guaranteed.items())}
+            if q.max and name != "root" or (q.max and len(slot) and q.path != "root"):
+                res["max"] = {k: str(quantity(k, v)) for k, v in sorted(q.max.items())}
+            if res:
+                out["resources"] = res
+            if q.maxapps:
+                out["maxapplications"] = q.maxapps
+            if q.properties:
+                out["properties"] = {k: str(v) for k, v in sorted(q.properties.items())}
+        if name == "root":
+            out["submitacl"] = "*"
+        if kids:
+            out["queues"] = [emit(k, kids[k]) for k in sorted(kids)]
+        return out
+
+    roots = [emit(k, tree[k]) for k in sorted(tree)]
+    conf = {"partitions": [{"name": partition, "queues": roots}]}
+    return yaml.safe_dump(conf, sort_keys=False, default_flow_style=False, allow_unicode=True)

@@ -1,0 +1,187 @@
+"""The preemption lint rules (PRIO5xx): a config that trips each (at the expected line) and one
+that does not, plus their documentation."""
+import textwrap
+
+import pytest
+
+from conftest import lint, run_cli
+
+
+def cfg(body: str) -> str:
+    return textwrap.dedent(body).lstrip("\n")
+
+
+DISABLED_WITH_POLICY = cfg("""
+    partitions:
+      - name: default
+        preemption: {enabled: false}
+        queues:
+          - name: root
+            queues:
+              - name: a
+                properties:
+                  preemption.policy: fence
+    """)
+
+QUOTA_DELAY_NO_SWITCH = cfg("""
+    partitions:
+      - name: default
+        queues:
+          - name: root
+            queues:
+              - name: a
+                resources: {max: {vcore: 8}}
+                properties:
+                  quota.preemption.delay: 5m
+    """)
+
+QUOTA_SWITCH_NO_DELAY = cfg("""
+    partitions:
+      - name: default
+        preemption:
+          quotapreemptionenabled: true
+        queues:
+          - name: root
+            queues:
+              - name: a
+                resources: {max: {vcore: 8}}
+    """)
+
+QUOTA_BOTH = cfg("""
+    partitions:
+      - name: default
+        preemption:
+          quotapreemptionenabled: true
+        queues:
+          - name: root
+            queues:
+              - name: a
+                resources: {max: {vcore: 8}, guaranteed: {vcore: 4}}
+                properties:
+                  quota.preemption.delay: 5m
+    """)
+
+QUOTA_MAX_AT_GUARANTEE = QUOTA_BOTH.replace("max: {vcore: 8}", "max: {vcore: 4}")
+QUOTA_NO_MAX = QUOTA_BOTH.replace("max: {vcore: 8}, ", "")
+
+LEAF_NO_GUARANTEE = cfg("""
+    partitions:
+      - name: default
+        preemption: {enabled: true}
+        queues:
+          - name: root
+            queues:
+              - name: prod
+                resources: {guaranteed: {vcore: 8}}
+              - name: batch
+    """)
+
+LEAF_GUARANTEE_ON_PARENT = cfg("""
+    partitions:
+      - name: default
+        preemption: {enabled: true}
+        queues:
+          - name: root
+            queues:
+              - name: prod
+                resources: {guaranteed: {vcore: 8}}
+              - name: shared
+                resources: {guaranteed: {vcore: 2}}
+                queues:
+                  - name: batch
+    """)
+
+FENCE_OUT_OF_REACH = cfg("""
+    partitions:
+      - name: default
+        queues:
+          - name: root
+            queues:
+              - name: research
+                properties:
+                  priority.policy: fence
+                  priority.offset: "1000"
+                queues:
+                  - name: a
+              - name: batch
+                properties:
+                  priority.policy: fence
+                  priority.offset: "10"
+    """)
+
+FENCE_IN_REACH = FENCE_OUT_OF_REACH.replace('priority.offset: "10"', 'priority.offset: "1000"')
+
+# (rule, failing config, line of the finding, passing config)
+CASES = [
+    ("PRIO501", DISABLED_WITH_POLICY, 9, DISABLED_WITH_POLICY.replace("enabled: false", "enabled: true")),
+    ("PRIO502", QUOTA_DELAY_NO_SWITCH, 9, QUOTA_BOTH),
+    ("PRIO502", QUOTA_SWITCH_NO_DELAY, 4, QUOTA_BOTH),
+    ("PRIO503", QUOTA_MAX_AT_GUARANTEE, 11, QUOTA_BOTH),
+    ("PRIO503", QUOTA_NO_MAX, 11, QUOTA_BOTH),
+    ("PRIO504", LEAF_NO_GUARANTEE, 9, LEAF_GUARANTEE_ON_PARENT),
+    ("PRIO505", FENCE_OUT_OF_REACH, 8, FENCE_IN_REACH),
+]
+
+
+@pytest.mark.parametrize("rule,bad,line,good", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_rule_fails_and_passes(rule, bad, line, good):
+    got = [f for f in lint(bad) if f.rule == rule]
+    assert got, f"{rule} not reported; got {[(f.rule, f.message) for f in lint(bad)]}"
+    assert got[0].line == line, (got[0].line, got[0].message)
+    assert got[0].severity == "warning"
+    assert not [f for f in lint(good) if f.rule == rule], [f.message for f in lint(good)]
+
+
+def test_messages_say_what_and_where():
+    [f] = [f for f in lint(LEAF_NO_GUARANTEE) if f.rule == "PRIO504"]
+    assert "root.batch" in f.message and "never trigger preemption" in f.message
+    [f] = [f for f in lint(FENCE_OUT_OF_REACH) if f.rule == "PRIO505"]
+    assert "root.research (offset 1000)" in f.message and "root.batch" in f.message
+    [f] = [f for f in lint(QUOTA_MAX_AT_GUARANTEE) if f.rule == "PRIO503"]
+    assert "max > guaranteed" in f.message
+
+
+def test_leaf_rule_is_quiet_without_preemption_settings():
+    """Configs that never mention preemption are not nagged about it."""
+    text = LEAF_NO_GUARANTEE.replace("    preemption: {enabled: true}\n", "")
+    assert text != LEAF_NO_GUARANTEE
+    assert not [f for f in lint(text) if f.rule == "PRIO504"]
+
+
+def test_leaf_rule_is_quiet_when_the_partition_disables_preemption():
+    text = LEAF_NO_GUARANTEE.replace("enabled: true", "enabled: false")
+    assert not [f for f in lint(text) if f.rule == "PRIO504"]
+
+
+def test_fence_reached_through_an_unfenced_queue_is_not_reported():
+    """An ask in an unfenced queue can carry any priority: every fence is within its reach."""
+    text = FENCE_OUT_OF_REACH + "          - name: free\n"
+    assert not [f for f in lint(text) if f.rule == "PRIO505"]
+
+
+def test_preemption_fence_below_the_common_parent_does_not_count():
+    """batch's asks stop at their preemption fence: they never reach research at all, so the
+    priority fence is not what keeps them out."""
+    line = next(x for x in FENCE_OUT_OF_REACH.splitlines() if 'priority.offset: "10"' in x)
+    indent = line[: len(line) - len(line.lstrip())]
+    text = FENCE_OUT_OF_REACH.replace(line, line + "\n" + indent + "preemption.policy: fence")
+    assert text != FENCE_OUT_OF_REACH and [f for f in lint(FENCE_OUT_OF_REACH) if f.rule == "PRIO505"]
+    assert not [f for f in lint(text) if f.rule == "PRIO505"]
+
+
+def test_rule_docs():
+    from prio.lint.rules import all_rules
+
+    rules = {k: v for k, v in all_rules().items() if k.startswith("PRIO5")}
+    assert sorted(rules) == ["PRIO501", "PRIO502", "PRIO503", "PRIO504", "PRIO505"]
+    for r in rules.values():
+        assert r.summary and "Example" in r.doc and "Fix" in r.doc and r.family == "preemption"
+    one = run_cli("rule", "PRIO504")
+    assert one.exit_code == 0 and "guarantees check failed" in one.stdout
+
+
+def test_bundled_preemption_sample_lints_clean_of_errors():
+    from conftest import sample
+
+    r = run_cli("validate", "-o", "json", sample("preemption-queues.yaml"))
+    assert r.exit_code == 0, r.stdout
