@@ -12,7 +12,7 @@ from conftest import ROOT
 PKG = os.path.join(ROOT, "cli", "prio")
 
 # The pure core: model, engines, rules. Loaders, renderers and the typer app are the edges.
-CORE = ("prio.yunikorn.engine", "prio.yunikorn.explain", "prio.yunikorn.tree", "prio.yunikorn.config",
+CORE = ("prio.yunikorn.engine", "prio.yunikorn.explain", "prio.yunikorn.diff", "prio.yunikorn.reasons", "prio.yunikorn.tree", "prio.yunikorn.config",
         "prio.yunikorn.snapshot", "prio.kube.priorityclass", "prio.armada.analysis", "prio.lint.rules",
         "prio.lint.registry", "prio.yunikorn.preemption", "prio.armada.current.fairness", "prio.armada.current.round")
 EDGE_LIBRARIES = ("yaml", "rich", "typer", "tabulate", "jsonschema", "click")

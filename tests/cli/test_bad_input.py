@@ -230,3 +230,11 @@ def test_mutated_configs_never_crash(data):
         assert r.exit_code in (0, 1, 2), (args, r.exit_code, r.stderr)
         assert r.exception is None or isinstance(r.exception, SystemExit), (args, repr(r.exception))
         assert "Traceback" not in r.stderr and "internal error" not in r.stderr, (args, text, r.stderr)
+
+
+def test_explicit_scalar_tag_on_an_empty_value_is_no_crash():
+    # found by test_mutated_configs_never_crash: `!!int` with nothing after it
+    for text in ("The example: !!int\npartitions: []\n", "x: !!float abc\n", "x: !!bool maybe\n"):
+        for cmd in ("explain", "simulate"):
+            r = run_cli(cmd, "-", "-o", "json", input=text)
+            assert r.exit_code == 2 and "internal error" not in r.stderr, (text, r.stderr)

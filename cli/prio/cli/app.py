@@ -36,7 +36,7 @@ def _root(
 
 # The commands, in --help order: each module prio.cli.NAME defines `command` (its docstring is the
 # help) and SHORT_HELP, parses its options and imports its work lazily. They never import the app.
-COMMANDS = ("validate", "explain", "simulate", "preempt", "snapshot", "rule")
+COMMANDS = ("validate", "explain", "simulate", "preempt", "snapshot", "rule", "diff")
 
 
 def _register() -> None:

@@ -36,6 +36,7 @@ def command(
     header: List[str] = options.HEADER,
     cacert: Optional[str] = options.CACERT,
     timeout: Optional[float] = options.TIMEOUT,
+    pending: bool = typer.Option(False, "--pending", help="Why asks stay pending: each reason code with how many asks, per queue, and the first few (--limit N of them; 3 by default)."),
 ):
     """Show each queue's effective priority, offset and fence, and why."""
     from prio.cli.common import guarded, pick_format
@@ -43,10 +44,10 @@ def command(
 
     fmt = pick_format(output, FORMATS)
     raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit, why_ask, behind, use_color(color, sys.stdout), verbose, armada_model,
-                                         remote(yunikorn, header, cacert, timeout, inputs, sample))))
+                                         remote(yunikorn, header, cacert, timeout, inputs, sample), pending)))
 
 
-def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None, color=False, verbose=False, armada_model=None, live=None) -> int:
+def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None, color=False, verbose=False, armada_model=None, live=None, pending=False) -> int:
     from prio.cli.common import check_armada_options, load_inputs, say_notes, say_recognised, width, write_chunks
     from prio.yunikorn.explain import iter_ask_rows, queue_rows
     from prio.yunikorn.explain import why as why_lines
@@ -61,6 +62,9 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
     if verbose:
         say_recognised(inp)
     check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting, armada_model=armada_model)
+    if inp.armada and pending:
+        sys.stderr.write("prio: --pending applies to YuniKorn inputs, not Armada scenarios\n")
+        return 2
     if inp.armada:
         from prio.cli.armada import run_explain
 
@@ -83,6 +87,10 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
     if why_ask and (why or queue):
         sys.stderr.write("prio: --why-ask goes alone (not with --why or --queue)\n")
         return 2
+    if pending:
+        from prio.cli.why_pending import run_pending
+
+        return run_pending(eng, fmt, limit, color, alone=not (why or why_ask or queue))
     if why_ask:
         from prio.yunikorn.explain import why_ask as why_ask_lines
 

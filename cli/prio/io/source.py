@@ -39,10 +39,16 @@ def decode(name: str, data: bytes) -> str:
         raise InputError(name, f"not UTF-8 text (invalid byte 0x{data[e.start]:02x})", line) from None
 
 
+# Inputs already read by other means, by the name they were given (prio diff's REV:PATH).
+PROVIDED: dict = {}
+
+
 def read(path: str, limit: int | None = None) -> Source:
     """Read one path ("-" = stdin). Never writes; refuses directories, specials and huge files."""
     if limit is None:
         limit = MAX_CONFIG_BYTES
+    if path in PROVIDED:
+        return Source("<stdin>" if path == "-" else path, PROVIDED[path])
     if path == "-":
         data = sys.stdin.buffer.read(limit + 1)
         name = "<stdin>"

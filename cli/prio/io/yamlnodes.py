@@ -184,12 +184,12 @@ def to_document(name: str, node, line_offset: int = 0, col_offset: int = 0, go: 
                 return value
             if tag == "null":
                 value = None
-            elif tag == "bool":
-                value = _scalar.construct_yaml_bool(n)
-            elif tag == "int":
-                value = _scalar.construct_yaml_int(n)
-            elif tag == "float":
-                value = _scalar.construct_yaml_float(n)
+            elif tag in ("bool", "int", "float"):
+                try:
+                    value = getattr(_scalar, f"construct_yaml_{tag}")(n)
+                except (ValueError, IndexError, KeyError):  # `!!int` on an empty or foreign value
+                    issues.append(Issue("PRIO006", path, f"{n.value!r} is not a valid !!{tag}: YuniKorn's decoder refuses it; prio reads the raw text"))
+                    tag = "str"
             elif tag not in ("str", "timestamp", "binary", "merge", "value"):
                 issues.append(Issue("PRIO006", path, f"unsupported YAML tag {n.tag!r}: YuniKorn's decoder does not construct it; prio reads the raw text {n.value!r}"))
                 tag = "str"

@@ -26,6 +26,7 @@ FORMATS: dict[str, dict[str, str]] = {
     "explain": _ANALYSIS,
     "simulate": _ANALYSIS,
     "preempt": _ANALYSIS,
+    "diff": _ANALYSIS,
     "armada": _ANALYSIS,
     "snapshot": {"text": "a line on stderr (the default)", "json": "a summary on stdout"},
     "rule": {"text": "plain text (the default)", "json": "JSON", "markdown": "markdown"},

@@ -7,6 +7,7 @@ import io
 import json
 
 from prio.render.jsontext import jint, jstr
+from prio.yunikorn.reasons import classify
 
 
 def short(path: str) -> str:
@@ -80,7 +81,7 @@ def _json(steps, unscheduled, rejected=()):
     yield '\n ],\n "unscheduled": ['
     sep = "\n  "
     for u in unscheduled:
-        yield sep + dumps({"ask": u.ask, "application": u.application, "queue": u.queue, "priority": u.priority, "reason": u.reason})
+        yield sep + dumps({"ask": u.ask, "application": u.application, "queue": u.queue, "priority": u.priority, "reason": u.reason, "code": classify(u.reason).code})
         sep = ",\n  "
     yield "\n ]"
     if rejected:
@@ -105,8 +106,8 @@ def _tabular(steps, unscheduled, eng, tablefmt, more=""):
     out.append(tabulate(summary_rows(eng), headers=("queue", "placed", "first step", "last step"), tablefmt=tablefmt, disable_numparse=True))
     if unscheduled:
         out.append(f"\n\n{h}Unscheduled\n")
-        out.append(tabulate([(u.queue, u.application, u.ask, f"P{u.priority}", u.reason) for u in unscheduled],
-                            headers=("queue", "application", "ask", "priority", "reason"), tablefmt=tablefmt, disable_numparse=True))
+        out.append(tabulate([(u.queue, u.application, u.ask, f"P{u.priority}", classify(u.reason).code, u.reason) for u in unscheduled],
+                            headers=("queue", "application", "ask", "priority", "code", "reason"), tablefmt=tablefmt, disable_numparse=True))
     rejected = rejected_rows(eng)
     if rejected:
         out.append(f"\n\n{h}Rejected applications\n")
@@ -150,10 +151,10 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
     con.print(st)
     if unscheduled:
         ut = Table(title="Unscheduled", title_justify="left")
-        for c in ("queue", "application", "ask", "priority", "reason"):
+        for c in ("queue", "application", "ask", "priority", "code", "reason"):
             ut.add_column(c, overflow="fold")
         for u in unscheduled:
-            ut.add_row(escape(u.queue), escape(u.application), escape(u.ask), f"P{u.priority}", escape(u.reason))
+            ut.add_row(escape(u.queue), escape(u.application), escape(u.ask), f"P{u.priority}", classify(u.reason).code, escape(u.reason))
         con.print()
         con.print(ut)
     rejected = rejected_rows(eng)

@@ -226,7 +226,10 @@ def why_ask(make_engine, ask: str, behind: str | None = None) -> list[str]:
     head = f"{a.id} (application {st.app.id}, priority {a.priority}, queue {st.leaf.path})"
     if target not in placed:
         reason = left.get(target, "the simulation ended before it")
-        return [f"{head} is never placed: {reason}."]
+        from prio.yunikorn.reasons import pending as pending_reasons
+
+        code = next((p.reason for p in pending_reasons(eng) if (p.application, p.ask) == target), None)
+        return [f"{head} is never placed: {reason}."] + ([f"Reason {code.code}: {code.words}."] if code else [])
     n = placed[target]
     lines = [f"{head} is placed at step {n} of {len(steps)} in the simulated order (prio simulate)."]
     if other is None:

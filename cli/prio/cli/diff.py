@@ -1,0 +1,132 @@
+"""`prio diff OLD NEW [INPUT...]`: what a config change (or a new snapshot) does to the priorities,
+the scheduling order, the asks that cannot be placed and the validate findings.
+
+Each side is exactly a `prio simulate OLD INPUT...` run (the same gather, build and engine run)
+plus, for a config, a `prio validate` run; the comparison itself is prio.yunikorn.diff."""
+from __future__ import annotations
+
+import sys
+from typing import List, Optional
+
+import typer
+
+from prio.cli.options import Color, use_color
+from prio.cli import options
+from prio.render.formats import names
+
+FORMATS = names("diff")
+
+SHORT_HELP = "What changes between two configs (or snapshots): priorities, order, pending asks, findings."
+
+
+def command(
+    old: str = typer.Argument(..., metavar="OLD", help="The config (or ConfigMap, or snapshot) before: a file, - for stdin, or REV:PATH read with git show."),
+    new: str = typer.Argument(..., metavar="NEW", help="The config (or snapshot) after: a file, -, or REV:PATH."),
+    inputs: List[str] = typer.Argument(None, metavar="INPUT", help="The pending work both sides are simulated on (snapshot, REST dumps, kubectl pod lists, PriorityClasses); with two snapshots, the queue config."),
+    output: Optional[str] = options.OUTPUT,
+    color: Color = options.COLOR,
+    partition: Optional[str] = options.PARTITION,
+    fail_on: Optional[str] = typer.Option(None, "--fail-on", metavar="KINDS", help="Exit 1 when such a change exists: a comma-separated list of priority (a queue's effective priority), order (an ask's step), unscheduled (an ask newly not placed, an application newly rejected), findings (a validate finding added)."),
+    output_file: Optional[str] = typer.Option(None, "--output-file", metavar="PATH", help="Write the report to PATH instead of standard output."),
+    verbose: bool = options.VERBOSE,
+):
+    """Compare two configs (or two snapshots) on the same pending work."""
+    from prio.cli.common import guarded
+    from prio.cli.common import pick_format
+
+    fmt = pick_format(output, FORMATS)
+    kinds = _fail_on(fail_on)
+    to_file = output_file not in (None, "", "-")
+    col = False if to_file else use_color(color, sys.stdout)
+    raise typer.Exit(guarded(lambda: run(old, new, inputs or [], fmt, kinds, output_file if to_file else None, partition, verbose, col)))
+
+
+def _fail_on(value: str | None) -> tuple:
+    from prio.yunikorn.diff import FAIL_ON
+
+    if not value:
+        return ()
+    kinds = tuple(k.strip() for k in value.split(",") if k.strip())
+    bad = [k for k in kinds if k not in FAIL_ON]
+    if bad or not kinds:
+        sys.stderr.write(f"prio: --fail-on: unknown kind {bad[0] if bad else value!r} (choose from {', '.join(FAIL_ON)})\n")
+        raise typer.Exit(2)
+    return kinds
+
+
+def run(old, new, paths, fmt, fail_on=(), output_file=None, partition=None, verbose=False, color=False) -> int:
+    from prio.cli.common import width
+    from prio.errors import InputError
+    from prio.io import gitrev
+    from prio.io import source
+    from prio.render import diff as diff_out
+    from prio.yunikorn import diff as core
+
+    provided = {}
+    for arg in (old, new):
+        if arg not in provided and gitrev.is_rev_path(arg):
+            provided[arg] = gitrev.show(arg)
+    every = [old, new, *paths]
+    if every.count("-") > 1:
+        raise InputError("-", "standard input can be given once")
+    if "-" in every:
+        provided["-"] = source.read("-", source.MAX_SNAPSHOT_BYTES).text
+    if old == new:
+        sys.stderr.write(f"prio: note: OLD and NEW are the same argument ({old}): nothing can differ\n")
+    saved = dict(source.PROVIDED)
+    source.PROVIDED.update(provided)
+    try:
+        a, role_a = _side(old, paths, partition, verbose, "OLD")
+        b, role_b = _side(new, paths, partition, verbose, "NEW")
+    finally:
+        source.PROVIDED.clear()
+        source.PROVIDED.update(saved)
+    if role_a != role_b:
+        raise InputError(new, f"OLD ({old}) is {role_a} but NEW is {role_b}: compare two configs or two snapshots")
+    d = core.compare(a, b)
+    text = diff_out.render(fmt, d, old, new, width=width(), color=color)
+    if output_file:
+        try:
+            with open(output_file, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+        except OSError as e:
+            raise InputError(output_file, f"cannot write: {e.strerror or e}") from None
+    else:
+        sys.stdout.write(text)
+    return 1 if any(d.changed(k) for k in fail_on) else 0
+
+
+def _side(arg, paths, partition, verbose, label):
+    """One side: a simulate run on `arg` plus the inputs, and validate's findings for a config."""
+    from prio.errors import InputError
+    from prio.loaders import inputs as inputs_mod
+    from prio.loaders.assemble import build
+    from prio.yunikorn import diff as core
+
+    inp = inputs_mod.gather([arg] + list(paths))
+    name = "<stdin>" if arg == "-" else arg
+    if verbose:
+        for n, what in inp.recognised:
+            sys.stderr.write(f"prio: {label}: {n}: read as {what}\n")
+    if inp.armada:
+        raise InputError(inp.armada[0][0], "prio diff compares YuniKorn configs and snapshots; Armada scenarios are not supported")
+    role = "a queue config" if inp.config is not None and inp.config_name == name else "pending work"
+    eng = build(inp, partition)
+    for note in inp.notes:
+        sys.stderr.write(f"prio: note: {label}: {note}\n")
+    before = core.priorities(eng)
+    steps = eng.run()
+    ranges = None
+    defined = list(inp.classes) + list(eng.snapshot.priority_classes)
+    if defined:
+        from prio.yunikorn.classranges import class_ranges
+
+        names = {c.name for c in defined}  # the classes the inputs define (not every built-in)
+        ranges = [r for r in class_ranges(eng.root, defined) if r["class"] in names]
+    findings = []
+    if role == "a queue config":
+        from prio.io import source
+        from prio.lint.runner import check_text
+
+        findings = check_text(name, source.read(arg).text).findings
+    return core.side(eng, before, steps, findings, ranges), role

@@ -1,0 +1,88 @@
+"""Rendering `prio explain --pending`: reason code -> how many asks, per queue, the first few asks
+(like Slurm's pending reasons). Renderers return strings."""
+from __future__ import annotations
+
+import io
+import json
+
+
+def to_json(groups, placed: int, total: int) -> dict:
+    return {
+        "placed": placed,
+        "pending": total,
+        "reasons": [{"code": g.code, "words": g.words, "asks": g.count,
+                     "queues": [{"queue": q.queue, "asks": q.count, "words": q.words,
+                                 "first": [{"ask": p.ask, "application": p.application, "priority": p.priority,
+                                            "reason": p.reason.detail} for p in q.first]}
+                                for q in g.queues]}
+                    for g in groups],
+    }
+
+
+def _headline(placed: int, total: int) -> str:
+    if not total:
+        return f"Every pending ask is placed ({placed} in the simulated order): nothing waits."
+    return f"{total} ask{'s' if total != 1 else ''} not placed ({placed} placed in the simulated order)."
+
+
+def _first(q) -> str:
+    shown = ", ".join(f"{p.application}/{p.ask}" for p in q.first)
+    more = q.count - len(q.first)
+    return shown + (f" (+{more} more)" if more > 0 else "")
+
+
+def render(fmt: str, groups, placed: int, total: int, width: int = 120, color: bool = False) -> str:
+    if fmt == "json":
+        return json.dumps(to_json(groups, placed, total), indent=2) + "\n"
+    if fmt == "table":
+        return _rich(groups, placed, total, width, color)
+    return _tabular(groups, placed, total, "github" if fmt == "markdown" else "plain")
+
+
+def _tabular(groups, placed, total, tablefmt) -> str:
+    from tabulate import tabulate
+
+    h = "## " if tablefmt == "github" else ""
+    out = [_headline(placed, total) + "\n"]
+    if not groups:
+        return out[0]
+    out.append(f"\n{h}Pending reasons\n")
+    out.append(tabulate([(g.code, g.count, g.words) for g in groups], headers=("code", "asks", "reason"),
+                        tablefmt=tablefmt, disable_numparse=True))
+    out.append(f"\n\n{h}Per queue\n")
+    rows = [(g.code, q.queue, q.count, q.words, _first(q)) for g in groups for q in g.queues]
+    out.append(tabulate(rows, headers=("code", "queue", "asks", "why", "first asks"), tablefmt=tablefmt, disable_numparse=True))
+    return "".join(out) + "\n"
+
+
+def _rich(groups, placed, total, width, color) -> str:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    buf = io.StringIO()
+    con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
+                  color_system="standard" if color else None, highlight=False)
+    con.print(_headline(placed, total), markup=False)
+    if not groups:
+        return buf.getvalue()
+    t = Table(title="Pending reasons", title_justify="left")
+    t.add_column("code", no_wrap=True)
+    t.add_column("asks", justify="right", no_wrap=True)
+    t.add_column("reason", overflow="fold")
+    for g in groups:
+        t.add_row(f"[bold]{escape(g.code)}[/]", str(g.count), escape(g.words))
+    con.print()
+    con.print(t)
+    q = Table(title="Per queue", title_justify="left")
+    q.add_column("code", no_wrap=True)
+    q.add_column("queue", overflow="fold", ratio=2)
+    q.add_column("asks", justify="right", no_wrap=True)
+    q.add_column("why", overflow="fold", ratio=3)
+    q.add_column("first asks", overflow="fold", ratio=2)
+    for g in groups:
+        for x in g.queues:
+            q.add_row(escape(g.code), escape(x.queue), str(x.count), escape(x.words), escape(_first(x)))
+    con.print()
+    con.print(q)
+    return buf.getvalue()
