@@ -92,7 +92,7 @@ def guarded(fn) -> int:
     try:
         return fn()
     except InputError as e:
-        sys.stderr.write(f"{e}\n")
+        sys.stderr.write(f"prio: {e}\n")  # every error line starts with prio:
         return 2
     except RecursionError:
         sys.stderr.write("prio: input nested too deeply\n")

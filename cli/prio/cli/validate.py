@@ -112,14 +112,18 @@ def _run(paths, fmt, *, strict, quiet, color, priority_classes, verbose, output_
 
     checked, results, errors = check_paths(list(paths), Options(list(priority_classes)))
     for e in errors:
-        sys.stderr.write(f"{e}\n")
+        sys.stderr.write(f"prio: {e}\n")
     if verbose:
         if settings.path:
             sys.stderr.write(f"prio: settings from {settings.path}\n")
         for r in results:
             for n in r.notes:
-                sys.stderr.write(n + "\n")
+                sys.stderr.write(("" if n.startswith("prio: ") else "prio: ") + n + "\n")
     report = suppress.apply(results, settings, checked.files)
+    report.skipped, report.notes = checked.skipped, checked.notes
+    if verbose:
+        for n in checked.notes:
+            sys.stderr.write(f"prio: {n}\n")
     failing = ("error", "warning") if strict else ("error",)
     code = 2 if errors else 1 if any(f.severity in failing for f in report.findings) else 0
 

@@ -34,16 +34,21 @@ def render(report: Report, sources: dict | None = None, color: bool = False, fra
 
 
 def summary(report: Report, errors: int = 0) -> str:
-    """The one-line summary for stderr."""
+    """The one-line summary for stderr: the findings by severity, the files checked, the files
+    skipped (found in a directory, holding nothing prio validates) and those unreadable."""
     e, w, i = report.count("error"), report.count("warning"), report.count("info")
     files = len(report.files)
+    skipped = len(getattr(report, "skipped", ()))
     parts = []
-    for n, word in ((e, "error"), (w, "warning"), (i, "note")):
+    for n, word in ((e, "error"), (w, "warning"), (i, "info")):
         if n:
             parts.append(f"{n} {word}{'s' if n != 1 else ''}")
     what = ", ".join(parts) if parts else "no problems"
     tail = f" ({report.suppressed} suppressed)" if report.suppressed else ""
-    bad = f"{errors} file{'s' if errors != 1 else ''} could not be read" if errors else ""
+    bad = f"{errors} file{'s' if errors != 1 else ''} could not be checked" if errors else ""
     if not files and bad:
-        return bad
-    return f"{what} in {files} file{'s' if files != 1 else ''}{tail}" + (f"; {bad}" if bad else "")
+        return bad + (f"; {skipped} skipped: not queue configs" if skipped else "")
+    where = f"{files} file{'s' if files != 1 else ''}"
+    if skipped:
+        where += f" checked, {skipped} skipped: not queue configs"
+    return f"{what} in {where}{tail}" + (f"; {bad}" if bad else "")
