@@ -10,7 +10,8 @@ from prio.lint.findings import Report
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 
-def render(report: Report, sources: dict | None = None, color: bool = False, frames: bool = True, width: int = 100, **_) -> str:
+def render(report: Report, sources: dict | None = None, color: bool = False, frames: bool = True, width: int = 100,
+           input_errors=(), **_) -> str:
     from rich.console import Console
     from rich.markup import escape
 
@@ -18,7 +19,9 @@ def render(report: Report, sources: dict | None = None, color: bool = False, fra
     con = Console(file=buf, force_terminal=color, no_color=not color, color_system="standard" if color else None,
                   width=max(width, 40), highlight=False, soft_wrap=True)
     lines_of = {}
-    for f in report.findings:
+    from prio.render.validate.common import input_error_findings
+
+    for f in input_error_findings(input_errors) + list(report.findings):
         loc = f.file + (f":{f.line}:{f.column}" if f.line else "")
         con.print(f"[bold]{escape(loc)}[/]: [{_STYLE[f.severity]}]{f.severity}[/] [bold]{f.rule}[/] ({f.name}) {escape(f.message)}")
         if frames and f.line and sources and f.file in sources:
