@@ -225,7 +225,9 @@ def _configmap(name, text, node, doc) -> list[Unit]:
         pos = doc.pos(("binaryData", key), "key")
         try:
             raw = gzip.decompress(base64.b64decode(str(binary[key]), validate=False))[: 16 * 1024 * 1024]
-            inner_text = raw.decode("utf-8")
+            from prio.io.source import decode
+
+            inner_text = decode(name, raw)  # UTF-8, or UTF-16/32 with a BOM
         except Exception as e:  # noqa: BLE001 - any corrupt payload is one input error
             raise InputError(name, f"binaryData.{key} is not base64 gzip UTF-8 text ({type(e).__name__})", pos.line, pos.column) from None
         docs = yamlnodes.load(name, inner_text, go=True)

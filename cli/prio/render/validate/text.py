@@ -15,6 +15,9 @@ def render(report: Report, sources: dict | None = None, color: bool = False, fra
     from rich.console import Console
     from rich.markup import escape
 
+    from prio.lint.registry import RULES
+    from prio.render.validate.hints import hint
+
     buf = io.StringIO()
     con = Console(file=buf, force_terminal=color, no_color=not color, color_system="standard" if color else None,
                   width=max(width, 40), highlight=False, soft_wrap=True)
@@ -33,6 +36,8 @@ def render(report: Report, sources: dict | None = None, color: bool = False, fra
                 gutter = f"{f.line:>5} | "
                 con.print(escape(gutter + text), style="dim" if color else None)
                 con.print(" " * (len(gutter) - 2) + "| " + " " * max((f.column or 1) - 1, 0) + f"[{_STYLE[f.severity]}]^[/]")
+        if frames and f.rule in RULES and f.rule != "PRIO000":  # the rule's Fix, on one line (ruff's help:)
+            con.print("      " + escape(hint(RULES[f.rule])), style="dim" if color else None)
     return buf.getvalue()
 
 
