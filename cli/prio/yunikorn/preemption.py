@@ -549,11 +549,11 @@ def _under(q, top) -> bool:
 
 
 def _show(res) -> str:
-    from prio.yunikorn.quantity import show
+    from prio.yunikorn.quantity import show_quantity
 
     if not res:
         return "{}"
-    return "{" + ", ".join(f"{k}: {show(k, v)}" for k, v in sorted(res.items())) + "}"
+    return "{" + ", ".join(f"{k}: {show_quantity(k, v)}" for k, v in sorted(res.items())) + "}"
 
 
 # ---- the preemptor (preemption.go) -----------------------------------------------------------
