@@ -131,6 +131,7 @@ def fetch(client, partition: str | None = None, progress=None) -> Live:
         if "HTTP 404" not in e.message:
             raise
         nodes = None
+        inp.notes.append(f"{client.url(pq + '/nodes')}: not on this server (HTTP 404): preemption takes one node of the cluster's capacity")
     live.nodes = _nodes(client.url(pq + "/nodes"), nodes if nodes is not None else [])
 
     # The running side, for prio preempt and prio snapshot: nodes and running allocations.
