@@ -71,7 +71,7 @@ def run(old, new, paths, fmt, fail_on=(), output_file=None, partition=None, verb
     if live is not None:  # --yunikorn: both configs on the server's pending work (prio.cli.diff_live)
         from prio.cli import diff_live
 
-        return diff_live.run(live, old, new, paths, fmt, fail_on, output_file, partition, verbose, color)
+        return diff_live.run(live, old, new, paths, fmt, fail_on, output_file, partition, verbose, color, side=_side)
     provided = {}
     for arg in (old, new):
         if arg not in provided and gitrev.is_rev_path(arg):

@@ -26,7 +26,8 @@ def remote_for(url, headers, cacert, timeout, old, new, paths):
     return r
 
 
-def run(r, old, new, paths, fmt, fail_on=(), output_file=None, partition=None, verbose=False, color=False) -> int:
+def run(r, old, new, paths, fmt, fail_on=(), output_file=None, partition=None, verbose=False, color=False, side=None) -> int:
+    """`side` is prio.cli.diff._side (passed in: this module does not import the command)."""
     from prio.cli import live as live_mod
     from prio.cli.common import width
     from prio.io import gitrev, source
@@ -54,8 +55,8 @@ def run(r, old, new, paths, fmt, fail_on=(), output_file=None, partition=None, v
     saved = dict(source.PROVIDED)
     source.PROVIDED.update(provided)
     try:
-        a = _side(old, state, partition, verbose, "OLD")
-        b = _side(new, state, partition, verbose, "NEW")
+        a = _side(side, old, state, partition, verbose, "OLD")
+        b = _side(side, new, state, partition, verbose, "NEW")
     finally:
         source.PROVIDED.clear()
         source.PROVIDED.update(saved)
@@ -72,11 +73,10 @@ def run(r, old, new, paths, fmt, fail_on=(), output_file=None, partition=None, v
     return 1 if any(d.changed(k) for k in fail_on) else 0
 
 
-def _side(arg, state, partition, verbose, label):
+def _side(side, arg, state, partition, verbose, label):
     """One side: the config `arg` names (or the server's, for live) on a copy of the server's work."""
     import copy
 
-    from prio.cli.diff import _side as side
     from prio.loaders import inputs as inputs_mod
 
     live_inp = state.inputs
