@@ -308,3 +308,15 @@ def test_diff_live_without_a_config_endpoint_uses_the_queue_tree(tmp_path):
         got, r = ok_json("diff", "live", str(new), "--yunikorn", srv.url, "-o", "json")
     assert "no config endpoint" in r.stderr
     assert {"queue": "root.tenants.tenant-a", "before": 10, "after": -10} in got["queues"]
+
+
+def test_diff_live_against_a_captured_snapshot_file_uses_its_config(tmp_path):
+    sc = scenario("walkthrough")
+    new = _changed_config(sc, tmp_path)
+    captured = tmp_path / "incident.yaml"
+    with Replay(sc) as srv:
+        assert run_cli("snapshot", "--yunikorn", srv.url, "--output-file", str(captured)).exit_code == 0
+        want, _ = ok_json("diff", "live", str(new), "--yunikorn", srv.url, "-o", "json")
+        got, r = ok_json("diff", str(captured), str(new), "--yunikorn", srv.url, "-o", "json")
+    assert f"{captured}: its pending work is ignored: the server's is used (--yunikorn)" in r.stderr
+    assert got["queues"] == want["queues"] and got["asks"] == want["asks"]

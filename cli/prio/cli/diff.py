@@ -29,7 +29,7 @@ def command(
     fail_on: Optional[str] = typer.Option(None, "--fail-on", metavar="KINDS", help="Exit 1 when such a change exists: a comma-separated list of priority (a queue's effective priority), order (an ask's step), unscheduled (an ask newly not placed, an application newly rejected), findings (a validate finding added)."),
     output_file: Optional[str] = typer.Option(None, "--output-file", metavar="PATH", help="Write the report to PATH instead of standard output."),
     verbose: bool = options.VERBOSE,
-    yunikorn: Optional[str] = typer.Option(None, "--yunikorn", metavar="URL", help="Compare OLD and NEW on the pending work of a running YuniKorn (read-only, GET only); OLD or NEW may be the word live: the config the server runs. PRIO_YUNIKORN_URL stands in when OLD or NEW is live and no INPUT is given."),
+    yunikorn: Optional[str] = options.YUNIKORN_DIFF,
     header: List[str] = options.HEADER,
     cacert: Optional[str] = options.CACERT,
     timeout: Optional[float] = options.TIMEOUT,
