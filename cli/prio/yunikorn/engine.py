@@ -203,6 +203,9 @@ class Engine:
             self._init_state(q)
         where = snapshot.source or "snapshot"
         for app in snapshot.apps:
+            if app.rejected is not None:  # YuniKorn already refused it (a live server, state: Rejected)
+                self.rejected.append(Rejected(app.id, app.queue, app.rejected))
+                continue
             path, rejected = place(root, app, None if app.placed else rules)
             if rejected is not None:
                 self.rejected.append(rejected)
