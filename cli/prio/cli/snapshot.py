@@ -78,6 +78,8 @@ def run(paths, output_file, anonymize, fmt, partition, classes, verbose, live=No
     from prio.yunikorn.snapshot import Snapshot
 
     eng = build(inp, partition)  # the partition as explain would pick it; fails as explain would
+    if not rejected and eng.rejected:  # from files: the applications the config's placement rules refuse
+        rejected = [{"application": r.application, "queue": r.queue, "reason": r.reason} for r in eng.rejected]
     snap = inp.snapshot or Snapshot(source="(no pending work)")
     snap.partition = eng.snapshot.partition or partition or "default"
     if partition:
@@ -96,7 +98,8 @@ def run(paths, output_file, anonymize, fmt, partition, classes, verbose, live=No
     else:
         _write(output_file, text)
     summary = {"output": output_file, "source": source if not anonymize else "(anonymized)", "partition": snap.partition,
-               "applications": len(snap.apps), "pendingAsks": snap.ask_count(),
+               "applications": len(snap.apps) - len(rejected), "pendingAsks": snap.ask_count(),
+               "runningAllocations": sum(len(a.allocations or ()) for a in snap.apps), "nodes": len(snap.nodes or ()),
                "rejected": [r["application"] for r in rejected] if not anonymize else len(rejected)}
     for note in inp.notes:
         sys.stderr.write(f"prio: note: {note}\n")
@@ -108,9 +111,12 @@ def run(paths, output_file, anonymize, fmt, partition, classes, verbose, live=No
         else:
             sys.stdout.write(json.dumps(summary, indent=2) + "\n")
     else:
-        rej = f", {len(rejected)} rejected (listed as comments)" if rejected else ""
-        sys.stderr.write(f"prio: wrote {output_file}: partition {snap.partition}, {len(snap.apps)} applications, "
-                         f"{snap.ask_count()} pending asks{rej}\n")
+        rej = f", {len(rejected)} rejected" if rejected else ""
+        running = sum(len(a.allocations or ()) for a in snap.apps)
+        run_s = f", {running} running allocations" if running else ""
+        nodes_s = f", {len(snap.nodes)} nodes" if snap.nodes else ""
+        sys.stderr.write(f"prio: wrote {output_file}: partition {snap.partition}, {len(snap.apps) - len(rejected)} applications, "
+                         f"{snap.ask_count()} pending asks{run_s}{nodes_s}{rej}\n")
     return 0
 
 
