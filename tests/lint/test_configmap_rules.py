@@ -49,6 +49,9 @@ def test_near_miss_name_is_a_warning_and_its_queues_still_linted():
 
 def test_any_configmap_with_a_queues_yaml_is_not_read():
     assert [r[0] for r in rules(cm(name="scheduler-settings"))] == ["PRIO009"]
+    nameless = cm().replace("metadata:\n  name: yunikorn-configs\n", "metadata: {}\n")
+    got = lint(nameless)
+    assert [f.rule for f in got] == ["PRIO009"] and "without metadata.name" in got[0].message
 
 
 def test_unrelated_configmap_is_not_linted_as_a_queue_config():

@@ -85,6 +85,7 @@ def not_read(doc):
         return [Issue("PRIO009", where, f"ConfigMap {name!r} is never read by YuniKorn, which reads only "
                       f"{NAMES[0]} and {NAMES[1]}: did you mean {meant!r}?")]
     if carries_queues(data, binary, queues_key(data)):
-        return [Issue("PRIO009", where, f"ConfigMap {name!r} holds a {queues_key(data)}, but YuniKorn reads only "
+        which = f"ConfigMap {name!r}" if isinstance(name, str) else "a ConfigMap without metadata.name"
+        return [Issue("PRIO009", where, f"{which} holds a {queues_key(data)}, but YuniKorn reads only "
                       f"the ConfigMaps {NAMES[0]} and {NAMES[1]}")]
     return []
