@@ -387,8 +387,9 @@ def test_validate_cli_on_a_scenario_and_a_legacy_one_is_skipped(tmp_path):
     assert r.exit_code == 1
     assert sorted(f["rule"] for f in json.loads(r.stdout)["findings"]) == ["PRIO413", "PRIO414"]
     assert run_cli("validate", sample("armada-current.yaml")).exit_code == 0
+    # a legacy scenario named explicitly is not something validate checks: exit 2, one line (issue 14)
     r = run_cli("validate", "-v", sample("armada-scenario.yaml"))
-    assert r.exit_code == 0 and "skipped an Armada scenario" in r.stderr
+    assert r.exit_code == 2 and "not something prio validates: it holds an Armada scenario" in r.stderr
 
 
 def test_a_job_without_class_needs_the_default_class():

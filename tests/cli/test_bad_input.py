@@ -26,7 +26,7 @@ def one_line_error(r, code=2):
 def test_malformed_yaml_names_line_and_column():
     r = validate_text("partitions:\n  - name: default\n    queues: [\n")
     one_line_error(r)
-    assert r.stderr.startswith("<stdin>:4:1: invalid YAML")
+    assert r.stderr.startswith("prio: <stdin>:4:1: invalid YAML")
 
 
 def test_tab_indentation():
@@ -67,8 +67,10 @@ def test_missing_file_and_directory(tmp_path):
 
 
 def test_empty_directory_validates_nothing(tmp_path):
+    # nothing checked is not "no problems" (issue 14): exit 2, one line naming the directory
     r = run_cli("validate", str(tmp_path))
-    assert r.exit_code == 0
+    assert r.exit_code == 2
+    assert r.stderr.startswith(f"prio: {tmp_path}: nothing to check: no .yaml, .yml or .json files")
 
 
 def test_alias_bomb_refused_fast_but_anchors_and_merges_work():
@@ -167,7 +169,7 @@ def test_bad_snapshots(text, msg):
         r = run_cli(cmd, "-", "-o", "json", input=text)
         one_line_error(r)
         assert msg in r.stderr, r.stderr
-        assert r.stderr.startswith("<stdin>:")
+        assert r.stderr.startswith("prio: <stdin>:")
 
 
 def test_snapshot_queue_below_a_configured_leaf_rejects_only_that_application(tmp_path):

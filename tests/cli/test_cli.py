@@ -109,7 +109,7 @@ def test_validate_text_and_json_golden_on_mistakes():
     assert j.exit_code == 1
     golden("validate/mistakes.json", j.stdout.replace(sample(""), "samples/"))
     doc = json.loads(j.stdout)
-    assert doc["summary"] == {"files": 1, "errors": 10, "warnings": 5}
+    assert doc["summary"] == {"files": 1, "errors": 10, "warnings": 5, "skipped": 0}
     assert set(doc["findings"][0]) == {"rule", "name", "severity", "message", "file", "line", "column", "path"}
 
 

@@ -54,11 +54,11 @@ def test_explain_from_rest_dumps_alone():
     assert json.loads(r.stdout)["queues"][0]["queue"] == "root"
 
 
-def test_validate_skips_inputs_of_explain_and_says_what_they_are():
+def test_validate_refuses_inputs_of_explain_named_explicitly_and_says_what_they_are():
     r = run_cli("validate", "-v", sample("walkthrough-asks.yaml"), sample("pods.json"), sample("armada-scenario.yaml"))
-    assert r.exit_code == 0, r.stdout
+    assert r.exit_code == 2, r.stdout
     for what in ("a prio snapshot", "a pod list", "an Armada scenario"):
-        assert f"skipped {what}" in r.stderr
+        assert f"not something prio validates: it holds {what}" in r.stderr
 
 
 CM = """apiVersion: v1

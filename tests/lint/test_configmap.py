@@ -53,7 +53,7 @@ def test_binary_data_gz():
 def test_embedded_yaml_error_points_into_outer_file():
     r = run_cli("validate", "-", input=cm("partitions:\n  - name: x\n   bad: [\n"))
     assert r.exit_code == 2
-    assert r.stderr.startswith("<stdin>:9:8: in the embedded queues.yaml")
+    assert r.stderr.startswith("prio: <stdin>:9:8: in the embedded queues.yaml")
 
 
 def test_configmap_drives_explain_too():

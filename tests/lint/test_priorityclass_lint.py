@@ -81,7 +81,7 @@ def test_mixed_file_other_kinds_skipped_and_said_in_verbose():
     assert res.findings == []
     assert any("Deployment" in n for n in res.notes)
     units = documents.units("mixed.yaml", read(fx("mixed.yaml")))
-    assert [u.kind for u in units] == ["queues", "priorityclass", "other"]
+    assert [u.kind for u in units] == ["configmap", "queues", "priorityclass", "other"]  # the ConfigMap itself: PRIO008/009
 
 
 @pytest.mark.parametrize("api", ["scheduling.k8s.io/v1beta1", "scheduling.k8s.io/v1alpha1"])

@@ -19,7 +19,7 @@ def installed(tmp_path_factory):
     dist = tmp / "dist"
     subprocess.run([sys.executable, "-m", "pip", "wheel", ROOT, "--no-deps", "--no-build-isolation", "-q", "-w", str(dist)],
                    check=True, capture_output=True)
-    wheel = next(dist.glob("prio-*.whl"))
+    wheel = next(dist.glob("prio_scheduling-*.whl"))
     venv = tmp / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     py = venv / "bin" / "python"

@@ -114,7 +114,7 @@ def test_every_format_has_a_renderer_and_a_golden():
 def test_json_keeps_the_contract_shape():
     doc = json.loads(invoke(MISTAKES, "-o", "json", "--no-config").stdout)
     assert set(doc) == {"findings", "summary"}
-    assert set(doc["summary"]) == {"files", "errors", "warnings"}
+    assert set(doc["summary"]) == {"files", "errors", "warnings", "skipped"}  # skipped: issue 14
     assert all(set(f) == {"rule", "name", "severity", "message", "file", "line", "column", "path"} for f in doc["findings"])
 
 
@@ -261,8 +261,9 @@ def test_github_escaping():
     out = gh.render(rep)
     lines = out.splitlines()
     assert lines[0] == "::group::dir:1/a,b.yaml"
+    # the body is the message alone: the title names the rule (issue 14)
     assert lines[1] == ("::error file=dir%3A1/a%2Cb.yaml,line=3,col=5,title=prio PRIO001 (unknown-key)::"
-                        "dir:1/a,b.yaml:3:5: error PRIO001 (unknown-key) 50%25 of%0Athe queue%0D%0Ais, here: ok")
+                        "50%25 of%0Athe queue%0D%0Ais, here: ok")
     assert lines[2] == "::endgroup::"
     assert gh.escape_property("a%b:c,d\ne") == "a%25b%3Ac%2Cd%0Ae"
     assert gh.escape_data("a%b:c,d\r\ne") == "a%25b:c,d%0D%0Ae"
@@ -273,7 +274,7 @@ def test_github_paths_with_colon_and_comma_end_to_end(tmp_path, monkeypatch):
     (tmp_path / "a:b,c.yaml").write_text(WARNING_ONLY)
     r = invoke("a:b,c.yaml", "-o", "github", "--no-config")
     assert r.exit_code == 0
-    assert "::warning file=a%3Ab%2Cc.yaml,line=8,col=32,title=prio PRIO206 (invalid-priority-policy)::a:b,c.yaml:8:32: " in r.stdout
+    assert "::warning file=a%3Ab%2Cc.yaml,line=8,col=32,title=prio PRIO206 (invalid-priority-policy)::priority.policy on root.a" in r.stdout
 
 
 def test_github_annotation_limits():
@@ -293,7 +294,7 @@ def test_github_annotation_limits():
     many_notes = [_finding(f"n{i}", severity="info", line=i) for i in range(1, 13)]
     out = gh.render(Report(files=["q.yaml"], findings=many_notes)).splitlines()
     assert sum(x.startswith("::notice ") for x in out) == 10  # 9 notes + the closing notice
-    assert out[-1].startswith("::notice title=prio::3 more findings (3 notes) not annotated")
+    assert out[-1].startswith("::notice title=prio::3 more findings (3 infos) not annotated")  # info, not note
 
     few = gh.render(Report(files=["q.yaml"], findings=findings[:10])).splitlines()
     assert not any("not annotated" in x for x in few)

@@ -118,7 +118,7 @@ def test_review_regressions(tmp_path):
     # a recursive alias inside a ConfigMap block points into the outer file
     cm = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: yunikorn-configs}\ndata:\n  queues.yaml: |\n    a: &x\n      b: *x\n"
     r = run_cli("validate", "-", input=cm)
-    assert r.exit_code == 2 and r.stderr.startswith("<stdin>:6:8:")  # the anchor, in the outer file
+    assert r.exit_code == 2 and r.stderr.startswith("prio: <stdin>:6:8:")  # the anchor, in the outer file
 
 
 def rules_of_text(text):

@@ -14,7 +14,7 @@ app = typer.Typer(
     help="Policy analysis for priority scheduling in Apache YuniKorn (and Armada's legacy model): "
     "lint queue configs, explain effective priorities, simulate the scheduling order.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion (typer's own); --version skips typer
     context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
@@ -44,9 +44,11 @@ def _register() -> None:
         return
     import importlib
 
+    from prio.cli.usage import Command
+
     for name in COMMANDS:
         mod = importlib.import_module(f"prio.cli.{name}")
-        app.command(name, short_help=mod.SHORT_HELP)(mod.command)
+        app.command(name, short_help=mod.SHORT_HELP, cls=Command)(mod.command)
 
 
 def main() -> None:
@@ -63,8 +65,10 @@ def main() -> None:
             sys.stdout.write(ctx.get_help() + "\n")
             sys.exit(0)
         # Usage errors: one line, as for any input prio cannot run on (exit 2).
+        from prio.cli.usage import plain_usage_error
+
         where = f" (see {ctx.command_path} --help)" if ctx is not None else ""
-        sys.stderr.write(f"prio: {e.format_message()}{where}\n")
+        sys.stderr.write(f"prio: {plain_usage_error(e.format_message())}{where}\n")
         sys.exit(getattr(e, "exit_code", 2) or 2)
     except (typer.Abort, KeyboardInterrupt):
         sys.stderr.write("prio: interrupted\n")

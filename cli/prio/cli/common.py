@@ -11,8 +11,9 @@ from prio.errors import InputError
 def pick_format(output: str | None, formats) -> str:
     """-o, else PRIO_OUTPUT when it names one of this command's formats (it is shared with
     validate, whose formats differ), else table on a terminal and plain elsewhere."""
-    env = os.environ.get("PRIO_OUTPUT", "").strip()
-    fmt = output or (env if env in formats else None) or ("table" if sys.stdout.isatty() else "plain")
+    from prio.cli.envformat import env_format
+
+    fmt = output or env_format(formats) or ("table" if sys.stdout.isatty() else "plain")
     if fmt not in formats:
         sys.stderr.write(f"prio: unknown output format {fmt!r} (choose from {', '.join(formats)})\n")
         raise SystemExit(2)
@@ -93,7 +94,7 @@ def guarded(fn) -> int:
     try:
         return fn()
     except InputError as e:
-        sys.stderr.write(f"{e}\n")
+        sys.stderr.write(f"prio: {e}\n")  # every error line starts with prio:
         return 2
     except RecursionError:
         sys.stderr.write("prio: input nested too deeply\n")

@@ -12,14 +12,23 @@ from prio.render.formats import help_text
 
 
 SHORT_HELP = "List the lint rules, or show one rule's documentation."
+FORMATS = ("text", "json", "markdown")
 
 
 def command(
-    rule_id: Optional[str] = typer.Argument(None, metavar="[ID]", help="A rule id (PRIO201) or slug."),
-    output: str = typer.Option("text", "-o", "--output", metavar="FORMAT", help=help_text("rule")),
+    rule_id: Optional[str] = typer.Argument(None, metavar="ID", help="A rule id (PRIO201) or slug."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FORMAT", help=help_text(
+        "rule", "Default: text. PRIO_OUTPUT sets the default when it names one of these; a format of other prio "
+                "commands only is ignored, any other value is an error")),
 ):
     """List the lint rules, or show one rule's documentation."""
-    raise typer.Exit(run(rule_id, output))
+    from prio.cli.envformat import env_format
+
+    fmt = (output or env_format(FORMATS) or "text").strip().lower()
+    if fmt not in FORMATS:
+        sys.stderr.write(f"prio: unknown output format {fmt!r} (choose from {', '.join(FORMATS)})\n")
+        raise typer.Exit(2)
+    raise typer.Exit(run(rule_id, fmt))
 
 
 def run(rule_id, fmt: str) -> int:

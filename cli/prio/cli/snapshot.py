@@ -33,7 +33,9 @@ def command(
     from prio.cli.common import guarded
     from prio.cli.live import remote
 
-    fmt = output or "text"
+    from prio.cli.envformat import env_format
+
+    fmt = output or env_format(FORMATS) or "text"
     if fmt not in FORMATS:
         sys.stderr.write(f"prio: unknown output format {fmt!r} (choose from {', '.join(FORMATS)})\n")
         raise typer.Exit(2)

@@ -26,7 +26,8 @@ def command(
     paths: List[str] = typer.Argument(..., metavar="PATH", help="queues.yaml files, ConfigMaps, PriorityClass or Armada queue manifests, directories, or - for stdin."),
     output: Optional[OutputFormat] = typer.Option(
         None, "-o", "--output", case_sensitive=False,
-        help=help_text("validate", "Default: PRIO_OUTPUT when it names one of these, else text")),
+        help=help_text("validate", "Default: text. PRIO_OUTPUT sets the default when it names one of these; a format of "
+                               "other prio commands only is ignored, any other value is an error")),
     output_file: Optional[str] = typer.Option(
         None, "--output-file", metavar="PATH", envvar="PRIO_OUTPUT_FILE",
         help="Write the report to PATH instead of standard output."),
@@ -42,6 +43,8 @@ def command(
     color: Color = typer.Option(Color.auto, "--color", case_sensitive=False, envvar="PRIO_COLOR", help="Colour the text output (auto: on a terminal, unless NO_COLOR is set)."),
     priority_classes: List[str] = typer.Option([], "--priority-classes", metavar="FILE", help="PriorityClass manifests to check the queue offsets against."),
     verbose: bool = typer.Option(False, "-v", "--verbose", help="Say which documents were skipped."),
+    statistics: bool = typer.Option(False, "--statistics", help="Print how many findings each rule produced, most first, instead of the findings (with -o text or json)."),
+    exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings fail the run (2 still means prio could not run)."),
 ):
     """Lint YuniKorn queue configs against the schema and the scheduler's own rules.
 
@@ -51,7 +54,8 @@ def command(
     """
     raise typer.Exit(run(paths, output.value if output else _env_format(), strict=strict, quiet=quiet, color=color,
                          priority_classes=priority_classes, verbose=verbose, output_file=output_file,
-                         config=config, no_config=no_config, select=select, ignore=ignore))
+                         config=config, no_config=no_config, select=select, ignore=ignore,
+                         statistics=statistics, exit_zero=exit_zero))
 
 
 def resolve_format(fmt: str) -> str:
@@ -65,11 +69,11 @@ def resolve_format(fmt: str) -> str:
 
 
 def _env_format() -> str:
-    """PRIO_OUTPUT is shared with explain and simulate: a value only they know is not ours."""
-    import os
+    """PRIO_OUTPUT, as every command reads it (prio.cli.envformat): another command's format is
+    ignored, an unknown value is one line and exit 2."""
+    from prio.cli.envformat import env_format
 
-    env = os.environ.get("PRIO_OUTPUT", "").strip().lower()
-    return "text" if env in ("", "table", "plain") else env  # a typo still fails loudly
+    return env_format(FORMATS) or "text"
 
 
 def _err(message: str) -> None:
@@ -77,17 +81,19 @@ def _err(message: str) -> None:
 
 
 def run(paths, fmt, *, strict=False, quiet=False, color=False, priority_classes=(), verbose=False,
-        output_file=None, config=None, no_config=False, select=(), ignore=()) -> int:
+        output_file=None, config=None, no_config=False, select=(), ignore=(), statistics=False, exit_zero=False) -> int:
     """Validate `paths` and write the report; returns the exit code. `color` is a bool, or a
     Color choice resolved against stdout (never colour in a file)."""
     from prio.cli.common import guarded
 
-    return guarded(lambda: _run(paths, fmt, strict=strict, quiet=quiet, color=color, priority_classes=priority_classes,
+    code = guarded(lambda: _run(paths, fmt, strict=strict, quiet=quiet, color=color, priority_classes=priority_classes,
                                 verbose=verbose, output_file=output_file, config=config, no_config=no_config,
-                                select=select, ignore=ignore))
+                                select=select, ignore=ignore, statistics=statistics))
+    return 0 if exit_zero and code == 1 else code  # --exit-zero: findings never fail the run; 2 still does
 
 
-def _run(paths, fmt, *, strict, quiet, color, priority_classes, verbose, output_file, config, no_config, select, ignore) -> int:
+def _run(paths, fmt, *, strict, quiet, color, priority_classes, verbose, output_file, config, no_config, select, ignore,
+         statistics=False) -> int:
     import importlib
     from dataclasses import replace
 
@@ -99,6 +105,9 @@ def _run(paths, fmt, *, strict, quiet, color, priority_classes, verbose, output_
     fmt = resolve_format(fmt)
     if fmt not in RENDERERS:
         _err(f"unknown output format {fmt!r} (choose from {', '.join(FORMATS)})")
+        return 2
+    if statistics and fmt not in ("text", "json"):
+        _err(f"--statistics prints counts as text or json, not {fmt}")
         return 2
     try:
         settings = settings_mod.load(config, discover=not no_config)
@@ -112,14 +121,18 @@ def _run(paths, fmt, *, strict, quiet, color, priority_classes, verbose, output_
 
     checked, results, errors = check_paths(list(paths), Options(list(priority_classes)))
     for e in errors:
-        sys.stderr.write(f"{e}\n")
+        sys.stderr.write(f"prio: {e}\n")
     if verbose:
         if settings.path:
             sys.stderr.write(f"prio: settings from {settings.path}\n")
         for r in results:
             for n in r.notes:
-                sys.stderr.write(n + "\n")
+                sys.stderr.write(("" if n.startswith("prio: ") else "prio: ") + n + "\n")
     report = suppress.apply(results, settings, checked.files)
+    report.skipped, report.notes = checked.skipped, checked.notes
+    if verbose:
+        for n in checked.notes:
+            sys.stderr.write(f"prio: {n}\n")
     failing = ("error", "warning") if strict else ("error",)
     code = 2 if errors else 1 if any(f.severity in failing for f in report.findings) else 0
 
@@ -134,8 +147,14 @@ def _run(paths, fmt, *, strict, quiet, color, priority_classes, verbose, output_
     elif to_file:
         color = False
     renderer = importlib.import_module(RENDERERS[fmt])
-    text = renderer.render(shown, sources={r.name: r.text for r in results}, color=color, rules=ran,
-                           input_errors=errors, strict=strict, summary=report.summary())
+    if statistics:
+        from prio.render.validate import statistics as stats
+        from prio.render.validate.common import input_error_findings
+
+        text = stats.render(input_error_findings(errors) + list(shown.findings), fmt)
+    else:
+        text = renderer.render(shown, sources={r.name: r.text for r in results}, color=color, rules=ran,
+                               input_errors=errors, strict=strict, summary=report.summary())
     if to_file:
         try:
             with open(output_file, "w", encoding="utf-8", newline="") as fh:

@@ -201,9 +201,18 @@ def _subdoc(doc: Document, prefix) -> Document:
 def _configmap(name, text, node, doc) -> list[Unit]:
     d = doc.data
     label = f"ConfigMap {((d.get('metadata') or {}).get('name') if isinstance(d.get('metadata'), dict) else None) or '?'}"
+    from prio.kube.configmap import NAMES, carries_queues, near_miss_name, queues_key
+
     out = []
     data = d.get("data") if isinstance(d.get("data"), dict) else {}
-    for key in sorted(k for k in data if k.endswith(".yaml")):
+    binary = d.get("binaryData") if isinstance(d.get("binaryData"), dict) else {}
+    cm_name = (d.get("metadata") or {}).get("name") if isinstance(d.get("metadata"), dict) else None
+    qkey = queues_key(data)  # the shim reads this key only (queues.yaml with the default policy group)
+    if cm_name in NAMES or near_miss_name(cm_name) is not None or carries_queues(data, binary, qkey):
+        out.append(Unit("configmap", doc, label))  # PRIO008/PRIO009: a ConfigMap YuniKorn reads, or was meant to
+    else:
+        return [Unit("other", doc, f"{label} (not a YuniKorn ConfigMap)")]
+    for key in sorted(k for k in data if k == qkey):
         value_node = _node_at(node, ("data", key))
         if not isinstance(value_node, yaml.ScalarNode):
             out.append(Unit("queues", Document({}, issues=[Issue("PRIO003", (), f"{label} data.{key} must be a string holding the queues.yaml text")], start=doc.pos(("data", key)))))
@@ -211,12 +220,13 @@ def _configmap(name, text, node, doc) -> list[Unit]:
         inner, notes = _inner_doc(name, text, value_node, ("data", key))
         inner.issues.extend(_rebase(n, doc) for n in notes)
         out.append(Unit("queues", inner, f"{label}, data.{key}"))
-    binary = d.get("binaryData") if isinstance(d.get("binaryData"), dict) else {}
-    for key in sorted(k for k in binary if k.endswith(".yaml.gz")):
+    for key in sorted(k for k in binary if k == f"{qkey}.gz"):
         pos = doc.pos(("binaryData", key), "key")
         try:
             raw = gzip.decompress(base64.b64decode(str(binary[key]), validate=False))[: 16 * 1024 * 1024]
-            inner_text = raw.decode("utf-8")
+            from prio.io.source import decode
+
+            inner_text = decode(name, raw)  # UTF-8, or UTF-16/32 with a BOM
         except Exception as e:  # noqa: BLE001 - any corrupt payload is one input error
             raise InputError(name, f"binaryData.{key} is not base64 gzip UTF-8 text ({type(e).__name__})", pos.line, pos.column) from None
         docs = yamlnodes.load(name, inner_text, go=True)
@@ -227,8 +237,6 @@ def _configmap(name, text, node, doc) -> list[Unit]:
         inner.issues = [Issue(i.rule, i.path, i.message, i.at, i.severity, None) for i in inner.issues]
         inner.issues.append(Issue("PRIO007", (), f"binaryData.{key} is compressed: positions inside it point at the key", pos=pos))
         out.append(Unit("queues", inner, f"{label}, binaryData.{key}"))
-    if not out:
-        out.append(Unit("other", doc, f"{label} without a queues.yaml key"))
     return out
 
 

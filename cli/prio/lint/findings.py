@@ -80,9 +80,12 @@ class Report:
     files: list[str] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     suppressed: int = 0
+    skipped: list[str] = field(default_factory=list)  # files found in a directory that hold nothing prio validates
+    notes: list[str] = field(default_factory=list)  # why they were skipped (for --verbose)
 
     def count(self, severity: str) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
 
     def summary(self) -> dict:
-        return {"files": len(self.files), "errors": self.count("error"), "warnings": self.count("warning")}
+        return {"files": len(self.files), "errors": self.count("error"), "warnings": self.count("warning"),
+                "skipped": len(self.skipped)}

@@ -21,6 +21,7 @@ TARGETS = {
     "queues-vs-classes": "a partition's queue tree and the PriorityClasses defined: (root, classes)",
     "armada-queue": "one Armada Queue document: the lint context of its items",
     "armada-scenario": "one Armada scenario for the current scheduler: its Document",
+    "configmap": "one ConfigMap that is, or looks meant to be, one the YuniKorn shim reads: its Document",
     "decoder": "declared only: reported while the YAML is decoded or checked against the schema",
     "suppressions": "declared only: reported when `# prio: ignore` directives are applied",
 }

@@ -29,6 +29,8 @@ class FileResult:
     findings: list
     notes: list  # human notes for verbose mode (skipped kinds, ...)
     units: list = field(default_factory=list)  # what the file held, for the checks across files
+    checked: bool = True  # False: nothing in it is something validate checks
+    held: str = ""  # what it holds instead, when not checked
 
 
 def resolve(name: str, doc, issues) -> list[Finding]:
@@ -63,11 +65,15 @@ def check_text(name: str, text: str, found: bool = False) -> FileResult:
     notes: list[str] = []
     findings: list[Finding] = []
     units = documents.units(name, text)
+    held: list[str] = []
     for unit in units:
         if unit.kind == "queues" and found and not unit.label and isinstance(unit.doc.data, dict) \
                 and unit.doc.data and "partitions" not in unit.doc.data:
             notes.append(f"{name}: skipped: found in a directory, and not a queue config (no partitions key)")
+            held.append("a YAML mapping without partitions")
             continue
+        if unit.kind == "other":
+            held.append(unit.label or "a document")
         if unit.kind == "queues":
             findings += resolve(name, unit.doc, check_queues(unit.doc))
         elif unit.kind == "armada-queue":
@@ -78,6 +84,8 @@ def check_text(name: str, text: str, found: bool = False) -> FileResult:
             from prio.lint.rules import armada_current as current_lint
 
             findings += resolve(name, unit.doc, current_lint.lint_scenario(unit.doc))
+        elif unit.kind == "configmap":
+            findings += resolve(name, unit.doc, run("configmap", unit.doc))
         elif unit.kind == "priorityclass":
             from prio.lint.rules import priorityclass as k8s_lint
 
@@ -85,7 +93,8 @@ def check_text(name: str, text: str, found: bool = False) -> FileResult:
         else:
             notes.append(f"{name}:{unit.doc.start.line}: skipped {unit.label or 'a document'}: not a queue config, PriorityClass or Armada queue")
     findings.sort(key=sort_key)
-    return FileResult(name, text, findings, notes, units)
+    checked = len(held) < len(units)
+    return FileResult(name, text, findings, notes, units, checked, ", ".join(dict.fromkeys(held)))
 
 
 def check_paths(paths: list[str], options: Options | None = None):
@@ -95,8 +104,14 @@ def check_paths(paths: list[str], options: Options | None = None):
     errors: list[InputError] = []
     extra = list(options.priority_classes) if options else []
     named = set(paths) | set(extra)
-    todo = source.expand(list(paths))
-    todo += [p for p in source.expand(extra) if p not in todo]  # --priority-classes files are linted too
+    below: dict = {}  # each directory named -> the files found below it
+    todo: list = []
+    for p in list(paths) + list(extra):  # --priority-classes files are linted too
+        found = source.expand([p])
+        if found != [p]:
+            below[p] = found
+        todo += [f for f in found if f not in todo]
+    done: set = set()
     for path in todo:
         try:
             src = source.read(path)
@@ -104,8 +119,23 @@ def check_paths(paths: list[str], options: Options | None = None):
         except InputError as e:
             errors.append(e)
             continue
+        if not res.checked:
+            if path in named:  # named explicitly: saying "no problems" about it would be a lie
+                errors.append(InputError(src.name, f"not something prio validates: it holds {res.held}"))
+            else:
+                report.skipped.append(src.name)
+                report.notes += res.notes or [f"{src.name}: skipped: {res.held}"]
+            continue
+        done.add(path)
         report.files.append(src.name)
         results.append(res)
+    for d, found in below.items():
+        if not any(f in done for f in found):
+            skipped = sum(1 for f in found if f not in done)
+            errors.append(InputError(d, "nothing to check: " + (
+                f"none of its {skipped} YAML/JSON file{'s' if skipped != 1 else ''} is a queue config, "
+                "yunikorn-configs ConfigMap, PriorityClass or Armada queue manifest" if found
+                else "no .yaml, .yml or .json files below it")))
     across_files(results)
     for res in results:
         report.findings.extend(res.findings)

@@ -182,10 +182,13 @@ def load(path: str | None = None, *, discover: bool = True) -> Settings:
         raise SettingsError(f"{path}: {e.strerror or e}") from None
     if len(raw) > 1024 * 1024:
         raise SettingsError(f"{path}: config file larger than 1 MiB")
+    from prio.errors import InputError
+    from prio.io.source import decode
+
     try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise SettingsError(f"{path}: not UTF-8 text") from None
+        text = decode(path, raw)  # UTF-8, or UTF-16/32 with a BOM, as every input
+    except InputError as e:
+        raise SettingsError(str(e)) from None
     return parse(path, text)
 
 
@@ -217,7 +220,7 @@ def parse(path: str, text: str) -> Settings:
         raise SettingsError(f"{at(())}expected a mapping with {', '.join(KEYS)}")
     for k in data:
         if k not in KEYS:
-            raise SettingsError(f"{at((k,), True)}unknown key {k!r} (known: {', '.join(KEYS)})")
+            raise SettingsError(f"{at((k,), True)}unknown key {k!r}{_did_you_mean(k, KEYS)} (known: {', '.join(KEYS)})")
     if "select" in data and data["select"] is not None:
         s.select = resolve_selectors(_list(data["select"], "select", at(("select",))), "select", at(("select",)))
     if data.get("ignore") is not None:
@@ -241,7 +244,7 @@ def parse(path: str, text: str) -> Settings:
                 raise SettingsError(f"{at(here)}per-path-ignores: each entry is a mapping with paths, rules and reason")
             for k in entry:
                 if k not in ENTRY_KEYS:
-                    raise SettingsError(f"{at(here + (k,), True)}unknown key {k!r} in a per-path ignore (known: {', '.join(ENTRY_KEYS)})")
+                    raise SettingsError(f"{at(here + (k,), True)}unknown key {k!r} in a per-path ignore{_did_you_mean(k, ENTRY_KEYS)} (known: {', '.join(ENTRY_KEYS)})")
             reason = entry.get("reason")
             if not isinstance(reason, str) or not reason.strip():
                 raise SettingsError(f"{at(here + ('reason',) if 'reason' in entry else here)}per-path ignore without a reason: say why these findings do not apply")
@@ -255,3 +258,14 @@ def parse(path: str, text: str) -> Settings:
                 rules = resolve_selectors(_list(entry["rules"], "rules", at(here + ("rules",))), "rules", at(here + ("rules",)))
             s.per_path_ignores.append(PathIgnore(tuple(patterns), rules, reason.strip(), tuple(glob_regex(p.strip()) for p in patterns)))
     return s
+
+
+def _did_you_mean(key, known) -> str:
+    """`; did you mean 'ignore'?` for a key close to a known one (`ignores`, `per_path_ignores`)."""
+    import difflib
+
+    if not isinstance(key, str):
+        return ""
+    norm = {k.replace("-", "_"): k for k in known}
+    close = difflib.get_close_matches(key.strip().lower().replace("-", "_"), list(norm), n=1, cutoff=0.6)
+    return f"; did you mean {norm[close[0]]!r}?" if close else ""

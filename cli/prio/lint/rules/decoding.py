@@ -3,6 +3,18 @@
 These findings come from the loader and the JSON Schema rather than from check functions."""
 from prio.lint.registry import declare
 
+declare("PRIO000", "unreadable-input", "error", "decoding", """
+    An input prio could not check: unreadable, not YAML or JSON, not something validate checks
+    (a REST dump, a snapshot, a pod list), or a directory with nothing to check in it.
+
+    The run exits 2 and every output format records the file and the reason as an error-level
+    entry, so a CI report never shows a clean run for a file nobody checked. It cannot be
+    suppressed, ignored or given another severity.
+
+    Example (fails): `prio validate rest-queues.json` (explain and simulate read REST dumps).
+    Fix: follow the message; pass validate the queue configs and manifests it checks.
+    """)
+
 declare("PRIO001", "unknown-key", "error", "decoding", """
     A key that YuniKorn's strict decoder does not know.
 

@@ -61,23 +61,24 @@ def render(report: Report, input_errors=(), **_) -> str:
             if hasattr(item, "rule"):
                 f = item
                 text = f"{location(f)}: {f.severity} {f.rule} ({f.name}) {f.message}"
+                body = f.message  # the annotation's title already names the rule; the log line says it all
                 props = {"file": None if f.file == STDIN else repo_path(f.file, ROOT_ENV), "line": f.line,
                          "col": f.column if f.line else None, "title": f"prio {f.rule} ({f.name})"}
             else:
                 e = item
-                text = f"{e}"
+                text = body = f"{e}"
                 props = {"file": None if e.file == STDIN else repo_path(e.file, ROOT_ENV), "line": e.line,
                          "col": e.column if e.line else None, "title": "prio: unreadable input"}
             if left[level] > 0:
                 left[level] -= 1
-                lines.append(command(level, text, **props))
+                lines.append(command(level, body, **props))
             else:
                 lines.append(_log_line(text))
         lines.append("::endgroup::")
     if hidden:
         rest = {lvl: totals[lvl] - quota[lvl] for lvl in totals}
         parts = [f"{rest[lvl]} {word}{'s' if rest[lvl] != 1 else ''}"
-                 for lvl, word in (("error", "error"), ("warning", "warning"), ("notice", "note")) if rest[lvl] > 0]
+                 for lvl, word in (("error", "error"), ("warning", "warning"), ("notice", "info")) if rest[lvl] > 0]
         lines.append(command("notice", f"{hidden} more finding{'s' if hidden != 1 else ''} ({', '.join(parts)}) "
                              f"not annotated: GitHub shows {LIMIT} annotations per level; all of them are in the log of this step.",
                              title="prio"))

@@ -15,10 +15,13 @@ SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
 ROOT_ENV = ("CI_PROJECT_DIR",)
 
 
-def render(report: Report, **_) -> str:
+def render(report: Report, input_errors=(), **_) -> str:
+    from prio.render.validate.common import input_error_findings
+
     path_of = lambda f: repo_path(f.file, ROOT_ENV)  # noqa: E731
     out = []
-    for f, fp in zip(report.findings, fingerprints(report.findings, path_of)):
+    findings = input_error_findings(input_errors) + list(report.findings)  # unreadable inputs first
+    for f, fp in zip(findings, fingerprints(findings, path_of)):
         out.append({
             "type": "issue",
             "check_name": f.rule,

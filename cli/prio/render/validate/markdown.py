@@ -28,14 +28,13 @@ def heading(report: Report, input_errors=()) -> str:
 def render(report: Report, input_errors=(), **_) -> str:
     from tabulate import tabulate
 
+    from prio.render.validate.common import input_error_findings
+
     out = [heading(report, input_errors), ""]
-    for e in input_errors:
-        out.append(f"- **could not read** {code(str(e))}")
-    if input_errors:
-        out.append("")
-    if report.findings:
+    findings = input_error_findings(input_errors) + list(report.findings)  # inputs prio could not check first
+    if findings:
         rows = [(f"**{f.severity}**" if f.severity == "error" else f.severity, code(location(f)),
-                 f"{f.rule} {code(f.name)}", cell(f.message)) for f in report.findings]
+                 f"{f.rule} {code(f.name)}", cell(f.message)) for f in findings]
         out.append(tabulate(rows, headers=("severity", "location", "rule", "message"), tablefmt="github", disable_numparse=True))
         out.append("")
         out.append("Run `prio rule ID` for a rule's documentation and fix.")

@@ -95,7 +95,7 @@ def render(report: Report, rules=None, input_errors=(), version: str | None = No
             "invocations": [invocation],
             "columnKind": "unicodeCodePoints",
             "results": results,
-            "properties": {"suppressed": report.suppressed},
+            "properties": {"suppressed": report.suppressed, "skipped": len(getattr(report, "skipped", ()))},
         }],
     }
     return json.dumps(doc, indent=2) + "\n"

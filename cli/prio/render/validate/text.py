@@ -10,15 +10,21 @@ from prio.lint.findings import Report
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 
-def render(report: Report, sources: dict | None = None, color: bool = False, frames: bool = True, width: int = 100, **_) -> str:
+def render(report: Report, sources: dict | None = None, color: bool = False, frames: bool = True, width: int = 100,
+           input_errors=(), **_) -> str:
     from rich.console import Console
     from rich.markup import escape
+
+    from prio.lint.registry import RULES
+    from prio.render.validate.hints import hint
 
     buf = io.StringIO()
     con = Console(file=buf, force_terminal=color, no_color=not color, color_system="standard" if color else None,
                   width=max(width, 40), highlight=False, soft_wrap=True)
     lines_of = {}
-    for f in report.findings:
+    from prio.render.validate.common import input_error_findings
+
+    for f in input_error_findings(input_errors) + list(report.findings):
         loc = f.file + (f":{f.line}:{f.column}" if f.line else "")
         con.print(f"[bold]{escape(loc)}[/]: [{_STYLE[f.severity]}]{f.severity}[/] [bold]{f.rule}[/] ({f.name}) {escape(f.message)}")
         if frames and f.line and sources and f.file in sources:
@@ -30,20 +36,27 @@ def render(report: Report, sources: dict | None = None, color: bool = False, fra
                 gutter = f"{f.line:>5} | "
                 con.print(escape(gutter + text), style="dim" if color else None)
                 con.print(" " * (len(gutter) - 2) + "| " + " " * max((f.column or 1) - 1, 0) + f"[{_STYLE[f.severity]}]^[/]")
+        if frames and f.rule in RULES and f.rule != "PRIO000":  # the rule's Fix, on one line (ruff's help:)
+            con.print("      " + escape(hint(RULES[f.rule])), style="dim" if color else None)
     return buf.getvalue()
 
 
 def summary(report: Report, errors: int = 0) -> str:
-    """The one-line summary for stderr."""
+    """The one-line summary for stderr: the findings by severity, the files checked, the files
+    skipped (found in a directory, holding nothing prio validates) and those unreadable."""
     e, w, i = report.count("error"), report.count("warning"), report.count("info")
     files = len(report.files)
+    skipped = len(getattr(report, "skipped", ()))
     parts = []
-    for n, word in ((e, "error"), (w, "warning"), (i, "note")):
+    for n, word in ((e, "error"), (w, "warning"), (i, "info")):
         if n:
             parts.append(f"{n} {word}{'s' if n != 1 else ''}")
     what = ", ".join(parts) if parts else "no problems"
     tail = f" ({report.suppressed} suppressed)" if report.suppressed else ""
-    bad = f"{errors} file{'s' if errors != 1 else ''} could not be read" if errors else ""
+    bad = f"{errors} file{'s' if errors != 1 else ''} could not be checked" if errors else ""
     if not files and bad:
-        return bad
-    return f"{what} in {files} file{'s' if files != 1 else ''}{tail}" + (f"; {bad}" if bad else "")
+        return bad + (f"; {skipped} skipped: not queue configs" if skipped else "")
+    where = f"{files} file{'s' if files != 1 else ''}"
+    if skipped:
+        where += f" checked, {skipped} skipped: not queue configs"
+    return f"{what} in {where}{tail}" + (f"; {bad}" if bad else "")

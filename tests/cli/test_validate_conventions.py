@@ -1,0 +1,227 @@
+"""validate/rule conventions and polish from issue 14: PRIO_OUTPUT the same for every command,
+shell completion, --statistics, --exit-zero, a help: line under each finding, plain usage
+errors, info counted as info, did-you-mean in .prio.yaml, BOMs, help metavars. In-process
+(CliRunner) and, where the entry point matters, through the real `python -m prio`."""
+import base64
+import gzip
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, run_cli, sample
+
+QUEUES = "partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n          - name: a\n"
+WARN = QUEUES + "            properties: {priority.policy: fenced}\n"
+
+
+def prio(*args, env=None, cwd=None, input=None):
+    e = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
+    for v in ("PRIO_OUTPUT", "PRIO_CONFIG", "PRIO_STRICT", "PRIO_OUTPUT_FILE", "GITHUB_ACTIONS"):
+        e.pop(v, None)
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-m", "prio", *args], capture_output=True, text=True, env=e, cwd=cwd,
+                          input=input, timeout=120)
+
+
+@pytest.fixture
+def warn_file(tmp_path):
+    p = tmp_path / "queues.yaml"
+    p.write_text(WARN)
+    return str(p)
+
+
+# --- PRIO_OUTPUT: one behaviour for every command --------------------------------------------
+
+COMMANDS = [("validate", sample("walkthrough-queues.yaml")), ("rule",), ("simulate",), ("explain",),
+            ("preempt",), ("snapshot", sample("walkthrough-queues.yaml"), "--output-file", "-")]
+
+
+@pytest.mark.parametrize("argv", COMMANDS, ids=[c[0] for c in COMMANDS])
+def test_unknown_prio_output_is_the_same_one_line_error_everywhere(argv):
+    r = run_cli(*argv, env={"PRIO_OUTPUT": "bogus"})
+    assert r.exit_code == 2
+    assert r.stderr.startswith("prio: PRIO_OUTPUT: unknown output format 'bogus' (prio's formats: ")
+    assert r.stderr.count("\n") == 1
+
+
+def test_prio_output_typo_gets_a_did_you_mean():
+    r = run_cli("simulate", env={"PRIO_OUTPUT": "jsno"})
+    assert r.exit_code == 2 and "did you mean 'json'?" in r.stderr
+
+
+@pytest.mark.parametrize("argv,value", [(("simulate",), "sarif"), (("explain",), "text"), (("rule",), "table"),
+                                        (("validate", sample("mistakes.yaml")), "plain")])
+def test_another_commands_format_is_ignored(argv, value):
+    r = run_cli(*argv, env={"PRIO_OUTPUT": value})
+    assert r.exit_code in (0, 1), r.stderr
+    assert r.stdout and not r.stdout.lstrip().startswith(("{", "["))
+
+
+@pytest.mark.parametrize("argv", [("validate", sample("walkthrough-queues.yaml")), ("rule",), ("simulate",)])
+def test_a_format_of_the_command_is_its_default_and_o_wins(argv):
+    assert json.loads(run_cli(*argv, env={"PRIO_OUTPUT": "JSON"}).stdout) is not None
+    r = run_cli(*argv, "-o", "markdown", env={"PRIO_OUTPUT": "json"})
+    assert not r.stdout.lstrip().startswith(("{", "["))
+
+
+@pytest.mark.parametrize("cmd", ["validate", "rule"])
+def test_help_documents_prio_output(cmd):
+    text = " ".join(run_cli(cmd, "--help").stdout.split())
+    assert "PRIO_OUTPUT sets the default when it names one of these; a format of other prio commands only is ignored" in text
+
+
+# --- shell completion ---------------------------------------------------------------------------
+
+def test_completion_options_and_a_real_completion():
+    assert "--install-completion" in run_cli("--help").stdout
+    code = "import sys; sys.argv[0] = 'prio'; from prio.cli.app import main; main()"
+    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli"), "_PRIO_COMPLETE": "complete_bash",
+           "COMP_WORDS": "prio validate --sta", "COMP_CWORD": "2"}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert r.stdout.split() == ["--statistics"], r.stdout + r.stderr
+
+
+def test_version_is_unchanged_and_needs_no_typer_command():
+    r = prio("--version")
+    assert r.returncode == 0 and r.stdout.startswith("prio ") and r.stderr == ""
+    code = ("import sys; sys.argv = ['prio', '--version']\n"
+            "import prio.cli.app as a\n"
+            "a.main()\n"
+            "assert not a.app.registered_commands, 'prio --version built the commands'\n")
+    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+
+
+# --- --statistics, --exit-zero, help: ------------------------------------------------------------
+
+def test_statistics_text_and_json():
+    r = run_cli("validate", "--statistics", sample("mistakes.yaml"))
+    assert r.exit_code == 1
+    lines = r.stdout.splitlines()
+    assert len(lines) == 15 and lines[0].split() == ["1", "PRIO001", "error", "unknown-key"]
+    assert "|" not in r.stdout and "^" not in r.stdout  # counts instead of the findings
+    j = run_cli("validate", "--statistics", "-o", "json", sample("mistakes.yaml"))
+    rows = json.loads(j.stdout)
+    assert rows[0] == {"rule": "PRIO001", "name": "unknown-key", "severity": "error", "count": 1}
+    assert sum(r["count"] for r in rows) == 15
+
+
+def test_statistics_counts_most_first(tmp_path):
+    p = tmp_path / "q.yaml"
+    p.write_text(QUEUES + "            properties: {priority.policy: fenced}\n          - name: b\n"
+                 "            properties: {priority.policy: fenced}\n")
+    rows = json.loads(run_cli("validate", "--statistics", "-o", "json", str(p)).stdout)
+    assert rows[0]["rule"] == "PRIO206" and rows[0]["count"] == 2
+
+
+def test_statistics_refuses_other_formats():
+    r = run_cli("validate", "--statistics", "-o", "sarif", sample("mistakes.yaml"))
+    assert r.exit_code == 2 and r.stderr.startswith("prio: --statistics")
+
+
+def test_exit_zero(tmp_path):
+    assert run_cli("validate", "--exit-zero", sample("mistakes.yaml")).exit_code == 0
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("a: [\n")
+    assert run_cli("validate", "--exit-zero", str(bad)).exit_code == 2  # could not run is still 2
+    assert prio("validate", "--exit-zero", "--strict", sample("mistakes.yaml")).returncode == 0
+
+
+def test_help_line_under_each_finding_from_the_rule_fix(warn_file):
+    r = run_cli("validate", warn_file)
+    lines = r.stdout.splitlines()
+    helps = [ln for ln in lines if ln.strip().startswith("help: ")]
+    assert len(helps) == sum(1 for ln in lines if " PRIO" in ln and ": " in ln and not ln.startswith(" "))
+    assert "      help: write `fence` to fence the queue, or `default` (prio rule PRIO206)" in lines or \
+        any("(prio rule PRIO206)" in h for h in helps)
+    assert "help:" not in run_cli("validate", "-o", "json", warn_file).stdout
+
+
+def test_fix_extraction():
+    from prio.lint.registry import RULES
+    from prio.lint.rules import load_all
+    from prio.render.validate.hints import fix_of, hint
+
+    load_all()
+    assert fix_of("What.\n\nFix: rename one.\n") == "rename one"
+    assert fix_of("What.\n\nFix: spell it as YuniKorn does:\n        maxapplications: 1\n") == "spell it as YuniKorn does"
+    assert fix_of("What.\n\nFix:\n    a: b\n") == ""
+    assert hint(RULES["PRIO003"]) == "help: see `prio rule PRIO003` for the fix"
+    assert hint(RULES["PRIO001"]) == "help: spell it as YuniKorn does (prio rule PRIO001)"
+
+
+# --- polish ----------------------------------------------------------------------------------------
+
+def test_usage_errors_are_plain_one_liners():
+    r = prio("validate", "-o", "sarf", sample("walkthrough-queues.yaml"))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+    assert r.stderr.startswith("prio: -o, --output: 'sarf' is not one of text, json, sarif")
+    assert "did you mean 'sarif'?" in r.stderr and "Value error" not in r.stderr
+    r = prio("simulate", "--limit", "-1")
+    assert r.returncode == 2 and r.stderr.startswith("prio: --limit: must be at least 0")
+    assert "Input should" not in r.stderr
+
+
+def test_plain_usage_error_rewrites():
+    from prio.cli.usage import plain_usage_error
+
+    assert plain_usage_error("Invalid value for '--limit': Input should be a valid integer, unable to parse string as an integer") \
+        == "--limit: must be a whole number"
+    assert plain_usage_error("No such option: --frob") == "No such option: --frob"
+
+
+def test_info_is_counted_as_info(tmp_path):
+    cm = tmp_path / "cm.yaml"
+    cm.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yunikorn-configs\ndata:\n  log.level: '-1'\n")
+    r = run_cli("validate", str(cm))
+    assert r.stderr.strip() == "1 info in 1 file" and "note" not in r.stderr
+
+
+def test_every_error_line_starts_with_prio(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("a: [\n")
+    for argv in (("validate", str(bad)), ("explain", str(bad)), ("simulate", str(bad)), ("rule", "NOPE")):
+        r = prio(*argv)
+        assert r.returncode == 2
+        assert all(ln.startswith("prio: ") for ln in r.stderr.splitlines() if "could not be checked" not in ln), r.stderr
+
+
+def test_settings_unknown_key_did_you_mean(tmp_path):
+    cfg = tmp_path / ".prio.yaml"
+    cfg.write_text("ignores: [PRIO201]\nper-path-ignores:\n  - {paths: [a], reason: r}\n")
+    r = run_cli("validate", "--config", str(cfg), sample("walkthrough-queues.yaml"))
+    assert r.exit_code == 2 and "unknown key 'ignores'; did you mean 'ignore'?" in r.stderr
+    cfg.write_text("per-path-ignores:\n  - {paths: [a], reasons: r}\n")
+    r = run_cli("validate", "--config", str(cfg), sample("walkthrough-queues.yaml"))
+    assert r.exit_code == 2 and "did you mean 'reason'?" in r.stderr
+
+
+@pytest.mark.parametrize("encoding,bom", [("utf-16-le", b"\xff\xfe"), ("utf-16-be", b"\xfe\xff"),
+                                          ("utf-32-le", b"\xff\xfe\x00\x00"), ("utf-32-be", b"\x00\x00\xfe\xff")])
+def test_bom_files_are_read_as_their_encoding(tmp_path, encoding, bom):
+    q = tmp_path / "queues.yaml"
+    q.write_bytes(bom + WARN.encode(encoding))
+    r = run_cli("validate", "-o", "json", str(q))
+    assert r.exit_code == 0, r.stderr
+    assert {f["rule"] for f in json.loads(r.stdout)["findings"]} == {"PRIO206"}
+    cfg = tmp_path / ".prio.yaml"
+    cfg.write_bytes(bom + "ignore: [PRIO206]\n".encode(encoding))
+    r = run_cli("validate", "-o", "json", "--config", str(cfg), str(q))
+    assert r.exit_code == 0 and json.loads(r.stdout)["findings"] == [], r.stderr
+    payload = base64.b64encode(gzip.compress(bom + WARN.encode(encoding))).decode()
+    cm = tmp_path / "cm.yaml"
+    cm.write_text(f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yunikorn-configs\nbinaryData:\n  queues.yaml.gz: {payload}\n")
+    r = run_cli("validate", "-o", "json", str(cm))
+    assert r.exit_code == 0, r.stderr
+    assert "PRIO206" in {f["rule"] for f in json.loads(r.stdout)["findings"]}
+
+
+def test_help_metavars():
+    v = run_cli("validate", "--help").stdout
+    assert "PATH..." in v and "<list[str]>" not in v and "{PATH}" not in v
+    r = run_cli("rule", "--help").stdout
+    assert "[ID]" in r and "[[ID]]" not in r and "<str>" not in r
