@@ -167,7 +167,7 @@ def test_bad_snapshots(text, msg):
         r = run_cli(cmd, "-", "-o", "json", input=text)
         one_line_error(r)
         assert msg in r.stderr, r.stderr
-        assert r.stderr.startswith("<stdin>:")
+        assert r.stderr.startswith("prio: <stdin>:")
 
 
 def test_snapshot_queue_below_a_configured_leaf_rejects_only_that_application(tmp_path):

@@ -253,7 +253,7 @@ def test_rev_path_from_a_git_repository(tmp_path, monkeypatch, pair):
                        ("HEAD:deploy", "not a file")):
         r = run_cli("diff", arg, "deploy/queues.yaml", ASKS)
         assert r.exit_code == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
-        assert r.stderr.startswith(arg + ": ")
+        assert r.stderr.startswith("prio: " + arg + ": ")
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
@@ -289,7 +289,7 @@ def test_bad_input(tmp_path, pair):
     bad = tmp_path / "bad.yaml"
     bad.write_text("partitions: [\n")
     r = run_cli("diff", old, str(bad), ASKS)
-    assert r.exit_code == 2 and r.stderr.startswith(f"{bad}:")
+    assert r.exit_code == 2 and r.stderr.startswith(f"prio: {bad}:")
 
 
 def test_stdin_as_one_side(pair):

@@ -232,7 +232,7 @@ def test_bad_input_is_one_line_exit_2(tmp_path, snapshot, msg):
     assert msg in r.stderr and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
     if "not one of" in msg or "never" in msg:
-        assert "snap.yaml:" in r.stderr.split(" ")[0] and r.stderr.split(":")[1].isdigit()  # file:line
+        assert "snap.yaml:" in r.stderr.split(" ")[1] and r.stderr.split(":")[2].isdigit()  # file:line
 
 
 def test_config_alone_is_exit_2(tmp_path):

@@ -20,6 +20,7 @@ def command(
     inputs: List[str] = options.INPUTS,
     sample: Optional[str] = options.SAMPLE,
     output: Optional[str] = options.OUTPUT,
+    output_file: Optional[str] = options.OUTPUT_FILE,
     color: Color = options.COLOR,
     partition: Optional[str] = options.PARTITION,
     queue: Optional[str] = typer.Option(None, "--queue", metavar="PATH", help="Only this queue's subtree."),
@@ -39,12 +40,12 @@ def command(
     pending: bool = typer.Option(False, "--pending", help="Why asks stay pending: each reason code with how many asks, per queue, and the first few (--limit N of them; 3 by default)."),
 ):
     """Show each queue's effective priority, offset and fence, and why."""
-    from prio.cli.common import guarded, pick_format
+    from prio.cli.common import guarded, pick_format, to_file, with_output_file
     from prio.cli.live import remote
 
-    fmt = pick_format(output, FORMATS)
-    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit, why_ask, behind, use_color(color, sys.stdout), verbose, armada_model,
-                                         remote(yunikorn, header, cacert, timeout, inputs, sample), pending)))
+    fmt = pick_format(output, FORMATS, to_file(output_file))
+    raise typer.Exit(guarded(lambda: with_output_file(output_file, lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit, why_ask, behind, use_color(color, sys.stdout) and not to_file(output_file), verbose, armada_model,
+                                         remote(yunikorn, header, cacert, timeout, inputs, sample), pending))))
 
 
 def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None, color=False, verbose=False, armada_model=None, live=None, pending=False) -> int:

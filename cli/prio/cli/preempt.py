@@ -21,7 +21,7 @@ def command(
     inputs: List[str] = typer.Argument(None, metavar="INPUT", help="Queue config and a snapshot with nodes and running allocations (recognised by content). None: the bundled preemption sample."),
     sample: Optional[str] = typer.Option(None, "--sample", metavar="NAME", help="Use a bundled sample (default with no INPUT: preemption)."),
     output: Optional[str] = options.OUTPUT,
-    output_file: Optional[str] = typer.Option(None, "--output-file", metavar="PATH", help="Write the report to this file instead of stdout."),
+    output_file: Optional[str] = options.OUTPUT_FILE,
     ask: Optional[str] = typer.Option(None, "--ask", metavar="ID", help="Only this ask (an ask id, or APP/ASK)."),
     color: Color = options.COLOR,
     partition: Optional[str] = options.PARTITION,
@@ -33,8 +33,8 @@ def command(
     Needs a config and a snapshot with nodes and running allocations."""
     from prio.cli.common import guarded, pick_format
 
-    fmt = pick_format(output, FORMATS)
     to_file = output_file not in (None, "", "-")
+    fmt = pick_format(output, FORMATS, to_file)
     stream = sys.stdout if not to_file else None
     raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, ask, partition, priority_classes, output_file,
                                          use_color(color, sys.stdout) and stream is not None, verbose)))
