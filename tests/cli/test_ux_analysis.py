@@ -126,3 +126,77 @@ def test_prio_output_typo_is_an_error_another_commands_format_is_not():
         assert run_cli(cmd, "-o", "json", env={"PRIO_OUTPUT": "bogus"}).exit_code == 0  # -o wins
     assert run_cli("simulate", env={"PRIO_OUTPUT": "text"}).stdout == run_cli("simulate", "-o", "plain").stdout
     assert json.loads(run_cli("simulate", env={"PRIO_OUTPUT": "JSON"}).stdout)["steps"]
+
+
+# ---- did you mean --------------------------------------------------------------------------------
+
+def test_did_you_mean_queue_and_ask_names():
+    cases = ((("explain", "--why", "tenant-a"), "prio: --why: no queue 'tenant-a' in this partition; did you mean root.tenants.tenant-a?"),
+             (("explain", "--queue", "child-b-1"), "--queue: no queue 'child-b-1' in this partition; did you mean root.tenants.tenant-b.child-b-1?"),
+             (("explain", "--why", "root.tenats"), "did you mean root.tenants"),
+             (("explain", "--why-ask", "7-1"), "prio: --why-ask: no pending ask '7-1'; did you mean app-7-1?"),
+             (("explain", "--why-ask", "app-7-1", "--behind", "app1-1"), "prio: --behind: no pending ask 'app1-1'; did you mean app-1-1"),
+             (("explain", "--why-ask", "app-7/app-7-2"), "did you mean app-7/app-7-1"),
+             (("preempt", "--ask", "trainin-0"), "did you mean training-0?"))
+    for args, words in cases:
+        r = run_cli(*args)
+        assert r.exit_code == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+        assert words in r.stderr, (args, r.stderr)
+    r = run_cli("explain", "--why", "zzz")
+    assert r.exit_code == 2 and "did you mean" not in r.stderr
+
+
+def test_suggestions_prefer_a_suffix_over_spelling():
+    from prio.suggest import close
+
+    paths = ["root", "root.tenants", "root.tenants.tenant-a", "root.tenants.tenant-b"]
+    assert close("tenant-a", paths) == ["root.tenants.tenant-a"]
+    assert close("ROOT.TENANTS", paths) == ["root.tenants"]
+    assert close("tennant-b", paths)[0] == "root.tenants.tenant-b"
+    assert close("x", paths) == []
+
+
+# ---- --queue, the caveat, --steps and empty results ----------------------------------------------
+
+def test_queue_narrows_the_priorityclass_table_too():
+    classes = sample("priorityclasses.yaml")
+    for fmt in ("plain", "table", "markdown"):
+        r = run_cli("explain", "--priority-classes", classes, "--queue", "root.tenants.tenant-a", "-o", fmt)
+        assert r.exit_code == 0, r.stderr
+        assert "child-a-1" in r.stdout and "system-high" not in r.stdout and "tenant-b" not in r.stdout, fmt
+    rows = json.loads(run_cli("explain", "--priority-classes", classes, "--queue", "tenants.tenant-a", "-o", "json").stdout)["priorityClasses"]
+    assert rows and all(x["queue"].startswith("root.tenants.tenant-a") for x in rows)
+
+
+def test_static_order_caveat_in_every_human_format():
+    for fmt in ("plain", "markdown", "table"):
+        out = run_cli("explain", "-o", fmt).stdout
+        assert "Priorities change as asks are placed" in out and "prio simulate" in out.split("Priorities change")[1], fmt
+    md = run_cli("explain", "-o", "markdown").stdout
+    assert "|\n\nPriorities change as asks are placed: `prio simulate` shows the real order." in md  # not a table row
+
+
+def test_steps_says_how_many_asks_are_still_pending():
+    for fmt in ("plain", "table", "markdown"):
+        out = run_cli("simulate", "--steps", "2", "-o", fmt).stdout
+        assert "Stopped after step 2 (--steps 2): 9 asks still pending." in out, fmt
+    r = run_cli("simulate", "--steps", "10", "-o", "json")
+    assert "1 ask still pending" in r.stderr and len(json.loads(r.stdout)["steps"]) == 10
+    assert "Stopped" not in run_cli("simulate", "--steps", "11", "-o", "plain").stdout  # nothing left: nothing to say
+
+
+def test_empty_results_are_one_line(tmp_path):
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("applications: []\n")
+    q = sample("walkthrough-queues.yaml")
+    for fmt in ("plain", "table", "markdown", "text"):
+        assert run_cli("simulate", q, str(empty), "-o", fmt).stdout == "Nothing to schedule: no pending asks.\n", fmt
+    out = run_cli("explain", q, str(empty), "-o", "plain").stdout
+    assert out.endswith("Pending asks in the order they are considered now\nNo pending asks: every queue has no priority (n/a).\n")
+    assert "#    queue" not in out
+    nodes = tmp_path / "nodes.yaml"
+    nodes.write_text("nodes: [{name: n1, capacity: {vcore: 4}}]\napplications: []\n")
+    for fmt in ("plain", "table"):
+        assert run_cli("preempt", sample("preemption-queues.yaml"), str(nodes), "-o", fmt).stdout.count("\n") == 1
+    diff = run_cli("diff", q, q, sample("walkthrough-asks.yaml"), "-o", "plain")
+    assert diff.stdout.count("\n") == 1 and "no change" in diff.stdout

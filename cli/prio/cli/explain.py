@@ -80,7 +80,10 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
             try:
                 find(eng.root, target)
             except KeyError:
-                sys.stderr.write(f"prio: no queue {target!r} in this partition\n")
+                from prio.suggest import did_you_mean
+
+                flag = "--queue" if target == queue else "--why"
+                sys.stderr.write(f"prio: {flag}: no queue {target!r} in this partition{did_you_mean(target, [q.path for q in eng.root.walk()])}\n")
                 return 2
     if behind and not why_ask:
         sys.stderr.write("prio: --behind goes with --why-ask\n")
@@ -98,7 +101,12 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
         try:
             lines = why_ask_lines(lambda: build(inp, partition), why_ask, behind)
         except KeyError as e:
-            sys.stderr.write(f"prio: no pending ask {e.args[0]!r}\n")
+            from prio.suggest import did_you_mean
+
+            key = e.args[0]
+            flag = "--behind" if key == behind and key != why_ask else "--why-ask"
+            known = [f"{st.app.id}/{a.id}" if "/" in key else a.id for st in eng.apps for a in st.asks]
+            sys.stderr.write(f"prio: {flag}: no pending ask {key!r}{did_you_mean(key, known)}\n")
             return 2
         except ValueError as e:
             sys.stderr.write(f"prio: {e}\n")
@@ -134,6 +142,11 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
         from prio.yunikorn.classranges import class_ranges
 
         ranges = class_ranges(eng.root, defined)
+        if queue:  # --queue narrows every table, this one too
+            from prio.yunikorn.explain import find
+
+            top = find(eng.root, queue).path
+            ranges = [x for x in ranges if x["queue"] == top or x["queue"].startswith(top + ".")]
     from prio.render import explain as explain_out
 
     write_chunks(explain_out.render(fmt, rows, asks, ranges=ranges, width=width(), total=total, color=color, rejected=eng.rejected))

@@ -87,8 +87,11 @@ def run(paths, sample, fmt, ask, partition, classes, output_file=None, color=Fal
     if ask is not None:
         asks = [r for r in asks if ask in (r.ask, f"{r.application}/{r.ask}")]
         if not asks:
+            from prio.suggest import did_you_mean
+
             known = ", ".join(r.ask for r in result.asks[:10]) or "none"
-            raise InputError("--ask", f"no pending ask {ask!r} in {snap.source} (asks: {known}{', ...' if len(result.asks) > 10 else ''})")
+            hint = did_you_mean(ask, [f"{r.application}/{r.ask}" if "/" in ask else r.ask for r in result.asks])
+            raise InputError("--ask", f"no pending ask {ask!r} in {snap.source}" + (hint or f" (asks: {known}{', ...' if len(result.asks) > 10 else ''})"))
     text = "".join(preempt_out.render(fmt, result, asks, width=width(), color=color))
     if output_file not in (None, "", "-"):
         try:

@@ -80,7 +80,14 @@ def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_deca
 
     if limit is None and fmt == "table":
         limit = 1000  # a terminal table of a million rows helps nobody, and rich takes minutes on it
-    write_chunks(simulate_out.render(fmt, result, unscheduled, eng, width=width(), limit=limit, color=color))
+    stopped = ""
+    if steps is not None and len(result) >= steps:
+        still = sum(len(st.asks) for st in eng.apps) - len(result) - len(unscheduled)
+        if still > 0:
+            stopped = f"Stopped after step {len(result)} (--steps {steps}): {still} ask{'s' if still != 1 else ''} still pending."
+            if fmt == "json":
+                sys.stderr.write(f"prio: note: {stopped}\n")
+    write_chunks(simulate_out.render(fmt, result, unscheduled, eng, width=width(), limit=limit, color=color, stopped=stopped))
     return 0
 
 

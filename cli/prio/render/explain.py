@@ -9,6 +9,11 @@ from prio.render.jsontext import jstr
 from prio.yunikorn.explain import show
 
 
+NO_ASKS = "No pending asks: every queue has no priority (n/a)."
+# The ask list is a static view: the caveat goes under it in every human format.
+CAVEAT = "Priorities change as asks are placed: `prio simulate` shows the real order."
+
+
 def _vector(vec) -> str:
     return " > ".join(f"{p.rsplit('.', 1)[-1]} {show(v)}" for p, v in vec)
 
@@ -109,9 +114,14 @@ def _tabular(rows, asks, ranges, tablefmt: str, total=None) -> str:
     out.append(f"{h}Queues\n")
     out.append(tabulate(q, headers=("queue", "priority", "offset", "fence", "sorting", "pending", "notes"), tablefmt=tablefmt, disable_numparse=True))
     out.append(f"\n\n{h}Pending asks in the order they are considered now\n")
-    a = [(i, x.queue, x.application, x.ask, x.priority, _vector(x.vector)) for i, x in enumerate(asks, 1)]
-    out.append(tabulate(a, headers=("#", "queue", "application", "ask", "priority", "queue priorities (root first)"), tablefmt=tablefmt, disable_numparse=True))
-    out.append(_more(total, len(asks)))
+    if not asks:
+        out.append(NO_ASKS)
+    else:
+        a = [(i, x.queue, x.application, x.ask, x.priority, _vector(x.vector)) for i, x in enumerate(asks, 1)]
+        out.append(tabulate(a, headers=("#", "queue", "application", "ask", "priority", "queue priorities (root first)"), tablefmt=tablefmt, disable_numparse=True))
+        sep = "\n\n" if tablefmt == "github" else "\n"  # markdown: a line right under a table joins it
+        tail = [_more(total, len(asks)).strip(), CAVEAT if tablefmt == "github" else CAVEAT.replace("`", "")]
+        out.append(sep + sep.join(t for t in tail if t))
     if ranges:
         out.append(f"\n\n{h}PriorityClasses per queue (what the queue reports for a pod of the class)\n")
         out.append(tabulate([(x["queue"], x["class"], x["value"], x["min"], x["max"]) for x in ranges],
@@ -154,7 +164,7 @@ def _rich(rows, asks, ranges, width, total=None, color=False) -> str:
         con.print(root_tree)
     if not asks:
         con.print()
-        con.print("No pending asks: every queue has no priority (n/a).", style="dim")
+        con.print(NO_ASKS, style="dim")
         return buf.getvalue()
     t = Table(title="Pending asks in the order they are considered now", title_justify="left", expand=False)
     t.add_column("#", justify="right", no_wrap=True, min_width=len(str(len(asks))))
@@ -169,7 +179,7 @@ def _rich(rows, asks, ranges, width, total=None, color=False) -> str:
     con.print(t)
     if _more(total, len(asks)):
         con.print(escape(_more(total, len(asks)).strip()))
-    con.print("[dim]Priorities change as asks are placed: `prio simulate` shows the real order.[/]")
+    con.print(f"[dim]{CAVEAT}[/]")
     if ranges:
         rt = Table(title="PriorityClasses per queue", title_justify="left")
         for c in ("queue", "class", "value", "min", "max"):

@@ -54,14 +54,20 @@ def summary_rows(eng):
     return [(q.path, q.placed, q.first_step, q.last_step) for q in eng.root.walk() if q.leaf and q.placed]
 
 
-def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = None, color: bool = False):
-    """`limit` caps the step rows of the human formats (json always has every step)."""
+def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = None, color: bool = False, stopped: str = ""):
+    """`limit` caps the step rows of the human formats (json always has every step); `stopped`:
+    the line that says --steps ended the run with asks still pending."""
     if fmt == "json":
         yield from _json(steps, unscheduled, getattr(eng, "rejected", ()))
         return
+    if not steps and not unscheduled and not rejected_rows(eng):
+        yield "Nothing to schedule: no pending asks.\n"
+        return
     shown = steps if limit is None else steps[:limit]
-    more = (f"... {len(steps) - len(shown)} more steps (--limit N to see more, -o json for all)\n"
+    more = (f"... {len(steps) - len(shown)} more step{'s' if len(steps) - len(shown) != 1 else ''} (--limit N to see more, -o json for all)\n"
             if len(shown) < len(steps) else "")
+    if stopped:
+        more += stopped + "\n"
     if fmt == "table":
         yield _rich(shown, unscheduled, eng, width, more, color)
     else:
@@ -95,15 +101,19 @@ def _tabular(steps, unscheduled, eng, tablefmt, more=""):
 
     h = "## " if tablefmt == "github" else ""
     out = [f"{h}Scheduling order\n"]
-    out.append(tabulate([(f"{s.step}{marks(s)}", s.queue, s.application, s.ask, f"P{s.priority}", changes_text(s.changes)) for s in steps],
+    if not steps:
+        out.append("Nothing was placed: no pending ask fits (see Unscheduled below).")
+    else:
+        out.append(tabulate([(f"{s.step}{marks(s)}", s.queue, s.application, s.ask, f"P{s.priority}", changes_text(s.changes)) for s in steps],
                         headers=("step", "queue", "application", "ask", "priority", "priority changes"), tablefmt=tablefmt, disable_numparse=True))
     notes = footnotes(steps)
     if notes:
         out.append("\n\n" + "\n".join(notes))
     if more:
         out.append("\n" + more.rstrip("\n"))
-    out.append(f"\n\n{h}Per queue\n")
-    out.append(tabulate(summary_rows(eng), headers=("queue", "placed", "first step", "last step"), tablefmt=tablefmt, disable_numparse=True))
+    if summary_rows(eng):
+        out.append(f"\n\n{h}Per queue\n")
+        out.append(tabulate(summary_rows(eng), headers=("queue", "placed", "first step", "last step"), tablefmt=tablefmt, disable_numparse=True))
     if unscheduled:
         out.append(f"\n\n{h}Unscheduled\n")
         out.append(tabulate([(u.queue, u.application, u.ask, f"P{u.priority}", classify(u.reason).code, u.reason) for u in unscheduled],
@@ -147,8 +157,9 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
         st.add_column(c, overflow="fold", justify="left" if c == "queue" else "right", no_wrap=c != "queue")
     for row in summary_rows(eng):
         st.add_row(escape(row[0]), *(str(x) for x in row[1:]))
-    con.print()
-    con.print(st)
+    if st.row_count:
+        con.print()
+        con.print(st)
     if unscheduled:
         ut = Table(title="Unscheduled", title_justify="left")
         for c in ("queue", "application", "ask", "priority", "code", "reason"):
