@@ -200,3 +200,59 @@ def test_empty_results_are_one_line(tmp_path):
         assert run_cli("preempt", sample("preemption-queues.yaml"), str(nodes), "-o", fmt).stdout.count("\n") == 1
     diff = run_cli("diff", q, q, sample("walkthrough-asks.yaml"), "-o", "plain")
     assert diff.stdout.count("\n") == 1 and "no change" in diff.stdout
+
+
+# ---- the wrong REST endpoint, a directory --------------------------------------------------------
+
+LIVE = ("testdata", "yunikorn-rest-live", "walkthrough", "ws", "v1")
+
+
+@pytest.mark.parametrize("parts,endpoint", [
+    (("partition", "default", "nodes.json"), "/ws/v1/partition/{p}/nodes"),
+    (("partition", "default", "node", "node-1.json"), "/ws/v1/partition/{p}/node/{node}"),
+    (("partitions.json",), "/ws/v1/partitions"),
+    (("scheduler", "healthcheck.json"), "/ws/v1/scheduler/healthcheck"),
+    (("clusters.json",), "/ws/v1/clusters"),
+    (("partition", "default", "placementrules.json"), "/ws/v1/partition/{p}/placementrules"),
+    (("scheduler", "node-utilizations.json"), "/ws/v1/scheduler/node-utilizations"),
+])
+def test_a_wrong_endpoint_is_named_with_the_one_to_save(parts, endpoint):
+    path = shared(*LIVE, *parts)
+    for cmd in ("explain", "simulate"):
+        r = run_cli(cmd, path)
+        assert r.exit_code == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+        assert f"this is YuniKorn's {endpoint} response" in r.stderr, r.stderr
+        assert "save /ws/v1/partition/{p}/queues" in r.stderr and "applications/active" in r.stderr
+
+
+def test_the_json_config_and_other_endpoints():
+    r = run_cli("explain", shared(*LIVE, "config.json"))
+    assert r.exit_code == 2 and "/ws/v1/config answered as JSON" in r.stderr and "save its YAML answer instead" in r.stderr
+    users = shared("testdata", "yunikorn-rest-live", "conformance-limits-00002", "ws", "v1", "partition", "default", "usage", "users.json")
+    assert "/ws/v1/partition/{p}/usage/users response" in run_cli("explain", users).stderr
+    dump = json.dumps({"timestamp": 1, "partitions": [], "applications": [{"applicationID": "a", "queueName": "root.a"}], "nodes": []})
+    assert "/ws/v1/fullstatedump response" in run_cli("simulate", "-", input=dump).stderr
+    from prio.io.endpoints import identify
+
+    assert identify({"applications": []}) is None and identify([]) is None and identify([{"queuename": "root"}]) is None
+
+
+def test_a_directory_is_read_file_by_file(tmp_path):
+    live = os.path.dirname(shared(*LIVE, "partitions.json"))
+    for f in ("partition/default/queues.json", "partition/default/applications/active.json", "partition/default/nodes.json",
+              "partitions.json", "scheduler/healthcheck.json"):
+        (tmp_path / os.path.basename(f)).write_text(open(os.path.join(live, f)).read())
+    (tmp_path / "notes.txt").write_text("not read")
+    r = run_cli("simulate", str(tmp_path), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    assert len(json.loads(r.stdout)["steps"]) == 11
+    assert f"prio: note: {tmp_path / 'nodes.json'}: skipped: YuniKorn's /ws/v1/partition/{{p}}/nodes response" in r.stderr
+    assert "healthcheck.json: skipped" in r.stderr and "notes.txt" not in r.stderr
+    assert run_cli("explain", str(tmp_path), "--why", "root.system").exit_code == 0
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    r = run_cli("explain", str(empty))
+    assert r.exit_code == 2 and "a directory with no YAML or JSON files" in r.stderr and r.stderr.startswith("prio: ")
+    (empty / "health.json").write_text(open(os.path.join(live, "scheduler/healthcheck.json")).read())
+    r = run_cli("explain", str(empty))
+    assert r.exit_code == 2 and "no input prio reads in this directory (1 YAML/JSON file skipped)" in r.stderr
