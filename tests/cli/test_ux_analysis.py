@@ -256,3 +256,41 @@ def test_a_directory_is_read_file_by_file(tmp_path):
     (empty / "health.json").write_text(open(os.path.join(live, "scheduler/healthcheck.json")).read())
     r = run_cli("explain", str(empty))
     assert r.exit_code == 2 and "no input prio reads in this directory (1 YAML/JSON file skipped)" in r.stderr
+
+
+# ---- --why-ask -o json ---------------------------------------------------------------------------
+
+def why_ask(*args):
+    r = run_cli("explain", *args, "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def test_why_ask_json_has_structure():
+    d = why_ask("--why-ask", "app-7-1", "--behind", "app-1-1")
+    assert list(d) == ["ask", "step", "placedBefore", "waitsBehind", "partsAt", "rule", "values", "tie", "lines"]
+    assert d["step"] == 9 and d["placedBefore"] == {"ask": "app-1-1", "application": "app-1", "step": 1} and d["waitsBehind"] is True
+    assert d["partsAt"] == "root" and d["rule"] == "priority" and d["values"] == {"root.system": 1001, "root.tenants": 0}
+    assert d["tie"] is False and "  their paths part at root, where system sorts before tenants:" in d["lines"]
+    d = why_ask("--why-ask", "app-1-1", "--behind", "app-7-1")
+    assert d["waitsBehind"] is False and d["partsAt"] == "root"
+    d = why_ask("--why-ask", "app-1-1")
+    assert d["step"] == 1 and d["rule"] == "first" and d["placedBefore"] is None
+    d = why_ask("--sample", "batch", "--why-ask", "fe-1")
+    assert d["partsAt"] == "root.prod" and d["rule"] == "fairShare" and d["values"]["root.prod.etl"] == 0
+    d = why_ask("--sample", "batch", "--why-ask", "exec-3")
+    assert d["step"] is None and d["rule"] == "neverPlaced" and d["values"]["code"] == "MaxApplications"
+    d = why_ask("--why-ask", "app-2-2", "--behind", "app-2-1")  # two asks of one application
+    assert d["partsAt"] == "root.system.system-normal" and d["rule"] == "askPriority" and d["values"] == {"app-2-1": 10, "app-2-2": 2}
+
+
+def test_why_ask_json_inside_a_leaf(tmp_path):
+    q = tmp_path / "q.yaml"
+    q.write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n"
+                 "          - {name: f, properties: {application.sort.priority: disabled}}\n")
+    s = tmp_path / "s.yaml"
+    s.write_text("applications:\n"
+                 "  - {id: F1, queue: root.f, submitTime: 5, asks: [{id: f1, priority: 1}]}\n"
+                 "  - {id: F2, queue: root.f, submitTime: 5, asks: [{id: f2, priority: 5}]}\n")
+    d = why_ask(str(q), str(s), "--why-ask", "f1")
+    assert d["partsAt"] == "root.f" and d["rule"] == "applicationPriority" and d["values"] == {"F2": 5, "F1": 1}

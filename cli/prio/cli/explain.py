@@ -98,8 +98,9 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
     if why_ask:
         from prio.yunikorn.explain import why_ask as why_ask_lines
 
+        facts: dict = {}
         try:
-            lines = why_ask_lines(lambda: build(inp, partition), why_ask, behind)
+            lines = why_ask_lines(lambda: build(inp, partition), why_ask, behind, facts)
         except KeyError as e:
             from prio.suggest import did_you_mean
 
@@ -111,7 +112,8 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
         except ValueError as e:
             sys.stderr.write(f"prio: {e}\n")
             return 2
-        return _print_lines(fmt, {"ask": why_ask, "why": lines}, lines)
+        doc = {"ask": why_ask, **{k: facts.get(k) for k in ("step", "placedBefore", "waitsBehind", "partsAt", "rule", "values", "tie")}, "lines": lines}
+        return _print_lines(fmt, doc, lines)
     if why:
         lines = why_lines(eng, why)
         return _print_lines(fmt, {"queue": why, "why": lines}, lines)
