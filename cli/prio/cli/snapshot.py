@@ -107,8 +107,10 @@ def run(paths, output_file, anonymize, fmt, partition, classes, verbose, live=No
             sys.stdout.write(json.dumps(summary, indent=2) + "\n")
     else:
         rej = f", {len(rejected)} rejected (listed as comments)" if rejected else ""
-        sys.stderr.write(f"prio: wrote {output_file}: partition {snap.partition}, {len(snap.apps)} applications, "
-                         f"{snap.ask_count()} pending asks{rej}\n")
+        from prio.values import count
+
+        sys.stderr.write(f"prio: wrote {output_file}: partition {snap.partition}, {count(len(snap.apps), 'application')}, "
+                         f"{count(snap.ask_count(), 'pending ask')}{rej}\n")
     return 0
 
 

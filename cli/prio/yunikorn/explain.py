@@ -158,7 +158,7 @@ def why(eng: Engine, path: str) -> list[str]:
         lines.append(f"{name} is a leaf: its raw priority is the highest application priority, {best.prio}, from application {best.app.id}")
         for st in sorted(apps, key=lambda st: -st.prio)[:10]:
             pend = [a.priority for i, a in enumerate(st.asks) if not st.alloc[i]]
-            lines.append(f"  application {st.app.id}: {st.prio} (the highest of its {len(pend)} pending asks: {', '.join(map(str, pend[:8]))}{', ...' if len(pend) > 8 else ''})")
+            lines.append(f"  application {st.app.id}: {st.prio} (the highest of its {len(pend)} pending ask{'s' if len(pend) != 1 else ''}: {', '.join(map(str, pend[:8]))}{', ...' if len(pend) > 8 else ''})")
         raw = best.prio
     else:
         kids = [c for c in q.children if c.reported != MIN]
