@@ -378,3 +378,15 @@ def test_plurals_say_one_pod(tmp_path):
     out = tmp_path / "snap.yaml"
     r = run_cli("snapshot", str(f), "--output-file", str(out))
     assert "1 application, 1 pending ask" in r.stderr, r.stderr
+
+
+def test_diff_has_the_same_output_options(tmp_path):
+    q = tmp_path / "q.yaml"
+    q.write_text(open(sample("walkthrough-queues.yaml")).read().replace("priority.offset: \"10\"", "priority.offset: \"-10\""))
+    args = ("diff", sample("walkthrough-queues.yaml"), str(q), sample("walkthrough-asks.yaml"))
+    assert "\x1b[" in run_cli(*args, "-o", "table", env={"PRIO_COLOR": "always"}).stdout
+    out = tmp_path / "diff.txt"
+    r = run_cli(*args, "--output-file", str(out))
+    assert r.exit_code == 0 and r.stdout == "" and out.read_text() == run_cli(*args, "-o", "plain").stdout
+    r = run_cli(*args, env={"PRIO_OUTPUT": "bogus"})
+    assert r.exit_code == 2 and r.stderr.startswith("prio: PRIO_OUTPUT:")
