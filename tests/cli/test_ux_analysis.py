@@ -100,6 +100,9 @@ def test_output_file_on_every_analysis_command(tmp_path):
         r = run_cli(cmd, "--output-file", str(out), "--color", "always")
         assert r.exit_code == 0 and r.stdout == "", r.stderr
         assert out.read_text() == run_cli(cmd, "-o", "plain").stdout  # plain, never coloured, in a file
+        mask = os.umask(0)
+        os.umask(mask)
+        assert os.stat(out).st_mode & 0o777 == 0o666 & ~mask
         out = tmp_path / f"{cmd}.json"
         assert run_cli(cmd, "-o", "json", "--output-file", str(out)).exit_code == 0
         json.loads(out.read_text())

@@ -54,6 +54,9 @@ def with_output_file(path, fn) -> int:
                 sys.stdout = saved
         if code in (0, 1):
             try:
+                mask = os.umask(0)
+                os.umask(mask)
+                os.chmod(tmp, 0o666 & ~mask)  # as open() would have made it, not mkstemp's 0600
                 os.replace(tmp, path)
             except OSError as e:
                 raise InputError(path, f"cannot write: {e.strerror or e}") from None
