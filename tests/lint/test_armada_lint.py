@@ -146,3 +146,24 @@ def test_detection():
     assert not is_queue_manifest({"model": "armada"})
     assert not is_queue_manifest([])
     assert is_queue_manifest({"apiVersion": "armadaproject.io/v1", "kind": "Queue"})
+
+
+def test_validate_reads_a_list_of_armada_queues_as_one_manifest(tmp_path):
+    """A `kind: List` of Queues, and a bare list of them, are linted as one Armada manifest (as
+    the loader reads them): a name defined twice across items is PRIO410, and an item without its
+    own apiVersion/kind is not taken for a YuniKorn queues.yaml."""
+    from conftest import run_cli
+
+    lst = tmp_path / "list.yaml"
+    lst.write_text("apiVersion: v1\nkind: List\nitems:\n"
+                   "  - {apiVersion: armadaproject.io/v1beta1, kind: Queue, name: a, priorityFactor: 1}\n"
+                   "  - {apiVersion: armadaproject.io/v1beta1, kind: Queue, name: a, priorityFactor: 2}\n")
+    bare = tmp_path / "bare.yaml"
+    bare.write_text("- {apiVersion: armadaproject.io/v1beta1, kind: Queue, name: a, priorityFactor: 1}\n"
+                    "- {name: b, priorityFactor: 1}\n")
+    import json
+
+    r = run_cli("validate", "--no-config", "-o", "json", str(lst), str(bare))
+    rules = {(f["file"].rsplit("/", 1)[-1], f["rule"]) for f in json.loads(r.stdout)["findings"]}
+    assert ("list.yaml", "PRIO410") in rules
+    assert not any(rule.startswith(("PRIO0", "PRIO1")) for _, rule in rules), rules

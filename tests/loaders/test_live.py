@@ -77,15 +77,18 @@ def test_queue_priorities_equal_served_current_priority(name, partition):
 @pytest.mark.parametrize("name,partition", cases())
 def test_live_equals_the_native_files(name, partition):
     sc = scenario(name)
-    if rejected_ids(sc, partition):
-        # The native snapshot keeps the refused applications as submitted; prio's engine has no
-        # placement refusal yet on this branch, so the native run schedules them. Listed below.
-        pytest.skip("state with rejected applications: see test_rejected_applications_are_listed")
     with Replay(sc) as srv:
         live_explain, _ = ok_json("explain", "--yunikorn", srv.url, "--partition", partition, "-o", "json")
         live_sim, _ = ok_json("simulate", "--yunikorn", srv.url, "--partition", partition, "-o", "json")
     file_explain, _ = ok_json("explain", *native_args(sc, partition), "-o", "json")
     file_sim, _ = ok_json("simulate", *native_args(sc, partition), "-o", "json")
+    # Rejected applications: the same ones, with YuniKorn's reason, in the same order. YuniKorn
+    # serves an empty queueName for them (it does not keep the queue they asked for), where the
+    # native run knows the queue from the snapshot.
+    for doc in (file_explain, file_sim):
+        for r in doc.get("rejected", ()):
+            r["queue"] = ""
+    assert sorted(r["application"] for r in live_explain.get("rejected", ())) == sorted(rejected_ids(sc, partition))
     assert live_explain == file_explain
     # The unscheduled list follows the input's application order, which differs (the live
     # loader sorts YuniKorn's map order by submit time); its content must not.
@@ -121,16 +124,47 @@ def test_rejected_applications_are_listed(tmp_path):
     out = tmp_path / "s.yaml"
     with Replay(sc) as srv:
         got, r = ok_json("explain", "--yunikorn", srv.url, "-o", "json")
+        sim, _ = ok_json("simulate", "--yunikorn", srv.url, "-o", "json")
+        plain = run_cli("simulate", "--yunikorn", srv.url, "-o", "plain")
         s = run_cli("snapshot", "--yunikorn", srv.url, "--output-file", str(out), "-o", "json")
     for app in ids:
         assert app in r.stderr  # named, with YuniKorn's reason
         assert all(a["application"] != app for a in got["asks"])
+        assert all(st["application"] != app for st in sim["steps"])
     assert "no placement rule matched" in r.stderr
+    for doc in (got, sim):  # listed like a file run lists them, with YuniKorn's own reason
+        assert sorted(x["application"] for x in doc["rejected"]) == sorted(ids)
+        assert all(x["queue"] == "" and x["reason"] == f"failed to place application {x['application']}: "
+                   "application rejected: no placement rule matched" for x in doc["rejected"])
+    assert "Rejected applications" in plain.stdout
     summary = json.loads(s.stdout)
-    assert summary["rejected"] == ids
-    text = out.read_text()
-    comments = [ln for ln in text.splitlines() if ln.startswith("#   ")]
-    assert [c.split()[1].rstrip(",:") for c in comments] == ids
+    assert sorted(summary["rejected"]) == sorted(ids)
+    # The snapshot keeps them as rejected applications (state: Rejected, YuniKorn's reason, no
+    # queue: YuniKorn does not serve the one they asked for), so a round trip keeps them rejected.
+    import yaml
+
+    snap = list(yaml.safe_load_all(out.read_text()))[1]
+    kept = [a for a in snap["applications"] if a.get("state") == "Rejected"]
+    assert sorted(a["id"] for a in kept) == sorted(ids)
+    assert all("queue" not in a and "no placement rule matched" in a["rejectedMessage"] and a["user"] == "testuser" for a in kept)
+    back, _ = ok_json("explain", str(out), "-o", "json")
+    back_sim, _ = ok_json("simulate", str(out), "-o", "json")
+    assert back["rejected"] == got["rejected"] and back_sim["rejected"] == sim["rejected"]
+
+
+def test_rejected_state_in_a_native_snapshot(tmp_path):
+    f = tmp_path / "s.yaml"
+    f.write_text("applications:\n"
+                 "  - {id: a, queue: root.x, asks: [{priority: 1}]}\n"
+                 "  - {id: b, state: Rejected, rejectedMessage: 'no rule', asks: [{priority: 9}]}\n"
+                 "  - {id: c, queue: root.y, state: rejected, asks: [{priority: 5}]}\n")
+    got, _ = ok_json("simulate", str(f), "-o", "json")
+    assert [s["application"] for s in got["steps"]] == ["a"]
+    assert got["rejected"] == [{"application": "b", "queue": "", "reason": "no rule"},
+                               {"application": "c", "queue": "root.y", "reason": "application c was rejected by YuniKorn (state: Rejected)"}]
+    f.write_text("applications:\n  - {id: b, state: Running, asks: []}\n")
+    r = run_cli("explain", str(f))
+    assert r.exit_code == 2 and "queue must be a full queue path" in r.stderr
 
 
 # ---- the shapes a client must handle ------------------------------------------------------------

@@ -18,6 +18,7 @@ WEIGHTING_CURRENT = "current"
 WEIGHTING_LEGACY = "legacy"
 DECAYS = (DECAY_CODE, DECAY_DOCUMENT)
 WEIGHTINGS = (WEIGHTING_CURRENT, WEIGHTING_LEGACY)
+MODELS = ("current", "legacy")  # Armada's schedulers: DRF fair share (today), usage decay (up to 2022)
 
 MODEL_LABEL = "Armada (legacy, up to 2022)"
 MODEL_ID = "armada-legacy"

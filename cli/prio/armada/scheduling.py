@@ -184,7 +184,7 @@ class RoundResult:
     remainder: Resources = field(default_factory=dict)
 
 
-def show(res: Resources) -> str:
+def show_resources(res: Resources) -> str:
     """A resource map for people: `cpu 2.5, memory 4Gi`."""
     if not res:
         return "nothing"
@@ -214,7 +214,7 @@ def run_round(infos: dict, priorities: dict, pending: dict, scarcity: Resources,
             info.update_limits(sub(info.adjusted_share, left))
             for job in leased:
                 out.leases.append(Lease(job, q, SLICE, f"slice round: fits in what is left of queue {q}'s slice "
-                                        f"({show(before)})"))
+                                        f"({show_resources(before)})"))
                 before = sub(before, job.requests)
     else:
         out.notes.append("useProbabilisticSchedulingForAllResources: the slice round is skipped")
@@ -227,8 +227,8 @@ def run_round(infos: dict, priorities: dict, pending: dict, scarcity: Resources,
     while True:
         if is_less_than(remainder, minimum):
             if infos:
-                out.notes.append(f"probabilistic round stops: the remainder ({show(remainder)}) is below "
-                                 f"minimumResourceToSchedule ({show(minimum)})")
+                out.notes.append(f"probabilistic round stops: the remainder ({show_resources(remainder)}) is below "
+                                 f"minimumResourceToSchedule ({show_resources(minimum)})")
             break
         if not shares:
             break
@@ -252,7 +252,7 @@ def run_round(infos: dict, priorities: dict, pending: dict, scarcity: Resources,
             out.leases.append(Lease(leased[0], q, PROBABILISTIC,
                                     f"probabilistic round: queue {q} drawn with probability {format_number(chance)} "
                                     f"(draw {draw:.4f}; odds {odds}); the job fits in the remainder "
-                                    f"({show(amount)})"))
+                                    f"({show_resources(amount)})"))
         else:
             del infos[q]
             priorities.pop(q, None)
@@ -262,7 +262,7 @@ def run_round(infos: dict, priorities: dict, pending: dict, scarcity: Resources,
             rest = ", ".join(sorted(infos)) or "no queue"
             when = f"after lease {len(out.leases)}" if out.leases else "before any lease"
             out.notes.append(f"{when}: probabilistic round drew queue {q} (draw {draw:.4f}), but no job of it fits in "
-                             f"{show(amount)}; it leaves the round and the remainder is re-sliced among {rest}")
+                             f"{show_resources(amount)}; it leaves the round and the remainder is re-sliced among {rest}")
             if result.degenerate and infos:
                 out.notes.append("the re-sliced shares sum to 0 (Armada: NaN); prio gives every queue a zero "
                                  "share, so the draw falls to the first queue by name")

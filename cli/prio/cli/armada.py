@@ -8,6 +8,7 @@ from prio.armada import analysis
 from prio.render import armada as render
 from prio.loaders import armada as _scenario
 from prio.armada.model import DECAYS, WEIGHTINGS, Options
+from prio.cli.common import check_choice
 from prio.errors import InputError
 from prio.io.document import Document
 
@@ -20,12 +21,10 @@ def is_scenario(data) -> bool:
 
 
 def _options(fmt: str, decay: str, weighting: str) -> Options:
-    if fmt not in FORMATS:
-        raise InputError("<options>", f"unknown format {fmt!r} for an Armada scenario; use one of {', '.join(FORMATS)}")
-    if decay not in DECAYS:
-        raise InputError("<options>", f"unknown decay {decay!r}; use one of {', '.join(DECAYS)}")
-    if weighting not in WEIGHTINGS:
-        raise InputError("<options>", f"unknown weighting {weighting!r}; use one of {', '.join(WEIGHTINGS)}")
+    """The legacy model's options (their values were checked by check_armada_options)."""
+    check_choice("-o", fmt, FORMATS)
+    check_choice("--armada-decay", decay, DECAYS)
+    check_choice("--armada-weighting", weighting, WEIGHTINGS)
     return Options(decay, weighting)
 
 

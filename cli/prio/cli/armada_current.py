@@ -7,9 +7,10 @@ from prio.armada.current import fairness
 from prio.render import armada_current as render
 from prio.armada.current import round as round_mod
 from prio.loaders import armada_current as reader
+from prio.armada.model import MODELS
+from prio.cli.common import check_choice
 from prio.errors import InputError
 
-MODELS = ("current", "legacy")
 
 
 def choose(docs: list, option: str | None) -> str:
@@ -18,8 +19,7 @@ def choose(docs: list, option: str | None) -> str:
     an error, not a silent choice."""
     from prio.loaders.armada import is_scenario
 
-    if option is not None and option not in MODELS:
-        raise InputError("--armada-model", f"must be one of {', '.join(MODELS)}, not {option!r}")
+    check_choice("--armada-model", option, MODELS)
     for file, doc in docs:
         if not is_scenario(doc.data):
             continue

@@ -77,19 +77,20 @@ def width() -> int:
     return shutil.get_terminal_size((120, 24)).columns if sys.stdout.isatty() else 120
 
 
-from prio.armada.model import DECAYS as ARMADA_DECAY  # noqa: E402 - the choices are the model's
-from prio.armada.model import WEIGHTINGS as ARMADA_WEIGHTING  # noqa: E402
+def check_choice(flag: str, value, choices) -> None:
+    """An option whose value must be one of `choices` (None: not given)."""
+    if value is not None and value not in choices:
+        raise InputError(flag, f"must be one of {', '.join(choices)}, not {value!r}")
 
 
 def check_armada_options(inp, decay, weighting, **only_armada) -> None:
-    """Armada options are checked up front, and refused with YuniKorn inputs (not ignored)."""
-    if decay not in ARMADA_DECAY:
-        raise InputError("--armada-decay", f"must be one of {', '.join(ARMADA_DECAY)}, not {decay!r}")
-    if weighting not in ARMADA_WEIGHTING:
-        raise InputError("--armada-weighting", f"must be one of {', '.join(ARMADA_WEIGHTING)}, not {weighting!r}")
-    model = only_armada.get("armada_model")
-    if model is not None and model not in ("current", "legacy"):
-        raise InputError("--armada-model", f"must be one of current, legacy, not {model!r}")
+    """Armada options are checked here, once, up front, and refused with YuniKorn inputs (not
+    ignored). The choices are the model's."""
+    from prio.armada.model import DECAYS, MODELS, WEIGHTINGS
+
+    check_choice("--armada-decay", decay, DECAYS)
+    check_choice("--armada-weighting", weighting, WEIGHTINGS)
+    check_choice("--armada-model", only_armada.get("armada_model"), MODELS)
     if not inp.armada:
         given = [f"--{k.replace('_', '-')}" for k, v in only_armada.items() if v not in (None, "code", "current")]
         if given:

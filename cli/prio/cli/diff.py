@@ -29,16 +29,22 @@ def command(
     fail_on: Optional[str] = typer.Option(None, "--fail-on", metavar="KINDS", help="Exit 1 when such a change exists: a comma-separated list of priority (a queue's effective priority), order (an ask's step), unscheduled (an ask newly not placed, an application newly rejected), findings (a validate finding added)."),
     output_file: Optional[str] = options.OUTPUT_FILE,
     verbose: bool = options.VERBOSE,
+    yunikorn: Optional[str] = options.YUNIKORN_DIFF,
+    header: List[str] = options.HEADER,
+    cacert: Optional[str] = options.CACERT,
+    timeout: Optional[float] = options.TIMEOUT,
 ):
     """Compare two configs (or two snapshots) on the same pending work."""
     from prio.cli.common import guarded
     from prio.cli.common import pick_format
+    from prio.cli.diff_live import remote_for
 
     to_file = output_file not in (None, "", "-")
     fmt = pick_format(output, FORMATS, to_file)
     kinds = _fail_on(fail_on)
     col = False if to_file else use_color(color, sys.stdout)
-    raise typer.Exit(guarded(lambda: run(old, new, inputs or [], fmt, kinds, output_file if to_file else None, partition, verbose, col)))
+    raise typer.Exit(guarded(lambda: run(old, new, inputs or [], fmt, kinds, output_file if to_file else None, partition, verbose, col,
+                                         remote_for(yunikorn, header, cacert, timeout, old, new, inputs or []))))
 
 
 def _fail_on(value: str | None) -> tuple:
@@ -54,7 +60,7 @@ def _fail_on(value: str | None) -> tuple:
     return kinds
 
 
-def run(old, new, paths, fmt, fail_on=(), output_file=None, partition=None, verbose=False, color=False) -> int:
+def run(old, new, paths, fmt, fail_on=(), output_file=None, partition=None, verbose=False, color=False, live=None) -> int:
     from prio.cli.common import width
     from prio.errors import InputError
     from prio.io import gitrev
@@ -62,6 +68,10 @@ def run(old, new, paths, fmt, fail_on=(), output_file=None, partition=None, verb
     from prio.render import diff as diff_out
     from prio.yunikorn import diff as core
 
+    if live is not None:  # --yunikorn: both configs on the server's pending work (prio.cli.diff_live)
+        from prio.cli import diff_live
+
+        return diff_live.run(live, old, new, paths, fmt, fail_on, output_file, partition, verbose, color, side=_side)
     provided = {}
     for arg in (old, new):
         if arg not in provided and gitrev.is_rev_path(arg):
@@ -96,14 +106,16 @@ def run(old, new, paths, fmt, fail_on=(), output_file=None, partition=None, verb
     return 1 if any(d.changed(k) for k in fail_on) else 0
 
 
-def _side(arg, paths, partition, verbose, label):
-    """One side: a simulate run on `arg` plus the inputs, and validate's findings for a config."""
+def _side(arg, paths, partition, verbose, label, inp=None):
+    """One side: a simulate run on `arg` plus the inputs, and validate's findings for a config.
+    `inp`: the side's inputs already gathered (--yunikorn: the config plus the server's work)."""
     from prio.errors import InputError
     from prio.loaders import inputs as inputs_mod
     from prio.loaders.assemble import build
     from prio.yunikorn import diff as core
 
-    inp = inputs_mod.gather([arg] + list(paths))
+    if inp is None:
+        inp = inputs_mod.gather([arg] + list(paths))
     name = "<stdin>" if arg == "-" else arg
     if verbose:
         for n, what in inp.recognised:

@@ -71,7 +71,8 @@ def fetch(r: Remote, partition=None, verbose: bool = False, paths=(), sample=Non
         config = next((what for _, what in state.fetched if what.startswith("the queue config")), "no config endpoint")
         sys.stderr.write(f"prio: {state.url}: partition {state.partition} (of {', '.join(state.partitions)}); {config}; "
                          f"{len(state.inputs.rest_queues)} queues, {len(snap.apps)} active applications with "
-                         f"{snap.ask_count()} pending asks, {len(state.rejected)} rejected, {len(state.nodes)} nodes\n")
+                         f"{snap.ask_count()} pending asks, {state.allocations} running allocations, {len(state.rejected)} rejected, "
+                         f"{len(state.nodes)} nodes\n")
         sys.stderr.write(f"prio: {state.url}: REST shape seen: {state.shape}\n")
     state.inputs.recognised = []  # said above, with the URLs
     return state

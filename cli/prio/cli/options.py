@@ -36,6 +36,7 @@ ARMADA_MODEL = typer.Option(None, "--armada-model", metavar="current|legacy", he
 VERBOSE = typer.Option(False, "-v", "--verbose", help="Say what each input was recognised as.")
 # Reading a running YuniKorn (explain, simulate, snapshot; preempt and diff reuse them).
 YUNIKORN = typer.Option(None, "--yunikorn", metavar="URL", help="Read the config, queues, applications and nodes from a running YuniKorn's REST API (read-only, GET only), e.g. http://localhost:9080. Default from PRIO_YUNIKORN_URL when no input files are given.")
+YUNIKORN_DIFF = typer.Option(None, "--yunikorn", metavar="URL", help="Compare OLD and NEW on the pending work of a running YuniKorn (read-only, GET only); OLD or NEW may be the word live: the config the server runs. PRIO_YUNIKORN_URL stands in when OLD or NEW is live and no INPUT is given.")
 HEADER = typer.Option([], "--header", metavar="'NAME: VALUE'", help="With --yunikorn: an HTTP header to send (repeatable), e.g. 'Authorization: Bearer TOKEN'. PRIO_YUNIKORN_HEADER adds headers too (one per line), so a token stays out of shell history.")
 CACERT = typer.Option(None, "--cacert", metavar="FILE", help="With an https:// --yunikorn: the CA bundle (PEM) to verify the server with (default from PRIO_YUNIKORN_CACERT). TLS is always verified.")
 TIMEOUT = typer.Option(None, "--timeout", min=0.001, metavar="SECONDS", help="With --yunikorn: seconds to wait to connect and for each read (default 10, or PRIO_YUNIKORN_TIMEOUT).")

@@ -27,17 +27,23 @@ def command(
     partition: Optional[str] = options.PARTITION,
     priority_classes: List[str] = options.PRIORITY_CLASSES,
     verbose: bool = options.VERBOSE,
+    yunikorn: Optional[str] = options.YUNIKORN,
+    header: List[str] = options.HEADER,
+    cacert: Optional[str] = options.CACERT,
+    timeout: Optional[float] = options.TIMEOUT,
 ):
     """For each pending ask: may YuniKorn preempt for it, where its fence root is, which running
     tasks are candidates and why, and the victims it would pick in order (or its reason why not).
     Needs a config and a snapshot with nodes and running allocations."""
     from prio.cli.common import guarded, pick_format
+    from prio.cli.live import remote
 
     to_file = output_file not in (None, "", "-")
     fmt = pick_format(output, FORMATS, to_file)
     stream = sys.stdout if not to_file else None
     raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, ask, partition, priority_classes, output_file,
-                                         use_color(color, sys.stdout) and stream is not None, verbose)))
+                                         use_color(color, sys.stdout) and stream is not None, verbose,
+                                         remote(yunikorn, header, cacert, timeout, inputs, sample))))
 
 
 def _partition_of(inp, eng):
@@ -51,16 +57,21 @@ def _partition_of(inp, eng):
     return inp.config.partitions[0] if len(inp.config.partitions) == 1 else None
 
 
-def run(paths, sample, fmt, ask, partition, classes, output_file=None, color=False, verbose=False) -> int:
+def run(paths, sample, fmt, ask, partition, classes, output_file=None, color=False, verbose=False, live=None) -> int:
     from prio.cli.common import load_inputs, say_notes, say_recognised, width
     from prio.errors import InputError
     from prio.render import preempt as preempt_out
     from prio.loaders.assemble import build
     from prio.yunikorn import preemption
 
-    if not paths and not sample:
-        sample = DEFAULT_SAMPLE
-    inp = load_inputs(paths, sample, classes)
+    if live is not None:  # --yunikorn: config, queues, nodes and running allocations from the server
+        from prio.cli import live as live_mod
+
+        inp = live_mod.load(live, paths, sample, classes, partition, verbose)
+    else:
+        if not paths and not sample:
+            sample = DEFAULT_SAMPLE
+        inp = load_inputs(paths, sample, classes)
     if verbose:
         say_recognised(inp)
     if inp.armada:
@@ -79,7 +90,13 @@ def run(paths, sample, fmt, ask, partition, classes, output_file=None, color=Fal
     eng = build(inp, partition)
     say_notes(inp)
     part = _partition_of(inp, eng)
-    result = preemption.analyse(eng.root, eng.snapshot,
+    snapshot = eng.snapshot
+    if eng.rejected:  # applications YuniKorn refuses are never placed: nothing to preempt for or from
+        import dataclasses
+
+        refused = {r.application for r in eng.rejected}
+        snapshot = dataclasses.replace(snapshot, apps=[a for a in snapshot.apps if a.id not in refused])
+    result = preemption.analyse(eng.root, snapshot,
                                 part.preemption_enabled if part is not None else True,
                                 (part.nodesort_type or "fair") if part is not None else "fair",
                                 part.resourceweights if part is not None else None)

@@ -76,6 +76,8 @@ def run(paths, output_file, anonymize, fmt, partition, classes, verbose, live=No
     from prio.yunikorn.snapshot import Snapshot
 
     eng = build(inp, partition)  # the partition as explain would pick it; fails as explain would
+    if not rejected and eng.rejected:  # from files: the applications the config's placement rules refuse
+        rejected = [{"application": r.application, "queue": r.queue, "reason": r.reason} for r in eng.rejected]
     snap = inp.snapshot or Snapshot(source="(no pending work)")
     snap.partition = eng.snapshot.partition or partition or "default"
     if partition:
@@ -94,7 +96,8 @@ def run(paths, output_file, anonymize, fmt, partition, classes, verbose, live=No
     else:
         _write(output_file, text)
     summary = {"output": output_file, "source": source if not anonymize else "(anonymized)", "partition": snap.partition,
-               "applications": len(snap.apps), "pendingAsks": snap.ask_count(),
+               "applications": len(snap.apps) - len(rejected), "pendingAsks": snap.ask_count(),
+               "runningAllocations": sum(len(a.allocations or ()) for a in snap.apps), "nodes": len(snap.nodes or ()),
                "rejected": [r["application"] for r in rejected] if not anonymize else len(rejected)}
     for note in inp.notes:
         sys.stderr.write(f"prio: note: {note}\n")
@@ -106,11 +109,14 @@ def run(paths, output_file, anonymize, fmt, partition, classes, verbose, live=No
         else:
             sys.stdout.write(json.dumps(summary, indent=2) + "\n")
     else:
-        rej = f", {len(rejected)} rejected (listed as comments)" if rejected else ""
         from prio.values import count
 
-        sys.stderr.write(f"prio: wrote {output_file}: partition {snap.partition}, {count(len(snap.apps), 'application')}, "
-                         f"{count(snap.ask_count(), 'pending ask')}{rej}\n")
+        rej = f", {len(rejected)} rejected" if rejected else ""
+        running = sum(len(a.allocations or ()) for a in snap.apps)
+        run_s = f", {count(running, 'running allocation')}" if running else ""
+        nodes_s = f", {count(len(snap.nodes), 'node')}" if snap.nodes else ""
+        sys.stderr.write(f"prio: wrote {output_file}: partition {snap.partition}, {count(len(snap.apps) - len(rejected), 'application')}, "
+                         f"{count(snap.ask_count(), 'pending ask')}{run_s}{nodes_s}{rej}\n")
     return 0
 
 

@@ -13,7 +13,8 @@ from prio.io import yamlnodes
 from prio.errors import InputError
 from prio.lint.findings import Issue
 from prio.io.document import Document
-from prio.io.recognise import is_apps_dump, is_current_scenario, is_native, is_pod_list, is_queues_dump, is_scenario
+from prio.io.recognise import (is_apps_dump, is_current_scenario, is_native, is_pod_list, is_queue_manifest,
+                                is_queues_dump, is_scenario)
 
 QUEUES_KEY = "queues.yaml"
 
@@ -31,10 +32,10 @@ def kind_of(data) -> str:
     """What one parsed document is, by content alone. One of: queues (a queues.yaml, also a
     broken one), configmap, priorityclass, armada-queue, armada-scenario, native (a snapshot),
     rest-queues, rest-apps, pods, list (a Kubernetes List of other things), other."""
-    from prio.loaders import kubectl, native, rest
-
     if data is None:
         return "queues"
+    if is_queue_manifest(data):
+        return "armada-queue"  # one Queue, a List/QueueList of them, or a bare list of them
     if isinstance(data, list):
         if not data:
             return "rest-apps"  # what the applications endpoints answer for a queue with none
@@ -49,8 +50,6 @@ def kind_of(data) -> str:
         return "configmap"
     if kind == "PriorityClass" and api.startswith("scheduling.k8s.io/"):
         return "priorityclass"
-    if kind in ("Queue", "QueueList") and api.startswith("armadaproject.io/"):
-        return "armada-queue"
     if is_pod_list(data):
         return "pods"
     if kind == "List" or (isinstance(kind, str) and kind.endswith("List") and isinstance(data.get("items"), list)):

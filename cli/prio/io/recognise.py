@@ -81,3 +81,26 @@ def is_current_scenario(data) -> bool:
     """An Armada scenario for the current scheduler (validate lints its settings; a legacy
     scenario is read by explain and simulate only)."""
     return is_scenario(data) and scheduler_of(data) in (None, "current")
+
+
+# Armada Queue manifests (prio.loaders.armada_queues reads them)
+ARMADA_API_GROUP = "armadaproject.io/"
+ARMADA_LIST_KINDS = ("List", "QueueList")
+
+
+def _is_armada_header(data) -> bool:
+    return isinstance(data, dict) and isinstance(data.get("apiVersion"), str) and \
+        data["apiVersion"].strip().startswith(ARMADA_API_GROUP)
+
+
+def is_queue_manifest(data) -> bool:
+    """An Armada resource (apiVersion armadaproject.io/...), a List/QueueList holding one, or a bare
+    list of them."""
+    if _is_armada_header(data):
+        return True
+    if isinstance(data, dict) and data.get("kind") in ARMADA_LIST_KINDS:
+        items = data.get("items", data.get("queues"))
+        return isinstance(items, list) and any(_is_armada_header(i) for i in items)
+    if isinstance(data, list) and data:
+        return all(isinstance(i, dict) for i in data) and any(_is_armada_header(i) for i in data)
+    return False

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from prio.io.recognise import _is_armada_header, is_queue_manifest  # noqa: F401 - recognised by shape
+
 
 API_VERSION = "armadaproject.io/v1beta1"
 API_GROUP = "armadaproject.io/"
@@ -28,24 +30,6 @@ HINTS = {
     "weight": "Armada has no queue weight; a queue's share follows 1 / priorityFactor",
     "priority": "Armada queues have no priority field; lower priorityFactor means a larger share",
 }
-
-
-def _is_armada_header(data) -> bool:
-    return isinstance(data, dict) and isinstance(data.get("apiVersion"), str) and \
-        data["apiVersion"].strip().startswith(API_GROUP)
-
-
-def is_queue_manifest(data) -> bool:
-    """An Armada resource (apiVersion armadaproject.io/...), a List/QueueList holding one, or a bare
-    list of them."""
-    if _is_armada_header(data):
-        return True
-    if isinstance(data, dict) and data.get("kind") in LIST_KINDS:
-        items = data.get("items", data.get("queues"))
-        return isinstance(items, list) and any(_is_armada_header(i) for i in items)
-    if isinstance(data, list) and data:
-        return all(isinstance(i, dict) for i in data) and any(_is_armada_header(i) for i in data)
-    return False
 
 
 @dataclass(frozen=True)

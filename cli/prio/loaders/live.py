@@ -38,6 +38,7 @@ class Live:
     nodes: list = field(default_factory=list)  # {"name", "capacity"} (internal units)
     raw_apps: dict = field(default_factory=dict)  # application id -> its ApplicationDAOInfo
     shape: str = ""
+    allocations: int = 0  # running allocations read (prio preempt's victims)
     fetched: list = field(default_factory=list)  # (url, what) for -v
 
 
@@ -129,11 +130,20 @@ def fetch(client, partition: str | None = None, progress=None) -> Live:
     except InputError as e:
         if "HTTP 404" not in e.message:
             raise
-        nodes = []
-    live.nodes = _nodes(client.url(pq + "/nodes"), nodes)
+        nodes = None
+        inp.notes.append(f"{client.url(pq + '/nodes')}: not on this server (HTTP 404): preemption takes one node of the cluster's capacity")
+    live.nodes = _nodes(client.url(pq + "/nodes"), nodes if nodes is not None else [])
+
+    # The running side, for prio preempt and prio snapshot: nodes and running allocations.
+    from prio.loaders import rest_running
+
+    asnap.nodes = rest_running.nodes(live.nodes) if nodes is not None else None
+    live.allocations = rest_running.allocations(aurl, apps, asnap, [n["name"] for n in live.nodes] if nodes is not None else None, inp.notes)
+    asnap.apps += rest_running.rejected_apps(live.rejected)  # listed under rejected, never placed
 
     snap = merge(snaps) if len(snaps) > 1 else snaps[0]
     snap.partition = part
+    snap.nodes = asnap.nodes
     snap.source = client.base
     inp.snapshot = snap
     inp.notes += [n for n in snap.notes if n not in inp.notes]

@@ -11,7 +11,7 @@ from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn.snapshot import Allocation, App, Ask, Node, PriorityClass, Snapshot
 
 TOP = ("partition", "capacity", "priorityClasses", "applications", "nodes")
-APP = ("id", "queue", "submitTime", "allocated", "asks", "state", "user", "allocations")
+APP = ("id", "queue", "submitTime", "allocated", "asks", "state", "user", "allocations", "rejectedMessage")
 ASK = ("id", "priority", "priorityClassName", "resources", "createTime", "count", "preemptionPolicy")
 ALLOC = ("id", "priority", "priorityClassName", "resources", "node", "createTime", "originator", "allowPreemption")
 PREEMPTION_POLICIES = ("PreemptLowerPriority", "Never")
@@ -84,7 +84,10 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
             r.fail(ap + ("id",), f"application id {app_id!r} appears twice")
         seen_apps.add(app_id)
         queue = a.get("queue")
-        if not isinstance(queue, str) or not queue or any(not part for part in queue.split(".")) or " " in queue:
+        rejected = str(a.get("state") or "").lower() == "rejected"  # YuniKorn refused it (prio snapshot of a live server)
+        if rejected and queue is None:
+            queue = ""  # YuniKorn does not serve the queue a rejected application asked for
+        elif not isinstance(queue, str) or not queue or any(not part for part in queue.split(".")) or " " in queue:
             r.fail(ap + ("queue",), f"application {app_id}: queue must be a full queue path like root.tenants.a, found {queue!r}")
         submit = parse_time(a.get("submitTime"))
         if a.get("submitTime") is not None and submit is None:
@@ -94,6 +97,8 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
         app = App(app_id, queue.lower(), (to_ns(submit), 0) if submit is not None else (0, order),
                   allocated=r.resources(ap + ("allocated",), a.get("allocated")),
                   state=str(a.get("state") or ""), line=doc.pos(ap).line, user=str(a.get("user") or ""))
+        if rejected:
+            app.rejected = str(a.get("rejectedMessage") or f"application {app_id} was rejected by YuniKorn (state: Rejected)")
         if a.get("allocations") is not None:
             app.allocations = allocations(r, ap + ("allocations",), a["allocations"], snap.priority_classes, app_id, snap.nodes, seen_allocs)
             app.allocated = _sum(x.resources for x in app.allocations)  # allocations win over allocated

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 
 from prio.armada.analysis import Explanation, QueueView, Simulation, Snapshot
 from prio.armada.model import DECAY_CODE, MODEL_ID, MODEL_LABEL, WEIGHTING_LEGACY
-from prio.armada.scheduling import show
+from prio.armada.scheduling import show_resources
 from prio.armada.units import BYTE_RESOURCES, format_duration, format_number
 from prio.render.formats import names
 
@@ -120,7 +120,7 @@ def _slice_text(res: dict | None, offer: dict) -> str:
     res = res or {}
     if all(abs(res.get(k, 0.0)) < 1e-9 for k in offer):
         return "0"
-    return show({k: res.get(k, 0.0) for k in offer})
+    return show_resources({k: res.get(k, 0.0) for k in offer})
 
 
 def _steps_table(steps: list, queues: list[str], kind: str) -> tuple[list[str], list[list[str]]]:
@@ -272,7 +272,7 @@ def render_explain(expl: Explanation, fmt: str, width: int | None = None) -> str
     o.table(None, head, rows, caption)
     lines = _settings_lines(expl)
     if snap.offer is not None:
-        lines.append(f"offer: {show(snap.offer)}")
+        lines.append(f"offer: {show_resources(snap.offer)}")
     if expl.steps:
         lines.append(f"now: {format_time(snap.time, expl.scenario.time_kind)} (the latest report); "
                      f"active clusters: {', '.join(snap.active_clusters) or 'none'}")
@@ -342,12 +342,12 @@ def render_simulate(sim: Simulation, fmt: str, width: int | None = None) -> str:
             h, r = _steps_table(rnd.steps, names, kind)
             o.table(f"Round {rnd.number} at {when}: reports since the last round (leased jobs now count as usage)", h, r)
         head, rows = _queue_table(snap, "simulate")
-        offer = f"offer {show(snap.offer)}" if snap.offer is not None else "no offer"
+        offer = f"offer {show_resources(snap.offer)}" if snap.offer is not None else "no offer"
         o.table(f"Round {rnd.number} at {when}: {offer}", head, rows, SHARE_CAPTION)
         if rnd.finished:
             o.lines([f"finished before this round: {', '.join(j.id for j in rnd.finished)}"])
         if rnd.leases:
-            lrows = [[str(i), ls.job.id, ls.queue, ls.stage, show(ls.job.requests), ls.why]
+            lrows = [[str(i), ls.job.id, ls.queue, ls.stage, show_resources(ls.job.requests), ls.why]
                      for i, ls in enumerate(rnd.leases, 1)]
             o.table(f"Round {rnd.number}: jobs leased", ["#", "job", "queue", "stage", "requests", "why"], lrows)
         else:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import json
 
-from prio.yunikorn.quantity import show as show_quantity
+from prio.yunikorn.quantity import show_quantity
 
 ROWS = 200  # rows per section in the human formats (a pull-request comment has a size limit)
 

@@ -6,7 +6,7 @@ import json
 
 from prio.render.jsontext import jstr
 
-from prio.yunikorn.explain import show
+from prio.yunikorn.explain import show_priority
 
 
 NO_ASKS = "No pending asks: every queue has no priority (n/a)."
@@ -15,7 +15,7 @@ CAVEAT = "Priorities change as asks are placed: `prio simulate` shows the real o
 
 
 def _vector(vec) -> str:
-    return " > ".join(f"{p.rsplit('.', 1)[-1]} {show(v)}" for p, v in vec)
+    return " > ".join(f"{p.rsplit('.', 1)[-1]} {show_priority(v)}" for p, v in vec)
 
 
 def _sort(r) -> str:
@@ -109,7 +109,7 @@ def _more(total, shown) -> str:
 def _tabular(rows, asks, ranges, tablefmt: str, total=None) -> str:
     from prio.render.align import grid
 
-    q = [(r.queue, show(r.priority), r.offset, "fence" if r.fenced else "", _sort(r), r.pending_asks,
+    q = [(r.queue, show_priority(r.priority), r.offset, "fence" if r.fenced else "", _sort(r), r.pending_asks,
           "; ".join(r.notes)) for r in rows]
     out = []
     h = "## " if tablefmt == "github" else ""
@@ -145,7 +145,7 @@ def _rich(rows, asks, ranges, width, total=None, color=False) -> str:
     nodes = {}
     root_tree = None
     for r in rows:
-        prio = f"[bold cyan]{show(r.priority)}[/]" if r.priority is not None else "[dim]n/a[/]"
+        prio = f"[bold cyan]{show_priority(r.priority)}[/]" if r.priority is not None else "[dim]n/a[/]"
         label = f"[bold]{escape(r.queue.rsplit('.', 1)[-1])}[/]  priority {prio}"
         if r.offset:
             label += f"  offset {r.offset:+d}"

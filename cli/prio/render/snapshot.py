@@ -89,6 +89,8 @@ def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None) -> dict:
         out["capacity"] = resources(snap.capacity)
     if nodes:
         out["nodes"] = [{"name": n["name"], "capacity": resources(n["capacity"])} for n in nodes]
+    elif snap.nodes:
+        out["nodes"] = [{"name": n.name, "capacity": resources(n.capacity)} for n in snap.nodes]
     if snap.priority_classes:
         out["priorityClasses"] = [{"name": c.name, "value": c.value, **({"globalDefault": True} if c.global_default else {})}
                                   for c in snap.priority_classes]
@@ -102,9 +104,18 @@ def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None) -> dict:
             row["submitTime"] = rfc3339(a.submit_time[0])
         if isinstance(raw.get("user"), str) and raw["user"]:
             row["user"] = names.user(raw["user"])
+        elif a.user:
+            row["user"] = names.user(a.user)
+        if a.rejected is not None:  # YuniKorn refused it: kept as refused, with its reason
+            if not a.queue:
+                del row["queue"]  # YuniKorn does not serve the queue a rejected application asked for
+            row.update({"state": "Rejected", "rejectedMessage": names.text(a.rejected)})
         allocs = raw.get("allocations") if isinstance(raw.get("allocations"), list) else None
         width = len(str(max(len(a.asks) + len(allocs or []), 1)))
-        if allocs:
+        if a.allocations:  # the running tasks one by one (preemption's victims)
+            width = len(str(max(len(a.asks) + len(a.allocations), 1)))
+            row["allocations"] = [_model_allocation(a.id, t, names, width) for t in a.allocations]
+        elif allocs:
             row["allocations"] = [_allocation(a.id, t, names, width) for t in sorted(
                 allocs, key=lambda t: (_int(t.get("requestTime")), str(t.get("allocationKey"))))]
         elif a.allocated:
@@ -126,6 +137,21 @@ def _int(v) -> int:
         return int(v)
     except (TypeError, ValueError):
         return 0
+
+
+def _model_allocation(app_id: str, t, names: Names, width: int) -> dict:
+    """A snapshot.Allocation in the native format (contract: id, priority, resources, node,
+    createTime, originator, allowPreemption)."""
+    out = {"id": names.ask(app_id, t.id, width), "priority": t.priority, "resources": resources(t.resources)}
+    if t.node:
+        out["node"] = t.node
+    if t.create_time[1] == 0 and t.create_time[0]:
+        out["createTime"] = rfc3339(t.create_time[0])
+    if t.originator:
+        out["originator"] = True
+    if not t.allow_preemption:
+        out["allowPreemption"] = False
+    return out
 
 
 def _allocation(app_id: str, t: dict, names: Names, width: int) -> dict:
@@ -161,10 +187,10 @@ def render(config_text: str, snap, *, source: str, anonymize: bool = False, raw_
     lines.append("---")
     rej = [r for r in rejected]
     if rej:
-        lines.append(f"# YuniKorn rejected {len(rej)} application{'s' if len(rej) != 1 else ''} (never scheduled, so not listed below):")
-        for r in rej:
-            user = f", user {names.user(r['user'])}" if r.get("user") else ""
-            lines.append(f"#   {names.app(r['application'])}{user}: {names.text(r.get('reason') or 'no reason given')}")
+        listed = {a.id for a in snap.apps if a.rejected is not None}
+        lines.append(f"# YuniKorn rejected {len(rej)} application{'s' if len(rej) != 1 else ''} (never scheduled): "
+                     + ("listed below with state: Rejected and YuniKorn's reason (rejectedMessage)" if all(r["application"] in listed for r in rej) else
+                        ", ".join(names.app(r["application"]) for r in rej)))
     for n in notes:
         lines.append(f"# note: {names.text(n)}")
     text = yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, allow_unicode=True, width=120)

@@ -26,7 +26,7 @@ from typing import NamedTuple
 from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn.gosort import slice_stable
 from prio.yunikorn.placement import Rejected, place
-from prio.yunikorn.quantity import show, strictly_positive
+from prio.yunikorn.quantity import show_quantity, strictly_positive
 from prio.yunikorn.snapshot import App, Ask, Snapshot
 from prio.yunikorn.tree import QNode, ensure_queue, fair_max, set_fairmax
 
@@ -203,6 +203,9 @@ class Engine:
             self._init_state(q)
         where = snapshot.source or "snapshot"
         for app in snapshot.apps:
+            if app.rejected is not None:  # YuniKorn already refused it (a live server, state: Rejected)
+                self.rejected.append(Rejected(app.id, app.queue, app.rejected))
+                continue
             path, rejected = place(root, app, None if app.placed else rules)
             if rejected is not None:
                 self.rejected.append(rejected)
@@ -552,7 +555,7 @@ class Engine:
                 q, k = miss
                 cap = "the cluster capacity" if q.parent is None else f"max of {q.path}"
                 left = q.max[k] - q.allocated.get(k, 0)
-                self._set_aside(st, i, f"does not fit {cap}: needs {k} {show(k, ask.resources[k])}, {show(k, left)} of {show(k, q.max[k])} left")
+                self._set_aside(st, i, f"does not fit {cap}: needs {k} {show_quantity(k, ask.resources[k])}, {show_quantity(k, left)} of {show_quantity(k, q.max[k])} left")
             self._advance(st)
             st.version += 1
         return None

@@ -9,7 +9,7 @@ from prio.yunikorn.engine import Engine, MIN, report
 from prio.yunikorn.tree import QNode
 
 
-def show(v: int | None) -> str:
+def show_priority(v: int | None) -> str:
     return "n/a" if v is None or v == MIN else str(v)
 
 
@@ -72,7 +72,7 @@ def reported_differences(eng: Engine, queues) -> list[str]:
         if q is None or info.current_priority is None:
             continue
         if info.current_priority != q.reported:
-            out.append(f"{info.path}: YuniKorn reported {show(info.current_priority)}, prio computes {show(q.reported)}")
+            out.append(f"{info.path}: YuniKorn reported {show_priority(info.current_priority)}, prio computes {show_priority(q.reported)}")
     return out
 
 
@@ -169,7 +169,7 @@ def why(eng: Engine, path: str) -> list[str]:
         raw = best.reported
         lines.append(f"{name} is a parent: its raw priority is the highest its children report, {raw}, from {best.name}")
         for c in sorted(q.children, key=lambda c: -c.reported if c.reported != MIN else 2**40):
-            lines.append(f"  {c.name}: {show(c.reported)}" + (" (fenced: reports its offset)" if c.fenced and c.reported != MIN else ""))
+            lines.append(f"  {c.name}: {show_priority(c.reported)}" + (" (fenced: reports its offset)" if c.fenced and c.reported != MIN else ""))
     if q.fenced:
         lines.append(f"priority.policy is fence: {name} reports its offset, {q.offset}, and hides the raw {raw} from its parent")
     else:
@@ -179,7 +179,7 @@ def why(eng: Engine, path: str) -> list[str]:
             lines.append(f"priority.offset {q.offset:+d}: {raw} {'+' if q.offset > 0 else '-'} {abs(q.offset)} = {total}")
         if total != rep:
             lines.append(f"{total} is outside int32, so it saturates at {rep}" + (" (which YuniKorn reads as 'nothing pending')" if rep == MIN else ""))
-        lines.append(f"{name} reports {show(rep)}")
+        lines.append(f"{name} reports {show_priority(rep)}")
     for n in queue_notes(q):
         lines.append(f"note: {n}")
     if q.parent is not None and q.parent.parent is not None and q.parent.fenced:
@@ -309,7 +309,7 @@ def _blockers(eng: Engine, st, a, facts: dict | None = None) -> list[str]:
                        f"maxapplications {q.maxapps}: YuniKorn skips the application until one finishes.")
     miss = eng.misfit(Engine.path_of(st.leaf), a)
     if miss is not None:
-        from prio.yunikorn.quantity import show as qshow
+        from prio.yunikorn.quantity import show_quantity as qshow
 
         q, k = miss
         where = "the cluster capacity" if q.parent is None else f"the max of {q.path}"
@@ -332,7 +332,7 @@ def _why_siblings(eng: Engine, parent: QNode, first: QNode, second: QNode, facts
     if eng.misaligned(parent):
         out.append(f"  (the children of {parent.path} differ in fair max: YuniKorn's sort divides usage by the fair max at a "
                    "position, not the queue's own, so the fair shares below, each against its own fair max, may not decide)")
-    prio_txt = f"priority {show(p1)} against {show(p2)}"
+    prio_txt = f"priority {show_priority(p1)} against {show_priority(p2)}"
     share_txt = f"fair share {s1:.6g} against {s2:.6g} (allocated over guaranteed, else over the max)"
     prio_vals = {first.path: None if p1 == MIN else p1, second.path: None if p2 == MIN else p2}
     share_vals = {first.path: s1, second.path: s2}
@@ -344,16 +344,16 @@ def _why_siblings(eng: Engine, parent: QNode, first: QNode, second: QNode, facts
         why = f"application.sort.priority is disabled on {parent.path}, so fair share comes first: lower {share_txt}"
     elif s1 != s2:
         facts.update(rule="fairShare", values=share_vals)
-        why = f"equal priority ({show(p1)}), then the lower fair share first: {share_txt}"
+        why = f"equal priority ({show_priority(p1)}), then the lower fair share first: {share_txt}"
     elif p1 != p2:
         why = f"equal fair share ({s1:.6g}), then the higher priority first: {prio_txt}"
     elif _dominates(first.pending, second.pending):
         facts.update(rule="pendingResources", values={first.path: dict(first.pending), second.path: dict(second.pending)})
-        why = (f"equal priority ({show(p1)}) and fair share ({s1:.6g}); then pending resources: {first.name} wants at least "
+        why = (f"equal priority ({show_priority(p1)}) and fair share ({s1:.6g}); then pending resources: {first.name} wants at least "
                f"as much of everything and more of something ({_res(first.pending)} against {_res(second.pending)})")
     else:
         facts.update(rule="name", values={first.path: first.name, second.path: second.name}, tie=True)
-        why = (f"equal priority ({show(p1)}), fair share ({s1:.6g}) and no pending-resource dominance "
+        why = (f"equal priority ({show_priority(p1)}), fair share ({s1:.6g}) and no pending-resource dominance "
                f"({_res(first.pending)} against {_res(second.pending)}): YuniKorn leaves this to chance, prio takes the name")
     out.append(f"  {why}.")
     out += [f"  ({q.name} is fenced and reports only its offset, {q.offset})" for q in (first, second) if q.fenced and q.reported != MIN]
@@ -365,7 +365,7 @@ def _why_siblings(eng: Engine, parent: QNode, first: QNode, second: QNode, facts
 
 
 def _res(r: dict) -> str:
-    from prio.yunikorn.quantity import show as qshow
+    from prio.yunikorn.quantity import show_quantity as qshow
 
     return ", ".join(f"{k} {qshow(k, v)}" for k, v in sorted(r.items())) or "nothing"
 
@@ -399,7 +399,7 @@ def _why_same_leaf(eng: Engine, st_first, first, st_second, second, facts: dict 
                  f"usage shares {', '.join(f'{x:.6g}' for x in u1) or '0'} against {', '.join(f'{x:.6g}' for x in u2) or '0'}")
         other_facts = ("usage", {st_first.app.id: list(u1), st_second.app.id: list(u2)})
     prio_step = ("higher application priority first", p1 != p2,
-                 f"{show(p1)} against {show(p2)} (an application's priority is its highest pending ask)")
+                 f"{show_priority(p1)} against {show_priority(p2)} (an application's priority is its highest pending ask)")
     prio_facts = ("applicationPriority", {st_first.app.id: None if p1 == MIN else p1, st_second.app.id: None if p2 == MIN else p2})
     for (name, differs, detail), (rule, values) in (((prio_step, prio_facts), (other, other_facts)) if on
                                                      else ((other, other_facts), (prio_step, prio_facts))):

@@ -26,6 +26,8 @@ from prio.yunikorn import properties as P
 from prio.yunikorn.engine import Engine
 from prio.yunikorn.snapshot import Allocation, App, Ask, Snapshot
 
+_STOP = object()  # a victim loop ends here
+
 # YuniKorn's own failure messages (pkg/common/errors.go, objects/application.go)
 NOT_ENOUGH_QUEUE_QUOTA = "Not enough queue quota"
 DOES_NOT_HELP = "Preemption does not help"
@@ -549,11 +551,11 @@ def _under(q, top) -> bool:
 
 
 def _show(res) -> str:
-    from prio.yunikorn.quantity import show
+    from prio.yunikorn.quantity import show_quantity
 
     if not res:
         return "{}"
-    return "{" + ", ".join(f"{k}: {show(k, v)}" for k, v in sorted(res.items())) + "}"
+    return "{" + ", ".join(f"{k}: {show_quantity(k, v)}" for k, v in sorted(res.items())) + "}"
 
 
 # ---- the preemptor (preemption.go) -----------------------------------------------------------
@@ -633,6 +635,22 @@ class _Preemptor:
         snap.add(victim.res)
         return False
 
+    def _take(self, snaps: dict, ask_q: _QS, v: _Run):
+        """One step of YuniKorn's victim loops (calculateVictimsByNode, calculateAdditionalVictims):
+        None to skip `v` (its queue is unknown or would drop under its guarantee), _STOP when it
+        no longer fits what is left of the ask queue's guarantee (the loop ends there), else
+        (v's queue snapshot, the ask queue's remaining guarantee before v) with v moved over."""
+        qv = self.by_alloc.get(v)
+        snap = snaps.get(qv) if qv is not None else None
+        if snap is None or not self._keeps_over_guarantee(snap, v):
+            return None
+        ask_rem = ask_q.remaining_guaranteed()
+        if ask_rem is not None and _fit_in(ask_rem, v.res, True, True):
+            ask_q.add(v.res)
+            return snap, ask_rem
+        snap.add(v.res)
+        return _STOP
+
     def victims_by_node(self, available: dict, potential: list):
         current = dict(available)
         if _fit_in(current, self.res):
@@ -643,18 +661,12 @@ class _Preemptor:
             return -1, None
         head, tail = [], []
         for v in potential:
-            qv = self.by_alloc.get(v)
-            snap = snaps.get(qv) if qv is not None else None
-            if snap is None:
+            taken = self._take(snaps, ask_q, v)
+            if taken is None:
                 continue
-            if not self._keeps_over_guarantee(snap, v):
-                continue
-            ask_rem = ask_q.remaining_guaranteed()
-            if ask_rem is not None and _fit_in(ask_rem, v.res, True, True):
-                ask_q.add(v.res)
-            else:
-                snap.add(v.res)
+            if taken is _STOP:
                 break
+            snap, ask_rem = taken
             shortfall = _sub_eliminate_negative(self.res, current)
             new_short = _sub_eliminate_negative(self.res, _add(current, v.res))
             if _equals_or_empty(shortfall, new_short):
@@ -739,18 +751,12 @@ class _Preemptor:
         potential.sort(key=lambda v: (_score(v), (-v.alloc.create_time[0], -v.alloc.create_time[1]), v.leaf.path, v.app, v.order))
         victims = []
         for v in potential:
-            qv = self.by_alloc.get(v)
-            snap = snaps.get(qv) if qv is not None else None
-            if snap is None:
+            taken = self._take(snaps, ask_q, v)
+            if taken is None:
                 continue
-            if not self._keeps_over_guarantee(snap, v):
-                continue
-            ask_rem = ask_q.remaining_guaranteed()
-            if ask_rem is not None and _fit_in(ask_rem, v.res, True, True):
-                ask_q.add(v.res)
-            else:
-                snap.add(v.res)
+            if taken is _STOP:
                 break
+            snap, ask_rem = taken
             new_rem = ask_q.remaining_guaranteed()
             if not _equals_or_empty(ask_rem, new_rem):
                 victims.append(v)

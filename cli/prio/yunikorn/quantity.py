@@ -93,7 +93,7 @@ def go_map(res: dict | None) -> str:
     return "map[" + " ".join(f"{k}:{v}" for k, v in sorted((res or {}).items())) + "]"
 
 
-def show(key: str, value: int) -> str:
+def show_quantity(key: str, value: int) -> str:
     """A quantity in the units people write: vcore in cores (or m), sizes with binary suffixes."""
     if key == VCORE:
         return str(value // 1000) if value % 1000 == 0 else f"{value}m"

@@ -27,6 +27,7 @@ class App:
     allocations: list | None = None  # Allocation: the running tasks one by one (preemption victims)
     user: str = ""  # the submitting user, when known (placement rules)
     placed: bool = False  # already placed by YuniKorn (REST dumps): placement rules are not applied again
+    rejected: str | None = None  # YuniKorn's reason when it already rejected the application (live, state: Rejected)
 
 
 @dataclass

@@ -61,8 +61,12 @@ declare("PRIO005", "schema-violation", "error", "decoding", """
     The configuration does not match the published JSON Schema of queues.yaml.
 
     The schema (schemas/yunikorn-queues.schema.json) mirrors YuniKorn's config structs; a value it
-    rejects is one YuniKorn's decoder rejects as well.
+    rejects is one YuniKorn's decoder rejects as well. Unknown keys are reported as PRIO001 and
+    wrong types or out-of-range numbers as PRIO003; this rule is for any other kind of constraint
+    (none in the schema prio ships today, which has only those two kinds).
 
+    Example (fails, under a schema that asks for at least one partition):
+        partitions: []
     Fix: follow the message; the schema can also drive your editor (see the README).
     """)
 
@@ -81,5 +85,8 @@ declare("PRIO007", "embedded-position-approximate", "info", "decoding", """
     The queues.yaml inside a ConfigMap is not a literal block (`|`), so prio cannot map lines
     inside it exactly; findings point at the ConfigMap key.
 
+    Example (informs):
+        data:
+          queues.yaml: "partitions:\\n  - name: default\\n"
     Fix: write the embedded config as `queues.yaml: |` followed by the indented file.
     """)

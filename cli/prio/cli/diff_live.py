@@ -1,0 +1,103 @@
+"""`prio diff OLD NEW --yunikorn URL`: two queue configs compared on the pending work of a running
+YuniKorn. OLD or NEW may be the word `live`: the config the server runs (`/ws/v1/config`; without
+that endpoint, the queue tree of `/queues`). The server is read once; each side is the same
+simulate run `prio diff` makes on files (prio.cli.diff._side), on its own copy of the server's
+pending work, running allocations and rejected applications."""
+from __future__ import annotations
+
+import os
+import sys
+
+from prio.errors import InputError
+
+LIVE = "live"
+
+
+def remote_for(url, headers, cacert, timeout, old, new, paths):
+    """The --yunikorn options of prio diff. PRIO_YUNIKORN_URL stands in for --yunikorn only when
+    OLD or NEW is the word live and no INPUT is given: a diff of two files never goes to the
+    network because of the environment."""
+    from prio.cli.live import remote
+
+    wants_live = LIVE in (old, new) and not paths
+    r = remote(url, headers, cacert, timeout, [] if wants_live else [old, new, *paths])
+    if r is None and LIVE in (old, new) and not os.path.exists(LIVE):
+        raise InputError(LIVE, "means the config a running YuniKorn runs: give --yunikorn URL (or PRIO_YUNIKORN_URL)")
+    return r
+
+
+def run(r, old, new, paths, fmt, fail_on=(), output_file=None, partition=None, verbose=False, color=False, side=None) -> int:
+    """`side` is prio.cli.diff._side (passed in: this module does not import the command)."""
+    from prio.cli import live as live_mod
+    from prio.cli.common import width
+    from prio.io import gitrev, source
+    from prio.render import diff as diff_out
+    from prio.yunikorn import diff as core
+
+    if paths:
+        raise InputError(paths[0], "the pending work comes from --yunikorn: give only OLD and NEW (queue configs, "
+                                   "or live for the config the server runs)")
+    if [old, new].count("-") > 1:
+        raise InputError("-", "standard input can be given once")
+    provided = {}
+    for arg in (old, new):
+        if arg != LIVE and arg not in provided and gitrev.is_rev_path(arg):
+            provided[arg] = gitrev.show(arg)
+    if "-" in (old, new):
+        provided["-"] = source.read("-", source.MAX_SNAPSHOT_BYTES).text
+    if old == new:
+        sys.stderr.write(f"prio: note: OLD and NEW are the same argument ({old}): nothing can differ\n")
+    state = live_mod.fetch(r, partition, verbose)
+    for note in state.inputs.notes:
+        sys.stderr.write(f"prio: note: {state.url}: {note}\n")
+    if state.config_text is not None:
+        provided[state.inputs.config_name] = state.config_text  # what validate reads for live's findings
+    saved = dict(source.PROVIDED)
+    source.PROVIDED.update(provided)
+    try:
+        a = _side(side, old, state, partition, verbose, "OLD")
+        b = _side(side, new, state, partition, verbose, "NEW")
+    finally:
+        source.PROVIDED.clear()
+        source.PROVIDED.update(saved)
+    d = core.compare(a, b)
+    text = diff_out.render(fmt, d, old, new, width=width(), color=color)
+    if output_file:
+        try:
+            with open(output_file, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+        except OSError as e:
+            raise InputError(output_file, f"cannot write: {e.strerror or e}") from None
+    else:
+        sys.stdout.write(text)
+    return 1 if any(d.changed(k) for k in fail_on) else 0
+
+
+def _side(side, arg, state, partition, verbose, label):
+    """One side: the config `arg` names (or the server's, for live) on a copy of the server's work."""
+    import copy
+
+    from prio.loaders import inputs as inputs_mod
+
+    live_inp = state.inputs
+    snap = copy.deepcopy(live_inp.snapshot)
+    if arg == LIVE:
+        inp = inputs_mod.Inputs(config=live_inp.config, config_doc=live_inp.config_doc, config_name=live_inp.config_name,
+                                snapshot=snap, rest_queues=list(live_inp.rest_queues), names=[state.url])
+        name = live_inp.config_name if live_inp.config is not None else state.url
+        if verbose:
+            what = "the config it runs" if live_inp.config is not None else "its queue tree (no config endpoint)"
+            sys.stderr.write(f"prio: {label}: live: {state.url}: {what}\n")
+        return side(name, [], partition, verbose, label, inp=inp)[0]
+    inp = inputs_mod.gather([arg])
+    name = "<stdin>" if arg == "-" else arg
+    if inp.armada:
+        raise InputError(inp.armada[0][0], "prio diff compares YuniKorn configs; Armada scenarios are not supported")
+    if inp.config is None:
+        raise InputError(name, "with --yunikorn, OLD and NEW are queue configs (or live, the config the server runs): "
+                               "the pending work is the server's")
+    if inp.snapshot is not None:
+        inp.notes.append(f"{name}: its pending work is ignored: the server's is used (--yunikorn)")
+    inp.snapshot = snap
+    inp.rest_queues = []
+    return side(arg, [], partition, verbose, label, inp=inp)[0]

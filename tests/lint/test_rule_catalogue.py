@@ -1,0 +1,589 @@
+"""The whole rule catalogue in one table: for every rule the registry knows, an input that trips
+it and one that does not, run through `prio validate` itself (files in a temporary directory,
+JSON output), so decoder, schema, queue, PriorityClass, Armada, cross-file and suppression rules
+are all tested the same way. Then: every registered rule has a case, and every rule is documented
+(summary, Example, Fix, severity, target, slug) and shown by `prio rule ID`.
+
+The inputs are copied from the rules' own tests (test_rules.py, test_preemption_rules.py,
+test_priorityclass_lint.py, test_priorityclass_crosscheck.py, test_armada_lint.py,
+test_suppress.py, test_configmap.py, tests/armada/test_armada_current.py); those keep the
+finer points (messages, columns, several shapes per rule), this file keeps the catalogue whole."""
+from __future__ import annotations
+
+import copy
+import json
+import re
+import textwrap
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Union
+
+import pytest
+
+from conftest import run_cli
+
+Files = Union[str, dict]  # one file's text (named input.yaml), or {file name: text}
+
+
+@dataclass(frozen=True)
+class Case:
+    bad: Files  # trips the rule ...
+    line: Optional[int]  # ... at this line (None: the rule has no line to point at)
+    good: Files  # ... and this, the fixed input, does not
+    file: Optional[str] = None  # the file the finding is in (default: the first one)
+    classes: tuple = ()  # files given with --priority-classes rather than as paths
+    severity: Optional[str] = None  # the finding's severity, when not the rule's own
+    setup: Optional[Callable] = field(default=None, compare=False)  # setup(monkeypatch), before validate runs
+
+
+def case(bad, line, good, **kw) -> Case:
+    return Case(bad, line, good, **kw)
+
+
+def cfg(body: str) -> str:
+    return textwrap.dedent(body).lstrip("\n")
+
+
+ROOT_WITH = """
+partitions:
+  - name: default
+    queues:
+      - name: root
+        queues:
+{children}
+"""
+
+
+def tree(children: str) -> str:
+    """A queue config with `children` (YAML list items) under root: the first child is on line 6."""
+    return cfg(ROOT_WITH).format(children=textwrap.indent(textwrap.dedent(children).strip("\n"), " " * 10))
+
+
+PLACEMENT = """
+partitions:
+  - name: default
+    placementrules:
+{rules}
+    queues:
+      - name: root
+        queues:
+          - name: tenants
+            parent: true
+          - name: batch
+          - name: Upper
+"""
+
+
+def placement(rules: str) -> str:
+    """A queue config with placement `rules` (YAML list items): the first rule is on line 4."""
+    return PLACEMENT.lstrip("\n").format(rules=textwrap.indent(textwrap.dedent(rules).strip("\n"), " " * 6))
+
+
+def configmap(inner: str, literal: bool = True) -> str:
+    """The yunikorn-configs ConfigMap carrying `inner` as queues.yaml (its key is on line 6)."""
+    if literal:
+        block = "|\n" + "".join("    " + ln + "\n" for ln in inner.splitlines())
+    else:
+        block = json.dumps(inner) + "\n"
+    return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yunikorn-configs\ndata:\n  queues.yaml: " + block
+
+
+def pc(body: str, api: str = "scheduling.k8s.io/v1") -> str:
+    """A PriorityClass manifest: metadata is on line 3, so `name` is on 4 and `value` on 5."""
+    return f"apiVersion: {api}\nkind: PriorityClass\n" + textwrap.dedent(body)
+
+
+ARMADA_QUEUE = "apiVersion: armadaproject.io/v1beta1\nkind: Queue\n"  # the queue's fields from line 3
+
+ARMADA_SCENARIO = """model: armada
+totalResources: {cpu: "100", nvidia.com/gpu: "8"}
+RESOURCES
+priorityClasses:
+  armada-default: {priority: 1000, preemptible: false}
+  armada-preemptible: {priority: 1000, preemptible: true}
+queues:
+  - {name: a, priorityFactor: PF}
+jobs:
+  - {queue: a, requests: {cpu: "1"}, priorityClass: CLASS}
+"""
+
+
+def scenario(**changes) -> str:
+    """An Armada scenario for the current scheduler that lints clean, with `changes` made."""
+    good = {"RESOURCES": "resourcesToConsider: [cpu, nvidia.com/gpu]", "PF": "2", "CLASS": "armada-default"}
+    text = ARMADA_SCENARIO
+    for k, v in {**good, **changes}.items():
+        text = text.replace(k, v)
+    return text
+
+
+# root.system lifts pods over the system priorities: PRIO201 and PRIO202 on line 8.
+SUPPRESS_QUEUES = """\
+partitions:
+  - name: default
+    queues:
+      - name: root
+        queues:
+          - name: system
+            properties:
+              priority.offset: "1500000000"
+          - name: team.a
+"""
+
+
+def with_comment(text: str, lineno: int, comment: str) -> str:
+    lines = text.split("\n")
+    lines[lineno - 1] += comment
+    return "\n".join(lines)
+
+
+# The PriorityClasses of the cross-checks: tier1 4000, tier2 2000, tier3 1000, batch-low -100.
+TIERS = "---\n".join([
+    pc("metadata: {name: tier1}\nvalue: 4000\n"),
+    pc("metadata: {name: tier2}\nvalue: 2000\n"),
+    pc("metadata: {name: tier3}\nvalue: 1000\n"),
+    pc("metadata: {name: batch-low}\nvalue: -100\npreemptionPolicy: Never\n"),
+])
+
+
+def two_queues(a: str, b: str, offset: str) -> str:
+    """Queues `a` and `b` under root, `b` with a priority.offset on line 9."""
+    return tree(f"- name: {a}\n- name: {b}\n  properties:\n    priority.offset: \"{offset}\"")
+
+
+def grown_schema(monkeypatch) -> None:
+    """PRIO005 is the schema's catch-all: every constraint of the schema prio ships is reported as
+    PRIO001 (unknown keys) or PRIO003 (types, ranges). Validate against the shipped schema grown by
+    one constraint of another kind (at least one partition), as the schema may grow."""
+    from jsonschema import Draft202012Validator
+
+    from prio.lint import schema
+
+    grown = copy.deepcopy(schema.load_schema())
+    grown["$defs"]["SchedulerConfig"]["properties"]["partitions"]["minItems"] = 1
+    monkeypatch.setattr(schema, "validator", lambda name=None: Draft202012Validator(schema.inline_refs(grown)))
+
+
+PREEMPTION_DISABLED_WITH_POLICY = cfg("""
+    partitions:
+      - name: default
+        preemption: {enabled: false}
+        queues:
+          - name: root
+            queues:
+              - name: a
+                properties:
+                  preemption.policy: fence
+    """)
+
+QUOTA_DELAY_NO_SWITCH = cfg("""
+    partitions:
+      - name: default
+        queues:
+          - name: root
+            queues:
+              - name: a
+                resources: {max: {vcore: 8}}
+                properties:
+                  quota.preemption.delay: 5m
+    """)
+
+QUOTA_BOTH = cfg("""
+    partitions:
+      - name: default
+        preemption:
+          quotapreemptionenabled: true
+        queues:
+          - name: root
+            queues:
+              - name: a
+                resources: {max: {vcore: 8}, guaranteed: {vcore: 4}}
+                properties:
+                  quota.preemption.delay: 5m
+    """)
+
+LEAF_NO_GUARANTEE = cfg("""
+    partitions:
+      - name: default
+        preemption: {enabled: true}
+        queues:
+          - name: root
+            queues:
+              - name: prod
+                resources: {guaranteed: {vcore: 8}}
+              - name: batch
+    """)
+
+LEAF_GUARANTEE_ON_PARENT = cfg("""
+    partitions:
+      - name: default
+        preemption: {enabled: true}
+        queues:
+          - name: root
+            queues:
+              - name: prod
+                resources: {guaranteed: {vcore: 8}}
+              - name: shared
+                resources: {guaranteed: {vcore: 2}}
+                queues:
+                  - name: batch
+    """)
+
+FENCE_OUT_OF_REACH = cfg("""
+    partitions:
+      - name: default
+        queues:
+          - name: root
+            queues:
+              - name: research
+                properties:
+                  priority.policy: fence
+                  priority.offset: "1000"
+                queues:
+                  - name: a
+              - name: batch
+                properties:
+                  priority.policy: fence
+                  priority.offset: "10"
+    """)
+
+CLEAN_INNER = "partitions:\n  - name: default\n    queues:\n      - name: root\n"
+
+
+# rule id -> the cases that trip it and their fixes. Every registered rule has at least one.
+CATALOGUE: dict[str, list[Case]] = {
+    # ---- decoding: how YuniKorn's decoder reads the YAML -------------------------------------
+    "PRIO001": [case(tree("- name: a\n  maxApplications: 5"), 7, tree("- name: a\n  maxapplications: 5"))],
+    "PRIO002": [case(tree("- name: a\n  properties:\n    priority.offset: '1'\n    priority.offset: '2'"), 9,
+                     tree("- name: a\n  properties:\n    priority.offset: '1'"))],
+    "PRIO003": [
+        case("partitions:\n  - name: default\n    nodesortpolicy: fair\n    queues: [{name: root}]\n", 3,
+             "partitions:\n  - name: default\n    nodesortpolicy: {type: fair}\n    queues: [{name: root}]\n"),
+        case(tree("- name: a\n  maxapplications: -1"), 7, tree("- name: a\n  maxapplications: 0")),
+    ],
+    "PRIO004": [case("partitions: [{name: default, queues: [{name: root}]}]\n---\npartitions: []\n", 3,
+                     "partitions: [{name: default, queues: [{name: root}]}]\n")],
+    "PRIO005": [case("partitions: []\n", 1, "partitions: [{name: default, queues: [{name: root}]}]\n", setup=grown_schema)],
+    "PRIO006": [case(tree("- name: !!python/object:os.system a"), 6, tree("- name: a"))],
+    "PRIO007": [case(configmap(CLEAN_INNER, literal=False), 6, configmap(CLEAN_INNER))],
+    # ---- structure ---------------------------------------------------------------------------
+    "PRIO101": [case("partitions:\n  - name: gpu\n    queues: [{name: root}]\n  - name: GPU\n    queues: [{name: root}]\n", 4,
+                     "partitions:\n  - name: gpu\n    queues: [{name: root}]\n  - name: cpu\n    queues: [{name: root}]\n")],
+    "PRIO102": [case("partitions:\n  - name: default\n", 2, "partitions:\n  - name: default\n    queues: []\n")],
+    "PRIO103": [case("partitions:\n  - name: default\n    queues:\n      - name: root\n        resources:\n          guaranteed: {}\n", 6,
+                     "partitions:\n  - name: default\n    queues:\n      - name: root\n        resources: {}\n")],
+    "PRIO104": [case("partitions:\n  - name: default\n    queues:\n      - name: root\n      - name: other\n", 3,
+                     "partitions:\n  - name: default\n    queues:\n      - name: root\n        queues: [{name: other}]\n")],
+    "PRIO105": [case("partitions:\n  - name: default\n    queues:\n      - name: Root\n", 4,
+                     "partitions:\n  - name: default\n    queues:\n      - name: root\n")],
+    "PRIO106": [case(tree("- name: team.a"), 6, tree("- name: team-a"))],
+    "PRIO107": [case(tree("- name: batch\n- name: Batch"), 7, tree("- name: batch\n- name: batch2"))],
+    # ---- resources and limits ----------------------------------------------------------------
+    "PRIO108": [case(tree("- name: a\n  resources:\n    max: {memory: 1.5Gi}"), 8,
+                     tree("- name: a\n  resources:\n    max: {memory: 1536Mi}"))],
+    "PRIO109": [case(tree("- name: a\n  resources:\n    guaranteed: {memory: 10G}\n    max: {memory: 5G}"), 8,
+                     tree("- name: a\n  resources:\n    guaranteed: {memory: 5G}\n    max: {memory: 10G}"))],
+    "PRIO110": [case(tree("""
+        - name: a
+          resources: {max: {memory: 10G}}
+          queues:
+            - name: b
+              queues:
+                - name: c
+                  resources: {max: {memory: 20G}}
+        """), 12, tree("""
+        - name: a
+          resources: {max: {memory: 10G}}
+          queues:
+            - name: b
+              queues:
+                - name: c
+                  resources: {max: {memory: 10G}}
+        """))],
+    "PRIO111": [case(tree("""
+        - name: a
+          resources: {guaranteed: {memory: 10G}}
+          queues:
+            - {name: b, resources: {guaranteed: {memory: 6G}}}
+            - {name: c, resources: {guaranteed: {memory: 6G}}}
+        """), 7, tree("""
+        - name: a
+          resources: {guaranteed: {memory: 12G}}
+          queues:
+            - {name: b, resources: {guaranteed: {memory: 6G}}}
+            - {name: c, resources: {guaranteed: {memory: 6G}}}
+        """))],
+    "PRIO112": [case(tree("""
+        - name: a
+          resources: {max: {memory: 10G}}
+          queues:
+            - name: b
+              queues:
+                - {name: c, resources: {guaranteed: {memory: 6G}}}
+                - {name: d, resources: {guaranteed: {memory: 6G}}}
+        """), 6, tree("""
+        - name: a
+          resources: {max: {memory: 12G}}
+          queues:
+            - name: b
+              queues:
+                - {name: c, resources: {guaranteed: {memory: 6G}}}
+                - {name: d, resources: {guaranteed: {memory: 6G}}}
+        """))],
+    "PRIO113": [case(tree("- name: a\n  maxapplications: 10\n  queues:\n    - {name: b, maxapplications: 20}"), 9,
+                     tree("- name: a\n  maxapplications: 10\n  queues:\n    - {name: b, maxapplications: 10}"))],
+    "PRIO114": [case(tree("- name: a\n  maxapplications: 10\n  queues:\n    - {name: b}"), 9,
+                     tree("- name: a\n  maxapplications: 10\n  queues:\n    - {name: b, maxapplications: 1}"))],
+    "PRIO115": [case(cfg("""
+        partitions:
+          - name: default
+            limits: [{limit: a, users: [x], maxapplications: 1}]
+            queues:
+              - name: root
+                limits: [{limit: a, users: [y], maxapplications: 1}]
+        """), 3, cfg("""
+        partitions:
+          - name: default
+            limits: [{limit: a, users: [x], maxapplications: 1}]
+            queues:
+              - name: root
+        """))],
+    "PRIO116": [case(tree("- name: a\n  limits:\n    - {limit: x, maxapplications: 1}"), 8,
+                     tree("- name: a\n  limits:\n    - {limit: x, users: ['*'], maxapplications: 1}"))],
+    "PRIO117": [case(tree("- name: a\n  limits:\n    - {users: [1bob], maxapplications: 1}"), 8,
+                     tree("- name: a\n  limits:\n    - {users: [bob], maxapplications: 1}"))],
+    "PRIO118": [case(tree("- name: a\n  limits:\n    - {users: [bob], maxapplications: 1}\n    - {users: [bob], maxapplications: 2}"), 9,
+                     tree("- name: a\n  limits:\n    - {users: [bob], maxapplications: 1}\n    - {users: [sue], maxapplications: 2}"))],
+    "PRIO119": [case(tree("- name: a\n  limits:\n    - {users: ['*'], maxapplications: 1}\n    - {users: [bob], maxapplications: 2}"), 9,
+                     tree("- name: a\n  limits:\n    - {users: [bob], maxapplications: 2}\n    - {users: ['*'], maxapplications: 1}"))],
+    "PRIO120": [case(tree("- name: a\n  limits:\n    - {users: [bob], maxresources: {vcore: 0}}"), 8,
+                     tree("- name: a\n  limits:\n    - {users: [bob], maxresources: {vcore: 0, memory: 10}}"))],
+    "PRIO121": [case(tree("- name: a\n  limits:\n    - {users: [bob]}"), 8,
+                     tree("- name: a\n  limits:\n    - {users: [bob], maxapplications: 1}"))],
+    "PRIO122": [case(tree("- name: a\n  maxapplications: 5\n  limits:\n    - {users: [bob], maxapplications: 6}"), 9,
+                     tree("- name: a\n  maxapplications: 5\n  limits:\n    - {users: [bob], maxapplications: 5}"))],
+    "PRIO123": [case(tree("""
+        - name: a
+          limits: [{users: [bob], maxresources: {memory: 1G}}]
+          queues:
+            - name: b
+              limits: [{users: [bob], maxresources: {memory: 2G}}]
+        """), 10, tree("""
+        - name: a
+          limits: [{users: [bob], maxresources: {memory: 2G}}]
+          queues:
+            - name: b
+              limits: [{users: [bob], maxresources: {memory: 2G}}]
+        """))],
+    # ---- ACLs, placement, node sorting -------------------------------------------------------
+    "PRIO124": [case(tree("- name: a\n  submitacl: 'alice bob admins'"), 7, tree("- name: a\n  submitacl: 'alice,bob admins'"))],
+    "PRIO125": [case(tree("- name: a\n  adminacl: 'alice  admins'"), 7, tree("- name: a\n  adminacl: ' admins'"))],
+    "PRIO126": [case(placement("- name: 'tag rule'\n  value: namespace"), 4, placement("- name: tag\n  value: namespace"))],
+    "PRIO127": [case(placement("- name: provided\n  filter: {type: permit}"), 5, placement("- name: provided\n  filter: {type: Allow}"))],
+    "PRIO128": [case(placement("- name: provided\n  filter: {users: ['bob smith']}"), 5,
+                     placement("- name: provided\n  filter: {users: ['^team-.*']}"))],
+    "PRIO129": [case(placement("- name: fixed\n  value: root.batch\n  parent:\n    name: fixed\n    value: root.tenants"), 5,
+                     placement("- name: fixed\n  value: batch\n  parent:\n    name: fixed\n    value: root.tenants"))],
+    "PRIO130": [case(placement("- name: fixed\n  value: root.tenants"), 5, placement("- name: fixed\n  value: root.batch"))],
+    "PRIO131": [case(placement("- name: fixed\n  value: root.nosuch"), 5, placement("- name: fixed\n  value: root.nosuch\n  create: true"))],
+    "PRIO132": [case(placement("- name: fixed\n  value: root.batch.jobs\n  create: true"), 5,
+                     placement("- name: fixed\n  value: root.tenants.jobs\n  create: true"))],
+    "PRIO133": [case(placement("- name: namespace"), 4, placement("- name: tag\n  value: namespace"))],
+    "PRIO134": [case("partitions:\n  - name: default\n    nodesortpolicy: {type: BinPacking}\n    queues: [{name: root}]\n", 3,
+                     "partitions:\n  - name: default\n    nodesortpolicy: {type: binpacking}\n    queues: [{name: root}]\n")],
+    "PRIO135": [case("partitions:\n  - name: default\n    nodesortpolicy: {type: fair, resourceweights: {vcore: -1}}\n    queues: [{name: root}]\n", 3,
+                     "partitions:\n  - name: default\n    nodesortpolicy: {type: fair, resourceweights: {vcore: 1.5}}\n    queues: [{name: root}]\n")],
+    "PRIO136": [case(tree("- name: a\n  parent: true\n  childtemplate:\n    resources: {max: {memory: ten}}"), 9,
+                     tree("- name: a\n  parent: true\n  childtemplate:\n    resources: {max: {memory: 10G}}"))],
+    # ---- priorities and queue properties -----------------------------------------------------
+    "PRIO201": [case(tree("- name: a\n  properties:\n    priority.offset: '1000000000'"), 8,
+                     tree("- name: a\n  properties:\n    priority.offset: '999999999'"))],
+    "PRIO202": [case(tree("- name: a\n  properties:\n    priority.offset: '-2147483648'"), 8,
+                     tree("- name: a\n  properties:\n    priority.offset: '-2147483647'"))],
+    "PRIO203": [case(tree("- name: a\n  properties:\n    priority.offset: '0x10'"), 8,
+                     tree("- name: a\n  properties:\n    priority.offset: 010"))],
+    "PRIO204": [case(tree("- name: a\n  properties:\n    application.sort.policy: Fair"), 8,
+                     tree("- name: a\n  properties:\n    application.sort.policy: fair"))],
+    "PRIO205": [case(tree("- name: a\n  properties:\n    application.sort.policy: stateaware"), 8,
+                     tree("- name: a\n  properties:\n    application.sort.policy: fifo"))],
+    "PRIO206": [case(tree("- name: a\n  properties:\n    priority.policy: fenced"), 8,
+                     tree("- name: a\n  properties:\n    priority.policy: FENCE"))],
+    "PRIO207": [case(tree("- name: a\n  properties:\n    application.sort.priority: off"), 8,
+                     tree("- name: a\n  properties:\n    application.sort.priority: Disabled"))],
+    "PRIO208": [case("partitions:\n  - name: default\n    queues:\n      - name: root\n        properties: {priority.offset: '100'}\n", 5,
+                     "partitions:\n  - name: default\n    queues:\n      - name: root\n        properties: {application.sort.priority: disabled}\n")],
+    "PRIO209": [case(tree("- name: a\n  childtemplate:\n    maxapplications: 5"), 7,
+                     tree("- name: a\n  parent: true\n  childtemplate:\n    maxapplications: 5"))],
+    "PRIO210": [case(tree("- name: a\n  properties:\n    priority.offest: '5'"), 8, tree("- name: a\n  properties:\n    priority.offset: '5'"))],
+    "PRIO211": [case(tree("- name: a\n  properties:\n    preemption.delay: '30'"), 8, tree("- name: a\n  properties:\n    preemption.delay: 1m30s"))],
+    # ---- PriorityClass manifests -------------------------------------------------------------
+    "PRIO301": [case(pc("metadata:\n  name: Tier_1\nvalue: 1\n"), 4, pc("metadata:\n  name: tier-1.example.com\nvalue: 1\n"))],
+    "PRIO302": [case(pc("metadata:\n  name: tier1\n  namespace: team-a\nvalue: 1\n"), 5,
+                     pc("metadata:\n  name: tier1\n  namespace: \"\"\nvalue: 1\n"))],
+    "PRIO303": [case(pc("metadata:\n  name: system-batch\nvalue: 5000\n"), 4, pc("metadata:\n  name: systembatch\nvalue: 5000\n"))],
+    "PRIO304": [case(pc("metadata:\n  name: urgent\nvalue: 1000000001\n"), 5, pc("metadata:\n  name: urgent\nvalue: 1000000000\n"))],
+    "PRIO305": [case(pc("metadata:\n  name: a\nvalue: \"1000\"\n"), 5, pc("metadata:\n  name: a\nvalue: 1000\n"))],
+    "PRIO306": [case(pc("metadata:\n  name: a\nvalue: 1\npreemptionPolicy: never\n"), 6,
+                     pc("metadata:\n  name: a\nvalue: 1\npreemptionPolicy: Never\n"))],
+    # several globalDefault classes across files: reported in each file
+    "PRIO307": [case({"a.yaml": pc("metadata:\n  name: standard\nvalue: 1000\nglobalDefault: true\n"),
+                      "b.yaml": pc("metadata:\n  name: best-effort\nvalue: 10\nglobalDefault: true\n")}, 6,
+                     {"a.yaml": pc("metadata:\n  name: standard\nvalue: 1000\nglobalDefault: true\n"),
+                      "b.yaml": pc("metadata:\n  name: best-effort\nvalue: 10\nglobalDefault: false\n")}, file="b.yaml")],
+    "PRIO308": [case(pc("metadata:\n  name: system-node-critical\nvalue: 2000001000\n"), 4,
+                     pc("metadata:\n  name: node-critical\nvalue: 1000000000\n"))],
+    "PRIO309": [case(pc("metadata:\n  name: tier2\ndescription: second tier\n"), 4, pc("metadata:\n  name: tier2\nvalue: 0\n"))],
+    # a user class that queue offsets lift to a system class; with the classes as paths, and given
+    # with --priority-classes
+    "PRIO310": [
+        case({"queues.yaml": two_queues("kube", "batch", "1999999000"), "classes.yaml": pc("metadata: {name: tier1}\nvalue: 4000\n")}, 9,
+             {"queues.yaml": two_queues("kube", "batch", "1000"), "classes.yaml": pc("metadata: {name: tier1}\nvalue: 4000\n")}),
+        case({"queues.yaml": two_queues("kube", "batch", "1999999000"), "classes.yaml": pc("metadata: {name: tier1}\nvalue: 4000\n")}, 9,
+             {"queues.yaml": two_queues("kube", "batch", "1000"), "classes.yaml": pc("metadata: {name: tier1}\nvalue: 4000\n")},
+             classes=("classes.yaml",)),
+    ],
+    # offsets larger than the gaps between classes swap their order
+    "PRIO311": [
+        case({"queues.yaml": two_queues("web", "batch", "5000"), "tiers.yaml": TIERS}, 9,
+             {"queues.yaml": two_queues("web", "batch", "50"), "tiers.yaml": TIERS}, classes=("tiers.yaml",)),
+        case({"queues.yaml": two_queues("web", "batch", "5000"), "tiers.yaml": TIERS}, 9,
+             {"queues.yaml": two_queues("web", "batch", "50"), "tiers.yaml": TIERS}),
+    ],
+    # one class defined twice, differently: reported at the second definition
+    "PRIO312": [case({"a.yaml": pc("metadata:\n  name: standard\nvalue: 1000\n"), "b.yaml": pc("metadata:\n  name: standard\nvalue: 1500\n")}, 5,
+                     {"a.yaml": pc("metadata:\n  name: standard\nvalue: 1000\n"), "b.yaml": pc("metadata:\n  name: standard\nvalue: 1000\n")},
+                     file="b.yaml")],
+    "PRIO313": [case(pc("metadata:\n  name: a\nvalue: 1\nglobaldefault: true\n"), 6, pc("metadata:\n  name: a\nvalue: 1\nglobalDefault: true\n"))],
+    "PRIO314": [
+        case(pc("metadata:\n  name: tier1\nvalue: 4000\n", "scheduling.k8s.io/v1beta1"), 1, pc("metadata:\n  name: tier1\nvalue: 4000\n")),
+        case(pc("metadata:\n  name: tier1\nvalue: 4000\n", "scheduling.k8s.io/v2"), 1, pc("metadata:\n  name: tier1\nvalue: 4000\n"),
+             severity="error"),  # an API version Kubernetes never served
+    ],
+    # ---- Armada queue manifests --------------------------------------------------------------
+    "PRIO401": [case(ARMADA_QUEUE + "name: a\npriorityFactor: 0.5\n", 4, ARMADA_QUEUE + "name: a\npriorityFactor: 1.0\n")],
+    "PRIO402": [case(ARMADA_QUEUE + "name: a\npriorityFactor: 1\nresourceLimits:\n  cpu: 0.2\n  memory: 0.1\n", 5,
+                     ARMADA_QUEUE + "name: a\npriorityFactor: 1\n"
+                     "ResourceLimitsByPriorityClassName: {armada-default: {maximumResourceFraction: {cpu: 0.2}}}\n")],
+    "PRIO403": [case(ARMADA_QUEUE + "name: a\npriorityFactor: 1\npriorityFactr: 2\n", 5, ARMADA_QUEUE + "name: a\nPriorityFactor: 2\n")],
+    "PRIO404": [case("apiVersion: armadaproject.io/v1\nkind: Queue\nname: a\npriorityFactor: 1\n", 1, ARMADA_QUEUE + "name: a\npriorityFactor: 1\n")],
+    "PRIO405": [case(ARMADA_QUEUE + "name: \"\"\npriorityFactor: 1\n", 3, ARMADA_QUEUE + "name: a\npriorityFactor: 1\n")],
+    "PRIO406": [case(ARMADA_QUEUE + "name: a\npriorityFactor: 1\ncordoned: \"no\"\n", 5, ARMADA_QUEUE + "name: a\npriorityFactor: 1\ncordoned: false\n")],
+    "PRIO407": [case(ARMADA_QUEUE + "name: a\npriorityFactor: 1\npermissions:\n  - subjects: [{kind: group, name: g}]\n    verbs: [submit]\n", 6,
+                     ARMADA_QUEUE + "name: a\npriorityFactor: 1\npermissions:\n  - subjects: [{kind: Group, name: g}]\n    verbs: [submit]\n")],
+    "PRIO408": [case(ARMADA_QUEUE + "name: a\npriorityFactor: 1\npermissions:\n  - subjects: [{kind: User, name: u}]\n    verbs: [submit, cancle]\n", 7,
+                     ARMADA_QUEUE + "name: a\npriorityFactor: 1\npermissions:\n  - subjects: [{kind: User, name: u}]\n    verbs: [submit, cancel]\n")],
+    "PRIO409": [case(ARMADA_QUEUE + "name: a\npriorityFactor: 1\nlabels: {team: \"\"}\n", 5, ARMADA_QUEUE + "name: a\npriorityFactor: 1\nlabels: {team: data}\n")],
+    # (a QueueList: `prio validate` splits a Kubernetes `kind: List` into its items, so there the
+    # duplicate is not seen; test_armada_lint.py checks that shape on the rule's check directly)
+    "PRIO410": [case("apiVersion: armadaproject.io/v1beta1\nkind: QueueList\nqueues:\n"
+                     "  - {name: a, priorityFactor: 1}\n  - {name: a, priorityFactor: 2}\n", 5,
+                     "apiVersion: armadaproject.io/v1beta1\nkind: QueueList\nqueues:\n"
+                     "  - {name: a, priorityFactor: 1}\n  - {name: b, priorityFactor: 2}\n")],
+    # ---- Armada scenarios for the current scheduler ------------------------------------------
+    "PRIO411": [case(scenario(RESOURCES="resourcesToConsiderWithMultipliers: [{name: cpu}, {name: nvidia.com/gpu, multiplier: -0.5}]"), 3,
+                     scenario(RESOURCES="resourcesToConsiderWithMultipliers: [{name: cpu, multiplier: 0}, {name: nvidia.com/gpu, multiplier: 0.5}]"))],
+    "PRIO412": [case(scenario(RESOURCES="resourcesToConsider: [cpu, gpu]"), 3, scenario())],
+    "PRIO413": [case(scenario(CLASS="armada-preemtible"), 10, scenario(CLASS="armada-preemptible"))],
+    "PRIO414": [case(scenario(PF="0"), 8, scenario(PF="1"))],
+    # ---- preemption --------------------------------------------------------------------------
+    "PRIO501": [case(PREEMPTION_DISABLED_WITH_POLICY, 9, PREEMPTION_DISABLED_WITH_POLICY.replace("enabled: false", "enabled: true"))],
+    "PRIO502": [case(QUOTA_DELAY_NO_SWITCH, 9, QUOTA_BOTH)],
+    "PRIO503": [case(QUOTA_BOTH.replace("max: {vcore: 8}", "max: {vcore: 4}"), 11, QUOTA_BOTH)],
+    "PRIO504": [case(LEAF_NO_GUARANTEE, 9, LEAF_GUARANTEE_ON_PARENT)],
+    "PRIO505": [case(FENCE_OUT_OF_REACH, 8, FENCE_OUT_OF_REACH.replace('priority.offset: "10"', 'priority.offset: "1000"'))],
+    # ---- suppressions: a directive on a line with no finding; the fix puts it where PRIO201 is ---
+    "PRIO901": [case(with_comment(SUPPRESS_QUEUES, 2, "  # prio: ignore[PRIO201]"), 2,
+                     with_comment(SUPPRESS_QUEUES, 8, "  # prio: ignore[PRIO201]"))],
+}
+
+CASES = [(rule, i, c) for rule, cases in CATALOGUE.items() for i, c in enumerate(cases)]
+
+
+@pytest.fixture
+def validate(tmp_path, monkeypatch):
+    """Run `prio validate -o json` on `files` written to tmp_path (the working directory, so the
+    report names them as written); returns (exit code, findings)."""
+    for var in ("PRIO_CONFIG", "PRIO_STRICT", "PRIO_OUTPUT_FILE", "PRIO_COLOR", "CI_PROJECT_DIR", "GITHUB_WORKSPACE"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.chdir(tmp_path)
+    runs = iter(range(1000))
+
+    def go(files: Files, classes: tuple = ()):
+        files = {"input.yaml": files} if isinstance(files, str) else files
+        sub = tmp_path / f"run{next(runs)}"
+        sub.mkdir()
+        for name, text in files.items():
+            (sub / name).write_text(text, encoding="utf-8")
+        monkeypatch.chdir(sub)
+        args = [name for name in files if name not in classes]
+        for name in classes:
+            args += ["--priority-classes", name]
+        r = run_cli("validate", "--no-config", "-o", "json", *args)
+        assert r.exit_code in (0, 1), (r.exit_code, r.stdout, r.stderr)
+        assert "Traceback" not in r.stderr, r.stderr
+        return r.exit_code, json.loads(r.stdout)["findings"]
+
+    return go
+
+
+@pytest.mark.parametrize("rule,i,c", CASES, ids=[f"{rule}-{i}" for rule, i, _ in CASES])
+def test_rule_fails_then_passes(rule, i, c, validate, monkeypatch):
+    from prio.lint.rules import all_rules
+
+    meta = all_rules()[rule]
+    if c.setup:
+        c.setup(monkeypatch)
+    bad = {"input.yaml": c.bad} if isinstance(c.bad, str) else c.bad
+    where = c.file or next(iter(bad))
+
+    _, found = validate(c.bad, c.classes)
+    mine = [f for f in found if f["rule"] == rule]
+    assert mine, f"{rule} not reported; got {[(f['rule'], f['file'], f['line'], f['message']) for f in found]}"
+    f = next((f for f in mine if f["file"] == where), None)
+    assert f is not None, (where, [(x["file"], x["line"]) for x in mine])
+    if c.line is not None:
+        assert f["line"] == c.line, (f["line"], f["message"])
+    assert f["name"] == meta.name
+    assert f["severity"] == (c.severity or meta.severity)
+    assert f["message"]
+
+    _, found = validate(c.good, c.classes)
+    assert not [f for f in found if f["rule"] == rule], [(f["file"], f["line"], f["message"]) for f in found if f["rule"] == rule]
+
+
+def test_every_rule_has_a_case():
+    from prio.lint.rules import all_rules
+
+    missing = sorted(set(all_rules()) - set(CATALOGUE))
+    assert not missing, f"rules without a failing and a passing case in CATALOGUE: {', '.join(missing)}"
+    unknown = sorted(set(CATALOGUE) - set(all_rules()))
+    assert not unknown, f"CATALOGUE names rules the registry does not know: {', '.join(unknown)}"
+    assert all(CATALOGUE[r] for r in CATALOGUE), "a rule with an empty list of cases"
+
+
+def _ids():
+    from prio.lint.rules import all_rules
+
+    return list(all_rules())
+
+
+@pytest.mark.parametrize("rule", _ids())
+def test_rule_is_documented(rule):
+    from prio.lint.registry import TARGETS, RULES
+    from prio.lint.rules import all_rules
+
+    r = all_rules()[rule]
+    assert re.fullmatch(r"PRIO\d{3}", r.id)
+    assert r.summary and r.summary.endswith("."), f"{rule}: the doc's first paragraph is not a summary sentence"
+    assert r.doc.strip() != r.summary, f"{rule}: the doc is only a summary"
+    assert "Example" in r.doc, f"{rule}: the doc shows no Example"
+    assert "Fix" in r.doc, f"{rule}: the doc says no Fix"
+    assert r.severity in ("error", "warning", "info")
+    assert r.target in TARGETS
+    assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", r.name), r.name
+    assert [x.id for x in RULES.values() if x.name == r.name] == [rule], f"slug {r.name} is not unique"
+
+    shown = run_cli("rule", rule)
+    assert shown.exit_code == 0, shown.stderr
+    assert r.doc in shown.stdout and r.name in shown.stdout and r.severity in shown.stdout
+    by_slug = run_cli("rule", r.name)
+    assert by_slug.exit_code == 0 and by_slug.stdout == shown.stdout
