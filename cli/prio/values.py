@@ -94,3 +94,8 @@ def describe(value, article: bool = True) -> str:
     if isinstance(value, (int, float)):
         return f"{the}number {value!r}"
     return f"{the}string {value!r}"
+
+
+def count(n: int, one: str, many: str | None = None) -> str:
+    """`1 pod`, `2 pods` (`many` for irregular plurals: count(n, "priority", "priorities"))."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"

@@ -63,7 +63,7 @@ def test_missing_file_and_directory(tmp_path):
     assert "no such file" in r.stderr
     r = run_cli("simulate", str(tmp_path))
     one_line_error(r)
-    assert "is a directory" in r.stderr
+    assert "a directory with no YAML or JSON files" in r.stderr  # a directory is read file by file
 
 
 def test_empty_directory_validates_nothing(tmp_path):

@@ -210,7 +210,7 @@ def test_why_ask_names_the_decisive_comparison():
     assert run_cli("explain", "--why-ask", "app-1-1", "--behind", "app-1-1").exit_code == 2
     assert run_cli("explain", "--why-ask", "app-1-1", "--why", "root").exit_code == 2
     doc = json.loads(run_cli("explain", "--why-ask", "app-5-2", "-o", "json").stdout)
-    assert doc["ask"] == "app-5-2" and "step 7" in doc["why"][0]
+    assert doc["ask"] == "app-5-2" and "step 7" in doc["lines"][0]
 
 
 def test_why_ask_inside_a_leaf_names_the_deciding_step(tmp_path):

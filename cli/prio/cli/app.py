@@ -59,6 +59,12 @@ def main() -> None:
     _register()
     try:
         code = app(standalone_mode=False)
+        sys.stdout.flush()
+    except BrokenPipeError:  # stdout closed early (`| head -1`): quiet, whatever the format
+        from prio.cli.common import quiet_broken_pipe
+
+        quiet_broken_pipe()
+        sys.exit(0)
     except typer.TyperException as e:
         ctx = getattr(e, "ctx", None)
         if type(e).__name__ == "NoArgsIsHelpError" and ctx is not None:

@@ -64,8 +64,10 @@ def run_explain(docs: list, fmt: str, *, why: str | None = None, width: int | No
         try:
             lines = render.why_lines(sc, sh, why)
         except KeyError:
+            from prio.suggest import did_you_mean
+
             raise InputError("--why", f"no queue {why!r} in this scenario (queues: "
-                                      f"{', '.join(q.name for q in sc.queues)})") from None
+                                      f"{', '.join(q.name for q in sc.queues)}){did_you_mean(why, [q.name for q in sc.queues])}") from None
         if fmt == "json":
             import json
 

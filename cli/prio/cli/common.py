@@ -8,16 +8,62 @@ import sys
 from prio.errors import InputError
 
 
-def pick_format(output: str | None, formats) -> str:
+def pick_format(output: str | None, formats, to_file: bool = False) -> str:
     """-o, else PRIO_OUTPUT when it names one of this command's formats (it is shared with
-    validate, whose formats differ), else table on a terminal and plain elsewhere."""
+    validate, whose formats differ: see prio.cli.envformat), else table on a terminal and plain
+    elsewhere (and in a file). An alias (text) comes back as the format it names (plain)."""
     from prio.cli.envformat import env_format
+    from prio.render.formats import canonical
 
-    fmt = output or env_format(formats) or ("table" if sys.stdout.isatty() else "plain")
+    tty = sys.stdout.isatty() and not to_file
+    fmt = (output or "").strip().lower() or env_format(formats) or ("table" if tty else "plain")
     if fmt not in formats:
         sys.stderr.write(f"prio: unknown output format {fmt!r} (choose from {', '.join(formats)})\n")
         raise SystemExit(2)
-    return fmt
+    return canonical(fmt)
+
+
+def to_file(path) -> bool:
+    return path not in (None, "", "-")
+
+
+def with_output_file(path, fn) -> int:
+    """Run `fn` with stdout going to `path` (None or - : stdout itself). The report is written to
+    a temporary file beside it and renamed on success, so a failed run leaves no half report."""
+    if not to_file(path):
+        return fn()
+    import tempfile
+
+    d = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".prio-", dir=d)
+    except OSError as e:
+        raise InputError(path, f"cannot write here: {e.strerror or e}") from None
+    saved = sys.stdout
+    ok = False
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            sys.stdout = fh
+            try:
+                code = fn()
+            finally:
+                sys.stdout = saved
+        if code in (0, 1):
+            try:
+                mask = os.umask(0)
+                os.umask(mask)
+                os.chmod(tmp, 0o666 & ~mask)  # as open() would have made it, not mkstemp's 0600
+                os.replace(tmp, path)
+            except OSError as e:
+                raise InputError(path, f"cannot write: {e.strerror or e}") from None
+            ok = True
+        return code
+    finally:
+        if not ok:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 def width() -> int:
@@ -54,7 +100,32 @@ def say_recognised(inp) -> None:
 
 def say_notes(inp) -> None:
     for note in inp.notes:
-        sys.stderr.write(f"prio: note: {note}\n")
+        sys.stderr.write(f"prio: note: {public(note)}\n")
+
+
+def public(text: str) -> str:
+    """A message as users see it: a bundled sample is named as one, never by the path it has
+    inside the installed package (site-packages)."""
+    from prio.io.package_data import samples_dir
+
+    d = samples_dir().rstrip(os.sep) + os.sep
+    return text.replace(d, "bundled sample ") if d in text else text
+
+
+def error_line(text: str) -> str:
+    """Every error line starts with `prio: `."""
+    text = public(text)
+    return text if text.startswith("prio:") else f"prio: {text}"
+
+
+def quiet_broken_pipe() -> None:
+    """stdout was closed early (`prio simulate -o json | head -1`): end quietly, as text does.
+    stdout is pointed at /dev/null so the interpreter's last flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def load_inputs(paths, sample, classes):
@@ -93,8 +164,11 @@ def guarded(fn) -> int:
     gc.disable()
     try:
         return fn()
+    except BrokenPipeError:
+        quiet_broken_pipe()
+        return 0
     except InputError as e:
-        sys.stderr.write(f"prio: {e}\n")  # every error line starts with prio:
+        sys.stderr.write(error_line(str(e)) + "\n")
         return 2
     except RecursionError:
         sys.stderr.write("prio: input nested too deeply\n")

@@ -27,7 +27,7 @@ def command(
     color: Color = options.COLOR,
     partition: Optional[str] = options.PARTITION,
     fail_on: Optional[str] = typer.Option(None, "--fail-on", metavar="KINDS", help="Exit 1 when such a change exists: a comma-separated list of priority (a queue's effective priority), order (an ask's step), unscheduled (an ask newly not placed, an application newly rejected), findings (a validate finding added)."),
-    output_file: Optional[str] = typer.Option(None, "--output-file", metavar="PATH", help="Write the report to PATH instead of standard output."),
+    output_file: Optional[str] = options.OUTPUT_FILE,
     verbose: bool = options.VERBOSE,
     yunikorn: Optional[str] = options.YUNIKORN_DIFF,
     header: List[str] = options.HEADER,
@@ -39,9 +39,9 @@ def command(
     from prio.cli.common import pick_format
     from prio.cli.diff_live import remote_for
 
-    fmt = pick_format(output, FORMATS)
-    kinds = _fail_on(fail_on)
     to_file = output_file not in (None, "", "-")
+    fmt = pick_format(output, FORMATS, to_file)
+    kinds = _fail_on(fail_on)
     col = False if to_file else use_color(color, sys.stdout)
     raise typer.Exit(guarded(lambda: run(old, new, inputs or [], fmt, kinds, output_file if to_file else None, partition, verbose, col,
                                          remote_for(yunikorn, header, cacert, timeout, old, new, inputs or []))))

@@ -20,6 +20,7 @@ def command(
     inputs: List[str] = options.INPUTS,
     sample: Optional[str] = options.SAMPLE,
     output: Optional[str] = options.OUTPUT,
+    output_file: Optional[str] = options.OUTPUT_FILE,
     color: Color = options.COLOR,
     partition: Optional[str] = options.PARTITION,
     queue: Optional[str] = typer.Option(None, "--queue", metavar="PATH", help="Only this queue's subtree."),
@@ -39,12 +40,12 @@ def command(
     pending: bool = typer.Option(False, "--pending", help="Why asks stay pending: each reason code with how many asks, per queue, and the first few (--limit N of them; 3 by default)."),
 ):
     """Show each queue's effective priority, offset and fence, and why."""
-    from prio.cli.common import guarded, pick_format
+    from prio.cli.common import guarded, pick_format, to_file, with_output_file
     from prio.cli.live import remote
 
-    fmt = pick_format(output, FORMATS)
-    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit, why_ask, behind, use_color(color, sys.stdout), verbose, armada_model,
-                                         remote(yunikorn, header, cacert, timeout, inputs, sample), pending)))
+    fmt = pick_format(output, FORMATS, to_file(output_file))
+    raise typer.Exit(guarded(lambda: with_output_file(output_file, lambda: run(inputs or [], sample, fmt, partition, queue, why, priority_classes, armada_decay, armada_weighting, limit, why_ask, behind, use_color(color, sys.stdout) and not to_file(output_file), verbose, armada_model,
+                                         remote(yunikorn, header, cacert, timeout, inputs, sample), pending))))
 
 
 def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada_weighting, limit=None, why_ask=None, behind=None, color=False, verbose=False, armada_model=None, live=None, pending=False) -> int:
@@ -79,7 +80,10 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
             try:
                 find(eng.root, target)
             except KeyError:
-                sys.stderr.write(f"prio: no queue {target!r} in this partition\n")
+                from prio.suggest import did_you_mean
+
+                flag = "--queue" if target == queue else "--why"
+                sys.stderr.write(f"prio: {flag}: no queue {target!r} in this partition{did_you_mean(target, [q.path for q in eng.root.walk()])}\n")
                 return 2
     if behind and not why_ask:
         sys.stderr.write("prio: --behind goes with --why-ask\n")
@@ -94,15 +98,22 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
     if why_ask:
         from prio.yunikorn.explain import why_ask as why_ask_lines
 
+        facts: dict = {}
         try:
-            lines = why_ask_lines(lambda: build(inp, partition), why_ask, behind)
+            lines = why_ask_lines(lambda: build(inp, partition), why_ask, behind, facts)
         except KeyError as e:
-            sys.stderr.write(f"prio: no pending ask {e.args[0]!r}\n")
+            from prio.suggest import did_you_mean
+
+            key = e.args[0]
+            flag = "--behind" if key == behind and key != why_ask else "--why-ask"
+            known = [f"{st.app.id}/{a.id}" if "/" in key else a.id for st in eng.apps for a in st.asks]
+            sys.stderr.write(f"prio: {flag}: no pending ask {key!r}{did_you_mean(key, known)}\n")
             return 2
         except ValueError as e:
             sys.stderr.write(f"prio: {e}\n")
             return 2
-        return _print_lines(fmt, {"ask": why_ask, "why": lines}, lines)
+        doc = {"ask": why_ask, **{k: facts.get(k) for k in ("step", "placedBefore", "waitsBehind", "partsAt", "rule", "values", "tie")}, "lines": lines}
+        return _print_lines(fmt, doc, lines)
     if why:
         lines = why_lines(eng, why)
         return _print_lines(fmt, {"queue": why, "why": lines}, lines)
@@ -133,6 +144,11 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
         from prio.yunikorn.classranges import class_ranges
 
         ranges = class_ranges(eng.root, defined)
+        if queue:  # --queue narrows every table, this one too
+            from prio.yunikorn.explain import find
+
+            top = find(eng.root, queue).path
+            ranges = [x for x in ranges if x["queue"] == top or x["queue"].startswith(top + ".")]
     from prio.render import explain as explain_out
 
     write_chunks(explain_out.render(fmt, rows, asks, ranges=ranges, width=width(), total=total, color=color, rejected=eng.rejected))

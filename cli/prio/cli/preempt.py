@@ -21,7 +21,7 @@ def command(
     inputs: List[str] = typer.Argument(None, metavar="INPUT", help="Queue config and a snapshot with nodes and running allocations (recognised by content). None: the bundled preemption sample."),
     sample: Optional[str] = typer.Option(None, "--sample", metavar="NAME", help="Use a bundled sample (default with no INPUT: preemption)."),
     output: Optional[str] = options.OUTPUT,
-    output_file: Optional[str] = typer.Option(None, "--output-file", metavar="PATH", help="Write the report to this file instead of stdout."),
+    output_file: Optional[str] = options.OUTPUT_FILE,
     ask: Optional[str] = typer.Option(None, "--ask", metavar="ID", help="Only this ask (an ask id, or APP/ASK)."),
     color: Color = options.COLOR,
     partition: Optional[str] = options.PARTITION,
@@ -38,8 +38,8 @@ def command(
     from prio.cli.common import guarded, pick_format
     from prio.cli.live import remote
 
-    fmt = pick_format(output, FORMATS)
     to_file = output_file not in (None, "", "-")
+    fmt = pick_format(output, FORMATS, to_file)
     stream = sys.stdout if not to_file else None
     raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, ask, partition, priority_classes, output_file,
                                          use_color(color, sys.stdout) and stream is not None, verbose,
@@ -104,8 +104,11 @@ def run(paths, sample, fmt, ask, partition, classes, output_file=None, color=Fal
     if ask is not None:
         asks = [r for r in asks if ask in (r.ask, f"{r.application}/{r.ask}")]
         if not asks:
+            from prio.suggest import did_you_mean
+
             known = ", ".join(r.ask for r in result.asks[:10]) or "none"
-            raise InputError("--ask", f"no pending ask {ask!r} in {snap.source} (asks: {known}{', ...' if len(result.asks) > 10 else ''})")
+            hint = did_you_mean(ask, [f"{r.application}/{r.ask}" if "/" in ask else r.ask for r in result.asks])
+            raise InputError("--ask", f"no pending ask {ask!r} in {snap.source}" + (hint or f" (asks: {known}{', ...' if len(result.asks) > 10 else ''})"))
     text = "".join(preempt_out.render(fmt, result, asks, width=width(), color=color))
     if output_file not in (None, "", "-"):
         try:

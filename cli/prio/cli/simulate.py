@@ -20,6 +20,7 @@ def command(
     inputs: List[str] = options.INPUTS,
     sample: Optional[str] = options.SAMPLE,
     output: Optional[str] = options.OUTPUT,
+    output_file: Optional[str] = options.OUTPUT_FILE,
     color: Color = options.COLOR,
     steps: Optional[int] = typer.Option(None, "--steps", min=0, metavar="N", help="Stop after this many steps."),
     limit: Optional[int] = typer.Option(None, "--limit", min=0, metavar="N", help="Step rows to show in table, plain and markdown output (default: 1000 in table, all otherwise; json has every step)."),
@@ -37,12 +38,12 @@ def command(
     timeout: Optional[float] = options.TIMEOUT,
 ):
     """Step through the scheduling order and every priority change it causes."""
-    from prio.cli.common import guarded, pick_format
+    from prio.cli.common import guarded, pick_format, to_file, with_output_file
     from prio.cli.live import remote
 
-    fmt = pick_format(output, FORMATS)
-    raise typer.Exit(guarded(lambda: run(inputs or [], sample, fmt, steps, partition, priority_classes, rounds, seed, armada_decay, armada_weighting, limit, use_color(color, sys.stdout), verbose, armada_model,
-                                         remote(yunikorn, header, cacert, timeout, inputs, sample))))
+    fmt = pick_format(output, FORMATS, to_file(output_file))
+    raise typer.Exit(guarded(lambda: with_output_file(output_file, lambda: run(inputs or [], sample, fmt, steps, partition, priority_classes, rounds, seed, armada_decay, armada_weighting, limit, use_color(color, sys.stdout) and not to_file(output_file), verbose, armada_model,
+                                         remote(yunikorn, header, cacert, timeout, inputs, sample)))))
 
 
 def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_decay, armada_weighting, limit=None, color=False, verbose=False, armada_model=None, live=None) -> int:
@@ -79,7 +80,14 @@ def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_deca
 
     if limit is None and fmt == "table":
         limit = 1000  # a terminal table of a million rows helps nobody, and rich takes minutes on it
-    write_chunks(simulate_out.render(fmt, result, unscheduled, eng, width=width(), limit=limit, color=color))
+    stopped = ""
+    if steps is not None and len(result) >= steps:
+        still = sum(len(st.asks) for st in eng.apps) - len(result) - len(unscheduled)
+        if still > 0:
+            stopped = f"Stopped after step {len(result)} (--steps {steps}): {still} ask{'s' if still != 1 else ''} still pending."
+            if fmt == "json":
+                sys.stderr.write(f"prio: note: {stopped}\n")
+    write_chunks(simulate_out.render(fmt, result, unscheduled, eng, width=width(), limit=limit, color=color, stopped=stopped))
     return 0
 
 

@@ -111,12 +111,14 @@ def run(paths, output_file, anonymize, fmt, partition, classes, verbose, live=No
         else:
             sys.stdout.write(json.dumps(summary, indent=2) + "\n")
     else:
+        from prio.values import count
+
         rej = f", {len(rejected)} rejected" if rejected else ""
         running = sum(len(a.allocations or ()) for a in snap.apps)
-        run_s = f", {running} running allocations" if running else ""
-        nodes_s = f", {len(snap.nodes)} nodes" if snap.nodes else ""
-        sys.stderr.write(f"prio: wrote {output_file}: partition {snap.partition}, {len(snap.apps) - len(rejected)} applications, "
-                         f"{snap.ask_count()} pending asks{run_s}{nodes_s}{rej}\n")
+        run_s = f", {count(running, 'running allocation')}" if running else ""
+        nodes_s = f", {count(len(snap.nodes), 'node')}" if snap.nodes else ""
+        sys.stderr.write(f"prio: wrote {output_file}: partition {snap.partition}, {count(len(snap.apps) - len(rejected), 'application')}, "
+                         f"{count(snap.ask_count(), 'pending ask')}{run_s}{nodes_s}{rej}\n")
     return 0
 
 

@@ -36,9 +36,11 @@ def _choice(message: str) -> str | None:
 def plain_usage_error(message: str) -> str:
     """One plain line: `-o/--output: 'sarf' is not one of text, json, ...; did you mean 'sarif'?`."""
     msg = " ".join(message.split())
-    m = re.match(r"Invalid value for (.+?): (.*)$", msg)
-    where, what = (m.group(1), m.group(2)) if m else ("", msg)
+    m = re.match(r"Invalid value for ((?:'[^']*'(?: / )?)+)(?: \(env var: '([^']*)'\))?: (.*)$", msg)
+    where, env, what = (m.group(1), m.group(2), m.group(3)) if m else ("", None, msg)
     where = ", ".join(w.strip("'") for w in where.split(" / ")) if where else ""
+    if env:
+        where += f" (or {env})"
     what = re.sub(r"^(Value error|Assertion failed), ", "", what)
     what = _choice(what) or what
     for pattern, repl in _RULES:

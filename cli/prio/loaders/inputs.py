@@ -3,6 +3,7 @@
 applications dumps or kubectl pod lists, plus PriorityClasses)."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from prio.loaders import queues as queues_loader
@@ -62,13 +63,23 @@ def gather(paths: list[str], classes_paths: list[str] = ()) -> Inputs:
     yunikorn-configs' queues.yaml replaces yunikorn-defaults'. What was assumed goes to notes."""
     inp = Inputs()
     pending_docs = []  # (kind, name, doc) loaded after the classes are known
+    paths, in_dirs = _expand_dirs(list(paths))
     for path in list(classes_paths) + list(paths):
         src = source.read(path, source.MAX_SNAPSHOT_BYTES)
         inp.names.append(src.name)
         docs = yamlnodes.load_fast(src.name, src.text)
+        if path in in_dirs:  # a directory's files: what prio does not read is skipped, and said so
+            why = _skip_reason(docs)
+            if why:
+                inp.notes.append(f"{src.name}: skipped: {why}")
+                inp.names.pop()
+                in_dirs[path] = False
+                continue
         if not docs:
             raise InputError(src.name, f"empty input; expected {EXPECTED}")
         kinds = [_kind(d.data) for d in docs]
+        for doc, k in zip(docs, kinds):
+            _wrong_endpoint(src.name, doc, k)
         inp.recognised.append((src.name, ", ".join(dict.fromkeys(_WHAT.get(k, k) for k in kinds))))
         if path in classes_paths and set(kinds) - {"priorityclass", "priorityclass-list"}:
             raise InputError(src.name, "--priority-classes takes PriorityClass manifests; this file holds something else")
@@ -109,6 +120,10 @@ def gather(paths: list[str], classes_paths: list[str] = ()) -> Inputs:
                     inp.notes.append(f"{src.name}: using the queues.yaml of {chosen.label.split(',')[0]}, "
                                      "as the shim does (yunikorn-configs replaces yunikorn-defaults)")
                 _set_config(inp, src.name, chosen.doc)
+    for d in dict.fromkeys(os.path.dirname(p) for p in in_dirs):
+        if not any(ok for p, ok in in_dirs.items() if os.path.dirname(p) == d):
+            skipped = sum(1 for p in in_dirs if os.path.dirname(p) == d)
+            raise InputError(d, f"no input prio reads in this directory ({skipped} YAML/JSON file{'s' if skipped != 1 else ''} skipped); expected {EXPECTED}")
     snaps = []
     for k, name, doc in pending_docs:
         if k == "native":
@@ -141,6 +156,56 @@ def gather(paths: list[str], classes_paths: list[str] = ()) -> Inputs:
     if inp.armada and (inp.config is not None or inp.snapshot is not None):
         raise InputError(inp.armada[0][0], "an Armada scenario cannot be combined with YuniKorn inputs")
     return inp
+
+
+def _expand_dirs(paths: list[str]):
+    """A directory stands for the YAML and JSON files directly in it (sorted; not below: a REST
+    dump's folders repeat the same state many times). Returns the paths and {file: True} for
+    those that came from a directory."""
+    out, in_dirs = [], {}
+    for p in paths:
+        if p == "-" or not os.path.isdir(p):
+            out.append(p)
+            continue
+        try:
+            names = sorted(os.listdir(p))
+        except OSError as e:
+            raise InputError(p, e.strerror or str(e)) from None
+        files = [os.path.join(p, f) for f in names if f.endswith(source.YAML_SUFFIXES) and not f.startswith(".")
+                 and os.path.isfile(os.path.join(p, f))]
+        if not files:
+            raise InputError(p, f"a directory with no YAML or JSON files; expected {EXPECTED}")
+        out += files
+        in_dirs.update((f, True) for f in files)
+    return out, in_dirs
+
+
+def _skip_reason(docs) -> str | None:
+    """Why a file found in a directory is not read (None: it is read)."""
+    from prio.io import endpoints
+
+    if not docs:
+        return "empty"
+    for doc in docs:
+        k = _kind(doc.data)
+        if k in ("unknown", "native", "config", "other"):
+            found = endpoints.identify(doc.data)
+            if found is not None:
+                return f"YuniKorn's {found.split(' (')[0]} response (not read by prio)"
+        if k in ("unknown", "other"):
+            return "not an input prio reads"
+    return None
+
+
+def _wrong_endpoint(name: str, doc, kind: str) -> None:
+    """A saved REST response of an endpoint prio does not read: say which, and what to save."""
+    if kind not in ("unknown", "native", "config", "other"):
+        return
+    from prio.io import endpoints
+
+    found = endpoints.identify(doc.data)
+    if found is not None:
+        raise InputError(name, endpoints.message(found), doc.start.line if doc.index else None)
 
 
 def _set_config(inp: Inputs, name: str, doc) -> None:

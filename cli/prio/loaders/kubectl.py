@@ -34,6 +34,7 @@ from prio.loaders.reader import Reader
 from prio.yunikorn.snapshot import App, Ask, Snapshot
 from prio.io.document import Document
 from prio.io.recognise import NOT_POD_LISTS, is_pod, is_pod_list  # noqa: F401 - recognised by shape
+from prio.values import count
 
 SCHEDULER = "yunikorn"
 APP_ID_LABELS = (("label", "yunikorn.apache.org/app-id"), ("annotation", "yunikorn.apache.org/app-id"),
@@ -272,12 +273,12 @@ def load_pods(name: str, doc, classes=()) -> Snapshot:
     if counts["rooted"]:
         notes.append("queue names without root. are taken as below root: " + ", ".join(sorted(counts["rooted"])[:5]))
     if counts["autogen"]:
-        notes.append(f"{counts['autogen']} pods without an application id label are grouped per namespace as "
+        notes.append(f"{count(counts['autogen'], 'pod')} without an application id label {'is' if counts['autogen'] == 1 else 'are'} grouped per namespace as "
                      "yunikorn-<namespace>-autogen, as the shim does")
     if counts["no_status"]:
-        notes.append(f"{counts['no_status']} pods have no status (manifests, not created yet): taken as pending")
+        notes.append(f"{count(counts['no_status'], 'pod')} {'has' if counts['no_status'] == 1 else 'have'} no status (manifests, not created yet): taken as pending")
     if counts["bound"]:
-        notes.append(f"{counts['bound']} pods already bound or running count as their applications' allocated resources")
+        notes.append(f"{count(counts['bound'], 'pod')} already bound or running {'counts' if counts['bound'] == 1 else 'count'} as {'its application' if counts['bound'] == 1 else 'their applications'}' allocated resources")
     if counts["stale_class"]:
         notes.append("created pods keep the priority admission gave them, although their class has changed since: "
                      + ", ".join(sorted(counts["stale_class"])[:5]))

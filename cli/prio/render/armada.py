@@ -170,6 +170,10 @@ class _Out:
         from rich.table import Table
         from rich.text import Text
 
+        from rich import box
+
+        from prio.render.align import numeric
+
         buf = io.StringIO()
         console = Console(file=buf, width=self.width, force_terminal=False, color_system=None)
         for kind, body in self.parts:
@@ -177,10 +181,18 @@ class _Out:
                 console.print(Text(body, style="bold"))
             elif kind == "table":
                 title, head, rows, caption = body
-                t = Table(title=title, caption=caption, title_justify="left", caption_justify="left")
+                # Too wide for the box? Columns a space apart instead, so names and numbers stay whole.
+                need = sum(max([len(w) for w in h.split()] + [len(str(r[i])) for r in rows if i < len(r)]) for i, h in enumerate(head))
+                tight = {} if need + 3 * len(head) + 1 <= (self.width or 120) else \
+                    {"box": box.SIMPLE_HEAD, "padding": (0, 1), "pad_edge": False, "show_edge": False}
+                t = Table(title=title, caption=caption, title_justify="left", caption_justify="left", **tight)
                 for i, h in enumerate(head):
-                    left = i == 0 or h in ("job", "queue", "stage", "why", "cluster", "time", "requests", "slice", "capped")
-                    t.add_column(h, justify="left" if left else "right", overflow="fold")
+                    # numbers right-aligned; names (queues, jobs) kept whole when they fit in 24
+                    num = numeric(rows, i)
+                    name = h in ("job", "queue") or i == 0 and not num
+                    longest = max([len(str(r[i])) for r in rows if i < len(r)] + [len(h)])
+                    t.add_column(h, justify="right" if num else "left", overflow="fold",
+                                 min_width=min(longest, 24) if name else None)
                 for row in rows:
                     t.add_row(*[Text(c) for c in row])
                 console.print(t)
@@ -193,7 +205,7 @@ class _Out:
         return buf.getvalue()
 
     def _tabulate(self) -> str:
-        from tabulate import tabulate
+        from prio.render.align import grid
 
         md = self.fmt == "markdown"
         out: list[str] = []
@@ -208,8 +220,7 @@ class _Out:
                     out.append("")
                 if md:
                     rows = [[c.replace("|", "\\|") for c in row] for row in rows]
-                out.append(tabulate(rows, headers=head, tablefmt="github" if md else "simple",
-                                    disable_numparse=True))
+                out.append(grid(rows, head, "github" if md else "plain"))  # plain as every other command's
                 if caption:
                     out.append("")
                     out.append(f"_{caption}_" if md else caption)

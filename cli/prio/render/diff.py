@@ -153,17 +153,17 @@ def _cut(body: list, rows: int):
 
 
 def _tabular(d, old, new, fmt, rows) -> str:
-    from tabulate import tabulate
+    from prio.render.align import grid
 
     md = fmt == "markdown"
     out = [("**" + summary(d, old, new) + "**") if md else summary(d, old, new)]
     for title, headers, body in sections(d):
         shown, more = _cut(body, rows)
-        table = tabulate(shown, headers=headers, tablefmt="github" if md else "plain", disable_numparse=True)
+        table = grid(shown, headers, "github" if md else "plain")
         if md:
             # cells are plain text: a | would end the cell
             table = table if "|" not in "".join("".join(r) for r in shown) else \
-                tabulate([[c.replace("|", "\\|") for c in r] for r in shown], headers=headers, tablefmt="github", disable_numparse=True)
+                grid([[c.replace("|", "\\|") for c in r] for r in shown], headers, "github")
             out.append(f"<details><summary>{_html(title)} ({len(body)})</summary>\n\n{table}\n" + (f"\n{more}\n" if more else "") + "\n</details>")
         else:
             out.append(f"{title} ({len(body)})\n{table}" + (f"\n{more}" if more else ""))
@@ -179,6 +179,9 @@ def _rich(d, old, new, width, color, rows) -> str:
     from rich.markup import escape
     from rich.table import Table
 
+    from prio.render.align import numeric
+    from prio.render.paths import DottedPath
+
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
                   color_system="standard" if color else None, highlight=False)
@@ -186,10 +189,11 @@ def _rich(d, old, new, width, color, rows) -> str:
     for title, headers, body in sections(d):
         shown, more = _cut(body, rows)
         t = Table()
-        for h in headers:
-            t.add_column(h, overflow="fold")
+        for i, h in enumerate(headers):
+            num = numeric(shown, i)
+            t.add_column(h, overflow="fold", justify="right" if num else "left", no_wrap=num)
         for r in shown:
-            t.add_row(*(escape(str(c)) for c in r))
+            t.add_row(*(DottedPath(str(c)) if h == "queue" else escape(str(c)) for h, c in zip(headers, r)))
         con.print()
         con.print(f"{title} ({len(body)})", markup=False, style="bold")
         con.print(t)

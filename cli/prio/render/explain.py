@@ -9,6 +9,11 @@ from prio.render.jsontext import jstr
 from prio.yunikorn.explain import show_priority
 
 
+NO_ASKS = "No pending asks: every queue has no priority (n/a)."
+# The ask list is a static view: the caveat goes under it in every human format.
+CAVEAT = "Priorities change as asks are placed: `prio simulate` shows the real order."
+
+
 def _vector(vec) -> str:
     return " > ".join(f"{p.rsplit('.', 1)[-1]} {show_priority(v)}" for p, v in vec)
 
@@ -39,17 +44,19 @@ def _rejected_rows(rejected):
 
 
 def _tabular_rejected(rejected, tablefmt: str) -> str:
-    from tabulate import tabulate
+    from prio.render.align import grid
 
     h = "## " if tablefmt == "github" else ""
     return (f"\n{h}Rejected applications (no placement rule places them: none of their asks is scheduled)\n"
-            + tabulate(_rejected_rows(rejected), headers=("queue", "application", "reason"), tablefmt=tablefmt, disable_numparse=True) + "\n")
+            + grid(_rejected_rows(rejected), ("queue", "application", "reason"), tablefmt) + "\n")
 
 
 def _rich_rejected(rejected, width, color=False) -> str:
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
+
+    from prio.render.paths import DottedPath
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
@@ -58,7 +65,7 @@ def _rich_rejected(rejected, width, color=False) -> str:
     for c in ("queue", "application", "reason"):
         t.add_column(c, overflow="fold")
     for row in _rejected_rows(rejected):
-        t.add_row(*(escape(x) for x in row))
+        t.add_row(DottedPath(row[0]), *(escape(x) for x in row[1:]))
     con.print()
     con.print(t)
     return buf.getvalue()
@@ -100,22 +107,27 @@ def _more(total, shown) -> str:
 
 
 def _tabular(rows, asks, ranges, tablefmt: str, total=None) -> str:
-    from tabulate import tabulate
+    from prio.render.align import grid
 
     q = [(r.queue, show_priority(r.priority), r.offset, "fence" if r.fenced else "", _sort(r), r.pending_asks,
           "; ".join(r.notes)) for r in rows]
     out = []
     h = "## " if tablefmt == "github" else ""
     out.append(f"{h}Queues\n")
-    out.append(tabulate(q, headers=("queue", "priority", "offset", "fence", "sorting", "pending", "notes"), tablefmt=tablefmt, disable_numparse=True))
+    out.append(grid(q, ("queue", "priority", "offset", "fence", "sorting", "pending", "notes"), tablefmt))
     out.append(f"\n\n{h}Pending asks in the order they are considered now\n")
-    a = [(i, x.queue, x.application, x.ask, x.priority, _vector(x.vector)) for i, x in enumerate(asks, 1)]
-    out.append(tabulate(a, headers=("#", "queue", "application", "ask", "priority", "queue priorities (root first)"), tablefmt=tablefmt, disable_numparse=True))
-    out.append(_more(total, len(asks)))
+    if not asks:
+        out.append(NO_ASKS)
+    else:
+        a = [(i, x.queue, x.application, x.ask, x.priority, _vector(x.vector)) for i, x in enumerate(asks, 1)]
+        out.append(grid(a, ("#", "queue", "application", "ask", "priority", "queue priorities (root first)"), tablefmt))
+        sep = "\n\n" if tablefmt == "github" else "\n"  # markdown: a line right under a table joins it
+        tail = [_more(total, len(asks)).strip(), CAVEAT if tablefmt == "github" else CAVEAT.replace("`", "")]
+        out.append(sep + sep.join(t for t in tail if t))
     if ranges:
         out.append(f"\n\n{h}PriorityClasses per queue (what the queue reports for a pod of the class)\n")
-        out.append(tabulate([(x["queue"], x["class"], x["value"], x["min"], x["max"]) for x in ranges],
-                            headers=("queue", "class", "value", "min", "max"), tablefmt=tablefmt, disable_numparse=True))
+        out.append(grid([(x["queue"], x["class"], x["value"], x["min"], x["max"]) for x in ranges],
+                        ("queue", "class", "value", "min", "max"), tablefmt))
     return "".join(out) + "\n"
 
 
@@ -124,6 +136,8 @@ def _rich(rows, asks, ranges, width, total=None, color=False) -> str:
     from rich.markup import escape
     from rich.table import Table
     from rich.tree import Tree
+
+    from prio.render.paths import DottedPath
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
@@ -154,7 +168,7 @@ def _rich(rows, asks, ranges, width, total=None, color=False) -> str:
         con.print(root_tree)
     if not asks:
         con.print()
-        con.print("No pending asks: every queue has no priority (n/a).", style="dim")
+        con.print(NO_ASKS, style="dim")
         return buf.getvalue()
     t = Table(title="Pending asks in the order they are considered now", title_justify="left", expand=False)
     t.add_column("#", justify="right", no_wrap=True, min_width=len(str(len(asks))))
@@ -164,19 +178,19 @@ def _rich(rows, asks, ranges, width, total=None, color=False) -> str:
     t.add_column("priority", justify="right", no_wrap=True, min_width=max((len(str(x.priority)) for x in asks), default=8))
     t.add_column("queue priorities (root first)", overflow="fold", ratio=3)
     for i, x in enumerate(asks, 1):
-        t.add_row(str(i), escape(x.queue), escape(x.application), escape(x.ask), str(x.priority), escape(_vector(x.vector)))
+        t.add_row(str(i), DottedPath(x.queue), escape(x.application), escape(x.ask), str(x.priority), escape(_vector(x.vector)))
     con.print()
     con.print(t)
     if _more(total, len(asks)):
         con.print(escape(_more(total, len(asks)).strip()))
-    con.print("[dim]Priorities change as asks are placed: `prio simulate` shows the real order.[/]")
+    con.print(f"[dim]{CAVEAT}[/]")
     if ranges:
         rt = Table(title="PriorityClasses per queue", title_justify="left")
         for c in ("queue", "class", "value", "min", "max"):
             num = c in ("value", "min", "max")
             rt.add_column(c, overflow="fold", justify="right" if num else "left", no_wrap=num, min_width=11 if num else None)
         for x in ranges:
-            rt.add_row(escape(x["queue"]), escape(x["class"]), str(x["value"]), str(x["min"]), str(x["max"]))
+            rt.add_row(DottedPath(x["queue"]), escape(x["class"]), str(x["value"]), str(x["min"]), str(x["max"]))
         con.print()
         con.print(rt)
     return buf.getvalue()

@@ -8,6 +8,7 @@ from __future__ import annotations
 _ANALYSIS = {
     "table": "a rich table (the default on a terminal)",
     "plain": "plain columns (the default elsewhere)",
+    "text": "the same as plain",
     "markdown": "GitHub-flavoured markdown tables",
     "json": "the contract's JSON",
 }
@@ -36,8 +37,18 @@ FORMATS: dict[str, dict[str, str]] = {
 VALIDATE_RENDERERS = {f: f"prio.render.validate.{f}" for f in FORMATS["validate"] if f != "auto"}
 
 
+# Other names for a format: `-o text` is the human default of every command (validate's text,
+# the analysis commands' plain columns).
+ALIASES = {"text": "plain"}
+
+
 def names(command: str) -> tuple[str, ...]:
     return tuple(FORMATS[command])
+
+
+def canonical(fmt: str) -> str:
+    """The format a renderer knows: an alias resolved (text -> plain for the analysis commands)."""
+    return ALIASES.get(fmt, fmt)
 
 
 def help_text(command: str, tail: str = "") -> str:

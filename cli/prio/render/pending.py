@@ -40,18 +40,17 @@ def render(fmt: str, groups, placed: int, total: int, width: int = 120, color: b
 
 
 def _tabular(groups, placed, total, tablefmt) -> str:
-    from tabulate import tabulate
+    from prio.render.align import grid
 
     h = "## " if tablefmt == "github" else ""
     out = [_headline(placed, total) + "\n"]
     if not groups:
         return out[0]
     out.append(f"\n{h}Pending reasons\n")
-    out.append(tabulate([(g.code, g.count, g.words) for g in groups], headers=("code", "asks", "reason"),
-                        tablefmt=tablefmt, disable_numparse=True))
+    out.append(grid([(g.code, g.count, g.words) for g in groups], ("code", "asks", "reason"), tablefmt))
     out.append(f"\n\n{h}Per queue\n")
     rows = [(g.code, q.queue, q.count, q.words, _first(q)) for g in groups for q in g.queues]
-    out.append(tabulate(rows, headers=("code", "queue", "asks", "why", "first asks"), tablefmt=tablefmt, disable_numparse=True))
+    out.append(grid(rows, ("code", "queue", "asks", "why", "first asks"), tablefmt))
     return "".join(out) + "\n"
 
 
@@ -59,6 +58,8 @@ def _rich(groups, placed, total, width, color) -> str:
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
+
+    from prio.render.paths import DottedPath
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
@@ -82,7 +83,7 @@ def _rich(groups, placed, total, width, color) -> str:
     q.add_column("first asks", overflow="fold", ratio=2)
     for g in groups:
         for x in g.queues:
-            q.add_row(escape(g.code), escape(x.queue), str(x.count), escape(x.words), escape(_first(x)))
+            q.add_row(escape(g.code), DottedPath(x.queue), str(x.count), escape(x.words), escape(_first(x)))
     con.print()
     con.print(q)
     return buf.getvalue()

@@ -146,7 +146,7 @@ def _rich(result, asks, width, color) -> str:
 
 
 def _tabular(result, asks, tablefmt) -> str:
-    from tabulate import tabulate
+    from prio.render.align import grid
 
     out = []
     md = tablefmt == "github"
@@ -165,8 +165,7 @@ def _tabular(result, asks, tablefmt) -> str:
                 for c in sorted((c for c in r.candidates if _in_scope(r, c)), key=lambda c: (rank.get(c.id, 1 << 30), c.queue, c.id))]
         if rows:
             out.append("")
-            out.append(tabulate(rows, headers=("task", "application", "queue", "node", "priority", "ask priority there", "verdict", "why"),
-                                tablefmt=tablefmt, disable_numparse=True))
+            out.append(grid(rows, ("task", "application", "queue", "node", "priority", "ask priority there", "verdict", "why"), tablefmt))
     out.append("")
     out.append("prio simulate does not model preemption; this is what YuniKorn's preemption would do.")
     return "\n".join(out) + "\n"

@@ -54,14 +54,20 @@ def summary_rows(eng):
     return [(q.path, q.placed, q.first_step, q.last_step) for q in eng.root.walk() if q.leaf and q.placed]
 
 
-def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = None, color: bool = False):
-    """`limit` caps the step rows of the human formats (json always has every step)."""
+def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = None, color: bool = False, stopped: str = ""):
+    """`limit` caps the step rows of the human formats (json always has every step); `stopped`:
+    the line that says --steps ended the run with asks still pending."""
     if fmt == "json":
         yield from _json(steps, unscheduled, getattr(eng, "rejected", ()))
         return
+    if not steps and not unscheduled and not rejected_rows(eng):
+        yield "Nothing to schedule: no pending asks.\n"
+        return
     shown = steps if limit is None else steps[:limit]
-    more = (f"... {len(steps) - len(shown)} more steps (--limit N to see more, -o json for all)\n"
+    more = (f"... {len(steps) - len(shown)} more step{'s' if len(steps) - len(shown) != 1 else ''} (--limit N to see more, -o json for all)\n"
             if len(shown) < len(steps) else "")
+    if stopped:
+        more += stopped + "\n"
     if fmt == "table":
         yield _rich(shown, unscheduled, eng, width, more, color)
     else:
@@ -91,27 +97,31 @@ def _json(steps, unscheduled, rejected=()):
 
 
 def _tabular(steps, unscheduled, eng, tablefmt, more=""):
-    from tabulate import tabulate
+    from prio.render.align import grid
 
     h = "## " if tablefmt == "github" else ""
     out = [f"{h}Scheduling order\n"]
-    out.append(tabulate([(f"{s.step}{marks(s)}", s.queue, s.application, s.ask, f"P{s.priority}", changes_text(s.changes)) for s in steps],
-                        headers=("step", "queue", "application", "ask", "priority", "priority changes"), tablefmt=tablefmt, disable_numparse=True))
+    if not steps:
+        out.append("Nothing was placed: no pending ask fits (see Unscheduled below).")
+    else:
+        out.append(grid([(f"{s.step}{marks(s)}", s.queue, s.application, s.ask, f"P{s.priority}", changes_text(s.changes)) for s in steps],
+                        ("step", "queue", "application", "ask", "priority", "priority changes"), tablefmt))
     notes = footnotes(steps)
     if notes:
         out.append("\n\n" + "\n".join(notes))
     if more:
         out.append("\n" + more.rstrip("\n"))
-    out.append(f"\n\n{h}Per queue\n")
-    out.append(tabulate(summary_rows(eng), headers=("queue", "placed", "first step", "last step"), tablefmt=tablefmt, disable_numparse=True))
+    if summary_rows(eng):
+        out.append(f"\n\n{h}Per queue\n")
+        out.append(grid(summary_rows(eng), ("queue", "placed", "first step", "last step"), tablefmt))
     if unscheduled:
         out.append(f"\n\n{h}Unscheduled\n")
-        out.append(tabulate([(u.queue, u.application, u.ask, f"P{u.priority}", classify(u.reason).code, u.reason) for u in unscheduled],
-                            headers=("queue", "application", "ask", "priority", "code", "reason"), tablefmt=tablefmt, disable_numparse=True))
+        out.append(grid([(u.queue, u.application, u.ask, f"P{u.priority}", classify(u.reason).code, u.reason) for u in unscheduled],
+                        ("queue", "application", "ask", "priority", "code", "reason"), tablefmt))
     rejected = rejected_rows(eng)
     if rejected:
         out.append(f"\n\n{h}Rejected applications\n")
-        out.append(tabulate(rejected, headers=("queue", "application", "reason"), tablefmt=tablefmt, disable_numparse=True))
+        out.append(grid(rejected, ("queue", "application", "reason"), tablefmt))
     return "".join(out) + "\n"
 
 
@@ -119,6 +129,8 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
+
+    from prio.render.paths import DottedPath
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
@@ -134,7 +146,7 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
     t.add_column("priority", justify="right", no_wrap=True, min_width=max((len(f"P{s.priority}") for s in steps), default=8))
     t.add_column("priority changes", overflow="fold", ratio=3)
     for s in steps:
-        t.add_row(f"{s.step}{marks(s)}", escape(s.queue), escape(s.application), escape(s.ask), f"[bold cyan]P{s.priority}[/]",
+        t.add_row(f"{s.step}{marks(s)}", DottedPath(s.queue), escape(s.application), escape(s.ask), f"[bold cyan]P{s.priority}[/]",
                   "\n".join(f"{escape(short(q))}: {_show(a)} -> " + ("[dim]n/a[/]" if b is None else str(b)) for q, a, b in s.changes))
     if steps:
         con.print(t)
@@ -146,15 +158,16 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
     for c in ("queue", "placed", "first step", "last step"):
         st.add_column(c, overflow="fold", justify="left" if c == "queue" else "right", no_wrap=c != "queue")
     for row in summary_rows(eng):
-        st.add_row(escape(row[0]), *(str(x) for x in row[1:]))
-    con.print()
-    con.print(st)
+        st.add_row(DottedPath(row[0]), *(str(x) for x in row[1:]))
+    if st.row_count:
+        con.print()
+        con.print(st)
     if unscheduled:
         ut = Table(title="Unscheduled", title_justify="left")
         for c in ("queue", "application", "ask", "priority", "code", "reason"):
-            ut.add_column(c, overflow="fold")
+            ut.add_column(c, overflow="fold", justify="right" if c == "priority" else "left", no_wrap=c == "priority")
         for u in unscheduled:
-            ut.add_row(escape(u.queue), escape(u.application), escape(u.ask), f"P{u.priority}", classify(u.reason).code, escape(u.reason))
+            ut.add_row(DottedPath(u.queue), escape(u.application), escape(u.ask), f"P{u.priority}", classify(u.reason).code, escape(u.reason))
         con.print()
         con.print(ut)
     rejected = rejected_rows(eng)
@@ -163,7 +176,7 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
         for c in ("queue", "application", "reason"):
             rt.add_column(c, overflow="fold")
         for row in rejected:
-            rt.add_row(*(escape(x) for x in row))
+            rt.add_row(DottedPath(row[0]), *(escape(x) for x in row[1:]))
         con.print()
         con.print(rt)
     return buf.getvalue()

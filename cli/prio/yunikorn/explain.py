@@ -158,7 +158,7 @@ def why(eng: Engine, path: str) -> list[str]:
         lines.append(f"{name} is a leaf: its raw priority is the highest application priority, {best.prio}, from application {best.app.id}")
         for st in sorted(apps, key=lambda st: -st.prio)[:10]:
             pend = [a.priority for i, a in enumerate(st.asks) if not st.alloc[i]]
-            lines.append(f"  application {st.app.id}: {st.prio} (the highest of its {len(pend)} pending asks: {', '.join(map(str, pend[:8]))}{', ...' if len(pend) > 8 else ''})")
+            lines.append(f"  application {st.app.id}: {st.prio} (the highest of its {len(pend)} pending ask{'s' if len(pend) != 1 else ''}: {', '.join(map(str, pend[:8]))}{', ...' if len(pend) > 8 else ''})")
         raw = best.prio
     else:
         kids = [c for c in q.children if c.reported != MIN]
@@ -203,15 +203,19 @@ def _locate(eng: Engine, key: str):
     return hits[0]
 
 
-def why_ask(make_engine, ask: str, behind: str | None = None) -> list[str]:
+def why_ask(make_engine, ask: str, behind: str | None = None, facts: dict | None = None) -> list[str]:
     """Why an ask waits where it does, from the simulated order: the step that places it (or why
     none does), the ask placed before it (or `behind`), and, at the moment YuniKorn chose the
     earlier one, the first queue where their paths part and the rule of YuniKorn's comparator
     that decided there. `make_engine` builds a fresh engine on the inputs (the question is asked
-    of a simulation, which changes the engine)."""
+    of a simulation, which changes the engine). `facts`, when given, is filled with the same
+    answer as data: step, placedBefore, partsAt, rule, values, tie (see the README)."""
+    facts = {} if facts is None else facts
+    facts.update(step=None, placedBefore=None, partsAt=None, rule=None, values={}, tie=False)
     eng = make_engine()
     refused = _rejected_ask(eng, ask)
     if refused:
+        facts["rule"] = "rejected"
         return refused
     st, i = _locate(eng, ask)
     target = (st.app.id, st.asks[i].id)
@@ -229,17 +233,24 @@ def why_ask(make_engine, ask: str, behind: str | None = None) -> list[str]:
         from prio.yunikorn.reasons import pending as pending_reasons
 
         code = next((p.reason for p in pending_reasons(eng) if (p.application, p.ask) == target), None)
+        facts.update(rule="neverPlaced", values={"reason": reason, "code": code.code if code else None})
         return [f"{head} is never placed: {reason}."] + ([f"Reason {code.code}: {code.words}."] if code else [])
     n = placed[target]
+    facts["step"] = n
     lines = [f"{head} is placed at step {n} of {len(steps)} in the simulated order (prio simulate)."]
     if other is None:
         if n == 1:
+            facts["rule"] = "first"
             return lines + ["Nothing goes before it: it is the next ask YuniKorn places."]
         prev = steps[n - 2]
         other = (prev.application, prev.ask)
     if other not in placed:
+        facts.update(placedBefore={"ask": other[1], "application": other[0], "step": None}, rule="otherNeverPlaced")
         return lines + [f"{other[1]} is never placed ({left.get(other, 'the simulation ended before it')}), so it holds nothing up."]
     m = placed[other]
+    facts["placedBefore"] = {"ask": other[1], "application": other[0], "step": m}
+    facts["waitsBehind"] = m < n  # False: --behind named an ask placed after this one
+    facts["tie"] = bool(steps[min(m, n) - 1].tie)
     first, second = (other, target) if m < n else (target, other)
     verb = "waits behind" if m < n else "goes before"
     lines.append(f"It {verb} {other[1]} (application {other[0]}, placed at step {m}). When YuniKorn placed "
@@ -250,7 +261,7 @@ def why_ask(make_engine, ask: str, behind: str | None = None) -> list[str]:
     eng.run(limit=min(m, n) - 1)
     st1, i1 = _locate(eng, f"{first[0]}/{first[1]}")
     st2, i2 = _locate(eng, f"{second[0]}/{second[1]}")
-    blocked = _blockers(eng, st2, st2.asks[i2])
+    blocked = _blockers(eng, st2, st2.asks[i2], facts)
     if blocked:
         return lines + ["  " + b for b in blocked]
     pa, pb = Engine.path_of(st1.leaf)[::-1], Engine.path_of(st2.leaf)[::-1]  # root first
@@ -258,8 +269,8 @@ def why_ask(make_engine, ask: str, behind: str | None = None) -> list[str]:
     while k < min(len(pa), len(pb)) and pa[k] is pb[k]:
         k += 1
     if k == len(pa) and k == len(pb):
-        return lines + _why_same_leaf(eng, st1, st1.asks[i1], st2, st2.asks[i2])
-    return lines + _why_siblings(eng, pa[k - 1], pa[k], pb[k])
+        return lines + _why_same_leaf(eng, st1, st1.asks[i1], st2, st2.asks[i2], facts)
+    return lines + _why_siblings(eng, pa[k - 1], pa[k], pb[k], facts)
 
 
 def _rejected_ask(eng: Engine, key: str) -> list[str]:
@@ -286,12 +297,14 @@ def _step_caveats(step) -> list[str]:
     return out
 
 
-def _blockers(eng: Engine, st, a) -> list[str]:
+def _blockers(eng: Engine, st, a, facts: dict | None = None) -> list[str]:
     """What stops the ask whatever its place: maxapplications on the path, or no headroom."""
     out = []
+    facts = {} if facts is None else facts
     if not st.running:
         q = eng.blocked_by_maxapps(st)
         if q is not None:
+            facts.update(rule="maxapplications", partsAt=q.path, values={"running": q.running, "maxapplications": q.maxapps})
             out.append(f"Application {st.app.id} has nothing running yet and {q.path} already runs {q.running} of its "
                        f"maxapplications {q.maxapps}: YuniKorn skips the application until one finishes.")
     miss = eng.misfit(Engine.path_of(st.leaf), a)
@@ -301,13 +314,16 @@ def _blockers(eng: Engine, st, a) -> list[str]:
         q, k = miss
         where = "the cluster capacity" if q.parent is None else f"the max of {q.path}"
         left = q.max[k] - q.allocated.get(k, 0)
+        if facts.get("rule") is None:
+            facts.update(rule="headroom", partsAt=q.path, values={"resource": k, "needs": a.resources[k], "left": left, "max": q.max[k]})
         out.append(f"{a.id} does not fit {where} then (needs {k} {qshow(k, a.resources[k])}, {qshow(k, left)} of "
                    f"{qshow(k, q.max[k])} left): YuniKorn tries the next ask instead.")
     return out
 
 
-def _why_siblings(eng: Engine, parent: QNode, first: QNode, second: QNode) -> list[str]:
+def _why_siblings(eng: Engine, parent: QNode, first: QNode, second: QNode, facts: dict | None = None) -> list[str]:
     """Which step of the queue comparator at `parent` puts `first` before `second`."""
+    facts = {} if facts is None else facts
     from prio.yunikorn.engine import _dominates
 
     p1, p2 = first.reported, second.reported
@@ -318,18 +334,25 @@ def _why_siblings(eng: Engine, parent: QNode, first: QNode, second: QNode) -> li
                    "position, not the queue's own, so the fair shares below, each against its own fair max, may not decide)")
     prio_txt = f"priority {show_priority(p1)} against {show_priority(p2)}"
     share_txt = f"fair share {s1:.6g} against {s2:.6g} (allocated over guaranteed, else over the max)"
+    prio_vals = {first.path: None if p1 == MIN else p1, second.path: None if p2 == MIN else p2}
+    share_vals = {first.path: s1, second.path: s2}
+    facts.update(partsAt=parent.path, rule="priority", values=prio_vals)
     if parent.sort_priority and p1 != p2:
         why = f"higher priority first: {prio_txt}"
     elif not parent.sort_priority and s1 != s2:
+        facts.update(rule="fairShare", values=share_vals)
         why = f"application.sort.priority is disabled on {parent.path}, so fair share comes first: lower {share_txt}"
     elif s1 != s2:
+        facts.update(rule="fairShare", values=share_vals)
         why = f"equal priority ({show_priority(p1)}), then the lower fair share first: {share_txt}"
     elif p1 != p2:
         why = f"equal fair share ({s1:.6g}), then the higher priority first: {prio_txt}"
     elif _dominates(first.pending, second.pending):
+        facts.update(rule="pendingResources", values={first.path: dict(first.pending), second.path: dict(second.pending)})
         why = (f"equal priority ({show_priority(p1)}) and fair share ({s1:.6g}); then pending resources: {first.name} wants at least "
                f"as much of everything and more of something ({_res(first.pending)} against {_res(second.pending)})")
     else:
+        facts.update(rule="name", values={first.path: first.name, second.path: second.name}, tie=True)
         why = (f"equal priority ({show_priority(p1)}), fair share ({s1:.6g}) and no pending-resource dominance "
                f"({_res(first.pending)} against {_res(second.pending)}): YuniKorn leaves this to chance, prio takes the name")
     out.append(f"  {why}.")
@@ -347,14 +370,19 @@ def _res(r: dict) -> str:
     return ", ".join(f"{k} {qshow(k, v)}" for k, v in sorted(r.items())) or "nothing"
 
 
-def _why_same_leaf(eng: Engine, st_first, first, st_second, second) -> list[str]:
+def _why_same_leaf(eng: Engine, st_first, first, st_second, second, facts: dict | None = None) -> list[str]:
     """Which step of the application (or ask) comparator puts `first` before `second`."""
     leaf = st_first.leaf
+    facts = {} if facts is None else facts
+    facts["partsAt"] = leaf.path
     if st_first is st_second:
+        facts.update(rule="askPriority", values={first.id: first.priority, second.id: second.priority})
         if first.priority != second.priority:
             return [f"  both are asks of {st_first.app.id}: within an application the higher priority goes first ({first.priority} against {second.priority})."]
+        facts.update(rule="askCreateTime", values={first.id: first.create_time, second.id: second.create_time})
         if first.create_time != second.create_time:
             return [f"  both are asks of {st_first.app.id} with priority {first.priority}: the one created first goes first."]
+        facts.update(rule="askOrder", values={})
         return [f"  both are asks of {st_first.app.id} with priority {first.priority} and the same create time: the one added first goes first."]
     pol, on = leaf.sort_policy, leaf.sort_priority
     p1, p2 = st_first.prio, st_second.prio
@@ -364,15 +392,21 @@ def _why_same_leaf(eng: Engine, st_first, first, st_second, second) -> list[str]
         t1, t2 = st_first.key_submit, st_second.key_submit
         other = ("earlier submission first", t1 != t2,
                  f"{st_first.app.id} was submitted (or its oldest ask created) before {st_second.app.id}")
+        other_facts = ("submitTime", {st_first.app.id: t1, st_second.app.id: t2})
     else:
         u1, u2 = eng.usage_key(st_first), eng.usage_key(st_second)
         other = ("lower usage first", u1 != u2,
                  f"usage shares {', '.join(f'{x:.6g}' for x in u1) or '0'} against {', '.join(f'{x:.6g}' for x in u2) or '0'}")
+        other_facts = ("usage", {st_first.app.id: list(u1), st_second.app.id: list(u2)})
     prio_step = ("higher application priority first", p1 != p2,
                  f"{show_priority(p1)} against {show_priority(p2)} (an application's priority is its highest pending ask)")
-    for name, differs, detail in ((prio_step, other) if on else (other, prio_step)):
+    prio_facts = ("applicationPriority", {st_first.app.id: None if p1 == MIN else p1, st_second.app.id: None if p2 == MIN else p2})
+    for (name, differs, detail), (rule, values) in (((prio_step, prio_facts), (other, other_facts)) if on
+                                                     else ((other, other_facts), (prio_step, prio_facts))):
         if differs:
+            facts.update(rule=rule, values=values)
             out.append(f"  {name}: {detail}.")
             return out
+    facts.update(rule="applicationId", values={st_first.app.id: st_first.app.id, st_second.app.id: st_second.app.id}, tie=True)
     out.append(f"  priority and {'submission time' if pol == 'fifo' else 'usage'} are equal: YuniKorn leaves this to chance, prio takes the application id.")
     return out
