@@ -27,6 +27,19 @@ def to_file(path) -> bool:
     return path not in (None, "", "-")
 
 
+def write_report(text: str, path) -> None:
+    """A finished report to `path` (None or -: standard output); a path that cannot be written
+    is an input error (one line, exit 2)."""
+    if not to_file(path):
+        sys.stdout.write(text)
+        return
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+    except OSError as e:
+        raise InputError(path, f"cannot write: {e.strerror or e}") from None
+
+
 def with_output_file(path, fn) -> int:
     """Run `fn` with stdout going to `path` (None or - : stdout itself). The report is written to
     a temporary file beside it and renamed on success, so a failed run leaves no half report."""

@@ -35,8 +35,7 @@ def command(
     timeout: Optional[float] = options.TIMEOUT,
 ):
     """Compare two configs (or two snapshots) on the same pending work."""
-    from prio.cli.common import guarded
-    from prio.cli.common import pick_format
+    from prio.cli.common import guarded, pick_format
     from prio.cli.diff_live import remote_for
 
     to_file = output_file not in (None, "", "-")
@@ -61,7 +60,7 @@ def _fail_on(value: str | None) -> tuple:
 
 
 def run(old, new, paths, fmt, fail_on=(), output_file=None, partition=None, verbose=False, color=False, live=None) -> int:
-    from prio.cli.common import width
+    from prio.cli.common import width, write_report
     from prio.errors import InputError
     from prio.io import gitrev
     from prio.io import source
@@ -95,14 +94,7 @@ def run(old, new, paths, fmt, fail_on=(), output_file=None, partition=None, verb
         raise InputError(new, f"OLD ({old}) is {role_a} but NEW is {role_b}: compare two configs or two snapshots")
     d = core.compare(a, b)
     text = diff_out.render(fmt, d, old, new, width=width(), color=color)
-    if output_file:
-        try:
-            with open(output_file, "w", encoding="utf-8", newline="") as fh:
-                fh.write(text)
-        except OSError as e:
-            raise InputError(output_file, f"cannot write: {e.strerror or e}") from None
-    else:
-        sys.stdout.write(text)
+    write_report(text, output_file)
     return 1 if any(d.changed(k) for k in fail_on) else 0
 
 

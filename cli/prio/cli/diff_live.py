@@ -29,7 +29,7 @@ def remote_for(url, headers, cacert, timeout, old, new, paths):
 def run(r, old, new, paths, fmt, fail_on=(), output_file=None, partition=None, verbose=False, color=False, side=None) -> int:
     """`side` is prio.cli.diff._side (passed in: this module does not import the command)."""
     from prio.cli import live as live_mod
-    from prio.cli.common import width
+    from prio.cli.common import width, write_report
     from prio.io import gitrev, source
     from prio.render import diff as diff_out
     from prio.yunikorn import diff as core
@@ -62,14 +62,7 @@ def run(r, old, new, paths, fmt, fail_on=(), output_file=None, partition=None, v
         source.PROVIDED.update(saved)
     d = core.compare(a, b)
     text = diff_out.render(fmt, d, old, new, width=width(), color=color)
-    if output_file:
-        try:
-            with open(output_file, "w", encoding="utf-8", newline="") as fh:
-                fh.write(text)
-        except OSError as e:
-            raise InputError(output_file, f"cannot write: {e.strerror or e}") from None
-    else:
-        sys.stdout.write(text)
+    write_report(text, output_file)
     return 1 if any(d.changed(k) for k in fail_on) else 0
 
 

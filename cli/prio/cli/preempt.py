@@ -58,7 +58,7 @@ def _partition_of(inp, eng):
 
 
 def run(paths, sample, fmt, ask, partition, classes, output_file=None, color=False, verbose=False, live=None) -> int:
-    from prio.cli.common import load_inputs, say_notes, say_recognised, width
+    from prio.cli.common import load_inputs, say_notes, say_recognised, width, write_report
     from prio.errors import InputError
     from prio.render import preempt as preempt_out
     from prio.loaders.assemble import build
@@ -110,12 +110,5 @@ def run(paths, sample, fmt, ask, partition, classes, output_file=None, color=Fal
             hint = did_you_mean(ask, [f"{r.application}/{r.ask}" if "/" in ask else r.ask for r in result.asks])
             raise InputError("--ask", f"no pending ask {ask!r} in {snap.source}" + (hint or f" (asks: {known}{', ...' if len(result.asks) > 10 else ''})"))
     text = "".join(preempt_out.render(fmt, result, asks, width=width(), color=color))
-    if output_file not in (None, "", "-"):
-        try:
-            with open(output_file, "w", encoding="utf-8", newline="") as fh:
-                fh.write(text)
-        except OSError as e:
-            raise InputError(output_file, f"cannot write: {e.strerror or e}") from None
-    else:
-        sys.stdout.write(text)
+    write_report(text, output_file)
     return 0
