@@ -10,7 +10,8 @@ Shapes (`SHAPES`):
   offsets and fences, ask priorities -100..100, no capacity, no guaranteed, the default
   `{pods: 1}` resources (one resource type).
 - nocap-vcore-memory: the same with vcore+memory asks (two resource types).
-- equal-priorities: the capacity shape's queues without offsets, every ask at priority 0.
+- equal-priorities: where siblings tie the most: no offsets or fences, every ask at priority 0,
+  no capacity, vcore+memory asks (only usage and pending dominance order siblings).
 """
 from __future__ import annotations
 
@@ -51,7 +52,7 @@ def generate(outdir: str, queues: int = 10_000, asks: int = 1_000_000, seed: int
              shape: str = "capacity") -> tuple[str, str]:
     rnd = random.Random(seed)
     os.makedirs(outdir, exist_ok=True)
-    nocap = shape.startswith("nocap")
+    nocap = shape.startswith("nocap") or shape == "equal-priorities"
     lines, leaves = _config(rnd, queues, guaranteed=not nocap, offsets=shape != "equal-priorities")
     qpath = os.path.join(outdir, "queues.yaml")
     with open(qpath, "w") as fh:

@@ -76,7 +76,10 @@ def main() -> None:
     ap.add_argument("--queues", type=int, default=10_000)
     ap.add_argument("--cache", default=os.path.join(HERE, ".cache"))
     ap.add_argument("--only", default="")
+    ap.add_argument("--cli", default=None, help="run the prio package under this directory (e.g. an export of main's cli/)")
     a = ap.parse_args()
+    if a.cli:
+        ENV["PYTHONPATH"] = os.path.abspath(a.cli)
     meta = os.path.join(a.dir, "meta.json")
     if a.action == "compare":
         with open(meta) as fh:

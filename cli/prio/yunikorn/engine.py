@@ -28,6 +28,7 @@ from prio.yunikorn.gosort import slice_stable
 from prio.yunikorn.placement import Rejected, place
 from prio.yunikorn.quantity import show, strictly_positive
 from prio.yunikorn.snapshot import App, Ask, Snapshot
+from prio.yunikorn.tieorder import TieOrders
 from prio.yunikorn.tree import QNode, ensure_queue, fair_max, set_fairmax
 
 MIN = INT32_MIN
@@ -192,11 +193,16 @@ class Engine:
         self.rejected: list[Rejected] = []
         self.apps: list[AppState] = []
         types = set(snapshot.capacity or ())
+        ask_types: set = set()
         for app in snapshot.apps:
             types.update(app.allocated)
             for a in app.asks:
-                types.update(a.resources)
+                ask_types.update(a.resources)
+        types |= ask_types
         self.n_types = len(types)
+        # With one resource type among the asks, "pending strictly dominates" is a plain "more
+        # pending": _push then keys ties by it (the same order as the insertion sort, in the heap).
+        self._one_type = next(iter(ask_types)) if len(ask_types) == 1 else None
         set_fairmax(root, snapshot.capacity, sorted(types))
         self.steps_done = 0
         for q in root.walk():
@@ -226,6 +232,7 @@ class Engine:
             if q.parent is not None and q.reported != MIN:
                 q.parent.tracker.add(q.reported)
         self._heaps_ready = False  # built on the first step: explain never needs them
+        self._tie_orders = TieOrders()  # each parent's last sorted tie group, kept between steps
         self._misaligned: set = set()  # ids of parents sorted by the Go emulation (see misaligned)
         self._by_name: dict = {}
         self._tie: list = []  # the current step's tied choices, top-down
@@ -312,6 +319,8 @@ class Engine:
         if p is None or c.live <= 0 or c.stopped or not strictly_positive(c.pending) or id(p) in self._misaligned:
             return
         k1, k2 = self._qkey(p, c)
+        if self._one_type is not None:
+            k2 = (k2, -c.pending.get(self._one_type, 0))
         heapq.heappush(p.heap, (k1, k2, c.name, c.version, c))
 
     def usage_key(self, st: AppState):
@@ -367,7 +376,7 @@ class Engine:
                     return
                 taken.extend(group)
                 if key is not None and len(group) > 1:
-                    group = _insertion_first(group, key)
+                    group = self._tie_orders.order(heap, group, lambda g: _insertion_first(g, key))
                 if groups is not None:
                     groups[0] = group
                 for e in group:
@@ -562,6 +571,25 @@ class Engine:
             return self._try_leaf(q)
         if id(q) in self._misaligned:
             return self._descend_sorted(q)
+        # The common case, without the generator: a child alone on its (priority, share) key is
+        # taken (or dropped) straight from the heap; a tie group goes the general way below.
+        heap = q.heap
+        pop = heapq.heappop
+        while heap:
+            top = heap[0]
+            c = top[4]
+            pop(heap)
+            if top[3] != c.version:
+                continue
+            while heap and heap[0][3] != heap[0][4].version:
+                pop(heap)
+            if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
+                heapq.heappush(heap, top)
+                break
+            got = self._descend(c)
+            c.version += 1  # stale either way, as below
+            if got is not None:
+                return got
         groups = [None]
         for c in self._ordered_children(q, groups):
             got = self._descend(c)
