@@ -33,13 +33,18 @@ def inline_refs(schema: dict) -> dict:
         ref = node.get("$ref")
         if isinstance(ref, str) and ref.startswith("#/$defs/"):
             name = ref[len("#/$defs/"):]
-            if name not in stack and name in defs and set(node) <= {"$ref", "description"}:
-                return expand(defs[name], stack | {name})
+            if stack.count(name) < UNROLL and name in defs and set(node) <= {"$ref", "description"}:
+                return expand(defs[name], stack + (name,))
         return {k: expand(v, stack) for k, v in node.items() if k != "$defs"}
 
-    out = expand(schema, frozenset())
-    out["$defs"] = {k: expand(v, frozenset({k})) for k, v in defs.items()}
+    out = expand(schema, ())
+    out["$defs"] = {k: expand(v, (k,)) for k, v in defs.items()}
     return out
+
+
+# Recursive definitions are unrolled this many levels before the $ref stays: a queue tree rarely
+# goes deeper, and each $ref the validator resolves costs as much as validating a small queue.
+UNROLL = 6
 
 
 @lru_cache(maxsize=None)
