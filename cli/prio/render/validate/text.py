@@ -11,6 +11,8 @@ _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 
 def render(report: Report, sources: dict | None = None, color: bool = False, frames: bool = True, width: int = 100, **_) -> str:
+    if not report.findings:
+        return ""  # nothing to print: no rich either
     from rich.console import Console
     from rich.markup import escape
 
