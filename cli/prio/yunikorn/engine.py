@@ -21,6 +21,7 @@ is set aside at once with its reason and never scanned again.
 from __future__ import annotations
 
 import heapq
+import operator
 from typing import NamedTuple
 
 from prio.values import INT32_MAX, INT32_MIN
@@ -75,6 +76,9 @@ class MaxTracker:
             self.max = -heap[0] if heap else MIN
 
 
+_PRIORITY = operator.attrgetter("priority")
+
+
 def sorted_asks(app: App) -> list:
     """An application's asks in the order of YuniKorn's sortedRequests (sorted_asks.go), built by
     inserting them in file order: higher priority first, then earlier create time. An ask that
@@ -83,6 +87,15 @@ def sorted_asks(app: App) -> list:
     the first ask that is "less", and equal counts as less). Asks without a create time are
     created one after the other (file order), so they never compare equal."""
     implicit = app.submit_time
+    # The common case: no ask has a create time of its own and seq follows the file order. Then
+    # every key differs and the order is by priority, then file order: a stable sort does it.
+    prev = None
+    for a in app.asks:
+        if a.create_time != implicit or (prev is not None and a.seq <= prev):
+            break
+        prev = a.seq
+    else:
+        return sorted(app.asks, key=_PRIORITY, reverse=True)
     keyed = []
     top = None
     for a in app.asks:
@@ -318,7 +331,10 @@ class Engine:
         p = c.parent
         if p is None or c.live <= 0 or c.stopped or not strictly_positive(c.pending) or id(p) in self._misaligned:
             return
-        k1, k2 = self._qkey(p, c)
+        if p.sort_priority:  # _qkey, inline: this runs for every queue on every allocated path
+            k1, k2 = -c.reported, self.share(c)
+        else:
+            k1, k2 = self.share(c), -c.reported
         if self._one_type is not None:
             k2 = (k2, -c.pending.get(self._one_type, 0))
         heapq.heappush(p.heap, (k1, k2, c.name, c.version, c))
@@ -652,14 +668,17 @@ class Engine:
         leaf = st.leaf
         newly_running = not st.running
         st.running = True
-        for k, v in ask.resources.items():
-            st.pending[k] -= v
-            st.usage[k] = st.usage.get(k, 0) + v
+        items = ask.resources.items()
+        pend, usage = st.pending, st.usage
+        for k, v in items:
+            pend[k] -= v
+            usage[k] = usage.get(k, 0) + v
         path = self.path_of(leaf)
         for q in path:
-            for k, v in ask.resources.items():
-                q.pending[k] -= v
-                q.allocated[k] = q.allocated.get(k, 0) + v
+            pend, alloc = q.pending, q.allocated
+            for k, v in items:
+                pend[k] -= v
+                alloc[k] = alloc.get(k, 0) + v
             q.live -= 1
             if newly_running:
                 q.running += 1
@@ -693,9 +712,10 @@ class Engine:
                 q = q.parent
         # re-key what changed: this app, and every queue on the path in its parent's heap
         self._push_app(st)
+        push = self._push
         for q in path:
             if q.parent is not None:
-                self._push(q)
+                push(q)
         return Step(n, leaf.path, st.app.id, ask.id, ask.priority, changes)
 
     def run(self, limit: int | None = None, progress=None):
