@@ -29,7 +29,7 @@ from prio.yunikorn.gosort import slice_stable
 from prio.yunikorn.placement import Rejected, place
 from prio.yunikorn.quantity import show, strictly_positive
 from prio.yunikorn.snapshot import App, Ask, Snapshot
-from prio.yunikorn.tieorder import TieOrders
+from prio.yunikorn.tieorder import ParkedGroups
 from prio.yunikorn.tree import QNode, ensure_queue, fair_max, set_fairmax
 
 MIN = INT32_MIN
@@ -245,7 +245,7 @@ class Engine:
             if q.parent is not None and q.reported != MIN:
                 q.parent.tracker.add(q.reported)
         self._heaps_ready = False  # built on the first step: explain never needs them
-        self._tie_orders = TieOrders()  # each parent's last sorted tie group, kept between steps
+        self._tie_orders = ParkedGroups()  # each parent's tie group order, kept between steps
         self._misaligned: set = set()  # ids of parents sorted by the Go emulation (see misaligned)
         self._by_name: dict = {}
         self._tie: list = []  # the current step's tied choices, top-down
@@ -405,7 +405,7 @@ class Engine:
 
     def _ordered_children(self, p: QNode, groups=None):
         """Children of p in YuniKorn's order: ties on (priority, share) by pending dominance."""
-        return self._ordered(p.heap, key=lambda e: e[4].pending, groups=groups)
+        return self._tie_orders.ordered(p.heap, lambda g: _insertion_first(g, lambda e: e[4].pending), groups)
 
     def _ordered_apps(self, leaf: QNode, groups=None):
         """Applications of a leaf in its sort policy's order (ties: application id)."""
@@ -591,7 +591,7 @@ class Engine:
         # taken (or dropped) straight from the heap; a tie group goes the general way below.
         heap = q.heap
         pop = heapq.heappop
-        while heap:
+        while heap and id(heap) not in self._tie_orders.parked:
             top = heap[0]
             c = top[4]
             pop(heap)

@@ -19,6 +19,8 @@ or changed) sorts the group again. Pure: no I/O.
 """
 from __future__ import annotations
 
+import heapq
+
 
 class TieOrders:
     """The last sorted tie group of each parent (keyed by the parent's heap)."""
@@ -48,3 +50,91 @@ class TieOrders:
         out = sort(group)
         self.orders[hid] = out
         return out
+
+
+def _pop_group(heap: list) -> list:
+    """Pop the current entries tied at the top of a heap on the first two key parts."""
+    pop = heapq.heappop
+    group: list = []
+    while heap:
+        top = heap[0]
+        if top[3] != top[4].version:
+            pop(heap)
+            continue
+        if group and (top[0] != group[0][0] or top[1] != group[0][1]):
+            break
+        group.append(pop(heap))
+    return group
+
+
+class ParkedGroups(TieOrders):
+    """TieOrders that also keeps the rest of the group a walk stopped in out of the heap,
+    already in order (parked), instead of pushing it back and popping it again next step: a
+    tie group of a hundred siblings then costs nothing per step while its order holds.
+
+    Every current entry of a parent's child is in the heap or in that parent's parked group,
+    never both. A parked group is taken when its key comes first; entries pushed meanwhile with
+    the same key (a child that joined, or came back changed) are taken with it and the group is
+    sorted again, as it is when anything but a prefix of its order has gone."""
+
+    __slots__ = ("parked",)
+
+    def __init__(self):
+        super().__init__()
+        self.parked: dict = {}  # id(heap) -> (k1, k2, entries in order)
+
+    def ordered(self, heap: list, sort, groups=None):
+        """The objects of `heap`'s current entries in order, lazily, as the engine's _ordered
+        with a tie sort; `groups[0]` is set to the order of the group being yielded."""
+        hid = id(heap)
+        pop = heapq.heappop
+        parked_all = self.parked
+        current = None
+        try:
+            while True:
+                while heap and heap[0][3] != heap[0][4].version:
+                    pop(heap)
+                parked = parked_all.get(hid)
+                if parked is not None and (not heap or (heap[0][0], heap[0][1]) >= (parked[0], parked[1])):
+                    del parked_all[hid]
+                    k1, k2, old = parked
+                    joins = []
+                    while heap and heap[0][0] == k1 and heap[0][1] == k2:
+                        e = pop(heap)
+                        if e[3] == e[4].version:
+                            joins.append(e)
+                    live = [e for e in old if e[3] == e[4].version]
+                    k = len(old) - len(live)
+                    if not joins and all(a is b for a, b in zip(old[k:], live)):
+                        order = live
+                    else:
+                        group = sorted(live + joins, key=lambda e: e[2])
+                        order = sort(group) if len(group) > 1 else group
+                    self.orders[hid] = order
+                else:
+                    group = _pop_group(heap)
+                    if not group:
+                        return
+                    k1, k2 = group[0][0], group[0][1]
+                    order = self.order(heap, group, sort) if len(group) > 1 else group
+                current = (k1, k2, order)
+                if groups is not None:
+                    groups[0] = order
+                for e in order:
+                    if e[3] == e[4].version:
+                        yield e[4]
+                current = None
+                for e in order:  # none in the engine's walk: whatever it yields goes stale
+                    if e[3] == e[4].version:
+                        heapq.heappush(heap, e)
+        finally:
+            if current is not None:
+                k1, k2, order = current
+                rest = [e for e in order if e[3] == e[4].version]
+                if rest:
+                    old = parked_all.get(hid)
+                    if old is not None:  # another group is parked: it goes back to the heap
+                        for e in old[2]:
+                            if e[3] == e[4].version:
+                                heapq.heappush(heap, e)
+                    parked_all[hid] = (k1, k2, rest)
