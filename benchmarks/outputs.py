@@ -36,6 +36,15 @@ def jobs(asks: int, queues: int, cache: str) -> dict[str, list[str]]:
             out[f"simulate-{shape}-{fmt}"] = ["simulate", q, s, "-o", fmt]
         out[f"explain-{shape}-json"] = ["explain", q, s, "-o", "json"]
         out[f"explain-{shape}-plain"] = ["explain", q, s, "-o", "plain"]
+    # JSON under 2 MiB (read by the json module, positions on demand) and a JSON snapshot with an error
+    sq, ss = inputs(cache, "capacity", 1000, 5000)
+    out["simulate-small-json"] = ["simulate", sq, ss, "-o", "json"]
+    out["explain-small-json"] = ["explain", sq, ss, "-o", "json"]
+    bad = os.path.join(cache, "bad-snapshot.json")
+    with open(bad, "w") as fh:
+        json.dump({"applications": [{"id": f"a{i}", "queue": "root.x", "asks": [{"priority": "high" if i == 7 else 1}]}
+                                    for i in range(10)]}, fh, indent=2)
+    out["simulate-bad-snapshot"] = ["simulate", bad]
     q, _ = inputs(cache, "capacity", queues, asks)
     for fmt in ("text", "json"):
         out[f"validate-10k-{fmt}"] = ["validate", q, "-o", fmt]
