@@ -60,7 +60,7 @@ def _rich_rejected(rejected, width, color=False) -> str:
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
-                  color_system="standard" if color else None, highlight=False)
+                  color_system="standard" if color else None, highlight=False, emoji=False)
     t = Table(title="Rejected applications (no placement rule places them: none of their asks is scheduled)", title_justify="left")
     for c in ("queue", "application", "reason"):
         t.add_column(c, overflow="fold")
@@ -141,7 +141,7 @@ def _rich(rows, asks, ranges, width, total=None, color=False) -> str:
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
-                  color_system="standard" if color else None, highlight=False)
+                  color_system="standard" if color else None, highlight=False, emoji=False)
     nodes = {}
     root_tree = None
     for r in rows:

@@ -63,7 +63,7 @@ def _rich(groups, placed, total, width, color) -> str:
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
-                  color_system="standard" if color else None, highlight=False)
+                  color_system="standard" if color else None, highlight=False, emoji=False)
     con.print(_headline(placed, total), markup=False)
     if not groups:
         return buf.getvalue()

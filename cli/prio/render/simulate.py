@@ -134,7 +134,7 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
-                  color_system="standard" if color else None, highlight=False)
+                  color_system="standard" if color else None, highlight=False, emoji=False)
     if not steps:
         con.print("Nothing was placed: no pending asks" + (", or none fits (see below)." if unscheduled else "."), style="dim")
     t = Table(title="Scheduling order", title_justify="left")

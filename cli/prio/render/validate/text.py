@@ -20,7 +20,7 @@ def render(report: Report, sources: dict | None = None, color: bool = False, fra
 
     buf = io.StringIO()
     con = Console(file=buf, force_terminal=color, no_color=not color, color_system="standard" if color else None,
-                  width=max(width, 40), highlight=False, soft_wrap=True)
+                  width=max(width, 40), highlight=False, soft_wrap=True, emoji=False)
     lines_of = {}
     from prio.render.validate.common import input_error_findings
 
