@@ -65,3 +65,32 @@ def test_validate_text_location_on_line_100_is_file_colon_100(tmp_path):
     r = run_cli("validate", str(path))
     assert r.exit_code == 1
     assert r.stdout.startswith(f"{path}:100:19: error PRIO107"), r.stdout
+
+
+# ---- a closed pipe, also for the short outputs: the reader is gone before prio writes ------------
+
+def _into_closed_pipe(*args):
+    r, w = os.pipe()
+    os.close(r)  # the reader has gone (`| true`): the first write fails, however short the output
+    try:
+        p = subprocess.run([sys.executable, "-m", "prio", *args], stdout=w, stderr=subprocess.PIPE, text=True, env=ENV)
+    finally:
+        os.close(w)
+    return p
+
+
+@pytest.mark.parametrize("args", [("--version",), ("-V",), ("rule",), ("rule", "PRIO201"), ("rule", "-o", "json"),
+                                  ("--help",), ("simulate", "--help"), ("simulate", "-o", "json"), ("explain",)])
+def test_closed_pipe_is_quiet_and_exit_0(args):
+    p = _into_closed_pipe(*args)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr == "", p.stderr
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "github"])
+def test_validate_into_a_closed_pipe_keeps_its_verdict(fmt):
+    # `prio validate -o github deploy/ | head` under pipefail must still fail on errors
+    p = _into_closed_pipe("validate", "-o", fmt, sample("mistakes.yaml"))
+    assert p.returncode == 1, p.stderr
+    assert "Traceback" not in p.stderr and "10 errors" in p.stderr
+    assert _into_closed_pipe("validate", "-o", fmt, sample("walkthrough-queues.yaml")).returncode == 0

@@ -54,7 +54,13 @@ def _register() -> None:
 def main() -> None:
     argv = sys.argv[1:]
     if argv in (["--version"], ["-V"]):  # the hot path for pre-commit: no typer at all
-        sys.stdout.write(f"prio {__version__}\n")
+        try:
+            sys.stdout.write(f"prio {__version__}\n")
+            sys.stdout.flush()
+        except BrokenPipeError:  # `prio --version | true`: quiet, as every command
+            from prio.cli.common import quiet_broken_pipe
+
+            quiet_broken_pipe()
         return
     _register()
     try:
@@ -76,6 +82,13 @@ def main() -> None:
         where = f" (see {ctx.command_path} --help)" if ctx is not None else ""
         sys.stderr.write(f"prio: {plain_usage_error(e.format_message())}{where}\n")
         sys.exit(getattr(e, "exit_code", 2) or 2)
+    except SystemExit:
+        if type(sys.stdout).__name__ == "PacifyFlushWrapper":  # typer's exit 1 for a closed stdout (`prio rule | head -1`, --help)
+            from prio.cli.common import quiet_broken_pipe
+
+            quiet_broken_pipe()
+            sys.exit(0)
+        raise
     except (typer.Abort, KeyboardInterrupt):
         sys.stderr.write("prio: interrupted\n")
         sys.exit(130)
