@@ -94,3 +94,37 @@ def test_validate_into_a_closed_pipe_keeps_its_verdict(fmt):
     assert p.returncode == 1, p.stderr
     assert "Traceback" not in p.stderr and "10 errors" in p.stderr
     assert _into_closed_pipe("validate", "-o", fmt, sample("walkthrough-queues.yaml")).returncode == 0
+
+
+# ---- what --help and the README say about the samples and Armada ------------------------------------
+
+def _samples():
+    r = run_cli("explain", "--sample", "nosuch")
+    assert r.exit_code == 2
+    listed = r.stderr.split("available: ", 1)[1].rstrip(")\n")
+    return [s.strip() for s in listed.split(",")]
+
+
+def test_every_sample_is_named_in_help_and_readme():
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+        readme = fh.read()
+    para = readme.split("Bundled samples", 1)[1].split("\n\n", 1)[0]
+    help_text = " ".join(run_cli("explain", "--help").stdout.split()).replace("- ", "-")  # wrapped at hyphens
+    for name in _samples():
+        assert f"`{name}`" in para or f"samples/{name}.yaml" in para, name
+        if name != "armada-queues":  # a validate input: explain refuses it
+            assert name in help_text.split("--sample", 1)[1].split("--output", 1)[0], name
+            assert run_cli("explain", "--sample", name, "-o", "json").exit_code == 0, name
+
+
+def test_readme_never_offers_validate_a_sample_option():
+    assert run_cli("validate", "--sample", "armada-queues").exit_code == 2  # validate takes files
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+        para = fh.read().split("Bundled samples", 1)[1].split("\n\n", 1)[0]
+    assert "takes files" in para
+
+
+def test_top_level_help_does_not_call_armada_legacy_only():
+    # the current scheduler is the default Armada model (README, Armada)
+    out = " ".join(run_cli("--help").stdout.split())
+    assert "legacy model" not in out and "Armada" in out
