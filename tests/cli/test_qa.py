@@ -128,3 +128,29 @@ def test_top_level_help_does_not_call_armada_legacy_only():
     # the current scheduler is the default Armada model (README, Armada)
     out = " ".join(run_cli("--help").stdout.split())
     assert "legacy model" not in out and "Armada" in out
+
+
+# ---- prio snapshot -o json: one shape, --anonymize or not ---------------------------------------
+
+def test_snapshot_json_lists_rejected_applications_as_the_file_names_them(tmp_path):
+    import yaml
+
+    from conftest import shared
+
+    sc = shared("testdata", "yunikorn-rest-live", "conformance-placement-00009")
+    sys.path.insert(0, os.path.join(ROOT, "tests", "loaders"))
+    from yunikorn_replay import Replay
+
+    plain, anon = tmp_path / "plain.yaml", tmp_path / "anon.yaml"
+    with Replay(sc) as srv:
+        a = run_cli("snapshot", "--yunikorn", srv.url, "--output-file", str(plain), "-o", "json")
+        b = run_cli("snapshot", "--yunikorn", srv.url, "--output-file", str(anon), "--anonymize", "-o", "json")
+    assert a.exit_code == 0 and b.exit_code == 0, a.stderr + b.stderr
+    sa, sb = json.loads(a.stdout), json.loads(b.stdout)
+    assert isinstance(sa["rejected"], list) and isinstance(sb["rejected"], list)  # never a list one time, a count the other
+    assert len(sa["rejected"]) == len(sb["rejected"]) > 0
+    for summary, path in ((sa, plain), (sb, anon)):
+        snap = list(yaml.safe_load_all(path.read_text()))[1]
+        in_file = sorted(x["id"] for x in snap["applications"] if x.get("state") == "Rejected")
+        assert sorted(summary["rejected"]) == in_file
+    assert not set(sa["rejected"]) & set(sb["rejected"])  # the anonymized summary leaks no real id
