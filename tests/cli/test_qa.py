@@ -154,3 +154,17 @@ def test_snapshot_json_lists_rejected_applications_as_the_file_names_them(tmp_pa
         in_file = sorted(x["id"] for x in snap["applications"] if x.get("state") == "Rejected")
         assert sorted(summary["rejected"]) == in_file
     assert not set(sa["rejected"]) & set(sb["rejected"])  # the anonymized summary leaks no real id
+
+
+def test_live_verbose_counts_in_words_that_agree():
+    from conftest import shared
+
+    sc = shared("testdata", "yunikorn-rest-live", "walkthrough")  # one node, no running allocation
+    sys.path.insert(0, os.path.join(ROOT, "tests", "loaders"))
+    from yunikorn_replay import Replay
+
+    with Replay(sc) as srv:
+        r = run_cli("explain", "--yunikorn", srv.url, "-v", "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    assert "0 running allocations, 0 rejected, 1 node\n" in r.stderr, r.stderr
+    assert "1 nodes" not in r.stderr
