@@ -168,3 +168,60 @@ def test_live_verbose_counts_in_words_that_agree():
     assert r.exit_code == 0, r.stderr
     assert "0 running allocations, 0 rejected, 1 node\n" in r.stderr, r.stderr
     assert "1 nodes" not in r.stderr
+
+
+# ---- every `$ prio ...` example in the README prints what the README shows ------------------------
+
+def _readme_examples():
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+        text = fh.read()
+    out = []
+    for block in text.split("```")[1::2]:
+        lines = block.split("\n")[1:]  # after the info string
+        if lines and lines[0].startswith("$ prio "):
+            out.append((lines[0][2:], [ln for ln in lines[1:] if ln.strip()]))
+    return out
+
+
+def _matches(shown, actual, abridged):
+    """The README's lines in order; a line ending in `...` matches by its start, a `...` line
+    alone stands for lines left out. Unabridged examples must be the whole output."""
+    if not abridged:
+        return shown == actual
+    i = 0
+    for line in shown:
+        if line.strip() == "...":
+            continue
+        want = line[:-3] if line.endswith("...") else line
+        while i < len(actual) and not (actual[i].startswith(want) if line.endswith("...") else actual[i] == want):
+            i += 1
+        if i == len(actual):
+            return False
+        i += 1
+    return True
+
+
+@pytest.mark.parametrize("command,shown", _readme_examples(), ids=lambda v: v if isinstance(v, str) else "")
+def test_readme_example_output(tmp_path, command, shown):
+    import shlex
+
+    os.symlink(os.path.join(ROOT, "samples"), tmp_path / "samples")
+    queues = open(os.path.join(ROOT, "samples", "walkthrough-queues.yaml"), encoding="utf-8").read()
+    assert 'priority.offset: "10"' in queues
+    (tmp_path / "new-queues.yaml").write_text(queues.replace('priority.offset: "10"', 'priority.offset: "-10"'))
+    args = shlex.split(command)[1:]
+    p = subprocess.run([sys.executable, "-m", "prio", *args], capture_output=True, text=True, cwd=tmp_path,
+                       env={**ENV, "COLUMNS": "120"})
+    assert p.returncode in (0, 1), p.stderr
+    actual = [ln.rstrip() for ln in (p.stdout + p.stderr).split("\n") if ln.strip()]
+    abridged = any(ln.strip() == "..." or ln.endswith("...") for ln in shown)
+    assert _matches([ln.rstrip() for ln in shown], actual, abridged), "\n".join(actual)
+
+
+def test_test_files_the_docs_name_exist():
+    import re
+
+    for doc in ("README.md", os.path.join("docs", "ci.md")):
+        with open(os.path.join(ROOT, doc), encoding="utf-8") as fh:
+            for path in re.findall(r"`(tests/[\w/]+\.py)`", fh.read()):
+                assert os.path.exists(os.path.join(ROOT, path)), (doc, path)
