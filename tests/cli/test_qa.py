@@ -225,3 +225,13 @@ def test_test_files_the_docs_name_exist():
         with open(os.path.join(ROOT, doc), encoding="utf-8") as fh:
             for path in re.findall(r"`(tests/[\w/]+\.py)`", fh.read()):
                 assert os.path.exists(os.path.join(ROOT, path)), (doc, path)
+
+
+# ---- simulate --steps 0 stops before the first step: the asks are still pending -----------------
+
+@pytest.mark.parametrize("fmt", ["plain", "table", "markdown"])
+def test_steps_zero_is_not_nothing_to_schedule(fmt):
+    r = run_cli("simulate", "--steps", "0", "-o", fmt)
+    assert r.exit_code == 0, r.output
+    assert "Nothing to schedule" not in r.stdout
+    assert "Stopped after step 0 (--steps 0): 11 asks still pending." in r.stdout

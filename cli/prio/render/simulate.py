@@ -60,6 +60,9 @@ def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = N
     if fmt == "json":
         yield from _json(steps, unscheduled, getattr(eng, "rejected", ()))
         return
+    if not steps and stopped and not unscheduled and not rejected_rows(eng):  # --steps 0: not "nothing to schedule"
+        yield stopped + "\n"
+        return
     if not steps and not unscheduled and not rejected_rows(eng):
         yield "Nothing to schedule: no pending asks.\n"
         return
