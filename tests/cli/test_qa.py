@@ -235,3 +235,21 @@ def test_steps_zero_is_not_nothing_to_schedule(fmt):
     assert r.exit_code == 0, r.output
     assert "Nothing to schedule" not in r.stdout
     assert "Stopped after step 0 (--steps 0): 11 asks still pending." in r.stdout
+
+
+# ---- options that do nothing for an Armada scenario are refused, not silently ignored -------------
+
+@pytest.mark.parametrize("args", [("explain", "--queue", "batch"), ("explain", "--why-ask", "j0-0"),
+                                  ("explain", "--why-ask", "j0-0", "--behind", "j1-0"),
+                                  ("simulate", "--steps", "2"), ("simulate", "--limit", "2")])
+@pytest.mark.parametrize("scenario", ["armada-current.yaml", "armada-scenario.yaml"])
+def test_yunikorn_only_options_refuse_armada_scenarios(args, scenario):
+    r = run_cli(args[0], sample(scenario), *args[1:])
+    assert r.exit_code == 2, r.stdout
+    assert r.stderr.startswith(f"prio: {args[1]} applies to YuniKorn inputs, not Armada scenarios"), r.stderr
+    assert r.stdout == ""
+
+
+def test_why_still_explains_an_armada_queue():
+    r = run_cli("explain", sample("armada-current.yaml"), "--why", "batch")
+    assert r.exit_code == 0 and r.stdout.startswith("batch has no priorityFactor"), r.output
