@@ -253,3 +253,23 @@ def test_yunikorn_only_options_refuse_armada_scenarios(args, scenario):
 def test_why_still_explains_an_armada_queue():
     r = run_cli("explain", sample("armada-current.yaml"), "--why", "batch")
     assert r.exit_code == 0 and r.stdout.startswith("batch has no priorityFactor"), r.output
+
+
+# ---- --limit 0 hides rows; it does not make the pending asks disappear --------------------------
+
+@pytest.mark.parametrize("fmt", ["plain", "table", "markdown"])
+def test_limit_zero_says_how_many_rows_it_left_out(fmt):
+    e = run_cli("explain", "--limit", "0", "-o", fmt)
+    assert e.exit_code == 0 and "No pending asks" not in e.stdout, e.stdout
+    assert "... 11 more pending asks" in e.stdout
+    s = run_cli("simulate", "--limit", "0", "-o", fmt)
+    assert s.exit_code == 0 and "Nothing was placed" not in s.stdout, s.stdout
+    assert "... 11 more steps" in s.stdout and "priority changes" not in s.stdout  # no empty table
+
+
+def test_priority_class_ranges_show_in_the_table_without_pending_asks():
+    args = (sample("walkthrough-queues.yaml"), "--priority-classes", sample("priorityclasses.yaml"))
+    for fmt in ("table", "plain"):
+        r = run_cli("explain", *args, "-o", fmt)
+        assert r.exit_code == 0 and "No pending asks" in r.stdout
+        assert "PriorityClasses per queue" in r.stdout and "batch-low" in r.stdout, (fmt, r.stdout)
