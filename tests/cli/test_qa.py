@@ -273,3 +273,10 @@ def test_priority_class_ranges_show_in_the_table_without_pending_asks():
         r = run_cli("explain", *args, "-o", fmt)
         assert r.exit_code == 0 and "No pending asks" in r.stdout
         assert "PriorityClasses per queue" in r.stdout and "batch-low" in r.stdout, (fmt, r.stdout)
+
+
+def test_snapshot_without_inputs_is_one_plain_line(tmp_path):
+    r = run_cli("snapshot", "--output-file", str(tmp_path / "s.yaml"))
+    assert r.exit_code == 2
+    assert r.stderr == "prio: nothing to capture: give --yunikorn URL or input files (REST dumps, kubectl pod lists, a queue config)\n"
+    assert not (tmp_path / "s.yaml").exists()

@@ -58,7 +58,7 @@ def run(paths, output_file, anonymize, fmt, partition, classes, verbose, live=No
         source, raw_apps, nodes, rejected, config_text = state.url, state.raw_apps, state.nodes, state.rejected, state.config_text
     else:
         if not paths:
-            raise InputError("prio snapshot", "give --yunikorn URL or input files (REST dumps, kubectl pod lists, a queue config)")
+            raise InputError("nothing to capture", "give --yunikorn URL or input files (REST dumps, kubectl pod lists, a queue config)")
         from prio.loaders import inputs as inputs_mod
         from prio.cli.common import say_recognised
 
