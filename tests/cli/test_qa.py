@@ -280,3 +280,12 @@ def test_snapshot_without_inputs_is_one_plain_line(tmp_path):
     assert r.exit_code == 2
     assert r.stderr == "prio: nothing to capture: give --yunikorn URL or input files (REST dumps, kubectl pod lists, a queue config)\n"
     assert not (tmp_path / "s.yaml").exists()
+
+
+def test_validate_text_location_without_a_column(tmp_path):
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("[" * 500 + "]" * 500 + "\n")
+    r = run_cli("validate", str(deep))
+    assert r.exit_code == 2
+    assert r.stdout.startswith(f"{deep}:1: error PRIO000 (unreadable-input) YAML nested more than 400 levels"), r.stdout
+    assert "None" not in r.stdout

@@ -25,7 +25,7 @@ def render(report: Report, sources: dict | None = None, color: bool = False, fra
     from prio.render.validate.common import input_error_findings
 
     for f in input_error_findings(input_errors) + list(report.findings):
-        loc = f.file + (f":{f.line}:{f.column}" if f.line else "")
+        loc = f.file + (f":{f.line}" + (f":{f.column}" if f.column else "") if f.line else "")
         con.print(f"[bold]{escape(loc)}[/]: [{_STYLE[f.severity]}]{f.severity}[/] [bold]{f.rule}[/] ({f.name}) {escape(f.message)}")
         if frames and f.line and sources and f.file in sources:
             lines = lines_of.get(f.file)
