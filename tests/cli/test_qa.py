@@ -289,3 +289,13 @@ def test_validate_text_location_without_a_column(tmp_path):
     assert r.exit_code == 2
     assert r.stdout.startswith(f"{deep}:1: error PRIO000 (unreadable-input) YAML nested more than 400 levels"), r.stdout
     assert "None" not in r.stdout
+
+
+def test_pending_with_nothing_pending_says_so():
+    from conftest import shared
+
+    d = shared("testdata", "yunikorn-rest-live", "walkthrough-drained")
+    for fmt in ("plain", "table", "markdown"):
+        r = run_cli("explain", os.path.join(d, "queues.yaml"), os.path.join(d, "snapshot.yaml"), "--pending", "-o", fmt)
+        assert r.exit_code == 0
+        assert "Nothing to schedule: no pending asks." in r.stdout and "0 in the simulated order" not in r.stdout, r.stdout
