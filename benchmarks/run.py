@@ -1,21 +1,23 @@
-"""Benchmarks, run by hand: each prints prio's time next to a baseline measured in the same run.
+"""Benchmarks, run by hand: each job prints prio's time next to a floor measured in the same run.
 
-    python benchmarks/run.py [--asks 1000000] [--queues 10000] [--only validate|explain|simulate]
+    python benchmarks/run.py [--quick] [--asks 1000000] [--queues 10000] [--repeat 1] [--only PREFIX]
 
-- validate: `prio validate` on a 10,000-queue config vs parsing the same file with
-  yaml.CSafeLoader (target: within 4x, under 3 s).
-- explain: `prio explain -o json` on the config plus a 1,000,000-ask snapshot vs loading the
-  snapshot file alone with json.load (target: under 10 s).
-- simulate: `prio simulate -o json` vs the floor for any Python tool doing this job: load the
-  snapshot, sort its asks by (priority, order), write one JSON object per ask with json.dumps
-  (target: within 3x, under 60 s, peak memory under 2 GiB).
-Every figure is wall-clock time of a fresh process (startup included), best of --repeat runs.
+Jobs (issue 13), each a fresh `prio` process (startup included), best of --repeat runs:
+- simulate-<shape>: `prio simulate -o json` on 10,000 queues + 1,000,000 asks, for every shape of
+  generate.SHAPES, against the floor for any Python tool doing this job: load the snapshot, sort
+  its asks by (priority, order), write one JSON object per ask (target <= 2x, < 1 GiB).
+- explain: `prio explain -o json` on the capacity shape against `json.load` of the snapshot (<= 2x).
+- validate-10k: `prio validate` on the 10,000-queue config against parsing the file with
+  yaml.CSafeLoader, timed inside one process (<= 3x).
+- validate-20: `prio validate` on a 20-line config against `python -c "import yaml"` (<= 3x).
+- version: `prio --version` against `python -c pass` (<= 3x).
+Generated inputs are cached under benchmarks/.cache (gitignored; --dir to put them elsewhere).
+--quick runs a tenth of the size (100,000 asks, 1,000 queues) while iterating.
 """
 from __future__ import annotations
 
 import argparse
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -23,7 +25,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from generate import generate  # noqa: E402
+from generate import SHAPES, generate  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(HERE), "cli")}
 PY = sys.executable
@@ -43,49 +45,118 @@ for p, n, app, queue, a in asks:
     w(json.dumps({"step": n, "queue": queue, "application": app, "ask": f"{app}-{n}", "priority": -p}) + "\n")
 """
 
+PARSE = r"""
+import sys, time, yaml
+t = time.perf_counter()
+yaml.load(open(sys.argv[1]), Loader=yaml.CSafeLoader)
+print(time.perf_counter() - t)
+"""
+
+SMALL = """\
+partitions:
+  - name: default
+    queues:
+      - name: root
+        queues:
+          - name: system
+            properties:
+              priority.policy: fence
+              priority.offset: "1000"
+          - name: tenants
+            properties:
+              application.sort.policy: fair
+            queues:
+              - name: tenant-a
+                properties:
+                  priority.offset: "10"
+              - name: tenant-b
+                resources:
+                  guaranteed: {vcore: 10, memory: 10Gi}
+                  max: {vcore: 20, memory: 20Gi}
+"""
+
 
 def timed(cmd: list[str], repeat: int) -> tuple[float, float]:
-    """Best wall time and the peak RSS (MiB) of the child."""
+    """Best wall time and the peak RSS (MiB) of the child itself (os.wait4)."""
     best = float("inf")
     peak = 0.0
     for _ in range(repeat):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        t = time.perf_counter()
-        r = subprocess.run(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        best = min(best, time.perf_counter() - t)
-        if r.returncode not in (0, 1):
-            raise SystemExit(f"{cmd} failed: {r.stderr.decode()[-500:]}")
-        peak = max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, before / 1024)
+        with tempfile.TemporaryFile() as err:
+            t = time.perf_counter()
+            p = subprocess.Popen(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=err)
+            _, status, usage = os.wait4(p.pid, 0)
+            best = min(best, time.perf_counter() - t)
+            p.returncode = os.waitstatus_to_exitcode(status)
+            if p.returncode not in (0, 1):
+                err.seek(0)
+                raise SystemExit(f"{cmd} failed: {err.read().decode()[-500:]}")
+        peak = max(peak, usage.ru_maxrss / 1024)
     return best, peak
 
 
+def in_process(cmd: list[str], repeat: int) -> tuple[float, float]:
+    """A floor the child times itself (printed on stdout)."""
+    best = float("inf")
+    for _ in range(repeat):
+        r = subprocess.run(cmd, env=ENV, capture_output=True, text=True, check=True)
+        best = min(best, float(r.stdout.split()[-1]))
+    return best, 0.0
+
+
 def row(name, prio, base, base_name, target):
-    print(f"{name:9} prio {prio[0]:7.2f} s (peak {prio[1]:6.0f} MiB)   {base_name} {base[0]:6.2f} s   ratio {prio[0] / base[0]:5.2f}x   target {target}")
+    print(f"{name:27} prio {prio[0]:7.2f} s (peak {prio[1]:5.0f} MiB)   {base_name:22} {base[0]:6.2f} s   "
+          f"ratio {prio[0] / base[0]:5.2f}x   target {target}", flush=True)
+
+
+def inputs(root: str, shape: str, queues: int, asks: int) -> tuple[str, str]:
+    out = os.path.join(root, f"{shape}-{queues}q-{asks}a")
+    q, s = os.path.join(out, "queues.yaml"), os.path.join(out, "asks.json")
+    if not (os.path.exists(q) and os.path.exists(s)):
+        print(f"generating {shape}: {queues} queues and {asks} asks in {out} ...", flush=True)
+        generate(out + ".tmp", queues, asks, shape=shape)
+        os.replace(out + ".tmp", out)
+    return q, s
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--asks", type=int, default=1_000_000)
-    ap.add_argument("--queues", type=int, default=10_000)
+    ap.add_argument("--asks", type=int, default=None)
+    ap.add_argument("--queues", type=int, default=None)
+    ap.add_argument("--quick", action="store_true", help="a tenth of the size (100,000 asks, 1,000 queues)")
     ap.add_argument("--repeat", type=int, default=1)
-    ap.add_argument("--only", choices=("validate", "explain", "simulate"))
-    ap.add_argument("--dir", default=None, help="reuse/keep generated inputs here")
+    ap.add_argument("--only", default="", help="run the jobs whose name starts with this")
+    ap.add_argument("--dir", default=os.path.join(HERE, ".cache"), help="where generated inputs are cached")
     a = ap.parse_args()
-    out = a.dir or tempfile.mkdtemp(prefix="prio-bench-")
-    q, s = os.path.join(out, "queues.yaml"), os.path.join(out, "asks.json")
-    if not (os.path.exists(q) and os.path.exists(s)):
-        print(f"generating {a.queues} queues and {a.asks} asks in {out} ...", flush=True)
-        generate(out, a.queues, a.asks)
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores")
-    if a.only in (None, "validate"):
-        base = timed([PY, "-c", f"import yaml; yaml.load(open({q!r}), Loader=yaml.CSafeLoader)"], a.repeat)
-        row("validate", timed([PY, "-m", "prio", "validate", q], a.repeat), base, "CSafeLoader parse", "<= 4x, < 3 s")
-    if a.only in (None, "explain"):
-        base = timed([PY, "-c", f"import json; json.load(open({s!r}))"], a.repeat)
-        row("explain", timed([PY, "-m", "prio", "explain", q, s, "-o", "json"], a.repeat), base, "json.load", "< 10 s")
-    if a.only in (None, "simulate"):
-        base = timed([PY, "-c", FLOOR, s], a.repeat)
-        row("simulate", timed([PY, "-m", "prio", "simulate", q, s, "-o", "json"], a.repeat), base, "floor script", "<= 3x, < 60 s, < 2 GiB")
+    div = 10 if a.quick else 1
+    asks = a.asks or 1_000_000 // div
+    queues = a.queues or 10_000 // div
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {queues} queues, {asks} asks", flush=True)
+    want = lambda job: job.startswith(a.only) or a.only.startswith(job)  # noqa: E731
+    prio = [PY, "-m", "prio"]
+    for shape in SHAPES:
+        job = f"simulate-{shape}"
+        if want(job):
+            q, s = inputs(a.dir, shape, queues, asks)
+            base = timed([PY, "-c", FLOOR, s], a.repeat)
+            row(job, timed(prio + ["simulate", q, s, "-o", "json"], a.repeat), base, "load+sort+write", "<= 2x, < 1 GiB")
+    if want("explain"):
+        q, s = inputs(a.dir, "capacity", queues, asks)
+        base = timed([PY, "-c", "import json, sys; json.load(open(sys.argv[1]))", s], a.repeat)
+        row("explain", timed(prio + ["explain", q, s, "-o", "json"], a.repeat), base, "json.load", "<= 2x")
+    if want("validate-10k"):
+        q, _ = inputs(a.dir, "capacity", queues, asks)
+        base = in_process([PY, "-c", PARSE, q], a.repeat)
+        row("validate-10k", timed(prio + ["validate", q], a.repeat), base, "CSafeLoader parse", "<= 3x")
+    if want("validate-20"):
+        small = os.path.join(a.dir, "small.yaml")
+        os.makedirs(a.dir, exist_ok=True)
+        with open(small, "w") as fh:
+            fh.write(SMALL)
+        base = timed([PY, "-c", "import yaml"], a.repeat)
+        row("validate-20", timed(prio + ["validate", small], a.repeat), base, "python -c 'import yaml'", "<= 3x")
+    if want("version"):
+        base = timed([PY, "-c", "pass"], a.repeat)
+        row("version", timed(prio + ["--version"], a.repeat), base, "python -c pass", "<= 3x")
 
 
 if __name__ == "__main__":

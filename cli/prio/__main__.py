@@ -1,3 +1,3 @@
-from prio.cli.app import main
+from prio.cli.entry import main
 
 main()

@@ -161,6 +161,7 @@ def grown_schema(monkeypatch) -> None:
     grown = copy.deepcopy(schema.load_schema())
     grown["$defs"]["SchedulerConfig"]["properties"]["partitions"]["minItems"] = 1
     monkeypatch.setattr(schema, "validator", lambda name=None: Draft202012Validator(schema.inline_refs(grown)))
+    monkeypatch.setattr(schema, "load_schema", lambda name=None: grown)  # the jsonschema-free check reads it too
 
 
 PREEMPTION_DISABLED_WITH_POLICY = cfg("""

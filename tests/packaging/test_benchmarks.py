@@ -15,4 +15,5 @@ def test_benchmark_script_runs_and_prints_ratios(tmp_path):
                         "--dir", str(tmp_path)], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
     lines = [l for l in r.stdout.splitlines() if "ratio" in l]
-    assert [l.split()[0] for l in lines] == ["validate", "explain", "simulate"]
+    assert [l.split()[0] for l in lines] == ["simulate-capacity", "simulate-nocap-pods", "simulate-nocap-vcore-memory",
+                                          "simulate-equal-priorities", "explain", "validate-10k", "validate-20", "version"]

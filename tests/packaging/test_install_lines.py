@@ -63,4 +63,4 @@ def test_the_checker_catches_pypis_prio():
 
 def test_the_command_stays_prio():
     text = open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8").read()
-    assert re.search(r'^prio = "prio\.cli\.app:main"$', text, re.M)
+    assert re.search(r'^prio = "prio\.cli\.entry:main"$', text, re.M)

@@ -70,7 +70,7 @@ def test_hooks_file_shape():
         re.compile(h["files"])
         assert h.get("pass_filenames", True) is True
     pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
-    assert re.search(r'^prio = "prio\.cli\.app:main"$', pyproject, re.M), "language: python needs the prio console script"
+    assert re.search(r'^prio = "prio\.cli\.entry:main"$', pyproject, re.M), "language: python needs the prio console script"
 
 
 @pytest.mark.parametrize("hook_id", sorted(EXAMPLES))

@@ -265,4 +265,11 @@ def load_fast(name: str, text: str) -> list[Document]:
         except RecursionError:
             raise InputError(name, "JSON nested too deeply") from None
         return [Document(data)]
+    if head in ("{", "["):  # smaller JSON: the json module too, positions when a message needs one
+        from prio.io import lazyjson
+
+        check_depth(name, text)  # as the YAML pass would, first
+        doc = lazyjson.read(name, text, load)
+        if doc is not None:
+            return [doc]
     return load(name, text)

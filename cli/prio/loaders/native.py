@@ -69,6 +69,8 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
             snap.capacity = _sum(n.capacity for n in snap.nodes)
     seen_apps = set()
     seen_allocs: dict = {}  # allocation id -> application: allocation keys are unique
+    deferred = getattr(doc, "deferred", False)  # a JSON document whose positions come on demand
+    app_lines = doc.item_lines("applications") if deferred else None
     shapes: dict = {}
     order = 0
     for i, a in enumerate(data["applications"]):
@@ -96,7 +98,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
         # A given time sorts by itself (ties go to the application id); without one, file order.
         app = App(app_id, queue.lower(), (to_ns(submit), 0) if submit is not None else (0, order),
                   allocated=r.resources(ap + ("allocated",), a.get("allocated")),
-                  state=str(a.get("state") or ""), line=doc.pos(ap).line, user=str(a.get("user") or ""))
+                  state=str(a.get("state") or ""), line=app_lines[i] if app_lines is not None else doc.pos(ap).line, user=str(a.get("user") or ""))
         if rejected:
             app.rejected = str(a.get("rejectedMessage") or f"application {app_id} was rejected by YuniKorn (state: Rejected)")
         if a.get("allocations") is not None:
@@ -109,7 +111,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
         ids = set()
         # The hot loop of a million asks: the common case (an int priority, a known resource
         # shape, no times) costs a few dict lookups; anything else takes the careful path.
-        fast_shapes = not doc.index
+        fast_shapes = not deferred and not doc.index
         asks_out = app.asks
         submit = app.submit_time
         for j, k in enumerate(asks):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import io
 import json
 
-from prio.render.jsontext import jstr
+from prio.render.jsontext import _SAFE, jstr
 
 from prio.yunikorn.explain import show_priority
 
@@ -71,6 +71,10 @@ def _rich_rejected(rejected, width, color=False) -> str:
     return buf.getvalue()
 
 
+def _quoted(s: str) -> str:
+    return '"%s"' % s
+
+
 def _json(rows, groups, ranges, rejected=()):
     """`groups`: (application id, queue, vector, [asks]) as explain.iter_ask_groups gives them."""
     dumps = json.dumps
@@ -81,12 +85,14 @@ def _json(rows, groups, ranges, rejected=()):
         head = ',\n  {"ask": '
         app_json = ', "application": ' + jstr(app)
         parts = []
+        # one match for all of an application's ask ids: the pattern is a run of safe characters
+        quote = _quoted if _SAFE.fullmatch("".join([a.id for a in asks])) else jstr
         for a in asks:
             tail = tails.get((queue, a.priority))
             if tail is None:
                 tail = tails[(queue, a.priority)] = ', "queue": %s, "priority": %d, "queuePriorities": %s}' % (
                     dumps(queue), a.priority, dumps([{"queue": p, "priority": x} for p, x in vec]))
-            parts.append(head + jstr(a.id) + app_json + tail)
+            parts.append(head + quote(a.id) + app_json + tail)
         if first and parts:
             parts[0] = parts[0][1:]  # no comma before the first ask
             first = False

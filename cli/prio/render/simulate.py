@@ -81,11 +81,18 @@ def _json(steps, unscheduled, rejected=()):
     dumps = json.dumps
     yield '{"steps": ['
     sep = "\n  "
+    memo: dict = {}  # queue paths and application ids repeat: their JSON once each
     for s in steps:
-        ch = ", ".join('{"queue": %s, "from": %s, "to": %s}' % (jstr(q), jint(a), jint(b)) for q, a, b in s.changes)
+        ch = ", ".join('{"queue": %s, "from": %s, "to": %s}' % (jstr(q), jint(a), jint(b)) for q, a, b in s.changes) if s.changes else ""
         extra = (', "tie": true' if s.tie else "") + (', "note": ' + jstr(s.note) if s.note else "")
+        queue = memo.get(s.queue)
+        if queue is None:
+            queue = memo[s.queue] = jstr(s.queue)
+        app = memo.get(s.application)
+        if app is None:
+            app = memo[s.application] = jstr(s.application)
         yield '%s{"step": %d, "queue": %s, "application": %s, "ask": %s, "priority": %d, "changes": [%s]%s}' % (
-            sep, s.step, jstr(s.queue), jstr(s.application), jstr(s.ask), s.priority, ch, extra)
+            sep, s.step, queue, app, jstr(s.ask), s.priority, ch, extra)
         sep = ",\n  "
     yield '\n ],\n "unscheduled": ['
     sep = "\n  "

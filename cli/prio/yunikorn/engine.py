@@ -21,6 +21,7 @@ is set aside at once with its reason and never scanned again.
 from __future__ import annotations
 
 import heapq
+import operator
 from typing import NamedTuple
 
 from prio.values import INT32_MAX, INT32_MIN
@@ -28,6 +29,7 @@ from prio.yunikorn.gosort import slice_stable
 from prio.yunikorn.placement import Rejected, place
 from prio.yunikorn.quantity import show_quantity, strictly_positive
 from prio.yunikorn.snapshot import App, Ask, Snapshot
+from prio.yunikorn.tieorder import ParkedGroups
 from prio.yunikorn.tree import QNode, ensure_queue, fair_max, set_fairmax
 
 MIN = INT32_MIN
@@ -74,6 +76,9 @@ class MaxTracker:
             self.max = -heap[0] if heap else MIN
 
 
+_PRIORITY = operator.attrgetter("priority")
+
+
 def sorted_asks(app: App) -> list:
     """An application's asks in the order of YuniKorn's sortedRequests (sorted_asks.go), built by
     inserting them in file order: higher priority first, then earlier create time. An ask that
@@ -82,6 +87,15 @@ def sorted_asks(app: App) -> list:
     the first ask that is "less", and equal counts as less). Asks without a create time are
     created one after the other (file order), so they never compare equal."""
     implicit = app.submit_time
+    # The common case: no ask has a create time of its own and seq follows the file order. Then
+    # every key differs and the order is by priority, then file order: a stable sort does it.
+    prev = None
+    for a in app.asks:
+        if a.create_time != implicit or (prev is not None and a.seq <= prev):
+            break
+        prev = a.seq
+    else:
+        return sorted(app.asks, key=_PRIORITY, reverse=True)
     keyed = []
     top = None
     for a in app.asks:
@@ -192,11 +206,16 @@ class Engine:
         self.rejected: list[Rejected] = []
         self.apps: list[AppState] = []
         types = set(snapshot.capacity or ())
+        ask_types: set = set()
         for app in snapshot.apps:
             types.update(app.allocated)
             for a in app.asks:
-                types.update(a.resources)
+                ask_types.update(a.resources)
+        types |= ask_types
         self.n_types = len(types)
+        # With one resource type among the asks, "pending strictly dominates" is a plain "more
+        # pending": _push then keys ties by it (the same order as the insertion sort, in the heap).
+        self._one_type = next(iter(ask_types)) if len(ask_types) == 1 else None
         set_fairmax(root, snapshot.capacity, sorted(types))
         self.steps_done = 0
         for q in root.walk():
@@ -229,6 +248,7 @@ class Engine:
             if q.parent is not None and q.reported != MIN:
                 q.parent.tracker.add(q.reported)
         self._heaps_ready = False  # built on the first step: explain never needs them
+        self._tie_orders = ParkedGroups()  # each parent's tie group order, kept between steps
         self._misaligned: set = set()  # ids of parents sorted by the Go emulation (see misaligned)
         self._by_name: dict = {}
         self._tie: list = []  # the current step's tied choices, top-down
@@ -314,7 +334,12 @@ class Engine:
         p = c.parent
         if p is None or c.live <= 0 or c.stopped or not strictly_positive(c.pending) or id(p) in self._misaligned:
             return
-        k1, k2 = self._qkey(p, c)
+        if p.sort_priority:  # _qkey, inline: this runs for every queue on every allocated path
+            k1, k2 = -c.reported, self.share(c)
+        else:
+            k1, k2 = self.share(c), -c.reported
+        if self._one_type is not None:
+            k2 = (k2, -c.pending.get(self._one_type, 0))
         heapq.heappush(p.heap, (k1, k2, c.name, c.version, c))
 
     def usage_key(self, st: AppState):
@@ -370,7 +395,7 @@ class Engine:
                     return
                 taken.extend(group)
                 if key is not None and len(group) > 1:
-                    group = _insertion_first(group, key)
+                    group = self._tie_orders.order(heap, group, lambda g: _insertion_first(g, key))
                 if groups is not None:
                     groups[0] = group
                 for e in group:
@@ -383,7 +408,7 @@ class Engine:
 
     def _ordered_children(self, p: QNode, groups=None):
         """Children of p in YuniKorn's order: ties on (priority, share) by pending dominance."""
-        return self._ordered(p.heap, key=lambda e: e[4].pending, groups=groups)
+        return self._tie_orders.ordered(p.heap, lambda g: _insertion_first(g, lambda e: e[4].pending), groups)
 
     def _ordered_apps(self, leaf: QNode, groups=None):
         """Applications of a leaf in its sort policy's order (ties: application id)."""
@@ -565,6 +590,25 @@ class Engine:
             return self._try_leaf(q)
         if id(q) in self._misaligned:
             return self._descend_sorted(q)
+        # The common case, without the generator: a child alone on its (priority, share) key is
+        # taken (or dropped) straight from the heap; a tie group goes the general way below.
+        heap = q.heap
+        pop = heapq.heappop
+        while heap and id(heap) not in self._tie_orders.parked:
+            top = heap[0]
+            c = top[4]
+            pop(heap)
+            if top[3] != c.version:
+                continue
+            while heap and heap[0][3] != heap[0][4].version:
+                pop(heap)
+            if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
+                heapq.heappush(heap, top)
+                break
+            got = self._descend(c)
+            c.version += 1  # stale either way, as below
+            if got is not None:
+                return got
         groups = [None]
         for c in self._ordered_children(q, groups):
             got = self._descend(c)
@@ -627,14 +671,17 @@ class Engine:
         leaf = st.leaf
         newly_running = not st.running
         st.running = True
-        for k, v in ask.resources.items():
-            st.pending[k] -= v
-            st.usage[k] = st.usage.get(k, 0) + v
+        items = ask.resources.items()
+        pend, usage = st.pending, st.usage
+        for k, v in items:
+            pend[k] -= v
+            usage[k] = usage.get(k, 0) + v
         path = self.path_of(leaf)
         for q in path:
-            for k, v in ask.resources.items():
-                q.pending[k] -= v
-                q.allocated[k] = q.allocated.get(k, 0) + v
+            pend, alloc = q.pending, q.allocated
+            for k, v in items:
+                pend[k] -= v
+                alloc[k] = alloc.get(k, 0) + v
             q.live -= 1
             if newly_running:
                 q.running += 1
@@ -668,9 +715,10 @@ class Engine:
                 q = q.parent
         # re-key what changed: this app, and every queue on the path in its parent's heap
         self._push_app(st)
+        push = self._push
         for q in path:
             if q.parent is not None:
-                self._push(q)
+                push(q)
         return Step(n, leaf.path, st.app.id, ask.id, ask.priority, changes)
 
     def run(self, limit: int | None = None, progress=None):

@@ -18,13 +18,17 @@ further from the class value (the queue whose offset or fence to look at).
 """
 from __future__ import annotations
 
-from prio.yunikorn.engine import MIN, report
+from prio.values import INT32_MIN as MIN  # the engine's MIN; validate does not load the engine
 from prio.lint.findings import Issue
 from prio.kube.priorityclass import BUILTIN
 from prio.yunikorn.properties import PRIORITY_OFFSET, PRIORITY_POLICY
 from prio.lint.registry import check, run
-from prio.yunikorn.classranges import ranges, sorted_classes
-from prio.yunikorn.tree import QNode, from_config
+# classranges (and the engine behind it) and the tree load only when the cross-check runs (with
+# PriorityClasses): validate does not pay for them otherwise.
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from prio.yunikorn.tree import QNode
 
 FAMILY = "priorityclass-crosscheck"
 
@@ -96,6 +100,8 @@ def class_order_swapped(root: QNode, classes) -> list:
 
 
 def _compare(root: QNode, classes, rule: str) -> list:
+    from prio.yunikorn.classranges import ranges, sorted_classes
+
     cls = sorted_classes(classes)
     per = {c.name: ranges(root, c.value) for c in cls}
     user = [c for c in cls if c.name not in BUILTIN]
@@ -171,6 +177,8 @@ def cross_check_issues(conf, classes) -> list[Issue]:
     with config paths."""
     if not classes:
         return []
+    from prio.yunikorn.tree import from_config
+
     out = []
     for part in conf.partitions:
         if part.root() is None:

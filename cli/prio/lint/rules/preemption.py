@@ -217,9 +217,18 @@ def priority_fence_unreachable(ctx):
             if f.parent is None or not f.fenced:
                 continue
             inside = {id(x) for x in f.walk()}
-            verdicts = [(leaf, _reaches(leaf, f)) for leaf in leaves if id(leaf) not in inside]
-            verdicts = [(leaf, v) for leaf, v in verdicts if v is not None]
-            if verdicts and not any(v for _, v in verdicts):
+            verdicts = []
+            for leaf in leaves:
+                if id(leaf) in inside:
+                    continue
+                v = _reaches(leaf, f)
+                if v:  # one ask that reaches the fence settles it: no need to look at the rest
+                    break
+                if v is not None:
+                    verdicts.append((leaf, v))
+            else:
+                if not verdicts:
+                    continue
                 yield Issue("PRIO505", f.conf.path + ("properties", P.PRIORITY_POLICY),
                             f"priority fence {f.path} (offset {f.offset}) is beyond reach of every ask outside it: "
                             f"asks in {', '.join(leaf.path for leaf, _ in verdicts[:3])}{', ...' if len(verdicts) > 3 else ''} "

@@ -14,10 +14,18 @@ from prio.kube.priorityclass import SYSTEM_NODE_CRITICAL as SYSTEM_NODE
 from prio.lint.registry import check
 
 
+_OWN: dict = {}  # id(queue) -> (queue, (offset, fenced)): the queue is kept, so its id stays its own
+
+
 def own_priority(q):
-    """(offset, fenced) from the queue's own properties: neither is inherited."""
+    """(offset, fenced) from the queue's own properties: neither is inherited. Cached per queue
+    (the priority lints ask for every queue several times)."""
+    got = _OWN.get(id(q))
+    if got is not None and got[0] is q:
+        return got[1]
     off, _ = P.offset(q.properties.get(P.PRIORITY_OFFSET))
     fenced = P.priority_policy(q.properties.get(P.PRIORITY_POLICY))[0] == "fence"
+    _OWN[id(q)] = (q, (off, fenced))
     return off, fenced
 
 

@@ -12,6 +12,8 @@ _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 def render(report: Report, sources: dict | None = None, color: bool = False, frames: bool = True, width: int = 100,
            input_errors=(), **_) -> str:
+    if not report.findings and not input_errors:
+        return ""  # nothing to print: no rich either
     from rich.console import Console
     from rich.markup import escape
 

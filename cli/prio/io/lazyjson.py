@@ -1,0 +1,142 @@
+"""JSON inputs read by the json module, whatever their size, with positions only when a message
+needs one.
+
+The positional YAML pass (yamlnodes.load) costs twenty times json.loads. For JSON that both read
+the same way, `read` returns the json module's data in a LazyDocument: its position index, raw
+texts and decoding issues are those of the YAML pass, computed the first time anything asks
+for them (an error message, a REST dump's positions), so every message keeps its line:column.
+Where the two could read the text differently, `read` returns None and the caller takes the YAML
+pass as before: a duplicate key (an error there, the last value in json), NaN/Infinity, a number
+with an exponent (YAML 1.1 reads 1e3 as a string), a surrogate escape, a character YAML does
+not allow or reads as a line break (NEL, LS, PS) or a BOM, tabs, a string of 900 characters or more or a colon on the line after its key (YAML's
+implicit keys are one line, under 1024 characters), or any json error (the YAML pass words it).
+
+`item_lines` gives the line where each element of a top-level array starts without the pass
+(the native snapshot records each application's line for later messages).
+"""
+from __future__ import annotations
+
+import json
+import re
+
+from prio.io.document import Document
+
+_DOUBT = re.compile(r"[0-9][eE]|\\u[dD][89abAB]|\t|[^\x0A\x0D\x20-\x7E\xA0-\u2027\u202A-\uD7FF\uE000-\uFEFE\uFF00-\uFFFD\U00010000-\U0010ffff]"
+                    r'|"\s*\n\s*:|"(?:[^"\\]|\\.){900}')  # a key YAML cannot take: its colon on another line, or a long one
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}:,]')
+
+
+class _Dup(Exception):
+    pass
+
+
+def _pairs(pairs):
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        raise _Dup
+    return d
+
+
+def _constant(name):
+    raise _Dup  # NaN, Infinity: not JSON, and YAML reads them as strings
+
+
+class LazyDocument(Document):
+    """A Document whose positions come from the YAML pass on first use."""
+
+    deferred = True
+
+    def __init__(self, data, name: str, text: str, load):  # noqa: D107 - no dataclass __init__: fields are lazy
+        self.data = data
+        self._src = (name, text)
+        self._load = load  # yamlnodes.load: the positional pass
+        self._full = None
+
+    def _pass(self) -> Document:
+        if self._full is None:
+            self._full = self._load(*self._src)[0]
+        return self._full
+
+    index = property(lambda self: self._pass().index, lambda self, v: setattr(self._pass(), "index", v))
+    issues = property(lambda self: self._pass().issues, lambda self, v: setattr(self._pass(), "issues", v))
+    start = property(lambda self: self._pass().start, lambda self, v: setattr(self._pass(), "start", v))
+
+    def pos(self, path, at: str = "value"):
+        return self._pass().pos(path, at)
+
+    def raw(self, path):
+        """A string's raw text is the string itself, and a non-zero integer's its digits (JSON
+        writes both one way only); anything else asks the YAML pass."""
+        v = self.data
+        try:
+            for k in path:
+                v = v[k]
+        except (KeyError, IndexError, TypeError):
+            return self._pass().raw(path)
+        if type(v) is str:
+            return v
+        if type(v) is int and v != 0:
+            return str(v)
+        return self._pass().raw(path)
+
+    def item_lines(self, key: str) -> list | None:
+        """The line of each element of the top-level object's `key` array, as the YAML pass
+        would give it, or None when that cannot be told from the tokens alone."""
+        data = self.data
+        if type(data) is not dict or type(data.get(key)) is not list:
+            return None
+        name, text = self._src
+        depth = 0
+        want = False  # the next value at depth 1 is key's array
+        inside = False  # in key's array
+        expect_value = False
+        lines: list = []
+        line, at = 1, 0
+        last_key = None
+        for m in _TOKEN.finditer(text):
+            t = m.group()
+            c = t[0]
+            if c == '"':
+                if inside and depth == 2 and expect_value:
+                    line += text.count("\n", at, m.start())
+                    at = m.start()
+                    lines.append(line)
+                elif depth == 1:
+                    last_key = t
+                expect_value = False
+            elif c in "[{":
+                if inside and depth == 2 and expect_value:
+                    line += text.count("\n", at, m.start())
+                    at = m.start()
+                    lines.append(line)
+                depth += 1
+                if want and c == "[" and depth == 2:
+                    inside, want = True, False
+                expect_value = c == "["
+            elif c in "]}":
+                depth -= 1
+                if inside and depth == 1:
+                    break
+                expect_value = False
+            elif c == ":":
+                if depth == 1 and last_key is not None:
+                    want = json.loads(last_key) == key
+                    last_key = None
+                expect_value = True
+            else:  # ","
+                expect_value = depth == 2 and inside
+        if len(lines) != len(data[key]):
+            return None
+        return lines
+
+
+def read(name: str, text: str, load) -> LazyDocument | None:
+    """The document of a JSON text, or None where the YAML pass (`load`, yamlnodes.load) must
+    read it (see above)."""
+    if _DOUBT.search(text):
+        return None
+    try:
+        data = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant)
+    except (ValueError, _Dup, RecursionError):
+        return None
+    return LazyDocument(data, name, text, load)

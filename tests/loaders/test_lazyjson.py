@@ -1,0 +1,115 @@
+"""JSON inputs read by the json module (io/lazyjson.py): the same data, application lines,
+positions, raw texts and messages as the positional YAML pass, which runs only when a message
+needs a position; texts the two could read differently take the YAML pass."""
+import glob
+import json
+import os
+import random
+
+import pytest
+
+from conftest import SHARED, run_cli, sample
+from prio.errors import InputError
+from prio.io import lazyjson, yamlnodes
+from prio.loaders import native
+
+
+def _snapshots():
+    files = [sample("walkthrough-asks.yaml"), sample("batch-asks.yaml"), sample("preemption-asks.yaml")]
+    files += sorted(glob.glob(os.path.join(SHARED, "testdata", "yunikorn-conformance", "scheduling", "*.asks.yaml")))[:40]
+    for f in files:
+        yield yamlnodes.load(f, open(f, encoding="utf-8").read())[0].data
+
+
+def _walk(x, path=()):
+    yield path
+    if isinstance(x, dict):
+        for k, v in x.items():
+            yield from _walk(v, path + (k,))
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            yield from _walk(v, path + (i,))
+
+
+@pytest.mark.parametrize("indent", [None, 2, 1])
+def test_same_data_lines_positions_and_raw_texts_as_the_yaml_pass(indent):
+    seen = 0
+    for data in _snapshots():
+        if not isinstance(data, dict) or not data.get("applications"):
+            continue
+        text = json.dumps(data, indent=indent, ensure_ascii=False)
+        full = yamlnodes.load("s.json", text)[0]
+        lazy = lazyjson.read("s.json", text, yamlnodes.load)
+        if lazy is None:
+            continue
+        seen += 1
+        assert lazy.data == full.data
+        assert lazy.item_lines("applications") == [full.pos(("applications", i)).line for i in range(len(data["applications"]))]
+        for path in _walk(data):
+            assert lazy.raw(path) == full.raw(path), path
+        assert lazy.index == full.index and lazy.issues == full.issues and lazy.start == full.start
+    assert seen > 10
+
+
+def test_item_lines_on_odd_layouts():
+    text = '{"partition": "x", "nodes": [{"a": ["[", "{"]}],\n "applications"  :\n [\n  {"id": "a", "queue": "root.a",\n "asks": []},\n\n  {"id": "b",\n "queue": "root.b", "asks": [{"priority": 1}]}]}\n'
+    lazy = lazyjson.read("s.json", text, yamlnodes.load)
+    full = yamlnodes.load("s.json", text)[0]
+    assert lazy.item_lines("applications") == [full.pos(("applications", i)).line for i in range(2)] == [4, 7]
+    assert lazyjson.read("s.json", '{"applications": [1, {"id": "a"}]}', yamlnodes.load).item_lines("applications") is None
+
+
+@pytest.mark.parametrize("text", [
+    '{"a": 1, "a": 2}', '{"a": NaN}', '{"a": 1e3}', '{"a": 1.5E+3}', '{"a": "\\ud83d\\ude00"}', '{"a":\t1}',
+    '{"a"\n: 1}', '{"' + "k" * 1000 + '": 1}', '{"a": "x\x85y"}', '{"a": "x\u2028y"}', '{"a": 1}\n---\n{"b": 2}',
+    '{"a": 1} # comment', '{"a": "\ufeff"}', '{"a": "\x7f"}',
+])
+def test_texts_the_two_could_read_differently_take_the_yaml_pass(text):
+    assert lazyjson.read("s.json", text, yamlnodes.load) is None
+
+
+def _load(text, lazy=True, monkeypatch=None):
+    docs = yamlnodes.load_fast("s.json", text)
+    return native.load("s.json", docs[0])
+
+
+def test_messages_keep_line_and_column(monkeypatch):
+    apps = [{"id": f"app-{i}", "queue": "root.a", "asks": [{"priority": 1}]} for i in range(30)]
+    apps[17]["asks"][0]["prioritty"] = 2
+    text = json.dumps({"applications": apps}, indent=2)
+    assert isinstance(yamlnodes.load_fast("s.json", text)[0], lazyjson.LazyDocument)
+    with pytest.raises(InputError) as lazy_err:
+        _load(text)
+    monkeypatch.setattr(lazyjson, "read", lambda name, text, load: None)  # the YAML pass, as before
+    with pytest.raises(InputError) as full_err:
+        _load(text)
+    assert str(lazy_err.value) == str(full_err.value) and ":" in str(lazy_err.value).split(" ")[0]
+
+
+def test_cli_messages_and_application_lines_as_before(tmp_path, monkeypatch):
+    snap = tmp_path / "s.json"
+    apps = [{"id": f"app-{i}", "queue": "root.leaf", "asks": [{"priority": 1}]} for i in range(5)]
+    text = json.dumps({"applications": apps}, indent=2)
+    lazy_lines = [a.line for a in native.load("s.json", yamlnodes.load_fast("s.json", text)[0]).apps]
+    assert lazy_lines == [a.line for a in native.load("s.json", yamlnodes.load("s.json", text)[0]).apps] == [3, 12, 21, 30, 39]
+    apps[3]["asks"][0]["priority"] = "high"
+    snap.write_text(json.dumps({"applications": apps}, indent=2))
+    lazy = run_cli("simulate", str(snap))
+    monkeypatch.setattr(lazyjson, "read", lambda name, text, load: None)
+    full = run_cli("simulate", str(snap))
+    assert lazy.exit_code == full.exit_code == 2
+    assert lazy.stderr == full.stderr and f"{snap}:35:23:" in lazy.stderr, lazy.stderr
+
+
+def test_random_snapshots_read_the_same():
+    rnd = random.Random(5)
+    for _ in range(30):
+        apps = [{"id": f"a{i}", "queue": rnd.choice(["root.a", "root.b.c"]),
+                 "asks": [{"priority": rnd.randint(-5, 5), "resources": {"vcore": rnd.choice([1, "500m", 2.5]), "memory": rnd.choice(["1Gi", 0, -0.0])}}
+                          for _ in range(rnd.randint(0, 3))]} for i in range(rnd.randint(1, 12))]
+        text = json.dumps({"applications": apps}, indent=rnd.choice([None, 1, 3]))
+        lazy = lazyjson.read("s.json", text, yamlnodes.load)
+        full = yamlnodes.load("s.json", text)[0]
+        assert lazy is not None and lazy.data == full.data
+        for path in _walk(full.data):
+            assert lazy.raw(path) == full.raw(path)

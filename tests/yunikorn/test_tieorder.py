@@ -1,0 +1,144 @@
+"""Tie groups keep their order between steps (yunikorn/tieorder.py) and, with one resource type,
+the heap orders them by pending: the scheduling order is exactly what sorting every group again
+every step gives."""
+import json
+import random
+
+import pytest
+
+from prio.io import yamlnodes
+from prio.loaders import native
+from prio.loaders import queues as config
+from prio.yunikorn import engine, tree
+from prio.yunikorn.engine import _insertion_first
+from prio.yunikorn.tieorder import TieOrders
+
+
+class Obj:
+    def __init__(self, name, pending):
+        self.name, self.pending, self.version = name, pending, 0
+
+
+def _entry(o):
+    return (0, 0.0, o.name, o.version, o)
+
+
+def test_removing_a_prefix_of_the_order_keeps_the_rest_and_anything_else_sorts_again():
+    rnd = random.Random(3)
+    for _ in range(300):
+        objs = [Obj(f"q{i:02}", {"vcore": rnd.randint(0, 4), "memory": rnd.randint(0, 4)}) for i in range(rnd.randint(2, 30))]
+        entries = {o.name: _entry(o) for o in objs}
+        heap = []
+        cache = TieOrders()
+        calls = []
+
+        def sort(g):
+            calls.append(len(g))
+            return _insertion_first(g, lambda e: e[4].pending)
+
+        while entries:
+            group = [entries[n] for n in sorted(entries)]
+            got = cache.order(heap, group, sort)
+            assert got == _insertion_first(group, lambda e: e[4].pending)
+            first = got[0][4]
+            if rnd.random() < 0.2:  # the first one changes and stays in the group: a new entry
+                first.pending = {"vcore": rnd.randint(0, 4), "memory": rnd.randint(0, 4)}
+                first.version += 1
+                entries[first.name] = _entry(first)
+            else:  # scheduled or dropped: it leaves the group
+                del entries[first.name]
+        assert calls[0] > 1
+
+
+def test_a_cached_order_is_reused_only_for_the_same_entries():
+    a, b, c = Obj("a", {"x": 1}), Obj("b", {"x": 2}), Obj("c", {"x": 3})
+    ea, eb, ec = _entry(a), _entry(b), _entry(c)
+    heap, cache = [], TieOrders()
+    sorts = []
+    sort = lambda g: sorts.append(1) or _insertion_first(g, lambda e: e[4].pending)  # noqa: E731
+    assert [e[2] for e in cache.order(heap, [ea, eb, ec], sort)] == ["c", "b", "a"]
+    assert [e[2] for e in cache.order(heap, [ea, eb], sort)] == ["b", "a"] and len(sorts) == 1
+    assert [e[2] for e in cache.order(heap, [ea, eb], sort)] == ["b", "a"] and len(sorts) == 1
+    d = _entry(Obj("d", {"x": 9}))  # a new member: sorted again
+    assert [e[2] for e in cache.order(heap, [ea, eb, d], sort)] == ["d", "b", "a"] and len(sorts) == 2
+
+
+def _scenario(rnd, types):
+    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
+    leaves = []
+    for t in range(rnd.randint(2, 5)):
+        lines += [f"          - name: p{t}", "            queues:"]
+        for l in range(rnd.randint(2, 8)):
+            lines += [f"              - name: l{l}"]
+            leaves.append(f"root.p{t}.l{l}")
+    apps = []
+    for i in range(rnd.randint(5, 40)):
+        asks = []
+        for _ in range(rnd.randint(1, 6)):
+            a = {"priority": rnd.choice([0, 0, 0, 1])}
+            if types:
+                a["resources"] = {k: rnd.choice([1, 2, 3]) for k in types if rnd.random() < 0.8} or {types[0]: 1}
+            asks.append(a)
+        apps.append({"id": f"app-{i}", "queue": rnd.choice(leaves), "asks": asks})
+    return "\n".join(lines) + "\n", json.dumps({"applications": apps})
+
+
+class _NoCache:
+    """What the engine did before: every tie group popped and insertion-sorted again, every step."""
+
+    parked: dict = {}
+
+    def __init__(self, eng):
+        self.eng = eng
+
+    def order(self, heap, group, sort):
+        return sort(group)
+
+    def ordered(self, heap, sort, groups=None):
+        return self.eng._ordered(heap, key=lambda e: e[4].pending, groups=groups)
+
+
+def _run(queues, asks, plain):
+    d = yamlnodes.load("q.yaml", queues)[0]
+    root = tree.from_config(config.decode(d).partitions[0])
+    e = engine.Engine(root, native.load("a.json", yamlnodes.load("a.json", asks)[0]))
+    if plain:  # what the engine did before: every tie group insertion-sorted again, every step
+        e._one_type = None
+        e._tie_orders = _NoCache(e)
+    return [tuple(s) for s in e.run()], [tuple(u) for u in e.leftovers()]
+
+
+@pytest.mark.parametrize("types", [(), ("pods",), ("vcore",), ("vcore", "memory"), ("vcore", "memory", "gpu")])
+def test_the_order_is_what_sorting_every_step_gives(types):
+    rnd = random.Random(len(types))
+    for _ in range(25):
+        queues, asks = _scenario(rnd, list(types))
+        assert _run(queues, asks, plain=False) == _run(queues, asks, plain=True)
+
+
+def _big_scenario(rnd, types):
+    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
+    leaves = []
+    for t in range(3):
+        lines += [f"          - name: p{t}", "            queues:"]
+        for l in range(rnd.randint(10, 30)):
+            lines += [f"              - name: l{l:02}"]
+            if rnd.random() < 0.2:
+                lines += ["                resources:", f"                  max: {{{types[0]}: {rnd.randint(2, 8)}}}"]
+            leaves.append(f"root.p{t}.l{l:02}")
+    apps = []
+    for i in range(rnd.randint(60, 140)):
+        asks = [{"priority": 0, "resources": {k: rnd.choice([1, 2, 4]) for k in types}} for _ in range(rnd.randint(1, 4))]
+        apps.append({"id": f"app-{i}", "queue": rnd.choice(leaves), "asks": asks})
+    snap = {"applications": apps}
+    if rnd.random() < 0.5:  # a capacity that runs out: queues are dropped on the way
+        snap["capacity"] = {k: rnd.randint(100, 600) for k in types}
+    return "\n".join(lines) + "\n", json.dumps(snap)
+
+
+@pytest.mark.parametrize("types", [("vcore",), ("vcore", "memory"), ("vcore", "memory", "gpu")])
+def test_big_tie_groups_keep_the_order_sorting_every_step_gives(types):
+    rnd = random.Random(7 + len(types))
+    for _ in range(4):
+        queues, asks = _big_scenario(rnd, list(types))
+        assert _run(queues, asks, plain=False) == _run(queues, asks, plain=True)
