@@ -11,8 +11,8 @@ from prio import __version__
 
 app = typer.Typer(
     name="prio",
-    help="Policy analysis for priority scheduling in Apache YuniKorn (and Armada's legacy model): "
-    "lint queue configs, explain effective priorities, simulate the scheduling order.",
+    help="Policy analysis for priority scheduling in Apache YuniKorn (and Armada): "
+    "lint queue configs, explain effective priorities, simulate the scheduling order, show what preemption would do.",
     no_args_is_help=True,
     add_completion=True,  # --install-completion / --show-completion (typer's own); --version skips typer
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -54,7 +54,13 @@ def _register() -> None:
 def main() -> None:
     argv = sys.argv[1:]
     if argv in (["--version"], ["-V"]):  # the hot path for pre-commit: no typer at all
-        sys.stdout.write(f"prio {__version__}\n")
+        try:
+            sys.stdout.write(f"prio {__version__}\n")
+            sys.stdout.flush()
+        except BrokenPipeError:  # `prio --version | true`: quiet, as every command
+            from prio.cli.common import quiet_broken_pipe
+
+            quiet_broken_pipe()
         return
     _register()
     try:
@@ -76,6 +82,13 @@ def main() -> None:
         where = f" (see {ctx.command_path} --help)" if ctx is not None else ""
         sys.stderr.write(f"prio: {plain_usage_error(e.format_message())}{where}\n")
         sys.exit(getattr(e, "exit_code", 2) or 2)
+    except SystemExit:
+        if type(sys.stdout).__name__ == "PacifyFlushWrapper":  # typer's exit 1 for a closed stdout (`prio rule | head -1`, --help)
+            from prio.cli.common import quiet_broken_pipe
+
+            quiet_broken_pipe()
+            sys.exit(0)
+        raise
     except (typer.Abort, KeyboardInterrupt):
         sys.stderr.write("prio: interrupted\n")
         sys.exit(130)

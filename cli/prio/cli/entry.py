@@ -9,7 +9,13 @@ def main() -> None:
     if sys.argv[1:] in (["--version"], ["-V"]):  # no typer, no app: the floor is `python -c pass`
         from prio import __version__
 
-        sys.stdout.write(f"prio {__version__}\n")
+        try:
+            sys.stdout.write(f"prio {__version__}\n")
+            sys.stdout.flush()
+        except BrokenPipeError:  # `prio --version | true`: quiet and exit 0, as every command
+            from prio.cli.common import quiet_broken_pipe
+
+            quiet_broken_pipe()
         return
     from prio.cli.app import main as app_main
 

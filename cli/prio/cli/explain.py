@@ -66,6 +66,10 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
     if inp.armada and pending:
         sys.stderr.write("prio: --pending applies to YuniKorn inputs, not Armada scenarios\n")
         return 2
+    if inp.armada and (why_ask or behind or queue):  # refused, not silently ignored
+        flag = "--why-ask" if why_ask else "--behind" if behind else "--queue"
+        sys.stderr.write(f"prio: {flag} applies to YuniKorn inputs, not Armada scenarios (--why QUEUE explains one Armada queue)\n")
+        return 2
     if inp.armada:
         from prio.cli.armada import run_explain
 

@@ -69,10 +69,12 @@ def fetch(r: Remote, partition=None, verbose: bool = False, paths=(), sample=Non
     if verbose:
         snap = state.inputs.snapshot
         config = next((what for _, what in state.fetched if what.startswith("the queue config")), "no config endpoint")
+        from prio.values import count
+
         sys.stderr.write(f"prio: {state.url}: partition {state.partition} (of {', '.join(state.partitions)}); {config}; "
-                         f"{len(state.inputs.rest_queues)} queues, {len(snap.apps)} active applications with "
-                         f"{snap.ask_count()} pending asks, {state.allocations} running allocations, {len(state.rejected)} rejected, "
-                         f"{len(state.nodes)} nodes\n")
+                         f"{count(len(state.inputs.rest_queues), 'queue')}, {count(len(snap.apps), 'active application')} with "
+                         f"{count(snap.ask_count(), 'pending ask')}, {count(state.allocations, 'running allocation')}, "
+                         f"{len(state.rejected)} rejected, {count(len(state.nodes), 'node')}\n")
         sys.stderr.write(f"prio: {state.url}: REST shape seen: {state.shape}\n")
     state.inputs.recognised = []  # said above, with the URLs
     return state

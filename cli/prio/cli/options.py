@@ -24,7 +24,7 @@ def use_color(choice: Color, stream) -> bool:
 
 
 INPUTS = typer.Argument(None, metavar="INPUT", help="Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses, an Armada scenario, in any order (recognised by content). None: the bundled walkthrough.")
-SAMPLE = typer.Option(None, "--sample", metavar="NAME", help="Use a bundled sample: walkthrough (the default), batch, mistakes, yunikorn-configs, pods, armada-scenario, ... (an unknown name lists them all).")
+SAMPLE = typer.Option(None, "--sample", metavar="NAME", help="Use a bundled sample: walkthrough (the default), batch, mistakes, yunikorn-configs, priorityclasses, pods, preemption, armada-current, armada-scenario, armada-reports (an unknown name lists them all).")
 OUTPUT = typer.Option(None, "-o", "--output", metavar="FORMAT", help=help_text("explain", "Default from PRIO_OUTPUT"))
 COLOR = typer.Option(Color.auto, "--color", case_sensitive=False, envvar="PRIO_COLOR", help="Colour the table output (auto: on a terminal, unless NO_COLOR is set; default from PRIO_COLOR).")
 OUTPUT_FILE = typer.Option(None, "--output-file", metavar="PATH", help="Write the report to PATH instead of standard output (never coloured; plain unless -o says otherwise).")

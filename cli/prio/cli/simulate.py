@@ -59,6 +59,9 @@ def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_deca
     if verbose:
         say_recognised(inp)
     check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting, rounds=rounds, seed=seed, armada_model=armada_model)
+    if inp.armada and (steps is not None or limit is not None):  # refused, not silently ignored
+        sys.stderr.write(f"prio: {'--steps' if steps is not None else '--limit'} applies to YuniKorn inputs, not Armada scenarios\n")
+        return 2
     if inp.armada:
         from prio.cli.armada import run_simulate
 

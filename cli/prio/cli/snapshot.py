@@ -58,7 +58,7 @@ def run(paths, output_file, anonymize, fmt, partition, classes, verbose, live=No
         source, raw_apps, nodes, rejected, config_text = state.url, state.raw_apps, state.nodes, state.rejected, state.config_text
     else:
         if not paths:
-            raise InputError("prio snapshot", "give --yunikorn URL or input files (REST dumps, kubectl pod lists, a queue config)")
+            raise InputError("nothing to capture", "give --yunikorn URL or input files (REST dumps, kubectl pod lists, a queue config)")
         from prio.loaders import inputs as inputs_mod
         from prio.cli.common import say_recognised
 
@@ -88,11 +88,12 @@ def run(paths, output_file, anonymize, fmt, partition, classes, verbose, live=No
         config_text = config_text_of(inp)
     from prio.render import snapshot as snapshot_out
 
+    used: dict = {}
     if config_text is None:  # nothing describes the queues: the snapshot alone (all queues dynamic)
-        text = snapshot_out.render_snapshot_only(snap, source=source, anonymize=anonymize)
+        text = snapshot_out.render_snapshot_only(snap, source=source, anonymize=anonymize, names_out=used)
     else:
         text = snapshot_out.render(config_text, snap, source=source, anonymize=anonymize, raw_apps=raw_apps, nodes=nodes,
-                                   rejected=rejected)
+                                   rejected=rejected, names_out=used)
     if output_file == "-":
         sys.stdout.write(text)
     else:
@@ -100,7 +101,7 @@ def run(paths, output_file, anonymize, fmt, partition, classes, verbose, live=No
     summary = {"output": output_file, "source": source if not anonymize else "(anonymized)", "partition": snap.partition,
                "applications": len(snap.apps) - len(rejected), "pendingAsks": snap.ask_count(),
                "runningAllocations": sum(len(a.allocations or ()) for a in snap.apps), "nodes": len(snap.nodes or ()),
-               "rejected": [r["application"] for r in rejected] if not anonymize else len(rejected)}
+               "rejected": [used["names"].app(r["application"]) for r in rejected]}  # as the file names them (--anonymize too)
     for note in inp.notes:
         sys.stderr.write(f"prio: note: {note}\n")
     if fmt == "json":

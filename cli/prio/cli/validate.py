@@ -163,8 +163,13 @@ def _run(paths, fmt, *, strict, quiet, color, priority_classes, verbose, output_
             _err(f"cannot write {output_file}: {e.strerror or e}")
             return 2
     else:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        except BrokenPipeError:  # `prio validate ... | head`: the verdict stands, a closed pipe never passes a run
+            from prio.cli.common import quiet_broken_pipe
+
+            quiet_broken_pipe()
     if not quiet:
         from prio.render.validate.text import summary
 

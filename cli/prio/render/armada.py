@@ -175,7 +175,7 @@ class _Out:
         from prio.render.align import numeric
 
         buf = io.StringIO()
-        console = Console(file=buf, width=self.width, force_terminal=False, color_system=None)
+        console = Console(file=buf, width=self.width, force_terminal=False, color_system=None, emoji=False)
         for kind, body in self.parts:
             if kind == "title":
                 console.print(Text(body, style="bold"))

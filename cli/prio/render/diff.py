@@ -184,7 +184,7 @@ def _rich(d, old, new, width, color, rows) -> str:
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
-                  color_system="standard" if color else None, highlight=False)
+                  color_system="standard" if color else None, highlight=False, emoji=False)
     con.print(summary(d, old, new), markup=False, soft_wrap=True)
     for title, headers, body in sections(d):
         shown, more = _cut(body, rows)

@@ -60,7 +60,7 @@ def _rich_rejected(rejected, width, color=False) -> str:
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
-                  color_system="standard" if color else None, highlight=False)
+                  color_system="standard" if color else None, highlight=False, emoji=False)
     t = Table(title="Rejected applications (no placement rule places them: none of their asks is scheduled)", title_justify="left")
     for c in ("queue", "application", "reason"):
         t.add_column(c, overflow="fold")
@@ -122,8 +122,8 @@ def _tabular(rows, asks, ranges, tablefmt: str, total=None) -> str:
     out.append(f"{h}Queues\n")
     out.append(grid(q, ("queue", "priority", "offset", "fence", "sorting", "pending", "notes"), tablefmt))
     out.append(f"\n\n{h}Pending asks in the order they are considered now\n")
-    if not asks:
-        out.append(NO_ASKS)
+    if not asks:  # none pending, or --limit 0 left them all out (then it says how many)
+        out.append(_more(total, 0).strip() or NO_ASKS)
     else:
         a = [(i, x.queue, x.application, x.ask, x.priority, _vector(x.vector)) for i, x in enumerate(asks, 1)]
         out.append(grid(a, ("#", "queue", "application", "ask", "priority", "queue priorities (root first)"), tablefmt))
@@ -147,7 +147,7 @@ def _rich(rows, asks, ranges, width, total=None, color=False) -> str:
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
-                  color_system="standard" if color else None, highlight=False)
+                  color_system="standard" if color else None, highlight=False, emoji=False)
     nodes = {}
     root_tree = None
     for r in rows:
@@ -172,10 +172,32 @@ def _rich(rows, asks, ranges, width, total=None, color=False) -> str:
             nodes[r.queue] = nodes.get(parent, root_tree).add(label)
     if root_tree is not None:
         con.print(root_tree)
-    if not asks:
+    if not asks:  # none pending (or --limit 0): the PriorityClass ranges below still belong to the answer
         con.print()
-        con.print(NO_ASKS, style="dim")
-        return buf.getvalue()
+        if _more(total, 0):
+            con.print(escape(_more(total, 0).strip()))
+        else:
+            con.print(NO_ASKS, style="dim")
+    else:
+        _rich_asks(con, asks, total)
+    if ranges:
+        rt = Table(title="PriorityClasses per queue", title_justify="left")
+        for c in ("queue", "class", "value", "min", "max"):
+            num = c in ("value", "min", "max")
+            rt.add_column(c, overflow="fold", justify="right" if num else "left", no_wrap=num, min_width=11 if num else None)
+        for x in ranges:
+            rt.add_row(DottedPath(x["queue"]), escape(x["class"]), str(x["value"]), str(x["min"]), str(x["max"]))
+        con.print()
+        con.print(rt)
+    return buf.getvalue()
+
+
+def _rich_asks(con, asks, total) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    from prio.render.paths import DottedPath
+
     t = Table(title="Pending asks in the order they are considered now", title_justify="left", expand=False)
     t.add_column("#", justify="right", no_wrap=True, min_width=len(str(len(asks))))
     t.add_column("queue", overflow="fold", ratio=3)
@@ -190,13 +212,3 @@ def _rich(rows, asks, ranges, width, total=None, color=False) -> str:
     if _more(total, len(asks)):
         con.print(escape(_more(total, len(asks)).strip()))
     con.print(f"[dim]{CAVEAT}[/]")
-    if ranges:
-        rt = Table(title="PriorityClasses per queue", title_justify="left")
-        for c in ("queue", "class", "value", "min", "max"):
-            num = c in ("value", "min", "max")
-            rt.add_column(c, overflow="fold", justify="right" if num else "left", no_wrap=num, min_width=11 if num else None)
-        for x in ranges:
-            rt.add_row(DottedPath(x["queue"]), escape(x["class"]), str(x["value"]), str(x["min"]), str(x["max"]))
-        con.print()
-        con.print(rt)
-    return buf.getvalue()

@@ -20,6 +20,8 @@ def to_json(groups, placed: int, total: int) -> dict:
 
 
 def _headline(placed: int, total: int) -> str:
+    if not total and not placed:
+        return "Nothing to schedule: no pending asks."  # as simulate says it
     if not total:
         return f"Every pending ask is placed ({placed} in the simulated order): nothing waits."
     return f"{total} ask{'s' if total != 1 else ''} not placed ({placed} placed in the simulated order)."
@@ -63,7 +65,7 @@ def _rich(groups, placed, total, width, color) -> str:
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
-                  color_system="standard" if color else None, highlight=False)
+                  color_system="standard" if color else None, highlight=False, emoji=False)
     con.print(_headline(placed, total), markup=False)
     if not groups:
         return buf.getvalue()

@@ -60,6 +60,9 @@ def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = N
     if fmt == "json":
         yield from _json(steps, unscheduled, getattr(eng, "rejected", ()))
         return
+    if not steps and stopped and not unscheduled and not rejected_rows(eng):  # --steps 0: not "nothing to schedule"
+        yield stopped + "\n"
+        return
     if not steps and not unscheduled and not rejected_rows(eng):
         yield "Nothing to schedule: no pending asks.\n"
         return
@@ -108,16 +111,16 @@ def _tabular(steps, unscheduled, eng, tablefmt, more=""):
 
     h = "## " if tablefmt == "github" else ""
     out = [f"{h}Scheduling order\n"]
-    if not steps:
+    if not steps and not more:  # (more: --limit 0 or --steps 0 hid them, and says so below)
         out.append("Nothing was placed: no pending ask fits (see Unscheduled below).")
-    else:
+    elif steps:
         out.append(grid([(f"{s.step}{marks(s)}", s.queue, s.application, s.ask, f"P{s.priority}", changes_text(s.changes)) for s in steps],
                         ("step", "queue", "application", "ask", "priority", "priority changes"), tablefmt))
     notes = footnotes(steps)
     if notes:
         out.append("\n\n" + "\n".join(notes))
     if more:
-        out.append("\n" + more.rstrip("\n"))
+        out.append(("\n" if steps else "") + more.rstrip("\n"))
     if summary_rows(eng):
         out.append(f"\n\n{h}Per queue\n")
         out.append(grid(summary_rows(eng), ("queue", "placed", "first step", "last step"), tablefmt))
@@ -141,8 +144,8 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
-                  color_system="standard" if color else None, highlight=False)
-    if not steps:
+                  color_system="standard" if color else None, highlight=False, emoji=False)
+    if not steps and not more:
         con.print("Nothing was placed: no pending asks" + (", or none fits (see below)." if unscheduled else "."), style="dim")
     t = Table(title="Scheduling order", title_justify="left")
     # Numbers never wrap or get cut; text columns fold instead of ending in "…".

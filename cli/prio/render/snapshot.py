@@ -173,8 +173,9 @@ def _allocation(app_id: str, t: dict, names: Names, width: int) -> dict:
 
 
 def render(config_text: str, snap, *, source: str, anonymize: bool = False, raw_apps=None, nodes=None,
-           rejected=(), notes=()) -> str:
-    """The whole file: header comments, the config document, the snapshot document."""
+           rejected=(), notes=(), names_out: dict | None = None) -> str:
+    """The whole file: header comments, the config document, the snapshot document. `names_out`
+    (a dict) receives the renaming used, as "names", so a summary can name things as the file does."""
     users = {r.get("user") for r in (raw_apps or {}).values() if isinstance(r, dict)} | {r.get("user") for r in rejected}
     names = Names(anonymize, len(snap.apps) + len(rejected), len(users))
     doc = snapshot_doc(snap, names, raw_apps, nodes)
@@ -194,13 +195,17 @@ def render(config_text: str, snap, *, source: str, anonymize: bool = False, raw_
     for n in notes:
         lines.append(f"# note: {names.text(n)}")
     text = yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, allow_unicode=True, width=120)
+    if names_out is not None:
+        names_out["names"] = names
     return "\n".join(lines) + "\n" + text
 
 
-def render_snapshot_only(snap, *, source: str, anonymize: bool = False) -> str:
+def render_snapshot_only(snap, *, source: str, anonymize: bool = False, names_out: dict | None = None) -> str:
     """No queue config was given: the native snapshot alone (its queues are all dynamic)."""
     names = Names(anonymize, len(snap.apps), 1)
     doc = snapshot_doc(snap, names)
+    if names_out is not None:
+        names_out["names"] = names
     head = [f"# prio snapshot from {source}: no queue config was given, so this is the native snapshot alone",
             "# (prio explain FILE takes every queue as dynamic; add a queues.yaml to explain it against a config)"]
     return "\n".join(head) + "\n" + yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, allow_unicode=True, width=120)

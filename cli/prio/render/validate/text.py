@@ -22,12 +22,12 @@ def render(report: Report, sources: dict | None = None, color: bool = False, fra
 
     buf = io.StringIO()
     con = Console(file=buf, force_terminal=color, no_color=not color, color_system="standard" if color else None,
-                  width=max(width, 40), highlight=False, soft_wrap=True)
+                  width=max(width, 40), highlight=False, soft_wrap=True, emoji=False)
     lines_of = {}
     from prio.render.validate.common import input_error_findings
 
     for f in input_error_findings(input_errors) + list(report.findings):
-        loc = f.file + (f":{f.line}:{f.column}" if f.line else "")
+        loc = f.file + (f":{f.line}" + (f":{f.column}" if f.column else "") if f.line else "")
         con.print(f"[bold]{escape(loc)}[/]: [{_STYLE[f.severity]}]{f.severity}[/] [bold]{f.rule}[/] ({f.name}) {escape(f.message)}")
         if frames and f.line and sources and f.file in sources:
             lines = lines_of.get(f.file)
