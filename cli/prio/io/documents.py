@@ -13,6 +13,8 @@ from prio.io import yamlnodes
 from prio.errors import InputError
 from prio.lint.findings import Issue
 from prio.io.document import Document
+from prio.io.endpoints import identify as rest_endpoint
+from prio.io.recognise import REST_CONFIG_EXTRA, is_rest_config, queue_config_part
 from prio.io.recognise import (is_apps_dump, is_current_scenario, is_native, is_pod_list, is_queue_manifest,
                                 is_queues_dump, is_scenario)
 
@@ -28,6 +30,10 @@ class Unit:
     label: str = ""  # e.g. "ConfigMap yunikorn-configs, key queues.yaml"
 
 
+REST_CONFIG_LABEL = ("YuniKorn's /ws/v1/config response: the queues.yaml it serves, without the keys the REST API adds ("
+                     + ", ".join(REST_CONFIG_EXTRA) + ")")
+
+
 def kind_of(data) -> str:
     """What one parsed document is, by content alone. One of: queues (a queues.yaml, also a
     broken one), configmap, priorityclass, armada-queue, armada-scenario, native (a snapshot),
@@ -36,6 +42,8 @@ def kind_of(data) -> str:
         return "queues"
     if is_queue_manifest(data):
         return "armada-queue"  # one Queue, a List/QueueList of them, or a bare list of them
+    if rest_endpoint(data) is not None:
+        return "rest-endpoint"  # a REST answer prio does not read (nodes, partitions, healthcheck, ...)
     if isinstance(data, list):
         if not data:
             return "rest-apps"  # what the applications endpoints answer for a queue with none
@@ -80,6 +88,9 @@ _LABELS = {
 
 def _label(data) -> str:
     k = kind_of(data)
+    if k == "rest-endpoint":
+        found = rest_endpoint(data)
+        return found if found.startswith("several") else f"YuniKorn's {found.split(' (')[0]} response (no queue config or pending asks)"
     if k in _LABELS:
         return _LABELS[k]
     kind = data.get("kind") if isinstance(data, dict) else None
@@ -156,6 +167,9 @@ def units(name: str, text: str) -> list[Unit]:
         first = docs[0]
         for extra in docs[1:]:
             first.issues.append(Issue("PRIO004", (), f"this file holds {len(docs)} YAML documents; YuniKorn decodes only the first", pos=extra.start))
+        if is_rest_config(first.data):  # a saved GET /ws/v1/config: lint the queues.yaml it serves
+            first.data = queue_config_part(first.data)
+            return [Unit("queues", first, REST_CONFIG_LABEL)]
         return [Unit("queues", first)]
     for node, doc, kind in zip(nodes, docs, kinds):
         if kind == "configmap":

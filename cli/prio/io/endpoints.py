@@ -25,6 +25,9 @@ def _any_key(data, *keys) -> bool:
     return bool(items) and all(any(k in d for k in keys) for d in items)
 
 
+BUNDLE = "several REST responses in one file (a mock server's db.json)"
+
+
 def identify(data) -> str | None:
     """The endpoint a response that prio does not read comes from (e.g. `/ws/v1/partition/{p}/nodes`),
     or None when it looks like none of them."""
@@ -32,6 +35,9 @@ def identify(data) -> str | None:
         if "timestamp" in data and ("partitions" in data or "queues" in data) and \
                 any(k in data for k in ("applications", "nodes", "clusterInfo", "rmDiagnostics", "logLevel")):
             return "/ws/v1/fullstatedump"
+        if "timestamp" not in data and isinstance(data.get("partitions"), list) and \
+                any(k in data for k in ("apps", "clusters", "appHistory", "nodes")):
+            return BUNDLE
         if "Healthy" in data and "HealthChecks" in data:
             return "/ws/v1/scheduler/healthcheck"
         if isinstance(data.get("Partitions"), list) and "partitions" not in data:
@@ -64,6 +70,9 @@ def identify(data) -> str | None:
 
 def message(endpoint: str) -> str:
     """The one-line message for a saved response of `endpoint`."""
+    if endpoint == BUNDLE:
+        return ("this bundles several REST responses (a mock server's db.json?): save the /ws/v1/partition/{p}/queues "
+                "response and the applications responses as files of their own")
     if endpoint.startswith("/ws/v1/config"):
         return ("this is YuniKorn's /ws/v1/config answered as JSON (Go field names): save its YAML answer instead "
                 "(GET /ws/v1/config without Accept: application/json: the queues.yaml YuniKorn runs), "

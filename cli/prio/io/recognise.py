@@ -3,6 +3,22 @@ uses to recognise an input, kept apart from the loaders that read each kind."""
 from __future__ import annotations
 
 
+# What YuniKorn's GET /ws/v1/config adds to the queues.yaml it serves (strict decoding refuses them).
+REST_CONFIG_EXTRA = ("extra", "deadlockdetectionenabled", "deadlocktimeoutseconds")
+
+
+def is_rest_config(data) -> bool:
+    """A saved /ws/v1/config YAML answer: a queues.yaml plus the keys the REST API adds."""
+    return isinstance(data, dict) and isinstance(data.get("partitions"), list) and \
+        {"deadlockdetectionenabled", "deadlocktimeoutseconds"} <= set(data) and \
+        set(data) <= {"partitions", "checksum", *REST_CONFIG_EXTRA}
+
+
+def queue_config_part(data: dict) -> dict:
+    """A /ws/v1/config answer without the keys the REST API adds: the queues.yaml YuniKorn runs."""
+    return {k: v for k, v in data.items() if k not in REST_CONFIG_EXTRA}
+
+
 def is_native(data) -> bool:
     """A prio snapshot: a mapping with an `applications` list and no Kubernetes `kind`."""
     return isinstance(data, dict) and isinstance(data.get("applications"), list) and "kind" not in data

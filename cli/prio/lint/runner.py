@@ -72,6 +72,10 @@ def check_text(name: str, text: str, found: bool = False) -> FileResult:
             notes.append(f"{name}: skipped: found in a directory, and not a queue config (no partitions key)")
             held.append("a YAML mapping without partitions")
             continue
+        if unit.kind == "queues" and found and not unit.label and isinstance(unit.doc.data, list):
+            notes.append(f"{name}: skipped: found in a directory, and not a queue config (a list at the top)")
+            held.append("a YAML list")
+            continue
         if unit.kind == "other":
             held.append(unit.label or "a document")
         if unit.kind == "queues":

@@ -188,7 +188,7 @@ def _skip_reason(docs) -> str | None:
         return "empty"
     for doc in docs:
         k = _kind(doc.data)
-        if k in ("unknown", "native", "config", "other"):
+        if k in ("unknown", "native", "config", "other", "rest-endpoint"):
             found = endpoints.identify(doc.data)
             if found is not None:
                 return f"YuniKorn's {found.split(' (')[0]} response (not read by prio)"
@@ -199,7 +199,7 @@ def _skip_reason(docs) -> str | None:
 
 def _wrong_endpoint(name: str, doc, kind: str) -> None:
     """A saved REST response of an endpoint prio does not read: say which, and what to save."""
-    if kind not in ("unknown", "native", "config", "other"):
+    if kind not in ("unknown", "native", "config", "other", "rest-endpoint"):
         return
     from prio.io import endpoints
 
@@ -212,6 +212,13 @@ def _set_config(inp: Inputs, name: str, doc) -> None:
     if inp.config is not None:
         raise InputError(name, f"a second queue config (the first came from {inp.config_name}); give one config at a time")
     data = doc.data
+    from prio.io.recognise import is_rest_config, queue_config_part
+
+    if is_rest_config(data):
+        from prio.io.documents import REST_CONFIG_LABEL
+
+        doc.data = data = queue_config_part(data)
+        inp.notes.append(f"{name}: read as {REST_CONFIG_LABEL}")
     if isinstance(data, dict):
         extra = sorted(set(data) - {"partitions", "checksum"})
         if extra and {"queues", "apps"} & set(extra):
