@@ -273,6 +273,7 @@ CATALOGUE: dict[str, list[Case]] = {
     # ---- structure ---------------------------------------------------------------------------
     "PRIO101": [case("partitions:\n  - name: gpu\n    queues: [{name: root}]\n  - name: GPU\n    queues: [{name: root}]\n", 4,
                      "partitions:\n  - name: gpu\n    queues: [{name: root}]\n  - name: cpu\n    queues: [{name: root}]\n")],
+    "PRIO137": [case("partitions: []\n", 1, "partitions:\n  - name: default\n    queues: []\n")],
     "PRIO102": [case("partitions:\n  - name: default\n", 2, "partitions:\n  - name: default\n    queues: []\n")],
     "PRIO103": [case("partitions:\n  - name: default\n    queues:\n      - name: root\n        resources:\n          guaranteed: {}\n", 6,
                      "partitions:\n  - name: default\n    queues:\n      - name: root\n        resources: {}\n")],

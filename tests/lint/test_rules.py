@@ -59,6 +59,7 @@ CASES = [
         """)),
     ("PRIO101", "partitions:\n  - queues: [{name: root}]\n  - name: Default\n    queues: [{name: root}]\n", 3, "partitions:\n  - queues: [{name: root}]\n"),
     ("PRIO102", "partitions:\n  - name: default\n", 2, "partitions:\n  - name: default\n    queues: []\n"),
+    ("PRIO137", "partitions: []\n", 1, "partitions:\n  - name: default\n    queues: []\n"),
     ("PRIO103", cfg("""
         partitions:
           - name: default

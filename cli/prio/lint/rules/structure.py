@@ -30,6 +30,28 @@ def duplicate_partition(ctx):
             seen[key] = i
 
 
+@check("PRIO137", "no-partitions", "warning", "structure")
+def no_partitions(ctx):
+    """A config with no partitions at all: an empty file, only comments, or `partitions: []`.
+
+    YuniKorn's validator accepts it (zero partitions are valid, and an empty document decodes to
+    an empty config), yet it configures nothing: a scheduler handed an empty config runs its
+    built-in default instead (one `default` partition, root open to everyone, applications placed
+    by namespace). A CI lint that passes an empty queues.yaml hides a truncated or mis-mounted file.
+
+    Example (warns):
+        # queues.yaml
+        partitions: []
+    Fix: configure at least one partition:
+        partitions:
+          - name: default
+            queues: [{name: root}]
+    """
+    if not ctx.config.partitions:
+        yield Issue("PRIO137", (), "no partitions: YuniKorn accepts an empty config but configures nothing, "
+                    "and a scheduler given an empty config runs its built-in default")
+
+
 @check("PRIO102", "queues-not-set", "error", "structure")
 def queues_not_set(ctx):
     """A partition without a `queues` list.
