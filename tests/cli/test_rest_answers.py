@@ -31,3 +31,11 @@ def test_a_saved_config_answer_is_the_queues_yaml_it_serves():
         assert not [x for x in found if x["rule"] == "PRIO001"], (f, found)
         r = run_cli("explain", f, "-o", "json")
         assert r.exit_code == 0 and "/ws/v1/config response" in r.stderr, (f, r.stderr)
+
+
+def test_a_directory_with_a_stray_json_file_is_read_with_that_file_skipped():
+    d = os.path.join(shared("testdata", "yunikorn-rest-live"), "walkthrough")
+    r = run_cli("explain", d, "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    assert "manifest.json: skipped: not a queue config" in r.stderr
+    assert json.loads(r.stdout)["queues"]

@@ -194,6 +194,12 @@ def _skip_reason(docs) -> str | None:
                 return f"YuniKorn's {found.split(' (')[0]} response (not read by prio)"
         if k in ("unknown", "other"):
             return "not an input prio reads"
+        if k == "config" and isinstance(doc.data, dict):
+            from prio.io.recognise import is_rest_config
+
+            extra = sorted(set(doc.data) - {"partitions", "checksum"})
+            if extra and not is_rest_config(doc.data):
+                return f"not a queue config (top-level keys {', '.join(extra[:3])})"
     return None
 
 
