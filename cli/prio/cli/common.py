@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 
 from prio.errors import InputError
@@ -83,6 +82,8 @@ def width() -> int:
     w = os.environ.get("COLUMNS")
     if w and w.isdigit():
         return int(w)
+    import shutil  # not at import time: validate's fast path never needs it
+
     return shutil.get_terminal_size((120, 24)).columns if sys.stdout.isatty() else 120
 
 

@@ -1,7 +1,10 @@
 """The `prio` console script and `python -m prio`: `prio --version` answers before anything is
-imported (pre-commit and CI call it); everything else goes to the typer app (prio.cli.app)."""
+imported (pre-commit and CI call it); `prio validate ...` (pre-commit's hook) is parsed without
+typer when prio.cli.validate_fast can read its arguments exactly (PRIO_NO_FAST_PATH=1: never);
+everything else goes to the typer app (prio.cli.app)."""
 from __future__ import annotations
 
+import os
 import sys
 
 
@@ -17,6 +20,10 @@ def main() -> None:
 
             quiet_broken_pipe()
         return
+    if sys.argv[1:2] == ["validate"] and not os.environ.get("PRIO_NO_FAST_PATH"):
+        from prio.cli.validate_fast import main as validate_fast
+
+        validate_fast(sys.argv[2:])  # exits, unless typer must read these arguments
     from prio.cli.app import main as app_main
 
     app_main()

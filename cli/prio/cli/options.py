@@ -1,26 +1,10 @@
 """Options explain and simulate share, declared once (typer only: keep --help fast)."""
 from __future__ import annotations
 
-import os
-from enum import Enum
-
 import typer
 
+from prio.cli.color import Color, use_color  # noqa: F401 - typer-free, re-exported for the commands
 from prio.render.formats import help_text
-
-
-class Color(str, Enum):
-    auto = "auto"
-    always = "always"
-    never = "never"
-
-
-def use_color(choice: Color, stream) -> bool:
-    if choice == Color.always:
-        return True
-    if choice == Color.never or os.environ.get("NO_COLOR", ""):
-        return False
-    return stream.isatty()
 
 
 INPUTS = typer.Argument(None, metavar="INPUT", help="Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses, an Armada scenario, in any order (recognised by content). None: the bundled walkthrough.")

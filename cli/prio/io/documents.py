@@ -3,8 +3,6 @@ Armada queues, native snapshots, REST dumps, pod lists. Each YAML document is cl
 own; ConfigMaps are unpacked into the queues.yaml they carry, with positions in the outer file."""
 from __future__ import annotations
 
-import base64
-import gzip
 from dataclasses import dataclass
 
 import yaml
@@ -236,6 +234,9 @@ def _configmap(name, text, node, doc) -> list[Unit]:
         out.append(Unit("queues", inner, f"{label}, data.{key}"))
     for key in sorted(k for k in binary if k == f"{qkey}.gz"):
         pos = doc.pos(("binaryData", key), "key")
+        import base64
+        import gzip
+
         try:
             raw = gzip.decompress(base64.b64decode(str(binary[key]), validate=False))[: 16 * 1024 * 1024]
             from prio.io.source import decode

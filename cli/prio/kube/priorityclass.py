@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 
-from prio.yunikorn.snapshot import PriorityClass
 
 HIGHEST_USER = 1_000_000_000
 SYSTEM_CLUSTER_CRITICAL = 2_000_000_000
@@ -36,6 +35,8 @@ def catalogue(classes) -> dict:
     out = {}
     for c in classes:
         out.setdefault(c.name, c)  # the first definition: a second one would be an update, refused
+    from prio.yunikorn.snapshot import PriorityClass  # lazily: validate's rules import this module for its constants
+
     for n, v in BUILTIN.items():
         out[n] = PriorityClass(n, v)
     return out

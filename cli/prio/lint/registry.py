@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable  # not typing: validate does not load it
 
 
 # What a check receives, by target. Every rule names one; `run(target, ...)` runs them all.

@@ -5,7 +5,6 @@ check-jsonschema's best match does) and find the anchor the error is about: the 
 for unknown keys, the value otherwise."""
 from __future__ import annotations
 
-import difflib
 import json
 from functools import lru_cache
 
@@ -69,6 +68,8 @@ def suggest(key: str, allowed) -> str:
     for a in allowed:
         if a == key.lower():
             return f"; did you mean {a!r}? (YuniKorn keys are the lower-case Go field names)"
+    import difflib
+
     near = difflib.get_close_matches(key.lower(), allowed, n=1, cutoff=0.6)
     return f"; did you mean {near[0]!r}?" if near else ""
 

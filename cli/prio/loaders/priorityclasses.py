@@ -8,7 +8,6 @@ from __future__ import annotations
 from prio.io.document import Document
 from prio.kube.priorityclass import HIGHEST_USER, SYSTEM_PREFIX, is_dns_subdomain
 from prio.values import int32_value
-from prio.yunikorn.snapshot import PriorityClass
 
 POLICIES = ("PreemptLowerPriority", "Never")
 
@@ -79,5 +78,7 @@ def classes_from_docs(units) -> list[PriorityClass]:
             continue
         policy = pc.data.get("preemptionPolicy")
         seen.add(pc.name)
+        from prio.yunikorn.snapshot import PriorityClass  # lazily: a queues.yaml alone never needs it
+
         out.append(PriorityClass(pc.name, value, pc.global_default, policy if policy in POLICIES else "PreemptLowerPriority"))
     return out

@@ -4,7 +4,6 @@ project's rule: what Armada refuses is an error; what it accepts but reads diffe
 it says is a warning. Rules PRIO411-PRIO414, family `armada-scenario`."""
 from __future__ import annotations
 
-from prio.armada.current.model import DEFAULT_PRIORITY_CLASS
 from prio.lint.findings import Issue
 from prio.io.document import Document
 from prio.io.recognise import is_current_scenario
@@ -94,6 +93,8 @@ def undefined_priority_class(doc: Document) -> list:
     defined = set(classes) if isinstance(classes, dict) else (set(DEFAULT_CLASSES) if classes is None else None)
     if defined is None:
         return []
+    from prio.armada.current.model import DEFAULT_PRIORITY_CLASS  # lazily: only a scenario needs the model
+
     out = []
     for key in ("running", "jobs"):
         for i, e in enumerate(_list(data, key)):

@@ -25,7 +25,7 @@ from prio.yunikorn.properties import PRIORITY_OFFSET, PRIORITY_POLICY
 from prio.lint.registry import check, run
 # classranges (and the engine behind it) and the tree load only when the cross-check runs (with
 # PriorityClasses): validate does not pay for them otherwise.
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (validate's start-up)
 
 if TYPE_CHECKING:
     from prio.yunikorn.tree import QNode

@@ -20,7 +20,6 @@ from prio.values import INT32_MAX, INT32_MIN, int32_value
 from prio.lint.registry import check, run
 from prio.loaders.priorityclasses import PC, POLICIES, manifests
 from prio.kube.priorityclass import is_dns_subdomain
-from prio.yunikorn.snapshot import PriorityClass
 
 FAMILY = "priorityclass"
 FIELDS = ("apiVersion", "kind", "metadata", "value", "globalDefault", "description", "preemptionPolicy")

@@ -1,0 +1,330 @@
+"""`prio validate`'s fast path (prio.cli.validate_fast, issue 13): the console script parses
+validate's arguments without typer when it can read them exactly, and hands everything else to the
+typer app. Both paths must answer byte for byte the same: a matrix of argument shapes (every
+option, long, short, clustered, `--opt=value`, `--`, `-`, repeated, combined, the environment
+variables typer reads, errors, help) runs through the fast path (the console script's entry point)
+and through the typer app alone (prio.cli.app.main), comparing stdout, stderr, the exit code and
+any file written. Each case also says whether the fast path must take it (so a fast path that
+always gives up cannot pass)."""
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, sample
+
+CLEAN = """\
+partitions:
+  - name: default
+    queues:
+      - name: root
+        queues:
+          - name: system
+            properties:
+              priority.policy: fence
+              priority.offset: "1000"
+          - name: tenants
+            queues:
+              - name: tenant-a
+                properties:
+                  priority.offset: "10"
+"""
+
+WARN = """\
+partitions:
+  - name: default
+    queues:
+      - name: root
+        queues:
+          - name: a
+            properties:
+              priority.policy: fenced
+"""
+
+ENV_VARS = ("PRIO_OUTPUT", "PRIO_OUTPUT_FILE", "PRIO_CONFIG", "PRIO_STRICT", "PRIO_COLOR", "NO_COLOR",
+            "GITHUB_ACTIONS", "PRIO_NO_FAST_PATH", "_PRIO_COMPLETE")
+FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit", "markdown", "auto")
+
+# (args after `validate`, environment, stdin, True when the fast path must take the run itself)
+CASES: list[tuple[list[str], dict, str, bool]] = []
+
+
+def case(args, env=None, stdin="", fast=True):
+    CASES.append((list(args), dict(env or {}), stdin, fast))
+
+
+# paths, stdin, directories, missing and broken files
+for paths in (["clean.yaml"], ["mistakes.yaml"], ["warn.yaml"], ["broken.yaml"], ["nope.yaml"], ["dir"],
+              ["clean.yaml", "mistakes.yaml"], ["clean.yaml", "clean.yaml"], [""], ["pcs.yaml"]):
+    case(paths)
+case(["-"], stdin=open(sample("mistakes.yaml"), encoding="utf-8").read())
+case(["clean.yaml", "-"], stdin=WARN)
+case(["-"], stdin="partitions: [\n")
+case(["--", "-q.yaml"])
+case(["--", "clean.yaml", "--strict"])
+case(["--", "--", "clean.yaml"])
+case(["--", "-"], stdin=CLEAN)
+case(["clean.yaml", "--"])
+# every format, each way of saying it
+for f in FORMATS:
+    case(["mistakes.yaml", "-o", f])
+    case(["-o", f, "warn.yaml"])
+    case([f"--output={f}", "mistakes.yaml"])
+    case(["--output", f, "clean.yaml"])
+    case([f"-o{f}", "mistakes.yaml"])
+    case(["mistakes.yaml", "-o", f.upper()])
+    case(["mistakes.yaml", "-o", f, "--statistics"])
+case(["mistakes.yaml", "-o", "\u017farif"])  # casefolds to sarif, as typer's choice does
+case(["mistakes.yaml", "-o", "bad", "-o", "json"])  # the last one wins; only it is checked
+case(["mistakes.yaml", "-o", "json", "-o", "text"])
+case(["-o", "yaml", "clean.yaml"], fast=False)
+case(["-o", "", "clean.yaml"], fast=False)
+case(["clean.yaml", "-o"], fast=False)
+case(["-o", "-q", "clean.yaml"], fast=False)
+case(["-o=json", "clean.yaml"], fast=False)
+case(["--output", "--", "clean.yaml"], fast=False)
+# flags, alone, repeated, clustered
+for flag in ("--strict", "-q", "--quiet", "-v", "--verbose", "--statistics", "--exit-zero", "--no-config"):
+    for target in ("mistakes.yaml", "warn.yaml", "clean.yaml"):
+        case([target, flag])
+    case([flag, flag, "warn.yaml"])
+for combo in (["-qv"], ["-vq"], ["-qojson"], ["-qo", "json"], ["-vqo", "sarif"], ["--strict", "-q"],
+              ["--strict", "--exit-zero"], ["--strict", "--quiet", "--verbose", "--statistics"]):
+    case(["warn.yaml", "mistakes.yaml", *combo])
+for bad in (["-vx"], ["--strict=1"], ["--quiet=yes"], ["-q=1"], ["-quiet"], ["-x"], ["-1"], ["--nope"],
+            ["--outp", "json"], ["--stat"], ["-q.yaml"], ["--no-config=1"]):
+    case(["clean.yaml", *bad], fast=False)
+# rules: --select / --ignore
+for sel in (["--select", "PRIO1"], ["--select=PRIO131,PRIO003"], ["--select", "PRIO131", "--select", "PRIO003"],
+            ["--select", "PRIO131 PRIO003"], ["--ignore", "PRIO131"], ["--ignore=placement-missing-queue"],
+            ["--select", "PRIO1", "--ignore", "PRIO131"], ["--select", "nope"], ["--ignore", "PRIO9999"],
+            ["--select", ""], ["--select", "ALL"]):
+    case(["mistakes.yaml", *sel])
+case(["mistakes.yaml", "--select"], fast=False)
+case(["mistakes.yaml", "--select", "-PRIO1"], fast=False)
+case(["mistakes.yaml", "--select=-PRIO1"])
+# settings: --config / --no-config / PRIO_CONFIG
+for cfg in (["--config", "settings.yaml"], ["--config=settings.yaml"], ["--config", "bad-settings.yaml"],
+            ["--config", "missing.yaml"], ["--config", "settings.yaml", "--no-config"], ["--config="],
+            ["--config", "bad-settings.yaml", "--config", "settings.yaml"]):
+    case(["mistakes.yaml", *cfg])
+for value in ("settings.yaml", "bad-settings.yaml", "missing.yaml", ""):
+    case(["mistakes.yaml"], {"PRIO_CONFIG": value})
+    case(["mistakes.yaml", "--no-config"], {"PRIO_CONFIG": value})
+    case(["mistakes.yaml", "--config", "settings.yaml"], {"PRIO_CONFIG": value})
+# PriorityClasses
+for pcs in (["--priority-classes", "pcs.yaml"], ["--priority-classes=pcs.yaml"],
+            ["--priority-classes", "pcs.yaml", "--priority-classes", "pcs.yaml"], ["--priority-classes", "nope.yaml"],
+            ["--priority-classes", "clean.yaml"]):
+    case(["clean.yaml", *pcs])
+# colour: --color, PRIO_COLOR, NO_COLOR
+for c in ("always", "never", "auto", "ALWAYS", "Never"):
+    case(["mistakes.yaml", "--color", c])
+    case(["mistakes.yaml", f"--color={c}", "-o", "github"])
+    case(["mistakes.yaml"], {"PRIO_COLOR": c})
+    case(["mistakes.yaml", "--color", "never"], {"PRIO_COLOR": c})
+    case(["mistakes.yaml", "--color", c, "--output-file", "out.txt"])
+case(["mistakes.yaml", "--color", "always"], {"NO_COLOR": "1"})
+case(["mistakes.yaml"], {"NO_COLOR": "1", "PRIO_COLOR": "always"})
+case(["mistakes.yaml", "--color", "bogus"], fast=False)
+case(["mistakes.yaml"], {"PRIO_COLOR": "bogus"}, fast=False)
+case(["mistakes.yaml", "--color", "always"], {"PRIO_COLOR": "bogus"})  # the command line wins
+case(["mistakes.yaml"], {"PRIO_COLOR": ""})
+# output files: --output-file / PRIO_OUTPUT_FILE
+for of in (["--output-file", "out.txt"], ["--output-file=out.txt"], ["--output-file", "-"], ["--output-file="],
+           ["--output-file", "nodir/out.txt"], ["--output-file", "out.txt", "--output-file", "out2.txt"],
+           ["--output-file", "out.txt", "-o", "json", "-q"], ["--output-file=-x.txt"]):
+    case(["mistakes.yaml", *of])
+case(["mistakes.yaml", "--output-file", "--help"], fast=False)
+for value in ("envout.txt", "", "-", "nodir/x.txt"):
+    case(["mistakes.yaml"], {"PRIO_OUTPUT_FILE": value})
+    case(["mistakes.yaml", "--output-file", "out.txt"], {"PRIO_OUTPUT_FILE": value})
+# strictness from PRIO_STRICT, as typer reads a boolean variable
+for value in ("1", "true", "TRUE", "tRuE", "yes", "Y", "on", "t", "0", "false", "No", "off", "f", "n", " 1 ", "",
+              "  "):
+    case(["warn.yaml"], {"PRIO_STRICT": value})
+    case(["warn.yaml", "--strict"], {"PRIO_STRICT": value})
+for value in ("maybe", "2", "yes please", "\uff54rue"):
+    case(["warn.yaml"], {"PRIO_STRICT": value}, fast=False)
+    case(["warn.yaml", "--strict"], {"PRIO_STRICT": value})  # the command line wins: no variable read
+# PRIO_OUTPUT and GITHUB_ACTIONS
+for value in ("json", "SARIF", "table", "bogus", "", "auto"):
+    case(["mistakes.yaml"], {"PRIO_OUTPUT": value})
+    case(["mistakes.yaml", "-o", "text"], {"PRIO_OUTPUT": value})
+case(["mistakes.yaml"], {"GITHUB_ACTIONS": "true", "PRIO_OUTPUT": "auto"})
+case(["mistakes.yaml", "-o", "auto"], {"GITHUB_ACTIONS": "true"})
+# help, completion, missing arguments: typer's own
+for h in (["--help"], ["-h"], ["clean.yaml", "--help"], ["-qh", "clean.yaml"], []):
+    case(h, fast=False)
+case(["--strict"], fast=False)
+case(["-o", "json"], fast=False)
+case(["clean.yaml"], {"_PRIO_COMPLETE": "bash_complete"}, fast=False)
+case(["clean\udcff.yaml"], fast=False)  # not UTF-8: left to typer
+
+
+@pytest.fixture()
+def workdir(tmp_path, monkeypatch):
+    (tmp_path / "clean.yaml").write_text(CLEAN)
+    (tmp_path / "warn.yaml").write_text(WARN)
+    (tmp_path / "-q.yaml").write_text(WARN)
+    (tmp_path / "broken.yaml").write_text("partitions: [\n")
+    shutil.copy(sample("mistakes.yaml"), tmp_path / "mistakes.yaml")
+    shutil.copy(sample("priorityclasses.yaml"), tmp_path / "pcs.yaml")
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "dir" / "a.yaml").write_text(CLEAN)
+    (tmp_path / "dir" / "b.yaml").write_text(WARN)
+    (tmp_path / "settings.yaml").write_text("ignore: [PRIO131]\nseverity:\n  PRIO204: error\n")
+    (tmp_path / "bad-settings.yaml").write_text("select: [NOPE]\n")
+    monkeypatch.chdir(tmp_path)
+    for k in ENV_VARS:
+        monkeypatch.delenv(k, raising=False)
+    return tmp_path
+
+
+def _invoke(main, args, env, stdin, root, monkeypatch) -> tuple:
+    """Run `prio validate ARGS` in this process through `main`; stdout, stderr, exit code and the
+    files it wrote."""
+    before = {p for p in _files(root)}
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    out, err = io.BytesIO(), io.BytesIO()
+    saved = sys.stdout, sys.stderr, sys.stdin, sys.argv
+    streams = (io.TextIOWrapper(out, encoding="utf-8", write_through=True),
+               io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace", write_through=True))
+    sys.stdout, sys.stderr = streams
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
+    sys.argv = ["prio", "validate", *args]
+    code = 0
+    try:
+        main()
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        sys.stdout, sys.stderr, sys.stdin, sys.argv = saved
+        result = out.getvalue(), err.getvalue()
+        for stream in streams:
+            stream.detach()
+        for k in env:
+            monkeypatch.delenv(k, raising=False)
+    written = {}
+    for p in sorted(set(_files(root)) - before):
+        with open(p, "rb") as fh:
+            written[os.path.relpath(p, root)] = fh.read()
+        os.unlink(p)
+    return result + (code, written)
+
+
+def _files(root):
+    for d, _dirs, files in os.walk(root):
+        for f in files:
+            yield os.path.join(d, f)
+
+
+def _ids():
+    return [f"{i}:{' '.join(a)}:{e}" for i, (a, e, _s, _f) in enumerate(CASES)]
+
+
+@pytest.mark.parametrize("args,env,stdin,fast", CASES, ids=_ids())
+def test_fast_path_answers_as_typer(args, env, stdin, fast, workdir, monkeypatch):
+    from prio.cli import app as app_mod
+    from prio.cli import entry, validate_fast
+
+    environ = {**os.environ, **env}
+    assert (validate_fast.parse(args, environ) is not None) == fast, "the fast path should " + (
+        "take" if fast else "leave to typer") + f" {args} {env}"
+    typer_path = _invoke(app_mod.main, args, env, stdin, workdir, monkeypatch)
+    fast_path = _invoke(entry.main, args, env, stdin, workdir, monkeypatch)
+    assert fast_path[2] == typer_path[2], (fast_path, typer_path)
+    assert fast_path[1] == typer_path[1]
+    assert fast_path[0] == typer_path[0]
+    assert fast_path[3] == typer_path[3]
+
+
+def test_the_matrix_covers_every_option():
+    from prio.cli import validate_fast
+
+    used = {a.split("=")[0] for args, _e, _s, _f in CASES for a in args if a.startswith("--")}
+    assert set(validate_fast.LONG) <= used
+    short = {a[1] for args, _e, _s, _f in CASES for a in args if re.fullmatch(r"-[a-z]", a)}
+    assert set(validate_fast.SHORT) <= short
+    assert set(validate_fast.ENVVARS.values()) <= {k for _a, e, _s, _f in CASES for k in e}
+    assert sum(f for *_x, f in CASES) > 150 and sum(not f for *_x, f in CASES) > 30
+
+
+def test_the_fast_path_knows_the_options_typer_declares():
+    """Adding an option to `prio validate` without teaching the fast path fails here."""
+    import typer.main
+
+    from prio.cli.app import _register, app
+    from prio.cli import validate_fast as vf
+    from prio.cli.color import Color
+    from prio.cli.validate_run import FORMATS
+
+    _register()
+    cmd = typer.main.get_command(app).commands["validate"]
+    long_, short, flags, multiple, single, envvars = {}, {}, set(), set(), set(), {}
+    for p in cmd.params:
+        if p.param_type_name != "option":
+            assert p.name == "paths" and p.nargs == -1 and p.required
+            continue
+        if p.name == "help":
+            continue
+        for o in p.opts + p.secondary_opts:
+            (long_ if o.startswith("--") else short)[o.lstrip("-") if not o.startswith("--") else o] = p.name
+        (flags if p.is_flag else multiple if p.multiple else single).add(p.name)
+        if p.envvar:
+            envvars[p.name] = p.envvar
+    assert long_ == vf.LONG
+    assert short == vf.SHORT
+    assert flags == set(vf.FLAGS) and multiple == set(vf.MULTIPLE) and single == set(vf.SINGLE)
+    assert envvars == vf.ENVVARS
+    assert tuple(c.value for c in Color) == vf.COLORS
+    assert "auto" in FORMATS
+
+
+def _process(args, env, stdin=b"", cwd=None):
+    full = {**{k: v for k, v in os.environ.items() if k not in ENV_VARS}, "PYTHONPATH": os.path.join(ROOT, "cli"),
+            "COLUMNS": "120", **env}
+    r = subprocess.run([sys.executable, "-m", "prio", "validate", *args], input=stdin, capture_output=True,
+                       env=full, cwd=cwd)
+    return r.stdout, r.stderr, r.returncode
+
+
+@pytest.mark.parametrize("args,env,stdin", [
+    (["mistakes.yaml"], {}, b""),
+    (["-", "-o", "json", "--strict"], {"PRIO_COLOR": "always"}, WARN.encode()),
+    (["mistakes.yaml", "--output-file", "out.txt", "-qv"], {"PRIO_STRICT": "yes"}, b""),
+    (["--help"], {}, b""),
+    (["clean.yaml", "--nope"], {}, b""),
+], ids=["plain", "stdin", "file", "help", "unknown"])
+def test_both_paths_as_processes(args, env, stdin, workdir):
+    """The real console entry (python -m prio), with and without PRIO_NO_FAST_PATH."""
+    fast = _process(args, env, stdin, cwd=workdir)
+    written = (workdir / "out.txt").read_bytes() if (workdir / "out.txt").exists() else None
+    typer_path = _process(args, {**env, "PRIO_NO_FAST_PATH": "1"}, stdin, cwd=workdir)
+    assert fast == typer_path
+    if written is not None:
+        assert (workdir / "out.txt").read_bytes() == written
+
+
+def test_a_clean_config_loads_no_typer_click_rich_jsonschema_or_pydantic(workdir):
+    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
+    env.pop("PRIO_NO_FAST_PATH", None)
+    r = subprocess.run([sys.executable, "-X", "importtime", "-m", "prio", "validate", "clean.yaml"],
+                       capture_output=True, text=True, env=env, cwd=workdir)
+    assert r.returncode == 0, r.stderr
+    loaded = {line.rsplit("|", 1)[1].strip().split(".")[0] for line in r.stderr.splitlines() if line.startswith("import time:")}
+    assert "prio" in loaded and "yaml" in loaded
+    heavy = loaded & {"typer", "click", "rich", "jsonschema", "pydantic", "pydantic_core", "tabulate"}
+    assert not heavy, heavy
+    forced = subprocess.run([sys.executable, "-X", "importtime", "-m", "prio", "validate", "clean.yaml"],
+                            capture_output=True, text=True, env={**env, "PRIO_NO_FAST_PATH": "1"}, cwd=workdir)
+    assert "typer" in forced.stderr  # the switch takes the typer path
