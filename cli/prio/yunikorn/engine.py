@@ -155,6 +155,11 @@ class Step(NamedTuple):
     note: str = ""  # where YuniKorn's queue sort defect made a choice the documented order would not
 
 
+_new_step = tuple.__new__  # Step(...) without NamedTuple's Python-level __new__: a million steps
+_NO_CHANGES: list = []  # shared by the steps that change no priority (never mutated)
+_positive = strictly_positive
+
+
 class Unscheduled(NamedTuple):
     ask: str
     application: str
@@ -554,35 +559,62 @@ class Engine:
 
     def _try_leaf(self, leaf: QNode):
         path = self.path_of(leaf)
+        # The common case, without the generator: an application alone on its key is taken (or
+        # dropped) straight from the heap; a tie group goes the general way below.
+        heap = leaf.heap
+        pop = heapq.heappop
+        while heap:
+            top = heap[0]
+            st = top[4]
+            pop(heap)
+            if top[3] != st.version:
+                continue
+            while heap and heap[0][3] != heap[0][4].version:
+                pop(heap)
+            if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
+                heapq.heappush(heap, top)
+                break
+            got = self._try_app(st, path, None)
+            if got is not None:
+                return got
         groups = [None]
         for st in self._ordered_apps(leaf, groups):
-            if not st.running:
-                q = self.blocked_by_maxapps(st)
-                if q is not None:
-                    st.blocked = q
-                    for i in range(st.live, len(st.asks)):
-                        if not st.alloc[i] and i not in st.dead:
-                            self._set_aside(st, i, f"maxapplications {q.maxapps} of {q.path} reached ({q.running} running)")
-                    st.live = len(st.asks)
-                    st.version += 1
-                    continue
-            for i in range(st.live, len(st.asks)):
-                if st.alloc[i] or i in st.dead:
-                    continue
-                ask = st.asks[i]
-                miss = self.misfit(path, ask)
-                if miss is None:
-                    if len(groups[0]) > 1:
-                        self._ties_with(st, groups[0], lambda a, b: (
-                            not b.blocked and b.live < len(b.asks) and strictly_positive(b.pending)))
-                    st.version += 1  # re-keyed by _allocate
-                    return st, i
-                q, k = miss
-                cap = "the cluster capacity" if q.parent is None else f"max of {q.path}"
-                left = q.max[k] - q.allocated.get(k, 0)
-                self._set_aside(st, i, f"does not fit {cap}: needs {k} {show_quantity(k, ask.resources[k])}, {show_quantity(k, left)} of {show_quantity(k, q.max[k])} left")
-            self._advance(st)
-            st.version += 1
+            got = self._try_app(st, path, groups[0])
+            if got is not None:
+                return got
+        return None
+
+    def _try_app(self, st: AppState, path, group):
+        """The first ask of `st` that fits, as (st, index), or None (st then has nothing
+        placeable now: its entry is stale either way). `group`: st's tie group, if any."""
+        if not st.running:
+            q = self.blocked_by_maxapps(st)
+            if q is not None:
+                st.blocked = q
+                for i in range(st.live, len(st.asks)):
+                    if not st.alloc[i] and i not in st.dead:
+                        self._set_aside(st, i, f"maxapplications {q.maxapps} of {q.path} reached ({q.running} running)")
+                st.live = len(st.asks)
+                st.version += 1
+                return None
+        alloc, dead, asks = st.alloc, st.dead, st.asks
+        for i in range(st.live, len(asks)):
+            if alloc[i] or i in dead:
+                continue
+            ask = asks[i]
+            miss = self.misfit(path, ask)
+            if miss is None:
+                if group is not None and len(group) > 1:
+                    self._ties_with(st, group, lambda a, b: (
+                        not b.blocked and b.live < len(b.asks) and strictly_positive(b.pending)))
+                st.version += 1  # re-keyed by _allocate
+                return st, i
+            q, k = miss
+            cap = "the cluster capacity" if q.parent is None else f"max of {q.path}"
+            left = q.max[k] - q.allocated.get(k, 0)
+            self._set_aside(st, i, f"does not fit {cap}: needs {k} {show_quantity(k, ask.resources[k])}, {show_quantity(k, left)} of {show_quantity(k, q.max[k])} left")
+        self._advance(st)
+        st.version += 1
         return None
 
     def _descend(self, q: QNode):
@@ -663,11 +695,20 @@ class Engine:
         return s
 
     def _allocate(self, st: AppState, i: int) -> Step:
-        ask = st.asks[i]
-        st.alloc[i] = True
-        self._advance(st)
-        self.steps_done += 1
-        n = self.steps_done
+        # The hot path of every step: _advance, report, _push_app and _push inlined.
+        asks, alloc = st.asks, st.alloc
+        n_asks = len(asks)
+        ask = asks[i]
+        alloc[i] = True
+        live, dead = st.live, st.dead
+        while live < n_asks and (alloc[live] or live in dead):
+            live += 1
+        st.live = live
+        first = st.first
+        while first < n_asks and alloc[first]:
+            first += 1
+        st.first = first
+        self.steps_done = n = self.steps_done + 1
         leaf = st.leaf
         newly_running = not st.running
         st.running = True
@@ -676,12 +717,12 @@ class Engine:
         for k, v in items:
             pend[k] -= v
             usage[k] = usage.get(k, 0) + v
-        path = self.path_of(leaf)
+        path = leaf.chain  # set by _try_leaf (path_of)
         for q in path:
-            pend, alloc = q.pending, q.allocated
+            pend, qalloc = q.pending, q.allocated
             for k, v in items:
                 pend[k] -= v
-                alloc[k] = alloc.get(k, 0) + v
+                qalloc[k] = qalloc.get(k, 0) + v
             q.live -= 1
             if newly_running:
                 q.running += 1
@@ -690,8 +731,8 @@ class Engine:
             leaf.first_step = n
         leaf.last_step = n
         # priorities: app, then up the path
-        changes = []
-        new = st.asks[st.first].priority if st.first < len(st.asks) else MIN
+        changes = _NO_CHANGES
+        new = asks[first].priority if first < n_asks else MIN
         if new != st.prio:
             old = st.prio
             st.prio = new
@@ -701,25 +742,54 @@ class Engine:
                 leaf.tracker.add(new)
             q = leaf
             while q is not None:
-                rep = report(q, q.tracker.max)
+                raw = q.tracker.max  # report(q, raw), inline
+                if raw == MIN:
+                    rep = MIN
+                elif q.fenced:
+                    rep = q.offset
+                else:
+                    rep = raw + q.offset
+                    if rep < MIN:
+                        rep = MIN
+                    elif rep > INT32_MAX:
+                        rep = INT32_MAX
                 if rep == q.reported:
                     break
                 old_rep = q.reported
                 q.reported = rep
-                if q.parent is not None:
+                parent = q.parent
+                if parent is not None:
+                    if changes is _NO_CHANGES:
+                        changes = []
                     changes.append((q.path, None if old_rep == MIN else old_rep, None if rep == MIN else rep))
                     if old_rep != MIN:
-                        q.parent.tracker.remove(old_rep)
+                        parent.tracker.remove(old_rep)
                     if rep != MIN:
-                        q.parent.tracker.add(rep)
-                q = q.parent
-        # re-key what changed: this app, and every queue on the path in its parent's heap
-        self._push_app(st)
-        push = self._push
-        for q in path:
-            if q.parent is not None:
-                push(q)
-        return Step(n, leaf.path, st.app.id, ask.id, ask.priority, changes)
+                        parent.tracker.add(rep)
+                q = parent
+        # re-key what changed: this app (_push_app), and every queue on the path in its parent's
+        # heap (_push)
+        push = heapq.heappush
+        st.version += 1
+        if not st.blocked and live < n_asks and _positive(st.pending):
+            k1, k2 = self._akey(st)
+            push(leaf.heap, (k1, k2, st.app.id, st.version, st))
+        misaligned = self._misaligned
+        one = self._one_type
+        share = self.share
+        for c in path:
+            c.version += 1
+            p = c.parent
+            if p is None or c.live <= 0 or c.stopped or id(p) in misaligned or not _positive(c.pending):
+                continue
+            if p.sort_priority:
+                k1, k2 = -c.reported, share(c)
+            else:
+                k1, k2 = share(c), -c.reported
+            if one is not None:
+                k2 = (k2, -c.pending.get(one, 0))
+            push(p.heap, (k1, k2, c.name, c.version, c))
+        return _new_step(Step, (n, leaf.path, st.app.id, ask.id, ask.priority, changes, (), ""))
 
     def run(self, limit: int | None = None, progress=None):
         steps = []
