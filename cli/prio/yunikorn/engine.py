@@ -158,7 +158,6 @@ class Step(NamedTuple):
 
 _new_step = tuple.__new__  # Step(...) without NamedTuple's Python-level __new__: a million steps
 _NO_CHANGES: list = []  # shared by the steps that change no priority (never mutated)
-_positive = strictly_positive
 
 
 class Unscheduled(NamedTuple):
@@ -865,9 +864,22 @@ class Engine:
         # heap (_push)
         push = heapq.heappush
         st.version += 1
-        if not st.blocked and live < n_asks and _positive(st.pending):
-            k1, k2 = self._akey(st)
-            push(leaf.heap, (k1, k2, st.app.id, st.version, st))
+        if not st.blocked and live < n_asks:
+            pos = False  # strictly_positive(st.pending), inline
+            for v in st.pending.values():
+                if v < 0:
+                    pos = False
+                    break
+                if v > 0:
+                    pos = True
+            if pos:
+                if leaf.sort_policy == "fair":
+                    k1, k2 = self._akey(st)
+                elif leaf.sort_priority:  # _akey's fifo keys, inline
+                    k1, k2 = -st.prio, st.key_submit
+                else:
+                    k1, k2 = st.key_submit, -st.prio
+                push(leaf.heap, (k1, k2, st.app.id, st.version, st))
         misaligned = self._misaligned
         one = self._one_type
         divisors = self._divisors
