@@ -77,6 +77,7 @@ class MaxTracker:
 
 
 _PRIORITY = operator.attrgetter("priority")
+_CREATED = operator.attrgetter("create_time")
 
 
 def sorted_asks(app: App) -> list:
@@ -139,7 +140,7 @@ class AppState:
         self.version = 0
         self.blocked = None
         # submission time is lowered to the oldest ask's create time
-        self.key_submit = min(app.submit_time, min(a.create_time for a in app.asks)) if n else app.submit_time
+        self.key_submit = min(app.submit_time, min(map(_CREATED, app.asks))) if n else app.submit_time
 
 
 class Step(NamedTuple):
@@ -153,6 +154,10 @@ class Step(NamedTuple):
     changes: list  # (queue path, from, to), None meaning no priority
     tie: tuple = ()  # the choices left to Go's map order: ("root.a, root.b", ...), one per tied level
     note: str = ""  # where YuniKorn's queue sort defect made a choice the documented order would not
+
+
+_new_step = tuple.__new__  # Step(...) without NamedTuple's Python-level __new__: a million steps
+_NO_CHANGES: list = []  # shared by the steps that change no priority (never mutated)
 
 
 class Unscheduled(NamedTuple):
@@ -251,6 +256,8 @@ class Engine:
         self._tie_orders = ParkedGroups()  # each parent's tie group order, kept between steps
         self._misaligned: set = set()  # ids of parents sorted by the Go emulation (see misaligned)
         self._by_name: dict = {}
+        self._divisors: dict = {}  # id(queue) -> _share_divisors(queue), for the hot path
+        self._limits: dict = {}  # id(leaf) -> [(queue, its max)] along the leaf's path
         self._tie: list = []  # the current step's tied choices, top-down
         self._note = ""
 
@@ -322,6 +329,16 @@ class Engine:
             if v > s:
                 s = v
         return s
+
+    @staticmethod
+    def _share_divisors(q: QNode) -> dict:
+        """What share(q) divides each resource type by: guaranteed, else the fair max (a type in
+        neither does not count). Fixed for a run: the hot path caches it per queue."""
+        g = q.guaranteed
+        out = dict(q.fairmax)
+        if g is not None:
+            out.update(g)
+        return out
 
     def _qkey(self, parent: QNode, c: QNode):
         if parent.sort_priority:
@@ -554,35 +571,73 @@ class Engine:
 
     def _try_leaf(self, leaf: QNode):
         path = self.path_of(leaf)
+        # The common case, without the generator: an application alone on its key is taken (or
+        # dropped) straight from the heap; a tie group goes the general way below.
+        heap = leaf.heap
+        pop = heapq.heappop
+        while heap:
+            top = heap[0]
+            st = top[4]
+            pop(heap)
+            if top[3] != st.version:
+                continue
+            while heap and heap[0][3] != heap[0][4].version:
+                pop(heap)
+            if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
+                heapq.heappush(heap, top)
+                break
+            got = self._try_app(st, path, None)
+            if got is not None:
+                return got
         groups = [None]
         for st in self._ordered_apps(leaf, groups):
-            if not st.running:
-                q = self.blocked_by_maxapps(st)
-                if q is not None:
-                    st.blocked = q
-                    for i in range(st.live, len(st.asks)):
-                        if not st.alloc[i] and i not in st.dead:
-                            self._set_aside(st, i, f"maxapplications {q.maxapps} of {q.path} reached ({q.running} running)")
-                    st.live = len(st.asks)
-                    st.version += 1
-                    continue
-            for i in range(st.live, len(st.asks)):
-                if st.alloc[i] or i in st.dead:
-                    continue
-                ask = st.asks[i]
-                miss = self.misfit(path, ask)
-                if miss is None:
-                    if len(groups[0]) > 1:
-                        self._ties_with(st, groups[0], lambda a, b: (
-                            not b.blocked and b.live < len(b.asks) and strictly_positive(b.pending)))
-                    st.version += 1  # re-keyed by _allocate
-                    return st, i
-                q, k = miss
-                cap = "the cluster capacity" if q.parent is None else f"max of {q.path}"
-                left = q.max[k] - q.allocated.get(k, 0)
-                self._set_aside(st, i, f"does not fit {cap}: needs {k} {show_quantity(k, ask.resources[k])}, {show_quantity(k, left)} of {show_quantity(k, q.max[k])} left")
-            self._advance(st)
-            st.version += 1
+            got = self._try_app(st, path, groups[0])
+            if got is not None:
+                return got
+        return None
+
+    def _try_app(self, st: AppState, path, group):
+        """The first ask of `st` that fits, as (st, index), or None (st then has nothing
+        placeable now: its entry is stale either way). `group`: st's tie group, if any."""
+        if not st.running:
+            q = self.blocked_by_maxapps(st)
+            if q is not None:
+                st.blocked = q
+                for i in range(st.live, len(st.asks)):
+                    if not st.alloc[i] and i not in st.dead:
+                        self._set_aside(st, i, f"maxapplications {q.maxapps} of {q.path} reached ({q.running} running)")
+                st.live = len(st.asks)
+                st.version += 1
+                return None
+        alloc, dead, asks = st.alloc, st.dead, st.asks
+        limits = self._limits.get(id(path[0]))
+        if limits is None:  # the queues of the path with a max (fixed for a run)
+            limits = self._limits[id(path[0])] = [(q, q.max) for q in path if q.max]
+        for i in range(st.live, len(asks)):
+            if alloc[i] or i in dead:
+                continue
+            ask = asks[i]
+            miss = None
+            for q, m in limits:  # misfit(path, ask), inline: the common case fits
+                alloc_q = q.allocated
+                for k, v in ask.resources.items():
+                    if k in m and alloc_q.get(k, 0) + v > m[k]:
+                        miss = self.misfit(path, ask)
+                        break
+                if miss is not None:
+                    break
+            if miss is None:
+                if group is not None and len(group) > 1:
+                    self._ties_with(st, group, lambda a, b: (
+                        not b.blocked and b.live < len(b.asks) and strictly_positive(b.pending)))
+                st.version += 1  # re-keyed by _allocate
+                return st, i
+            q, k = miss
+            cap = "the cluster capacity" if q.parent is None else f"max of {q.path}"
+            left = q.max[k] - q.allocated.get(k, 0)
+            self._set_aside(st, i, f"does not fit {cap}: needs {k} {show_quantity(k, ask.resources[k])}, {show_quantity(k, left)} of {show_quantity(k, q.max[k])} left")
+        self._advance(st)
+        st.version += 1
         return None
 
     def _descend(self, q: QNode):
@@ -653,21 +708,84 @@ class Engine:
             return None
         if self._tie or self._note:
             self._tie, self._note = [], ""
-        got = self._descend(self.root)
+        got = self._fast_pick() if not self._misaligned else None
         if got is None:
-            return None
+            got = self._descend(self.root)
+            if got is None:
+                return None
         st, i = got
         s = self._allocate(st, i)
         if self._tie or self._note:
             s = s._replace(tie=tuple(reversed(self._tie)), note=self._note)
         return s
 
+    def _fast_pick(self):
+        """_descend(root) in one loop for the common step: at every level the first child (at
+        the leaf, the first application) is alone on its key and not parked, and the
+        application runs and its next ask fits. Anything else puts back what it took (the heaps
+        are then as before, less stale entries) and returns None: the general walk decides."""
+        q = self.root
+        parked = self._tie_orders.parked
+        pop = heapq.heappop
+        taken = []
+        while True:
+            heap = q.heap
+            if parked and id(heap) in parked:
+                break
+            while heap and heap[0][3] != heap[0][4].version:
+                pop(heap)
+            if not heap:
+                break
+            top = pop(heap)
+            taken.append((heap, top))
+            while heap and heap[0][3] != heap[0][4].version:
+                pop(heap)
+            if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
+                break
+            if not q.leaf:
+                q = top[4]
+                continue
+            st = top[4]
+            i = st.live
+            if not st.running or i >= len(st.asks) or st.alloc[i] or i in st.dead:
+                break
+            res = st.asks[i].resources
+            limits = self._limits.get(id(q))
+            if limits is None:
+                limits = self._limits[id(q)] = [(x, x.max) for x in self.path_of(q) if x.max]
+            for x, m in limits:
+                alloc_x = x.allocated
+                for k, v in res.items():
+                    if k in m and alloc_x.get(k, 0) + v > m[k]:
+                        break
+                else:
+                    continue
+                break
+            else:
+                for _, e in taken:
+                    e[4].version += 1  # taken: re-keyed by _allocate, as after _descend
+                return st, i
+            break
+        push = heapq.heappush
+        for heap, e in taken:
+            push(heap, e)
+        return None
+
     def _allocate(self, st: AppState, i: int) -> Step:
-        ask = st.asks[i]
-        st.alloc[i] = True
-        self._advance(st)
-        self.steps_done += 1
-        n = self.steps_done
+        # The hot path of every step: _advance, report, _push_app and _push inlined.
+        asks, alloc = st.asks, st.alloc
+        n_asks = len(asks)
+        ask = asks[i]
+        alloc[i] = True
+        live, dead = st.live, st.dead
+        while live < n_asks and (alloc[live] or live in dead):
+            live += 1
+        st.live = live
+        first = st.first
+        while first < n_asks and alloc[first]:
+            first += 1
+        st.first = first
+        self.steps_done = n = self.steps_done + 1
         leaf = st.leaf
         newly_running = not st.running
         st.running = True
@@ -676,12 +794,12 @@ class Engine:
         for k, v in items:
             pend[k] -= v
             usage[k] = usage.get(k, 0) + v
-        path = self.path_of(leaf)
+        path = leaf.chain  # set by _try_leaf (path_of)
         for q in path:
-            pend, alloc = q.pending, q.allocated
+            pend, qalloc = q.pending, q.allocated
             for k, v in items:
                 pend[k] -= v
-                alloc[k] = alloc.get(k, 0) + v
+                qalloc[k] = qalloc.get(k, 0) + v
             q.live -= 1
             if newly_running:
                 q.running += 1
@@ -690,36 +808,115 @@ class Engine:
             leaf.first_step = n
         leaf.last_step = n
         # priorities: app, then up the path
-        changes = []
-        new = st.asks[st.first].priority if st.first < len(st.asks) else MIN
+        changes = _NO_CHANGES
+        new = asks[first].priority if first < n_asks else MIN
         if new != st.prio:
             old = st.prio
             st.prio = new
-            if old != MIN:
-                leaf.tracker.remove(old)
-            if new != MIN:
-                leaf.tracker.add(new)
+            # up the path: this queue's tracker loses old and gains new (MaxTracker.remove and
+            # add, inline), then what it reports (report(), inline) is the next level's change
             q = leaf
-            while q is not None:
-                rep = report(q, q.tracker.max)
+            pop_, push_ = heapq.heappop, heapq.heappush
+            while True:
+                t = q.tracker
+                counts = t.counts
+                if old != MIN:
+                    c = counts[old] - 1
+                    if c:
+                        counts[old] = c
+                    else:
+                        del counts[old]
+                        if old == t.max:
+                            h = t.heap
+                            while h and -h[0] not in counts:
+                                pop_(h)
+                            t.max = -h[0] if h else MIN
+                if new != MIN:
+                    c = counts.get(new, 0)
+                    counts[new] = c + 1
+                    if c == 0:
+                        push_(t.heap, -new)
+                    if new > t.max:
+                        t.max = new
+                raw = t.max
+                if raw == MIN:
+                    rep = MIN
+                elif q.fenced:
+                    rep = q.offset
+                else:
+                    rep = raw + q.offset
+                    if rep < MIN:
+                        rep = MIN
+                    elif rep > INT32_MAX:
+                        rep = INT32_MAX
                 if rep == q.reported:
                     break
                 old_rep = q.reported
                 q.reported = rep
-                if q.parent is not None:
-                    changes.append((q.path, None if old_rep == MIN else old_rep, None if rep == MIN else rep))
-                    if old_rep != MIN:
-                        q.parent.tracker.remove(old_rep)
-                    if rep != MIN:
-                        q.parent.tracker.add(rep)
+                if q.parent is None:
+                    break
+                if changes is _NO_CHANGES:
+                    changes = []
+                changes.append((q.path, None if old_rep == MIN else old_rep, None if rep == MIN else rep))
+                old, new = old_rep, rep
                 q = q.parent
-        # re-key what changed: this app, and every queue on the path in its parent's heap
-        self._push_app(st)
-        push = self._push
-        for q in path:
-            if q.parent is not None:
-                push(q)
-        return Step(n, leaf.path, st.app.id, ask.id, ask.priority, changes)
+        # re-key what changed: this app (_push_app), and every queue on the path in its parent's
+        # heap (_push)
+        push = heapq.heappush
+        st.version += 1
+        if not st.blocked and live < n_asks:
+            pos = False  # strictly_positive(st.pending), inline
+            for v in st.pending.values():
+                if v < 0:
+                    pos = False
+                    break
+                if v > 0:
+                    pos = True
+            if pos:
+                if leaf.sort_policy == "fair":
+                    k1, k2 = self._akey(st)
+                elif leaf.sort_priority:  # _akey's fifo keys, inline
+                    k1, k2 = -st.prio, st.key_submit
+                else:
+                    k1, k2 = st.key_submit, -st.prio
+                push(leaf.heap, (k1, k2, st.app.id, st.version, st))
+        misaligned = self._misaligned
+        one = self._one_type
+        divisors = self._divisors
+        for c in path:
+            c.version += 1
+            p = c.parent
+            if p is None or c.live <= 0 or c.stopped or id(p) in misaligned:
+                continue
+            pos = False  # strictly_positive(c.pending), inline
+            for v in c.pending.values():
+                if v < 0:
+                    pos = False
+                    break
+                if v > 0:
+                    pos = True
+            if not pos:
+                continue
+            # share(c), inline: the divisor of each type (guaranteed, else fair max) is fixed
+            dv = divisors.get(id(c))
+            if dv is None:
+                dv = divisors[id(c)] = self._share_divisors(c)
+            sh = 0.0
+            for k, a in c.allocated.items():
+                if a > 0:
+                    d = dv.get(k)
+                    if d is not None:
+                        v = 1.0 if d <= 0 else a / d
+                        if v > sh:
+                            sh = v
+            if p.sort_priority:
+                k1, k2 = -c.reported, sh
+            else:
+                k1, k2 = sh, -c.reported
+            if one is not None:
+                k2 = (k2, -c.pending.get(one, 0))
+            push(p.heap, (k1, k2, c.name, c.version, c))
+        return _new_step(Step, (n, leaf.path, st.app.id, ask.id, ask.priority, changes, (), ""))
 
     def run(self, limit: int | None = None, progress=None):
         steps = []

@@ -105,7 +105,10 @@ class ParkedGroups(TieOrders):
                             joins.append(e)
                     live = [e for e in old if e[3] == e[4].version]
                     k = len(old) - len(live)
-                    if not joins and all(a is b for a, b in zip(old[k:], live)):
+                    # live is old less its stale entries: the same as old less its first k
+                    # when the lists are equal (C-level; two entries are equal only when they
+                    # are the same one: each push makes a new version)
+                    if not joins and old[k:] == live:
                         order = live
                     else:
                         group = sorted(live + joins, key=lambda e: e[2])
