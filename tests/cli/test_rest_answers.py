@@ -39,3 +39,8 @@ def test_a_directory_with_a_stray_json_file_is_read_with_that_file_skipped():
     assert r.exit_code == 0, r.stderr
     assert "manifest.json: skipped: not a queue config" in r.stderr
     assert json.loads(r.stdout)["queues"]
+
+
+def test_standard_input_twice_is_said_so():
+    r = run_cli("explain", "-", "-", input="partitions: []\n")
+    assert r.exit_code == 2 and "standard input is given more than once" in r.stderr, r.stderr

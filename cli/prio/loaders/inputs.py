@@ -61,6 +61,8 @@ def gather(paths: list[str], classes_paths: list[str] = ()) -> Inputs:
 
     As YuniKorn does: only the first queue config document of a file counts; of the ConfigMaps,
     yunikorn-configs' queues.yaml replaces yunikorn-defaults'. What was assumed goes to notes."""
+    if (list(paths) + list(classes_paths)).count("-") > 1:
+        raise InputError("-", "standard input is given more than once; it can be read only once")
     inp = Inputs()
     pending_docs = []  # (kind, name, doc) loaded after the classes are known
     paths, in_dirs = _expand_dirs(list(paths))
