@@ -1,117 +1,12 @@
 """The preemption lint rules (PRIO5xx): a config that trips each (at the expected line) and one
 that does not, plus their documentation."""
-import textwrap
-
 import pytest
 
+from configs import (DISABLED_WITH_POLICY, FENCE_IN_REACH, FENCE_OUT_OF_REACH, LEAF_GUARANTEE_ON_PARENT, LEAF_NO_GUARANTEE,
+                     QUOTA_BOTH, QUOTA_DELAY_NO_SWITCH, QUOTA_MAX_AT_GUARANTEE, QUOTA_NO_MAX, QUOTA_SWITCH_NO_DELAY)
 from conftest import lint, run_cli
 
 
-def cfg(body: str) -> str:
-    return textwrap.dedent(body).lstrip("\n")
-
-
-DISABLED_WITH_POLICY = cfg("""
-    partitions:
-      - name: default
-        preemption: {enabled: false}
-        queues:
-          - name: root
-            queues:
-              - name: a
-                properties:
-                  preemption.policy: fence
-    """)
-
-QUOTA_DELAY_NO_SWITCH = cfg("""
-    partitions:
-      - name: default
-        queues:
-          - name: root
-            queues:
-              - name: a
-                resources: {max: {vcore: 8}}
-                properties:
-                  quota.preemption.delay: 5m
-    """)
-
-QUOTA_SWITCH_NO_DELAY = cfg("""
-    partitions:
-      - name: default
-        preemption:
-          quotapreemptionenabled: true
-        queues:
-          - name: root
-            queues:
-              - name: a
-                resources: {max: {vcore: 8}}
-    """)
-
-QUOTA_BOTH = cfg("""
-    partitions:
-      - name: default
-        preemption:
-          quotapreemptionenabled: true
-        queues:
-          - name: root
-            queues:
-              - name: a
-                resources: {max: {vcore: 8}, guaranteed: {vcore: 4}}
-                properties:
-                  quota.preemption.delay: 5m
-    """)
-
-QUOTA_MAX_AT_GUARANTEE = QUOTA_BOTH.replace("max: {vcore: 8}", "max: {vcore: 4}")
-QUOTA_NO_MAX = QUOTA_BOTH.replace("max: {vcore: 8}, ", "")
-
-LEAF_NO_GUARANTEE = cfg("""
-    partitions:
-      - name: default
-        preemption: {enabled: true}
-        queues:
-          - name: root
-            queues:
-              - name: prod
-                resources: {guaranteed: {vcore: 8}}
-              - name: batch
-    """)
-
-LEAF_GUARANTEE_ON_PARENT = cfg("""
-    partitions:
-      - name: default
-        preemption: {enabled: true}
-        queues:
-          - name: root
-            queues:
-              - name: prod
-                resources: {guaranteed: {vcore: 8}}
-              - name: shared
-                resources: {guaranteed: {vcore: 2}}
-                queues:
-                  - name: batch
-    """)
-
-FENCE_OUT_OF_REACH = cfg("""
-    partitions:
-      - name: default
-        queues:
-          - name: root
-            queues:
-              - name: research
-                properties:
-                  priority.policy: fence
-                  priority.offset: "1000"
-                queues:
-                  - name: a
-              - name: batch
-                properties:
-                  priority.policy: fence
-                  priority.offset: "10"
-    """)
-
-FENCE_IN_REACH = FENCE_OUT_OF_REACH.replace('priority.offset: "10"', 'priority.offset: "1000"')
-
-# (rule, failing config, line of the finding, passing config)
 CASES = [
     ("PRIO501", DISABLED_WITH_POLICY, 9, DISABLED_WITH_POLICY.replace("enabled: false", "enabled: true")),
     ("PRIO502", QUOTA_DELAY_NO_SWITCH, 9, QUOTA_BOTH),

@@ -4,7 +4,8 @@ JSON output), so decoder, schema, queue, PriorityClass, Armada, cross-file and s
 are all tested the same way. Then: every registered rule has a case, and every rule is documented
 (summary, Example, Fix, severity, target, slug) and shown by `prio rule ID`.
 
-The inputs are copied from the rules' own tests (test_rules.py, test_preemption_rules.py,
+The config builders and the preemption configs come from configs.py, shared with the rules'
+own tests; the other inputs are taken from those tests (test_rules.py, test_preemption_rules.py,
 test_priorityclass_lint.py, test_priorityclass_crosscheck.py, test_armada_lint.py,
 test_suppress.py, test_configmap.py, tests/armada/test_armada_current.py); those keep the
 finer points (messages, columns, several shapes per rule), this file keeps the catalogue whole."""
@@ -19,6 +20,7 @@ from typing import Callable, Optional, Union
 
 import pytest
 
+from configs import DISABLED_WITH_POLICY, FENCE_OUT_OF_REACH, LEAF_GUARANTEE_ON_PARENT, LEAF_NO_GUARANTEE, QUOTA_BOTH, QUOTA_DELAY_NO_SWITCH, cfg, placement, tree
 from conftest import run_cli
 
 Files = Union[str, dict]  # one file's text (named input.yaml), or {file name: text}
@@ -37,45 +39,6 @@ class Case:
 
 def case(bad, line, good, **kw) -> Case:
     return Case(bad, line, good, **kw)
-
-
-def cfg(body: str) -> str:
-    return textwrap.dedent(body).lstrip("\n")
-
-
-ROOT_WITH = """
-partitions:
-  - name: default
-    queues:
-      - name: root
-        queues:
-{children}
-"""
-
-
-def tree(children: str) -> str:
-    """A queue config with `children` (YAML list items) under root: the first child is on line 6."""
-    return cfg(ROOT_WITH).format(children=textwrap.indent(textwrap.dedent(children).strip("\n"), " " * 10))
-
-
-PLACEMENT = """
-partitions:
-  - name: default
-    placementrules:
-{rules}
-    queues:
-      - name: root
-        queues:
-          - name: tenants
-            parent: true
-          - name: batch
-          - name: Upper
-"""
-
-
-def placement(rules: str) -> str:
-    """A queue config with placement `rules` (YAML list items): the first rule is on line 4."""
-    return PLACEMENT.lstrip("\n").format(rules=textwrap.indent(textwrap.dedent(rules).strip("\n"), " " * 6))
 
 
 def configmap(inner: str, literal: bool = True) -> str:
@@ -163,89 +126,6 @@ def grown_schema(monkeypatch) -> None:
     monkeypatch.setattr(schema, "validator", lambda name=None: Draft202012Validator(schema.inline_refs(grown)))
     monkeypatch.setattr(schema, "load_schema", lambda name=None: grown)  # the jsonschema-free check reads it too
 
-
-PREEMPTION_DISABLED_WITH_POLICY = cfg("""
-    partitions:
-      - name: default
-        preemption: {enabled: false}
-        queues:
-          - name: root
-            queues:
-              - name: a
-                properties:
-                  preemption.policy: fence
-    """)
-
-QUOTA_DELAY_NO_SWITCH = cfg("""
-    partitions:
-      - name: default
-        queues:
-          - name: root
-            queues:
-              - name: a
-                resources: {max: {vcore: 8}}
-                properties:
-                  quota.preemption.delay: 5m
-    """)
-
-QUOTA_BOTH = cfg("""
-    partitions:
-      - name: default
-        preemption:
-          quotapreemptionenabled: true
-        queues:
-          - name: root
-            queues:
-              - name: a
-                resources: {max: {vcore: 8}, guaranteed: {vcore: 4}}
-                properties:
-                  quota.preemption.delay: 5m
-    """)
-
-LEAF_NO_GUARANTEE = cfg("""
-    partitions:
-      - name: default
-        preemption: {enabled: true}
-        queues:
-          - name: root
-            queues:
-              - name: prod
-                resources: {guaranteed: {vcore: 8}}
-              - name: batch
-    """)
-
-LEAF_GUARANTEE_ON_PARENT = cfg("""
-    partitions:
-      - name: default
-        preemption: {enabled: true}
-        queues:
-          - name: root
-            queues:
-              - name: prod
-                resources: {guaranteed: {vcore: 8}}
-              - name: shared
-                resources: {guaranteed: {vcore: 2}}
-                queues:
-                  - name: batch
-    """)
-
-FENCE_OUT_OF_REACH = cfg("""
-    partitions:
-      - name: default
-        queues:
-          - name: root
-            queues:
-              - name: research
-                properties:
-                  priority.policy: fence
-                  priority.offset: "1000"
-                queues:
-                  - name: a
-              - name: batch
-                properties:
-                  priority.policy: fence
-                  priority.offset: "10"
-    """)
 
 CLEAN_INNER = "partitions:\n  - name: default\n    queues:\n      - name: root\n"
 
@@ -491,7 +371,7 @@ CATALOGUE: dict[str, list[Case]] = {
     "PRIO413": [case(scenario(CLASS="armada-preemtible"), 10, scenario(CLASS="armada-preemptible"))],
     "PRIO414": [case(scenario(PF="0"), 8, scenario(PF="1"))],
     # ---- preemption --------------------------------------------------------------------------
-    "PRIO501": [case(PREEMPTION_DISABLED_WITH_POLICY, 9, PREEMPTION_DISABLED_WITH_POLICY.replace("enabled: false", "enabled: true"))],
+    "PRIO501": [case(DISABLED_WITH_POLICY, 9, DISABLED_WITH_POLICY.replace("enabled: false", "enabled: true"))],
     "PRIO502": [case(QUOTA_DELAY_NO_SWITCH, 9, QUOTA_BOTH)],
     "PRIO503": [case(QUOTA_BOTH.replace("max: {vcore: 8}", "max: {vcore: 4}"), 11, QUOTA_BOTH)],
     "PRIO504": [case(LEAF_NO_GUARANTEE, 9, LEAF_GUARANTEE_ON_PARENT)],

@@ -1,27 +1,8 @@
 """Every validate rule: a config that trips it (at the expected line) and one that does not."""
-import textwrap
-
 import pytest
 
+from configs import cfg, placement, tree
 from conftest import lint
-
-
-def cfg(body: str) -> str:
-    return textwrap.dedent(body).lstrip("\n")
-
-
-ROOT_WITH = """
-partitions:
-  - name: default
-    queues:
-      - name: root
-        queues:
-{children}
-"""
-
-
-def tree(children: str) -> str:
-    return cfg(ROOT_WITH).format(children=textwrap.indent(textwrap.dedent(children).strip("\n"), " " * 10))
 
 
 # (rule, failing config, line of the finding, passing config)
@@ -188,25 +169,6 @@ CASES = [
     ("PRIO125", tree("- name: a\n  adminacl: 'alice admins '"), 7, tree("- name: a\n  adminacl: 'alice admins'")),
 ]
 
-PLACEMENT = """
-partitions:
-  - name: default
-    placementrules:
-{rules}
-    queues:
-      - name: root
-        queues:
-          - name: tenants
-            parent: true
-          - name: batch
-          - name: Upper
-"""
-
-
-def placement(rules: str) -> str:
-    return PLACEMENT.lstrip("\n").format(rules=textwrap.indent(textwrap.dedent(rules).strip("\n"), " " * 6))
-
-
 CASES += [
     ("PRIO126", placement("- name: 'tag rule'\n  value: namespace"), 4, placement("- name: tag\n  value: namespace")),
     ("PRIO127", placement("- name: provided\n  filter: {type: permit}"), 5, placement("- name: provided\n  filter: {type: Allow}")),
@@ -260,24 +222,6 @@ def test_rule_fails_and_passes(rule, bad, line, good):
     assert got[0].line == line, (got[0].line, got[0].message)
     assert got[0].column >= 1
     assert not [f for f in lint(good) if f.rule == rule], [f.message for f in lint(good)]
-
-
-def test_every_rule_has_a_case_or_a_dedicated_test():
-    from prio.lint.rules import all_rules
-
-    covered = {c[0] for c in CASES} | {"PRIO005", "PRIO007"}  # test_schema_catch_all, test_configmap
-    covered |= {"PRIO000", "PRIO008", "PRIO009"}  # test_unreadable_entries, test_configmap_rules
-    mine = {r for r in all_rules() if r.startswith(("PRIO0", "PRIO1", "PRIO2"))}
-    assert mine <= covered, sorted(mine - covered)
-
-
-def test_rule_docs_have_summary_example_and_fix():
-    from prio.lint.rules import all_rules
-
-    for r in all_rules().values():
-        assert r.summary, r.id
-        if r.id.startswith(("PRIO1", "PRIO2")):
-            assert "Example" in r.doc and "Fix" in r.doc, r.id
 
 
 def test_yuniKorn_stops_at_first_error_prio_reports_all():

@@ -1,0 +1,146 @@
+"""Config texts the lint tests share: builders for a queue tree or placement rules, and the
+preemption settings each PRIO5xx rule is tested on (tests/lint/test_preemption_rules.py and the
+rule catalogue both use them)."""
+import textwrap
+
+
+def cfg(body: str) -> str:
+    return textwrap.dedent(body).lstrip("\n")
+
+
+ROOT_WITH = """
+partitions:
+  - name: default
+    queues:
+      - name: root
+        queues:
+{children}
+"""
+
+
+def tree(children: str) -> str:
+    """A queue config with `children` (YAML list items) under root: the first child is on line 6."""
+    return cfg(ROOT_WITH).format(children=textwrap.indent(textwrap.dedent(children).strip("\n"), " " * 10))
+
+
+PLACEMENT = """
+partitions:
+  - name: default
+    placementrules:
+{rules}
+    queues:
+      - name: root
+        queues:
+          - name: tenants
+            parent: true
+          - name: batch
+          - name: Upper
+"""
+
+
+def placement(rules: str) -> str:
+    """A queue config with placement `rules` (YAML list items): the first rule is on line 4."""
+    return PLACEMENT.lstrip("\n").format(rules=textwrap.indent(textwrap.dedent(rules).strip("\n"), " " * 6))
+
+
+DISABLED_WITH_POLICY = cfg("""
+    partitions:
+      - name: default
+        preemption: {enabled: false}
+        queues:
+          - name: root
+            queues:
+              - name: a
+                properties:
+                  preemption.policy: fence
+    """)
+
+QUOTA_DELAY_NO_SWITCH = cfg("""
+    partitions:
+      - name: default
+        queues:
+          - name: root
+            queues:
+              - name: a
+                resources: {max: {vcore: 8}}
+                properties:
+                  quota.preemption.delay: 5m
+    """)
+
+QUOTA_SWITCH_NO_DELAY = cfg("""
+    partitions:
+      - name: default
+        preemption:
+          quotapreemptionenabled: true
+        queues:
+          - name: root
+            queues:
+              - name: a
+                resources: {max: {vcore: 8}}
+    """)
+
+QUOTA_BOTH = cfg("""
+    partitions:
+      - name: default
+        preemption:
+          quotapreemptionenabled: true
+        queues:
+          - name: root
+            queues:
+              - name: a
+                resources: {max: {vcore: 8}, guaranteed: {vcore: 4}}
+                properties:
+                  quota.preemption.delay: 5m
+    """)
+
+QUOTA_MAX_AT_GUARANTEE = QUOTA_BOTH.replace("max: {vcore: 8}", "max: {vcore: 4}")
+QUOTA_NO_MAX = QUOTA_BOTH.replace("max: {vcore: 8}, ", "")
+
+LEAF_NO_GUARANTEE = cfg("""
+    partitions:
+      - name: default
+        preemption: {enabled: true}
+        queues:
+          - name: root
+            queues:
+              - name: prod
+                resources: {guaranteed: {vcore: 8}}
+              - name: batch
+    """)
+
+LEAF_GUARANTEE_ON_PARENT = cfg("""
+    partitions:
+      - name: default
+        preemption: {enabled: true}
+        queues:
+          - name: root
+            queues:
+              - name: prod
+                resources: {guaranteed: {vcore: 8}}
+              - name: shared
+                resources: {guaranteed: {vcore: 2}}
+                queues:
+                  - name: batch
+    """)
+
+FENCE_OUT_OF_REACH = cfg("""
+    partitions:
+      - name: default
+        queues:
+          - name: root
+            queues:
+              - name: research
+                properties:
+                  priority.policy: fence
+                  priority.offset: "1000"
+                queues:
+                  - name: a
+              - name: batch
+                properties:
+                  priority.policy: fence
+                  priority.offset: "10"
+    """)
+
+FENCE_IN_REACH = FENCE_OUT_OF_REACH.replace('priority.offset: "10"', 'priority.offset: "1000"')
+
+# (rule, failing config, line of the finding, passing config)
