@@ -202,6 +202,25 @@ def _insertion_first(items, key):
     return out
 
 
+
+def _pop_alone(heap: list):
+    """The common step at one level, shared by queues and leaves: drop stale entries (their
+    version is behind their node's) and pop the top entry when it is alone on its (priority,
+    share) key. None when the heap is empty or the top ties with the next entry, which is then
+    left in place for the general walk (the tie group and its order)."""
+    pop = heapq.heappop
+    while heap:
+        top = pop(heap)
+        if top[3] != top[4].version:
+            continue
+        while heap and heap[0][3] != heap[0][4].version:
+            pop(heap)
+        if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
+            heapq.heappush(heap, top)
+            return None
+        return top
+    return None
+
 class Engine:
     def __init__(self, root: QNode, snapshot: Snapshot, rules=None):
         """`rules`: the partition's placement rules (a list, possibly empty), or None when the
@@ -574,19 +593,8 @@ class Engine:
         # The common case, without the generator: an application alone on its key is taken (or
         # dropped) straight from the heap; a tie group goes the general way below.
         heap = leaf.heap
-        pop = heapq.heappop
-        while heap:
-            top = heap[0]
-            st = top[4]
-            pop(heap)
-            if top[3] != st.version:
-                continue
-            while heap and heap[0][3] != heap[0][4].version:
-                pop(heap)
-            if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
-                heapq.heappush(heap, top)
-                break
-            got = self._try_app(st, path, None)
+        while (top := _pop_alone(heap)) is not None:
+            got = self._try_app(top[4], path, None)
             if got is not None:
                 return got
         groups = [None]
@@ -648,18 +656,9 @@ class Engine:
         # The common case, without the generator: a child alone on its (priority, share) key is
         # taken (or dropped) straight from the heap; a tie group goes the general way below.
         heap = q.heap
-        pop = heapq.heappop
-        while heap and id(heap) not in self._tie_orders.parked:
-            top = heap[0]
+        parked = self._tie_orders.parked
+        while id(heap) not in parked and (top := _pop_alone(heap)) is not None:
             c = top[4]
-            pop(heap)
-            if top[3] != c.version:
-                continue
-            while heap and heap[0][3] != heap[0][4].version:
-                pop(heap)
-            if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
-                heapq.heappush(heap, top)
-                break
             got = self._descend(c)
             c.version += 1  # stale either way, as below
             if got is not None:
