@@ -20,6 +20,9 @@ import json
 import os
 import random
 
+# Bumped whenever the same arguments generate other inputs (cached inputs are named by it).
+GENERATION = 2
+
 SHAPES = ("capacity", "nocap-pods", "nocap-vcore-memory", "equal-priorities")
 
 
@@ -57,10 +60,10 @@ def generate(outdir: str, queues: int = 10_000, asks: int = 1_000_000, seed: int
     qpath = os.path.join(outdir, "queues.yaml")
     with open(qpath, "w") as fh:
         fh.write("\n".join(lines) + "\n")
-    if nocap:
-        classes = list(range(-100, 101))
-    elif shape == "equal-priorities":
+    if shape == "equal-priorities":
         classes = [0]
+    elif nocap:
+        classes = list(range(-100, 101))
     else:
         classes = [-100, 0, 1000, 2000, 4000]
     pods = shape == "nocap-pods"

@@ -25,7 +25,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from generate import SHAPES, generate  # noqa: E402
+from generate import GENERATION, SHAPES, generate  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(HERE), "cli")}
 PY = sys.executable
@@ -109,7 +109,7 @@ def row(name, prio, base, base_name, target):
 
 
 def inputs(root: str, shape: str, queues: int, asks: int) -> tuple[str, str]:
-    out = os.path.join(root, f"{shape}-{queues}q-{asks}a")
+    out = os.path.join(root, f"{shape}-{queues}q-{asks}a-v{GENERATION}")
     q, s = os.path.join(out, "queues.yaml"), os.path.join(out, "asks.json")
     if not (os.path.exists(q) and os.path.exists(s)):
         print(f"generating {shape}: {queues} queues and {asks} asks in {out} ...", flush=True)
