@@ -156,6 +156,7 @@ class Step(NamedTuple):
     note: str = ""  # where YuniKorn's queue sort defect made a choice the documented order would not
 
 
+_GENERAL = object()  # _descend_parked: the general walk decides
 _new_step = tuple.__new__  # Step(...) without NamedTuple's Python-level __new__: a million steps
 _NO_CHANGES: list = []  # shared by the steps that change no priority (never mutated)
 
@@ -185,6 +186,60 @@ def _dominates(l: dict, r: dict) -> bool:
             if rv < 0:
                 greater = True
     return greater
+
+
+def vector_of(types: tuple):
+    """A function from a resources dict to a tuple over `types` (missing = 0): pending
+    dominance between two queues is then a comparison of tuples (see _dominates_vec)."""
+    if len(types) == 1:
+        (t,) = types
+        return lambda r: (r.get(t, 0),)
+    if len(types) == 2:
+        t0, t1 = types
+        return lambda r: (r.get(t0, 0), r.get(t1, 0))
+    return lambda r: tuple([r.get(t, 0) for t in types])
+
+
+def _dominates_vec(l: tuple, r: tuple) -> bool:
+    """_dominates over vectors of the same types: l >= r in every place and l != r."""
+    return l != r and all(map(operator.ge, l, r))
+
+
+def _tied_vec(l: tuple, r: tuple) -> bool:
+    """Neither vector dominates the other: equal, or each greater somewhere."""
+    if l == r:
+        return True
+    if len(l) == 2:  # the common case, vcore and memory: one greater, the other less
+        return (l[0] - r[0]) * (l[1] - r[1]) < 0
+    ge = operator.ge
+    return not all(map(ge, l, r)) and not all(map(ge, r, l))
+
+
+def _insertion_first_vec(items):
+    """_insertion_first over queue heap entries, by the pending vector each entry carries (e[5])."""
+    out = list(items)
+    keys = [e[5] for e in out]
+    if keys and len(keys[0]) == 2:  # vcore and memory: _dominates_vec inline
+        for i in range(1, len(out)):
+            j = i
+            a0, a1 = a = keys[i]
+            while j > 0:
+                b = keys[j - 1]
+                if a0 >= b[0] and a1 >= b[1] and a != b:
+                    out[j], out[j - 1] = out[j - 1], out[j]
+                    keys[j], keys[j - 1] = b, a
+                    j -= 1
+                else:
+                    break
+        return out
+    dom = _dominates_vec
+    for i in range(1, len(out)):
+        j = i
+        while j > 0 and dom(keys[j], keys[j - 1]):
+            out[j], out[j - 1] = out[j - 1], out[j]
+            keys[j], keys[j - 1] = keys[j - 1], keys[j]
+            j -= 1
+    return out
 
 
 def _insertion_first(items, key):
@@ -240,6 +295,9 @@ class Engine:
         # With one resource type among the asks, "pending strictly dominates" is a plain "more
         # pending": _push then keys ties by it (the same order as the insertion sort, in the heap).
         self._one_type = next(iter(ask_types)) if len(ask_types) == 1 else None
+        # Every queue's heap entry carries its pending resources as a tuple over these types:
+        # ties are ordered and checked by comparing tuples, not dicts.
+        self._vec = vector_of(tuple(sorted(ask_types)))
         set_fairmax(root, snapshot.capacity, sorted(types))
         self.steps_done = 0
         for q in root.walk():
@@ -376,7 +434,7 @@ class Engine:
             k1, k2 = self.share(c), -c.reported
         if self._one_type is not None:
             k2 = (k2, -c.pending.get(self._one_type, 0))
-        heapq.heappush(p.heap, (k1, k2, c.name, c.version, c))
+        heapq.heappush(p.heap, (k1, k2, c.name, c.version, c, self._vec(c.pending)))
 
     def usage_key(self, st: AppState):
         """CompUsageRatio as a plain tuple: shares descending, padded with zeros to the number of
@@ -444,7 +502,7 @@ class Engine:
 
     def _ordered_children(self, p: QNode, groups=None):
         """Children of p in YuniKorn's order: ties on (priority, share) by pending dominance."""
-        return self._tie_orders.ordered(p.heap, lambda g: _insertion_first(g, lambda e: e[4].pending), groups)
+        return self._tie_orders.ordered(p.heap, _insertion_first_vec, groups)
 
     def _ordered_apps(self, leaf: QNode, groups=None):
         """Applications of a leaf in its sort policy's order (ties: application id)."""
@@ -513,6 +571,11 @@ class Engine:
                     break
                 tied.append(x)
         if tied:
+            self._say_tie(chosen, tied, more)
+
+    def _say_tie(self, chosen, tied: list, more: bool) -> None:
+        """The step's tie note at this level: the chosen one and up to four tied with it."""
+        if tied:
             queues = isinstance(chosen, QNode)
             names = sorted([x.path if queues else x.app.id for x in tied] + [chosen.path if queues else chosen.app.id])
             self._tie.append(("queues " if queues else "applications ") + ", ".join(names) + (", ..." if more else ""))
@@ -540,12 +603,36 @@ class Engine:
         if others:
             self._tie.append("queues " + ", ".join(x.path for x in sorted([c, *others], key=lambda x: x.path)))
 
-    def _queue_tie(self, p: QNode, c: QNode, others) -> None:
-        """`others`: c's heap group (equal priority and fair share): a tie unless pending decides."""
-        def equal(a, b):
-            return b.live > 0 and not _dominates(a.pending, b.pending) and not _dominates(b.pending, a.pending)
-
-        self._ties_with(c, others, equal)
+    def _queue_tie(self, p: QNode, c: QNode, others, start: int = 0) -> None:
+        """`others[start:]`: c's heap group in order (equal priority and fair share, each entry
+        with its pending vector): another queue still pending ties with c unless pending
+        dominance decides. As _ties_with: up to four are listed, the scan stops at a fifth."""
+        cv = self._vec(c.pending)
+        tied: list = []
+        more = False
+        if len(cv) == 2:  # _tied_vec inline for vcore and memory: tied unless the product is > 0
+            c0, c1 = cv
+            for i in range(start, len(others)):
+                e = others[i]
+                v = e[5]
+                d = (c0 - v[0]) * (c1 - v[1])
+                if (d < 0 or (d == 0 and v == cv)) and e[4] is not c and e[4].live > 0:
+                    if len(tied) == 4:
+                        more = True
+                        break
+                    tied.append(e[4])
+        else:
+            tie = _tied_vec
+            for i in range(start, len(others)):
+                e = others[i]
+                x = e[4]
+                if x is not c and x.live > 0 and tie(cv, e[5]):
+                    if len(tied) == 4:
+                        more = True
+                        break
+                    tied.append(x)
+        if tied:
+            self._say_tie(c, tied, more)
 
     # ---- one scheduling cycle -------------------------------------------------------------
     @staticmethod
@@ -657,6 +744,12 @@ class Engine:
         # taken (or dropped) straight from the heap; a tie group goes the general way below.
         heap = q.heap
         parked = self._tie_orders.parked
+        if parked:
+            pk = parked.get(id(heap))
+            if pk is not None:
+                got = self._descend_parked(q, heap, pk)
+                if got is not _GENERAL:
+                    return got
         while id(heap) not in parked and (top := _pop_alone(heap)) is not None:
             c = top[4]
             got = self._descend(c)
@@ -674,6 +767,45 @@ class Engine:
                     self._queue_tie(q, c, groups[0])
                 return got
         return None
+
+    def _descend_parked(self, q: QNode, heap: list, pk: list):
+        """_descend's common step at a parent with a parked tie group (tieorder.ParkedGroups)
+        that comes before everything in the heap: walk the group in its kept order from its
+        first current entry, without taking it out and parking it again. _GENERAL when the
+        general walk must decide: a heap entry comes first or ties with the group (it joins and
+        the group is sorted again).
+
+        What goes stale in a parked group is always a prefix of it: a child's version changes
+        only when it is walked or on the allocated path (_descend, _allocate, _fast_pick), and
+        at a parent with a parked group the children are walked from the group's front (the
+        fast pick stops at such a parent, and a heap group that comes first sends the parked
+        group back to the heap). So the group's start moves past them and the rest is current."""
+        k1, k2, order, i = pk
+        while heap and heap[0][3] != heap[0][4].version:
+            heapq.heappop(heap)
+        if heap:
+            h1 = heap[0][0]
+            if h1 < k1 or (h1 == k1 and heap[0][1] <= k2):
+                return _GENERAL
+        n = len(order)
+        while i < n and order[i][3] != order[i][4].version:
+            i += 1
+        start = i
+        while i < n:
+            c = order[i][4]
+            i += 1
+            got = self._descend(c)
+            c.version += 1  # stale either way (see _descend)
+            if got is not None:
+                if n - start > 1:
+                    self._queue_tie(q, c, order, start)
+                if i < n:
+                    pk[3] = i
+                else:
+                    del self._tie_orders.parked[id(heap)]
+                return got
+        del self._tie_orders.parked[id(heap)]  # nothing placeable below any of them
+        return _GENERAL
 
     def _descend_sorted(self, q: QNode):
         """_descend at a parent whose children differ in fair max: sort them as YuniKorn does."""
@@ -881,6 +1013,7 @@ class Engine:
                 push(leaf.heap, (k1, k2, st.app.id, st.version, st))
         misaligned = self._misaligned
         one = self._one_type
+        vec = self._vec
         divisors = self._divisors
         for c in path:
             c.version += 1
@@ -914,7 +1047,7 @@ class Engine:
                 k1, k2 = sh, -c.reported
             if one is not None:
                 k2 = (k2, -c.pending.get(one, 0))
-            push(p.heap, (k1, k2, c.name, c.version, c))
+            push(p.heap, (k1, k2, c.name, c.version, c, vec(c.pending)))
         return _new_step(Step, (n, leaf.path, st.app.id, ask.id, ask.priority, changes, (), ""))
 
     def run(self, limit: int | None = None, progress=None):

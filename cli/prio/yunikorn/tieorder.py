@@ -81,7 +81,9 @@ class ParkedGroups(TieOrders):
 
     def __init__(self):
         super().__init__()
-        self.parked: dict = {}  # id(heap) -> (k1, k2, entries in order)
+        # id(heap) -> [k1, k2, entries in order, start]: the group is entries[start:] (the
+        # engine's walk advances start in place, see Engine._descend_parked)
+        self.parked: dict = {}
 
     def ordered(self, heap: list, sort, groups=None):
         """The objects of `heap`'s current entries in order, lazily, as the engine's _ordered
@@ -97,7 +99,9 @@ class ParkedGroups(TieOrders):
                 parked = parked_all.get(hid)
                 if parked is not None and (not heap or (heap[0][0], heap[0][1]) >= (parked[0], parked[1])):
                     del parked_all[hid]
-                    k1, k2, old = parked
+                    k1, k2, old, start = parked
+                    if start:
+                        old = old[start:]
                     joins = []
                     while heap and heap[0][0] == k1 and heap[0][1] == k2:
                         e = pop(heap)
@@ -137,7 +141,7 @@ class ParkedGroups(TieOrders):
                 if rest:
                     old = parked_all.get(hid)
                     if old is not None:  # another group is parked: it goes back to the heap
-                        for e in old[2]:
+                        for e in old[2][old[3]:]:
                             if e[3] == e[4].version:
                                 heapq.heappush(heap, e)
-                    parked_all[hid] = (k1, k2, rest)
+                    parked_all[hid] = [k1, k2, rest, 0]
