@@ -333,7 +333,7 @@ class Engine:
         self._tie_orders = ParkedGroups()  # each parent's tie group order, kept between steps
         self._misaligned: set = set()  # ids of parents sorted by the Go emulation (see misaligned)
         self._by_name: dict = {}
-        self._divisors: dict = {}  # id(queue) -> _share_divisors(queue), for the hot path
+        self._rekey: dict = {}  # id(leaf) -> _rekey_plan(its path), for the hot path
         self._limits: dict = {}  # id(leaf) -> [(queue, its max)] along the leaf's path
         self._tie: list = []  # the current step's tied choices, top-down
         self._note = ""
@@ -902,6 +902,13 @@ class Engine:
             push(heap, e)
         return None
 
+    def _rekey_plan(self, path: list) -> list:
+        """What _allocate re-keys after a step on this path (leaf first), fixed for a run: each
+        queue that sits in its parent's heap (not root, not Stopped, the parent not sorted by
+        the Go emulation) with that heap, what its share divides by, and its parent's sort."""
+        return [(c, c.parent.heap, self._share_divisors(c), c.parent.sort_priority)
+                for c in path if c.parent is not None and not c.stopped and id(c.parent) not in self._misaligned]
+
     def _allocate(self, st: AppState, i: int) -> Step:
         # The hot path of every step: _advance, report, _push_app and _push inlined.
         asks, alloc = st.asks, st.alloc
@@ -932,6 +939,7 @@ class Engine:
                 pend[k] -= v
                 qalloc[k] = qalloc.get(k, 0) + v
             q.live -= 1
+            q.version += 1  # re-keyed below (or dropped): its heap entry is stale either way
             if newly_running:
                 q.running += 1
         leaf.placed += 1
@@ -1011,17 +1019,17 @@ class Engine:
                 else:
                     k1, k2 = st.key_submit, -st.prio
                 push(leaf.heap, (k1, k2, st.app.id, st.version, st))
-        misaligned = self._misaligned
         one = self._one_type
         vec = self._vec
-        divisors = self._divisors
-        for c in path:
-            c.version += 1
-            p = c.parent
-            if p is None or c.live <= 0 or c.stopped or id(p) in misaligned:
+        plan = self._rekey.get(id(leaf))
+        if plan is None:
+            plan = self._rekey[id(leaf)] = self._rekey_plan(path)
+        for c, heap_p, dv, prio_first in plan:
+            if c.live <= 0:
                 continue
+            pend = c.pending
             pos = False  # strictly_positive(c.pending), inline
-            for v in c.pending.values():
+            for v in pend.values():
                 if v < 0:
                     pos = False
                     break
@@ -1030,9 +1038,6 @@ class Engine:
             if not pos:
                 continue
             # share(c), inline: the divisor of each type (guaranteed, else fair max) is fixed
-            dv = divisors.get(id(c))
-            if dv is None:
-                dv = divisors[id(c)] = self._share_divisors(c)
             sh = 0.0
             for k, a in c.allocated.items():
                 if a > 0:
@@ -1041,13 +1046,13 @@ class Engine:
                         v = 1.0 if d <= 0 else a / d
                         if v > sh:
                             sh = v
-            if p.sort_priority:
+            if prio_first:
                 k1, k2 = -c.reported, sh
             else:
                 k1, k2 = sh, -c.reported
             if one is not None:
-                k2 = (k2, -c.pending.get(one, 0))
-            push(p.heap, (k1, k2, c.name, c.version, c, vec(c.pending)))
+                k2 = (k2, -pend.get(one, 0))
+            push(heap_p, (k1, k2, c.name, c.version, c, vec(pend)))
         return _new_step(Step, (n, leaf.path, st.app.id, ask.id, ask.priority, changes, (), ""))
 
     def run(self, limit: int | None = None, progress=None):
