@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import json
 
-from prio.render.jsontext import jint, jstr
+from prio.render.jsontext import jstr
 from prio.yunikorn.reasons import classify
 
 
@@ -82,17 +82,29 @@ def _json(steps, unscheduled, rejected=()):
     yield '{"steps": ['
     sep = "\n  "
     memo: dict = {}  # queue paths and application ids repeat: their JSON once each
-    for s in steps:
-        ch = ", ".join('{"queue": %s, "from": %s, "to": %s}' % (jstr(q), jint(a), jint(b)) for q, a, b in s.changes) if s.changes else ""
-        extra = (', "tie": true' if s.tie else "") + (', "note": ' + jstr(s.note) if s.note else "")
-        queue = memo.get(s.queue)
-        if queue is None:
-            queue = memo[s.queue] = jstr(s.queue)
-        app = memo.get(s.application)
-        if app is None:
-            app = memo[s.application] = jstr(s.application)
-        yield '%s{"step": %d, "queue": %s, "application": %s, "ask": %s, "priority": %d, "changes": [%s]%s}' % (
-            sep, s.step, queue, app, jstr(s.ask), s.priority, ch, extra)
+    for n, queue, app, ask, priority, changes, tie, note in steps:  # a Step, unpacked: no attribute lookups
+        q = memo.get(queue)
+        if q is None:
+            q = memo[queue] = jstr(queue)
+        a = memo.get(app)
+        if a is None:
+            a = memo[app] = jstr(app)
+        if changes:
+            parts = []
+            for path, old, to in changes:
+                p = memo.get(path)
+                if p is None:
+                    p = memo[path] = jstr(path)
+                parts.append('{"queue": %s, "from": %s, "to": %s}' % (p, "null" if old is None else old, "null" if to is None else to))
+            ch = ", ".join(parts)
+        else:
+            ch = ""
+        if tie or note:
+            ch += "]" + (', "tie": true' if tie else "") + (', "note": ' + jstr(note) if note else "")
+        else:
+            ch += "]"
+        yield '%s{"step": %d, "queue": %s, "application": %s, "ask": %s, "priority": %d, "changes": [%s}' % (
+            sep, n, q, a, jstr(ask), priority, ch)
         sep = ",\n  "
     yield '\n ],\n "unscheduled": ['
     sep = "\n  "
