@@ -893,9 +893,7 @@ class Engine:
                     continue
                 break
             else:
-                for _, e in taken:
-                    e[4].version += 1  # taken: re-keyed by _allocate, as after _descend
-                return st, i
+                return st, i  # what it took goes stale in _allocate, which re-keys the path and st
             break
         push = heapq.heappush
         for heap, e in taken:
@@ -1012,8 +1010,20 @@ class Engine:
                 if v > 0:
                     pos = True
             if pos:
-                if leaf.sort_policy == "fair":
-                    k1, k2 = self._akey(st)
+                if leaf.sort_policy == "fair":  # _akey and usage_key, inline
+                    total = leaf.guaranteed
+                    if total:
+                        shares = [v / total[k] if total.get(k) else float(v) for k, v in usage.items()]
+                    else:
+                        shares = [float(v) for v in usage.values()]
+                    shares.sort(reverse=True)
+                    u = tuple(shares)
+                    if len(u) < self.n_types:
+                        u += (0.0,) * (self.n_types - len(u))
+                    if leaf.sort_priority:
+                        k1, k2 = -st.prio, u
+                    else:
+                        k1, k2 = u, -st.prio
                 elif leaf.sort_priority:  # _akey's fifo keys, inline
                     k1, k2 = -st.prio, st.key_submit
                 else:
