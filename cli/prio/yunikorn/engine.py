@@ -852,17 +852,36 @@ class Engine:
 
     def _fast_pick(self):
         """_descend(root) in one loop for the common step: at every level the first child (at
-        the leaf, the first application) is alone on its key and not parked, and the
-        application runs and its next ask fits. Anything else puts back what it took (the heaps
-        are then as before, less stale entries) and returns None: the general walk decides."""
+        the leaf, the first application) is alone on its key, or first in a parked tie group
+        that comes before the heap (as _descend_parked takes it), and the application runs and
+        its next ask fits. Anything else puts back what it took (the heaps are then as before,
+        less stale entries; parked groups are only read) and returns None: the general walk
+        decides."""
         q = self.root
         parked = self._tie_orders.parked
         pop = heapq.heappop
         taken = []
+        walked = None  # (parent, its parked group, the index taken) where a parked group decided
         while True:
             heap = q.heap
-            if parked and id(heap) in parked:
-                break
+            if parked:
+                pk = parked.get(id(heap))
+                if pk is not None:
+                    while heap and heap[0][3] != heap[0][4].version:
+                        pop(heap)
+                    k1, k2, order, j = pk
+                    if heap and (heap[0][0] < k1 or (heap[0][0] == k1 and heap[0][1] <= k2)):
+                        break
+                    n = len(order)
+                    while j < n and order[j][3] != order[j][4].version:
+                        j += 1
+                    if j >= n:
+                        break
+                    if walked is None:
+                        walked = []
+                    walked.append((q, pk, j))
+                    q = order[j][4]
+                    continue
             while heap and heap[0][3] != heap[0][4].version:
                 pop(heap)
             if not heap:
@@ -893,6 +912,16 @@ class Engine:
                     continue
                 break
             else:
+                if walked is not None:  # as _descend_parked after its walk: ties leaf first
+                    for p, pk, j in reversed(walked):
+                        order = pk[2]
+                        n = len(order)
+                        if n - j > 1:
+                            self._queue_tie(p, order[j][4], order, j)
+                        if j + 1 < n:
+                            pk[3] = j + 1
+                        else:
+                            del parked[id(p.heap)]
                 return st, i  # what it took goes stale in _allocate, which re-keys the path and st
             break
         push = heapq.heappush
