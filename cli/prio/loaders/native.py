@@ -74,6 +74,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
     app_lines = doc.item_lines("applications") if deferred else None
     shapes: dict = {}
     order = 0
+    lo, hi = INT32_MIN, INT32_MAX
     for i, a in enumerate(data["applications"]):
         ap = ("applications", i)
         if not isinstance(a, dict):
@@ -114,11 +115,24 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
         # shape, no times) costs a few dict lookups; anything else takes the careful path.
         fast_shapes = not deferred and not doc.index
         asks_out = app.asks
+        append = asks_out.append
         submit = app.submit_time
         for j, k in enumerate(asks):
             if type(k) is not dict:
                 r.fail(ap + ("asks", j), "an ask is a mapping (priority, resources, ...)")
             get = k.get
+            prio = get("priority")
+            rv = get("resources")
+            if type(prio) is int and type(rv) is dict and len(k) == 2 and lo <= prio <= hi and fast_shapes:
+                # The commonest ask, in a large JSON snapshot: exactly a plain priority and a
+                # resources mapping (the branch below, with its shape known).
+                res = shapes.get(shape := tuple(rv.items()))
+                if res is None:
+                    res = shapes[shape] = r.resources(ap + ("asks", j, "resources"), rv)
+                n += 1
+                order += 1
+                append(Ask(f"{app_id}-{n}", prio, res, submit, order, ""))
+                continue
             if k.keys() <= PLAIN_ASK_KEYS:
                 # The commonest ask: a priority and resources, nothing else (the branch below
                 # with count 1, no id, no times, no preemption policy).
