@@ -75,6 +75,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
     shapes: dict = {}
     order = 0
     lo, hi = INT32_MIN, INT32_MAX
+    same = {}.setdefault  # one int object per priority value, shared by its asks
     for i, a in enumerate(data["applications"]):
         ap = ("applications", i)
         if not isinstance(a, dict):
@@ -131,7 +132,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
                     res = shapes[shape] = r.resources(ap + ("asks", j, "resources"), rv)
                 n += 1
                 order += 1
-                append(Ask(f"{app_id}-{n}", prio, res, submit, order, ""))
+                append(Ask(f"{app_id}-{n}", same(prio, prio), res, submit, order, ""))
                 continue
             if k.keys() <= PLAIN_ASK_KEYS:
                 # The commonest ask: a priority and resources, nothing else (the branch below

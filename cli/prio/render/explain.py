@@ -96,10 +96,13 @@ def _json(rows, groups, ranges, rejected=()):
         try:
             tail = list(map(by_prio.__getitem__, prios))
         except KeyError:  # a priority not seen in this queue yet
+            fmt = by_prio.get("fmt")
+            if fmt is None:  # the queue and its vector, once per queue
+                fmt = by_prio["fmt"] = ', "queue": %s, "priority": %%d, "queuePriorities": %s}' % (
+                    dumps(queue).replace("%", "%%"), dumps([{"queue": q, "priority": x} for q, x in vec]).replace("%", "%%"))
             for p in prios:
                 if p not in by_prio:
-                    by_prio[p] = ', "queue": %s, "priority": %d, "queuePriorities": %s}' % (
-                        dumps(queue), p, dumps([{"queue": q, "priority": x} for q, x in vec]))
+                    by_prio[p] = fmt % p
             tail = list(map(by_prio.__getitem__, prios))
         app_json = ', "application": ' + jstr(app)
         # one match for all of an application's ask ids: the pattern is a run of safe characters

@@ -136,8 +136,9 @@ class AppState:
         shapes: dict = {}
         for a in self.asks:
             r = a.resources
-            got = shapes.get(id(r))
-            shapes[id(r)] = (r, 1) if got is None else (r, got[1] + 1)
+            i = id(r)
+            got = shapes.get(i)
+            shapes[i] = (r, 1) if got is None else (r, got[1] + 1)
         pending: dict = {}
         for r, times in shapes.values():
             for k, v in r.items():
