@@ -72,8 +72,13 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
     seen_allocs: dict = {}  # allocation id -> application: allocation keys are unique
     deferred = getattr(doc, "deferred", False)  # a JSON document whose positions come on demand
     app_lines = doc.item_lines("applications") if deferred else None
+    # A document without positions (large JSON) puts every path at its start: doc.pos, once.
+    no_positions = not deferred and not doc.index
+    start_line = doc.start.line if no_positions else None
     shapes: dict = {}
     order = 0
+    lo, hi = INT32_MIN, INT32_MAX
+    same = {}.setdefault  # one int object per priority value, shared by its asks
     for i, a in enumerate(data["applications"]):
         ap = ("applications", i)
         if not isinstance(a, dict):
@@ -99,7 +104,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
         # A given time sorts by itself (ties go to the application id); without one, file order.
         app = App(app_id, queue.lower(), (to_ns(submit), 0) if submit is not None else (0, order),
                   allocated=r.resources(ap + ("allocated",), a.get("allocated")),
-                  state=str(a.get("state") or ""), line=app_lines[i] if app_lines is not None else doc.pos(ap).line, user=str(a.get("user") or ""))
+                  state=str(a.get("state") or ""), line=app_lines[i] if app_lines is not None else start_line if no_positions else doc.pos(ap).line, user=str(a.get("user") or ""))
         if rejected:
             app.rejected = str(a.get("rejectedMessage") or f"application {app_id} was rejected by YuniKorn (state: Rejected)")
         if a.get("allocations") is not None:
@@ -112,13 +117,26 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
         ids = set()
         # The hot loop of a million asks: the common case (an int priority, a known resource
         # shape, no times) costs a few dict lookups; anything else takes the careful path.
-        fast_shapes = not deferred and not doc.index
+        fast_shapes = no_positions
         asks_out = app.asks
+        append = asks_out.append
         submit = app.submit_time
         for j, k in enumerate(asks):
             if type(k) is not dict:
                 r.fail(ap + ("asks", j), "an ask is a mapping (priority, resources, ...)")
             get = k.get
+            prio = get("priority")
+            rv = get("resources")
+            if type(prio) is int and type(rv) is dict and len(k) == 2 and lo <= prio <= hi and fast_shapes:
+                # The commonest ask, in a large JSON snapshot: exactly a plain priority and a
+                # resources mapping (the branch below, with its shape known).
+                res = shapes.get(shape := tuple(rv.items()))
+                if res is None:
+                    res = shapes[shape] = r.resources(ap + ("asks", j, "resources"), rv)
+                n += 1
+                order += 1
+                append(Ask(f"{app_id}-{n}", same(prio, prio), res, submit, order, ""))
+                continue
             if k.keys() <= PLAIN_ASK_KEYS:
                 # The commonest ask: a priority and resources, nothing else (the branch below
                 # with count 1, no id, no times, no preemption policy).

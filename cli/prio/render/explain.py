@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import json
+import operator
 
 from prio.render.jsontext import _SAFE, jstr
 
@@ -71,32 +72,51 @@ def _rich_rejected(rejected, width, color=False) -> str:
     return buf.getvalue()
 
 
-def _quoted(s: str) -> str:
-    return '"%s"' % s
+_ID = operator.attrgetter("id")
+_PRIORITY = operator.attrgetter("priority")
 
 
 def _json(rows, groups, ranges, rejected=()):
-    """`groups`: (application id, queue, vector, [asks]) as explain.iter_ask_groups gives them."""
+    """`groups`: (application id, queue, vector, [asks]) as explain.iter_ask_groups gives them.
+    A million asks: each is four pre-built pieces (the head, its id, the application, the tail
+    for its queue and priority) laid out in one list per application and joined at C speed."""
     dumps = json.dumps
     yield '{"queues": [\n  ' + ",\n  ".join(dumps(r.to_json()) for r in rows) + '\n ],\n "asks": ['
-    tails: dict = {}  # (queue, priority) -> the JSON after the application: built once each
+    tails: dict = {}  # queue -> {priority: the JSON after the application}, each built once
     first = True
+    safe = _SAFE.fullmatch
     for app, queue, vec, asks in groups:
-        head = ',\n  {"ask": '
+        if not asks:
+            continue
+        ids = list(map(_ID, asks))
+        prios = list(map(_PRIORITY, asks))
+        by_prio = tails.get(queue)
+        if by_prio is None:
+            by_prio = tails[queue] = {}
+        try:
+            tail = list(map(by_prio.__getitem__, prios))
+        except KeyError:  # a priority not seen in this queue yet
+            fmt = by_prio.get("fmt")
+            if fmt is None:  # the queue and its vector, once per queue
+                fmt = by_prio["fmt"] = ', "queue": %s, "priority": %%d, "queuePriorities": %s}' % (
+                    dumps(queue).replace("%", "%%"), dumps([{"queue": q, "priority": x} for q, x in vec]).replace("%", "%%"))
+            for p in prios:
+                if p not in by_prio:
+                    by_prio[p] = fmt % p
+            tail = list(map(by_prio.__getitem__, prios))
         app_json = ', "application": ' + jstr(app)
-        parts = []
         # one match for all of an application's ask ids: the pattern is a run of safe characters
-        quote = _quoted if _SAFE.fullmatch("".join([a.id for a in asks])) else jstr
-        for a in asks:
-            tail = tails.get((queue, a.priority))
-            if tail is None:
-                tail = tails[(queue, a.priority)] = ', "queue": %s, "priority": %d, "queuePriorities": %s}' % (
-                    dumps(queue), a.priority, dumps([{"queue": p, "priority": x} for p, x in vec]))
-            parts.append(head + quote(a.id) + app_json + tail)
-        if first and parts:
-            parts[0] = parts[0][1:]  # no comma before the first ask
+        if safe("".join(ids)):
+            pieces = [',\n  {"ask": "', None, '"' + app_json, None] * len(ids)
+            pieces[1::4] = ids
+        else:
+            pieces = [',\n  {"ask": ', None, app_json, None] * len(ids)
+            pieces[1::4] = map(jstr, ids)
+        pieces[3::4] = tail
+        if first:
+            pieces[0] = pieces[0][1:]  # no comma before the first ask
             first = False
-        yield "".join(parts)
+        yield "".join(pieces)
     yield "\n ]"
     if ranges is not None:
         yield ',\n "priorityClasses": ' + dumps(ranges)

@@ -78,6 +78,7 @@ class MaxTracker:
 
 _PRIORITY = operator.attrgetter("priority")
 _CREATED = operator.attrgetter("create_time")
+_RESOURCES = operator.attrgetter("resources")
 
 
 def sorted_asks(app: App) -> list:
@@ -87,19 +88,26 @@ def sorted_asks(app: App) -> list:
     not before it (insert's fast path), else before all its equals (the binary search stops at
     the first ask that is "less", and equal counts as less). Asks without a create time are
     created one after the other (file order), so they never compare equal."""
+    return _sorted_asks(app)[0]
+
+
+def _sorted_asks(app: App) -> tuple[list, bool]:
+    """sorted_asks, and True when the common case below held: every ask was created with its
+    application (no create time of its own), so the oldest create time is its submit time."""
+    asks = app.asks
     implicit = app.submit_time
     # The common case: no ask has a create time of its own and seq follows the file order. Then
     # every key differs and the order is by priority, then file order: a stable sort does it.
     prev = None
-    for a in app.asks:
+    for a in asks:
         if a.create_time != implicit or (prev is not None and a.seq <= prev):
             break
         prev = a.seq
     else:
-        return sorted(app.asks, key=_PRIORITY, reverse=True)
+        return sorted(asks, key=_PRIORITY, reverse=True), True
     keyed = []
     top = None
-    for a in app.asks:
+    for a in asks:
         k = (-a.priority, a.create_time, a.seq if a.create_time == implicit else 0)
         if top is None or k >= top:
             top = k
@@ -107,7 +115,7 @@ def sorted_asks(app: App) -> list:
         else:
             keyed.append((k, -a.seq, a))
     keyed.sort(key=lambda t: (t[0], t[1]))
-    return [t[2] for t in keyed]
+    return [t[2] for t in keyed], False
 
 
 class AppState:
@@ -117,7 +125,7 @@ class AppState:
     def __init__(self, app: App, leaf: QNode):
         self.app = app
         self.leaf = leaf
-        self.asks = sorted_asks(app)
+        self.asks, plain = _sorted_asks(app)
         n = len(self.asks)
         self.alloc = [False] * n
         self.dead: dict[int, str] = {}
@@ -128,8 +136,9 @@ class AppState:
         shapes: dict = {}
         for a in self.asks:
             r = a.resources
-            got = shapes.get(id(r))
-            shapes[id(r)] = (r, 1) if got is None else (r, got[1] + 1)
+            i = id(r)
+            got = shapes.get(i)
+            shapes[i] = (r, 1) if got is None else (r, got[1] + 1)
         pending: dict = {}
         for r, times in shapes.values():
             for k, v in r.items():
@@ -139,8 +148,9 @@ class AppState:
         self.running = bool(app.allocated) or app.state == "Running"
         self.version = 0
         self.blocked = None
-        # submission time is lowered to the oldest ask's create time
-        self.key_submit = min(app.submit_time, min(map(_CREATED, app.asks))) if n else app.submit_time
+        # submission time is lowered to the oldest ask's create time (the submit time itself when
+        # every ask was created with the application)
+        self.key_submit = min(app.submit_time, min(map(_CREATED, app.asks))) if n and not plain else app.submit_time
 
 
 class Step(NamedTuple):
@@ -288,8 +298,8 @@ class Engine:
         ask_types: set = set()
         for app in snapshot.apps:
             types.update(app.allocated)
-            for a in app.asks:
-                ask_types.update(a.resources)
+            if app.asks:
+                ask_types.update(*map(_RESOURCES, app.asks))
         types |= ask_types
         self.n_types = len(types)
         # With one resource type among the asks, "pending strictly dominates" is a plain "more
@@ -1154,6 +1164,6 @@ class Engine:
                 apps.sort(key=self._akey)
                 for st in apps:
                     alloc = st.alloc
-                    yield st, [a for i, a in enumerate(st.asks) if not alloc[i]]
+                    yield st, [a for i, a in enumerate(st.asks) if not alloc[i]] if any(alloc) else st.asks[:]
             else:
                 stack.extend(reversed(kids(q)))

@@ -35,7 +35,7 @@ class QueueRow:
 def pending_counts(eng: Engine) -> dict:
     counts: dict = {}
     for st in eng.apps:
-        n = sum(1 for i in range(len(st.asks)) if not st.alloc[i])
+        n = st.alloc.count(False)  # its asks not allocated
         q = st.leaf
         while q is not None:
             counts[q.path] = counts.get(q.path, 0) + n
