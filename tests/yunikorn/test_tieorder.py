@@ -105,6 +105,9 @@ def _run(queues, asks, plain):
     if plain:  # what the engine did before: every tie group insertion-sorted again, every step
         e._one_type = None
         e._tie_orders = _NoCache(e)
+        # and tie notes from the dicts, through the generic scan (not the vectors' inline one)
+        e._queue_tie = lambda p, c, others, start=0: e._ties_with(c, others[start:], lambda a, b: (
+            b.live > 0 and not engine._dominates(a.pending, b.pending) and not engine._dominates(b.pending, a.pending)))
     return [tuple(s) for s in e.run()], [tuple(u) for u in e.leftovers()]
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import heapq
 import operator
+from itertools import islice
 from typing import NamedTuple
 
 from prio.values import INT32_MAX, INT32_MIN
@@ -620,17 +621,24 @@ class Engine:
         cv = self._vec(c.pending)
         tied: list = []
         more = False
-        if len(cv) == 2:  # _tied_vec inline for vcore and memory: tied unless the product is > 0
+        if len(cv) == 2:  # _tied_vec inline for vcore and memory: each greater once, or equal
             c0, c1 = cv
-            for i in range(start, len(others)):
-                e = others[i]
-                v = e[5]
-                d = (c0 - v[0]) * (c1 - v[1])
-                if (d < 0 or (d == 0 and v == cv)) and e[4] is not c and e[4].live > 0:
+            for e in islice(others, start, None):
+                v0, v1 = e[5]
+                if v0 < c0:
+                    if v1 <= c1:
+                        continue
+                elif v0 > c0:
+                    if v1 >= c1:
+                        continue
+                elif v1 != c1:
+                    continue
+                x = e[4]
+                if x is not c and x.live > 0:
                     if len(tied) == 4:
                         more = True
                         break
-                    tied.append(e[4])
+                    tied.append(x)
         else:
             tie = _tied_vec
             for i in range(start, len(others)):
