@@ -160,6 +160,8 @@ def test_pending_vectors_compare_as_the_dicts_do(types):
         r = {k: rnd.randint(-2, 3) for k in types if rnd.random() < 0.8}
         lv, rv = vec(l), vec(r)
         assert _dominates_vec(lv, rv) == _dominates(l, r)
+        if len(types) == 2:
+            assert engine._dominates_vec2(lv, rv) == _dominates(l, r)
         assert _tied_vec(lv, rv) == (not _dominates(l, r) and not _dominates(r, l))
     for _ in range(200):
         objs = [Obj(f"q{i:02}", {k: rnd.randint(0, 3) for k in types if rnd.random() < 0.8}) for i in range(rnd.randint(1, 25))]

@@ -226,31 +226,16 @@ def _tied_vec(l: tuple, r: tuple) -> bool:
     return not all(map(ge, l, r)) and not all(map(ge, r, l))
 
 
+def _dominates_vec2(l: tuple, r: tuple) -> bool:
+    """_dominates_vec for two types (vcore and memory), without map."""
+    return l[0] >= r[0] and l[1] >= r[1] and l != r
+
+
 def _insertion_first_vec(items):
     """_insertion_first over queue heap entries, by the pending vector each entry carries (e[5])."""
     out = list(items)
     keys = [e[5] for e in out]
-    if keys and len(keys[0]) == 2:  # vcore and memory: _dominates_vec inline
-        for i in range(1, len(out)):
-            j = i
-            a0, a1 = a = keys[i]
-            while j > 0:
-                b = keys[j - 1]
-                if a0 >= b[0] and a1 >= b[1] and a != b:
-                    out[j], out[j - 1] = out[j - 1], out[j]
-                    keys[j], keys[j - 1] = b, a
-                    j -= 1
-                else:
-                    break
-        return out
-    dom = _dominates_vec
-    for i in range(1, len(out)):
-        j = i
-        while j > 0 and dom(keys[j], keys[j - 1]):
-            out[j], out[j - 1] = out[j - 1], out[j]
-            keys[j], keys[j - 1] = keys[j - 1], keys[j]
-            j -= 1
-    return out
+    return _insertion_sort(out, keys, _dominates_vec2 if keys and len(keys[0]) == 2 else _dominates_vec)
 
 
 def _insertion_first(items, key):
@@ -258,15 +243,18 @@ def _insertion_first(items, key):
     pending resources), as Go's sort.SliceStable does for small n: an insertion sort. The
     comparator is not transitive, so the algorithm matters."""
     out = list(items)
-    keys = [key(x) for x in out]
+    return _insertion_sort(out, [key(x) for x in out], _dominates)
+
+
+def _insertion_sort(out: list, keys: list, dominates) -> list:
+    """Go's insertionSort with less = dominates, on `out` and its `keys` together, in place."""
     for i in range(1, len(out)):
         j = i
-        while j > 0 and _dominates(keys[j], keys[j - 1]):
+        while j > 0 and dominates(keys[j], keys[j - 1]):
             out[j], out[j - 1] = out[j - 1], out[j]
             keys[j], keys[j - 1] = keys[j - 1], keys[j]
             j -= 1
     return out
-
 
 
 def _pop_alone(heap: list):
@@ -586,10 +574,9 @@ class Engine:
 
     def _say_tie(self, chosen, tied: list, more: bool) -> None:
         """The step's tie note at this level: the chosen one and up to four tied with it."""
-        if tied:
-            queues = isinstance(chosen, QNode)
-            names = sorted([x.path if queues else x.app.id for x in tied] + [chosen.path if queues else chosen.app.id])
-            self._tie.append(("queues " if queues else "applications ") + ", ".join(names) + (", ..." if more else ""))
+        queues = isinstance(chosen, QNode)
+        names = sorted([x.path if queues else x.app.id for x in tied] + [chosen.path if queues else chosen.app.id])
+        self._tie.append(("queues " if queues else "applications ") + ", ".join(names) + (", ..." if more else ""))
 
     def _map_order_tie(self, p: QNode, c: QNode, order: list) -> None:
         """At a parent sorted with misaligned fair max the outcome depends on the input order,
@@ -619,36 +606,30 @@ class Engine:
         with its pending vector): another queue still pending ties with c unless pending
         dominance decides. As _ties_with: up to four are listed, the scan stops at a fifth."""
         cv = self._vec(c.pending)
+        if len(cv) != 2:
+            vec = self._vec
+            self._ties_with(c, islice(others, start, None), lambda a, b: b.live > 0 and _tied_vec(cv, vec(b.pending)))
+            return
+        # vcore and memory, the common case: _tied_vec inline (each greater once, or equal)
+        c0, c1 = cv
         tied: list = []
         more = False
-        if len(cv) == 2:  # _tied_vec inline for vcore and memory: each greater once, or equal
-            c0, c1 = cv
-            for e in islice(others, start, None):
-                v0, v1 = e[5]
-                if v0 < c0:
-                    if v1 <= c1:
-                        continue
-                elif v0 > c0:
-                    if v1 >= c1:
-                        continue
-                elif v1 != c1:
+        for e in islice(others, start, None):
+            v0, v1 = e[5]
+            if v0 < c0:
+                if v1 <= c1:
                     continue
-                x = e[4]
-                if x is not c and x.live > 0:
-                    if len(tied) == 4:
-                        more = True
-                        break
-                    tied.append(x)
-        else:
-            tie = _tied_vec
-            for i in range(start, len(others)):
-                e = others[i]
-                x = e[4]
-                if x is not c and x.live > 0 and tie(cv, e[5]):
-                    if len(tied) == 4:
-                        more = True
-                        break
-                    tied.append(x)
+            elif v0 > c0:
+                if v1 >= c1:
+                    continue
+            elif v1 != c1:
+                continue
+            x = e[4]
+            if x is not c and x.live > 0:
+                if len(tied) == 4:
+                    more = True
+                    break
+                tied.append(x)
         if tied:
             self._say_tie(c, tied, more)
 
