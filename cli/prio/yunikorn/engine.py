@@ -257,6 +257,23 @@ def _insertion_sort(out: list, keys: list, dominates) -> list:
     return out
 
 
+def _parked_start(heap: list, pk: list):
+    """Where the walk of a parked tie group ([k1, k2, order, start], see tieorder.ParkedGroups)
+    begins: the index of its first current entry, when the group comes before everything in
+    the heap (stale heap tops are dropped). None when the general walk must decide: a heap entry
+    comes first or ties with the group (it joins, and the group is sorted again), or nothing in
+    the group is current."""
+    k1, k2, order, i = pk
+    while heap and heap[0][3] != heap[0][4].version:
+        heapq.heappop(heap)
+    if heap and (heap[0][0] < k1 or (heap[0][0] == k1 and heap[0][1] <= k2)):
+        return None
+    n = len(order)
+    while i < n and order[i][3] != order[i][4].version:
+        i += 1
+    return i if i < n else None
+
+
 def _pop_alone(heap: list):
     """The common step at one level, shared by queues and leaves: drop stale entries (their
     version is behind their node's) and pop the top entry when it is alone on its (priority,
@@ -779,32 +796,32 @@ class Engine:
         at a parent with a parked group the children are walked from the group's front (the
         fast pick stops at such a parent, and a heap group that comes first sends the parked
         group back to the heap). So the group's start moves past them and the rest is current."""
-        k1, k2, order, i = pk
-        while heap and heap[0][3] != heap[0][4].version:
-            heapq.heappop(heap)
-        if heap:
-            h1 = heap[0][0]
-            if h1 < k1 or (h1 == k1 and heap[0][1] <= k2):
-                return _GENERAL
-        n = len(order)
-        while i < n and order[i][3] != order[i][4].version:
-            i += 1
-        start = i
-        while i < n:
+        start = _parked_start(heap, pk)
+        if start is None:
+            return _GENERAL
+        order = pk[2]
+        for i in range(start, len(order)):
             c = order[i][4]
-            i += 1
             got = self._descend(c)
             c.version += 1  # stale either way (see _descend)
             if got is not None:
-                if n - start > 1:
-                    self._queue_tie(q, c, order, start)
-                if i < n:
-                    pk[3] = i
-                else:
-                    del self._tie_orders.parked[id(heap)]
+                self._parked_taken(q, pk, start, i)
                 return got
         del self._tie_orders.parked[id(heap)]  # nothing placeable below any of them
         return _GENERAL
+
+    def _parked_taken(self, p: QNode, pk: list, start: int, i: int) -> None:
+        """After a step took the child at order[i] of p's parked group (its entries from `start`
+        current when the walk began): the tie note over them, and the group's new start (the
+        group is gone when that was its last entry)."""
+        order = pk[2]
+        n = len(order)
+        if n - start > 1:
+            self._queue_tie(p, order[i][4], order, start)
+        if i + 1 < n:
+            pk[3] = i + 1
+        else:
+            del self._tie_orders.parked[id(p.heap)]
 
     def _descend_sorted(self, q: QNode):
         """_descend at a parent whose children differ in fair max: sort them as YuniKorn does."""
@@ -866,20 +883,13 @@ class Engine:
             if parked:
                 pk = parked.get(id(heap))
                 if pk is not None:
-                    while heap and heap[0][3] != heap[0][4].version:
-                        pop(heap)
-                    k1, k2, order, j = pk
-                    if heap and (heap[0][0] < k1 or (heap[0][0] == k1 and heap[0][1] <= k2)):
-                        break
-                    n = len(order)
-                    while j < n and order[j][3] != order[j][4].version:
-                        j += 1
-                    if j >= n:
+                    j = _parked_start(heap, pk)
+                    if j is None:
                         break
                     if walked is None:
                         walked = []
                     walked.append((q, pk, j))
-                    q = order[j][4]
+                    q = pk[2][j][4]
                     continue
             while heap and heap[0][3] != heap[0][4].version:
                 pop(heap)
@@ -913,14 +923,7 @@ class Engine:
             else:
                 if walked is not None:  # as _descend_parked after its walk: ties leaf first
                     for p, pk, j in reversed(walked):
-                        order = pk[2]
-                        n = len(order)
-                        if n - j > 1:
-                            self._queue_tie(p, order[j][4], order, j)
-                        if j + 1 < n:
-                            pk[3] = j + 1
-                        else:
-                            del parked[id(p.heap)]
+                        self._parked_taken(p, pk, j, j)
                 return st, i  # what it took goes stale in _allocate, which re-keys the path and st
             break
         push = heapq.heappush
