@@ -92,4 +92,12 @@ def main() -> None:
     except (typer.Abort, KeyboardInterrupt):
         sys.stderr.write("prio: interrupted\n")
         sys.exit(130)
-    sys.exit(code if isinstance(code, int) else 0)
+    code = code if isinstance(code, int) else 0
+    from prio.cli import lifetime
+
+    if lifetime.KEPT:  # a big run's objects: end without freeing them (stdout is flushed above)
+        try:
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
+    sys.exit(code)

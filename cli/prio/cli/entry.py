@@ -24,6 +24,8 @@ def main() -> None:
         from prio.cli.validate_fast import main as validate_fast
 
         validate_fast(sys.argv[2:])  # exits, unless typer must read these arguments
+    from prio.cli import lifetime
     from prio.cli.app import main as app_main
 
+    lifetime.ACTIVE = True  # this process is prio's own: big runs may end without freeing (lifetime.py)
     app_main()

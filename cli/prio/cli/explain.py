@@ -76,6 +76,9 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
         sys.stdout.write(run_explain(inp.armada, fmt, decay=armada_decay, weighting=armada_weighting, width=width(), model=armada_model, why=why))
         return 0
     eng = build(inp, partition)
+    from prio.cli.lifetime import keep
+
+    keep(inp, eng)  # freed with the process, not on return (lifetime.py)
     say_notes(inp)
     for target in (queue, why):
         if target:

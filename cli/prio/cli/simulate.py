@@ -79,6 +79,9 @@ def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_deca
         if progress:
             progress.close()
     unscheduled = eng.leftovers()
+    from prio.cli.lifetime import keep
+
+    keep(inp, eng, result)  # freed with the process, not on return (lifetime.py)
     from prio.render import simulate as simulate_out
 
     if limit is None and fmt == "table":

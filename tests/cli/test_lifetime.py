@@ -1,0 +1,40 @@
+"""explain and simulate keep their big objects for the process to end without freeing them
+(prio.cli.lifetime): in a real prio process the output, the notes on stderr and the exit code
+are as before; in-process (CliRunner, tests) nothing is kept."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, run_cli
+from prio.cli import lifetime
+
+
+def _prio(*args):
+    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
+    env.pop("PRIO_OUTPUT", None)
+    return subprocess.run([sys.executable, "-m", "prio", *args], capture_output=True, text=True, env=env, timeout=120)
+
+
+@pytest.mark.parametrize("command", ["explain", "simulate"])
+def test_a_real_process_ends_with_its_whole_output_and_exit_code(command):
+    r = _prio(command, "-o", "json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)  # complete: flushed before the process ended
+    inprocess = run_cli(command, "-o", "json")
+    assert json.loads(r.stdout) == json.loads(inprocess.stdout)
+
+
+def test_a_refusal_after_the_inputs_were_kept_still_exits_2_with_its_message():
+    r = _prio("explain", "--queue", "root.nosuch")
+    assert r.returncode == 2
+    assert "no queue 'root.nosuch'" in r.stderr
+
+
+def test_in_process_nothing_is_kept():
+    before = len(lifetime.KEPT)
+    assert run_cli("explain", "-o", "json").exit_code == 0
+    assert run_cli("simulate", "-o", "json").exit_code == 0
+    assert not lifetime.ACTIVE and len(lifetime.KEPT) == before == 0
