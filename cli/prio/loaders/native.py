@@ -17,7 +17,6 @@ ALLOC = ("id", "priority", "priorityClassName", "resources", "node", "createTime
 PREEMPTION_POLICIES = ("PreemptLowerPriority", "Never")
 MAX_COUNT = 10_000_000
 ASK_KEYS = frozenset(ASK)
-PLAIN_ASK_KEYS = frozenset(("priority", "resources"))
 DEFAULT_RESOURCES = {"pods": 1}  # what the Kubernetes shim sends for a pod without requests
 _DEFAULT = object()
 
@@ -127,35 +126,20 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
             get = k.get
             prio = get("priority")
             rv = get("resources")
-            if type(prio) is int and type(rv) is dict and len(k) == 2 and lo <= prio <= hi and fast_shapes:
-                # The commonest ask, in a large JSON snapshot: exactly a plain priority and a
-                # resources mapping (the branch below, with its shape known).
-                res = shapes.get(shape := tuple(rv.items()))
-                if res is None:
-                    res = shapes[shape] = r.resources(ap + ("asks", j, "resources"), rv)
+            if type(prio) is int and lo <= prio <= hi and fast_shapes and (
+                    (type(rv) is dict and len(k) == 2) or (rv is None and len(k) == 1)):
+                # The commonest ask, in a large JSON snapshot: exactly a plain priority, and a
+                # resources mapping or none (the general branch below with count 1, no id, no
+                # times, no preemption policy, and its shape known).
+                if rv is None:
+                    res = DEFAULT_RESOURCES
+                else:
+                    res = shapes.get(shape := tuple(rv.items()))
+                    if res is None:
+                        res = shapes[shape] = r.resources(ap + ("asks", j, "resources"), rv)
                 n += 1
                 order += 1
                 append(Ask(f"{app_id}-{n}", same(prio, prio), res, submit, order, ""))
-                continue
-            if k.keys() <= PLAIN_ASK_KEYS:
-                # The commonest ask: a priority and resources, nothing else (the branch below
-                # with count 1, no id, no times, no preemption policy).
-                prio = get("priority")
-                if type(prio) is not int or not INT32_MIN <= prio <= INT32_MAX:
-                    prio = _priority(r, ap + ("asks", j), k, snap.priority_classes)
-                rv = get("resources", _DEFAULT)
-                if rv is _DEFAULT:
-                    res = DEFAULT_RESOURCES
-                else:
-                    shape = tuple(rv.items()) if fast_shapes and type(rv) is dict else None
-                    res = shapes.get(shape) if shape is not None else None
-                    if res is None:
-                        res = r.resources(ap + ("asks", j, "resources"), rv)
-                        if shape is not None:
-                            shapes[shape] = res
-                n += 1
-                order += 1
-                asks_out.append(Ask(f"{app_id}-{n}", prio, res, submit, order, ""))
                 continue
             if not k.keys() <= ASK_KEYS:
                 r.check_keys(ap + ("asks", j), k, ASK, "an ask")
