@@ -38,3 +38,22 @@ def test_in_process_nothing_is_kept():
     assert run_cli("explain", "-o", "json").exit_code == 0
     assert run_cli("simulate", "-o", "json").exit_code == 0
     assert not lifetime.ACTIVE and len(lifetime.KEPT) == before == 0
+
+
+def test_under_a_profiler_the_process_ends_as_usual_and_the_profile_is_written(tmp_path):
+    out = tmp_path / "explain.prof"
+    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
+    r = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(out), "-m", "prio", "explain", "-o", "json"],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) and out.stat().st_size > 0
+
+
+def test_a_profiler_or_tracer_keeps_the_usual_exit():
+    assert lifetime.may_end_early() == (sys.getprofile() is None and sys.gettrace() is None)
+    old = sys.getprofile()
+    sys.setprofile(lambda *a: None)
+    try:
+        assert not lifetime.may_end_early()
+    finally:
+        sys.setprofile(old)

@@ -95,7 +95,7 @@ def main() -> None:
     code = code if isinstance(code, int) else 0
     from prio.cli import lifetime
 
-    if lifetime.KEPT:  # a big run's objects: end without freeing them (stdout is flushed above)
+    if lifetime.KEPT and lifetime.may_end_early():  # a big run's objects: end without freeing them (stdout is flushed above)
         try:
             sys.stderr.flush()
         finally:
