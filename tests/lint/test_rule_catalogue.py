@@ -5,10 +5,11 @@ are all tested the same way. Then: every registered rule has a case, and every r
 (summary, Example, Fix, severity, target, slug) and shown by `prio rule ID`.
 
 The config builders and the preemption configs come from configs.py, shared with the rules'
-own tests; the other inputs are taken from those tests (test_rules.py, test_preemption_rules.py,
+own tests. The config rules' cases live here only (test_rules.py keeps their further shapes);
+the other inputs are taken from their rules' tests (test_preemption_rules.py,
 test_priorityclass_lint.py, test_priorityclass_crosscheck.py, test_armada_lint.py,
-test_suppress.py, test_configmap.py, tests/armada/test_armada_current.py); those keep the
-finer points (messages, columns, several shapes per rule), this file keeps the catalogue whole."""
+test_suppress.py, test_configmap.py, tests/armada/test_armada_current.py), which keep the finer
+points (messages, several shapes per rule); this file keeps the catalogue whole."""
 from __future__ import annotations
 
 import copy
@@ -428,6 +429,7 @@ def test_rule_fails_then_passes(rule, i, c, validate, monkeypatch):
     assert f is not None, (where, [(x["file"], x["line"]) for x in mine])
     if c.line is not None:
         assert f["line"] == c.line, (f["line"], f["message"])
+        assert f["column"] is None or f["column"] >= 1, f
     assert f["name"] == meta.name
     assert f["severity"] == (c.severity or meta.severity)
     assert f["message"]
