@@ -351,6 +351,7 @@ class Engine:
         self._by_name: dict = {}
         self._rekey: dict = {}  # id(leaf) -> _rekey_plan(its path), for the hot path
         self._limits: dict = {}  # id(leaf) -> [(queue, its max)] along the leaf's path
+        self._appcap: dict = {}  # id(leaf) -> whether a queue on its path has maxapplications
         self._tie: list = []  # the current step's tied choices, top-down
         self._note = ""
 
@@ -869,8 +870,8 @@ class Engine:
     def _fast_pick(self):
         """_descend(root) in one loop for the common step: at every level the first child (at
         the leaf, the first application) is alone on its key, or first in a parked tie group
-        that comes before the heap (as _descend_parked takes it), and the application runs and
-        its next ask fits. Anything else puts back what it took (the heaps are then as before,
+        that comes before the heap (as _descend_parked takes it), and the application's next ask
+        fits (one not yet running starts unless a queue on the path has a maxapplications). Anything else puts back what it took (the heaps are then as before,
         less stale entries; parked groups are only read) and returns None: the general walk
         decides."""
         q = self.root
@@ -906,8 +907,14 @@ class Engine:
                 continue
             st = top[4]
             i = st.live
-            if not st.running or i >= len(st.asks) or st.alloc[i] or i in st.dead:
+            if i >= len(st.asks) or st.alloc[i] or i in st.dead:
                 break
+            if not st.running:  # starting it: only maxapplications could stop that (_try_app)
+                capped = self._appcap.get(id(q))
+                if capped is None:
+                    capped = self._appcap[id(q)] = any(x.maxapps for x in self.path_of(q))
+                if capped:
+                    break
             res = st.asks[i].resources
             limits = self._limits.get(id(q))
             if limits is None:
