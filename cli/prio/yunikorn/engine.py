@@ -257,6 +257,11 @@ def _insertion_sort(out: list, keys: list, dominates) -> list:
     return out
 
 
+def _in_play(a: AppState, b: AppState) -> bool:
+    """Whether application b, tied with a on its leaf's key, could still be taken: a tie."""
+    return not b.blocked and b.live < len(b.asks) and strictly_positive(b.pending)
+
+
 def _parked_start(heap: list, pk: list):
     """Where the walk of a parked tie group ([k1, k2, order, start], see tieorder.ParkedGroups)
     begins: the index of its first current entry, when the group comes before everything in
@@ -740,8 +745,7 @@ class Engine:
                     break
             if miss is None:
                 if group is not None and len(group) > 1:
-                    self._ties_with(st, group, lambda a, b: (
-                        not b.blocked and b.live < len(b.asks) and strictly_positive(b.pending)))
+                    self._ties_with(st, group, _in_play)
                 st.version += 1  # re-keyed by _allocate
                 return st, i
             q, k = miss
@@ -868,12 +872,13 @@ class Engine:
         return s
 
     def _fast_pick(self):
-        """_descend(root) in one loop for the common step: at every level the first child (at
-        the leaf, the first application) is alone on its key, or first in a parked tie group
-        that comes before the heap (as _descend_parked takes it), and the application's next ask
-        fits (one not yet running starts unless a queue on the path has a maxapplications). Anything else puts back what it took (the heaps are then as before,
-        less stale entries; parked groups are only read) and returns None: the general walk
-        decides."""
+        """_descend(root) in one loop for the common step: at every level the first child is
+        alone on its key, or first in a parked tie group that comes before the heap (as
+        _descend_parked takes it); at the leaf the first application (by key, then id: a tie
+        note names the others tied with it) has a next ask that fits, and is running or starts
+        (unless a queue on the path has a maxapplications). Anything else puts back what it took
+        (the heaps are then as before, less stale entries; parked groups are only read) and
+        returns None: the general walk decides."""
         q = self.root
         parked = self._tie_orders.parked
         pop = heapq.heappop
@@ -900,9 +905,24 @@ class Engine:
             taken.append((heap, top))
             while heap and heap[0][3] != heap[0][4].version:
                 pop(heap)
+            group = None
             if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
-                break
-            if not q.leaf:
+                if not q.leaf:
+                    break
+                # applications tied on their key: the first by id is tried, as _try_leaf's walk
+                # of the group does; the others (_pop_group's, current) go back to the heap
+                group = [top]
+                k1, k2 = top[0], top[1]
+                while heap:
+                    e = heap[0]
+                    if e[3] != e[4].version:
+                        pop(heap)
+                    elif e[0] == k1 and e[1] == k2:
+                        group.append(pop(heap))
+                        taken.append((heap, e))
+                    else:
+                        break
+            elif not q.leaf:
                 q = top[4]
                 continue
             st = top[4]
@@ -928,6 +948,11 @@ class Engine:
                     continue
                 break
             else:
+                if group is not None:
+                    self._ties_with(st, group, _in_play)
+                    push = heapq.heappush
+                    for e in group[1:]:
+                        push(heap, e)
                 if walked is not None:  # as _descend_parked after its walk: ties leaf first
                     for p, pk, j in reversed(walked):
                         self._parked_taken(p, pk, j, j)
