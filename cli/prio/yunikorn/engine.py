@@ -121,7 +121,7 @@ def _sorted_asks(app: App) -> tuple[list, bool]:
 
 class AppState:
     __slots__ = ("app", "leaf", "asks", "alloc", "dead", "first", "live", "prio", "pending",
-                 "usage", "running", "version", "blocked", "key_submit")
+                 "usage", "running", "version", "blocked", "key_submit", "positive")
 
     def __init__(self, app: App, leaf: QNode):
         self.app = app
@@ -141,10 +141,14 @@ class AppState:
             got = shapes.get(i)
             shapes[i] = (r, 1) if got is None else (r, got[1] + 1)
         pending: dict = {}
+        positive = True
         for r, times in shapes.values():
             for k, v in r.items():
                 pending[k] = pending.get(k, 0) + v * times
+            if positive and not strictly_positive(r):
+                positive = False
         self.pending = pending
+        self.positive = positive  # every ask asks for something and nothing negative
         self.usage = dict(app.allocated)
         self.running = bool(app.allocated) or app.state == "Running"
         self.version = 0
@@ -339,6 +343,10 @@ class Engine:
             leaf.apps.append(st)
         for st in self.apps:
             self._add_app(st)
+        # When every ask asks for something and nothing negative, whatever has an ask neither
+        # allocated nor set aside (live) has strictly positive pending resources: the hot path
+        # then need not check.
+        self._positive = all(st.positive for st in self.apps)
         for q in root.walk():
             # A REST dump's queue usage includes applications the dump of applications may not
             # hold: take the larger of the two per resource.
@@ -897,15 +905,16 @@ class Engine:
                     walked.append((q, pk, j))
                     q = pk[2][j][4]
                     continue
-            while heap and heap[0][3] != heap[0][4].version:
-                pop(heap)
-            if not heap:
+            while heap:  # the first current entry (stale ones are dropped)
+                top = pop(heap)
+                if top[3] == top[4].version:
+                    break
+            else:
                 break
-            top = pop(heap)
             taken.append((heap, top))
-            while heap and heap[0][3] != heap[0][4].version:
-                pop(heap)
             group = None
+            # A stale entry next can only look like a tie (nothing current behind it ties when
+            # it does not): the general walk, or the group below, settles that.
             if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
                 if not q.leaf:
                     break
@@ -986,23 +995,36 @@ class Engine:
         st.first = first
         self.steps_done = n = self.steps_done + 1
         leaf = st.leaf
-        newly_running = not st.running
-        st.running = True
-        items = ask.resources.items()
+        path = leaf.chain  # set by _try_leaf (path_of)
+        if not st.running:
+            st.running = True
+            for q in path:
+                q.running += 1
+        res = ask.resources
         pend, usage = st.pending, st.usage
-        for k, v in items:
+        if len(res) == 1:  # the common ask, {pods: 1}: no loop over its types
+            [(k, v)] = res.items()
             pend[k] -= v
             usage[k] = usage.get(k, 0) + v
-        path = leaf.chain  # set by _try_leaf (path_of)
-        for q in path:
-            pend, qalloc = q.pending, q.allocated
+            for q in path:
+                qp = q.pending
+                qp[k] -= v
+                qa = q.allocated
+                qa[k] = qa.get(k, 0) + v
+                q.live -= 1
+                q.version += 1  # re-keyed below (or dropped): its heap entry is stale either way
+        else:
+            items = res.items()
             for k, v in items:
                 pend[k] -= v
-                qalloc[k] = qalloc.get(k, 0) + v
-            q.live -= 1
-            q.version += 1  # re-keyed below (or dropped): its heap entry is stale either way
-            if newly_running:
-                q.running += 1
+                usage[k] = usage.get(k, 0) + v
+            for q in path:
+                qp, qa = q.pending, q.allocated
+                for k, v in items:
+                    qp[k] -= v
+                    qa[k] = qa.get(k, 0) + v
+                q.live -= 1
+                q.version += 1  # as above
         leaf.placed += 1
         if leaf.first_step is None:
             leaf.first_step = n
@@ -1064,14 +1086,16 @@ class Engine:
         # heap (_push)
         push = heapq.heappush
         st.version += 1
+        positive = self._positive
         if not st.blocked and live < n_asks:
-            pos = False  # strictly_positive(st.pending), inline
-            for v in st.pending.values():
-                if v < 0:
-                    pos = False
-                    break
-                if v > 0:
-                    pos = True
+            pos = positive  # else strictly_positive(st.pending), inline
+            if not pos:
+                for v in st.pending.values():
+                    if v < 0:
+                        pos = False
+                        break
+                    if v > 0:
+                        pos = True
             if pos:
                 if leaf.sort_policy == "fair":  # _akey and usage_key, inline
                     total = leaf.guaranteed
@@ -1101,15 +1125,16 @@ class Engine:
             if c.live <= 0:
                 continue
             pend = c.pending
-            pos = False  # strictly_positive(c.pending), inline
-            for v in pend.values():
-                if v < 0:
-                    pos = False
-                    break
-                if v > 0:
-                    pos = True
-            if not pos:
-                continue
+            if not positive:  # strictly_positive(c.pending), inline
+                pos = False
+                for v in pend.values():
+                    if v < 0:
+                        pos = False
+                        break
+                    if v > 0:
+                        pos = True
+                if not pos:
+                    continue
             # share(c), inline: the divisor of each type (guaranteed, else fair max) is fixed
             sh = 0.0
             for k, a in c.allocated.items():
@@ -1123,9 +1148,11 @@ class Engine:
                 k1, k2 = -c.reported, sh
             else:
                 k1, k2 = sh, -c.reported
-            if one is not None:
-                k2 = (k2, -pend.get(one, 0))
-            push(heap_p, (k1, k2, c.name, c.version, c, vec(pend)))
+            if one is not None:  # vec(pend) inline
+                p1 = pend.get(one, 0)
+                push(heap_p, (k1, (k2, -p1), c.name, c.version, c, (p1,)))
+            else:
+                push(heap_p, (k1, k2, c.name, c.version, c, vec(pend)))
         return _new_step(Step, (n, leaf.path, st.app.id, ask.id, ask.priority, changes, (), ""))
 
     def run(self, limit: int | None = None, progress=None):
