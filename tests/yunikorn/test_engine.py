@@ -283,6 +283,8 @@ def test_capacity_exhaustion_skips_to_next_ask_that_fits():
     left = {u.ask: u.reason for u in e.leftovers()}
     assert set(left) == {"big", "small3"}
     assert "cluster capacity" in left["big"]
+    # the application's own record of what was set aside; the one every other shares stays empty
+    assert set(e.apps[0].dead) == {0, 3} and engine._NO_DEAD == {}
 
 
 def test_max_on_a_parent_limits_its_subtree():

@@ -119,9 +119,12 @@ def _sorted_asks(app: App) -> tuple[list, bool]:
     return [t[2] for t in keyed], False
 
 
+_NO_DEAD: dict = {}  # AppState.dead of every application with nothing set aside (never written)
+
+
 class AppState:
     __slots__ = ("app", "leaf", "asks", "alloc", "dead", "first", "live", "prio", "pending",
-                 "usage", "running", "version", "blocked", "key_submit", "positive")
+                 "usage", "running", "version", "blocked", "key_submit", "positive", "app_id")
 
     def __init__(self, app: App, leaf: QNode):
         self.app = app
@@ -129,7 +132,10 @@ class AppState:
         self.asks, plain = _sorted_asks(app)
         n = len(self.asks)
         self.alloc = [False] * n
-        self.dead: dict[int, str] = {}
+        self.app_id = app.id  # the hot path reads it here, not from App's __dict__
+        # asks set aside, by index, with the reason: one shared empty dict until the first
+        # (_set_aside), so a million-ask run does not touch 50,000 of them every step
+        self.dead: dict[int, str] = _NO_DEAD
         self.first = 0  # first unallocated ask (its priority is the app's priority)
         self.live = 0  # first ask neither allocated nor set aside
         self.prio = self.asks[0].priority if n else MIN
@@ -490,7 +496,7 @@ class Engine:
         if st.blocked or st.live >= len(st.asks) or not strictly_positive(st.pending):
             return
         k1, k2 = self._akey(st)
-        heapq.heappush(st.leaf.heap, (k1, k2, st.app.id, st.version, st))
+        heapq.heappush(st.leaf.heap, (k1, k2, st.app_id, st.version, st))
 
     def _pop_group(self, heap):
         """Pop the current entries tied on the first two key parts (stale ones dropped)."""
@@ -606,7 +612,7 @@ class Engine:
     def _say_tie(self, chosen, tied: list, more: bool) -> None:
         """The step's tie note at this level: the chosen one and up to four tied with it."""
         queues = isinstance(chosen, QNode)
-        names = sorted([x.path if queues else x.app.id for x in tied] + [chosen.path if queues else chosen.app.id])
+        names = sorted([x.path if queues else x.app_id for x in tied] + [chosen.path if queues else chosen.app_id])
         self._tie.append(("queues " if queues else "applications ") + ", ".join(names) + (", ..." if more else ""))
 
     def _map_order_tie(self, p: QNode, c: QNode, order: list) -> None:
@@ -699,6 +705,8 @@ class Engine:
         return None
 
     def _set_aside(self, st: AppState, i: int, reason: str) -> None:
+        if st.dead is _NO_DEAD:
+            st.dead = {}
         st.dead[i] = reason
         q = st.leaf
         while q is not None:
@@ -1115,7 +1123,7 @@ class Engine:
                     k1, k2 = -st.prio, st.key_submit
                 else:
                     k1, k2 = st.key_submit, -st.prio
-                push(leaf.heap, (k1, k2, st.app.id, st.version, st))
+                push(leaf.heap, (k1, k2, st.app_id, st.version, st))
         one = self._one_type
         vec = self._vec
         plan = self._rekey.get(id(leaf))
@@ -1153,7 +1161,7 @@ class Engine:
                 push(heap_p, (k1, (k2, -p1), c.name, c.version, c, (p1,)))
             else:
                 push(heap_p, (k1, k2, c.name, c.version, c, vec(pend)))
-        return _new_step(Step, (n, leaf.path, st.app.id, ask.id, ask.priority, changes, (), ""))
+        return _new_step(Step, (n, leaf.path, st.app_id, ask.id, ask.priority, changes, (), ""))
 
     def run(self, limit: int | None = None, progress=None):
         steps = []
@@ -1176,7 +1184,7 @@ class Engine:
                 if reason is None and stopped is not None and not st.alloc[i]:
                     reason = f"queue {stopped.path} is Stopped: YuniKorn schedules nothing from it"
                 if reason is not None:
-                    out.append(Unscheduled(a.id, st.app.id, st.leaf.path, a.priority, reason))
+                    out.append(Unscheduled(a.id, st.app_id, st.leaf.path, a.priority, reason))
         return out
 
     # ---- the static view explain shows ------------------------------------------------------
@@ -1211,7 +1219,7 @@ class Engine:
         while stack:
             q = stack.pop()
             if q.leaf:
-                apps = sorted((st for st in q.apps if strictly_positive(st.pending)), key=lambda st: st.app.id)
+                apps = sorted((st for st in q.apps if strictly_positive(st.pending)), key=lambda st: st.app_id)
                 apps.sort(key=self._akey)
                 for st in apps:
                     alloc = st.alloc
