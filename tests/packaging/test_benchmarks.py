@@ -37,3 +37,25 @@ def test_each_shape_gives_the_priorities_its_docstring_names(tmp_path):
         assert "capacity" not in data
     assert seen["equal-priorities"] == {0}
     assert len(seen["nocap-pods"]) > 50 and all(-100 <= p <= 100 for p in seen["nocap-pods"])
+
+
+def test_the_bound_schedules_exactly_what_prio_does(tmp_path):
+    """benchmarks/bound.py is a floor under prio's scheduling run only if it does the same work:
+    on the nocap-pods shape it must give prio's steps and priority changes, step for step."""
+    import json
+
+    dump = tmp_path / "bound.jsonl"
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "bound.py"), "--queues", "300", "--asks", "6000",
+                        "--dir", str(tmp_path), "--dump", str(dump)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.splitlines()[-1].startswith("bound nocap-pods: 6000 steps in ")
+    (cfg,) = tmp_path.glob("nocap-pods-*/queues.yaml")
+    out = subprocess.run([sys.executable, "-m", "prio", "simulate", str(cfg), str(cfg.parent / "asks.json"), "-o", "json"],
+                         capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")})
+    assert out.returncode == 0, out.stderr[-2000:]
+    steps = json.loads(out.stdout)["steps"]
+    want = [[s["step"], s["queue"], s["application"], s["ask"], s["priority"],
+             [[c["queue"], c["from"], c["to"]] for c in s["changes"]]] for s in steps]
+    got = [json.loads(line) for line in dump.read_text().splitlines()]
+    assert len(got) == 6000 and got == want
+    assert sum(1 for s in want if s[5]) > 1000  # the priority walk up the path is exercised
