@@ -926,19 +926,11 @@ class Engine:
             if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
                 if not q.leaf:
                     break
-                # applications tied on their key: the first by id is tried, as _try_leaf's walk
-                # of the group does; the others (_pop_group's, current) go back to the heap
-                group = [top]
-                k1, k2 = top[0], top[1]
-                while heap:
-                    e = heap[0]
-                    if e[3] != e[4].version:
-                        pop(heap)
-                    elif e[0] == k1 and e[1] == k2:
-                        group.append(pop(heap))
-                        taken.append((heap, e))
-                    else:
-                        break
+                # applications tied on their key: the first by id (top) is tried, as _try_leaf's
+                # walk of the group does; the others go back to the heap
+                heapq.heappush(heap, top)
+                group = self._pop_group(heap)
+                taken[-1:] = [(heap, e) for e in group]
             elif not q.leaf:
                 q = top[4]
                 continue
