@@ -26,6 +26,7 @@ from itertools import islice
 from typing import NamedTuple
 
 from prio.values import INT32_MAX, INT32_MIN
+from prio.yunikorn import simplerun
 from prio.yunikorn.gosort import slice_stable
 from prio.yunikorn.placement import Rejected, place
 from prio.yunikorn.quantity import show_quantity, strictly_positive
@@ -1156,6 +1157,8 @@ class Engine:
         return _new_step(Step, (n, leaf.path, st.app_id, ask.id, ask.priority, changes, (), ""))
 
     def run(self, limit: int | None = None, progress=None):
+        if limit is None and simplerun.fits(self):  # the commonest input without limits
+            return simplerun.run(self, progress)
         steps = []
         while limit is None or len(steps) < limit:
             s = self.step()

@@ -1,0 +1,143 @@
+"""The run for one resource type without limits (yunikorn/simplerun.py) against the general
+engine, step for step: the same steps, tie notes, priority changes, leftovers and final state."""
+import json
+import random
+
+from prio.io import yamlnodes
+from prio.loaders import native
+from prio.loaders import queues as config
+from prio.yunikorn import engine, simplerun, tree
+
+
+def _engine(queues: str, snapshot: str) -> engine.Engine:
+    d = yamlnodes.load("q.yaml", queues)[0]
+    root = tree.from_config(config.decode(d).partitions[0])
+    return engine.Engine(root, native.load("a.json", yamlnodes.load("a.json", snapshot)[0]))
+
+
+def _state(e: engine.Engine):
+    qs = [(q.path, q.pending, q.allocated, q.live, q.running, q.reported, q.placed, q.first_step, q.last_step,
+           q.tracker.max, dict(q.tracker.counts)) for q in e.root.walk()]
+    apps = [(st.app_id, list(st.alloc), st.live, st.first, st.prio, st.pending, st.usage, st.running) for st in e.apps]
+    return qs, apps, e.steps_done
+
+
+def _scenario(rnd, limits=False):
+    """One resource type, three levels, every ordering feature: fences, offsets, fair and fifo
+    leaves, priority sorting off, equal priorities and times (ties at every level), submit and
+    create times, running applications with usage. `limits`: also what the run must refuse."""
+    t = rnd.choice(["pods", "vcore"])
+    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
+    leaves = []
+
+    def queue(name, indent, leaf):
+        lines.append(" " * indent + f"- name: {name}")
+        props = []
+        if rnd.random() < 0.3:
+            props.append(f'priority.offset: "{rnd.choice([-5, -1, 1, 3, 2147483647])}"')
+        if rnd.random() < 0.15:
+            props.append("priority.policy: fence")
+        if leaf and rnd.random() < 0.5:
+            props.append("application.sort.policy: fair")
+        if rnd.random() < 0.15:
+            props.append("application.sort.priority: disabled")
+        if props:
+            lines.append(" " * (indent + 2) + "properties:")
+            lines.extend(" " * (indent + 4) + p for p in props)
+        if limits and rnd.random() < 0.1:
+            lines.append(" " * (indent + 2) + f"maxapplications: {rnd.randint(1, 3)}")
+        if limits and rnd.random() < 0.1:
+            lines.extend([" " * (indent + 2) + "resources:", " " * (indent + 4) + f"max: {{{t}: {rnd.randint(2, 9)}}}"])
+
+    for p in range(rnd.randint(1, 3)):
+        queue(f"p{p}", 10, False)
+        lines.append(" " * 12 + "queues:")
+        for m in range(rnd.randint(1, 3)):
+            if rnd.random() < 0.3:  # a leaf right under the parent
+                queue(f"l{m}", 14, True)
+                leaves.append(f"root.p{p}.l{m}")
+                continue
+            queue(f"m{m}", 14, False)
+            lines.append(" " * 16 + "queues:")
+            for l in range(rnd.randint(1, 3)):
+                queue(f"l{l}", 18, True)
+                leaves.append(f"root.p{p}.m{m}.l{l}")
+    apps = []
+    for i in range(rnd.randint(1, 25)):
+        asks = []
+        for _ in range(rnd.randint(1, 6)):
+            a = {"priority": rnd.choice([0, 0, 0, 1, 5, -3])}
+            if t != "pods" or rnd.random() < 0.3:
+                a["resources"] = {t: rnd.choice([1, 1, 2, 3])}
+            if rnd.random() < 0.1:
+                a["createTime"] = rnd.randint(1, 3)
+            if rnd.random() < 0.1:
+                a["count"] = rnd.randint(2, 4)
+            if limits and rnd.random() < 0.05:
+                a["resources"] = {t: 0}
+            asks.append(a)
+        app = {"id": f"app-{rnd.randint(0, 99):02}-{i}", "queue": rnd.choice(leaves), "asks": asks}
+        if rnd.random() < 0.3:
+            app["submitTime"] = rnd.randint(1, 3)
+        if rnd.random() < 0.15:
+            app["allocated"] = {t: rnd.randint(1, 4)}
+        elif rnd.random() < 0.1:
+            app["state"] = "Running"
+        apps.append(app)
+    snap = {"applications": apps}
+    if limits and rnd.random() < 0.2:
+        snap["capacity"] = {t: rnd.randint(5, 30)}
+    if limits and rnd.random() < 0.2:  # a second resource type
+        apps[0]["asks"].append({"priority": 1, "resources": {"memory": 1}})
+    return "\n".join(lines) + "\n", json.dumps(snap)
+
+
+def _both(queues, snapshot):
+    fast, general = _engine(queues, snapshot), _engine(queues, snapshot)
+    used = simplerun.fits(fast)
+    got = fast.run()
+    want = general.run(limit=10**9)  # a limit always takes the general step
+    assert [tuple(s) for s in got] == [tuple(s) for s in want]
+    assert fast.leftovers() == general.leftovers()
+    assert _state(fast) == _state(general)
+    assert fast.step() is None and general.step() is None
+    return used, want
+
+
+def test_the_simple_run_gives_the_general_engines_steps_and_state():
+    rnd = random.Random(5)
+    used = ties = 0
+    for _ in range(400):
+        u, steps = _both(*_scenario(rnd))
+        used += u
+        ties += sum(1 for s in steps if s.tie)
+    assert used == 400 and ties > 200  # every scenario fits; tie notes are exercised
+
+
+def test_inputs_with_limits_go_the_general_way_with_the_same_result():
+    rnd = random.Random(6)
+    used = 0
+    for _ in range(300):
+        u, _ = _both(*_scenario(rnd, limits=True))
+        used += u
+    assert 5 < used < 250  # both ways are taken
+
+
+def test_what_the_simple_run_refuses():
+    base = "partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n          - name: a\n"
+    snap = {"applications": [{"id": "x", "queue": "root.a", "asks": [{"priority": 1}, {"priority": 2}]}]}
+    assert simplerun.fits(_engine(base, json.dumps(snap)))
+    refused = [
+        (base + "            maxapplications: 1\n", snap),
+        (base + "            resources: {max: {pods: 5}}\n", snap),
+        (base + "            resources: {guaranteed: {pods: 5}}\n", snap),
+        (base, {**snap, "capacity": {"pods": 5}}),
+        (base, {"applications": [{"id": "x", "queue": "root.a", "asks": [{"priority": 1, "resources": {"vcore": 1, "memory": 1}}]}]}),
+        (base, {"applications": [{"id": "x", "queue": "root.a", "asks": [{"priority": 1, "resources": {"pods": 0}}]}]}),
+    ]
+    for queues, s in refused:
+        assert not simplerun.fits(_engine(queues, json.dumps(s))), (queues, s)
+    e = _engine(base, json.dumps(snap))
+    e.step()  # once the general engine has stepped, the rest of the run stays with it
+    assert not simplerun.fits(e)
+    assert [s.ask for s in e.run()] == ["x-1"]
