@@ -26,7 +26,8 @@ def _scenario(rnd, limits=False):
     """One resource type, three levels, every ordering feature: fences, offsets, fair and fifo
     leaves, priority sorting off, equal priorities and times (ties at every level), submit and
     create times, running applications with usage. `limits`: also what the run must refuse."""
-    t = rnd.choice(["pods", "vcore"])
+    types = rnd.choice([["pods"], ["vcore"], ["vcore", "memory"], ["vcore", "memory"], ["gpu", "memory", "vcore"]])
+    t = types[0]
     lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
     leaves = []
 
@@ -68,7 +69,8 @@ def _scenario(rnd, limits=False):
         for _ in range(rnd.randint(1, 6)):
             a = {"priority": rnd.choice([0, 0, 0, 1, 5, -3])}
             if t != "pods" or rnd.random() < 0.3:
-                a["resources"] = {t: rnd.choice([1, 1, 2, 3])}
+                a["resources"] = {k: rnd.choice([0, 1, 1, 2, 3]) for k in types}
+                a["resources"][t] = max(1, a["resources"][t])  # asks for something
             if rnd.random() < 0.1:
                 a["createTime"] = rnd.randint(1, 3)
             if rnd.random() < 0.1:
@@ -76,11 +78,13 @@ def _scenario(rnd, limits=False):
             if limits and rnd.random() < 0.05:
                 a["resources"] = {t: 0}
             asks.append(a)
+        if rnd.random() < 0.05:  # only running: nothing to place, usage kept as it was
+            asks = []
         app = {"id": f"app-{rnd.randint(0, 99):02}-{i}", "queue": rnd.choice(leaves), "asks": asks}
         if rnd.random() < 0.3:
             app["submitTime"] = rnd.randint(1, 3)
         if rnd.random() < 0.15:
-            app["allocated"] = {t: rnd.randint(1, 4)}
+            app["allocated"] = {k: rnd.randint(1, 4) for k in types if rnd.random() < 0.7}
         elif rnd.random() < 0.1:
             app["state"] = "Running"
         apps.append(app)
@@ -111,7 +115,7 @@ def test_the_simple_run_gives_the_general_engines_steps_and_state():
         u, steps = _both(*_scenario(rnd))
         used += u
         ties += sum(1 for s in steps if s.tie)
-    assert used == 400 and ties > 200  # every scenario fits; tie notes are exercised
+    assert used > 390 and ties > 200  # (nearly) every scenario fits; tie notes are exercised
 
 
 def test_inputs_with_limits_go_the_general_way_with_the_same_result():
@@ -132,7 +136,10 @@ def test_what_the_simple_run_refuses():
         (base + "            resources: {max: {pods: 5}}\n", snap),
         (base + "            resources: {guaranteed: {pods: 5}}\n", snap),
         (base, {**snap, "capacity": {"pods": 5}}),
-        (base, {"applications": [{"id": "x", "queue": "root.a", "asks": [{"priority": 1, "resources": {"vcore": 1, "memory": 1}}]}]}),
+        # an ask without every type the asks use, and a type only running applications use
+        (base, {"applications": [{"id": "x", "queue": "root.a", "asks": [{"priority": 1, "resources": {"vcore": 1, "memory": 1}},
+                                                                          {"priority": 1, "resources": {"vcore": 1}}]}]}),
+        (base, {"applications": [{"id": "x", "queue": "root.a", "allocated": {"memory": 1}, "asks": [{"priority": 1}]}]}),
         (base, {"applications": [{"id": "x", "queue": "root.a", "asks": [{"priority": 1, "resources": {"pods": 0}}]}]}),
     ]
     for queues, s in refused:
@@ -141,3 +148,39 @@ def test_what_the_simple_run_refuses():
     e.step()  # once the general engine has stepped, the rest of the run stays with it
     assert not simplerun.fits(e)
     assert [s.ask for s in e.run()] == ["x-1"]
+
+
+def _big(rnd, types):
+    """Big tie groups: every priority equal, tens of siblings whose shares tie while the one
+    taken often keeps its share (its largest resource did not grow) and joins its group again."""
+    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
+    leaves = []
+    for p in range(rnd.randint(2, 4)):
+        lines += [f"          - name: p{p}", "            queues:"]
+        for l in range(rnd.randint(8, 25)):
+            lines.append(f"              - name: l{l:02}")
+            leaves.append(f"root.p{p}.l{l:02}")
+    apps = []
+    for i in range(rnd.randint(60, 140)):
+        # a zero for some type: the share (the largest type's) can stay as it is, and the queue
+        # taken comes back with its group's key and joins it
+        asks = [{"priority": 0, "resources": {k: rnd.choice([0, 1, 2, 4]) for k in types}} for _ in range(rnd.randint(1, 4))]
+        for a in asks:
+            a["resources"][types[-1]] = max(1, a["resources"][types[-1]])
+        app = {"id": f"app-{i}", "queue": rnd.choice(leaves), "asks": asks}
+        if rnd.random() < 0.2:
+            app["allocated"] = {k: rnd.choice([2, 4]) for k in types}
+        apps.append(app)
+    return "\n".join(lines) + "\n", json.dumps({"applications": apps})
+
+
+def test_big_tie_groups_as_the_general_engine_keeps_them():
+    for types in (["memory", "vcore"], ["gpu", "memory", "vcore"], ["pods"]):
+        rnd = random.Random(len(types))
+        ties = total = 0
+        for _ in range(6):
+            used, steps = _both(*_big(rnd, types))
+            assert used
+            ties += sum(1 for s in steps if s.tie)
+            total += len(steps)
+        assert ties > total // 20, (types, ties, total)

@@ -329,7 +329,8 @@ class Engine:
         self._one_type = next(iter(ask_types)) if len(ask_types) == 1 else None
         # Every queue's heap entry carries its pending resources as a tuple over these types:
         # ties are ordered and checked by comparing tuples, not dicts.
-        self._vec = vector_of(tuple(sorted(ask_types)))
+        self._ask_types = tuple(sorted(ask_types))
+        self._vec = vector_of(self._ask_types)
         set_fairmax(root, snapshot.capacity, sorted(types))
         self.steps_done = 0
         for q in root.walk():
