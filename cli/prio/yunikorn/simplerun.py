@@ -26,6 +26,7 @@ checks steps, tie notes, leftovers and that state against the general engine.
 from __future__ import annotations
 
 import heapq
+from itertools import islice
 
 from prio.values import INT32_MAX, INT32_MIN
 
@@ -104,15 +105,52 @@ def _queue_tie_note(order: list, start: int) -> str | None:
     cv = order[start][4]
     tied = []
     more = False
-    for e in order[start + 1:]:
-        if _tied_vec(cv, e[4]):
+    if len(cv) == 2:  # vcore and memory: _tied_vec inline (equal, or each greater once)
+        c0, c1 = cv
+        for e in islice(order, start + 1, None):
+            v0, v1 = e[4]
+            if v0 < c0:
+                if v1 <= c1:
+                    continue
+            elif v0 > c0:
+                if v1 >= c1:
+                    continue
+            elif v1 != c1:
+                continue
             if len(tied) == 4:
                 more = True
                 break
             tied.append(e[3].path)
+    else:
+        for e in islice(order, start + 1, None):
+            if _tied_vec(cv, e[4]):
+                if len(tied) == 4:
+                    more = True
+                    break
+                tied.append(e[3].path)
     if not tied:
         return None
     return "queues " + ", ".join(sorted(tied + [order[start][3].path])) + (", ..." if more else "")
+
+
+def _insertion_sort2(out: list) -> list:
+    """engine._insertion_sort by _dominates_vec of the pending vectors (e[4]), inline for two
+    types (the big tie groups of vcore and memory). The entry moving left is the same one
+    throughout, so it is held and the ones it passes shifted right: the same comparisons, the
+    same result."""
+    for i in range(1, len(out)):
+        e = out[i]
+        x0, x1 = x = e[4]
+        j = i
+        while j:
+            y = out[j - 1][4]
+            if x0 >= y[0] and x1 >= y[1] and x != y:
+                out[j] = out[j - 1]
+                j -= 1
+            else:
+                break
+        out[j] = e
+    return out
 
 
 def _name(e) -> str:
@@ -318,6 +356,8 @@ def _run_vectors(eng, progress) -> list:
     from prio.yunikorn.engine import _NO_CHANGES, Step, _dominates_vec, _insertion_sort
 
     def order_of(group: list) -> list:  # group in name order -> YuniKorn's order of it
+        if n_types == 2:
+            return _insertion_sort2(list(group))
         return _insertion_sort(list(group), [e[4] for e in group], _dominates_vec)
 
     types = eng._ask_types
