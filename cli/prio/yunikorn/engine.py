@@ -27,10 +27,15 @@ from typing import NamedTuple
 
 from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn import simplerun
+from prio.yunikorn.dominance import dominates_vec as _dominates_vec
+from prio.yunikorn.dominance import insertion_sort as _insertion_sort
+from prio.yunikorn.dominance import tied_vec as _tied_vec
 from prio.yunikorn.gosort import slice_stable
 from prio.yunikorn.placement import Rejected, place
 from prio.yunikorn.quantity import show_quantity, strictly_positive
 from prio.yunikorn.snapshot import App, Ask, Snapshot
+from prio.yunikorn.step import NO_CHANGES as _NO_CHANGES
+from prio.yunikorn.step import Step
 from prio.yunikorn.tieorder import ParkedGroups
 from prio.yunikorn.tree import QNode, ensure_queue, fair_max, set_fairmax
 
@@ -165,22 +170,8 @@ class AppState:
         self.key_submit = min(app.submit_time, min(map(_CREATED, app.asks))) if n and not plain else app.submit_time
 
 
-class Step(NamedTuple):
-    """One allocation (a tuple: a million of them are cheap to make)."""
-
-    step: int
-    queue: str
-    application: str
-    ask: str
-    priority: int
-    changes: list  # (queue path, from, to), None meaning no priority
-    tie: tuple = ()  # the choices left to Go's map order: ("root.a, root.b", ...), one per tied level
-    note: str = ""  # where YuniKorn's queue sort defect made a choice the documented order would not
-
-
 _GENERAL = object()  # _descend_parked: the general walk decides
 _new_step = tuple.__new__  # Step(...) without NamedTuple's Python-level __new__: a million steps
-_NO_CHANGES: list = []  # shared by the steps that change no priority (never mutated)
 
 
 class Unscheduled(NamedTuple):
@@ -222,21 +213,6 @@ def vector_of(types: tuple):
     return lambda r: tuple([r.get(t, 0) for t in types])
 
 
-def _dominates_vec(l: tuple, r: tuple) -> bool:
-    """_dominates over vectors of the same types: l >= r in every place and l != r."""
-    return l != r and all(map(operator.ge, l, r))
-
-
-def _tied_vec(l: tuple, r: tuple) -> bool:
-    """Neither vector dominates the other: equal, or each greater somewhere."""
-    if l == r:
-        return True
-    if len(l) == 2:  # the common case, vcore and memory: one greater, the other less
-        return (l[0] - r[0]) * (l[1] - r[1]) < 0
-    ge = operator.ge
-    return not all(map(ge, l, r)) and not all(map(ge, r, l))
-
-
 def _dominates_vec2(l: tuple, r: tuple) -> bool:
     """_dominates_vec for two types (vcore and memory), without map."""
     return l[0] >= r[0] and l[1] >= r[1] and l != r
@@ -255,17 +231,6 @@ def _insertion_first(items, key):
     comparator is not transitive, so the algorithm matters."""
     out = list(items)
     return _insertion_sort(out, [key(x) for x in out], _dominates)
-
-
-def _insertion_sort(out: list, keys: list, dominates) -> list:
-    """Go's insertionSort with less = dominates, on `out` and its `keys` together, in place."""
-    for i in range(1, len(out)):
-        j = i
-        while j > 0 and dominates(keys[j], keys[j - 1]):
-            out[j], out[j - 1] = out[j - 1], out[j]
-            keys[j], keys[j - 1] = keys[j - 1], keys[j]
-            j -= 1
-    return out
 
 
 def _in_play(a: AppState, b: AppState) -> bool:

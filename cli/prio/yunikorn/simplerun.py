@@ -13,7 +13,7 @@ then updates and re-keys the path. The order is Engine.step's, to the letter:
   more pending (the general engine keys them so: a tie is then between equals, in name order);
   with more, a tie group (all current children equal on the key) is ordered as YuniKorn's sort
   orders it, by an insertion sort over pending dominance of the children in name order
-  (engine._insertion_sort), and kept between steps as the general engine keeps it (the rest of
+  (dominance.insertion_sort), and kept between steps as the general engine keeps it (the rest of
   the group stays in order, out of the heap, until a child joins it: see tieorder.py);
 - a leaf's applications by its sort policy's key, then id;
 - the tie notes, the fair share, the usage key and the priority changes as Engine.step has them.
@@ -29,6 +29,8 @@ import heapq
 from itertools import islice
 
 from prio.values import INT32_MAX, INT32_MIN
+from prio.yunikorn.dominance import dominates_vec, insertion_sort, tied_vec
+from prio.yunikorn.step import NO_CHANGES, Step
 
 MIN = INT32_MIN
 
@@ -100,12 +102,10 @@ def _app_id(st) -> str:
 def _queue_tie_note(order: list, start: int) -> str | None:
     """Engine._queue_tie's note for order[start] taken from its tie group order[start:]: the
     first four others whose pending it does not dominate nor they its, ', ...' for a fifth."""
-    from prio.yunikorn.engine import _tied_vec
-
     cv = order[start][4]
     tied = []
     more = False
-    if len(cv) == 2:  # vcore and memory: _tied_vec inline (equal, or each greater once)
+    if len(cv) == 2:  # vcore and memory: tied_vec inline (equal, or each greater once)
         c0, c1 = cv
         for e in islice(order, start + 1, None):
             v0, v1 = e[4]
@@ -123,7 +123,7 @@ def _queue_tie_note(order: list, start: int) -> str | None:
             tied.append(e[3].path)
     else:
         for e in islice(order, start + 1, None):
-            if _tied_vec(cv, e[4]):
+            if tied_vec(cv, e[4]):
                 if len(tied) == 4:
                     more = True
                     break
@@ -134,7 +134,7 @@ def _queue_tie_note(order: list, start: int) -> str | None:
 
 
 def _insertion_sort2(out: list) -> list:
-    """engine._insertion_sort by _dominates_vec of the pending vectors (e[4]), inline for two
+    """dominance.insertion_sort by dominates_vec of the pending vectors (e[4]), inline for two
     types (the big tie groups of vcore and memory). The entry moving left is the same one
     throughout, so it is held and the ones it passes shifted right: the same comparisons, the
     same result."""
@@ -246,8 +246,6 @@ def run(eng, progress=None) -> list:
 def _run_one(eng, progress) -> list:
     """The run over one resource type: counts as ints; the key holds the pending, so a tie is
     between equals and the heap's name order is YuniKorn's order of it."""
-    from prio.yunikorn.engine import _NO_CHANGES, Step
-
     t = eng._ask_types[0]
     root = eng.root
     queues = list(root.walk())
@@ -311,10 +309,10 @@ def _run_one(eng, progress) -> list:
             x.pending -= v
             x.allocated += v
             x.live -= 1
-        changes = _NO_CHANGES
+        changes = NO_CHANGES
         if new != st.prio:
             old, st.prio = st.prio, new
-            changes = _report_up(leaf, old, new) or _NO_CHANGES
+            changes = _report_up(leaf, old, new) or NO_CHANGES
         # re-key: the application in its leaf, each queue of the path in its parent (entry(),
         # inline)
         if st.live < len(st.asks):
@@ -353,12 +351,11 @@ def _run_one(eng, progress) -> list:
 def _run_vectors(eng, progress) -> list:
     """The run over two or more resource types: counts as lists of ints over the types, tie
     groups ordered by pending dominance and kept between steps."""
-    from prio.yunikorn.engine import _NO_CHANGES, Step, _dominates_vec, _insertion_sort
 
     def order_of(group: list) -> list:  # group in name order -> YuniKorn's order of it
         if n_types == 2:
             return _insertion_sort2(list(group))
-        return _insertion_sort(list(group), [e[4] for e in group], _dominates_vec)
+        return insertion_sort(list(group), [e[4] for e in group], dominates_vec)
 
     types = eng._ask_types
     n_types = len(types)
@@ -474,10 +471,10 @@ def _run_vectors(eng, progress) -> list:
                     xp[j] -= v
                     xa[j] += v
                 x.live -= 1
-        changes = _NO_CHANGES
+        changes = NO_CHANGES
         if new != st.prio:
             old, st.prio = st.prio, new
-            changes = _report_up(leaf, old, new) or _NO_CHANGES
+            changes = _report_up(leaf, old, new) or NO_CHANGES
         # re-key: the application in its leaf, each queue of the path in its parent
         if st.live < len(st.asks):
             if leaf.sort_policy == "fair":

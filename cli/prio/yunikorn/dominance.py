@@ -1,0 +1,33 @@
+"""Pending dominance between queues, over vectors of their pending resources by type, and
+the insertion sort YuniKorn's sort of a tie group comes to (Go's sort.SliceStable on small
+groups: the comparator is not transitive, so the algorithm matters). Pure: no I/O."""
+from __future__ import annotations
+
+import operator
+
+
+def dominates_vec(l: tuple, r: tuple) -> bool:
+    """Pending dominance (YuniKorn's StrictlyGreaterThan(l - r, 0)) over vectors of the same
+    types: l >= r in every place and l != r."""
+    return l != r and all(map(operator.ge, l, r))
+
+
+def tied_vec(l: tuple, r: tuple) -> bool:
+    """Neither vector dominates the other: equal, or each greater somewhere."""
+    if l == r:
+        return True
+    if len(l) == 2:  # the common case, vcore and memory: one greater, the other less
+        return (l[0] - r[0]) * (l[1] - r[1]) < 0
+    ge = operator.ge
+    return not all(map(ge, l, r)) and not all(map(ge, r, l))
+
+
+def insertion_sort(out: list, keys: list, dominates) -> list:
+    """Go's insertionSort with less = dominates, on `out` and its `keys` together, in place."""
+    for i in range(1, len(out)):
+        j = i
+        while j > 0 and dominates(keys[j], keys[j - 1]):
+            out[j], out[j - 1] = out[j - 1], out[j]
+            keys[j], keys[j - 1] = keys[j - 1], keys[j]
+            j -= 1
+    return out
