@@ -32,6 +32,7 @@ from prio.yunikorn.dominance import insertion_sort as _insertion_sort
 from prio.yunikorn.dominance import tied_vec as _tied_vec
 from prio.yunikorn.gosort import slice_stable
 from prio.yunikorn.placement import Rejected, place
+from prio.yunikorn.priorities import report_up
 from prio.yunikorn.quantity import show_quantity, strictly_positive
 from prio.yunikorn.snapshot import App, Ask, Snapshot
 from prio.yunikorn.step import NO_CHANGES as _NO_CHANGES
@@ -1002,53 +1003,7 @@ class Engine:
         if new != st.prio:
             old = st.prio
             st.prio = new
-            # up the path: this queue's tracker loses old and gains new (MaxTracker.remove and
-            # add, inline), then what it reports (report(), inline) is the next level's change
-            q = leaf
-            pop_, push_ = heapq.heappop, heapq.heappush
-            while True:
-                t = q.tracker
-                counts = t.counts
-                if old != MIN:
-                    c = counts[old] - 1
-                    if c:
-                        counts[old] = c
-                    else:
-                        del counts[old]
-                        if old == t.max:
-                            h = t.heap
-                            while h and -h[0] not in counts:
-                                pop_(h)
-                            t.max = -h[0] if h else MIN
-                if new != MIN:
-                    c = counts.get(new, 0)
-                    counts[new] = c + 1
-                    if c == 0:
-                        push_(t.heap, -new)
-                    if new > t.max:
-                        t.max = new
-                raw = t.max
-                if raw == MIN:
-                    rep = MIN
-                elif q.fenced:
-                    rep = q.offset
-                else:
-                    rep = raw + q.offset
-                    if rep < MIN:
-                        rep = MIN
-                    elif rep > INT32_MAX:
-                        rep = INT32_MAX
-                if rep == q.reported:
-                    break
-                old_rep = q.reported
-                q.reported = rep
-                if q.parent is None:
-                    break
-                if changes is _NO_CHANGES:
-                    changes = []
-                changes.append((q.path, None if old_rep == MIN else old_rep, None if rep == MIN else rep))
-                old, new = old_rep, rep
-                q = q.parent
+            changes = report_up(leaf, old, new) or _NO_CHANGES
         # re-key what changed: this app (_push_app), and every queue on the path in its parent's
         # heap (_push)
         push = heapq.heappush

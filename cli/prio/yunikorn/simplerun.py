@@ -30,6 +30,7 @@ from itertools import islice
 
 from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn.dominance import dominates_vec, insertion_sort, tied_vec
+from prio.yunikorn.priorities import report_up
 from prio.yunikorn.step import NO_CHANGES, Step
 
 MIN = INT32_MIN
@@ -186,58 +187,6 @@ def _take(st, path: list, n: int):
     return ask, asks[first].priority if first < n_asks else MIN
 
 
-def _report_up(leaf, old: int, new: int):
-    """An application's priority went from old to new: as Engine._allocate, each queue's tracker
-    loses old and gains new, and what the queue reports (offset, fence, int32 saturation) is
-    the next level's change, while it changes. The (path, from, to) changes, None when none."""
-    changes = None
-    pop, push = heapq.heappop, heapq.heappush
-    x = leaf
-    while True:
-        tr = x.tracker
-        counts = tr.counts
-        if old != MIN:
-            c = counts[old] - 1
-            if c:
-                counts[old] = c
-            else:
-                del counts[old]
-                if old == tr.max:
-                    h = tr.heap
-                    while h and -h[0] not in counts:
-                        pop(h)
-                    tr.max = -h[0] if h else MIN
-        if new != MIN:
-            c = counts.get(new, 0)
-            counts[new] = c + 1
-            if c == 0:
-                push(tr.heap, -new)
-            if new > tr.max:
-                tr.max = new
-        raw = tr.max
-        if raw == MIN:
-            rep = MIN
-        elif x.fenced:
-            rep = x.offset
-        else:
-            rep = raw + x.offset
-            if rep < MIN:
-                rep = MIN
-            elif rep > INT32_MAX:
-                rep = INT32_MAX
-        if rep == x.reported:
-            return changes
-        old_rep = x.reported
-        x.reported = rep
-        if x.parent is None:
-            return changes
-        if changes is None:
-            changes = []
-        changes.append((x.path, None if old_rep == MIN else old_rep, None if rep == MIN else rep))
-        old, new = old_rep, rep
-        x = x.parent
-
-
 def run(eng, progress=None) -> list:
     """Every step until nothing is pending, as Engine.run() gives them (fits(eng) must hold)."""
     return (_run_one if len(eng._ask_types) == 1 else _run_vectors)(eng, progress)
@@ -312,7 +261,7 @@ def _run_one(eng, progress) -> list:
         changes = NO_CHANGES
         if new != st.prio:
             old, st.prio = st.prio, new
-            changes = _report_up(leaf, old, new) or NO_CHANGES
+            changes = report_up(leaf, old, new) or NO_CHANGES
         # re-key: the application in its leaf, each queue of the path in its parent (entry(),
         # inline)
         if st.live < len(st.asks):
@@ -474,7 +423,7 @@ def _run_vectors(eng, progress) -> list:
         changes = NO_CHANGES
         if new != st.prio:
             old, st.prio = st.prio, new
-            changes = _report_up(leaf, old, new) or NO_CHANGES
+            changes = report_up(leaf, old, new) or NO_CHANGES
         # re-key: the application in its leaf, each queue of the path in its parent
         if st.live < len(st.asks):
             if leaf.sort_policy == "fair":
