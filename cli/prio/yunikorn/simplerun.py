@@ -45,8 +45,10 @@ def fits(eng) -> bool:
         if q.max or q.maxapps or q.guaranteed or q.stopped or q.base_allocated or eng.misaligned(q):
             return False
     n = len(types)
+    if n == 1:  # every ask asks for something, and there is no other type: it names the one
+        return True
     for st in eng.apps:
-        if st.blocked or any(len(r) != n for r in {id(a.resources): a.resources for a in st.asks}.values()):
+        if any(len(r) != n for r in {id(a.resources): a.resources for a in st.asks}.values()):
             return False
     return True
 
