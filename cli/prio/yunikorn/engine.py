@@ -36,7 +36,7 @@ from prio.yunikorn.priorities import report_up
 from prio.yunikorn.quantity import show_quantity, strictly_positive
 from prio.yunikorn.snapshot import App, Ask, Snapshot
 from prio.yunikorn.step import NO_CHANGES as _NO_CHANGES
-from prio.yunikorn.step import Step
+from prio.yunikorn.step import Step, take_ask
 from prio.yunikorn.tieorder import ParkedGroups
 from prio.yunikorn.tree import QNode, ensure_queue, fair_max, set_fairmax
 
@@ -948,26 +948,12 @@ class Engine:
                 for c in path if c.parent is not None and not c.stopped and id(c.parent) not in self._misaligned]
 
     def _allocate(self, st: AppState, i: int) -> Step:
-        # The hot path of every step: _advance, report, _push_app and _push inlined.
-        asks, alloc = st.asks, st.alloc
-        n_asks = len(asks)
-        ask = asks[i]
-        alloc[i] = True
-        live, dead = st.live, st.dead
-        while live < n_asks and (alloc[live] or live in dead):
-            live += 1
-        st.live = live
-        first = st.first
-        while first < n_asks and alloc[first]:
-            first += 1
-        st.first = first
+        # The hot path of every step: the ask taken (take_ask) and the priority change walked up
+        # (report_up) as simplerun has them; _push_app and _push inlined.
         self.steps_done = n = self.steps_done + 1
         leaf = st.leaf
         path = leaf.chain  # set by _try_leaf (path_of)
-        if not st.running:
-            st.running = True
-            for q in path:
-                q.running += 1
+        ask, new = take_ask(st, i, path, n)
         res = ask.resources
         pend, usage = st.pending, st.usage
         if len(res) == 1:  # the common ask, {pods: 1}: no loop over its types
@@ -993,13 +979,8 @@ class Engine:
                     qa[k] = qa.get(k, 0) + v
                 q.live -= 1
                 q.version += 1  # as above
-        leaf.placed += 1
-        if leaf.first_step is None:
-            leaf.first_step = n
-        leaf.last_step = n
         # priorities: app, then up the path
         changes = _NO_CHANGES
-        new = asks[first].priority if first < n_asks else MIN
         if new != st.prio:
             old = st.prio
             st.prio = new
@@ -1009,7 +990,7 @@ class Engine:
         push = heapq.heappush
         st.version += 1
         positive = self._positive
-        if not st.blocked and live < n_asks:
+        if not st.blocked and st.live < len(st.asks):
             pos = positive  # else strictly_positive(st.pending), inline
             if not pos:
                 for v in st.pending.values():

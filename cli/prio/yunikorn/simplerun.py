@@ -31,7 +31,7 @@ from itertools import islice
 from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn.dominance import dominates_vec, insertion_sort, tied_vec
 from prio.yunikorn.priorities import report_up
-from prio.yunikorn.step import NO_CHANGES, Step
+from prio.yunikorn.step import NO_CHANGES, Step, take_ask
 
 MIN = INT32_MIN
 
@@ -160,35 +160,6 @@ def _name(e) -> str:
     return e[2]
 
 
-def _take(st, path: list, n: int):
-    """Engine._allocate's bookkeeping of the ask st takes at step n: its flags, the application's
-    first live and first unallocated asks, running counts, the leaf's placed and first/last step.
-    Returns the ask and the application's new priority."""
-    asks, alloc = st.asks, st.alloc
-    n_asks = len(asks)
-    i = st.live
-    ask = asks[i]
-    alloc[i] = True
-    live = i + 1
-    while live < n_asks and alloc[live]:
-        live += 1
-    st.live = live
-    first = st.first
-    while first < n_asks and alloc[first]:
-        first += 1
-    st.first = first
-    if not st.running:
-        st.running = True
-        for x in path:
-            x.running += 1
-    leaf = path[0]
-    leaf.placed += 1
-    if leaf.first_step is None:
-        leaf.first_step = n
-    leaf.last_step = n
-    return ask, asks[first].priority if first < n_asks else MIN
-
-
 def run(eng, progress=None) -> list:
     """Every step until nothing is pending, as Engine.run() gives them (fits(eng) must hold)."""
     return (_run_one if len(eng._ask_types) == 1 else _run_vectors)(eng, progress)
@@ -253,7 +224,7 @@ def _run_one(eng, progress) -> list:
         st = top[3]
         n += 1
         path = leaf.chain
-        ask, new = _take(st, path, n)
+        ask, new = take_ask(st, st.live, path, n)
         v = ask.resources[t]
         u = st.usage = st.usage + v
         for x in path:
@@ -399,7 +370,7 @@ def _run_vectors(eng, progress) -> list:
         st = top[3]
         n += 1
         path = leaf.chain
-        ask, new = _take(st, path, n)
+        ask, new = take_ask(st, st.live, path, n)
         vec = vectors[id(ask.resources)]
         usage = st.usage
         if n_types == 2:
