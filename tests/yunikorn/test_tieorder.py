@@ -155,7 +155,10 @@ def test_big_tie_groups_keep_the_order_sorting_every_step_gives(types):
 def test_pending_vectors_compare_as_the_dicts_do(types):
     """Ties are ordered and checked on tuples over the ask types (missing = 0): the same answers
     as YuniKorn's dominance over the dicts, negative quantities included."""
-    from prio.yunikorn.engine import _dominates, _dominates_vec, _insertion_first_vec, _tied_vec, vector_of
+    from prio.yunikorn.dominance import dominates_vec as _dominates_vec
+    from prio.yunikorn.dominance import first_tied
+    from prio.yunikorn.dominance import tied_vec as _tied_vec
+    from prio.yunikorn.engine import _dominates, _insertion_first_vec, vector_of
 
     vec = vector_of(types)
     rnd = random.Random(len(types))
@@ -167,6 +170,13 @@ def test_pending_vectors_compare_as_the_dicts_do(types):
         if len(types) == 2:
             assert engine._dominates_vec2(lv, rv) == _dominates(l, r)
         assert _tied_vec(lv, rv) == (not _dominates(l, r) and not _dominates(r, l))
+    # the tie note's scan: the first four tied (inline for two types), a fifth as "more"
+    for _ in range(300):
+        cv = vec({k: rnd.randint(0, 3) for k in types})
+        entries = [(vec({k: rnd.randint(0, 3) for k in types}), i) for i in range(rnd.randint(0, 12))]
+        want = [i for v, i in entries if _tied_vec(cv, v)]
+        assert first_tied(cv, iter(entries), 0, 1) == (want[:4], len(want) > 4)
+        assert first_tied(cv, iter(entries), 0, 1, lambda i: i % 2) == ([i for i in want if i % 2][:4], len([i for i in want if i % 2]) > 4)
     for _ in range(200):
         objs = [Obj(f"q{i:02}", {k: rnd.randint(0, 3) for k in types if rnd.random() < 0.8}) for i in range(rnd.randint(1, 25))]
         entries = [_entry(o) + (vec(o.pending),) for o in objs]

@@ -31,3 +31,37 @@ def insertion_sort(out: list, keys: list, dominates) -> list:
             keys[j], keys[j - 1] = keys[j - 1], keys[j]
             j -= 1
     return out
+
+
+def first_tied(cv: tuple, entries, vi: int, oi: int, keep=None) -> tuple[list, bool]:
+    """The objects (entry[oi]) of the first four entries whose pending vector (entry[vi]) ties
+    with cv (tied_vec), and whether a fifth does: the scan a tie note makes, stopping there.
+    `keep(obj)`: which tied ones count (the engine skips the one taken and queues with nothing
+    live). Two types (vcore and memory, the big tie groups) compare inline."""
+    tied: list = []
+    if len(cv) == 2:
+        c0, c1 = cv
+        for e in entries:
+            v0, v1 = e[vi]
+            if v0 < c0:  # tied: equal, or each greater once
+                if v1 <= c1:
+                    continue
+            elif v0 > c0:
+                if v1 >= c1:
+                    continue
+            elif v1 != c1:
+                continue
+            x = e[oi]
+            if keep is None or keep(x):
+                if len(tied) == 4:
+                    return tied, True
+                tied.append(x)
+        return tied, False
+    for e in entries:
+        if tied_vec(cv, e[vi]):
+            x = e[oi]
+            if keep is None or keep(x):
+                if len(tied) == 4:
+                    return tied, True
+                tied.append(x)
+    return tied, False

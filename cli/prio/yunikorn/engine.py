@@ -28,8 +28,8 @@ from typing import NamedTuple
 from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn import simplerun
 from prio.yunikorn.dominance import dominates_vec as _dominates_vec
+from prio.yunikorn.dominance import first_tied
 from prio.yunikorn.dominance import insertion_sort as _insertion_sort
-from prio.yunikorn.dominance import tied_vec as _tied_vec
 from prio.yunikorn.gosort import slice_stable
 from prio.yunikorn.placement import Rejected, place
 from prio.yunikorn.priorities import report_up
@@ -610,31 +610,8 @@ class Engine:
         """`others[start:]`: c's heap group in order (equal priority and fair share, each entry
         with its pending vector): another queue still pending ties with c unless pending
         dominance decides. As _ties_with: up to four are listed, the scan stops at a fifth."""
-        cv = self._vec(c.pending)
-        if len(cv) != 2:
-            vec = self._vec
-            self._ties_with(c, islice(others, start, None), lambda a, b: b.live > 0 and _tied_vec(cv, vec(b.pending)))
-            return
-        # vcore and memory, the common case: _tied_vec inline (each greater once, or equal)
-        c0, c1 = cv
-        tied: list = []
-        more = False
-        for e in islice(others, start, None):
-            v0, v1 = e[5]
-            if v0 < c0:
-                if v1 <= c1:
-                    continue
-            elif v0 > c0:
-                if v1 >= c1:
-                    continue
-            elif v1 != c1:
-                continue
-            x = e[4]
-            if x is not c and x.live > 0:
-                if len(tied) == 4:
-                    more = True
-                    break
-                tied.append(x)
+        tied, more = first_tied(self._vec(c.pending), islice(others, start, None), 5, 4,
+                                lambda x: x is not c and x.live > 0)
         if tied:
             self._say_tie(c, tied, more)
 

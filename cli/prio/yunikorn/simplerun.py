@@ -29,7 +29,7 @@ import heapq
 from itertools import islice
 
 from prio.values import INT32_MAX, INT32_MIN
-from prio.yunikorn.dominance import dominates_vec, insertion_sort, tied_vec
+from prio.yunikorn.dominance import dominates_vec, first_tied, insertion_sort
 from prio.yunikorn.priorities import report_up
 from prio.yunikorn.step import NO_CHANGES, Step, take_ask
 
@@ -105,35 +105,10 @@ def _app_id(st) -> str:
 def _queue_tie_note(order: list, start: int) -> str | None:
     """Engine._queue_tie's note for order[start] taken from its tie group order[start:]: the
     first four others whose pending it does not dominate nor they its, ', ...' for a fifth."""
-    cv = order[start][4]
-    tied = []
-    more = False
-    if len(cv) == 2:  # vcore and memory: tied_vec inline (equal, or each greater once)
-        c0, c1 = cv
-        for e in islice(order, start + 1, None):
-            v0, v1 = e[4]
-            if v0 < c0:
-                if v1 <= c1:
-                    continue
-            elif v0 > c0:
-                if v1 >= c1:
-                    continue
-            elif v1 != c1:
-                continue
-            if len(tied) == 4:
-                more = True
-                break
-            tied.append(e[3].path)
-    else:
-        for e in islice(order, start + 1, None):
-            if tied_vec(cv, e[4]):
-                if len(tied) == 4:
-                    more = True
-                    break
-                tied.append(e[3].path)
+    tied, more = first_tied(order[start][4], islice(order, start + 1, None), 4, 3)
     if not tied:
         return None
-    return "queues " + ", ".join(sorted(tied + [order[start][3].path])) + (", ..." if more else "")
+    return "queues " + ", ".join(sorted([x.path for x in tied] + [order[start][3].path])) + (", ..." if more else "")
 
 
 def _insertion_sort2(out: list) -> list:
