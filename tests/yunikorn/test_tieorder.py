@@ -183,6 +183,32 @@ def test_pending_vectors_compare_as_the_dicts_do(types):
         assert _insertion_first_vec(entries) == _insertion_first(entries, lambda e: e[4].pending)
 
 
+@pytest.mark.parametrize("types", [("pods",), ("memory", "vcore"), ("gpu", "memory", "vcore")])
+def test_scan_end_skips_only_what_is_dominated(types):
+    """A tie note's scan stops where the rest of the group is all dominated by the vector it is
+    for (suffix_bounds, scan_end); with two equal vectors anywhere it scans to the end."""
+    from prio.yunikorn.dominance import dominates_vec, scan_end, suffix_bounds
+
+    rnd = random.Random(7 * len(types))
+    stopped_early = 0
+    for _ in range(2000):
+        n = rnd.randint(1, 15)
+        vectors = [tuple(rnd.randint(0, 40 if len(types) == 1 else 6) for _ in types) for _ in range(n)]
+        bounds = suffix_bounds(vectors)
+        assert (bounds is None) == (len(set(vectors)) < n)
+        start = rnd.randrange(n)
+        end = scan_end(bounds, vectors[start], start + 1, n)
+        assert start + 1 <= end <= n
+        assert all(dominates_vec(vectors[start], v) for v in vectors[end:])
+        if bounds is None:
+            assert end == n
+        elif end < n:
+            stopped_early += 1
+            # the first place it may stop: the one before is not dominated (else it stops there)
+            assert end == start + 1 or not all(dominates_vec(vectors[start], v) for v in vectors[end - 1:])
+    assert stopped_early > 100
+
+
 def _rich_scenario(rnd):
     """Everything the fast pick must step aside for: maxapplications, maxes, a capacity, running
     applications, fences and offsets, fair and fifo leaves, priority sorting off, equal keys."""

@@ -4,6 +4,8 @@ groups: the comparator is not transitive, so the algorithm matters). Pure: no I/
 from __future__ import annotations
 
 import operator
+from bisect import bisect_left
+from itertools import accumulate
 
 
 def dominates_vec(l: tuple, r: tuple) -> bool:
@@ -65,3 +67,27 @@ def first_tied(cv: tuple, entries, vi: int, oi: int, keep=None) -> tuple[list, b
                     return tied, True
                 tied.append(x)
     return tied, False
+
+
+def suffix_bounds(vectors: list) -> list | None:
+    """What lets a tie note skip the part of a tie group it cannot find anything in (see
+    scan_end): per type, the negated maxima of vectors[k:] for each k (non-decreasing, so
+    bisect finds where they fall under a value); None when two vectors are equal (a vector
+    equal to the one scanned for is tied with it however far down it is)."""
+    if len(set(vectors)) < len(vectors):
+        return None
+    return [list(accumulate(reversed([-v[t] for v in vectors]), min))[::-1] for t in range(len(vectors[0]))]
+
+
+def scan_end(bounds: list | None, cv: tuple, lo: int, hi: int) -> int:
+    """Where a scan of vectors[lo:hi] for the ones tied with cv may stop: from there on every
+    vector is <= cv in every place, and (bounds not None) none equals it, so cv dominates them
+    all. Most tie notes of a big group find nothing: then this is lo and no vector is read."""
+    if bounds is None:
+        return hi
+    end = lo
+    for b, c in zip(bounds, cv):
+        k = bisect_left(b, -c, lo, hi)
+        if k > end:
+            end = k
+    return end

@@ -29,7 +29,7 @@ import heapq
 from itertools import islice
 
 from prio.values import INT32_MAX, INT32_MIN
-from prio.yunikorn.dominance import dominates_vec, first_tied, insertion_sort
+from prio.yunikorn.dominance import dominates_vec, first_tied, insertion_sort, scan_end, suffix_bounds
 from prio.yunikorn.priorities import report_up
 from prio.yunikorn.step import NO_CHANGES, Step, take_ask
 
@@ -102,10 +102,16 @@ def _app_id(st) -> str:
     return st.app_id
 
 
-def _queue_tie_note(order: list, start: int) -> str | None:
+def _queue_tie_note(order: list, start: int, bounds: list | None) -> str | None:
     """Engine._queue_tie's note for order[start] taken from its tie group order[start:]: the
-    first four others whose pending it does not dominate nor they its, ', ...' for a fifth."""
-    tied, more = first_tied(order[start][4], islice(order, start + 1, None), 4, 3)
+    first four others whose pending it does not dominate nor they its, ', ...' for a fifth.
+    bounds: the group's dominance.suffix_bounds, which end the scan where the rest is all
+    dominated by it."""
+    cv = order[start][4]
+    end = scan_end(bounds, cv, start + 1, len(order))
+    if end <= start + 1:
+        return None
+    tied, more = first_tied(cv, islice(order, start + 1, end), 4, 3)
     if not tied:
         return None
     return "queues " + ", ".join(sorted([x.path for x in tied] + [order[start][3].path])) + (", ..." if more else "")
@@ -249,10 +255,12 @@ def _run_vectors(eng, progress) -> list:
     """The run over two or more resource types: counts as lists of ints over the types, tie
     groups ordered by pending dominance and kept between steps."""
 
-    def order_of(group: list) -> list:  # group in name order -> YuniKorn's order of it
+    def order_of(group: list) -> tuple[list, list | None]:  # group in name order -> YuniKorn's order of it, and its suffix_bounds
         if n_types == 2:
-            return _insertion_sort2(list(group))
-        return insertion_sort(list(group), [e[4] for e in group], dominates_vec)
+            order = _insertion_sort2(list(group))
+        else:
+            order = insertion_sort(list(group), [e[4] for e in group], dominates_vec)
+        return order, suffix_bounds([e[4] for e in order])
 
     types = eng._ask_types
     n_types = len(types)
@@ -297,20 +305,20 @@ def _run_vectors(eng, progress) -> list:
             heap = q.heap
             pk = parked.get(q) if parked else None
             if pk is not None:
-                k1, k2, order, start = pk
+                k1, k2, order, start, bounds = pk
                 if not heap or heap[0][0] > k1 or (heap[0][0] == k1 and heap[0][1] >= k2):
                     if heap and heap[0][0] == k1 and heap[0][1] == k2:  # children joined: sorted again
                         group = order[start:]
                         while heap and heap[0][0] == k1 and heap[0][1] == k2:
                             group.append(pop(heap))
                         group.sort(key=_name)
-                        order, start = order_of(group), 0
+                        (order, bounds), start = order_of(group), 0
                     if len(order) - start > 1:
-                        note = _queue_tie_note(order, start)
+                        note = _queue_tie_note(order, start, bounds)
                         if note is not None:
                             notes = [note] if notes is None else notes + [note]
                     if start + 1 < len(order):
-                        parked[q] = [k1, k2, order, start + 1]
+                        parked[q] = [k1, k2, order, start + 1, bounds]
                     else:
                         del parked[q]
                     q = order[start][3]
@@ -322,8 +330,8 @@ def _run_vectors(eng, progress) -> list:
                 group = [top]  # in name order: the heap orders equal keys by name
                 while heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
                     group.append(pop(heap))
-                order = order_of(group)
-                note = _queue_tie_note(order, 0)
+                order, bounds = order_of(group)
+                note = _queue_tie_note(order, 0, bounds)
                 if note is not None:
                     notes = [note] if notes is None else notes + [note]
                 if pk is not None:  # another group was parked here: it goes back to the heap, as
@@ -331,7 +339,7 @@ def _run_vectors(eng, progress) -> list:
                     # is never passed by the heap and this is not reached: kept for the rule)
                     for e in pk[2][pk[3]:]:
                         push(heap, e)
-                parked[q] = [top[0], top[1], order, 1]
+                parked[q] = [top[0], top[1], order, 1, bounds]
                 top = order[0]
             q = top[3]
         leaf = q
