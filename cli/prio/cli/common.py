@@ -204,5 +204,9 @@ def guarded(fn) -> int:
         sys.stderr.write(f"prio: internal error: {type(e).__name__}: {e} (please report it with the input)\n")
         return 2
     finally:
-        if was:
+        from prio.cli import lifetime
+
+        # In the console script's own run the process ends right after: enabled again, the
+        # collector's first pass would walk every object of a big run (0.7 s at a million asks)
+        if was and not lifetime.ACTIVE:
             gc.enable()
