@@ -31,7 +31,7 @@ from itertools import islice
 from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn.dominance import dominates_vec, first_tied, insertion_sort, scan_end, suffix_bounds
 from prio.yunikorn.priorities import report_up
-from prio.yunikorn.step import NO_CHANGES, Step, take_ask
+from prio.yunikorn.step import NO_CHANGES, Step
 
 MIN = INT32_MIN
 
@@ -39,6 +39,7 @@ MIN = INT32_MIN
 def fits(eng) -> bool:
     """Whether this run can take the whole of the engine's input (before any step)."""
     types = eng._ask_types
+    # no step yet: no ask is allocated or set aside, which the runs' bookkeeping counts on
     if not types or eng.n_types != len(types) or not eng._positive or eng.steps_done or eng._heaps_ready:
         return False
     for q in eng.root.walk():
@@ -141,6 +142,27 @@ def _name(e) -> str:
     return e[2]
 
 
+def _take_next(st, leaf, path: list, n: int):
+    """step.take_ask for these runs: nothing is set aside and an application's asks go in
+    order, so its first live and first unallocated ask are the next one; the allocated flags
+    and `first` are set once, by _write_back. Returns the ask and the application's priority
+    now."""
+    asks = st.asks
+    i = st.live
+    ask = asks[i]
+    i += 1
+    st.live = i
+    if not st.running:
+        st.running = True
+        for x in path:
+            x.running += 1
+    leaf.placed += 1
+    if leaf.first_step is None:
+        leaf.first_step = n
+    leaf.last_step = n
+    return ask, asks[i].priority if i < len(asks) else MIN
+
+
 def run(eng, progress=None) -> list:
     """Every step until nothing is pending, as Engine.run() gives them (fits(eng) must hold)."""
     return (_run_one if len(eng._ask_types) == 1 else _run_vectors)(eng, progress)
@@ -205,7 +227,7 @@ def _run_one(eng, progress) -> list:
         st = top[3]
         n += 1
         path = leaf.chain
-        ask, new = take_ask(st, st.live, path, n)
+        ask, new = _take_next(st, leaf, path, n)
         v = ask.resources[t]
         u = st.usage = st.usage + v
         for x in path:
@@ -353,7 +375,7 @@ def _run_vectors(eng, progress) -> list:
         st = top[3]
         n += 1
         path = leaf.chain
-        ask, new = take_ask(st, st.live, path, n)
+        ask, new = _take_next(st, leaf, path, n)
         vec = vectors[id(ask.resources)]
         usage = st.usage
         if n_types == 2:
@@ -412,7 +434,8 @@ def _run_vectors(eng, progress) -> list:
 
 def _write_back(eng, types: tuple, queues: list, before: list, app_before: list, steps_done: int) -> None:
     """The state as the general run leaves it, from the run's lists over `types` and the dicts
-    before it; the heaps are built again by a further step. Keys: pending keeps its own, and
+    before it (and the allocated flags of the asks each application's live now passed); the
+    heaps are built again by a further step. Keys: pending keeps its own, and
     allocated and usage gain every type once something was allocated (every ask names them all)."""
     for q, (pending, allocated) in zip(queues, before):
         pv, av = q.pending, q.allocated
@@ -421,6 +444,9 @@ def _write_back(eng, types: tuple, queues: list, before: list, app_before: list,
         q.allocated = {t: av[j] for j, t in enumerate(types) if placed or t in allocated}
         q.heap = []
     for st, (pending, usage) in zip(eng.apps, app_before):
+        taken = st.live  # the run took asks[:live], in order (nothing was allocated before it)
+        st.alloc[:taken] = [True] * taken
+        st.first = taken
         uv = st.usage
         used = [uv[j] - usage.get(t, 0) for j, t in enumerate(types)]
         st.pending = {t: pending[t] - used[j] for j, t in enumerate(types) if t in pending}
