@@ -183,19 +183,43 @@ def test_pending_vectors_compare_as_the_dicts_do(types):
         assert _insertion_first_vec(entries) == _insertion_first(entries, lambda e: e[4].pending)
 
 
+def _negated_suffix_maxima(vectors):
+    """The definition of scan_end's bounds: per type, -max(v[t] for v in vectors[k:]) for each k."""
+    return [[-max(v[t] for v in vectors[k:]) for k in range(len(vectors))] for t in range(len(vectors[0]))]
+
+
+@pytest.mark.parametrize("types", [("pods",), ("memory", "vcore"), ("gpu", "memory", "vcore")])
+def test_the_bounded_insertion_sort_is_the_insertion_sort(types):
+    """insertion_sort_bounded (bisection over the negated suffix maxima of the entries placed so
+    far) orders as comparing neighbours one by one does, and gives those maxima of the result."""
+    from prio.yunikorn.dominance import dominates_vec, insertion_sort, insertion_sort_bounded
+
+    rnd = random.Random(11 * len(types))
+    moved = 0
+    for _ in range(3000):
+        vectors = list({tuple(rnd.randint(0, 9) for _ in types) for _ in range(rnd.randint(0, 30))})
+        rnd.shuffle(vectors)
+        entries = [(f"q{i:02}", v) for i, v in enumerate(vectors)]
+        want = insertion_sort(list(entries), list(vectors), dominates_vec)
+        got, bounds = insertion_sort_bounded(entries, 1)
+        assert got == want
+        moved += got != entries
+        assert bounds == (_negated_suffix_maxima([v for _, v in got]) if got else [])
+    assert moved > 1000
+
+
 @pytest.mark.parametrize("types", [("pods",), ("memory", "vcore"), ("gpu", "memory", "vcore")])
 def test_scan_end_skips_only_what_is_dominated(types):
     """A tie note's scan stops where the rest of the group is all dominated by the vector it is
-    for (suffix_bounds, scan_end); with two equal vectors anywhere it scans to the end."""
-    from prio.yunikorn.dominance import dominates_vec, scan_end, suffix_bounds
+    for; without bounds (two equal vectors in the group) it scans to the end."""
+    from prio.yunikorn.dominance import dominates_vec, scan_end
 
     rnd = random.Random(7 * len(types))
     stopped_early = 0
     for _ in range(2000):
         n = rnd.randint(1, 15)
         vectors = [tuple(rnd.randint(0, 40 if len(types) == 1 else 6) for _ in types) for _ in range(n)]
-        bounds = suffix_bounds(vectors)
-        assert (bounds is None) == (len(set(vectors)) < n)
+        bounds = _negated_suffix_maxima(vectors) if len(set(vectors)) == n else None
         start = rnd.randrange(n)
         end = scan_end(bounds, vectors[start], start + 1, n)
         assert start + 1 <= end <= n

@@ -4,8 +4,7 @@ groups: the comparator is not transitive, so the algorithm matters). Pure: no I/
 from __future__ import annotations
 
 import operator
-from bisect import bisect_left
-from itertools import accumulate
+from bisect import bisect_left, bisect_right
 
 
 def dominates_vec(l: tuple, r: tuple) -> bool:
@@ -69,20 +68,13 @@ def first_tied(cv: tuple, entries, vi: int, oi: int, keep=None) -> tuple[list, b
     return tied, False
 
 
-def suffix_bounds(vectors: list) -> list | None:
-    """What lets a tie note skip the part of a tie group it cannot find anything in (see
-    scan_end): per type, the negated maxima of vectors[k:] for each k (non-decreasing, so
-    bisect finds where they fall under a value); None when two vectors are equal (a vector
-    equal to the one scanned for is tied with it however far down it is)."""
-    if len(set(vectors)) < len(vectors):
-        return None
-    return [list(accumulate(reversed([-v[t] for v in vectors]), min))[::-1] for t in range(len(vectors[0]))]
-
-
 def scan_end(bounds: list | None, cv: tuple, lo: int, hi: int) -> int:
     """Where a scan of vectors[lo:hi] for the ones tied with cv may stop: from there on every
-    vector is <= cv in every place, and (bounds not None) none equals it, so cv dominates them
-    all. Most tie notes of a big group find nothing: then this is lo and no vector is read."""
+    vector is <= cv in every place, and none equals it, so cv dominates them all. bounds: per
+    type, the negated maxima of vectors[k:] for each k (non-decreasing, so bisect finds where
+    they fall under cv), as insertion_sort_bounded gives them for vectors all different; None
+    otherwise (an equal vector is tied however far down it is): then hi. Most tie notes of a
+    big group find nothing: then this is lo and no vector is read."""
     if bounds is None:
         return hi
     end = lo
@@ -91,3 +83,41 @@ def scan_end(bounds: list | None, cv: tuple, lo: int, hi: int) -> int:
         if k > end:
             end = k
     return end
+
+
+def insertion_sort_bounded(entries: list, vi: int) -> tuple[list, list]:
+    """insertion_sort by dominates_vec of the entries' vectors (entry[vi], all different), and
+    scan_end's bounds for the result, together. Each entry moves left past the run at the end of
+    those before it that it dominates; with the negated suffix maxima of those at hand, the run
+    starts where they fall under the entry's vector in every place (a bisection per type), and
+    updating them is a slice assignment per type: the same order as comparing neighbours one by
+    one, for a few C-level operations where a big group's entry passes ~n/4 of them."""
+    negs = [[] for _ in entries[0][vi]] if entries else []
+    out: list = []
+    if len(negs) == 2:  # vcore and memory, the big tie groups: the same, unrolled
+        n0, n1 = negs
+        for e in entries:
+            m0, m1 = e[vi]
+            m0, m1 = -m0, -m1
+            p = bisect_left(n0, m0)
+            k = bisect_left(n1, m1)
+            if k > p:
+                p = k
+            k = bisect_right(n0, m0, 0, p)
+            n0[k:p] = [m0] * (p - k + 1)
+            k = bisect_right(n1, m1, 0, p)
+            n1[k:p] = [m1] * (p - k + 1)
+            out.insert(p, e)
+        return out, negs
+    for e in entries:
+        ms = [-c for c in e[vi]]
+        p = 0
+        for neg, m in zip(negs, ms):
+            k = bisect_left(neg, m)
+            if k > p:
+                p = k
+        for neg, m in zip(negs, ms):
+            k = bisect_right(neg, m, 0, p)
+            neg[k:p] = [m] * (p - k + 1)
+        out.insert(p, e)
+    return out, negs

@@ -29,7 +29,7 @@ import heapq
 from itertools import islice
 
 from prio.values import INT32_MAX, INT32_MIN
-from prio.yunikorn.dominance import dominates_vec, first_tied, insertion_sort, scan_end, suffix_bounds
+from prio.yunikorn.dominance import dominates_vec, first_tied, insertion_sort, insertion_sort_bounded, scan_end
 from prio.yunikorn.priorities import report_up
 from prio.yunikorn.step import NO_CHANGES, Step
 
@@ -106,8 +106,8 @@ def _app_id(st) -> str:
 def _queue_tie_note(order: list, start: int, bounds: list | None) -> str | None:
     """Engine._queue_tie's note for order[start] taken from its tie group order[start:]: the
     first four others whose pending it does not dominate nor they its, ', ...' for a fifth.
-    bounds: the group's dominance.suffix_bounds, which end the scan where the rest is all
-    dominated by it."""
+    bounds: the group's negated suffix maxima (dominance.insertion_sort_bounded), which end the
+    scan where the rest is all dominated by it."""
     cv = order[start][4]
     end = scan_end(bounds, cv, start + 1, len(order))
     if end <= start + 1:
@@ -116,26 +116,6 @@ def _queue_tie_note(order: list, start: int, bounds: list | None) -> str | None:
     if not tied:
         return None
     return "queues " + ", ".join(sorted([x.path for x in tied] + [order[start][3].path])) + (", ..." if more else "")
-
-
-def _insertion_sort2(out: list) -> list:
-    """dominance.insertion_sort by dominates_vec of the pending vectors (e[4]), inline for two
-    types (the big tie groups of vcore and memory). The entry moving left is the same one
-    throughout, so it is held and the ones it passes shifted right: the same comparisons, the
-    same result."""
-    for i in range(1, len(out)):
-        e = out[i]
-        x0, x1 = x = e[4]
-        j = i
-        while j:
-            y = out[j - 1][4]
-            if x0 >= y[0] and x1 >= y[1] and x != y:
-                out[j] = out[j - 1]
-                j -= 1
-            else:
-                break
-        out[j] = e
-    return out
 
 
 def _name(e) -> str:
@@ -277,12 +257,13 @@ def _run_vectors(eng, progress) -> list:
     """The run over two or more resource types: counts as lists of ints over the types, tie
     groups ordered by pending dominance and kept between steps."""
 
-    def order_of(group: list) -> tuple[list, list | None]:  # group in name order -> YuniKorn's order of it, and its suffix_bounds
-        if n_types == 2:
-            order = _insertion_sort2(list(group))
-        else:
-            order = insertion_sort(list(group), [e[4] for e in group], dominates_vec)
-        return order, suffix_bounds([e[4] for e in order])
+    def order_of(group: list) -> tuple[list, list | None]:
+        """group in name order -> YuniKorn's order of it, and what its tie notes may skip
+        (dominance.scan_end's bounds; None when two pending vectors are equal)."""
+        vectors = [e[4] for e in group]
+        if len(set(vectors)) == len(vectors):
+            return insertion_sort_bounded(group, 4)
+        return insertion_sort(list(group), vectors, dominates_vec), None
 
     types = eng._ask_types
     n_types = len(types)
