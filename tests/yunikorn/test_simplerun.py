@@ -144,6 +144,14 @@ def test_what_the_simple_run_refuses():
     ]
     for queues, s in refused:
         assert not simplerun.fits(_engine(queues, json.dumps(s))), (queues, s)
+    # the runs' shares count on a positive fair max and nothing allocated negative (loaders
+    # refuse negative quantities; an engine built otherwise goes the general way)
+    for change in ({"allocated": {"pods": -1}}, {"fairmax": {"pods": 0}}):
+        e = _engine(base, json.dumps(snap))
+        q = next(q for q in e.root.walk() if q.path == "root.a")
+        for k, v in change.items():
+            setattr(q, k, v)
+        assert not simplerun.fits(e), change
     e = _engine(base, json.dumps(snap))
     e.step()  # once the general engine has stepped, the rest of the run stays with it
     assert not simplerun.fits(e)

@@ -26,6 +26,7 @@ checks steps, tie notes, leftovers and that state against the general engine.
 from __future__ import annotations
 
 import heapq
+from operator import add, sub, truediv
 from itertools import islice
 
 from prio.values import INT32_MAX, INT32_MIN
@@ -44,6 +45,9 @@ def fits(eng) -> bool:
         return False
     for q in eng.root.walk():
         if q.max or q.maxapps or q.guaranteed or q.stopped or q.base_allocated or eng.misaligned(q):
+            return False
+        # shares as the runs compute them: a positive fair max for every type, nothing negative
+        if not all((q.fairmax.get(t) or 0) > 0 for t in types) or any(v < 0 for v in q.allocated.values()):
             return False
     n = len(types)
     if n == 1:  # every ask asks for something, and there is no other type: it names the one
@@ -109,6 +113,14 @@ def _queue_tie_note(order: list, start: int, bounds: list | None) -> str | None:
     bounds: the group's negated suffix maxima (dominance.insertion_sort_bounded), which end the
     scan where the rest is all dominated by it."""
     cv = order[start][4]
+    if bounds is not None:
+        # order[start] greatest of order[start:] in every type (its own suffix maximum) dominates
+        # the rest (all different): so for most notes of a big group, before any bisection
+        if len(cv) == 2:
+            if bounds[0][start] == -cv[0] and bounds[1][start] == -cv[1]:
+                return None
+        elif all(b[start] == -c for b, c in zip(bounds, cv)):
+            return None
     end = scan_end(bounds, cv, start + 1, len(order))
     if end <= start + 1:
         return None
@@ -254,7 +266,7 @@ def _run_one(eng, progress) -> list:
 
 
 def _run_vectors(eng, progress) -> list:
-    """The run over two or more resource types: counts as lists of ints over the types, tie
+    """The run over two or more resource types: counts as tuples of ints over the types, tie
     groups ordered by pending dominance and kept between steps."""
 
     def order_of(group: list) -> tuple[list, list | None]:
@@ -270,27 +282,28 @@ def _run_vectors(eng, progress) -> list:
     root = eng.root
     queues = list(root.walk())
     apps = eng.apps
-    # lists of ints over the types in the pending/allocated/usage slots for the run: dicts again
+    # tuples of ints over the types in the pending/allocated/usage slots for the run: dicts again
     # at the end, with the keys the general run leaves (it adds the allocated ones)
     before = [(q.pending, q.allocated) for q in queues]
     for q in queues:
-        q.pending = [q.pending.get(t, 0) for t in types]
-        q.allocated = [q.allocated.get(t, 0) for t in types]
+        q.pending = tuple([q.pending.get(t, 0) for t in types])
+        q.allocated = tuple([q.allocated.get(t, 0) for t in types])
         q.heap = []
     app_before = [(st.pending, st.usage) for st in apps]
     vectors: dict = {}  # id(resources) -> its tuple over the types (loaders share one per shape)
-    plans: dict = {}  # leaf -> [(queue, its parent, its share divisors, the parent's sort)] up the path
+    plans: dict = {}  # leaf -> [(queue, its parent or None, its share divisors, the parent's sort)] up the path
     push, pop = heapq.heappush, heapq.heappop
+    two = n_types == 2
     for st in apps:
-        st.usage = [st.usage.get(t, 0) for t in types]
+        st.usage = tuple([st.usage.get(t, 0) for t in types])
         for a in st.asks:
             r = a.resources
             if id(r) not in vectors:
                 vectors[id(r)] = tuple(r[t] for t in types)
         leaf = st.leaf
         if leaf not in plans:
-            plans[leaf] = [(x, x.parent, [x.fairmax.get(t) for t in types], x.parent.sort_priority)
-                           for x in eng.path_of(leaf) if x.parent is not None]
+            plans[leaf] = [(x, x.parent, tuple([x.fairmax.get(t) for t in types]), x.parent is not None and x.parent.sort_priority)
+                           for x in eng.path_of(leaf)]
         if st.live < len(st.asks):
             push(leaf.heap, _app_entry(st, tuple(sorted(map(float, st.usage), reverse=True))))
     for q in queues:
@@ -358,32 +371,19 @@ def _run_vectors(eng, progress) -> list:
         path = leaf.chain
         ask, new = _take_next(st, leaf, path, n)
         vec = vectors[id(ask.resources)]
-        usage = st.usage
-        if n_types == 2:
-            v0, v1 = vec
-            usage[0] += v0
-            usage[1] += v1
-            for x in path:
-                xp, xa = x.pending, x.allocated
-                xp[0] -= v0
-                xp[1] -= v1
-                xa[0] += v0
-                xa[1] += v1
-                x.live -= 1
-        else:
-            for j, v in enumerate(vec):
-                usage[j] += v
-            for x in path:
-                xp, xa = x.pending, x.allocated
-                for j, v in enumerate(vec):
-                    xp[j] -= v
-                    xa[j] += v
-                x.live -= 1
         changes = NO_CHANGES
         if new != st.prio:
             old, st.prio = st.prio, new
             changes = report_up(leaf, old, new) or NO_CHANGES
-        # re-key: the application in its leaf, each queue of the path in its parent
+        if two:
+            v0, v1 = vec
+            u0, u1 = st.usage
+            st.usage = usage = (u0 + v0, u1 + v1)
+        else:
+            st.usage = usage = tuple(map(add, st.usage, vec))
+        # re-key: the application in its leaf, then each queue of the path (leaf up to root):
+        # its counts, and its entry in its parent's heap. Shares: every fair max is positive and
+        # nothing allocated negative here (fits), so the share is the greatest allocated/fair max
         if st.live < len(st.asks):
             if leaf.sort_policy == "fair":
                 uk = tuple(sorted(map(float, usage), reverse=True))
@@ -394,16 +394,31 @@ def _run_vectors(eng, progress) -> list:
                 k1, k2 = st.key_submit, -st.prio
             push(heap, (k1, k2, st.app_id, st))
         for x, p, divisors, prio_first in plans[leaf]:
-            if x.live <= 0:
+            if two:
+                p0, p1 = x.pending
+                x.pending = pend = (p0 - v0, p1 - v1)
+                a0, a1 = x.allocated
+                a0 += v0
+                a1 += v1
+                x.allocated = (a0, a1)
+            else:
+                x.pending = pend = tuple(map(sub, x.pending, vec))
+                x.allocated = alloc = tuple(map(add, x.allocated, vec))
+            x.live = live = x.live - 1
+            if p is None or live <= 0:
                 continue
-            sh = 0.0
-            for a, d in zip(x.allocated, divisors):
-                if a > 0 and d is not None:
-                    v = 1.0 if d <= 0 else a / d
-                    if v > sh:
-                        sh = v
-            k1, k2 = (-x.reported, sh) if prio_first else (sh, -x.reported)
-            push(p.heap, (k1, k2, x.name, x, tuple(x.pending)))
+            if two:
+                d0, d1 = divisors
+                sh = a0 / d0
+                s1 = a1 / d1
+                if s1 > sh:
+                    sh = s1
+            else:
+                sh = max(map(truediv, alloc, divisors))
+            if prio_first:
+                push(p.heap, (-x.reported, sh, x.name, x, pend))
+            else:
+                push(p.heap, (sh, -x.reported, x.name, x, pend))
         steps.append(new_step(Step, (n, leaf.path, st.app_id, ask.id, ask.priority, changes,
                                       tuple(notes) if notes is not None else (), "")))
         if progress is not None and not (len(steps) & 1023):
