@@ -322,19 +322,26 @@ def _run_vectors(eng, progress) -> list:
             pk = parked.get(q) if parked else None
             if pk is not None:
                 k1, k2, order, start, bounds = pk
-                if not heap or heap[0][0] > k1 or (heap[0][0] == k1 and heap[0][1] >= k2):
-                    if heap and heap[0][0] == k1 and heap[0][1] == k2:  # children joined: sorted again
+                take = True
+                if heap:
+                    h = heap[0]
+                    hk = h[0]
+                    if hk < k1 or (hk == k1 and h[1] < k2):
+                        take = False  # the heap's first comes before the group: taken below
+                    elif hk == k1 and h[1] == k2:  # children joined: sorted again
                         group = order[start:]
                         while heap and heap[0][0] == k1 and heap[0][1] == k2:
                             group.append(pop(heap))
                         group.sort(key=_name)
                         (order, bounds), start = order_of(group), 0
+                        pk[2], pk[4] = order, bounds
+                if take:
                     if len(order) - start > 1:
                         note = _queue_tie_note(order, start, bounds)
                         if note is not None:
                             notes = [note] if notes is None else notes + [note]
                     if start + 1 < len(order):
-                        parked[q] = [k1, k2, order, start + 1, bounds]
+                        pk[3] = start + 1
                     else:
                         del parked[q]
                     q = order[start][3]
