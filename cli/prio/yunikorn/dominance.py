@@ -1,6 +1,8 @@
 """Pending dominance between queues, over vectors of their pending resources by type, and
 the insertion sort YuniKorn's sort of a tie group comes to (Go's sort.SliceStable on small
-groups: the comparator is not transitive, so the algorithm matters). Pure: no I/O."""
+groups: the comparator is not transitive, so the algorithm matters): neighbour by neighbour,
+or, for vectors all different, by bisection over the negated suffix maxima of the entries
+placed so far, which also tell a tie note's scan where to stop. Pure: no I/O."""
 from __future__ import annotations
 
 import operator

@@ -5,16 +5,18 @@ something and naming every resource type the asks use (a snapshot without node d
 
 Such a run never sets an ask aside, so the general engine's machinery for it (resources as
 dicts of any types, versioned heap entries, limits, the general walk) only costs time. Here
-every count is an int (one type, _run_one) or a list of ints over the types (_run_vectors) and
-every heap holds exactly the current entries, so a step takes the first child at each level,
-then updates and re-keys the path. The order is Engine.step's, to the letter:
+every count is an int (one type, _run_one) or a tuple of ints over the types (_run_vectors),
+every heap holds exactly the current entries and every fair max is positive, so a step takes
+the first child at each level, then updates and re-keys the path. The order is Engine.step's,
+to the letter:
 
 - siblings by (priority, fair share) as the parent sorts them; with one resource type also by
   more pending (the general engine keys them so: a tie is then between equals, in name order);
   with more, a tie group (all current children equal on the key) is ordered as YuniKorn's sort
   orders it, by an insertion sort over pending dominance of the children in name order
-  (dominance.insertion_sort), and kept between steps as the general engine keeps it (the rest of
-  the group stays in order, out of the heap, until a child joins it: see tieorder.py);
+  (dominance.insertion_sort, or insertion_sort_bounded when their pending vectors all differ),
+  and kept between steps as the general engine keeps it (the rest of the group stays in order,
+  out of the heap, until a child joins it: see tieorder.py);
 - a leaf's applications by its sort policy's key, then id;
 - the tie notes, the fair share, the usage key and the priority changes as Engine.step has them.
 
