@@ -25,6 +25,7 @@ _Parser = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _scalar = SafeConstructor()
 _T = "tag:yaml.org,2002:"
 _FLOW = re.compile(r"[\[\]{}]")
+_LEAD = re.compile(r"^[ -]*", re.M)
 _STRIP = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"\\]|\\.)*\"|#[^\n]*")
 
 
@@ -32,9 +33,12 @@ def check_depth(name: str, text: str, limit: int = MAX_DEPTH) -> None:
     """Refuse text nested deeper than `limit` before any parser recurses into it.
 
     Counts flow brackets outside quotes and comments, plus block indentation levels and
-    compact `- - -` sequences; an over-estimate is fine, an under-estimate is not.
+    compact `- - -` sequences; an over-estimate is fine, an under-estimate is not. Each count
+    is skipped when a cheaper over-estimate is within the limit: the number of opening
+    brackets, and the longest run of spaces and dashes that starts a line (every level of the
+    block count takes a column of it), plus one.
     """
-    if "[" in text or "{" in text:
+    if text.count("[") + text.count("{") > limit:
         depth = 0
         for m in _FLOW.finditer(_STRIP.sub("", text)):
             if m.group() in "[{":
@@ -44,6 +48,8 @@ def check_depth(name: str, text: str, limit: int = MAX_DEPTH) -> None:
                     raise InputError(name, f"YAML nested more than {limit} levels deep; prio refuses it before parsing", line)
             else:
                 depth -= 1
+    if max(map(len, _LEAD.findall(text)), default=0) + 1 <= limit:
+        return
     stack = [-1]
     for lineno, line in enumerate(text.split("\n"), 1):
         stripped = line.lstrip(" ")
