@@ -106,9 +106,15 @@ def insertion_sort_bounded(entries: list, vi: int) -> tuple[list, list]:
             if k > p:
                 p = k
             k = bisect_right(n0, m0, 0, p)
-            n0[k:p] = [m0] * (p - k + 1)
+            if k == p:  # no maximum before it rises (most entries): the entry's own goes in
+                n0.insert(p, m0)
+            else:
+                n0[k:p] = [m0] * (p - k + 1)
             k = bisect_right(n1, m1, 0, p)
-            n1[k:p] = [m1] * (p - k + 1)
+            if k == p:
+                n1.insert(p, m1)
+            else:
+                n1[k:p] = [m1] * (p - k + 1)
             out.insert(p, e)
         return out, negs
     for e in entries:
