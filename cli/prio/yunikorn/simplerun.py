@@ -28,8 +28,8 @@ checks steps, tie notes, leftovers and that state against the general engine.
 from __future__ import annotations
 
 import heapq
-from operator import add, sub, truediv
 from itertools import islice
+from operator import add, sub, truediv
 
 from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn.dominance import dominates_vec, first_tied, insertion_sort, insertion_sort_bounded, scan_end
