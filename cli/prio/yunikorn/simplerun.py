@@ -60,12 +60,21 @@ def fits(eng) -> bool:
     return True
 
 
-def _app_entry(st, usage_key: tuple) -> tuple:
+def _usage_one(st) -> tuple:
+    return (float(st.usage),)
+
+
+def _usage_vector(st) -> tuple:
+    return tuple(sorted(map(float, st.usage), reverse=True))
+
+
+def _app_entry(st, usage_key) -> tuple:
     """st's entry in its leaf's heap (Engine._akey; without guaranteed the usage key is the
-    usage as floats, largest first), as the run's loops build it inline."""
+    usage as floats, largest first: usage_key(st), asked only of a fair leaf)."""
     leaf = st.leaf
     if leaf.sort_policy == "fair":
-        k1, k2 = (-st.prio, usage_key) if leaf.sort_priority else (usage_key, -st.prio)
+        uk = usage_key(st)
+        k1, k2 = (-st.prio, uk) if leaf.sort_priority else (uk, -st.prio)
     elif leaf.sort_priority:
         k1, k2 = -st.prio, st.key_submit
     else:
@@ -182,7 +191,7 @@ def _run_one(eng, progress) -> list:
         st.usage = st.usage.get(t, 0)
         eng.path_of(st.leaf)  # leaf.chain
         if st.live < len(st.asks):
-            push(st.leaf.heap, _app_entry(st, (float(st.usage),)))
+            push(st.leaf.heap, _app_entry(st, _usage_one))
 
     def entry(x):  # Engine._push for one type: more pending first among equal (priority, share)
         a, d = x.allocated, x.fairmax.get(t)
@@ -223,7 +232,7 @@ def _run_one(eng, progress) -> list:
         path = leaf.chain
         ask, new = _take_next(st, leaf, path, n)
         v = ask.resources[t]
-        u = st.usage = st.usage + v
+        st.usage += v
         for x in path:
             x.pending -= v
             x.allocated += v
@@ -235,14 +244,7 @@ def _run_one(eng, progress) -> list:
         # re-key: the application in its leaf, each queue of the path in its parent (entry(),
         # inline)
         if st.live < len(st.asks):
-            if leaf.sort_policy == "fair":
-                uk = (float(u),)
-                k1, k2 = (-st.prio, uk) if leaf.sort_priority else (uk, -st.prio)
-            elif leaf.sort_priority:
-                k1, k2 = -st.prio, st.key_submit
-            else:
-                k1, k2 = st.key_submit, -st.prio
-            push(heap, (k1, k2, st.app_id, st))
+            push(heap, _app_entry(st, _usage_one))
         for x in path:
             p = x.parent
             if p is None or x.live <= 0:
@@ -307,12 +309,12 @@ def _run_vectors(eng, progress) -> list:
             plans[leaf] = [(x, x.parent, tuple([x.fairmax.get(t) for t in types]), x.parent is not None and x.parent.sort_priority)
                            for x in eng.path_of(leaf)]
         if st.live < len(st.asks):
-            push(leaf.heap, _app_entry(st, tuple(sorted(map(float, st.usage), reverse=True))))
+            push(leaf.heap, _app_entry(st, _usage_vector))
     for q in queues:
         if q.parent is not None and q.live > 0:
             push(q.parent.heap, _queue_entry(q, [q.fairmax.get(t) for t in types]))
 
-    parked: dict = {}  # parent -> [k1, k2, its tie group in order, where the rest starts]
+    parked: dict = {}  # parent -> [k1, k2, its tie group in order, where the rest starts, its scan bounds]
     steps = []
     n = eng.steps_done
     new_step = tuple.__new__
@@ -387,21 +389,14 @@ def _run_vectors(eng, progress) -> list:
         if two:
             v0, v1 = vec
             u0, u1 = st.usage
-            st.usage = usage = (u0 + v0, u1 + v1)
+            st.usage = (u0 + v0, u1 + v1)
         else:
-            st.usage = usage = tuple(map(add, st.usage, vec))
+            st.usage = tuple(map(add, st.usage, vec))
         # re-key: the application in its leaf, then each queue of the path (leaf up to root):
         # its counts, and its entry in its parent's heap. Shares: every fair max is positive and
         # nothing allocated negative here (fits), so the share is the greatest allocated/fair max
         if st.live < len(st.asks):
-            if leaf.sort_policy == "fair":
-                uk = tuple(sorted(map(float, usage), reverse=True))
-                k1, k2 = (-st.prio, uk) if leaf.sort_priority else (uk, -st.prio)
-            elif leaf.sort_priority:
-                k1, k2 = -st.prio, st.key_submit
-            else:
-                k1, k2 = st.key_submit, -st.prio
-            push(heap, (k1, k2, st.app_id, st))
+            push(heap, _app_entry(st, _usage_vector))
         for x, p, divisors, prio_first in plans[leaf]:
             if two:
                 p0, p1 = x.pending
