@@ -18,7 +18,8 @@ to the letter:
   and kept between steps as the general engine keeps it (the rest of the group stays in order,
   out of the heap, until a child joins it: see tieorder.py);
 - a leaf's applications by its sort policy's key, then id;
-- the tie notes, the fair share, the usage key and the priority changes as Engine.step has them.
+- the tie notes, the fair share, the usage key and the priority changes as Engine.step has them
+  (a tie group's notes all at once when it is formed: _queue_tie_notes).
 
 At the end the state the rest of prio reads is as the general run leaves it (per-queue and
 per-application resources as dicts, priorities, trackers, placed and first/last steps), and the
@@ -118,27 +119,37 @@ def _app_id(st) -> str:
     return st.app_id
 
 
-def _queue_tie_note(order: list, start: int, bounds: list | None) -> str | None:
-    """Engine._queue_tie's note for order[start] taken from its tie group order[start:]: the
-    first four others whose pending it does not dominate nor they its, ', ...' for a fifth.
-    bounds: the group's negated suffix maxima (dominance.insertion_sort_bounded), which end the
-    scan where the rest is all dominated by it."""
-    cv = order[start][4]
-    if bounds is not None:
-        # order[start] greatest of order[start:] in every type (its own suffix maximum) dominates
-        # the rest (all different): so for most notes of a big group, before any bisection
-        if len(cv) == 2:
-            if bounds[0][start] == -cv[0] and bounds[1][start] == -cv[1]:
-                return None
-        elif all(b[start] == -c for b, c in zip(bounds, cv)):
-            return None
-    end = scan_end(bounds, cv, start + 1, len(order))
-    if end <= start + 1:
-        return None
-    tied, more = first_tied(cv, islice(order, start + 1, end), 4, 3)
-    if not tied:
-        return None
-    return "queues " + ", ".join(sorted([x.path for x in tied] + [order[start][3].path])) + (", ..." if more else "")
+def _queue_tie_notes(order: list, bounds: list | None) -> list:
+    """Engine._queue_tie's note for each child of a tie group as it is taken in turn, order
+    being YuniKorn's order of the group: for order[s], the first four of order[s+1:] whose
+    pending it does not dominate nor they its, ', ...' for a fifth; None where there is none
+    (always for the last). All at once when the group is formed (its order and pending vectors
+    do not change while it is walked), in one loop where a call per step would cost more than
+    the scan. bounds: the group's negated suffix maxima (dominance.insertion_sort_bounded),
+    which end a scan where the rest is all dominated by the child taken."""
+    m = len(order)
+    notes: list = [None] * m
+    two = bounds is not None and len(bounds) == 2
+    if two:
+        n0, n1 = bounds
+    for s in range(m - 1):
+        cv = order[s][4]
+        # order[s] greatest of order[s:] in every type (its own suffix maximum) dominates the
+        # rest (all different): so for most children of a big group, before any bisection
+        if two:
+            if n0[s] == -cv[0] and n1[s] == -cv[1]:
+                continue
+        elif bounds is not None and all(b[s] == -c for b, c in zip(bounds, cv)):
+            continue
+        lo = s + 1
+        end = scan_end(bounds, cv, lo, m)
+        if end <= lo:
+            continue
+        tied, more = first_tied(cv, islice(order, lo, end), 4, 3)
+        if tied:
+            tied.append(order[s][3])
+            notes[s] = "queues " + ", ".join(sorted([x.path for x in tied])) + (", ..." if more else "")
+    return notes
 
 
 def _name(e) -> str:
@@ -273,13 +284,15 @@ def _run_vectors(eng, progress) -> list:
     """The run over two or more resource types: counts as tuples of ints over the types, tie
     groups ordered by pending dominance and kept between steps."""
 
-    def order_of(group: list) -> tuple[list, list | None]:
-        """group in name order -> YuniKorn's order of it, and what its tie notes may skip
-        (dominance.scan_end's bounds; None when two pending vectors are equal)."""
+    def order_of(group: list) -> tuple[list, list]:
+        """group in name order -> YuniKorn's order of it, and the tie note of each child as it
+        is taken in turn."""
         vectors = [e[4] for e in group]
         if len(set(vectors)) == len(vectors):
-            return insertion_sort_bounded(group, 4)
-        return insertion_sort(list(group), vectors, dominates_vec), None
+            order, bounds = insertion_sort_bounded(group, 4)
+        else:  # two equal pending vectors: neighbour by neighbour, and notes scan to the end
+            order, bounds = insertion_sort(list(group), vectors, dominates_vec), None
+        return order, _queue_tie_notes(order, bounds)
 
     types = eng._ask_types
     n_types = len(types)
@@ -314,7 +327,7 @@ def _run_vectors(eng, progress) -> list:
         if q.parent is not None and q.live > 0:
             push(q.parent.heap, _queue_entry(q, [q.fairmax.get(t) for t in types]))
 
-    parked: dict = {}  # parent -> [k1, k2, its tie group in order, where the rest starts, its scan bounds]
+    parked: dict = {}  # parent -> [k1, k2, its tie group in order, where the rest starts, their tie notes]
     steps = []
     n = eng.steps_done
     new_step = tuple.__new__
@@ -325,7 +338,7 @@ def _run_vectors(eng, progress) -> list:
             heap = q.heap
             pk = parked.get(q) if parked else None
             if pk is not None:
-                k1, k2, order, start, bounds = pk
+                k1, k2, order, start, tnotes = pk
                 take = True
                 if heap:
                     h = heap[0]
@@ -337,13 +350,12 @@ def _run_vectors(eng, progress) -> list:
                         while heap and heap[0][0] == k1 and heap[0][1] == k2:
                             group.append(pop(heap))
                         group.sort(key=_name)
-                        (order, bounds), start = order_of(group), 0
-                        pk[2], pk[4] = order, bounds
+                        (order, tnotes), start = order_of(group), 0
+                        pk[2], pk[4] = order, tnotes
                 if take:
-                    if len(order) - start > 1:
-                        note = _queue_tie_note(order, start, bounds)
-                        if note is not None:
-                            notes = [note] if notes is None else notes + [note]
+                    note = tnotes[start]
+                    if note is not None:
+                        notes = [note] if notes is None else notes + [note]
                     if start + 1 < len(order):
                         pk[3] = start + 1
                     else:
@@ -357,8 +369,8 @@ def _run_vectors(eng, progress) -> list:
                 group = [top]  # in name order: the heap orders equal keys by name
                 while heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
                     group.append(pop(heap))
-                order, bounds = order_of(group)
-                note = _queue_tie_note(order, 0, bounds)
+                order, tnotes = order_of(group)
+                note = tnotes[0]
                 if note is not None:
                     notes = [note] if notes is None else notes + [note]
                 if pk is not None:  # another group was parked here: it goes back to the heap, as
@@ -366,7 +378,7 @@ def _run_vectors(eng, progress) -> list:
                     # is never passed by the heap and this is not reached: kept for the rule)
                     for e in pk[2][pk[3]:]:
                         push(heap, e)
-                parked[q] = [top[0], top[1], order, 1, bounds]
+                parked[q] = [top[0], top[1], order, 1, tnotes]
                 top = order[0]
             q = top[3]
         leaf = q
