@@ -249,13 +249,15 @@ def _run_one(eng, progress) -> list:
             x.allocated += v
             x.live -= 1
         changes = NO_CHANGES
+        keep = leaf.sort_policy != "fair"  # the application's heap entry holds while its priority does
         if new != st.prio:
+            keep = False
             old, st.prio = st.prio, new
             changes = report_up(leaf, old, new) or NO_CHANGES
         # re-key: the application in its leaf, each queue of the path in its parent (entry(),
         # inline)
         if st.live < len(st.asks):
-            push(heap, _app_entry(st, _usage_one))
+            push(heap, top if keep else _app_entry(st, _usage_one))
         for x in path:
             p = x.parent
             if p is None or x.live <= 0:
@@ -395,7 +397,9 @@ def _run_vectors(eng, progress) -> list:
         ask, new = _take_next(st, leaf, path, n)
         vec = vectors[id(ask.resources)]
         changes = NO_CHANGES
+        keep = leaf.sort_policy != "fair"  # the application's heap entry holds while its priority does
         if new != st.prio:
+            keep = False
             old, st.prio = st.prio, new
             changes = report_up(leaf, old, new) or NO_CHANGES
         if two:
@@ -408,7 +412,7 @@ def _run_vectors(eng, progress) -> list:
         # its counts, and its entry in its parent's heap. Shares: every fair max is positive and
         # nothing allocated negative here (fits), so the share is the greatest allocated/fair max
         if st.live < len(st.asks):
-            push(heap, _app_entry(st, _usage_vector))
+            push(heap, top if keep else _app_entry(st, _usage_vector))
         for x, p, divisors, prio_first in plans[leaf]:
             if two:
                 p0, p1 = x.pending
