@@ -198,11 +198,15 @@ def _run_one(eng, progress) -> list:
         q.allocated = q.allocated.get(t, 0)
         q.heap = []
     push, pop = heapq.heappush, heapq.heappop
+    plans: dict = {}  # leaf -> [(queue, its parent, its share divisor, the parent's sort)] up the path, below root
     for st in apps:
         st.usage = st.usage.get(t, 0)
-        eng.path_of(st.leaf)  # leaf.chain
+        leaf = st.leaf
+        if leaf not in plans:
+            plans[leaf] = [(x, x.parent, x.fairmax.get(t), x.parent.sort_priority)
+                           for x in eng.path_of(leaf) if x.parent is not None]
         if st.live < len(st.asks):
-            push(st.leaf.heap, _app_entry(st, _usage_one))
+            push(leaf.heap, _app_entry(st, _usage_one))
 
     def entry(x):  # Engine._push for one type: more pending first among equal (priority, share)
         a, d = x.allocated, x.fairmax.get(t)
@@ -218,7 +222,8 @@ def _run_one(eng, progress) -> list:
     steps = []
     n = eng.steps_done
     new_step = tuple.__new__
-    while root.live > 0:
+    left = root.live  # root's counts are not kept step by step: _write_back settles them
+    while left > 0:
         notes = None
         q = root
         while not q.leaf:
@@ -244,36 +249,34 @@ def _run_one(eng, progress) -> list:
         ask, new = _take_next(st, leaf, path, n)
         v = ask.resources[t]
         st.usage += v
-        for x in path:
-            x.pending -= v
-            x.allocated += v
-            x.live -= 1
+        left -= 1
         changes = NO_CHANGES
         keep = leaf.sort_policy != "fair"  # the application's heap entry holds while its priority does
         if new != st.prio:
             keep = False
             old, st.prio = st.prio, new
             changes = report_up(leaf, old, new) or NO_CHANGES
-        # re-key: the application in its leaf, each queue of the path in its parent (entry(),
-        # inline)
+        # re-key: the application in its leaf, then each queue of the path below root (leaf up):
+        # its counts, and its entry in its parent's heap (entry(), inline: every fair max is
+        # positive and nothing allocated negative here, fits)
         if st.live < len(st.asks):
             push(heap, top if keep else _app_entry(st, _usage_one))
-        for x in path:
-            p = x.parent
-            if p is None or x.live <= 0:
+        for x, p, d, prio_first in plans[leaf]:
+            x.pending = pend = x.pending - v
+            x.allocated = a = x.allocated + v
+            x.live = live = x.live - 1
+            if live <= 0:
                 continue
-            a = x.allocated
-            d = x.fairmax.get(t)
-            sh = 0.0 if a <= 0 or d is None else 1.0 if d <= 0 else a / d
-            if p.sort_priority:
-                push(p.heap, (-x.reported, (sh, -x.pending), x.name, x))
+            if prio_first:
+                push(p.heap, (-x.reported, (a / d, -pend), x.name, x))
             else:
-                push(p.heap, (sh, (-x.reported, -x.pending), x.name, x))
+                push(p.heap, (a / d, (-x.reported, -pend), x.name, x))
         steps.append(new_step(Step, (n, leaf.path, st.app_id, ask.id, ask.priority, changes,
                                       tuple(notes) if notes is not None else (), "")))
         if progress is not None and not (len(steps) & 1023):
             progress(len(steps))
 
+    root.live = left
     for q in queues:
         q.pending, q.allocated = [q.pending], [q.allocated]
     for st in apps:
@@ -310,7 +313,7 @@ def _run_vectors(eng, progress) -> list:
         q.heap = []
     app_before = [(st.pending, st.usage) for st in apps]
     vectors: dict = {}  # id(resources) -> its tuple over the types (loaders share one per shape)
-    plans: dict = {}  # leaf -> [(queue, its parent or None, its share divisors, the parent's sort)] up the path
+    plans: dict = {}  # leaf -> [(queue, its parent, its share divisors, the parent's sort)] up the path, below root
     push, pop = heapq.heappush, heapq.heappop
     two = n_types == 2
     for st in apps:
@@ -321,8 +324,8 @@ def _run_vectors(eng, progress) -> list:
                 vectors[id(r)] = tuple(r[t] for t in types)
         leaf = st.leaf
         if leaf not in plans:
-            plans[leaf] = [(x, x.parent, tuple([x.fairmax.get(t) for t in types]), x.parent is not None and x.parent.sort_priority)
-                           for x in eng.path_of(leaf)]
+            plans[leaf] = [(x, x.parent, tuple([x.fairmax.get(t) for t in types]), x.parent.sort_priority)
+                           for x in eng.path_of(leaf) if x.parent is not None]
         if st.live < len(st.asks):
             push(leaf.heap, _app_entry(st, _usage_vector))
     for q in queues:
@@ -333,7 +336,8 @@ def _run_vectors(eng, progress) -> list:
     steps = []
     n = eng.steps_done
     new_step = tuple.__new__
-    while root.live > 0:
+    left = root.live  # root's counts are not kept step by step: _write_back settles them
+    while left > 0:
         notes = None
         q = root
         while not q.leaf:
@@ -396,6 +400,7 @@ def _run_vectors(eng, progress) -> list:
         path = leaf.chain
         ask, new = _take_next(st, leaf, path, n)
         vec = vectors[id(ask.resources)]
+        left -= 1
         changes = NO_CHANGES
         keep = leaf.sort_policy != "fair"  # the application's heap entry holds while its priority does
         if new != st.prio:
@@ -408,7 +413,7 @@ def _run_vectors(eng, progress) -> list:
             st.usage = (u0 + v0, u1 + v1)
         else:
             st.usage = tuple(map(add, st.usage, vec))
-        # re-key: the application in its leaf, then each queue of the path (leaf up to root):
+        # re-key: the application in its leaf, then each queue of the path below root (leaf up):
         # its counts, and its entry in its parent's heap. Shares: every fair max is positive and
         # nothing allocated negative here (fits), so the share is the greatest allocated/fair max
         if st.live < len(st.asks):
@@ -425,7 +430,7 @@ def _run_vectors(eng, progress) -> list:
                 x.pending = pend = tuple(map(sub, x.pending, vec))
                 x.allocated = alloc = tuple(map(add, x.allocated, vec))
             x.live = live = x.live - 1
-            if p is None or live <= 0:
+            if live <= 0:
                 continue
             if two:
                 d0, d1 = divisors
@@ -444,6 +449,7 @@ def _run_vectors(eng, progress) -> list:
         if progress is not None and not (len(steps) & 1023):
             progress(len(steps))
 
+    root.live = left
     _write_back(eng, types, queues, before, app_before, n)
     return steps
 
@@ -452,7 +458,13 @@ def _write_back(eng, types: tuple, queues: list, before: list, app_before: list,
     """The state as the general run leaves it, from the run's lists over `types` and the dicts
     before it (and the allocated flags of the asks each application's live now passed); the
     heaps are built again by a further step. Keys: pending keeps its own, and
-    allocated and usage gain every type once something was allocated (every ask names them all)."""
+    allocated and usage gain every type once something was allocated (every ask names them all).
+    Root's counts, which no key reads, were left as they were: they change by what the
+    applications took."""
+    root = eng.root
+    took = [sum([st.usage[j] for st in eng.apps]) - sum([u.get(t, 0) for _, u in app_before]) for j, t in enumerate(types)]
+    root.pending = [c - k for c, k in zip(root.pending, took)]
+    root.allocated = [c + k for c, k in zip(root.allocated, took)]
     for q, (pending, allocated) in zip(queues, before):
         pv, av = q.pending, q.allocated
         q.pending = {t: pv[j] for j, t in enumerate(types) if t in pending}
