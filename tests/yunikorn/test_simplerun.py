@@ -192,3 +192,4 @@ def test_big_tie_groups_as_the_general_engine_keeps_them():
             ties += sum(1 for s in steps if s.tie)
             total += len(steps)
         assert ties > total // 20, (types, ties, total)
+

@@ -16,7 +16,10 @@ to the letter:
   orders it, by an insertion sort over pending dominance of the children in name order
   (dominance.insertion_sort, or insertion_sort_bounded when their pending vectors all differ),
   and kept between steps as the general engine keeps it (the rest of the group stays in order,
-  out of the heap, until a child joins it: see tieorder.py);
+  out of the heap, until a child joins it: see tieorder.py). Keys only grow here (a queue's
+  priority only falls, as an application's asks go highest first, and its share only grows),
+  so nothing in the heap ever comes before a parked group: a child re-keyed to the group's
+  key joins it, and the general engine's other cases do not arise;
 - a leaf's applications by its sort policy's key, then id;
 - the tie notes, the fair share, the usage key and the priority changes as Engine.step has them
   (a tie group's notes all at once when it is formed: _queue_tie_notes).
@@ -233,7 +236,7 @@ def _run_one(eng, progress) -> list:
             top = pop(heap)
             if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
                 note = _heap_tie_note(heap, top, "queues ", _path)
-                notes = [note] if notes is None else notes + [note]
+                notes = (note,) if notes is None else notes + (note,)
             q = top[3]
         leaf = q
         heap = leaf.heap
@@ -242,7 +245,7 @@ def _run_one(eng, progress) -> list:
         top = pop(heap)
         if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
             note = _heap_tie_note(heap, top, "applications ", _app_id)
-            notes = [note] if notes is None else notes + [note]
+            notes = (note,) if notes is None else notes + (note,)
         st = top[3]
         n += 1
         path = leaf.chain
@@ -272,7 +275,7 @@ def _run_one(eng, progress) -> list:
             else:
                 push(p.heap, (a / d, (-x.reported, -pend), x.name, x))
         steps.append(new_step(Step, (n, leaf.path, st.app_id, ask.id, ask.priority, changes,
-                                      tuple(notes) if notes is not None else (), "")))
+                                      notes if notes is not None else (), "")))
         if progress is not None and not (len(steps) & 1023):
             progress(len(steps))
 
@@ -332,7 +335,9 @@ def _run_vectors(eng, progress) -> list:
         if q.parent is not None and q.live > 0:
             push(q.parent.heap, _queue_entry(q, [q.fairmax.get(t) for t in types]))
 
-    parked: dict = {}  # parent -> [k1, k2, its tie group in order, where the rest starts, their tie notes]
+    # parent -> [the key of its tie group, (priority, share), then the group's entries not yet
+    # taken and their tie notes, each last first (the next is popped from the end)]
+    parked: dict = {}
     steps = []
     n = eng.steps_done
     new_step = tuple.__new__
@@ -343,31 +348,24 @@ def _run_vectors(eng, progress) -> list:
         while not q.leaf:
             heap = q.heap
             pk = parked.get(q) if parked else None
-            if pk is not None:
-                k1, k2, order, start, tnotes = pk
-                take = True
-                if heap:
-                    h = heap[0]
-                    hk = h[0]
-                    if hk < k1 or (hk == k1 and h[1] < k2):
-                        take = False  # the heap's first comes before the group: taken below
-                    elif hk == k1 and h[1] == k2:  # children joined: sorted again
-                        group = order[start:]
-                        while heap and heap[0][0] == k1 and heap[0][1] == k2:
-                            group.append(pop(heap))
-                        group.sort(key=_name)
-                        (order, tnotes), start = order_of(group), 0
-                        pk[2], pk[4] = order, tnotes
-                if take:
-                    note = tnotes[start]
-                    if note is not None:
-                        notes = [note] if notes is None else notes + [note]
-                    if start + 1 < len(order):
-                        pk[3] = start + 1
-                    else:
-                        del parked[q]
-                    q = order[start][3]
-                    continue
+            if pk is not None:  # nothing in the heap comes before it (keys only grow)
+                key, rest, rnotes = pk
+                if heap and heap[0][:2] == key:  # children joined: sorted again
+                    group = rest[::-1]
+                    while heap and heap[0][:2] == key:
+                        group.append(pop(heap))
+                    group.sort(key=_name)
+                    order, tnotes = order_of(group)
+                    pk[1] = rest = order[::-1]
+                    pk[2] = rnotes = tnotes[::-1]
+                note = rnotes.pop()
+                if note is not None:
+                    notes = (note,) if notes is None else notes + (note,)
+                e = rest.pop()
+                if not rest:
+                    del parked[q]
+                q = e[3]
+                continue
             if not heap:  # nothing placeable (cannot happen without limits): the check below ends the run
                 break
             top = pop(heap)
@@ -378,13 +376,8 @@ def _run_vectors(eng, progress) -> list:
                 order, tnotes = order_of(group)
                 note = tnotes[0]
                 if note is not None:
-                    notes = [note] if notes is None else notes + [note]
-                if pk is not None:  # another group was parked here: it goes back to the heap, as
-                    # in tieorder.ParkedGroups (keys only grow in these runs, so a parked group
-                    # is never passed by the heap and this is not reached: kept for the rule)
-                    for e in pk[2][pk[3]:]:
-                        push(heap, e)
-                parked[q] = [top[0], top[1], order, 1, tnotes]
+                    notes = (note,) if notes is None else notes + (note,)
+                parked[q] = [top[:2], order[:0:-1], tnotes[:0:-1]]
                 top = order[0]
             q = top[3]
         leaf = q
@@ -394,7 +387,7 @@ def _run_vectors(eng, progress) -> list:
         top = pop(heap)
         if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
             note = _heap_tie_note(heap, top, "applications ", _app_id)
-            notes = [note] if notes is None else notes + [note]
+            notes = (note,) if notes is None else notes + (note,)
         st = top[3]
         n += 1
         path = leaf.chain
@@ -445,7 +438,7 @@ def _run_vectors(eng, progress) -> list:
             else:
                 push(p.heap, (sh, -x.reported, x.name, x, pend))
         steps.append(new_step(Step, (n, leaf.path, st.app_id, ask.id, ask.priority, changes,
-                                      tuple(notes) if notes is not None else (), "")))
+                                      notes if notes is not None else (), "")))
         if progress is not None and not (len(steps) & 1023):
             progress(len(steps))
 
