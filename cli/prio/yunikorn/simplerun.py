@@ -349,15 +349,15 @@ def _run_vectors(eng, progress) -> list:
             heap = q.heap
             pk = parked.get(q) if parked else None
             if pk is not None:  # nothing in the heap comes before it (keys only grow)
-                key, rest, rnotes = pk
-                if heap and heap[0][:2] == key:  # children joined: sorted again
+                k1, k2, rest, rnotes = pk
+                if heap and heap[0][1] == k2 and heap[0][0] == k1:  # children joined: sorted again
                     group = rest[::-1]
-                    while heap and heap[0][:2] == key:
+                    while heap and heap[0][1] == k2 and heap[0][0] == k1:
                         group.append(pop(heap))
                     group.sort(key=_name)
                     order, tnotes = order_of(group)
-                    pk[1] = rest = order[::-1]
-                    pk[2] = rnotes = tnotes[::-1]
+                    pk[2] = rest = order[::-1]
+                    pk[3] = rnotes = tnotes[::-1]
                 note = rnotes.pop()
                 if note is not None:
                     notes = (note,) if notes is None else notes + (note,)
@@ -377,7 +377,7 @@ def _run_vectors(eng, progress) -> list:
                 note = tnotes[0]
                 if note is not None:
                     notes = (note,) if notes is None else notes + (note,)
-                parked[q] = [top[:2], order[:0:-1], tnotes[:0:-1]]
+                parked[q] = [top[0], top[1], order[:0:-1], tnotes[:0:-1]]
                 top = order[0]
             q = top[3]
         leaf = q
