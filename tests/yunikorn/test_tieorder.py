@@ -309,3 +309,21 @@ def test_pending_is_checked_only_where_an_ask_could_leave_it_empty():
         assert got == _run(queues, asks, plain=False, checked=True), (queues, asks)
         trusted += all(any(a.get("resources", {"pods": 1}).values()) for app in json.loads(asks)["applications"] for a in app["asks"])
     assert 150 < trusted < 280
+
+
+def test_a_tie_note_reads_as_its_text_and_compares_as_it():
+    """TieNote: who tied, its text made when read (names sorted, ', ...' when more tied); equal
+    to, and hashed as, that text, so the notes of both engines and plain strings compare."""
+    from types import SimpleNamespace as NS
+
+    from prio.yunikorn.step import TieNote
+
+    queues = TieNote("queues", [NS(path="root.b"), NS(path="root.a")])
+    apps = tuple.__new__(TieNote, ("applications", [NS(app_id="y"), NS(app_id="x")], True))
+    assert str(queues) == "queues root.a, root.b" and str(apps) == "applications x, y, ..."
+    assert queues == "queues root.a, root.b" and "queues root.a, root.b" == queues
+    assert queues != "queues root.a" and not (queues != "queues root.a, root.b")
+    assert queues == TieNote("queues", [NS(path="root.a"), NS(path="root.b")]) and queues != apps
+    assert (queues,) == ("queues root.a, root.b",) and hash(queues) == hash("queues root.a, root.b")
+    assert repr(apps) == repr("applications x, y, ...") and queues != ("queues", [], False)
+    assert "; ".join(map(str, (queues, apps))) == "queues root.a, root.b; applications x, y, ..."

@@ -37,7 +37,7 @@ def footnotes(steps) -> list[str]:
     out = []
     for s in steps:
         if s.tie:
-            out.append(f"{TIE_MARK} step {s.step}: tied, YuniKorn leaves the order to Go's map order (prio takes the name): " + "; ".join(s.tie))
+            out.append(f"{TIE_MARK} step {s.step}: tied, YuniKorn leaves the order to Go's map order (prio takes the name): " + "; ".join(map(str, s.tie)))
         if s.note:
             out.append(f"{NOTE_MARK} step {s.step}: {s.note}")
     if out:

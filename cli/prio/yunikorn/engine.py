@@ -36,7 +36,7 @@ from prio.yunikorn.priorities import report_up
 from prio.yunikorn.quantity import show_quantity, strictly_positive
 from prio.yunikorn.snapshot import App, Ask, Snapshot
 from prio.yunikorn.step import NO_CHANGES as _NO_CHANGES
-from prio.yunikorn.step import Step, take_ask
+from prio.yunikorn.step import Step, TieNote, take_ask
 from prio.yunikorn.tieorder import ParkedGroups
 from prio.yunikorn.tree import QNode, ensure_queue, fair_max, set_fairmax
 
@@ -579,9 +579,7 @@ class Engine:
 
     def _say_tie(self, chosen, tied: list, more: bool) -> None:
         """The step's tie note at this level: the chosen one and up to four tied with it."""
-        queues = isinstance(chosen, QNode)
-        names = sorted([x.path if queues else x.app_id for x in tied] + [chosen.path if queues else chosen.app_id])
-        self._tie.append(("queues " if queues else "applications ") + ", ".join(names) + (", ..." if more else ""))
+        self._tie.append(TieNote("queues" if isinstance(chosen, QNode) else "applications", tied + [chosen], more))
 
     def _map_order_tie(self, p: QNode, c: QNode, order: list) -> None:
         """At a parent sorted with misaligned fair max the outcome depends on the input order,
@@ -604,7 +602,7 @@ class Engine:
             if got is not c:
                 others.add(got)
         if others:
-            self._tie.append("queues " + ", ".join(x.path for x in sorted([c, *others], key=lambda x: x.path)))
+            self._tie.append(TieNote("queues", [c, *others]))
 
     def _queue_tie(self, p: QNode, c: QNode, others, start: int = 0) -> None:
         """`others[start:]`: c's heap group in order (equal priority and fair share, each entry

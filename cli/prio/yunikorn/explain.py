@@ -290,7 +290,7 @@ def _step_caveats(step) -> list[str]:
     """What the step's marks mean for the answer: a tie left to Go's map order, the fair-max defect."""
     out = []
     if step.tie:
-        out.append(f"  note: step {step.step} was a tie that YuniKorn leaves to Go's map order ({'; '.join(step.tie)}): prio takes "
+        out.append(f"  note: step {step.step} was a tie that YuniKorn leaves to Go's map order ({'; '.join(map(str, step.tie))}): prio takes "
                    "the name, the real scheduler may take the other one there.")
     if step.note:
         out.append(f"  note: step {step.step}: {step.note}.")

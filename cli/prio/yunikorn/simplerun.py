@@ -38,7 +38,7 @@ from operator import add, sub, truediv
 from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn.dominance import dominates_vec, first_tied, insertion_sort, insertion_sort_bounded, scan_end
 from prio.yunikorn.priorities import report_up
-from prio.yunikorn.step import NO_CHANGES, Step
+from prio.yunikorn.step import NO_CHANGES, Step, TieNote
 
 MIN = INT32_MIN
 
@@ -99,27 +99,18 @@ def _queue_entry(x, divisors) -> tuple:
     return (k1, k2, x.name, x, tuple(x.pending))
 
 
-def _heap_tie_note(heap: list, top: tuple, kind: str, name) -> str:
+def _heap_tie_note(heap: list, top: tuple, kind: str) -> TieNote:
     """Engine._say_tie's note when entries still in `heap` tie with `top` on the key and so
     neither comes first by anything but name (applications; queues of one resource type, whose
     key holds their pending): top and the first four of them (heap order, which is name order),
-    with ', ...' when there are more."""
+    and whether there are more."""
     group = []
     pop = heapq.heappop
     while heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
         group.append(pop(heap))
     for e in group:
         heapq.heappush(heap, e)
-    names = sorted([name(e[3]) for e in group[:4]] + [name(top[3])])
-    return kind + ", ".join(names) + (", ..." if len(group) > 4 else "")
-
-
-def _path(q) -> str:
-    return q.path
-
-
-def _app_id(st) -> str:
-    return st.app_id
+    return TieNote(kind, [e[3] for e in group[:4]] + [top[3]], len(group) > 4)
 
 
 def _queue_tie_notes(order: list, bounds: list | None) -> list:
@@ -132,6 +123,7 @@ def _queue_tie_notes(order: list, bounds: list | None) -> list:
     which end a scan where the rest is all dominated by the child taken."""
     m = len(order)
     notes: list = [None] * m
+    new_note = tuple.__new__  # TieNote's own, without the call through its __new__
     two = bounds is not None and len(bounds) == 2
     if two:
         n0, n1 = bounds
@@ -151,7 +143,7 @@ def _queue_tie_notes(order: list, bounds: list | None) -> list:
         tied, more = first_tied(cv, islice(order, lo, end), 4, 3)
         if tied:
             tied.append(order[s][3])
-            notes[s] = "queues " + ", ".join(sorted([x.path for x in tied])) + (", ..." if more else "")
+            notes[s] = new_note(TieNote, ("queues", tied, more))
     return notes
 
 
@@ -235,7 +227,7 @@ def _run_one(eng, progress) -> list:
                 break
             top = pop(heap)
             if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
-                note = _heap_tie_note(heap, top, "queues ", _path)
+                note = _heap_tie_note(heap, top, "queues")
                 notes = (note,) if notes is None else notes + (note,)
             q = top[3]
         leaf = q
@@ -244,7 +236,7 @@ def _run_one(eng, progress) -> list:
             break
         top = pop(heap)
         if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
-            note = _heap_tie_note(heap, top, "applications ", _app_id)
+            note = _heap_tie_note(heap, top, "applications")
             notes = (note,) if notes is None else notes + (note,)
         st = top[3]
         n += 1
@@ -386,7 +378,7 @@ def _run_vectors(eng, progress) -> list:
             break
         top = pop(heap)
         if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
-            note = _heap_tie_note(heap, top, "applications ", _app_id)
+            note = _heap_tie_note(heap, top, "applications")
             notes = (note,) if notes is None else notes + (note,)
         st = top[3]
         n += 1

@@ -7,6 +7,41 @@ from typing import NamedTuple
 from prio.values import INT32_MIN
 
 
+class TieNote(tuple):
+    """A choice a step left to Go's map order at one level: the queues (QNode) or applications
+    (AppState) that tied, the one taken among them, and whether more tied than the five named.
+    Its text (str(): "queues root.a, root.b, ...", names sorted) is made when it is read: a big
+    run makes a million of them and its JSON output only asks whether a step has one. It
+    compares and hashes as its text. Made as tuple.__new__(TieNote, (kind, members, more)),
+    kind "queues" or "applications", where a step is hot."""
+
+    __slots__ = ()
+
+    def __new__(cls, kind: str, members, more: bool = False):
+        return tuple.__new__(cls, (kind, members, more))
+
+    def __str__(self) -> str:
+        kind, members, more = self
+        names = sorted([x.path for x in members] if kind == "queues" else [x.app_id for x in members])
+        return kind + " " + ", ".join(names) + (", ..." if more else "")
+
+    def __repr__(self) -> str:
+        return repr(str(self))
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (TieNote, str)):
+            return str(self) == str(other)
+        return NotImplemented
+
+    def __ne__(self, other) -> bool:
+        if isinstance(other, (TieNote, str)):
+            return str(self) != str(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+
 class Step(NamedTuple):
     """One allocation (a tuple: a million of them are cheap to make)."""
 
@@ -16,7 +51,7 @@ class Step(NamedTuple):
     ask: str
     priority: int
     changes: list  # (queue path, from, to), None meaning no priority
-    tie: tuple = ()  # the choices left to Go's map order: ("root.a, root.b", ...), one per tied level
+    tie: tuple = ()  # the choices left to Go's map order (TieNote), one per tied level, top down
     note: str = ""  # where YuniKorn's queue sort defect made a choice the documented order would not
 
 
