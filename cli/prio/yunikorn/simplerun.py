@@ -32,6 +32,7 @@ checks steps, tie notes, leftovers and that state against the general engine.
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_left
 from itertools import islice
 from operator import add, sub, truediv
 
@@ -137,10 +138,27 @@ def _queue_tie_notes(order: list, bounds: list | None) -> list:
         elif bounds is not None and all(b[s] == -c for b, c in zip(bounds, cv)):
             continue
         lo = s + 1
-        end = scan_end(bounds, cv, lo, m)
-        if end <= lo:
-            continue
-        tied, more = first_tied(cv, islice(order, lo, end), 4, 3)
+        if two:  # scan_end and first_tied, inline: each costs a call per child otherwise
+            c0, c1 = cv
+            end = bisect_left(n0, -c0, lo, m)
+            k = bisect_left(n1, -c1, lo, m)
+            if k > end:
+                end = k
+            tied = []
+            more = False
+            for j in range(lo, end):
+                e = order[j]
+                v0, v1 = e[4]
+                if (v0 - c0) * (v1 - c1) < 0:  # tied: each greater once (all different)
+                    if len(tied) == 4:
+                        more = True
+                        break
+                    tied.append(e[3])
+        else:
+            end = scan_end(bounds, cv, lo, m)
+            if end <= lo:
+                continue
+            tied, more = first_tied(cv, islice(order, lo, end), 4, 3)
         if tied:
             tied.append(order[s][3])
             notes[s] = new_note(TieNote, ("queues", tied, more))
