@@ -410,17 +410,26 @@ def _run_vectors(eng, progress) -> list:
             keep = False
             old, st.prio = st.prio, new
             changes = report_up(leaf, old, new) or NO_CHANGES
+        # re-key: the application in its leaf, then each queue of the path below root (leaf up):
+        # its counts, and its entry in its parent's heap. Shares: every fair max is positive and
+        # nothing allocated negative here (fits), so the share is the greatest allocated/fair max
         if two:
             v0, v1 = vec
             u0, u1 = st.usage
             st.usage = (u0 + v0, u1 + v1)
+            if st.live < len(st.asks):
+                if keep:
+                    push(heap, top)
+                elif leaf.sort_priority and leaf.sort_policy == "fair":
+                    # _app_entry with _usage_vector, inline: the usage as floats, largest first
+                    u0, u1 = float(u0 + v0), float(u1 + v1)
+                    push(heap, (-st.prio, (u0, u1) if u0 >= u1 else (u1, u0), top[2], st))
+                else:
+                    push(heap, _app_entry(st, _usage_vector))
         else:
             st.usage = tuple(map(add, st.usage, vec))
-        # re-key: the application in its leaf, then each queue of the path below root (leaf up):
-        # its counts, and its entry in its parent's heap. Shares: every fair max is positive and
-        # nothing allocated negative here (fits), so the share is the greatest allocated/fair max
-        if st.live < len(st.asks):
-            push(heap, top if keep else _app_entry(st, _usage_vector))
+            if st.live < len(st.asks):
+                push(heap, top if keep else _app_entry(st, _usage_vector))
         for x, p, divisors, prio_first in plans[leaf]:
             if two:
                 p0, p1 = x.pending
