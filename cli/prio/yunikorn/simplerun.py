@@ -237,7 +237,7 @@ def _run_one(eng, progress) -> list:
     new_step = tuple.__new__
     left = root.live  # root's counts are not kept step by step: _write_back settles them
     while left > 0:
-        notes = None
+        notes = ()  # the step's tie notes, top down
         q = root
         while not q.leaf:
             heap = q.heap
@@ -246,7 +246,7 @@ def _run_one(eng, progress) -> list:
             top = pop(heap)
             if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
                 note = _heap_tie_note(heap, top, "queues")
-                notes = (note,) if notes is None else notes + (note,)
+                notes += (note,)
             q = top[3]
         leaf = q
         heap = leaf.heap
@@ -255,7 +255,7 @@ def _run_one(eng, progress) -> list:
         top = pop(heap)
         if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
             note = _heap_tie_note(heap, top, "applications")
-            notes = (note,) if notes is None else notes + (note,)
+            notes += (note,)
         st = top[3]
         n += 1
         path = leaf.chain
@@ -285,7 +285,7 @@ def _run_one(eng, progress) -> list:
             else:
                 push(p.heap, (a / d, (-x.reported, -pend), x.name, x))
         steps.append(new_step(Step, (n, leaf.path, st.app_id, ask.id, ask.priority, changes,
-                                      notes if notes is not None else (), "")))
+                                      notes, "")))
         if progress is not None and not (len(steps) & 1023):
             progress(len(steps))
 
@@ -353,11 +353,11 @@ def _run_vectors(eng, progress) -> list:
     new_step = tuple.__new__
     left = root.live  # root's counts are not kept step by step: _write_back settles them
     while left > 0:
-        notes = None
+        notes = ()  # the step's tie notes, top down
         q = root
         while not q.leaf:
             heap = q.heap
-            pk = parked.get(q) if parked else None
+            pk = parked.get(q)
             if pk is not None:  # nothing in the heap comes before it (keys only grow)
                 k1, k2, rest, rnotes = pk
                 if heap and heap[0][1] == k2 and heap[0][0] == k1:  # children joined: sorted again
@@ -370,7 +370,7 @@ def _run_vectors(eng, progress) -> list:
                     pk[3] = rnotes = tnotes[::-1]
                 note = rnotes.pop()
                 if note is not None:
-                    notes = (note,) if notes is None else notes + (note,)
+                    notes += (note,)
                 e = rest.pop()
                 if not rest:
                     del parked[q]
@@ -386,7 +386,7 @@ def _run_vectors(eng, progress) -> list:
                 order, tnotes = order_of(group)
                 note = tnotes[0]
                 if note is not None:
-                    notes = (note,) if notes is None else notes + (note,)
+                    notes += (note,)
                 parked[q] = [top[0], top[1], order[:0:-1], tnotes[:0:-1]]
                 top = order[0]
             q = top[3]
@@ -397,7 +397,7 @@ def _run_vectors(eng, progress) -> list:
         top = pop(heap)
         if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
             note = _heap_tie_note(heap, top, "applications")
-            notes = (note,) if notes is None else notes + (note,)
+            notes += (note,)
         st = top[3]
         n += 1
         path = leaf.chain
@@ -457,7 +457,7 @@ def _run_vectors(eng, progress) -> list:
             else:
                 push(p.heap, (sh, -x.reported, x.name, x, pend))
         steps.append(new_step(Step, (n, leaf.path, st.app_id, ask.id, ask.priority, changes,
-                                      notes if notes is not None else (), "")))
+                                      notes, "")))
         if progress is not None and not (len(steps) & 1023):
             progress(len(steps))
 
