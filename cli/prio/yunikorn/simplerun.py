@@ -380,14 +380,15 @@ def _run_vectors(eng, progress) -> list:
                 break
             top = pop(heap)
             if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
+                k1, k2 = top[0], top[1]
                 group = [top]  # in name order: the heap orders equal keys by name
-                while heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
+                while heap and heap[0][1] == k2 and heap[0][0] == k1:
                     group.append(pop(heap))
                 order, tnotes = order_of(group)
                 note = tnotes[0]
                 if note is not None:
                     notes += (note,)
-                parked[q] = [top[0], top[1], order[:0:-1], tnotes[:0:-1]]
+                parked[q] = [k1, k2, order[:0:-1], tnotes[:0:-1]]
                 top = order[0]
             q = top[3]
         leaf = q
