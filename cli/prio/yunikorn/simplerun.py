@@ -6,8 +6,9 @@ something and naming every resource type the asks use (a snapshot without node d
 Such a run never sets an ask aside, so the general engine's machinery for it (resources as
 dicts of any types, versioned heap entries, limits, the general walk) only costs time. Here
 every count is an int (one type, _run_one) or a tuple of ints over the types (_run_vectors),
-every heap holds exactly the current entries and every fair max is positive, so a step takes
-the first child at each level, then updates and re-keys the path. The order is Engine.step's,
+every heap holds exactly the current entries (with two or more types, a parent's children are
+held by key, each key's children together: see _run_vectors) and every fair max is positive, so
+a step takes the first child at each level, then updates and re-keys the path. The order is Engine.step's,
 to the letter:
 
 - siblings by (priority, fair share) as the parent sorts them; with one resource type also by
@@ -87,17 +88,16 @@ def _app_entry(st, usage_key) -> tuple:
     return (k1, k2, st.app_id, st)
 
 
-def _queue_entry(x, divisors) -> tuple:
-    """x's entry in its parent's heap (Engine._push: shares against the fair max) with its
-    pending vector, as _run_vectors builds it inline."""
+def _queue_key(x, divisors) -> tuple:
+    """x's key in its parent (Engine._push: (priority, share) as the parent sorts them, shares
+    against the fair max), as _run_vectors builds it inline."""
     sh = 0.0
     for a, d in zip(x.allocated, divisors):
         if a > 0 and d is not None:
             v = 1.0 if d <= 0 else a / d
             if v > sh:
                 sh = v
-    k1, k2 = (-x.reported, sh) if x.parent.sort_priority else (sh, -x.reported)
-    return (k1, k2, x.name, x, tuple(x.pending))
+    return (-x.reported, sh) if x.parent.sort_priority else (sh, -x.reported)
 
 
 def _heap_tie_note(heap: list, top: tuple, kind: str) -> TieNote:
@@ -116,7 +116,7 @@ def _heap_tie_note(heap: list, top: tuple, kind: str) -> TieNote:
 
 def _queue_tie_notes(order: list, bounds: list | None) -> list:
     """Engine._queue_tie's note for each child of a tie group as it is taken in turn, order
-    being YuniKorn's order of the group: for order[s], the first four of order[s+1:] whose
+    being YuniKorn's order of the group's entries (name, queue, pending): for order[s], the first four of order[s+1:] whose
     pending it does not dominate nor they its, ', ...' for a fifth; None where there is none
     (always for the last). All at once when the group is formed (its order and pending vectors
     do not change while it is walked), in one loop where a call per step would cost more than
@@ -129,7 +129,7 @@ def _queue_tie_notes(order: list, bounds: list | None) -> list:
     if two:
         n0, n1 = bounds
     for s in range(m - 1):
-        cv = order[s][4]
+        cv = order[s][2]
         # order[s] greatest of order[s:] in every type (its own suffix maximum) dominates the
         # rest (all different): so for most children of a big group, before any bisection
         if two:
@@ -148,19 +148,19 @@ def _queue_tie_notes(order: list, bounds: list | None) -> list:
             more = False
             for j in range(lo, end):
                 e = order[j]
-                v0, v1 = e[4]
+                v0, v1 = e[2]
                 if (v0 - c0) * (v1 - c1) < 0:  # tied: each greater once (all different)
                     if len(tied) == 4:
                         more = True
                         break
-                    tied.append(e[3])
+                    tied.append(e[1])
         else:
             end = scan_end(bounds, cv, lo, m)
             if end <= lo:
                 continue
-            tied, more = first_tied(cv, islice(order, lo, end), 4, 3)
+            tied, more = first_tied(cv, islice(order, lo, end), 2, 1)
         if tied:
-            tied.append(order[s][3])
+            tied.append(order[s][1])
             notes[s] = new_note(TieNote, ("queues", tied, more))
     return notes
 
@@ -300,14 +300,19 @@ def _run_one(eng, progress) -> list:
 
 def _run_vectors(eng, progress) -> list:
     """The run over two or more resource types: counts as tuples of ints over the types, tie
-    groups ordered by pending dominance and kept between steps."""
+    groups ordered by pending dominance and kept between steps.
+
+    A parent's children are held by key, (priority, share) as the parent sorts them: q.heap is
+    the pair (a heap of the distinct keys, key -> the entries (name, queue, pending vector) of
+    the children with that key). Taking the least key takes its tie group whole, which sorting
+    by name puts in the heap's order: no pop per child, and no name compared on a push."""
 
     def order_of(group: list) -> tuple[list, list]:
         """group in name order -> YuniKorn's order of it, and the tie note of each child as it
         is taken in turn."""
-        vectors = [e[4] for e in group]
+        vectors = [e[2] for e in group]
         if len(set(vectors)) == len(vectors):
-            order, bounds = insertion_sort_bounded(group, 4)
+            order, bounds = insertion_sort_bounded(group, 2)
         else:  # two equal pending vectors: neighbour by neighbour, and notes scan to the end
             order, bounds = insertion_sort(list(group), vectors, dominates_vec), None
         return order, _queue_tie_notes(order, bounds)
@@ -323,10 +328,12 @@ def _run_vectors(eng, progress) -> list:
     for q in queues:
         q.pending = tuple([q.pending.get(t, 0) for t in types])
         q.allocated = tuple([q.allocated.get(t, 0) for t in types])
-        q.heap = []
+        q.heap = [] if q.leaf else ([], {})
     app_before = [(st.pending, st.usage) for st in apps]
     vectors: dict = {}  # id(resources) -> its tuple over the types (loaders share one per shape)
-    plans: dict = {}  # leaf -> [(queue, its parent, its share divisors, the parent's sort)] up the path, below root
+    # leaf -> [(queue, its parent's keys and groups, its share divisors, the parent's sort)] up the
+    # path, below root
+    plans: dict = {}
     push, pop = heapq.heappush, heapq.heappop
     two = n_types == 2
     for st in apps:
@@ -337,16 +344,22 @@ def _run_vectors(eng, progress) -> list:
                 vectors[id(r)] = tuple(r[t] for t in types)
         leaf = st.leaf
         if leaf not in plans:
-            plans[leaf] = [(x, x.parent, tuple([x.fairmax.get(t) for t in types]), x.parent.sort_priority)
+            plans[leaf] = [(x, *x.parent.heap, tuple([x.fairmax.get(t) for t in types]), x.parent.sort_priority)
                            for x in eng.path_of(leaf) if x.parent is not None]
         if st.live < len(st.asks):
             push(leaf.heap, _app_entry(st, _usage_vector))
     for q in queues:
         if q.parent is not None and q.live > 0:
-            push(q.parent.heap, _queue_entry(q, [q.fairmax.get(t) for t in types]))
+            keys, groups = q.parent.heap
+            key = _queue_key(q, [q.fairmax.get(t) for t in types])
+            if key in groups:
+                groups[key].append((q.name, q, q.pending))
+            else:
+                groups[key] = [(q.name, q, q.pending)]
+                push(keys, key)
 
-    # parent -> [the key of its tie group, (priority, share), then the group's entries not yet
-    # taken and their tie notes, each last first (the next is popped from the end)]
+    # parent -> [the key of its tie group, then the group's entries not yet taken and their tie
+    # notes, each last first (the next is popped from the end)]
     parked: dict = {}
     steps = []
     n = eng.steps_done
@@ -356,41 +369,39 @@ def _run_vectors(eng, progress) -> list:
         notes = ()  # the step's tie notes, top down
         q = root
         while not q.leaf:
-            heap = q.heap
+            keys, groups = q.heap
             pk = parked.get(q)
-            if pk is not None:  # nothing in the heap comes before it (keys only grow)
-                k1, k2, rest, rnotes = pk
-                if heap and heap[0][1] == k2 and heap[0][0] == k1:  # children joined: sorted again
-                    group = rest[::-1]
-                    while heap and heap[0][1] == k2 and heap[0][0] == k1:
-                        group.append(pop(heap))
-                    group.sort(key=_name)
+            if pk is not None:  # no key comes before it (keys only grow)
+                key, rest, rnotes = pk
+                if keys and keys[0] == key:  # children joined: sorted again
+                    pop(keys)
+                    group = rest + groups.pop(key)
+                    group.sort()  # by name: names differ between siblings
                     order, tnotes = order_of(group)
-                    pk[2] = rest = order[::-1]
-                    pk[3] = rnotes = tnotes[::-1]
+                    pk[1] = rest = order[::-1]
+                    pk[2] = rnotes = tnotes[::-1]
                 note = rnotes.pop()
                 if note is not None:
                     notes += (note,)
                 e = rest.pop()
                 if not rest:
                     del parked[q]
-                q = e[3]
+                q = e[1]
                 continue
-            if not heap:  # nothing placeable (cannot happen without limits): the check below ends the run
+            if not keys:  # nothing placeable (cannot happen without limits): the check below ends the run
                 break
-            top = pop(heap)
-            if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
-                k1, k2 = top[0], top[1]
-                group = [top]  # in name order: the heap orders equal keys by name
-                while heap and heap[0][1] == k2 and heap[0][0] == k1:
-                    group.append(pop(heap))
+            key = pop(keys)
+            group = groups.pop(key)
+            if len(group) > 1:
+                group.sort()  # by name, as the heap ordered equal keys
                 order, tnotes = order_of(group)
                 note = tnotes[0]
                 if note is not None:
                     notes += (note,)
-                parked[q] = [k1, k2, order[:0:-1], tnotes[:0:-1]]
-                top = order[0]
-            q = top[3]
+                parked[q] = [key, order[:0:-1], tnotes[:0:-1]]
+                q = order[0][1]
+            else:
+                q = group[0][1]
         leaf = q
         heap = leaf.heap
         if not heap:
@@ -412,7 +423,7 @@ def _run_vectors(eng, progress) -> list:
             old, st.prio = st.prio, new
             changes = report_up(leaf, old, new) or NO_CHANGES
         # re-key: the application in its leaf, then each queue of the path below root (leaf up):
-        # its counts, and its entry in its parent's heap. Shares: every fair max is positive and
+        # its counts, and its entry in its parent's groups. Shares: every fair max is positive and
         # nothing allocated negative here (fits), so the share is the greatest allocated/fair max
         if two:
             v0, v1 = vec
@@ -431,7 +442,7 @@ def _run_vectors(eng, progress) -> list:
             st.usage = tuple(map(add, st.usage, vec))
             if st.live < len(st.asks):
                 push(heap, top if keep else _app_entry(st, _usage_vector))
-        for x, p, divisors, prio_first in plans[leaf]:
+        for x, keys, groups, divisors, prio_first in plans[leaf]:
             if two:
                 p0, p1 = x.pending
                 x.pending = pend = (p0 - v0, p1 - v1)
@@ -453,10 +464,13 @@ def _run_vectors(eng, progress) -> list:
                     sh = s1
             else:
                 sh = max(map(truediv, alloc, divisors))
-            if prio_first:
-                push(p.heap, (-x.reported, sh, x.name, x, pend))
+            key = (-x.reported, sh) if prio_first else (sh, -x.reported)
+            group = groups.get(key)
+            if group is None:
+                groups[key] = [(x.name, x, pend)]
+                push(keys, key)
             else:
-                push(p.heap, (sh, -x.reported, x.name, x, pend))
+                group.append((x.name, x, pend))
         steps.append(new_step(Step, (n, leaf.path, st.app_id, ask.id, ask.priority, changes,
                                       notes, "")))
         if progress is not None and not (len(steps) & 1023):
@@ -465,7 +479,6 @@ def _run_vectors(eng, progress) -> list:
     root.live = left
     _write_back(eng, types, queues, before, app_before, n)
     return steps
-
 
 def _write_back(eng, types: tuple, queues: list, before: list, app_before: list, steps_done: int) -> None:
     """The state as the general run leaves it, from the run's lists over `types` and the dicts
