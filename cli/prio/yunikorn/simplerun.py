@@ -114,6 +114,14 @@ def _heap_tie_note(heap: list, top: tuple, kind: str) -> TieNote:
     return TieNote(kind, [e[3] for e in group[:4]] + [top[3]], len(group) > 4)
 
 
+def _first_app_tie_note(heap: list) -> TieNote:
+    """_heap_tie_note for the application first in its leaf's heap, which stays there."""
+    top = heapq.heappop(heap)
+    note = _heap_tie_note(heap, top, "applications")
+    heapq.heappush(heap, top)  # first again: names differ
+    return note
+
+
 def _queue_tie_notes(order: list, bounds: list | None) -> list:
     """Engine._queue_tie's note for each child of a tie group as it is taken in turn, order
     being YuniKorn's order of the group's entries (name, queue, pending): for order[s], the first four of order[s+1:] whose
@@ -210,7 +218,7 @@ def _run_one(eng, progress) -> list:
         q.pending = q.pending.get(t, 0)
         q.allocated = q.allocated.get(t, 0)
         q.heap = []
-    push, pop = heapq.heappush, heapq.heappop
+    push, pop, replace = heapq.heappush, heapq.heappop, heapq.heapreplace
     plans: dict = {}  # leaf -> [(queue, its parent, its share divisor, the parent's sort)] up the path, below root
     for st in apps:
         st.usage = st.usage.get(t, 0)
@@ -252,10 +260,15 @@ def _run_one(eng, progress) -> list:
         heap = leaf.heap
         if not heap:
             break
-        top = pop(heap)
-        if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
-            note = _heap_tie_note(heap, top, "applications")
-            notes += (note,)
+        # the leaf's first application stays in its heap until it is re-keyed (below): a heap
+        # holding an entry equal to its first on the key holds one among the first's two children
+        top = heap[0]
+        h = len(heap)
+        if h > 1:
+            k1, k2 = top[0], top[1]
+            e = heap[1]
+            if e[0] == k1 and e[1] == k2 or h > 2 and heap[2][0] == k1 and heap[2][1] == k2:
+                notes += (_first_app_tie_note(heap),)
         st = top[3]
         n += 1
         path = leaf.chain
@@ -272,8 +285,10 @@ def _run_one(eng, progress) -> list:
         # re-key: the application in its leaf, then each queue of the path below root (leaf up):
         # its counts, and its entry in its parent's heap (entry(), inline: every fair max is
         # positive and nothing allocated negative here, fits)
-        if st.live < len(st.asks):
-            push(heap, top if keep else _app_entry(st, _usage_one))
+        if st.live >= len(st.asks):
+            pop(heap)
+        elif not keep:  # else its entry, still first, holds
+            replace(heap, _app_entry(st, _usage_one))
         for x, p, d, prio_first in plans[leaf]:
             x.pending = pend = x.pending - v
             x.allocated = a = x.allocated + v
@@ -303,9 +318,11 @@ def _run_vectors(eng, progress) -> list:
     groups ordered by pending dominance and kept between steps.
 
     A parent's children are held by key, (priority, share) as the parent sorts them: q.heap is
-    the pair (a heap of the distinct keys, key -> the entries (name, queue, pending vector) of
-    the children with that key). Taking the least key takes its tie group whole, which sorting
-    by name puts in the heap's order: no pop per child, and no name compared on a push."""
+    the pair (a heap of the distinct keys, key -> the entry (name, queue, pending vector) of the
+    one child with that key, or a list of the entries of two or more). Taking the least key
+    takes its tie group whole, which sorting by name puts in the heap's order: no pop per child,
+    and no name compared on a push. A lone child is its entry, not a list of one: most keys are
+    one child's where priorities differ."""
 
     def order_of(group: list) -> tuple[list, list]:
         """group in name order -> YuniKorn's order of it, and the tie note of each child as it
@@ -334,7 +351,7 @@ def _run_vectors(eng, progress) -> list:
     # leaf -> [(queue, its parent's keys and groups, its share divisors, the parent's sort)] up the
     # path, below root
     plans: dict = {}
-    push, pop = heapq.heappush, heapq.heappop
+    push, pop, replace = heapq.heappush, heapq.heappop, heapq.heapreplace
     two = n_types == 2
     for st in apps:
         st.usage = tuple([st.usage.get(t, 0) for t in types])
@@ -352,11 +369,14 @@ def _run_vectors(eng, progress) -> list:
         if q.parent is not None and q.live > 0:
             keys, groups = q.parent.heap
             key = _queue_key(q, [q.fairmax.get(t) for t in types])
-            if key in groups:
-                groups[key].append((q.name, q, q.pending))
-            else:
-                groups[key] = [(q.name, q, q.pending)]
+            e = (q.name, q, q.pending)
+            g = groups.setdefault(key, e)
+            if g is e:
                 push(keys, key)
+            elif type(g) is list:
+                g.append(e)
+            else:
+                groups[key] = [g, e]
 
     # parent -> [the key of its tie group, then the group's entries not yet taken and their tie
     # notes, each last first (the next is popped from the end)]
@@ -375,7 +395,8 @@ def _run_vectors(eng, progress) -> list:
                 key, rest, rnotes = pk
                 if keys and keys[0] == key:  # children joined: sorted again
                     pop(keys)
-                    group = rest + groups.pop(key)
+                    g = groups.pop(key)
+                    group = rest + g if type(g) is list else rest + [g]
                     group.sort()  # by name: names differ between siblings
                     order, tnotes = order_of(group)
                     pk[1] = rest = order[::-1]
@@ -392,7 +413,7 @@ def _run_vectors(eng, progress) -> list:
                 break
             key = pop(keys)
             group = groups.pop(key)
-            if len(group) > 1:
+            if type(group) is list:
                 group.sort()  # by name, as the heap ordered equal keys
                 order, tnotes = order_of(group)
                 note = tnotes[0]
@@ -401,15 +422,20 @@ def _run_vectors(eng, progress) -> list:
                 parked[q] = [key, order[:0:-1], tnotes[:0:-1]]
                 q = order[0][1]
             else:
-                q = group[0][1]
+                q = group[1]
         leaf = q
         heap = leaf.heap
         if not heap:
             break
-        top = pop(heap)
-        if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
-            note = _heap_tie_note(heap, top, "applications")
-            notes += (note,)
+        # the leaf's first application stays in its heap until it is re-keyed (below): a heap
+        # holding an entry equal to its first on the key holds one among the first's two children
+        top = heap[0]
+        h = len(heap)
+        if h > 1:
+            k1, k2 = top[0], top[1]
+            e = heap[1]
+            if e[0] == k1 and e[1] == k2 or h > 2 and heap[2][0] == k1 and heap[2][1] == k2:
+                notes += (_first_app_tie_note(heap),)
         st = top[3]
         n += 1
         path = leaf.chain
@@ -429,19 +455,22 @@ def _run_vectors(eng, progress) -> list:
             v0, v1 = vec
             u0, u1 = st.usage
             st.usage = (u0 + v0, u1 + v1)
-            if st.live < len(st.asks):
-                if keep:
-                    push(heap, top)
-                elif leaf.sort_priority and leaf.sort_policy == "fair":
-                    # _app_entry with _usage_vector, inline: the usage as floats, largest first
-                    u0, u1 = float(u0 + v0), float(u1 + v1)
-                    push(heap, (-st.prio, (u0, u1) if u0 >= u1 else (u1, u0), top[2], st))
-                else:
-                    push(heap, _app_entry(st, _usage_vector))
+            if st.live >= len(st.asks):
+                pop(heap)
+            elif keep:  # its entry, still first, holds
+                pass
+            elif leaf.sort_priority and leaf.sort_policy == "fair":
+                # _app_entry with _usage_vector, inline: the usage as floats, largest first
+                u0, u1 = float(u0 + v0), float(u1 + v1)
+                replace(heap, (-st.prio, (u0, u1) if u0 >= u1 else (u1, u0), top[2], st))
+            else:
+                replace(heap, _app_entry(st, _usage_vector))
         else:
             st.usage = tuple(map(add, st.usage, vec))
-            if st.live < len(st.asks):
-                push(heap, top if keep else _app_entry(st, _usage_vector))
+            if st.live >= len(st.asks):
+                pop(heap)
+            elif not keep:
+                replace(heap, _app_entry(st, _usage_vector))
         for x, keys, groups, divisors, prio_first in plans[leaf]:
             if two:
                 p0, p1 = x.pending
@@ -465,12 +494,14 @@ def _run_vectors(eng, progress) -> list:
             else:
                 sh = max(map(truediv, alloc, divisors))
             key = (-x.reported, sh) if prio_first else (sh, -x.reported)
-            group = groups.get(key)
-            if group is None:
-                groups[key] = [(x.name, x, pend)]
+            e = (x.name, x, pend)
+            g = groups.setdefault(key, e)
+            if g is e:
                 push(keys, key)
+            elif type(g) is list:
+                g.append(e)
             else:
-                group.append((x.name, x, pend))
+                groups[key] = [g, e]
         steps.append(new_step(Step, (n, leaf.path, st.app_id, ask.id, ask.priority, changes,
                                       notes, "")))
         if progress is not None and not (len(steps) & 1023):
