@@ -78,6 +78,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
     order = 0
     lo, hi = INT32_MIN, INT32_MAX
     same = {}.setdefault  # one int object per priority value, shared by its asks
+    new_ask = tuple.__new__  # Ask(...) without NamedTuple's Python-level __new__
     for i, a in enumerate(data["applications"]):
         ap = ("applications", i)
         if not isinstance(a, dict):
@@ -139,7 +140,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
                         res = shapes[shape] = r.resources(ap + ("asks", j, "resources"), rv)
                 n += 1
                 order += 1
-                append(Ask(f"{app_id}-{n}", same(prio, prio), res, submit, order, ""))
+                append(new_ask(Ask, (f"{app_id}-{n}", same(prio, prio), res, submit, order, "")))
                 continue
             if not k.keys() <= ASK_KEYS:
                 r.check_keys(ap + ("asks", j), k, ASK, "an ask")

@@ -3,10 +3,13 @@ and PriorityClasses. Loaders (native, REST, kubectl) produce this; the engine co
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
-@dataclass(slots=True)
-class Ask:
+class Ask(NamedTuple):
+    """One pending ask; never changed once loaded. A tuple, so the loader of a million-ask
+    snapshot makes each with tuple.__new__(Ask, (...)) and no Python-level __init__."""
+
     id: str
     priority: int
     resources: dict  # YuniKorn units (vcore in millicores)
