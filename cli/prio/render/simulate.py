@@ -82,6 +82,8 @@ def _json(steps, unscheduled, rejected=()):
     yield '{"steps": ['
     sep = "\n  "
     memo: dict = {}  # queue paths and application ids repeat: their JSON once each
+    batch: list = []  # steps are yielded a few thousand at a time: a million yields cost more
+    out = batch.append
     for n, queue, app, ask, priority, changes, tie, note in steps:  # a Step, unpacked: no attribute lookups
         q = memo.get(queue)
         if q is None:
@@ -89,23 +91,23 @@ def _json(steps, unscheduled, rejected=()):
         a = memo.get(app)
         if a is None:
             a = memo[app] = jstr(app)
-        if changes:
+        if not changes and not note:  # most steps
+            ch = '], "tie": true' if tie else "]"
+        else:
             parts = []
             for path, old, to in changes:
                 p = memo.get(path)
                 if p is None:
                     p = memo[path] = jstr(path)
                 parts.append('{"queue": %s, "from": %s, "to": %s}' % (p, "null" if old is None else old, "null" if to is None else to))
-            ch = ", ".join(parts)
-        else:
-            ch = ""
-        if tie or note:
-            ch += "]" + (', "tie": true' if tie else "") + (', "note": ' + jstr(note) if note else "")
-        else:
-            ch += "]"
-        yield '%s{"step": %d, "queue": %s, "application": %s, "ask": %s, "priority": %d, "changes": [%s}' % (
-            sep, n, q, a, jstr(ask), priority, ch)
+            ch = ", ".join(parts) + "]" + (', "tie": true' if tie else "") + (', "note": ' + jstr(note) if note else "")
+        out('%s{"step": %d, "queue": %s, "application": %s, "ask": %s, "priority": %d, "changes": [%s}' % (
+            sep, n, q, a, jstr(ask), priority, ch))
         sep = ",\n  "
+        if len(batch) >= 4096:
+            yield "".join(batch)
+            batch.clear()
+    yield "".join(batch)
     yield '\n ],\n "unscheduled": ['
     sep = "\n  "
     for u in unscheduled:
