@@ -177,11 +177,26 @@ def _name(e) -> str:
     return e[2]
 
 
-def _take_next(st, leaf, path: list, n: int):
-    """step.take_ask for these runs: nothing is set aside and an application's asks go in
-    order, so its first live and first unallocated ask are the next one; the allocated flags
-    and `first` are set once, by _write_back. Returns the ask and the application's priority
-    now."""
+def _take_first(leaf, heap: list, n: int) -> tuple:
+    """Step n's work in its leaf, the same in both runs: the first application of the leaf's
+    heap, which stays there until the run re-keys it (the caller: heapreplace, or nothing while
+    its entry holds, or a pop when it is done); its tie note if another application ties with
+    it (_heap_tie_note's), else None; its next ask (step.take_ask for these runs: nothing is set
+    aside and an application's asks go in order, so its first live and first unallocated ask
+    are the next one; the allocated flags and `first` are set once, by _write_back); and the
+    priority changes that taking it makes (Engine.step's). Returns (heap entry, application,
+    ask, tie note, changes, whether the entry holds: a leaf not sorted fair keys by priority
+    and submission, so while the application's priority holds)."""
+    top = heap[0]
+    note = None
+    # a heap holding an entry equal to its first on the key holds one among the first's children
+    h = len(heap)
+    if h > 1:
+        k1, k2 = top[0], top[1]
+        e = heap[1]
+        if e[0] == k1 and e[1] == k2 or h > 2 and heap[2][0] == k1 and heap[2][1] == k2:
+            note = _first_app_tie_note(heap)
+    st = top[3]
     asks = st.asks
     i = st.live
     ask = asks[i]
@@ -189,13 +204,17 @@ def _take_next(st, leaf, path: list, n: int):
     st.live = i
     if not st.running:
         st.running = True
-        for x in path:
+        for x in leaf.chain:
             x.running += 1
     leaf.placed += 1
     if leaf.first_step is None:
         leaf.first_step = n
     leaf.last_step = n
-    return ask, asks[i].priority if i < len(asks) else MIN
+    new = asks[i].priority if i < len(asks) else MIN
+    if new == st.prio:
+        return top, st, ask, note, NO_CHANGES, leaf.sort_policy != "fair"
+    old, st.prio = st.prio, new
+    return top, st, ask, note, report_up(leaf, old, new) or NO_CHANGES, False
 
 
 def run(eng, progress=None) -> list:
@@ -260,28 +279,13 @@ def _run_one(eng, progress) -> list:
         heap = leaf.heap
         if not heap:
             break
-        # the leaf's first application stays in its heap until it is re-keyed (below): a heap
-        # holding an entry equal to its first on the key holds one among the first's two children
-        top = heap[0]
-        h = len(heap)
-        if h > 1:
-            k1, k2 = top[0], top[1]
-            e = heap[1]
-            if e[0] == k1 and e[1] == k2 or h > 2 and heap[2][0] == k1 and heap[2][1] == k2:
-                notes += (_first_app_tie_note(heap),)
-        st = top[3]
         n += 1
-        path = leaf.chain
-        ask, new = _take_next(st, leaf, path, n)
+        top, st, ask, note, changes, keep = _take_first(leaf, heap, n)
+        if note is not None:
+            notes += (note,)
         v = ask.resources[t]
         st.usage += v
         left -= 1
-        changes = NO_CHANGES
-        keep = leaf.sort_policy != "fair"  # the application's heap entry holds while its priority does
-        if new != st.prio:
-            keep = False
-            old, st.prio = st.prio, new
-            changes = report_up(leaf, old, new) or NO_CHANGES
         # re-key: the application in its leaf, then each queue of the path below root (leaf up):
         # its counts, and its entry in its parent's heap (entry(), inline: every fair max is
         # positive and nothing allocated negative here, fits)
@@ -367,16 +371,15 @@ def _run_vectors(eng, progress) -> list:
             push(leaf.heap, _app_entry(st, _usage_vector))
     for q in queues:
         if q.parent is not None and q.live > 0:
-            keys, groups = q.parent.heap
-            key = _queue_key(q, [q.fairmax.get(t) for t in types])
-            e = (q.name, q, q.pending)
-            g = groups.setdefault(key, e)
-            if g is e:
-                push(keys, key)
-            elif type(g) is list:
-                g.append(e)
-            else:
-                groups[key] = [g, e]
+            q.parent.heap[1].setdefault(_queue_key(q, [q.fairmax.get(t) for t in types]), []).append((q.name, q, q.pending))
+    for q in queues:
+        if not q.leaf:
+            keys, groups = q.heap
+            for key, g in groups.items():
+                if len(g) == 1:  # a lone child is its entry
+                    groups[key] = g[0]
+            keys.extend(groups)
+            heapq.heapify(keys)
 
     # parent -> [the key of its tie group, then the group's entries not yet taken and their tie
     # notes, each last first (the next is popped from the end)]
@@ -427,27 +430,12 @@ def _run_vectors(eng, progress) -> list:
         heap = leaf.heap
         if not heap:
             break
-        # the leaf's first application stays in its heap until it is re-keyed (below): a heap
-        # holding an entry equal to its first on the key holds one among the first's two children
-        top = heap[0]
-        h = len(heap)
-        if h > 1:
-            k1, k2 = top[0], top[1]
-            e = heap[1]
-            if e[0] == k1 and e[1] == k2 or h > 2 and heap[2][0] == k1 and heap[2][1] == k2:
-                notes += (_first_app_tie_note(heap),)
-        st = top[3]
         n += 1
-        path = leaf.chain
-        ask, new = _take_next(st, leaf, path, n)
+        top, st, ask, note, changes, keep = _take_first(leaf, heap, n)
+        if note is not None:
+            notes += (note,)
         vec = vectors[id(ask.resources)]
         left -= 1
-        changes = NO_CHANGES
-        keep = leaf.sort_policy != "fair"  # the application's heap entry holds while its priority does
-        if new != st.prio:
-            keep = False
-            old, st.prio = st.prio, new
-            changes = report_up(leaf, old, new) or NO_CHANGES
         # re-key: the application in its leaf, then each queue of the path below root (leaf up):
         # its counts, and its entry in its parent's groups. Shares: every fair max is positive and
         # nothing allocated negative here (fits), so the share is the greatest allocated/fair max
