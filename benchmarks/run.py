@@ -28,7 +28,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from generate import GENERATION, SHAPES, generate  # noqa: E402
+from generate import GENERATION, SHAPES  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(HERE), "cli")}
 PY = sys.executable
@@ -116,7 +116,10 @@ def inputs(root: str, shape: str, queues: int, asks: int) -> tuple[str, str]:
     q, s = os.path.join(out, "queues.yaml"), os.path.join(out, "asks.json")
     if not (os.path.exists(q) and os.path.exists(s)):
         print(f"generating {shape}: {queues} queues and {asks} asks in {out} ...", flush=True)
-        generate(out + ".tmp", queues, asks, shape=shape)
+        # in a child process: a child's peak RSS (os.wait4) starts from this process's own when
+        # it is spawned (vfork), so generating a million asks here would inflate every later peak
+        subprocess.run([PY, os.path.join(HERE, "generate.py"), out + ".tmp", "--queues", str(queues),
+                        "--asks", str(asks), "--shape", shape], check=True, stdout=subprocess.DEVNULL)
         os.replace(out + ".tmp", out)
     return q, s
 
