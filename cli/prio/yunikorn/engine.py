@@ -130,8 +130,9 @@ _NO_DEAD: dict = {}  # AppState.dead of every application with nothing set aside
 
 
 class AppState:
-    __slots__ = ("app", "leaf", "asks", "alloc", "dead", "first", "live", "prio", "pending",
-                 "usage", "running", "version", "blocked", "key_submit", "positive", "app_id")
+    # what a scheduling step touches first, together (slots are laid out in this order)
+    __slots__ = ("asks", "live", "prio", "usage", "running", "app_id", "leaf", "key_submit",
+                 "app", "alloc", "dead", "first", "pending", "version", "blocked", "positive")
 
     def __init__(self, app: App, leaf: QNode):
         self.app = app

@@ -13,12 +13,16 @@ class QNode:
     """One queue. Static facts are set at build time; the engine keeps its dynamic state here
     too (slots keep the hot loop cheap)."""
 
-    __slots__ = ("name", "path", "parent", "children", "by_name", "leaf", "props", "own", "offset",
-                 "offset_problem", "fenced", "sort_priority", "sort_policy", "guaranteed", "max",
+    # What a scheduling step reads and writes comes first, together: a run over 10,000 queues
+    # touches a few of them at random every step, and slots are laid out in this order, so the
+    # hot ones share two or three cache lines instead of being spread over six.
+    __slots__ = ("name", "leaf", "pending", "allocated", "live", "heap", "reported", "chain",
+                 "placed", "first_step", "last_step", "running", "sort_policy", "sort_priority",
+                 "path", "parent", "tracker",
+                 "children", "by_name", "props", "own", "offset",
+                 "offset_problem", "fenced", "guaranteed", "max",
                  "maxapps", "dynamic", "template", "fairmax", "conf_path", "notes", "depth",
-                 # engine state
-                 "tracker", "reported", "pending", "allocated", "running", "live", "heap",
-                 "version", "apps", "placed", "first_step", "last_step", "chain", "stopped", "base_allocated")
+                 "version", "apps", "stopped", "base_allocated")
 
     def __init__(self, name: str, parent: "QNode | None"):
         self.name = name
