@@ -105,15 +105,17 @@ def insertion_sort_bounded(entries: list, vi: int) -> tuple[list, list]:
             k = bisect_left(n1, m1)
             if k > p:
                 p = k
-            k = bisect_right(n0, m0, 0, p)
-            if k == p:  # no maximum before it rises (most entries): the entry's own goes in
+            # no maximum before it rises (most entries: the one just before is no less): the
+            # entry's own goes in; else those it exceeds, found by bisection, rise to it
+            if p == 0 or n0[p - 1] <= m0:
                 n0.insert(p, m0)
             else:
+                k = bisect_right(n0, m0, 0, p)
                 n0[k:p] = [m0] * (p - k + 1)
-            k = bisect_right(n1, m1, 0, p)
-            if k == p:
+            if p == 0 or n1[p - 1] <= m1:
                 n1.insert(p, m1)
             else:
+                k = bisect_right(n1, m1, 0, p)
                 n1[k:p] = [m1] * (p - k + 1)
             out.insert(p, e)
         return out, negs

@@ -124,8 +124,9 @@ def _first_app_tie_note(heap: list) -> TieNote:
 
 def _queue_tie_notes(order: list, bounds: list | None) -> list:
     """Engine._queue_tie's note for each child of a tie group as it is taken in turn, order
-    being YuniKorn's order of the group's entries (name, queue, pending): for order[s], the first four of order[s+1:] whose
-    pending it does not dominate nor they its, ', ...' for a fifth; None where there is none
+    being YuniKorn's order of the group's entries (name, queue, pending vector): for order[s],
+    the first four of order[s+1:] whose pending it does not dominate nor they its, ', ...' for a
+    fifth; None where there is none
     (always for the last). All at once when the group is formed (its order and pending vectors
     do not change while it is walked), in one loop where a call per step would cost more than
     the scan. bounds: the group's negated suffix maxima (dominance.insertion_sort_bounded),
@@ -171,10 +172,6 @@ def _queue_tie_notes(order: list, bounds: list | None) -> list:
             tied.append(order[s][1])
             notes[s] = new_note(TieNote, ("queues", tied, more))
     return notes
-
-
-def _name(e) -> str:
-    return e[2]
 
 
 def _take_first(leaf, heap: list, n: int) -> tuple:
