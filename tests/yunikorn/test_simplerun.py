@@ -193,3 +193,14 @@ def test_big_tie_groups_as_the_general_engine_keeps_them():
             total += len(steps)
         assert ties > total // 20, (types, ties, total)
 
+
+
+def test_an_application_tied_with_the_first_only_as_its_second_child_is_named():
+    """The leaf's first application stays in its heap, so a tie is looked for among its two
+    children: here b (later submitted) is heap[1] and c, tied with a, is heap[2]."""
+    queues = "partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n          - name: a\n"
+    apps = [{"id": i, "queue": "root.a", "submitTime": t, "asks": [{"priority": 5}]} for i, t in (("a", 1), ("b", 2), ("c", 1))]
+    used, steps = _both(queues, json.dumps({"applications": apps}))
+    assert used
+    assert [s.application for s in steps] == ["a", "c", "b"]
+    assert [list(map(str, s.tie)) for s in steps] == [["applications a, c"], [], []]

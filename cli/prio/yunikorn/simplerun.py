@@ -7,9 +7,9 @@ Such a run never sets an ask aside, so the general engine's machinery for it (re
 dicts of any types, versioned heap entries, limits, the general walk) only costs time. Here
 every count is an int (one type, _run_one) or a tuple of ints over the types (_run_vectors),
 every heap holds exactly the current entries (with two or more types, a parent's children are
-held by key, each key's children together: see _run_vectors) and every fair max is positive, so
-a step takes the first child at each level, then updates and re-keys the path. The order is Engine.step's,
-to the letter:
+held by key, each key's children together: see _run_vectors) and every fair max is positive,
+so a step takes the first child at each level, then updates and re-keys the path. The order is
+Engine.step's, to the letter:
 
 - siblings by (priority, fair share) as the parent sorts them; with one resource type also by
   more pending (the general engine keys them so: a tie is then between equals, in name order);
@@ -126,11 +126,11 @@ def _queue_tie_notes(order: list, bounds: list | None) -> list:
     """Engine._queue_tie's note for each child of a tie group as it is taken in turn, order
     being YuniKorn's order of the group's entries (name, queue, pending vector): for order[s],
     the first four of order[s+1:] whose pending it does not dominate nor they its, ', ...' for a
-    fifth; None where there is none
-    (always for the last). All at once when the group is formed (its order and pending vectors
-    do not change while it is walked), in one loop where a call per step would cost more than
-    the scan. bounds: the group's negated suffix maxima (dominance.insertion_sort_bounded),
-    which end a scan where the rest is all dominated by the child taken."""
+    fifth; None where there is none (always for the last). All at once when the group is
+    formed (its order and pending vectors do not change while it is walked), in one loop where
+    a call per step would cost more than the scan. bounds: the group's negated suffix maxima
+    (dominance.insertion_sort_bounded), which end a scan where the rest is all dominated by the
+    child taken."""
     m = len(order)
     notes: list = [None] * m
     new_note = tuple.__new__  # TieNote's own, without the call through its __new__
@@ -442,14 +442,13 @@ def _run_vectors(eng, progress) -> list:
             st.usage = (u0 + v0, u1 + v1)
             if st.live >= len(st.asks):
                 pop(heap)
-            elif keep:  # its entry, still first, holds
-                pass
-            elif leaf.sort_priority and leaf.sort_policy == "fair":
-                # _app_entry with _usage_vector, inline: the usage as floats, largest first
-                u0, u1 = float(u0 + v0), float(u1 + v1)
-                replace(heap, (-st.prio, (u0, u1) if u0 >= u1 else (u1, u0), top[2], st))
-            else:
-                replace(heap, _app_entry(st, _usage_vector))
+            elif not keep:  # else its entry, still first, holds
+                if leaf.sort_priority and leaf.sort_policy == "fair":
+                    # _app_entry with _usage_vector, inline: the usage as floats, largest first
+                    u0, u1 = float(u0 + v0), float(u1 + v1)
+                    replace(heap, (-st.prio, (u0, u1) if u0 >= u1 else (u1, u0), top[2], st))
+                else:
+                    replace(heap, _app_entry(st, _usage_vector))
         else:
             st.usage = tuple(map(add, st.usage, vec))
             if st.live >= len(st.asks):
