@@ -85,3 +85,27 @@ def test_in_the_process_own_run_the_collector_stays_off_until_the_end(monkeypatc
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_explain_keeps_the_parsed_snapshot_with_its_inputs_and_simulate_does_not(monkeypatch):
+    """explain keeps the snapshot's parsed document too (freeing a million-ask one costs 0.2 s;
+    nothing after loading would reuse its memory); simulate lets it go before its run, which
+    reuses that memory for its steps."""
+    import gc
+
+    from prio.loaders.inputs import Inputs
+
+    monkeypatch.setattr(lifetime, "ACTIVE", True)
+    kept = len(lifetime.KEPT)
+    try:
+        assert run_cli("explain", "-o", "json").exit_code == 0
+        inps = [x for x in lifetime.KEPT[kept:] if isinstance(x, Inputs)]
+        assert len(inps) == 1 and len(inps[0].documents) == 1
+        assert inps[0].documents[0].data["applications"]
+        del lifetime.KEPT[kept:]
+        assert run_cli("simulate", "-o", "json").exit_code == 0
+        inps = [x for x in lifetime.KEPT[kept:] if isinstance(x, Inputs)]
+        assert len(inps) == 1 and inps[0].documents == []
+    finally:
+        del lifetime.KEPT[kept:]
+        gc.enable()  # guarded() leaves the collector off in the process's own run

@@ -142,7 +142,7 @@ def quiet_broken_pipe() -> None:
         pass
 
 
-def load_inputs(paths, sample, classes):
+def load_inputs(paths, sample, classes, keep_documents=False):
     from prio.loaders import inputs
     from prio.loaders import assemble as scenario
 
@@ -150,7 +150,7 @@ def load_inputs(paths, sample, classes):
         raise InputError(sample, "give either --sample or input files, not both")
     if sample or not paths:
         paths = scenario.sample_paths(sample)
-    return inputs.gather(list(paths), list(classes))
+    return inputs.gather(list(paths), list(classes), keep_documents)
 
 
 _BATCH = 1 << 16  # characters per write: past the allocator's mmap threshold (128 KiB), every

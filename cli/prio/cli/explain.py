@@ -59,7 +59,8 @@ def run(paths, sample, fmt, partition, queue, why, classes, armada_decay, armada
 
         inp = live_mod.load(live, paths, sample, classes, partition, verbose)
     else:
-        inp = load_inputs(paths, sample, classes)
+        # kept with inp (keep() below): the parsed snapshot is freed with the process, not here
+        inp = load_inputs(paths, sample, classes, keep_documents=True)
     if verbose:
         say_recognised(inp)
     check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting, armada_model=armada_model)

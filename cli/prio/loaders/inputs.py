@@ -30,6 +30,8 @@ class Inputs:
     names: list = field(default_factory=list)
     notes: list = field(default_factory=list)  # what was assumed or ignored: printed on stderr
     recognised: list = field(default_factory=list)  # (file, what it was read as), for --verbose
+    # the snapshots' parsed documents, when the caller keeps them (gather's keep_documents)
+    documents: list = field(default_factory=list)
 
 
 _WHAT = {"config": "a queue config", "configmap": "a ConfigMap", "configmap-list": "ConfigMaps",
@@ -56,8 +58,11 @@ def _kind(data) -> str:
     return "config" if k == "queues" else k
 
 
-def gather(paths: list[str], classes_paths: list[str] = ()) -> Inputs:
+def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool = False) -> Inputs:
     """Read and classify every input; raises InputError on anything unreadable or uncombinable.
+    keep_documents: the snapshots' parsed documents stay in Inputs.documents, so they are freed
+    with it and not here (a million-ask JSON document takes 0.2 s to free: a command that keeps
+    its inputs until the process ends, lifetime.py, never pays it).
 
     As YuniKorn does: only the first queue config document of a file counts; of the ConfigMaps,
     yunikorn-configs' queues.yaml replaces yunikorn-defaults'. What was assumed goes to notes."""
@@ -152,6 +157,8 @@ def gather(paths: list[str], classes_paths: list[str] = ()) -> Inputs:
             snaps.append(kubectl.load_pods(name, doc, inp.classes))
     if inp.rest_queues and inp.config is not None:
         raise InputError(inp.config_name, "a queue config and a REST queues dump both describe the queues; give one of them")
+    if keep_documents:
+        inp.documents = [doc for _, _, doc in pending_docs]
     if snaps:
         inp.snapshot = merge(snaps)
         inp.notes += inp.snapshot.notes
