@@ -194,7 +194,6 @@ def test_big_tie_groups_as_the_general_engine_keeps_them():
         assert ties > total // 20, (types, ties, total)
 
 
-
 def test_an_application_tied_with_the_first_only_as_its_second_child_is_named():
     """The leaf's first application stays in its heap, so a tie is looked for among its two
     children: here b (later submitted) is heap[1] and c, tied with a, is heap[2]."""
