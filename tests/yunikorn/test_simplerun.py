@@ -139,6 +139,9 @@ def test_what_the_simple_run_refuses():
         # an ask without every type the asks use, and a type only running applications use
         (base, {"applications": [{"id": "x", "queue": "root.a", "asks": [{"priority": 1, "resources": {"vcore": 1, "memory": 1}},
                                                                           {"priority": 1, "resources": {"vcore": 1}}]}]}),
+        # ... in another application than the one naming both (the shapes of every application count)
+        (base, {"applications": [{"id": "x", "queue": "root.a", "asks": [{"priority": 1, "resources": {"vcore": 1, "memory": 1}}]},
+                                 {"id": "y", "queue": "root.a", "asks": [{"priority": 1, "resources": {"memory": 2}}]}]}),
         (base, {"applications": [{"id": "x", "queue": "root.a", "allocated": {"memory": 1}, "asks": [{"priority": 1}]}]}),
         (base, {"applications": [{"id": "x", "queue": "root.a", "asks": [{"priority": 1, "resources": {"pods": 0}}]}]}),
     ]

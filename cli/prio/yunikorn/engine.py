@@ -134,7 +134,8 @@ class AppState:
     __slots__ = ("asks", "live", "prio", "usage", "running", "app_id", "leaf", "key_submit",
                  "app", "alloc", "dead", "first", "pending", "version", "blocked", "positive")
 
-    def __init__(self, app: App, leaf: QNode):
+    def __init__(self, app: App, leaf: QNode, shapes_seen: dict | None = None):
+        """shapes_seen: id -> resources dict of every ask shape met, added to (Engine.ask_shapes)."""
         self.app = app
         self.leaf = leaf
         self.asks, plain = _sorted_asks(app)
@@ -154,6 +155,9 @@ class AppState:
             i = id(r)
             got = shapes.get(i)
             shapes[i] = (r, 1) if got is None else (r, got[1] + 1)
+        if shapes_seen is not None:
+            for i, (r, _) in shapes.items():
+                shapes_seen[i] = r
         pending: dict = {}
         positive = True
         for r, times in shapes.values():
@@ -303,6 +307,9 @@ class Engine:
         for q in root.walk():
             self._init_state(q)
         where = snapshot.source or "snapshot"
+        # id -> the resources dict of each ask shape among the applications' asks (loaders share
+        # one dict per shape: a handful for a million asks), for the runs that key by shape
+        self.ask_shapes: dict = {}
         for app in snapshot.apps:
             if app.rejected is not None:  # YuniKorn already refused it (a live server, state: Rejected)
                 self.rejected.append(Rejected(app.id, app.queue, app.rejected))
@@ -312,7 +319,7 @@ class Engine:
                 self.rejected.append(rejected)
                 continue
             leaf = ensure_queue(root, path, where, app.line)
-            st = AppState(app, leaf)
+            st = AppState(app, leaf, self.ask_shapes)
             self._attach_new_queues(leaf)
             self.apps.append(st)
             leaf.apps.append(st)
@@ -1052,6 +1059,8 @@ class Engine:
         out = []
         for st in self.apps:
             stopped = next((q for q in self.path_of(st.leaf) if q.stopped), None)
+            if stopped is None and not st.dead:  # nothing set aside: no reason to look for
+                continue
             for i, a in enumerate(st.asks):
                 reason = st.dead.get(i)
                 if reason is None and stopped is not None and not st.alloc[i]:

@@ -58,12 +58,8 @@ def fits(eng) -> bool:
         if not all((q.fairmax.get(t) or 0) > 0 for t in types) or any(v < 0 for v in q.allocated.values()):
             return False
     n = len(types)
-    if n == 1:  # every ask asks for something, and there is no other type: it names the one
-        return True
-    for st in eng.apps:
-        if any(len(r) != n for r in {id(a.resources): a.resources for a in st.asks}.values()):
-            return False
-    return True
+    # with one type, every ask asks for something, and there is no other type: it names the one
+    return n == 1 or all(len(r) == n for r in eng.ask_shapes.values())
 
 
 def _usage_one(st) -> tuple:
@@ -348,7 +344,8 @@ def _run_vectors(eng, progress) -> list:
         q.allocated = tuple([q.allocated.get(t, 0) for t in types])
         q.heap = [] if q.leaf else ([], {})
     app_before = [(st.pending, st.usage) for st in apps]
-    vectors: dict = {}  # id(resources) -> its tuple over the types (loaders share one per shape)
+    # id(resources) -> its tuple over the types (loaders share one dict per shape)
+    vectors = {i: tuple([r[t] for t in types]) for i, r in eng.ask_shapes.items()}
     # leaf -> [(queue, its parent's keys and groups, its share divisors, the parent's sort)] up the
     # path, below root
     plans: dict = {}
@@ -356,10 +353,6 @@ def _run_vectors(eng, progress) -> list:
     two = n_types == 2
     for st in apps:
         st.usage = tuple([st.usage.get(t, 0) for t in types])
-        for a in st.asks:
-            r = a.resources
-            if id(r) not in vectors:
-                vectors[id(r)] = tuple(r[t] for t in types)
         leaf = st.leaf
         if leaf not in plans:
             plans[leaf] = [(x, *x.parent.heap, tuple([x.fairmax.get(t) for t in types]), x.parent.sort_priority)
