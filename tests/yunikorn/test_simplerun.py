@@ -206,3 +206,22 @@ def test_an_application_tied_with_the_first_only_as_its_second_child_is_named():
     assert used
     assert [s.application for s in steps] == ["a", "c", "b"]
     assert [list(map(str, s.tie)) for s in steps] == [["applications a, c"], [], []]
+
+
+def test_a_held_first_application_keeps_its_tie_note_until_it_is_re_keyed():
+    """A fifo leaf's first application holds while its priority does, so each leaf's plan
+    (_plan_leaf) looks for its tie once and repeats the note; a priority change re-keys it and
+    the tie is looked for again. a and c tie on (priority, submit time); a's third ask drops to
+    priority 3, which puts c first; b, submitted later, comes last. Steps in other queues come
+    between them, as the queue above orders them."""
+    queues = ("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n"
+              "          - name: f\n          - name: g\n")
+    apps = [{"id": i, "queue": "root.f", "submitTime": t, "asks": [{"priority": p} for p in ps]}
+            for i, t, ps in (("a", 1, (5, 5, 3)), ("b", 2, (5,)), ("c", 1, (5, 5)))]
+    apps.append({"id": "z", "queue": "root.g", "asks": [{"priority": 5}] * 3})
+    used, steps = _both(queues, json.dumps({"applications": apps}))
+    assert used
+    f = [s for s in steps if s.queue == "root.f"]
+    assert [s.application for s in f] == ["a", "a", "c", "c", "b", "a"]
+    assert [list(map(str, s.tie)) for s in f][:3] == [["applications a, c"]] * 2 + [[]]
+    assert [s.ask for s in steps if s.queue == "root.g"] == ["z-1", "z-2", "z-3"]
