@@ -181,19 +181,19 @@ def _plan_leaf(leaf, heap: list, t, vectors: dict | None, two: bool = False) -> 
 
     heap: the leaf's applications' entries (_app_entry), heapified; consumed. t: the one
     resource type of _run_one (usage an int); else None, and vectors: id(resources) -> its
-    tuple over the types (usage a tuple; two: of two types). Returns per allocation the
-    application (its next ask is the one taken) or, where the step has more to say,
-    (application, its tie note or None, its priority before, after): the note is
-    _heap_tie_note's, when another application ties with it on the key. Each application's
-    usage, priority and running flags end as the run leaves them; its live is back where it
-    was (the run moves it, _take)."""
+    tuple over the types (usage a tuple; two: of two types). Returns, per allocation, the
+    application's id, or where the step has more to say (its id, its tie note or None, its
+    priority before, after), then the ask it takes: the note is _heap_tie_note's, when
+    another application ties with it on the key. What a step needs is then in the sequence,
+    and the run does not go back to the application. Each application's live, usage,
+    priority and running flags end as the run leaves them (nothing is set aside: it takes
+    every ask)."""
     seq: list = []
     out = seq.append
     fair = leaf.sort_policy == "fair"
     fair_prio = fair and leaf.sort_priority
     usage_key = _usage_one if t is not None else _usage_vector
     pop, replace = heapq.heappop, heapq.heapreplace
-    live0 = [(st, st.live) for _, _, _, st in heap]
     last = note = None  # a non-fair leaf's first application holds while its priority does
     while heap:
         top = heap[0]
@@ -227,10 +227,11 @@ def _plan_leaf(leaf, heap: list, t, vectors: dict | None, two: bool = False) -> 
         old = st.prio
         new = asks[i].priority if i < len(asks) else MIN
         if new == old and note is None:
-            out(st)
+            out(st.app_id)
         else:
             st.prio = new
-            out((st, note, old, new))
+            out((st.app_id, note, old, new))
+        out(ask)
         if i >= len(asks):
             pop(heap)
             last = None
@@ -243,34 +244,30 @@ def _plan_leaf(leaf, heap: list, t, vectors: dict | None, two: bool = False) -> 
             last = None
         else:  # its entry, still first, holds
             last = top
-    for st, live in live0:
-        st.live = live
     return seq
 
 
 def _take(leaf, n: int) -> tuple | None:
     """Step n's work in its leaf, the same in both runs: the leaf's next allocation
-    (_plan_leaf's), its ask (the application's next: nothing is set aside and an application's
-    asks go in order; the allocated flags and `first` are set once, by _write_back), the leaf's
-    placement count and first and last steps. Returns (application, ask, its tie note or None,
-    the priority changes taking it makes, Engine.step's), or None when the leaf has nothing left
-    (cannot happen without limits)."""
-    st = next(leaf.heap, None)
-    if st is None:
+    (_plan_leaf's), its placement count and its first and last steps. Returns (application id,
+    ask, its tie note or None, the priority changes taking it makes, Engine.step's), or None
+    when the leaf has nothing left (cannot happen without limits). The allocated flags and
+    `first` are set once, by _write_back."""
+    it = leaf.heap
+    app = next(it, None)
+    if app is None:
         return None
     note = None
     changes = NO_CHANGES
-    if type(st) is tuple:
-        st, note, old, new = st
+    if type(app) is tuple:
+        app, note, old, new = app
         if new != old:
             changes = report_up(leaf, old, new) or NO_CHANGES
-    i = st.live
-    st.live = i + 1
     leaf.placed += 1
     if leaf.first_step is None:
         leaf.first_step = n
     leaf.last_step = n
-    return st, st.asks[i], note, changes
+    return app, next(it), note, changes
 
 
 def run(eng, progress=None) -> list:
@@ -338,7 +335,7 @@ def _run_one(eng, progress) -> list:
         if got is None:
             break
         n += 1
-        st, ask, note, changes = got
+        app, ask, note, changes = got
         if note is not None:
             notes += (note,)
         v = ask.resources[t]
@@ -356,7 +353,7 @@ def _run_one(eng, progress) -> list:
                 push(p.heap, (-x.reported, (a / d, -pend), x.name, x))
             else:
                 push(p.heap, (a / d, (-x.reported, -pend), x.name, x))
-        steps.append(new_step(Step, (n, leaf.path, st.app_id, ask.id, ask.priority, changes,
+        steps.append(new_step(Step, (n, leaf.path, app, ask.id, ask.priority, changes,
                                       notes, "")))
         if progress is not None and not (len(steps) & 1023):
             progress(len(steps))
@@ -483,7 +480,7 @@ def _run_vectors(eng, progress) -> list:
         if got is None:
             break
         n += 1
-        st, ask, note, changes = got
+        app, ask, note, changes = got
         if note is not None:
             notes += (note,)
         vec = vectors[id(ask.resources)]
@@ -524,7 +521,7 @@ def _run_vectors(eng, progress) -> list:
                 g.append(e)
             else:
                 groups[key] = [g, e]
-        steps.append(new_step(Step, (n, leaf.path, st.app_id, ask.id, ask.priority, changes,
+        steps.append(new_step(Step, (n, leaf.path, app, ask.id, ask.priority, changes,
                                       notes, "")))
         if progress is not None and not (len(steps) & 1023):
             progress(len(steps))
