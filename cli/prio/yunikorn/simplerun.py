@@ -6,10 +6,11 @@ something and naming every resource type the asks use (a snapshot without node d
 Such a run never sets an ask aside, so the general engine's machinery for it (resources as
 dicts of any types, versioned heap entries, limits, the general walk) only costs time. Here
 every count is an int (one type, _run_one) or a tuple of ints over the types (_run_vectors),
-every heap holds exactly the current entries (with two or more types, a parent's children are
-held by key, each key's children together: see _run_vectors) and every fair max is positive,
-so a step takes the first child at each level, then updates and re-keys the path. The order is
-Engine.step's, to the letter:
+every parent's heap holds exactly the current entries (with two or more types, a parent's
+children are held by key, each key's children together: see _run_vectors), a leaf's holds its
+plan (an iterator over _plan_leaf's sequence) and every fair max is positive, so a step takes
+the first child at each level and its leaf's next allocation, then updates and re-keys the
+path. The order is Engine.step's, to the letter:
 
 - siblings by (priority, fair share) as the parent sorts them; with one resource type also by
   more pending (the general engine keys them so: a tie is then between equals, in name order);
@@ -300,7 +301,7 @@ def _run_one(eng, progress) -> list:
                            for x in eng.path_of(leaf) if x.parent is not None]
         if st.live < len(st.asks):
             push(leaf.heap, _app_entry(st, _usage_one))
-    for leaf in plans:
+    for leaf in plans:  # its heap of applications becomes its plan
         leaf.heap = iter(_plan_leaf(leaf, leaf.heap, t, None))
 
     def entry(x):  # Engine._push for one type: more pending first among equal (priority, share)
@@ -416,7 +417,7 @@ def _run_vectors(eng, progress) -> list:
                            for x in eng.path_of(leaf) if x.parent is not None]
         if st.live < len(st.asks):
             push(leaf.heap, _app_entry(st, _usage_vector))
-    for leaf in plans:
+    for leaf in plans:  # its heap of applications becomes its plan
         leaf.heap = iter(_plan_leaf(leaf, leaf.heap, None, vectors, two))
     for q in queues:
         if q.parent is not None and q.live > 0:
