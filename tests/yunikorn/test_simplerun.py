@@ -225,3 +225,24 @@ def test_a_held_first_application_keeps_its_tie_note_until_it_is_re_keyed():
     assert [s.application for s in f] == ["a", "a", "c", "c", "b", "a"]
     assert [list(map(str, s.tie)) for s in f][:3] == [["applications a, c"]] * 2 + [[]]
     assert [s.ask for s in steps if s.queue == "root.g"] == ["z-1", "z-2", "z-3"]
+
+
+def test_a_priority_change_reaches_up_through_planned_parents_in_step_order():
+    """With two resource types each parent's choices are planned before the steps are read off
+    (_plan_parent), so the priority change of a deep leaf reaches its parents' trackers while
+    they are planned: the step that takes a's last priority-9 ask lowers a, its leaf, the
+    parent p and the grandparent g together (leaf up), and root.z, a leaf right under root,
+    then comes before g."""
+    queues = ("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n"
+              "          - name: g\n            queues:\n              - name: p\n                queues:\n"
+              "                  - name: l\n          - name: z\n")
+    r = {"vcore": 1, "memory": 1}
+    apps = [{"id": "a", "queue": "root.g.p.l", "asks": [{"priority": 9, "resources": r}, {"priority": 1, "resources": r}]},
+            {"id": "b", "queue": "root.z", "asks": [{"priority": 5, "resources": r}]}]
+    used, steps = _both(queues, json.dumps({"applications": apps}))
+    assert used
+    assert [(s.application, s.changes) for s in steps] == [
+        ("a", [("root.g.p.l", 9, 1), ("root.g.p", 9, 1), ("root.g", 9, 1)]),
+        ("b", [("root.z", 5, None)]),
+        ("a", [("root.g.p.l", 1, None), ("root.g.p", 1, None), ("root.g", 1, None)]),
+    ]
