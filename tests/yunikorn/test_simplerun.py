@@ -246,3 +246,23 @@ def test_a_priority_change_reaches_up_through_planned_parents_in_step_order():
         ("b", [("root.z", 5, None)]),
         ("a", [("root.g.p.l", 1, None), ("root.g.p", 1, None), ("root.g", 1, None)]),
     ]
+
+
+def test_progress_moves_while_the_queues_are_planned_and_while_the_steps_are_read():
+    """The progress bar (simulate on a terminal) is told of the planning too: it moves without
+    going back, never past the asks, and the planning alone gets it most of the way."""
+    rnd = random.Random(3)
+    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
+    for p in range(3):
+        lines += [f"          - name: p{p}", "            queues:"] + [f"              - name: l{i}" for i in range(5)]
+    apps = [{"id": f"a{i}", "queue": f"root.p{i % 3}.l{i % 5}",
+             "asks": [{"priority": rnd.randint(0, 3), "resources": {"vcore": rnd.randint(1, 4), "memory": rnd.randint(1, 4)}}
+                      for _ in range(100)]} for i in range(30)]
+    e = _engine("\n".join(lines) + "\n", json.dumps({"applications": apps}))
+    assert simplerun.fits(e)
+    seen = []
+    steps = e.run(None, seen.append)
+    assert len(steps) == 3000
+    assert seen == sorted(seen) and seen[-1] <= len(steps)
+    planning = [v for v in seen if v <= int(len(steps) * simplerun.PLANNED)]
+    assert len(planning) > 1 and planning[-1] >= len(steps) // 2

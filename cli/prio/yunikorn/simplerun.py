@@ -49,6 +49,7 @@ from prio.yunikorn.priorities import report_level, report_up
 from prio.yunikorn.step import NO_CHANGES, Step, TieNote
 
 MIN = INT32_MIN
+PLANNED = 0.75  # _run_vectors' share of the progress bar for planning (about its share of the time)
 
 
 def fits(eng) -> bool:
@@ -442,13 +443,21 @@ def _run_vectors(eng, progress) -> list:
     # own parent's plan), and {allocation: that child's priority change}]
     for q in queues:
         q.heap = [0, 0, None if q.parent is None else tuple([q.fairmax.get(t) for t in types]), q.heap]
+    # progress, in steps: planning is most of the work, so the bar moves while the parents are
+    # planned (up to PLANNED of the steps), then while the steps are read off the plans
+    total = root.live
+    planned, to_plan = 0, sum(q.live for q in queues if not q.leaf) or 1
     for q in reversed(queues):  # children before their parents
         if not q.leaf:
+            planned += q.live
             _plan_parent(q, root, order_of, vectors, two)
+            if progress is not None:
+                progress(int(total * PLANNED * planned / to_plan))
 
     steps = []
     n = eng.steps_done
     new_step = tuple.__new__
+    done = int(total * PLANNED)
     for _ in range(len(root.heap[3])):
         notes = ()  # the step's tie notes, top down
         changes = NO_CHANGES  # the step's priority changes, leaf up
@@ -486,7 +495,7 @@ def _run_vectors(eng, progress) -> list:
         steps.append(new_step(Step, (n, leaf.path, app, ask.id, ask.priority, changes,
                                       notes, "")))
         if progress is not None and not (len(steps) & 1023):
-            progress(len(steps))
+            progress(done + int((total - done) * len(steps) / total))
     left = root.live - len(steps)
     root.live = left
     _write_back(eng, types, queues, before, app_before, n)
