@@ -453,6 +453,9 @@ def _run_vectors(eng, progress) -> list:
             _plan_parent(q, root, order_of, vectors, two)
             if progress is not None:
                 progress(int(total * PLANNED * planned / to_plan))
+    for q in queues:  # what a parent allocates was for its own parent's plan, now made
+        if not q.leaf:
+            q.heap[5] = None
 
     steps = []
     n = eng.steps_done
@@ -470,7 +473,7 @@ def _run_vectors(eng, progress) -> list:
             if note is not None:
                 notes += (note,)
             c = rec[3][k]
-            ch = rec[6].get(k) if rec[6] else None
+            ch = rec[6].pop(k, None) if rec[6] else None  # (freed as read: the steps reuse it)
             if ch is not None:
                 old, new = ch
                 ch = (c.path, None if old == MIN else old, None if new == MIN else new)
@@ -554,7 +557,11 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
             plan = rec[3]
             item = plan[2 * j]
             vec = vectors[id(plan[2 * j + 1].resources)]
-            ch = (item[2], item[3]) if type(item) is tuple and item[2] != item[3] else None
+            ch = None
+            if type(item) is tuple:  # the steps need only its id and note from here on: the rest goes
+                if item[2] != item[3]:
+                    ch = (item[2], item[3])
+                plan[2 * j] = item[0] if item[1] is None else (item[0], item[1])
         else:
             vec = rec[5][j]
             ch = rec[6].get(j) if rec[6] else None
