@@ -43,7 +43,7 @@ from bisect import bisect_left
 from itertools import islice
 from operator import add, sub, truediv
 
-from prio.values import INT32_MAX, INT32_MIN
+from prio.values import INT32_MIN
 from prio.yunikorn.dominance import dominates_vec, first_tied, insertion_sort, insertion_sort_bounded, scan_end
 from prio.yunikorn.priorities import report_level, report_up
 from prio.yunikorn.step import NO_CHANGES, Step, TieNote
