@@ -53,11 +53,17 @@ def report_level(x, old: int, new: int):
     return old_rep, rep
 
 
+def change(x, old: int, new: int) -> tuple:
+    """A step's record of queue x's priority going from old to new: (its path, from, to), None
+    meaning no priority."""
+    return x.path, None if old == MIN else old, None if new == MIN else new
+
+
 def report_up(leaf, old: int, new: int):
     """An application in `leaf` went from priority old to new: each queue's tracker loses old
     and gains new, and what the queue reports to its parent is the next level's change, while
-    it changes (report_level, leaf up). The changes as (queue path, from, to), None meaning no
-    priority; None when no queue below root changed. Every step of a run that changes a
+    it changes (report_level, leaf up). The changes (change()) leaf up; None when no queue below
+    root changed. Every step of a run that changes a
     priority comes here."""
     changes = None
     x = leaf
@@ -68,5 +74,5 @@ def report_up(leaf, old: int, new: int):
         old, new = got
         if changes is None:
             changes = []
-        changes.append((x.path, None if old == MIN else old, None if new == MIN else new))
+        changes.append(change(x, old, new))
         x = x.parent

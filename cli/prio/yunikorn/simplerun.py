@@ -45,7 +45,7 @@ from operator import add, sub, truediv
 
 from prio.values import INT32_MIN
 from prio.yunikorn.dominance import dominates_vec, first_tied, insertion_sort, insertion_sort_bounded, scan_end
-from prio.yunikorn.priorities import report_level, report_up
+from prio.yunikorn.priorities import change, report_level, report_up
 from prio.yunikorn.step import NO_CHANGES, Step, TieNote
 
 MIN = INT32_MIN
@@ -189,8 +189,9 @@ def _plan_leaf(leaf, heap: list, t, vectors: dict | None, two: bool = False) -> 
     priority before, after), then the ask it takes: the note is _heap_tie_note's, when
     another application ties with it on the key. What a step needs is then in the sequence,
     and the run does not go back to the application (_take, _plan_parent and the steps of
-    _run_vectors read it). Each application's live, usage, priority and running flags end as
-    the run leaves them (nothing is set aside: it takes every ask)."""
+    _run_vectors read it). Each application's live, usage, priority and running flags, and the
+    leaf's placement count, end as the run leaves them (nothing is set aside: it takes every
+    ask)."""
     seq: list = []
     out = seq.append
     fair = leaf.sort_policy == "fair"
@@ -247,12 +248,13 @@ def _plan_leaf(leaf, heap: list, t, vectors: dict | None, two: bool = False) -> 
             last = None
         else:  # its entry, still first, holds
             last = top
+    leaf.placed += len(seq) // 2  # the run takes every allocation planned
     return seq
 
 
 def _take(leaf, n: int) -> tuple | None:
     """Step n's work in its leaf, in _run_one: the leaf's next allocation
-    (_plan_leaf's), its placement count and its first and last steps. Returns (application id,
+    (_plan_leaf's, which counts its placements) and its first and last steps. Returns (application id,
     ask, its tie note or None, the priority changes taking it makes, Engine.step's), or None
     when the leaf has nothing left (cannot happen without limits). The allocated flags and
     `first` are set once, by _write_back."""
@@ -266,7 +268,6 @@ def _take(leaf, n: int) -> tuple | None:
         app, note, old, new = app
         if new != old:
             changes = report_up(leaf, old, new) or NO_CHANGES
-    leaf.placed += 1
     if leaf.first_step is None:
         leaf.first_step = n
     leaf.last_step = n
@@ -475,8 +476,7 @@ def _run_vectors(eng, progress) -> list:
             c = rec[3][k]
             ch = rec[6].pop(k, None) if rec[6] else None  # (freed as read: the steps reuse it)
             if ch is not None:
-                old, new = ch
-                ch = (c.path, None if old == MIN else old, None if new == MIN else new)
+                ch = change(c, ch[0], ch[1])
                 changes = [ch] if changes is NO_CHANGES else [ch] + changes
             q = c
         leaf = q
@@ -491,7 +491,6 @@ def _run_vectors(eng, progress) -> list:
             if note is not None:
                 notes += (note,)
         n += 1
-        leaf.placed += 1
         if leaf.first_step is None:
             leaf.first_step = n
         leaf.last_step = n
@@ -499,8 +498,7 @@ def _run_vectors(eng, progress) -> list:
                                       notes, "")))
         if progress is not None and not (len(steps) & 1023):
             progress(done + int((total - done) * len(steps) / total))
-    left = root.live - len(steps)
-    root.live = left
+    root.live -= len(steps)
     _write_back(eng, types, queues, before, app_before, n)
     return steps
 
