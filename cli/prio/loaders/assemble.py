@@ -2,9 +2,11 @@
 a REST dump, or the snapshot alone), attach the pending work."""
 from __future__ import annotations
 
+import os
+
 from prio.loaders import inputs as inputs_mod
 from prio.io import package_data as resources
-from prio.yunikorn.engine import Engine
+from prio.yunikorn.engine import ENGINES, Engine
 from prio.errors import InputError
 from prio.yunikorn.snapshot import Snapshot
 from prio.yunikorn.tree import QNode, empty_root, from_config
@@ -23,6 +25,15 @@ def sample_paths(name: str | None) -> list[str]:
     if not all(paths):
         raise InputError(name or "walkthrough", f"no bundled sample {name!r} (available: {', '.join(resources.sample_names())})")
     return paths
+
+
+def engine_choice() -> str:
+    """PRIO_ENGINE: which engine schedules (auto, fast, reference), for debugging and bug
+    reports; auto when unset."""
+    got = os.environ.get("PRIO_ENGINE", "").strip().lower() or "auto"
+    if got not in ENGINES:
+        raise InputError("PRIO_ENGINE", f"{got!r} is not an engine: one of {', '.join(ENGINES)}")
+    return got
 
 
 def build(inp, partition: str | None = None) -> Engine:
@@ -53,7 +64,7 @@ def build(inp, partition: str | None = None) -> Engine:
         root = rest.build_tree(inp.rest_queues)
     else:
         root = empty_root()  # queues only from the snapshot: all dynamic
-    eng = Engine(root, snap, rules)
+    eng = Engine(root, snap, rules, engine_choice())
     if inp.config is not None and others_conf:
         _note_other_partitions(inp, eng, others_conf)
     return eng

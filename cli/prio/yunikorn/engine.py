@@ -34,6 +34,7 @@ from prio.yunikorn.gosort import slice_stable
 from prio.yunikorn.placement import Rejected, place
 from prio.yunikorn.priorities import report_up
 from prio.yunikorn.quantity import show_quantity, strictly_positive
+from prio.yunikorn.reference import ReferenceRun
 from prio.yunikorn.snapshot import App, Ask, Snapshot
 from prio.yunikorn.step import NO_CHANGES as _NO_CHANGES
 from prio.yunikorn.step import Step, TieNote, take_ask
@@ -279,10 +280,16 @@ def _pop_alone(heap: list):
         return top
     return None
 
+ENGINES = ("auto", "fast", "reference")  # PRIO_ENGINE / --engine: who schedules a run
+
+
 class Engine:
-    def __init__(self, root: QNode, snapshot: Snapshot, rules=None):
+    def __init__(self, root: QNode, snapshot: Snapshot, rules=None, choice: str = "auto"):
         """`rules`: the partition's placement rules (a list, possibly empty), or None when the
-        queues the snapshot names are taken as given (no config)."""
+        queues the snapshot names are taken as given (no config). `choice`: one of ENGINES."""
+        if choice not in ENGINES:
+            raise ValueError(f"engine {choice!r}: one of {', '.join(ENGINES)}")
+        self.choice = choice
         self.root = root
         self.snapshot = snapshot
         self.rejected: list[Rejected] = []
@@ -1042,6 +1049,10 @@ class Engine:
         return _new_step(Step, (n, leaf.path, st.app_id, ask.id, ask.priority, changes, (), ""))
 
     def run(self, limit: int | None = None, progress=None):
+        """The steps until nothing more can be placed (or `limit` of them), by the engine
+        `self.choice` names (ENGINES): the reference engine, or the fast ones."""
+        if self.choice == "reference":
+            return ReferenceRun(self).run(limit, progress)
         if limit is None and simplerun.fits(self):  # the commonest input without limits
             return simplerun.run(self, progress)
         steps = []

@@ -1,0 +1,435 @@
+"""The reference engine: YuniKorn's scheduling rules as YuniKorn's own code states them, one
+function per rule, worked out again from scratch at every step. Obviously correct, not fast.
+
+Every function names the YuniKorn function it mirrors (yunikorn-core, pkg/scheduler/objects and
+pkg/common/resources). The fast engines (engine.Engine's heaps and hot path, simplerun's planned
+runs) are optimisations of these functions: tests/yunikorn/test_differential.py generates
+scenarios over every feature they claim (tests/strategies.py) and requires identical steps, tie
+notes, leftovers and final state, and every recorded corpus runs through both.
+
+The model is the one engine.Engine builds (the queue tree, placement, applications with their
+asks in YuniKorn's order): `ReferenceRun(eng)` schedules on it, and leaves the same state a fast
+run leaves (priorities, usage, pending, what each leaf placed, the asks set aside and why).
+
+Where YuniKorn leaves an order to Go's map iteration (sibling queues, applications of a leaf),
+the input order is by name, as the recorded corpora replay it; the step then carries a tie note
+(TieNote) naming the choices an other map order could have made. Pure: no I/O.
+"""
+from __future__ import annotations
+
+from prio.values import INT32_MAX, INT32_MIN
+from prio.yunikorn.gosort import slice_stable
+from prio.yunikorn.priorities import change
+from prio.yunikorn.quantity import show_quantity, strictly_positive
+from prio.yunikorn.step import Step, TieNote, take_ask
+
+MIN = INT32_MIN
+
+
+# ---- priorities -------------------------------------------------------------------------------
+def priority_value_by_policy(q, raw: int) -> int:
+    """Queue.priorityValueByPolicy: what a queue reports to its parent: nothing pending stays
+    INT32_MIN, a fenced queue reports its offset only, else raw + offset saturating at int32."""
+    if raw == MIN:
+        return MIN
+    if q.fenced:
+        return q.offset
+    v = raw + q.offset
+    return MIN if v < MIN else INT32_MAX if v > INT32_MAX else v
+
+
+def ask_max_priority(st) -> int:
+    """Application.GetAskMaxPriority: the highest priority among its asks not yet allocated."""
+    return max((a.priority for i, a in enumerate(st.asks) if not st.alloc[i]), default=MIN)
+
+
+def current_priority(q) -> int:
+    """Queue.GetCurrentPriority: a leaf's raw priority is the highest of its applications', a
+    parent's the highest its children report (their `reported`, set children first);
+    reported by priorityValueByPolicy."""
+    if q.leaf:
+        raw = max((ask_max_priority(st) for st in q.apps), default=MIN)
+    else:
+        raw = max((c.reported for c in q.children), default=MIN)
+    return priority_value_by_policy(q, raw)
+
+
+# ---- fair share and the queue sort ------------------------------------------------------------
+def fair_share(q, fairmax: dict | None = None) -> float:
+    """getFairShare (CompUsageRatioSeparately's share of one queue): the largest of allocated
+    over guaranteed per resource type, or over the fair max where the type is not guaranteed
+    (the queue's own fair max unless another is given); a type in neither does not count, a
+    zero or negative divisor counts 1 for anything allocated."""
+    s = 0.0
+    g = q.guaranteed
+    fm = q.fairmax if fairmax is None else fairmax
+    for k, a in q.allocated.items():
+        if a < 0:
+            continue
+        if g is not None and k in g:
+            d = g[k]
+        elif k in fm:
+            d = fm[k]
+        else:
+            continue
+        v = (0.0 if a <= 0 else 1.0) if d <= 0 else a / d
+        if v > s:
+            s = v
+    return s
+
+
+def incomparable(l: dict, r: dict) -> bool:
+    """Neither pending strictly greater than the other (equal, or each greater somewhere)."""
+    return not strictly_greater(l, r) and not strictly_greater(r, l)
+
+
+def strictly_greater(l: dict, r: dict) -> bool:
+    """resources.StrictlyGreaterThan(Sub(l, r), Zero): l >= r in every type (missing = 0) and
+    > in one. Not transitive over incomparable pairs: the sort's algorithm decides."""
+    greater = False
+    for k in set(l) | set(r):
+        d = l.get(k, 0) - r.get(k, 0)
+        if d < 0:
+            return False
+        if d > 0:
+            greater = True
+    return greater
+
+
+def queue_candidates(p) -> list:
+    """Queue.sortQueues' input: the children not Stopped with pending resources (StrictlyGreater
+    ThanZero), in name order (prio's stand-in for Go's map order)."""
+    return [c for c in sorted(p.children, key=lambda c: c.name) if not c.stopped and strictly_positive(c.pending)]
+
+
+def sort_queues(p, candidates: list | None = None, aligned: bool = False) -> list:
+    """Queue.sortQueues with sortQueuesByPriorityAndFairness (priority sorting on) or
+    sortQueuesByFairnessAndPriority (off): Go's sort.SliceStable over all the candidates at
+    once (gosort.slice_stable: insertion sort on blocks of 20, then symmetric merges), with
+    YuniKorn's comparator: priority, fair share, then pending strictly greater. YuniKorn keeps
+    the fair max of each position fixed while the sort moves the queues, so a queue is compared
+    with the fair max of the queue first at its position; `aligned` gives each queue its own
+    (the documented order). `candidates`: another input order (default: queue_candidates)."""
+    cands = list(queue_candidates(p) if candidates is None else candidates)
+    fms = [c.fairmax for c in cands]
+    prio_first = p.sort_priority
+
+    def less(items, i, j):
+        l, r = items[i], items[j]
+        if prio_first and l.reported != r.reported:
+            return l.reported > r.reported
+        a = fair_share(l, None if aligned else fms[i])
+        b = fair_share(r, None if aligned else fms[j])
+        if a != b:
+            return a < b
+        if l.reported != r.reported:
+            return l.reported > r.reported
+        return strictly_greater(l.pending, r.pending)
+
+    return slice_stable(cands, less)
+
+
+def fair_max_misaligned(p) -> bool:
+    """Whether p's children differ in fair max: then sort_queues' positional fair max can give
+    another order than the documented one (YUNIKORN's sortQueuesByPriorityAndFairness indexes
+    fairMaxResources by position), and the input order (Go's map order) matters beyond ties."""
+    if p.leaf or len(p.children) < 2:
+        return False
+    first = p.children[0].fairmax
+    return any(c.fairmax != first for c in p.children)
+
+
+# ---- the application sort ---------------------------------------------------------------------
+def usage_ratio(st, n_types: int) -> tuple:
+    """CompUsageRatio's view of one application: its usage over the leaf's guaranteed per type
+    (the usage itself where none), largest first, padded with zeros to the number of resource
+    types, so that comparing two tuples is comparing the padded lists as Go does."""
+    total = st.leaf.guaranteed
+    shares = sorted(((v / total[k]) if total and total.get(k) else float(v) for k, v in st.usage.items()), reverse=True)
+    return tuple(shares) + (0.0,) * (n_types - len(shares))
+
+
+def app_sort_key(st, n_types: int) -> tuple:
+    """The key of sortApplications' comparators, a strict weak order: fifo by submission time
+    (the oldest ask's create time), fair by usage ratio, each after or before the ask max
+    priority as the leaf's priority sorting says."""
+    leaf = st.leaf
+    prio = -ask_max_priority(st)
+    other = usage_ratio(st, n_types) if leaf.sort_policy == "fair" else st.key_submit
+    return (prio, other) if leaf.sort_priority else (other, prio)
+
+
+def sort_applications(leaf, n_types: int) -> list:
+    """sortApplications: filterOnPendingResources (pending strictly greater than zero), in
+    application id order (the map's stand-in), then sort.SliceStable by the policy's comparator
+    (a strict weak order, so any stable sort gives the same order)."""
+    apps = sorted((st for st in leaf.apps if strictly_positive(st.pending)), key=lambda st: st.app_id)
+    return sorted(apps, key=lambda st: app_sort_key(st, n_types))
+
+
+def sorted_requests(st) -> list[int]:
+    """sortedRequests.insert, ask by ask in file order: the indices of st.asks in the order the
+    application tries them. An ask goes behind the last when it is not before it (insert's
+    fast path), else before the first ask it is before or equal to (sort.Search): higher
+    priority first, then the earlier create time; asks created with their application (no
+    create time of their own) are created one after the other, so they never compare equal."""
+    implicit = st.app.submit_time
+
+    def created(a):
+        return (a.create_time, a.seq if a.create_time == implicit else 0)
+
+    def before(a, b):  # a sorts before b
+        return a.priority > b.priority or (a.priority == b.priority and created(a) < created(b))
+
+    def equal(a, b):
+        return a.priority == b.priority and created(a) == created(b)
+
+    order: list = []
+    by_seq = sorted(range(len(st.asks)), key=lambda i: st.asks[i].seq)
+    for i in by_seq:
+        a = st.asks[i]
+        if not order or not before(a, st.asks[order[-1]]):
+            order.append(i)
+            continue
+        k = next(j for j, o in enumerate(order) if before(a, st.asks[o]) or equal(a, st.asks[o]))
+        order.insert(k, i)
+    return order
+
+
+# ---- the checks an ask must pass ---------------------------------------------------------------
+def path_to_root(q) -> list:
+    """The queue and its ancestors, leaf first."""
+    out = []
+    while q is not None:
+        out.append(q)
+        q = q.parent
+    return out
+
+
+def maxapplications_reached(st):
+    """Queue.canRunApp for an application that does not run yet: the first queue from the leaf
+    up whose maxapplications one more running application would exceed, or None."""
+    for q in path_to_root(st.leaf):
+        if q.maxapps and q.running + 1 > q.maxapps:
+            return q
+    return None
+
+
+def headroom_misfit(path: list, ask):
+    """Queue.getHeadroom / the allocation's fit check: the first queue from the leaf up whose
+    max (root: the cluster's capacity) the ask would exceed, with the resource type; only the
+    types a max names are limited. None when it fits."""
+    for q in path:
+        if q.max:
+            for k, v in ask.resources.items():
+                if k in q.max and q.allocated.get(k, 0) + v > q.max[k]:
+                    return q, k
+    return None
+
+
+# ---- one scheduling cycle ---------------------------------------------------------------------
+class ReferenceRun:
+    """Queue.TryAllocate from root, one allocation per step, everything sorted again each step.
+
+    Headroom only shrinks and running applications only grow here, so an ask that did not fit
+    (or whose application could not start) never will: its first reason is kept (prio's
+    leftovers), and trying it again changes nothing."""
+
+    def __init__(self, eng):
+        self.eng = eng
+        self.n_types = eng.n_types
+        self.steps_done = eng.steps_done
+        self.order = {id(st): sorted_requests(st) for st in eng.apps}
+        # the eventually consistent priorities, from scratch, children first
+        for q in sorted(eng.root.walk(), key=lambda q: -q.depth):
+            q.reported = current_priority(q)
+        for st in eng.apps:
+            st.prio = ask_max_priority(st)
+
+    # -- the walk
+    def step(self):
+        """One allocation (a Step), or None when nothing more can be placed."""
+        ties: list = []  # leaf first, as the walk unwinds
+        notes: list = []
+        got = self._try_queue(self.eng.root, ties, notes)
+        if got is None:
+            return None
+        st, i = got
+        return self._allocate(st, i, tuple(reversed(ties)), notes[0] if notes else "")
+
+    def run(self, limit: int | None = None, progress=None) -> list:
+        steps = []
+        while limit is None or len(steps) < limit:
+            s = self.step()
+            if s is None:
+                break
+            steps.append(s)
+            if progress is not None and not (len(steps) & 1023):
+                progress(len(steps))
+        return steps
+
+    def _try_queue(self, q, ties: list, notes: list):
+        if q.stopped:
+            return None
+        if q.leaf:
+            return self._try_leaf(q, ties)
+        order = sort_queues(q)
+        for c in order:
+            got = self._try_queue(c, ties, notes)
+            if got is not None:
+                if fair_max_misaligned(q):
+                    self._map_order_note(q, c, order, ties, notes)
+                else:
+                    self._queue_tie(q, c, order, ties)
+                return got
+        return None
+
+    def _try_leaf(self, leaf, ties: list):
+        apps = sort_applications(leaf, self.n_types)
+        for st in apps:
+            i = self._try_app(st)
+            if i is not None:
+                self._app_tie(st, apps, ties)
+                return st, i
+        return None
+
+    def _try_app(self, st):
+        """Application.tryAllocate without nodes: the first ask, in sortedRequests order, that
+        fits the headroom of every queue up to root; an application that does not run yet
+        starts only within maxapplications. An application whose every ask is placed or set
+        aside has nothing to try."""
+        if not has_live_ask(st):
+            return None
+        if not st.running:
+            q = maxapplications_reached(st)
+            if q is not None:
+                st.blocked = q
+                for i in self.order[id(st)]:
+                    if not st.alloc[i]:
+                        self._set_aside(st, i, f"maxapplications {q.maxapps} of {q.path} reached ({q.running} running)")
+                return None
+        path = path_to_root(st.leaf)
+        for i in self.order[id(st)]:
+            if st.alloc[i]:
+                continue
+            ask = st.asks[i]
+            miss = headroom_misfit(path, ask)
+            if miss is None:
+                return i
+            q, k = miss
+            cap = "the cluster capacity" if q.parent is None else f"max of {q.path}"
+            left = q.max[k] - q.allocated.get(k, 0)
+            self._set_aside(st, i, f"does not fit {cap}: needs {k} {show_quantity(k, ask.resources[k])}, "
+                                   f"{show_quantity(k, left)} of {show_quantity(k, q.max[k])} left")
+        return None
+
+    @staticmethod
+    def _set_aside(st, i: int, reason: str) -> None:
+        """Keep the first reason an ask could not be placed (the engine's leftovers)."""
+        if i in st.dead:
+            return
+        if not st.dead:
+            st.dead = {}  # the engine shares one empty dict between applications until the first
+        st.dead[i] = reason
+        for q in path_to_root(st.leaf):
+            q.live -= 1
+        while st.live < len(st.asks) and (st.alloc[st.live] or st.live in st.dead):
+            st.live += 1
+
+    # -- the tie notes: choices Go's map order could have made otherwise
+    def _queue_tie(self, p, c, order: list, ties: list) -> None:
+        """Siblings of c equal on priority and fair share that pending dominance does not order
+        against c either way (so their order came from the input, Go's map order), still with
+        something to place: up to four named, and whether there were more."""
+        key = (c.reported, fair_share(c))
+        tied = [x for x in order if x is not c and x.live > 0 and (x.reported, fair_share(x)) == key
+                and incomparable(c.pending, x.pending)]
+        if tied:
+            ties.append(TieNote("queues", tied[:4] + [c], len(tied) > 4))
+
+    def _app_tie(self, st, apps: list, ties: list) -> None:
+        """Applications equal to st on the leaf's sort key, in id order, that could still be
+        taken (not held by maxapplications, something left to place): up to four named."""
+        key = app_sort_key(st, self.n_types)
+        tied = [x for x in apps if x is not st and not x.blocked and has_live_ask(x)
+                and strictly_positive(x.pending) and app_sort_key(x, self.n_types) == key]
+        if tied:
+            ties.append(TieNote("applications", tied[:4] + [st], len(tied) > 4))
+
+    def _map_order_note(self, p, c, order: list, ties: list, notes: list) -> None:
+        """At a parent whose children differ in fair max the outcome depends on the whole input
+        order (map_order_alternatives), and may differ from the documented order."""
+        others = map_order_alternatives(p, c, order)
+        if others:
+            ties.append(TieNote("queues", [c, *others]))
+        doc = next((d for d in sort_queues(p, aligned=True) if d is c or d.live > 0), c)
+        if doc is not c and not notes:
+            notes.append(f"at {p.path} YuniKorn takes {c.name} where the documented fair-share order would take "
+                         f"{doc.name}: its queue sort divides a queue's usage by another sibling's fair max once "
+                         f"it has moved the queues (sortQueuesByPriorityAndFairness indexes fairMaxResources by position)")
+
+    # -- the allocation
+    def _allocate(self, st, i: int, ties: tuple, note: str) -> Step:
+        eng = self.eng
+        leaf = st.leaf
+        path = path_to_root(leaf)
+        before = [q.reported for q in path]
+        self.steps_done = n = self.steps_done + 1
+        eng.steps_done = n
+        ask, _ = take_ask(st, i, path, n)
+        for k, v in ask.resources.items():
+            st.pending[k] -= v
+            st.usage[k] = st.usage.get(k, 0) + v
+        for q in path:
+            for k, v in ask.resources.items():
+                q.pending[k] -= v
+                q.allocated[k] = q.allocated.get(k, 0) + v
+            q.live -= 1
+        st.prio = ask_max_priority(st)
+        changes = []
+        for q, old in zip(path, before):  # leaf up: a parent reads its children's new values
+            q.reported = current_priority(q)
+            if q.parent is not None and q.reported != old:
+                changes.append(change(q, old, q.reported))
+        return Step(n, leaf.path, st.app_id, ask.id, ask.priority, changes, ties, note)
+
+
+def has_live_ask(st) -> bool:
+    """Whether the application has an ask neither allocated nor set aside."""
+    return any(not st.alloc[i] and i not in st.dead for i in range(len(st.asks)))
+
+
+def map_order_alternatives(p, c, order: list) -> set:
+    """At a parent sorted with misaligned fair max, the queues other input orders would have
+    taken instead of c. For a small map (up to 8 entries, one bucket) Go iterates the slots
+    from a random offset, so the children come in a rotation of the order they were added in
+    (the config's): every rotation is tried, and for bigger maps, whose order is freer, every
+    rotation of the reverse too (at most 16 orders, spread over them)."""
+    pos = {id(x): i for i, x in enumerate(p.children)}
+    base = sorted(order, key=lambda x: pos[id(x)])
+    inputs = [base[i:] + base[:i] for i in range(len(base))]
+    if len(p.children) > 8:
+        rev = base[::-1]
+        inputs += [rev[i:] + rev[:i] for i in range(len(rev))]
+        if len(inputs) > 16:
+            inputs = inputs[:: -(-len(inputs) // 16)]
+    others = set()
+    for inp in inputs:
+        got = next((d for d in sort_queues(p, candidates=inp) if d is c or d.live > 0), c)
+        if got is not c:
+            others.add(got)
+    return others
+
+
+def considered_groups(eng):
+    """The pending asks in the order the scheduler would consider them now, no allocation in
+    between: a depth-first walk of the tree sorted by sort_queues and sort_applications.
+    Yields (application state, its pending asks in sortedRequests order)."""
+    stack = [eng.root]
+    while stack:
+        q = stack.pop()
+        if q.leaf:
+            for st in sort_applications(q, eng.n_types):
+                yield st, [st.asks[i] for i in sorted_requests(st) if not st.alloc[i]]
+        else:
+            stack.extend(reversed(sort_queues(q)))
