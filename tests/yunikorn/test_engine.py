@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from conftest import sample, shared
 from prio.loaders import queues as config
-from prio.yunikorn import engine, tree
+from prio.yunikorn import engine, reference, tree
 from prio.io import yamlnodes
 from prio.loaders import native
 
@@ -340,7 +340,7 @@ def test_incremental_priorities_equal_a_full_recompute():
             vals = [st.prio for st in q.apps if st.prio != engine.MIN]
         else:
             vals = [v for v in (scratch(c) for c in q.children) if v != engine.MIN]
-        return engine.report(q, max(vals) if vals else engine.MIN)
+        return reference.priority_value_by_policy(q, max(vals) if vals else engine.MIN)
 
     while e.step() is not None:
         for q in e.root.walk():

@@ -9,9 +9,16 @@ import pytest
 from prio.io import yamlnodes
 from prio.loaders import native
 from prio.loaders import queues as config
-from prio.yunikorn import engine, tree
-from prio.yunikorn.engine import _insertion_first
+from prio.yunikorn import engine, reference, tree
+from prio.yunikorn.dominance import insertion_sort
+from prio.yunikorn.reference import strictly_greater
 from prio.yunikorn.tieorder import TieOrders
+
+
+def _insertion_first(items, key):
+    """Go's insertion sort of a tie group by pending strictly greater (the order the engine keeps)."""
+    out = list(items)
+    return insertion_sort(out, [key(x) for x in out], strictly_greater)
 
 
 class Obj:
@@ -83,44 +90,24 @@ def _scenario(rnd, types):
     return "\n".join(lines) + "\n", json.dumps({"applications": apps})
 
 
-class _NoCache:
-    """What the engine did before: every tie group popped and insertion-sorted again, every step."""
-
-    parked: dict = {}
-
-    def __init__(self, eng):
-        self.eng = eng
-
-    def order(self, heap, group, sort):
-        return sort(group)
-
-    def ordered(self, heap, sort, groups=None):
-        return self.eng._ordered(heap, key=lambda e: e[4].pending, groups=groups)
-
-
-def _run(queues, asks, plain, fast=True, checked=False):
+def _run(queues, asks, reference_engine=False, fast=True, checked=False):
     d = yamlnodes.load("q.yaml", queues)[0]
     root = tree.from_config(config.decode(d).partitions[0])
-    e = engine.Engine(root, native.load("a.json", yamlnodes.load("a.json", asks)[0]))
+    e = engine.Engine(root, native.load("a.json", yamlnodes.load("a.json", asks)[0]),
+                      choice="reference" if reference_engine else "auto")
     if not fast:  # every step by the general walk
         e._fast_pick = lambda: None
     if checked:  # every re-key checks pending resources, as if some ask asked for nothing
         e._positive = False
-    if plain:  # what the engine did before: every tie group insertion-sorted again, every step
-        e._one_type = None
-        e._tie_orders = _NoCache(e)
-        # and tie notes from the dicts, through the generic scan (not the vectors' inline one)
-        e._queue_tie = lambda p, c, others, start=0: e._ties_with(c, others[start:], lambda a, b: (
-            b.live > 0 and not engine._dominates(a.pending, b.pending) and not engine._dominates(b.pending, a.pending)))
-    return [tuple(s) for s in e.run()], [tuple(u) for u in e.leftovers()]
+    return [(tuple(s[:6]), tuple(map(str, s.tie)), s.note) for s in e.run()], [tuple(u) for u in e.leftovers()]
 
 
 @pytest.mark.parametrize("types", [(), ("pods",), ("vcore",), ("vcore", "memory"), ("vcore", "memory", "gpu")])
-def test_the_order_is_what_sorting_every_step_gives(types):
+def test_the_kept_tie_orders_give_the_reference_engines_order(types):
     rnd = random.Random(len(types))
     for _ in range(25):
         queues, asks = _scenario(rnd, list(types))
-        assert _run(queues, asks, plain=False) == _run(queues, asks, plain=True)
+        assert _run(queues, asks) == _run(queues, asks, reference_engine=True)
 
 
 def _big_scenario(rnd, types):
@@ -144,11 +131,11 @@ def _big_scenario(rnd, types):
 
 
 @pytest.mark.parametrize("types", [("vcore",), ("vcore", "memory"), ("vcore", "memory", "gpu")])
-def test_big_tie_groups_keep_the_order_sorting_every_step_gives(types):
+def test_big_tie_groups_give_the_reference_engines_order(types):
     rnd = random.Random(7 + len(types))
     for _ in range(4):
         queues, asks = _big_scenario(rnd, list(types))
-        assert _run(queues, asks, plain=False) == _run(queues, asks, plain=True)
+        assert _run(queues, asks) == _run(queues, asks, reference_engine=True)
 
 
 @pytest.mark.parametrize("types", [("pods",), ("memory", "vcore"), ("gpu", "memory", "vcore")])
@@ -158,7 +145,8 @@ def test_pending_vectors_compare_as_the_dicts_do(types):
     from prio.yunikorn.dominance import dominates_vec as _dominates_vec
     from prio.yunikorn.dominance import first_tied
     from prio.yunikorn.dominance import tied_vec as _tied_vec
-    from prio.yunikorn.engine import _dominates, _insertion_first_vec, vector_of
+    from prio.yunikorn.engine import _insertion_first_vec, vector_of
+    from prio.yunikorn.reference import strictly_greater as _dominates
 
     vec = vector_of(types)
     rnd = random.Random(len(types))
@@ -293,8 +281,8 @@ def test_the_fast_pick_takes_what_the_general_walk_takes():
     rnd = random.Random(13)
     for _ in range(300):
         queues, asks = _rich_scenario(rnd)
-        want = _run(queues, asks, plain=False, fast=False)
-        assert _run(queues, asks, plain=False) == want, (queues, asks)
+        want = _run(queues, asks, fast=False)
+        assert _run(queues, asks) == want, (queues, asks)
 
 
 def test_pending_is_checked_only_where_an_ask_could_leave_it_empty():
@@ -305,8 +293,8 @@ def test_pending_is_checked_only_where_an_ask_could_leave_it_empty():
     trusted = 0
     for _ in range(300):
         queues, asks = _rich_scenario(rnd)
-        got = _run(queues, asks, plain=False)
-        assert got == _run(queues, asks, plain=False, checked=True), (queues, asks)
+        got = _run(queues, asks)
+        assert got == _run(queues, asks, checked=True), (queues, asks)
         trusted += all(any(a.get("resources", {"pods": 1}).values()) for app in json.loads(asks)["applications"] for a in app["asks"])
     assert 150 < trusted < 280
 

@@ -4,7 +4,8 @@ PRIO310/PRIO311 cross-check)."""
 from __future__ import annotations
 
 from prio.kube.priorityclass import catalogue
-from prio.yunikorn.engine import MIN, report
+from prio.yunikorn.reference import MIN
+from prio.yunikorn.reference import priority_value_by_policy as report
 from prio.yunikorn.tree import QNode
 
 

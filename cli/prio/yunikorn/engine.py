@@ -25,16 +25,18 @@ import operator
 from itertools import islice
 from typing import NamedTuple
 
-from prio.values import INT32_MAX, INT32_MIN
+from prio.values import INT32_MIN
 from prio.yunikorn import simplerun
 from prio.yunikorn.dominance import dominates_vec as _dominates_vec
 from prio.yunikorn.dominance import first_tied
+from prio.yunikorn.gosort import least
 from prio.yunikorn.dominance import insertion_sort as _insertion_sort
-from prio.yunikorn.gosort import slice_stable
 from prio.yunikorn.placement import Rejected, place
 from prio.yunikorn.priorities import report_up
 from prio.yunikorn.quantity import show_quantity, strictly_positive
-from prio.yunikorn.reference import ReferenceRun
+from prio.yunikorn.reference import (ReferenceRun, considered_groups, fair_max_misaligned, fair_share,
+                                     map_order_alternatives, misaligned_note,
+                                     priority_value_by_policy, queue_tie_note, sort_queues, sort_queues_by_key)
 from prio.yunikorn.snapshot import App, Ask, Snapshot
 from prio.yunikorn.step import NO_CHANGES as _NO_CHANGES
 from prio.yunikorn.step import Step, TieNote, take_ask
@@ -42,16 +44,6 @@ from prio.yunikorn.tieorder import ParkedGroups
 from prio.yunikorn.tree import QNode, ensure_queue, fair_max, set_fairmax
 
 MIN = INT32_MIN
-
-
-def report(q: QNode, raw: int) -> int:
-    """priorityValueByPolicy: the value a queue reports to its parent."""
-    if raw == MIN:
-        return MIN
-    if q.fenced:
-        return q.offset
-    v = raw + q.offset
-    return MIN if v < MIN else INT32_MAX if v > INT32_MAX else v
 
 
 class MaxTracker:
@@ -189,25 +181,6 @@ class Unscheduled(NamedTuple):
     reason: str
 
 
-def _dominates(l: dict, r: dict) -> bool:
-    """StrictlyGreaterThan(l - r, 0): l >= r in every type (missing = 0) and > in one."""
-    greater = False
-    get = r.get
-    for k, lv in l.items():
-        d = lv - get(k, 0)
-        if d < 0:
-            return False
-        if d > 0:
-            greater = True
-    for k, rv in r.items():
-        if k not in l:
-            if rv > 0:
-                return False
-            if rv < 0:
-                greater = True
-    return greater
-
-
 def vector_of(types: tuple):
     """A function from a resources dict to a tuple over `types` (missing = 0): pending
     dominance between two queues is then a comparison of tuples (see _dominates_vec)."""
@@ -230,14 +203,6 @@ def _insertion_first_vec(items):
     out = list(items)
     keys = [e[5] for e in out]
     return _insertion_sort(out, keys, _dominates_vec2 if keys and len(keys[0]) == 2 else _dominates_vec)
-
-
-def _insertion_first(items, key):
-    """Order queues tied on priority and fair share by pending dominance (`key` gives an item's
-    pending resources), as Go's sort.SliceStable does for small n: an insertion sort. The
-    comparator is not transitive, so the algorithm matters."""
-    out = list(items)
-    return _insertion_sort(out, [key(x) for x in out], _dominates)
 
 
 def _in_play(a: AppState, b: AppState) -> bool:
@@ -344,12 +309,14 @@ class Engine:
                     q.allocated[k] = v
         # priorities bottom-up from scratch (the eventually consistent values)
         for q in sorted(root.walk(), key=lambda q: -q.depth):
-            q.reported = report(q, q.tracker.max)
+            q.reported = priority_value_by_policy(q, q.tracker.max)
             if q.parent is not None and q.reported != MIN:
                 q.parent.tracker.add(q.reported)
         self._heaps_ready = False  # built on the first step: explain never needs them
         self._tie_orders = ParkedGroups()  # each parent's tie group order, kept between steps
-        self._misaligned: set = set()  # ids of parents sorted by the Go emulation (see misaligned)
+        self._misaligned: set = set()  # ids of parents sorted every step, no heap (see sorted_children)
+        self._by_key: set = set()  # ids of parents with a heap whose tie groups SliceStable orders (_descend_by_key)
+        self._hidden: set = set()  # ids of the heaps of by-key parents with a child pending but nothing live (_set_aside)
         self._by_name: dict = {}
         self._rekey: dict = {}  # id(leaf) -> _rekey_plan(its path), for the hot path
         self._limits: dict = {}  # id(leaf) -> [(queue, its max)] along the leaf's path
@@ -359,6 +326,7 @@ class Engine:
 
     def _build_heaps(self) -> None:
         self._misaligned = {id(q) for q in self.root.walk() if self.misaligned(q)}
+        self._by_key = {id(q) for q in self.root.walk() if id(q) not in self._misaligned and self.beyond_insertion(q)}
         for q in self.root.walk():
             for c in q.children:
                 self._push(c)
@@ -404,27 +372,7 @@ class Engine:
             leaf.tracker.add(st.prio)
 
     # ---- ordering -------------------------------------------------------------------------
-    @staticmethod
-    def share(q: QNode, fm: dict | None = None) -> float:
-        """getFairShare: allocated against guaranteed, else against the fair max (the queue's own
-        unless another is given)."""
-        s = 0.0
-        g = q.guaranteed
-        if fm is None:
-            fm = q.fairmax
-        for k, a in q.allocated.items():
-            if a < 0:
-                continue
-            if g is not None and k in g:
-                d = g[k]
-            elif k in fm:
-                d = fm[k]
-            else:
-                continue
-            v = (0.0 if a <= 0 else 1.0) if d <= 0 else a / d
-            if v > s:
-                s = v
-        return s
+    share = staticmethod(fair_share)  # the hot path below inlines it (_allocate, _push)
 
     @staticmethod
     def _share_divisors(q: QNode) -> dict:
@@ -435,11 +383,6 @@ class Engine:
         if g is not None:
             out.update(g)
         return out
-
-    def _qkey(self, parent: QNode, c: QNode):
-        if parent.sort_priority:
-            return (-c.reported, self.share(c))
-        return (self.share(c), -c.reported)
 
     def _push(self, c: QNode) -> None:
         """(Re)insert a child into its parent's heap with its current key."""
@@ -495,11 +438,10 @@ class Engine:
             group.append(heapq.heappop(heap))
         return group
 
-    def _ordered(self, heap, key=None, groups=None):
-        """The live entries of a heap in order, lazily. Entries tied on the two key parts are
-        ordered by pending dominance of `key(entry)` (an insertion sort, see _insertion_first)
-        when given. Whatever was
-        popped and is still current goes back when the caller stops iterating."""
+    def _ordered(self, heap, groups=None):
+        """The live entries of a heap in order, lazily (entries tied on the two key parts in
+        the order of their third). Whatever was popped and is still current goes back when the
+        caller stops iterating."""
         taken = []
         try:
             while True:
@@ -507,8 +449,6 @@ class Engine:
                 if not group:
                     return
                 taken.extend(group)
-                if key is not None and len(group) > 1:
-                    group = self._tie_orders.order(heap, group, lambda g: _insertion_first(g, key))
                 if groups is not None:
                     groups[0] = group
                 for e in group:
@@ -527,53 +467,39 @@ class Engine:
         """Applications of a leaf in its sort policy's order (ties: application id)."""
         return self._ordered(leaf.heap, groups=groups)
 
-    # ---- YuniKorn's queue sort where siblings have different fair max -------------------------
+    # ---- parents sorted as YuniKorn sorts them, every step ---------------------------------
+    # The heaps order a parent's children by (priority, fair share), then a tie group by an
+    # insertion sort over pending dominance in name order. That is YuniKorn's sort.SliceStable
+    # exactly when the comparator is a strict weak order (one resource type: dominance is "more
+    # pending"), or when there are at most 20 candidates (SliceStable is then one insertion
+    # sort, which keeps the keys in order and insertion-sorts each key group). Elsewhere the
+    # order of a tie group also depends on the queues around it (Go's blocks of 20 and merges),
+    # and where siblings differ in fair max YuniKorn compares a queue with another position's:
+    # such parents are sorted again at every step (reference.sort_queues, sort_queues_by_key).
+    SLICESTABLE_BLOCK = 20
+
     def misaligned(self, p: QNode) -> bool:
-        """Whether p's children differ in fair max: then YuniKorn's sort, which indexes the fair
-        max by position while it moves the queues (sortQueuesByPriorityAndFairness), can give
-        another order than the documented one, and prio runs Go's SliceStable as it does."""
-        if p.leaf or len(p.children) < 2:
-            return False
-        first = p.children[0].fairmax
-        return any(c.fairmax != first for c in p.children)
+        return fair_max_misaligned(p)
+
+    def beyond_insertion(self, p: QNode) -> bool:
+        """Whether p's order can depend on SliceStable's merges: more than 20 children (an upper
+        bound on the candidates) and pending compared over two or more resource types."""
+        return not p.leaf and len(p.children) > self.SLICESTABLE_BLOCK and len(self._ask_types) > 1
+
+    def _candidates(self, p: QNode) -> list:
+        """reference.queue_candidates, the name order cached per parent."""
+        names = self._by_name.get(id(p))
+        if names is None:
+            names = self._by_name[id(p)] = sorted(p.children, key=lambda c: c.name)
+        return [c for c in names if not c.stopped and strictly_positive(c.pending)]
 
     def sorted_children(self, p: QNode, aligned: bool = False, cands: list | None = None) -> list:
-        """sortQueues: the children with pending resources, in name order (prio's stand-in for
-        Go's map order), sorted by Go's sort.SliceStable with YuniKorn's comparator. The fair
-        max used at a position is that of the queue first at that position, as in YuniKorn;
-        `aligned` gives each queue its own (the documented order); `cands` another input order."""
+        """reference.sort_queues (the candidates in name order, cached per parent)."""
         if cands is None:
-            names = self._by_name.get(id(p))
-            if names is None:
-                names = self._by_name[id(p)] = sorted(p.children, key=lambda c: c.name)
-            cands = [c for c in names if not c.stopped and strictly_positive(c.pending)]
-        else:
-            cands = list(cands)
-        fms = [c.fairmax for c in cands]
-        share = self.share
-        cache: dict = {}
-
-        def sh(c, i):
-            k = id(c) if aligned else (id(c), i)
-            v = cache.get(k)
-            if v is None:
-                v = cache[k] = share(c, None if aligned else fms[i])
-            return v
-
-        prio_first = p.sort_priority
-
-        def less(items, i, j):
-            l, r = items[i], items[j]
-            if prio_first and l.reported != r.reported:
-                return l.reported > r.reported
-            a, b = sh(l, i), sh(r, j)
-            if a != b:
-                return a < b
-            if l.reported != r.reported:
-                return l.reported > r.reported
-            return _dominates(l.pending, r.pending)
-
-        return slice_stable(cands, less)
+            cands = self._candidates(p)
+        if not aligned and id(p) in self._by_key:
+            return sort_queues_by_key(p, cands, self._vec)
+        return sort_queues(p, cands, aligned)
 
     def _ties_with(self, chosen, group, equal) -> None:
         """Record a tie when another candidate still in play compares equal to the chosen one.
@@ -595,29 +521,6 @@ class Engine:
     def _say_tie(self, chosen, tied: list, more: bool) -> None:
         """The step's tie note at this level: the chosen one and up to four tied with it."""
         self._tie.append(TieNote("queues" if isinstance(chosen, QNode) else "applications", tied + [chosen], more))
-
-    def _map_order_tie(self, p: QNode, c: QNode, order: list) -> None:
-        """At a parent sorted with misaligned fair max the outcome depends on the input order,
-        Go's map order in YuniKorn. For a small map (up to 8 entries, one bucket) Go iterates
-        the slots from a random offset, so the children come in a rotation of the order they
-        were added in (the config's): try every rotation (and, for bigger maps, whose order is
-        freer, every rotation of the reverse too) and record a tie when another queue would
-        have been taken."""
-        pos = {id(x): i for i, x in enumerate(p.children)}
-        base = sorted(order, key=lambda x: pos[id(x)])
-        inputs = [base[i:] + base[:i] for i in range(len(base))]
-        if len(p.children) > 8:
-            rev = base[::-1]
-            inputs += [rev[i:] + rev[:i] for i in range(len(rev))]
-            if len(inputs) > 16:  # a bound on the cost per step: 16 orders spread over them
-                inputs = inputs[:: -(-len(inputs) // 16)]
-        others = set()
-        for inp in inputs:
-            got = next((d for d in self.sorted_children(p, cands=inp) if d is c or d.live > 0), c)
-            if got is not c:
-                others.add(got)
-        if others:
-            self._tie.append(TieNote("queues", [c, *others]))
 
     def _queue_tie(self, p: QNode, c: QNode, others, start: int = 0) -> None:
         """`others[start:]`: c's heap group in order (equal priority and fair share, each entry
@@ -669,6 +572,10 @@ class Engine:
         q = st.leaf
         while q is not None:
             q.live -= 1
+            if q.live <= 0 and q.parent is not None and id(q.parent) in self._by_key:
+                # still pending (what is set aside stays pending in YuniKorn), so still sorted
+                # among its siblings, but out of the heap: a shortcut over the heap is blind to it
+                self._hidden.add(id(q.parent.heap))
             q = q.parent
 
     def _try_leaf(self, leaf: QNode):
@@ -735,6 +642,8 @@ class Engine:
             return self._try_leaf(q)
         if id(q) in self._misaligned:
             return self._descend_sorted(q)
+        if id(q) in self._by_key:
+            return self._descend_by_key(q)
         # The common case, without the generator: a child alone on its (priority, share) key is
         # taken (or dropped) straight from the heap; a tie group goes the general way below.
         heap = q.heap
@@ -802,20 +711,50 @@ class Engine:
         else:
             del self._tie_orders.parked[id(p.heap)]
 
-    def _descend_sorted(self, q: QNode):
-        """_descend at a parent whose children differ in fair max: sort them as YuniKorn does."""
+    def _descend_by_key(self, q: QNode):
+        """_descend at a parent whose tie groups SliceStable's merges order (beyond_insertion).
+        Its heap holds every candidate while none is hidden (_set_aside): then a child alone
+        on the least key, or the one of that key dominating all the others (gosort.least), is
+        less than every other candidate and first whatever the rest, with no tie. Otherwise,
+        or when nothing below it is placeable, the children sorted (sorted_children)."""
+        heap = q.heap
+        tried = None
+        if id(heap) not in self._hidden:
+            group = self._pop_group(heap)
+            i = 0 if len(group) == 1 else least([0] * len(group), [e[5] for e in group])
+            for j, e in enumerate(group):
+                if j != i:
+                    heapq.heappush(heap, e)
+            if i is not None:
+                c = group[i][4]
+                got = self._descend(c)
+                c.version += 1  # stale either way, as in _descend
+                if got is not None:
+                    return got
+                tried = c
+        return self._descend_sorted(q, tried)
+
+    def _descend_sorted(self, q: QNode, tried=None):
+        """_descend at a parent sorted every step (sorted_children), with its tie note;
+        `tried`: a child already walked with nothing placeable."""
         order = self.sorted_children(q)
         for c in order:
-            if c.live <= 0:
+            if c.live <= 0 or c is tried:
                 continue
             got = self._descend(c)
+            c.version += 1  # its heap entry, where it has one, is stale either way
             if got is not None:
-                self._map_order_tie(q, c, order)
+                if id(q) in self._by_key:
+                    note = queue_tie_note(c, order)
+                    if note is not None:
+                        self._tie.append(note)
+                    return got
+                others = map_order_alternatives(q, c, order, self.sorted_children)
+                if others:
+                    self._tie.append(TieNote("queues", [c, *others]))
                 doc = next((d for d in self.sorted_children(q, aligned=True) if d is c or d.live > 0), c)
                 if doc is not c and not self._note:
-                    self._note = (f"at {q.path} YuniKorn takes {c.name} where the documented fair-share order would take "
-                                  f"{doc.name}: its queue sort divides a queue's usage by another sibling's fair max once "
-                                  f"it has moved the queues (sortQueuesByPriorityAndFairness indexes fairMaxResources by position)")
+                    self._note = misaligned_note(q, c, doc)
                 return got
         return None
 
@@ -834,7 +773,7 @@ class Engine:
             return None
         if self._tie or self._note:
             self._tie, self._note = [], ""
-        got = self._fast_pick() if not self._misaligned else None
+        got = self._fast_pick() if not self._misaligned else None  # a sorted parent is the general walk's
         if got is None:
             got = self._descend(self.root)
             if got is None:
@@ -856,6 +795,7 @@ class Engine:
         q = self.root
         parked = self._tie_orders.parked
         pop = heapq.heappop
+        hidden = self._hidden
         taken = []
         walked = None  # (parent, its parked group, the index taken) where a parked group decided
         while True:
@@ -878,6 +818,8 @@ class Engine:
             else:
                 break
             taken.append((heap, top))
+            if hidden and id(heap) in hidden:  # a by-key parent's shortcut is blind there
+                break
             group = None
             # A stale entry next can only look like a tie (nothing current behind it ties when
             # it does not): the general walk, or the group below, settles that.
@@ -1090,32 +1032,4 @@ class Engine:
 
     def considered_groups(self):
         """considered_order by application: (AppState, its pending asks in order)."""
-        def kids(p):
-            if self.misaligned(p):
-                return self.sorted_children(p)
-            cs = [c for c in sorted(p.children, key=lambda c: c.name) if strictly_positive(c.pending) and not c.stopped]
-            if p.sort_priority:
-                key = lambda c: (-c.reported, self.share(c))
-            else:
-                key = lambda c: (self.share(c), -c.reported)
-            cs.sort(key=key)
-            out, i = [], 0
-            while i < len(cs):
-                j = i
-                while j < len(cs) and key(cs[j]) == key(cs[i]):
-                    j += 1
-                out += _insertion_first(cs[i:j], lambda c: c.pending)
-                i = j
-            return out
-
-        stack = [self.root]
-        while stack:
-            q = stack.pop()
-            if q.leaf:
-                apps = sorted((st for st in q.apps if strictly_positive(st.pending)), key=lambda st: st.app_id)
-                apps.sort(key=self._akey)
-                for st in apps:
-                    alloc = st.alloc
-                    yield st, [a for i, a in enumerate(st.asks) if not alloc[i]] if any(alloc) else st.asks[:]
-            else:
-                stack.extend(reversed(kids(q)))
+        return considered_groups(self)

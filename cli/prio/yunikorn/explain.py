@@ -5,7 +5,9 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from prio.yunikorn import properties as P
-from prio.yunikorn.engine import Engine, MIN, report
+from prio.yunikorn.engine import Engine, MIN
+from prio.yunikorn.reference import priority_value_by_policy as report
+from prio.yunikorn.reference import strictly_greater
 from prio.yunikorn.tree import QNode
 
 
@@ -324,8 +326,6 @@ def _blockers(eng: Engine, st, a, facts: dict | None = None) -> list[str]:
 def _why_siblings(eng: Engine, parent: QNode, first: QNode, second: QNode, facts: dict | None = None) -> list[str]:
     """Which step of the queue comparator at `parent` puts `first` before `second`."""
     facts = {} if facts is None else facts
-    from prio.yunikorn.engine import _dominates
-
     p1, p2 = first.reported, second.reported
     s1, s2 = eng.share(first), eng.share(second)
     out = [f"  their paths part at {parent.path}, where {first.name} sorts before {second.name}:"]
@@ -347,7 +347,7 @@ def _why_siblings(eng: Engine, parent: QNode, first: QNode, second: QNode, facts
         why = f"equal priority ({show_priority(p1)}), then the lower fair share first: {share_txt}"
     elif p1 != p2:
         why = f"equal fair share ({s1:.6g}), then the higher priority first: {prio_txt}"
-    elif _dominates(first.pending, second.pending):
+    elif strictly_greater(first.pending, second.pending):
         facts.update(rule="pendingResources", values={first.path: dict(first.pending), second.path: dict(second.pending)})
         why = (f"equal priority ({show_priority(p1)}) and fair share ({s1:.6g}); then pending resources: {first.name} wants at least "
                f"as much of everything and more of something ({_res(first.pending)} against {_res(second.pending)})")

@@ -117,3 +117,136 @@ def slice_stable(items: list, less) -> list:
 
     stable(len(items), lambda i, j: less(items, i, j), swap)
     return items
+
+
+# ---- the comparator of YuniKorn's queue sort, over keys and pending vectors --------------------
+# sortQueuesByPriorityAndFairness (and ...FairnessAndPriority) compare two queues by a key,
+# (priority, fair share) in the parent's order, and only where the keys are equal by "pending
+# strictly greater in every resource type". Over precomputed keys and vectors:
+#     less(i, j) = keys[i] < keys[j] or (keys[i] == keys[j] and vecs[i] dominates vecs[j])
+# where u dominates v: u >= v in every place and u != v. The functions below work on positions
+# 0..n-1 of such lists (the candidates in their input order).
+
+
+def least(keys: list, vecs: list) -> int | None:
+    """The position of the one candidate less than every other, or None when there is none
+    (two or more share the least key and none of them dominates all the others). Where it
+    exists it is first in sort.SliceStable's result, whatever the rest:
+
+    - an insertion sort moves it to the front of its block (it is less than all it meets);
+    - symMerge keeps the order within each run and puts first the first of one of the two runs.
+      If the least element leads the left run, every binary search probing it finds nothing less
+      than it, so the split point stays past it and it stays first (by induction over the
+      recursive merges). If it leads the right run, the search for the split point probes it
+      last, at c = mid-1 (p - c = m), and finds it less: the split stays before mid, so it is
+      rotated into the merged range's left half, first, or leads the right run of the left
+      recursive merge (induction again); with one element on either side the binary search
+      that places it ends at the front for the same reasons.
+
+    tests/yunikorn/test_gosort.py checks this against stable() on generated inputs."""
+    n = len(keys)
+    if not n:
+        return None
+    k0 = min(keys)
+    group = [i for i in range(n) if keys[i] == k0]
+    if len(group) == 1:
+        return group[0]
+    # the candidate with the greatest vector in lexicographic order is the only one that can
+    # dominate all the others
+    best = max(group, key=lambda i: vecs[i])
+    bv = vecs[best]
+    for i in group:
+        if i != best:
+            v = vecs[i]
+            if v == bv or any(a < b for a, b in zip(bv, v)):
+                return None
+    return best
+
+
+def stable_order(keys: list, vecs: list) -> list:
+    """sort.SliceStable over positions 0..n-1 with the comparator above: the permutation
+    (positions in sorted order). The same comparisons and moves as stable() with less(i, j),
+    inline: the insertion sort shifts instead of swapping, and a rotation is one slice
+    assignment; vectors of two types (vcore and memory) compare without a loop."""
+    n = len(keys)
+    data = list(range(n))
+    two = bool(vecs) and len(vecs[0]) == 2
+
+    def less(x, y):
+        kx, ky = keys[x], keys[y]
+        if kx != ky:
+            return kx < ky
+        vx, vy = vecs[x], vecs[y]
+        if two:
+            return vx[0] >= vy[0] and vx[1] >= vy[1] and vx != vy
+        return vx != vy and all(a >= b for a, b in zip(vx, vy))
+
+    a = 0
+    while a < n:
+        b = a + BLOCK if a + BLOCK < n else n
+        for i in range(a + 1, b):
+            x = data[i]
+            j = i
+            while j > a and less(x, data[j - 1]):
+                data[j] = data[j - 1]
+                j -= 1
+            data[j] = x
+        a = b
+
+    def sym_merge(a: int, m: int, b: int) -> None:
+        if m - a == 1:
+            x = data[a]
+            lo, hi = m, b
+            while lo < hi:
+                h = (lo + hi) >> 1
+                if less(data[h], x):
+                    lo = h + 1
+                else:
+                    hi = h
+            data[a:lo - 1] = data[a + 1:lo]
+            data[lo - 1] = x
+            return
+        if b - m == 1:
+            x = data[m]
+            lo, hi = a, m
+            while lo < hi:
+                h = (lo + hi) >> 1
+                if not less(x, data[h]):
+                    lo = h + 1
+                else:
+                    hi = h
+            data[lo + 1:m + 1] = data[lo:m]
+            data[lo] = x
+            return
+        mid = (a + b) >> 1
+        nn = mid + m
+        if m > mid:
+            start, r = nn - b, mid
+        else:
+            start, r = a, m
+        p = nn - 1
+        while start < r:
+            c = (start + r) >> 1
+            if not less(data[p - c], data[c]):
+                start = c + 1
+            else:
+                r = c
+        end = nn - start
+        if start < m < end:
+            data[start:end] = data[m:end] + data[start:m]
+        if a < start < mid:
+            sym_merge(a, start, mid)
+        if mid < end < b:
+            sym_merge(mid, end, b)
+
+    block = BLOCK
+    while block < n:
+        a, b = 0, 2 * block
+        while b <= n:
+            sym_merge(a, a + block, b)
+            a, b = b, b + 2 * block
+        m = a + block
+        if m < n:
+            sym_merge(a, m, n)
+        block *= 2
+    return data

@@ -18,7 +18,7 @@ the input order is by name, as the recorded corpora replay it; the step then car
 from __future__ import annotations
 
 from prio.values import INT32_MAX, INT32_MIN
-from prio.yunikorn.gosort import slice_stable
+from prio.yunikorn.gosort import least, slice_stable, stable_order
 from prio.yunikorn.priorities import change
 from prio.yunikorn.quantity import show_quantity, strictly_positive
 from prio.yunikorn.step import Step, TieNote, take_ask
@@ -113,13 +113,20 @@ def sort_queues(p, candidates: list | None = None, aligned: bool = False) -> lis
     cands = list(queue_candidates(p) if candidates is None else candidates)
     fms = [c.fairmax for c in cands]
     prio_first = p.sort_priority
+    shares: dict = {}  # a queue's share against a fair max does not change during the sort
+
+    def share(c, i):
+        k = id(c) if aligned else (id(c), i)
+        v = shares.get(k)
+        if v is None:
+            v = shares[k] = fair_share(c, None if aligned else fms[i])
+        return v
 
     def less(items, i, j):
         l, r = items[i], items[j]
         if prio_first and l.reported != r.reported:
             return l.reported > r.reported
-        a = fair_share(l, None if aligned else fms[i])
-        b = fair_share(r, None if aligned else fms[j])
+        a, b = share(l, i), share(r, j)
         if a != b:
             return a < b
         if l.reported != r.reported:
@@ -127,6 +134,39 @@ def sort_queues(p, candidates: list | None = None, aligned: bool = False) -> lis
         return strictly_greater(l.pending, r.pending)
 
     return slice_stable(cands, less)
+
+
+def _keys_and_vectors(p, candidates: list, vector) -> tuple[list, list]:
+    """Each candidate's comparator inputs: (priority, share) as one key in the parent's order,
+    and its pending as a vector (`vector`: resources dict -> tuple over the asks' types)."""
+    if p.sort_priority:
+        keys = [(-c.reported, fair_share(c)) for c in candidates]
+    else:
+        keys = [(fair_share(c), -c.reported) for c in candidates]
+    return keys, [vector(c.pending) for c in candidates]
+
+
+def least_queue(p, candidates: list, vector):
+    """The candidate less than every other under sort_queues' comparator (its siblings share
+    one fair max), which Go's SliceStable puts first whatever the rest (gosort.least), or None."""
+    keys, vecs = _keys_and_vectors(p, candidates, vector)
+    i = least(keys, vecs)
+    return None if i is None else candidates[i]
+
+
+def sort_queues_by_key(p, candidates: list, vector) -> list:
+    """sort_queues for a parent whose children share one fair max, faster: each candidate's
+    comparator inputs worked out once, (priority, share) as one key and its pending as a
+    vector (`vector`: resources dict -> tuple over the asks' types). When every group of
+    candidates equal on the key is a chain under pending dominance (any two are equal or one
+    dominates), the comparator is a strict weak order and every stable sort gives the same
+    order: Python's sort by (key, the vector negated). Otherwise Go's SliceStable itself."""
+    keys, vecs = _keys_and_vectors(p, candidates, vector)
+    negs = [tuple(-v for v in vec) for vec in vecs]
+    idx = sorted(range(len(candidates)), key=lambda i: (keys[i], negs[i]))
+    if all(keys[a] != keys[b] or all(x <= y for x, y in zip(negs[a], negs[b])) for a, b in zip(idx, idx[1:])):
+        return [candidates[i] for i in idx]
+    return [candidates[i] for i in stable_order(keys, vecs)]
 
 
 def fair_max_misaligned(p) -> bool:
@@ -338,14 +378,9 @@ class ReferenceRun:
 
     # -- the tie notes: choices Go's map order could have made otherwise
     def _queue_tie(self, p, c, order: list, ties: list) -> None:
-        """Siblings of c equal on priority and fair share that pending dominance does not order
-        against c either way (so their order came from the input, Go's map order), still with
-        something to place: up to four named, and whether there were more."""
-        key = (c.reported, fair_share(c))
-        tied = [x for x in order if x is not c and x.live > 0 and (x.reported, fair_share(x)) == key
-                and incomparable(c.pending, x.pending)]
-        if tied:
-            ties.append(TieNote("queues", tied[:4] + [c], len(tied) > 4))
+        note = queue_tie_note(c, order)
+        if note is not None:
+            ties.append(note)
 
     def _app_tie(self, st, apps: list, ties: list) -> None:
         """Applications equal to st on the leaf's sort key, in id order, that could still be
@@ -364,9 +399,7 @@ class ReferenceRun:
             ties.append(TieNote("queues", [c, *others]))
         doc = next((d for d in sort_queues(p, aligned=True) if d is c or d.live > 0), c)
         if doc is not c and not notes:
-            notes.append(f"at {p.path} YuniKorn takes {c.name} where the documented fair-share order would take "
-                         f"{doc.name}: its queue sort divides a queue's usage by another sibling's fair max once "
-                         f"it has moved the queues (sortQueuesByPriorityAndFairness indexes fairMaxResources by position)")
+            notes.append(misaligned_note(p, c, doc))
 
     # -- the allocation
     def _allocate(self, st, i: int, ties: tuple, note: str) -> Step:
@@ -394,12 +427,32 @@ class ReferenceRun:
         return Step(n, leaf.path, st.app_id, ask.id, ask.priority, changes, ties, note)
 
 
+def queue_tie_note(c, order: list):
+    """The tie note of taking queue c from `order` (its parent's sorted candidates): siblings
+    equal to c on priority and fair share that pending dominance does not order against c
+    either way (their order came from the input, Go's map order), with something left to
+    place, in sorted order: up to four named, and whether there were more. None: no tie."""
+    key = (c.reported, fair_share(c))
+    tied = [x for x in order if x is not c and x.live > 0 and (x.reported, fair_share(x)) == key
+            and incomparable(c.pending, x.pending)]
+    if not tied:
+        return None
+    return TieNote("queues", tied[:4] + [c], len(tied) > 4)
+
+
+def misaligned_note(p, c, doc) -> str:
+    """A step's note where YuniKorn's positional fair max took c and the documented order doc."""
+    return (f"at {p.path} YuniKorn takes {c.name} where the documented fair-share order would take "
+            f"{doc.name}: its queue sort divides a queue's usage by another sibling's fair max once "
+            f"it has moved the queues (sortQueuesByPriorityAndFairness indexes fairMaxResources by position)")
+
+
 def has_live_ask(st) -> bool:
     """Whether the application has an ask neither allocated nor set aside."""
     return any(not st.alloc[i] and i not in st.dead for i in range(len(st.asks)))
 
 
-def map_order_alternatives(p, c, order: list) -> set:
+def map_order_alternatives(p, c, order: list, sort=None) -> set:
     """At a parent sorted with misaligned fair max, the queues other input orders would have
     taken instead of c. For a small map (up to 8 entries, one bucket) Go iterates the slots
     from a random offset, so the children come in a rotation of the order they were added in
@@ -413,9 +466,10 @@ def map_order_alternatives(p, c, order: list) -> set:
         inputs += [rev[i:] + rev[:i] for i in range(len(rev))]
         if len(inputs) > 16:
             inputs = inputs[:: -(-len(inputs) // 16)]
+    sort = sort or (lambda p, cands: sort_queues(p, cands))  # engine: its cached sort
     others = set()
     for inp in inputs:
-        got = next((d for d in sort_queues(p, candidates=inp) if d is c or d.live > 0), c)
+        got = next((d for d in sort(p, cands=inp) if d is c or d.live > 0), c)
         if got is not c:
             others.add(got)
     return others

@@ -44,7 +44,8 @@ from itertools import islice
 from operator import add, sub, truediv
 
 from prio.values import INT32_MIN
-from prio.yunikorn.dominance import dominates_vec, first_tied, insertion_sort, insertion_sort_bounded, scan_end
+from prio.yunikorn.dominance import dominates_vec, first_tied, insertion_sort, insertion_sort_bounded, scan_end, tied_vec
+from prio.yunikorn.gosort import BLOCK, least, stable_order
 from prio.yunikorn.priorities import change, report_level, report_up
 from prio.yunikorn.step import NO_CHANGES, Step, TieNote
 
@@ -512,6 +513,10 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
     under the child, from its record, reaches the child's tracker here, in the child's own
     order). Root's own priority moves here too: no plan above it. P.heap becomes its record."""
     keys, groups = P.heap[3]
+    # More than 20 children: YuniKorn's SliceStable merges can order a tie group otherwise
+    # than its insertion sort, and by the queues around it: each choice is made as
+    # gosort.stable_order makes it (_choose_sorted), nothing parked.
+    exact = len(P.children) > BLOCK
     picks: list = []
     pnotes: list = []
     pvecs: list | None = [] if P is not root else None
@@ -520,7 +525,11 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
     push, pop = heapq.heappush, heapq.heappop
     parked = None  # [the key of the tie group, its entries not yet taken and their notes, last first]
     for k in range(P.live):
-        if parked is not None:  # no key comes before it (keys only grow)
+        if exact:
+            if not groups:
+                break
+            c, note = _choose_sorted(keys, groups)
+        elif parked is not None:  # no key comes before it (keys only grow)
             key, rest, rnotes = parked
             if keys and keys[0] == key:  # children joined: sorted again
                 pop(keys)
@@ -607,6 +616,42 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
         else:
             groups[key] = [g, e]
     P.heap = [0, 0, P.heap[2], picks, pnotes, pvecs, pchg]
+
+
+def _choose_sorted(keys: list, groups: dict):
+    """The child a parent with more than 20 children takes, and the step's tie note there, from
+    its groups (key -> entry (name, queue, pending vector) or list of entries; `keys`: a heap
+    of their keys, stale ones skipped): the least key's lone child, or the child of that key
+    that dominates all the others (gosort.least: first whatever the rest), else the first of
+    gosort.stable_order over every child in name order. The child's entry is taken out."""
+    while keys[0] not in groups:
+        heapq.heappop(keys)
+    key = keys[0]
+    g = groups[key]
+    if type(g) is not list:
+        del groups[key]
+        heapq.heappop(keys)
+        return g[1], None
+    vs = [e[2] for e in g]
+    i = least([0] * len(g), vs)
+    note = None
+    if i is None:
+        entries = sorted([(e, k) for k, x in groups.items() for e in (x if type(x) is list else (x,))])
+        order = stable_order([k for _, k in entries], [e[2] for e, _ in entries])
+        first, fkey = entries[order[0]]
+        cv = first[2]
+        tied = [entries[j][0][1] for j in order[1:] if entries[j][1] == fkey and tied_vec(cv, entries[j][0][2])]
+        if tied:
+            note = TieNote("queues", tied[:4] + [first[1]], len(tied) > 4)
+        key, g = fkey, groups[fkey]
+        if type(g) is not list:
+            del groups[key]
+            return first[1], note
+        i = next(j for j, e in enumerate(g) if e is first)
+    e = g.pop(i)
+    if len(g) == 1:
+        groups[key] = g[0]
+    return e[1], note
 
 
 def _write_back(eng, types: tuple, queues: list, before: list, app_before: list, steps_done: int) -> None:

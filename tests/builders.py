@@ -1,0 +1,36 @@
+"""Builders the tests share: an engine from a queue config and a snapshot given as text, and
+the state a run leaves, to compare two runs by."""
+from __future__ import annotations
+
+import json
+
+from prio.io import yamlnodes
+from prio.loaders import native
+from prio.loaders import queues as config
+from prio.yunikorn import engine, tree
+
+
+def build_engine(queues: str, snapshot, choice: str = "auto") -> engine.Engine:
+    """An engine over the first partition of `queues` (queues.yaml text) with `snapshot` (the
+    native snapshot format, as JSON text or a dict), its placement rules applied."""
+    if not isinstance(snapshot, str):
+        snapshot = json.dumps(snapshot)
+    d = yamlnodes.load("q.yaml", queues)[0]
+    partition = config.decode(d).partitions[0]
+    root = tree.from_config(partition)
+    return engine.Engine(root, native.load("a.json", yamlnodes.load("a.json", snapshot)[0]),
+                         partition.placementrules, choice)
+
+
+def run_state(e: engine.Engine) -> tuple:
+    """What the rest of prio reads after a run, per queue and per application."""
+    qs = [(q.path, q.pending, q.allocated, q.live, q.running, q.reported, q.placed, q.first_step, q.last_step)
+          for q in e.root.walk()]
+    apps = [(st.app_id, list(st.alloc), st.live, st.first, st.prio, st.pending, st.usage, st.running,
+             dict(st.dead)) for st in e.apps]
+    return qs, apps, e.steps_done
+
+
+def step_rows(steps) -> list:
+    """Steps as comparable rows: every field, the tie notes as their text."""
+    return [(tuple(s[:6]), tuple(map(str, s.tie)), s.note) for s in steps]

@@ -1,0 +1,128 @@
+"""Hypothesis strategies for scheduling scenarios: a queue config (queues.yaml text) and a
+snapshot (a dict in the native format), over every feature the engines handle, so that one
+differential test can hold the fast engines to the reference engine on all of them.
+
+Features drawn: one to three levels of queues; `priority.offset` (small, and the int32 ends,
+to exercise saturation) and `priority.policy: fence` on any queue; `application.sort.policy`
+fifo or fair and `application.sort.priority` disabled; `maxapplications`, `max` and
+`guaranteed`; a cluster capacity or none; a parent with more than 20 children (Go's
+SliceStable merges); one to three resource types, asks naming some of them or asking for
+nothing; ask priorities from a small set (ties everywhere) or all equal; create and submit
+times given or not (equal ones too); `count`; running applications (`allocated`, `state:
+Running`); applications naming queues the config lacks (dynamic queues).
+
+Nodes and users, reservations and user/group limits join here as the engines learn them.
+Sizes stay small (a scenario runs in milliseconds through the reference engine) and every
+choice shrinks towards the plain case: hypothesis then reports the smallest disagreement.
+"""
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+TYPE_SETS = [("pods",), ("vcore",), ("memory", "vcore"), ("gpu", "memory", "vcore")]
+OFFSETS = [0, 1, -1, 3, -5, 2147483647, -2147483648]
+
+
+@st.composite
+def queue_settings(draw, leaf: bool, types: tuple, limits: bool) -> list[str]:
+    """The YAML lines of one queue's settings (properties, maxapplications, resources)."""
+    props = []
+    offset = draw(st.sampled_from(OFFSETS))
+    if offset:
+        props.append(f'priority.offset: "{offset}"')
+    if draw(st.booleans()) and draw(st.booleans()):
+        props.append("priority.policy: fence")
+    if leaf and draw(st.booleans()):
+        props.append("application.sort.policy: fair")
+    if draw(st.integers(0, 5)) == 0:
+        props.append("application.sort.priority: disabled")
+    out = ["properties:"] + ["  " + p for p in props] if props else []
+    if limits and draw(st.integers(0, 5)) == 0:
+        out.append(f"maxapplications: {draw(st.integers(1, 3))}")
+    resources = []
+    if limits and draw(st.integers(0, 4)) == 0:
+        t = draw(st.sampled_from(types))
+        resources.append(f"max: {{{t}: {draw(st.integers(1, 12))}}}")
+    if draw(st.integers(0, 4)) == 0:
+        t = draw(st.sampled_from(types))
+        resources.append(f"guaranteed: {{{t}: {draw(st.integers(1, 8))}}}")
+    if resources:
+        out += ["resources:"] + ["  " + r for r in resources]
+    return out
+
+
+@st.composite
+def scenarios(draw, limits: bool = True, many_siblings: bool | None = None):
+    """(queues.yaml text, snapshot dict). `limits`: maxes, maxapplications and a capacity may
+    occur; `many_siblings`: force (True) or forbid (False) a parent of more than 20 children."""
+    types = draw(st.sampled_from(TYPE_SETS))
+    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
+    leaves: list[str] = []
+    big = draw(st.booleans()) if many_siblings is None else many_siblings
+    n_parents = draw(st.integers(1, 3))
+    big_parent = draw(st.integers(0, n_parents - 1)) if big else -1
+
+    def add(path: str, name: str, indent: int, leaf: bool) -> None:
+        lines.append(" " * indent + f"- name: {name}")
+        lines.extend(" " * (indent + 2) + x for x in draw(queue_settings(leaf, types, limits)))
+        if leaf:
+            leaves.append(f"{path}.{name}")
+
+    for p in range(n_parents):
+        add("root", f"p{p}", 10, False)
+        lines.append(" " * 12 + "queues:")
+        n_children = draw(st.integers(21, 26)) if p == big_parent else draw(st.integers(1, 4))
+        for m in range(n_children):
+            if p == big_parent or draw(st.booleans()):
+                add(f"root.p{p}", f"l{m:02}", 14, True)
+                continue
+            add(f"root.p{p}", f"m{m}", 14, False)
+            lines.append(" " * 16 + "queues:")
+            for k in range(draw(st.integers(1, 3))):
+                add(f"root.p{p}.m{m}", f"l{k}", 18, True)
+    equal = draw(st.booleans())
+    priorities = st.just(0) if equal else st.sampled_from([0, 0, 1, 5, -3, 2147483647])
+    apps = []
+    n_apps = draw(st.integers(1, 30 if big else 14))
+    for i in range(n_apps):
+        asks = []
+        for _ in range(draw(st.integers(0, 4))):
+            a: dict = {"priority": draw(priorities)}
+            if types != ("pods",) or draw(st.booleans()):
+                named = draw(st.lists(st.sampled_from(types), min_size=1, unique=True)) if draw(st.integers(0, 5)) == 0 else types
+                a["resources"] = {t: draw(st.integers(0, 3)) for t in named}
+                a["resources"][named[0]] = max(1, a["resources"][named[0]])
+                if limits and draw(st.integers(0, 20)) == 0:
+                    a["resources"] = {}  # an ask for nothing
+            if draw(st.integers(0, 6)) == 0:
+                a["createTime"] = draw(st.integers(1, 3))
+            if draw(st.integers(0, 6)) == 0:
+                a["count"] = draw(st.integers(2, 4))
+            asks.append(a)
+        queue = draw(st.sampled_from(leaves))
+        if draw(st.integers(0, 15)) == 0:  # not in the config: a dynamic leaf under p0
+            queue = f"root.p0.dyn{draw(st.integers(0, 1))}"
+        app: dict = {"id": f"app-{draw(st.integers(0, 9))}{i:02}", "queue": queue, "asks": asks}
+        if draw(st.integers(0, 3)) == 0:
+            app["submitTime"] = draw(st.integers(1, 3))
+        if draw(st.integers(0, 6)) == 0:
+            app["allocated"] = {t: draw(st.integers(1, 4)) for t in types if draw(st.booleans())}
+        elif draw(st.integers(0, 9)) == 0:
+            app["state"] = "Running"
+        apps.append(app)
+    snapshot: dict = {"applications": apps}
+    if limits and draw(st.integers(0, 3)) == 0:
+        snapshot["capacity"] = {t: draw(st.integers(4, 60)) for t in types}
+    return "\n".join(lines) + "\n", snapshot
+
+
+@st.composite
+def sort_inputs(draw, max_size: int = 130):
+    """Keys and pending vectors of a parent's candidates, as gosort's functions take them:
+    few distinct keys and small vectors, so that tie groups and incomparable pairs abound."""
+    n = draw(st.integers(0, max_size))
+    width = draw(st.integers(1, 3))
+    n_keys = draw(st.integers(1, 4))
+    keys = draw(st.lists(st.integers(0, n_keys), min_size=n, max_size=n))
+    vecs = draw(st.lists(st.tuples(*[st.integers(0, 6)] * width), min_size=n, max_size=n))
+    return keys, vecs

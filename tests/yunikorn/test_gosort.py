@@ -1,0 +1,57 @@
+"""gosort: Go's sort.SliceStable step for step, and the two shortcuts the fast engines take over
+it for YuniKorn's queue comparator (a key, then pending strictly greater), against it."""
+from hypothesis import given, settings
+
+from prio.yunikorn.gosort import least, slice_stable, stable_order
+from strategies import sort_inputs
+
+
+def _less(keys, vecs):
+    def less(items, i, j):
+        x, y = items[i], items[j]
+        if keys[x] != keys[y]:
+            return keys[x] < keys[y]
+        return vecs[x] != vecs[y] and all(a >= b for a, b in zip(vecs[x], vecs[y]))
+    return less
+
+
+def _go(keys, vecs):
+    return slice_stable(list(range(len(keys))), _less(keys, vecs))
+
+
+@settings(max_examples=400, deadline=None)
+@given(sort_inputs())
+def test_stable_order_is_slice_stable(inp):
+    keys, vecs = inp
+    assert stable_order(keys, vecs) == _go(keys, vecs)
+
+
+@settings(max_examples=400, deadline=None)
+@given(sort_inputs())
+def test_the_least_candidate_is_first_whatever_the_rest(inp):
+    keys, vecs = inp
+    i = least(keys, vecs)
+    if i is not None:
+        assert _go(keys, vecs)[0] == i
+        assert all(_less(keys, vecs)([i, j], 0, 1) for j in range(len(keys)) if j != i)  # less than every other
+
+
+def test_least_needs_a_candidate_less_than_all_the_others():
+    assert least([], []) is None
+    assert least([1, 0, 1], [(0, 0), (0, 0), (9, 9)]) == 1  # alone on the least key
+    assert least([0, 0, 0], [(2, 2), (2, 1), (1, 2)]) == 0  # dominates the others of its key
+    assert least([0, 0], [(2, 1), (1, 2)]) is None  # incomparable: SliceStable's merges decide
+    assert least([0, 0], [(1, 1), (1, 1)]) is None  # equal: the input order decides
+
+
+def test_more_than_20_incomparable_siblings_are_not_an_insertion_sort():
+    """The case the engines got wrong before: blocks of 20, then symMerge, do not order a tie
+    group as one insertion sort over it does."""
+    from prio.yunikorn.dominance import dominates_vec, insertion_sort
+
+    vecs = [((i * 3) % 7, (i * 2) % 5) for i in range(21)]  # 21 siblings on one key
+    keys = [0] * 21
+    one_insertion = insertion_sort(list(range(21)), list(vecs), dominates_vec)
+    assert stable_order(keys, vecs) == _go(keys, vecs) != one_insertion
+    small = vecs[:20]  # up to 20, SliceStable is one insertion sort
+    assert _go([0] * 20, small) == insertion_sort(list(range(20)), list(small), dominates_vec)
