@@ -106,3 +106,35 @@ def test_the_bound_schedules_exactly_what_prio_does(tmp_path):
     got = [json.loads(line) for line in dump.read_text().splitlines()]
     assert len(got) == 6000 and got == want
     assert sum(1 for s in want if s[5]) > 1000  # the priority walk up the path is exercised
+
+
+def test_outputs_engines_mode_runs_both_engines_and_compares(tmp_path):
+    """outputs.py engines: each simulate/explain job with PRIO_ENGINE=fast and =reference,
+    identical or not per job, exit 1 on any difference (a stand-in prio that prints the engine)."""
+    script = os.path.join(ROOT, "benchmarks", "outputs.py")
+    cache = str(tmp_path / "cache")
+    r = subprocess.run([sys.executable, script, "engines", "--asks", "60", "--queues", "30", "--cache", cache,
+                        "--only", "simulate-fenced"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    jobs = [l.split(":")[0] for l in r.stdout.splitlines() if ": identical (fast " in l]
+    assert jobs == ["simulate-fenced-pods-json", "simulate-fenced-pods-plain",
+                    "simulate-fenced-vcore-memory-json", "simulate-fenced-vcore-memory-plain"]
+    assert r.stdout.splitlines()[-1] == "all 4 identical between the engines"
+
+    fake = tmp_path / "cli" / "prio"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "__main__.py").write_text("import os, sys\nprint(os.environ['PRIO_ENGINE'])\n"
+                                      "sys.exit(os.environ['PRIO_ENGINE'] == 'reference' and 'explain' in sys.argv)\n")
+    keep = tmp_path / "differ"
+    r = subprocess.run([sys.executable, script, "engines", str(keep), "--asks", "60", "--queues", "30", "--cache", cache,
+                        "--cli", str(tmp_path / "cli"), "--only", "explain-fenced-pods"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1, r.stdout[-2000:] + r.stderr[-2000:]
+    lines = r.stdout.splitlines()
+    assert [l.split(" (fast ")[0] for l in lines if "DIFFERS" in l] == [
+        f"explain-fenced-pods-{fmt}: DIFFERS in stdout from line 1, rc 0 vs 1" for fmt in ("json", "plain")]
+    assert lines[-1] == "2 of 2 differ between the engines"
+    assert (keep / "explain-fenced-pods-json.fast.stdout").read_text() == "fast\n"
+    assert (keep / "explain-fenced-pods-json.reference.stdout").read_text() == "reference\n"
+    assert (keep / "explain-fenced-pods-json.reference.rc").read_text() == "1"
