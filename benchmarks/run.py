@@ -24,6 +24,9 @@ Generated inputs are cached under benchmarks/.cache (gitignored; --dir to put th
 Every process runs with compiled bytecode, as an installed prio does (pip compiles it): the
 bytecode goes under the cache dir (PYTHONPYCACHEPREFIX, never into the source tree), compiled by
 one untimed run of each command first, even where the environment says PYTHONDONTWRITEBYTECODE.
+The ratio is of wall times, as the targets are; each row also prints the best CPU times (user+sys
+of the process, or of the parse for an in-process floor) and their ratio: on a busy machine wall
+times wait for a core, and the two ratios part (then measure again, or read the CPU one).
 """
 from __future__ import annotations
 
@@ -58,9 +61,9 @@ for p, n, app, queue, a in asks:
 
 PARSE = r"""
 import sys, time, yaml
-t = time.perf_counter()
+t, c = time.perf_counter(), time.process_time()
 yaml.load(open(sys.argv[1]), Loader=yaml.CSafeLoader)
-print(time.perf_counter() - t)
+print(time.perf_counter() - t, time.process_time() - c)
 """
 
 SMALL = """\
@@ -87,9 +90,10 @@ partitions:
 """
 
 
-def timed(cmd: list[str], repeat: int) -> tuple[float, float]:
-    """Best wall time and the peak RSS (MiB) of the child itself (os.wait4)."""
-    best = float("inf")
+def timed(cmd: list[str], repeat: int) -> tuple[float, float, float]:
+    """Best wall time, the peak RSS (MiB) of the child itself and its best CPU time (user+sys,
+    os.wait4)."""
+    best = cpu = float("inf")
     peak = 0.0
     for _ in range(repeat):
         with tempfile.TemporaryFile() as err:
@@ -102,21 +106,24 @@ def timed(cmd: list[str], repeat: int) -> tuple[float, float]:
                 err.seek(0)
                 raise SystemExit(f"{cmd} failed: {err.read().decode()[-500:]}")
         peak = max(peak, usage.ru_maxrss / 1024)
-    return best, peak
+        cpu = min(cpu, usage.ru_utime + usage.ru_stime)
+    return best, peak, cpu
 
 
-def in_process(cmd: list[str], repeat: int) -> tuple[float, float]:
-    """A floor the child times itself (printed on stdout)."""
-    best = float("inf")
+def in_process(cmd: list[str], repeat: int) -> tuple[float, float, float]:
+    """A floor the child times itself (wall and CPU time, printed on stdout)."""
+    best = cpu = float("inf")
     for _ in range(repeat):
         r = subprocess.run(cmd, env=ENV, capture_output=True, text=True, check=True)
-        best = min(best, float(r.stdout.split()[-1]))
-    return best, 0.0
+        wall, used = r.stdout.split()[-2:]
+        best, cpu = min(best, float(wall)), min(cpu, float(used))
+    return best, 0.0, cpu
 
 
 def row(name, prio, base, base_name, target):
     print(f"{name:28} prio {prio[0]:7.2f} s (peak {prio[1]:5.0f} MiB)   {base_name:22} {base[0]:6.2f} s   "
-          f"ratio {prio[0] / base[0]:5.2f}x   target {target}", flush=True)
+          f"ratio {prio[0] / base[0]:5.2f}x   target {target}   (cpu {prio[2]:.2f} s / {base[2]:.2f} s = "
+          f"{prio[2] / max(base[2], 1e-6):.2f}x)", flush=True)
 
 
 def inputs(root: str, shape: str, queues: int, asks: int) -> tuple[str, str]:
