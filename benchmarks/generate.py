@@ -12,6 +12,15 @@ Shapes (`SHAPES`):
 - nocap-vcore-memory: the same with vcore+memory asks (two resource types).
 - equal-priorities: where siblings tie the most: no offsets or fences, every ask at priority 0,
   no capacity, vcore+memory asks (only usage and pending dominance order siblings).
+
+Shapes of issue 27 (`FENCED_SHAPES`, run.py times them at 200,000 asks): a config of 100
+parents x 100 leaves (`--queues` counts the leaves here: 10,000 leaves, 10,100 queues under
+root), a third of the parents fenced (`priority.policy: fence`, no offset: every 3rd, 34 of
+100), a fifth of the leaves with a `priority.offset` (every 5th, -10..10 but never 0), no other
+properties; no capacity, no guaranteed, ask priorities uniformly -100..100.
+- fenced-pods: `{pods: 1}` asks (one resource type).
+- fenced-vcore-memory: vcore+memory asks (two resource types).
+The same seed and size give both the same config.
 """
 from __future__ import annotations
 
@@ -24,6 +33,7 @@ import random
 GENERATION = 2
 
 SHAPES = ("capacity", "nocap-pods", "nocap-vcore-memory", "equal-priorities")
+FENCED_SHAPES = ("fenced-pods", "fenced-vcore-memory")
 
 
 def _config(rnd, queues: int, guaranteed: bool, offsets: bool) -> tuple[list[str], list[str]]:
@@ -51,12 +61,36 @@ def _config(rnd, queues: int, guaranteed: bool, offsets: bool) -> tuple[list[str
     return lines, leaves
 
 
+def _fenced_config(rnd, queues: int) -> tuple[list[str], list[str]]:
+    # root -> 100 parents (a third fenced) -> 100 leaves each (a fifth with an offset)
+    parents = max(1, min(100, queues // 100))
+    per = max(1, queues // parents)
+    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
+    leaves = []
+    for t in range(parents):
+        lines += [f"          - name: parent-{t}"]
+        if t % 3 == 0:
+            lines += ["            properties:", "              priority.policy: fence"]
+        lines += ["            queues:"]
+        for l in range(per):
+            name = f"leaf-{l}"
+            leaves.append(f"root.parent-{t}.{name}")
+            lines += [f"              - name: {name}"]
+            if l % 5 == 0:
+                lines += ["                properties:",
+                          f"                  priority.offset: \"{rnd.choice((-1, 1)) * rnd.randint(1, 10)}\""]
+    return lines, leaves
+
+
 def generate(outdir: str, queues: int = 10_000, asks: int = 1_000_000, seed: int = 1,
              shape: str = "capacity") -> tuple[str, str]:
     rnd = random.Random(seed)
     os.makedirs(outdir, exist_ok=True)
-    nocap = shape.startswith("nocap") or shape == "equal-priorities"
-    lines, leaves = _config(rnd, queues, guaranteed=not nocap, offsets=shape != "equal-priorities")
+    nocap = shape != "capacity"
+    if shape in FENCED_SHAPES:
+        lines, leaves = _fenced_config(rnd, queues)
+    else:
+        lines, leaves = _config(rnd, queues, guaranteed=not nocap, offsets=shape != "equal-priorities")
     qpath = os.path.join(outdir, "queues.yaml")
     with open(qpath, "w") as fh:
         fh.write("\n".join(lines) + "\n")
@@ -66,7 +100,7 @@ def generate(outdir: str, queues: int = 10_000, asks: int = 1_000_000, seed: int
         classes = list(range(-100, 101))
     else:
         classes = [-100, 0, 1000, 2000, 4000]
-    pods = shape == "nocap-pods"
+    pods = shape in ("nocap-pods", "fenced-pods")
     apps = []
     n = 0
     i = 0
@@ -101,6 +135,6 @@ if __name__ == "__main__":
     ap.add_argument("--queues", type=int, default=10_000)
     ap.add_argument("--asks", type=int, default=1_000_000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--shape", choices=SHAPES, default="capacity")
+    ap.add_argument("--shape", choices=SHAPES + FENCED_SHAPES, default="capacity")
     a = ap.parse_args()
     print(*generate(a.outdir, a.queues, a.asks, a.seed, a.shape))

@@ -1,11 +1,22 @@
 """Record prio's outputs (stdout, stderr, exit code) on the benchmark inputs and the samples, and
-compare a later run with the record: every speed change must keep them byte-identical.
+compare a later run with the record: every speed change must keep them byte-identical. Or
+compare the fast engine with the reference engine of the same checkout, job by job.
 
     python benchmarks/outputs.py record DIR [--asks 50000] [--queues 10000]
     python benchmarks/outputs.py compare DIR
+    python benchmarks/outputs.py engines [DIR] [--asks 3000] [--queues 1000]
 
 The inputs are generate.py's shapes at the given size (cached like run.py's, under
 benchmarks/.cache), the 20-line config of run.py and every bundled sample, in every format.
+record and compare run prio as the environment says (PRIO_ENGINE too, if set); compare reports
+a job the record does not have (recorded before it was added) as not recorded, not as a
+difference.
+
+engines runs every simulate and explain job twice, with PRIO_ENGINE=fast and with
+PRIO_ENGINE=reference, and reports each job identical or differing (stdout, stderr, exit code):
+exit 1 on any difference. Its default size is small (3,000 asks in 1,000 queues: the reference
+engine is the obviously correct slow one). With DIR, the two outputs of every differing job are
+written there (NAME.fast.stdout, NAME.reference.stdout, ...) for a diff.
 """
 from __future__ import annotations
 
@@ -16,11 +27,12 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from generate import SHAPES  # noqa: E402
+from generate import FENCED_SHAPES, SHAPES  # noqa: E402
 from run import SMALL, inputs  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli"), "NO_COLOR": "1", "COLUMNS": "200", "TERM": "dumb"}
@@ -30,7 +42,7 @@ PY = sys.executable
 
 def jobs(asks: int, queues: int, cache: str) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {"version": ["--version"]}
-    for shape in SHAPES:
+    for shape in SHAPES + FENCED_SHAPES:
         q, s = inputs(cache, shape, queues, asks)
         for fmt in ("json", "plain"):
             out[f"simulate-{shape}-{fmt}"] = ["simulate", q, s, "-o", fmt]
@@ -72,23 +84,73 @@ def jobs(asks: int, queues: int, cache: str) -> dict[str, list[str]]:
     return out
 
 
-def run(args: list[str]) -> dict:
-    r = subprocess.run([PY, "-m", "prio", *args], env=ENV, cwd=ROOT, capture_output=True)
-    return {"rc": r.returncode, "stdout": r.stdout, "stderr": r.stderr}
+def run(args: list[str], **env: str) -> dict:
+    t = time.perf_counter()
+    r = subprocess.run([PY, "-m", "prio", *args], env={**ENV, **env}, cwd=ROOT, capture_output=True)
+    return {"rc": r.returncode, "stdout": r.stdout, "stderr": r.stderr, "time": time.perf_counter() - t}
+
+
+def first_difference(a: bytes, b: bytes) -> str:
+    la, lb = a.splitlines(), b.splitlines()
+    for i, (x, y) in enumerate(zip(la, lb), 1):
+        if x != y:
+            return f"line {i}"
+    return f"line {min(len(la), len(lb)) + 1} (one is {len(la)} lines, the other {len(lb)})"
+
+
+def engines(todo: dict[str, list[str]], only: str, keep: str | None) -> int:
+    """Every simulate and explain job with PRIO_ENGINE=fast and =reference: how many differ."""
+    source = os.path.join(ENV["PYTHONPATH"].split(os.pathsep)[0], "prio")
+    if not any("PRIO_ENGINE" in open(f, encoding="utf-8", errors="replace").read()
+               for f in glob.glob(os.path.join(source, "**", "*.py"), recursive=True)):
+        print(f"note: nothing under {os.path.relpath(source, ROOT)} reads PRIO_ENGINE: both runs take the same engine",
+              flush=True)
+    bad = done = 0
+    for name, args in todo.items():
+        if not name.startswith(("simulate", "explain")) or not name.startswith(only):
+            continue
+        fast, ref = run(args, PRIO_ENGINE="fast"), run(args, PRIO_ENGINE="reference")
+        done += 1
+        diffs = [k for k in ("stdout", "stderr", "rc") if fast[k] != ref[k]]
+        took = f"fast {fast['time']:.2f} s, reference {ref['time']:.2f} s"
+        if not diffs:
+            print(f"{name}: identical ({took})", flush=True)
+            continue
+        bad += 1
+        where = [f"{k} from {first_difference(fast[k], ref[k])}" if k != "rc" else f"rc {fast['rc']} vs {ref['rc']}"
+                 for k in diffs]
+        print(f"{name}: DIFFERS in {', '.join(where)} ({took})", flush=True)
+        if keep:
+            os.makedirs(keep, exist_ok=True)
+            for engine, got in (("fast", fast), ("reference", ref)):
+                for k in ("stdout", "stderr"):
+                    with open(os.path.join(keep, f"{name}.{engine}.{k}"), "wb") as fh:
+                        fh.write(got[k])
+                with open(os.path.join(keep, f"{name}.{engine}.rc"), "w") as fh:
+                    fh.write(str(got["rc"]))
+    print(f"{bad} of {done} differ between the engines" if bad else f"all {done} identical between the engines")
+    return bad
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("action", choices=("record", "compare"))
-    ap.add_argument("dir")
-    ap.add_argument("--asks", type=int, default=50_000)
-    ap.add_argument("--queues", type=int, default=10_000)
+    ap.add_argument("action", choices=("record", "compare", "engines"))
+    ap.add_argument("dir", nargs="?", help="the record (record, compare); where differing outputs go (engines)")
+    ap.add_argument("--asks", type=int, default=None, help="default 50,000 (record), 3,000 (engines)")
+    ap.add_argument("--queues", type=int, default=None, help="default 10,000 (record), 1,000 (engines)")
     ap.add_argument("--cache", default=os.path.join(HERE, ".cache"))
     ap.add_argument("--only", default="")
     ap.add_argument("--cli", default=None, help="run the prio package under this directory (e.g. an export of main's cli/)")
     a = ap.parse_args()
     if a.cli:
         ENV["PYTHONPATH"] = os.path.abspath(a.cli)
+    if a.action == "engines":
+        os.makedirs(a.cache, exist_ok=True)
+        todo = jobs(a.asks or 3000, a.queues or 1000, a.cache)
+        sys.exit(1 if engines(todo, a.only, a.dir) else 0)
+    if a.dir is None:
+        ap.error(f"{a.action} needs DIR")
+    a.asks, a.queues = a.asks or 50_000, a.queues or 10_000
     meta = os.path.join(a.dir, "meta.json")
     if a.action == "compare":
         with open(meta) as fh:
@@ -96,13 +158,17 @@ def main() -> None:
         a.asks, a.queues = m["asks"], m["queues"]
     os.makedirs(a.dir, exist_ok=True)
     todo = jobs(a.asks, a.queues, a.cache)
-    bad = done = 0
+    bad = done = missing = 0
     for name, args in todo.items():
         if not name.startswith(a.only):
             continue
+        base = os.path.join(a.dir, name)
+        if a.action == "compare" and not os.path.exists(f"{base}.rc"):
+            print(f"{name}: not recorded", flush=True)
+            missing += 1
+            continue
         got = run(args)
         done += 1
-        base = os.path.join(a.dir, name)
         if a.action == "record":
             for k in ("stdout", "stderr"):
                 with open(f"{base}.{k}", "wb") as fh:
@@ -125,7 +191,8 @@ def main() -> None:
         with open(meta, "w") as fh:
             json.dump({"asks": a.asks, "queues": a.queues}, fh)
     else:
-        print(f"{bad} of {done} differ" if bad else f"all {done} identical")
+        print((f"{bad} of {done} differ" if bad else f"all {done} identical")
+              + (f" ({missing} not recorded)" if missing else ""))
         sys.exit(1 if bad else 0)
 
 

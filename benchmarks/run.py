@@ -1,6 +1,7 @@
 """Benchmarks, run by hand: each job prints prio's time next to a floor measured in the same run.
 
-    python benchmarks/run.py [--quick] [--asks 1000000] [--queues 10000] [--repeat 1] [--only PREFIX]
+    python benchmarks/run.py [--quick] [--asks 1000000] [--queues 10000] [--fenced-asks 200000]
+                             [--repeat 1] [--only PREFIX]
 
 Jobs (issue 13), each a fresh `prio` process (startup included), best of --repeat runs:
 - simulate-<shape>: `prio simulate -o json` on 10,000 queues + 1,000,000 asks, for every shape of
@@ -11,11 +12,21 @@ Jobs (issue 13), each a fresh `prio` process (startup included), best of --repea
   yaml.CSafeLoader, timed inside one process (<= 3x).
 - validate-20: `prio validate` on a 20-line config against `python -c "import yaml"` (<= 3x).
 - version: `prio --version` against `python -c pass` (<= 3x).
+Jobs of issue 27, on generate.FENCED_SHAPES (100 parents x 100 leaves, a third of the parents
+fenced, a fifth of the leaves with an offset, no capacity, priorities -100..100):
+- simulate-fenced-pods, simulate-fenced-vcore-memory: `prio simulate -o json` on 200,000 asks
+  (--fenced-asks, a fifth of --asks unless given) in 10,000 leaves (--queues), against the same
+  load+sort+write floor (<= 2x).
+- validate-fenced: `prio validate -o json` of that config against parsing it with
+  yaml.CSafeLoader inside one process, best of 5 (or of --repeat, if more) (<= 3x).
 Generated inputs are cached under benchmarks/.cache (gitignored; --dir to put them elsewhere).
---quick runs a tenth of the size (100,000 asks, 1,000 queues) while iterating.
+--quick runs a tenth of the size (100,000 asks, 1,000 queues; 20,000 fenced asks) while iterating.
 Every process runs with compiled bytecode, as an installed prio does (pip compiles it): the
 bytecode goes under the cache dir (PYTHONPYCACHEPREFIX, never into the source tree), compiled by
 one untimed run of each command first, even where the environment says PYTHONDONTWRITEBYTECODE.
+The ratio is of wall times, as the targets are; each row also prints the best CPU times (user+sys
+of the process, or of the parse for an in-process floor) and their ratio: on a busy machine wall
+times wait for a core, and the two ratios part (then measure again, or read the CPU one).
 """
 from __future__ import annotations
 
@@ -28,7 +39,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from generate import GENERATION, SHAPES  # noqa: E402
+from generate import FENCED_SHAPES, GENERATION, SHAPES  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(HERE), "cli")}
 PY = sys.executable
@@ -50,9 +61,9 @@ for p, n, app, queue, a in asks:
 
 PARSE = r"""
 import sys, time, yaml
-t = time.perf_counter()
+t, c = time.perf_counter(), time.process_time()
 yaml.load(open(sys.argv[1]), Loader=yaml.CSafeLoader)
-print(time.perf_counter() - t)
+print(time.perf_counter() - t, time.process_time() - c)
 """
 
 SMALL = """\
@@ -79,9 +90,10 @@ partitions:
 """
 
 
-def timed(cmd: list[str], repeat: int) -> tuple[float, float]:
-    """Best wall time and the peak RSS (MiB) of the child itself (os.wait4)."""
-    best = float("inf")
+def timed(cmd: list[str], repeat: int) -> tuple[float, float, float]:
+    """Best wall time, the peak RSS (MiB) of the child itself and its best CPU time (user+sys,
+    os.wait4)."""
+    best = cpu = float("inf")
     peak = 0.0
     for _ in range(repeat):
         with tempfile.TemporaryFile() as err:
@@ -94,21 +106,24 @@ def timed(cmd: list[str], repeat: int) -> tuple[float, float]:
                 err.seek(0)
                 raise SystemExit(f"{cmd} failed: {err.read().decode()[-500:]}")
         peak = max(peak, usage.ru_maxrss / 1024)
-    return best, peak
+        cpu = min(cpu, usage.ru_utime + usage.ru_stime)
+    return best, peak, cpu
 
 
-def in_process(cmd: list[str], repeat: int) -> tuple[float, float]:
-    """A floor the child times itself (printed on stdout)."""
-    best = float("inf")
+def in_process(cmd: list[str], repeat: int) -> tuple[float, float, float]:
+    """A floor the child times itself (wall and CPU time, printed on stdout)."""
+    best = cpu = float("inf")
     for _ in range(repeat):
         r = subprocess.run(cmd, env=ENV, capture_output=True, text=True, check=True)
-        best = min(best, float(r.stdout.split()[-1]))
-    return best, 0.0
+        wall, used = r.stdout.split()[-2:]
+        best, cpu = min(best, float(wall)), min(cpu, float(used))
+    return best, 0.0, cpu
 
 
 def row(name, prio, base, base_name, target):
-    print(f"{name:27} prio {prio[0]:7.2f} s (peak {prio[1]:5.0f} MiB)   {base_name:22} {base[0]:6.2f} s   "
-          f"ratio {prio[0] / base[0]:5.2f}x   target {target}", flush=True)
+    print(f"{name:28} prio {prio[0]:7.2f} s (peak {prio[1]:5.0f} MiB)   {base_name:22} {base[0]:6.2f} s   "
+          f"ratio {prio[0] / base[0]:5.2f}x   target {target}   (cpu {prio[2]:.2f} s / {base[2]:.2f} s = "
+          f"{prio[2] / max(base[2], 1e-6):.2f}x)", flush=True)
 
 
 def inputs(root: str, shape: str, queues: int, asks: int) -> tuple[str, str]:
@@ -128,6 +143,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--asks", type=int, default=None)
     ap.add_argument("--queues", type=int, default=None)
+    ap.add_argument("--fenced-asks", type=int, default=None, help="asks of the fenced shapes (default: a fifth of --asks)")
     ap.add_argument("--quick", action="store_true", help="a tenth of the size (100,000 asks, 1,000 queues)")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--only", default="", help="run the jobs whose name starts with this")
@@ -138,7 +154,9 @@ def main() -> None:
     div = 10 if a.quick else 1
     asks = a.asks or 1_000_000 // div
     queues = a.queues or 10_000 // div
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {queues} queues, {asks} asks", flush=True)
+    fenced = a.fenced_asks or max(1, asks // 5)
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {queues} queues, {asks} asks "
+          f"({fenced} in the fenced shapes)", flush=True)
     want = lambda job: job.startswith(a.only) or a.only.startswith(job)  # noqa: E731
     prio = [PY, "-m", "prio"]
     for shape in SHAPES:
@@ -147,6 +165,12 @@ def main() -> None:
             q, s = inputs(a.dir, shape, queues, asks)
             base = timed([PY, "-c", FLOOR, s], a.repeat)
             row(job, timed(prio + ["simulate", q, s, "-o", "json"], a.repeat), base, "load+sort+write", "<= 2x, < 1 GiB")
+    for shape in FENCED_SHAPES:
+        job = f"simulate-{shape}"
+        if want(job):
+            q, s = inputs(a.dir, shape, queues, fenced)
+            base = timed([PY, "-c", FLOOR, s], a.repeat)
+            row(job, timed(prio + ["simulate", q, s, "-o", "json"], a.repeat), base, "load+sort+write", "<= 2x")
     if want("explain"):
         q, s = inputs(a.dir, "capacity", queues, asks)
         base = timed([PY, "-c", "import json, sys; json.load(open(sys.argv[1]))", s], a.repeat)
@@ -155,6 +179,11 @@ def main() -> None:
         q, _ = inputs(a.dir, "capacity", queues, asks)
         base = in_process([PY, "-c", PARSE, q], a.repeat)
         row("validate-10k", timed(prio + ["validate", q], a.repeat), base, "CSafeLoader parse", "<= 3x")
+    if want("validate-fenced"):
+        q, _ = inputs(a.dir, FENCED_SHAPES[0], queues, fenced)
+        n = max(5, a.repeat)
+        base = in_process([PY, "-c", PARSE, q], n)
+        row("validate-fenced", timed(prio + ["validate", q, "-o", "json"], n), base, "CSafeLoader parse", "<= 3x")
     if want("validate-20"):
         small = os.path.join(a.dir, "small.yaml")
         os.makedirs(a.dir, exist_ok=True)

@@ -16,7 +16,18 @@ def test_benchmark_script_runs_and_prints_ratios(tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     lines = [l for l in r.stdout.splitlines() if "ratio" in l]
     assert [l.split()[0] for l in lines] == ["simulate-capacity", "simulate-nocap-pods", "simulate-nocap-vcore-memory",
-                                          "simulate-equal-priorities", "explain", "validate-10k", "validate-20", "version"]
+                                          "simulate-equal-priorities", "simulate-fenced-pods", "simulate-fenced-vcore-memory",
+                                          "explain", "validate-10k", "validate-fenced", "validate-20", "version"]
+    assert "30 queues, 300 asks (60 in the fenced shapes)" in r.stdout
+
+
+def test_benchmark_only_selects_the_fenced_jobs(tmp_path):
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "run.py"), "--queues", "30", "--asks", "300",
+                        "--fenced-asks", "90", "--only", "simulate-fenced", "--dir", str(tmp_path)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert [l.split()[0] for l in r.stdout.splitlines() if "ratio" in l] == ["simulate-fenced-pods", "simulate-fenced-vcore-memory"]
+    assert sorted(p.name for p in tmp_path.glob("fenced-*")) == ["fenced-pods-30q-90a-v2", "fenced-vcore-memory-30q-90a-v2"]
 
 
 def test_each_shape_gives_the_priorities_its_docstring_names(tmp_path):
@@ -39,6 +50,42 @@ def test_each_shape_gives_the_priorities_its_docstring_names(tmp_path):
     assert len(seen["nocap-pods"]) > 50 and all(-100 <= p <= 100 for p in seen["nocap-pods"])
 
 
+def test_the_fenced_shapes_are_issue_27s(tmp_path):
+    """100 parents x 100 leaves, a third of the parents fenced, a fifth of the leaves with an
+    offset, no capacity, priorities -100..100; pods or vcore+memory asks; one config for both."""
+    import json
+
+    import yaml
+
+    sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+    try:
+        from generate import generate
+    finally:
+        sys.path.pop(0)
+    configs = set()
+    for shape, types in (("fenced-pods", set()), ("fenced-vcore-memory", {"vcore", "memory"})):
+        cfg, snap = generate(str(tmp_path / shape), queues=10_000, asks=3000, shape=shape)
+        with open(cfg) as fh:
+            configs.add(fh.read())
+            fh.seek(0)
+            (root,) = yaml.safe_load(fh)["partitions"][0]["queues"]
+        parents = root["queues"]
+        leaves = [l for p in parents for l in p["queues"]]
+        assert len(parents) == 100 and all(len(p["queues"]) == 100 for p in parents)
+        assert [p.get("properties") for p in parents].count({"priority.policy": "fence"}) == 34
+        assert all(p.get("properties") in (None, {"priority.policy": "fence"}) for p in parents)
+        offsets = [int(l["properties"]["priority.offset"]) for l in leaves if l.get("properties")]
+        assert len(offsets) == 2000 and 0 not in offsets and all(-10 <= o <= 10 for o in offsets)
+        assert all(set(l.get("properties") or {}) <= {"priority.offset"} for l in leaves)
+        with open(snap) as fh:
+            data = json.load(fh)
+        asks = [a for app in data["applications"] for a in app["asks"]]
+        assert "capacity" not in data and len(asks) == 3000
+        assert len({a["priority"] for a in asks}) > 150 and all(-100 <= a["priority"] <= 100 for a in asks)
+        assert all(set(a.get("resources", {})) == types for a in asks)
+    assert len(configs) == 1
+
+
 def test_the_bound_schedules_exactly_what_prio_does(tmp_path):
     """benchmarks/bound.py is a floor under prio's scheduling run only if it does the same work:
     on the nocap-pods shape it must give prio's steps and priority changes, step for step."""
@@ -59,3 +106,35 @@ def test_the_bound_schedules_exactly_what_prio_does(tmp_path):
     got = [json.loads(line) for line in dump.read_text().splitlines()]
     assert len(got) == 6000 and got == want
     assert sum(1 for s in want if s[5]) > 1000  # the priority walk up the path is exercised
+
+
+def test_outputs_engines_mode_runs_both_engines_and_compares(tmp_path):
+    """outputs.py engines: each simulate/explain job with PRIO_ENGINE=fast and =reference,
+    identical or not per job, exit 1 on any difference (a stand-in prio that prints the engine)."""
+    script = os.path.join(ROOT, "benchmarks", "outputs.py")
+    cache = str(tmp_path / "cache")
+    r = subprocess.run([sys.executable, script, "engines", "--asks", "60", "--queues", "30", "--cache", cache,
+                        "--only", "simulate-fenced"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    jobs = [l.split(":")[0] for l in r.stdout.splitlines() if ": identical (fast " in l]
+    assert jobs == ["simulate-fenced-pods-json", "simulate-fenced-pods-plain",
+                    "simulate-fenced-vcore-memory-json", "simulate-fenced-vcore-memory-plain"]
+    assert r.stdout.splitlines()[-1] == "all 4 identical between the engines"
+
+    fake = tmp_path / "cli" / "prio"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "__main__.py").write_text("import os, sys\nprint(os.environ['PRIO_ENGINE'])\n"
+                                      "sys.exit(os.environ['PRIO_ENGINE'] == 'reference' and 'explain' in sys.argv)\n")
+    keep = tmp_path / "differ"
+    r = subprocess.run([sys.executable, script, "engines", str(keep), "--asks", "60", "--queues", "30", "--cache", cache,
+                        "--cli", str(tmp_path / "cli"), "--only", "explain-fenced-pods"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1, r.stdout[-2000:] + r.stderr[-2000:]
+    lines = r.stdout.splitlines()
+    assert [l.split(" (fast ")[0] for l in lines if "DIFFERS" in l] == [
+        f"explain-fenced-pods-{fmt}: DIFFERS in stdout from line 1, rc 0 vs 1" for fmt in ("json", "plain")]
+    assert lines[-1] == "2 of 2 differ between the engines"
+    assert (keep / "explain-fenced-pods-json.fast.stdout").read_text() == "fast\n"
+    assert (keep / "explain-fenced-pods-json.reference.stdout").read_text() == "reference\n"
+    assert (keep / "explain-fenced-pods-json.reference.rc").read_text() == "1"
