@@ -10,7 +10,7 @@ from prio.io import documents
 from prio.lint import schema
 from prio.io import source
 from prio.errors import InputError
-from prio.lint.findings import Finding, Issue, Report, format_path, sort_key
+from prio.diagnostics import Finding, Issue, Report, format_path, sort_key
 from prio.lint.rules import load_all
 from prio.lint.context import Context
 from prio.values import describe

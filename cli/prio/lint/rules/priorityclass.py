@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from prio.lint.findings import Issue
+from prio.diagnostics import Issue
 from prio.kube.priorityclass import BUILTIN, HIGHEST_USER, SYSTEM_PREFIX
 from prio.values import INT32_MAX, INT32_MIN, int32_value
 from prio.lint.registry import check, run
