@@ -129,6 +129,25 @@ def test_explaining_a_config_yunikorn_refuses_says_so():
     assert "YuniKorn would refuse this config" in r.stderr
 
 
+def test_the_refusal_note_stands_where_the_config_was_read(tmp_path):
+    """The loader reads the config and runs no lint rule; the command checks it afterwards
+    (prio.cli.common.check_config) and its note keeps the place the loader left for it: before
+    the notes of the files read after the config."""
+    from prio.cli.common import check_config
+    from prio.loaders import inputs
+
+    (tmp_path / "a.yaml").write_text(open(sample("mistakes.yaml"), encoding="utf-8").read())
+    (tmp_path / "b.yaml").write_text("replicaCount: 1\n")
+    inp = inputs.gather([str(tmp_path)])
+    assert inp.config_note_at == 0 and not any("would refuse" in n for n in inp.notes)
+    notes = check_config(inp).notes
+    assert "YuniKorn would refuse this config" in notes[0] and "b.yaml: skipped" in notes[1]
+    assert check_config(inp).notes == notes  # checked once
+    r = run_cli("explain", str(tmp_path), "-o", "json")
+    lines = [line for line in r.stderr.splitlines() if line.startswith("prio: note:")]
+    assert r.exit_code == 0 and "would refuse" in lines[0] and "b.yaml: skipped" in lines[1]
+
+
 def test_partition_of_the_snapshot_must_exist(tmp_path):
     s = tmp_path / "s.yaml"
     s.write_text("partition: gpu\napplications:\n  - {id: a, queue: root.system.system-low, asks: [{priority: 1}]}\n")

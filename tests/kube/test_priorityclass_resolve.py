@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from prio.kube.priorityclass import (  # noqa: E402
     BUILTIN, ResolveError, catalogue, global_default, resolve, resolve_class)
-from prio.yunikorn.snapshot import PriorityClass  # noqa: E402
+from prio.kube.priorityclass import PriorityClass  # noqa: E402
 
 TIERS = [PriorityClass("tier1", 4000), PriorityClass("tier2", 2000), PriorityClass("tier3", 1000),
          PriorityClass("batch-low", -100, preemption_policy="Never")]

@@ -18,7 +18,7 @@ from prio.yunikorn import classranges  # noqa: E402
 from prio.lint.rules import priorityclass as lint
 from prio.loaders import priorityclasses
 from prio.lint.registry import RULES  # noqa: E402
-from prio.yunikorn.snapshot import PriorityClass  # noqa: E402
+from prio.kube.priorityclass import PriorityClass  # noqa: E402
 from conftest import ROOT, TESTS
 
 HERE = TESTS

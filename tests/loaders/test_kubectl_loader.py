@@ -18,7 +18,7 @@ from prio.yunikorn.engine import Engine  # noqa: E402
 from prio.errors import InputError  # noqa: E402
 from prio.kube import quantity as kq  # noqa: E402
 from prio.loaders import kubectl  # noqa: E402
-from prio.yunikorn.snapshot import PriorityClass  # noqa: E402
+from prio.kube.priorityclass import PriorityClass  # noqa: E402
 
 HERE = TESTS
 FIX = os.path.join(HERE, "fixtures", "kubectl")

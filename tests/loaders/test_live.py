@@ -6,7 +6,7 @@ import socket
 
 import pytest
 
-from conftest import SHARED, run_cli, shared
+from conftest import SHARED, run_cli, sample, shared
 from yunikorn_replay import Replay
 
 LIVE = os.path.join(SHARED, "testdata", "yunikorn-rest-live")
@@ -179,6 +179,18 @@ def test_config_served_as_json_with_go_field_names():
         got, r = ok_json("explain", "--yunikorn", srv.url, "-o", "json", "-v")
     assert got == want
     assert "JSON, Go field names" in r.stderr
+
+
+def test_a_served_config_yunikorn_would_refuse_is_noted_first():
+    """live.fetch runs no lint rule: the command checks the served config (prio.cli.common.check_config)
+    and its note comes where the config was read, before the notes of what was fetched after it."""
+    with open(sample("mistakes.yaml"), "rb") as fh:
+        body = fh.read()
+    with Replay(scenario("walkthrough"), faults={"/ws/v1/config": ("body", body, "application/x-yaml")}) as srv:
+        r = run_cli("explain", "--yunikorn", srv.url, "-o", "json")
+    notes = [line for line in r.stderr.splitlines() if line.startswith("prio: note:")]
+    assert r.exit_code == 0 and len(notes) > 1
+    assert notes[0].startswith(f"prio: note: {srv.url}/ws/v1/config: YuniKorn would refuse this config (line 29: ")
 
 
 def test_config_yaml_is_asked_for_and_extra_keys_dropped(tmp_path):

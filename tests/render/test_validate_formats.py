@@ -24,7 +24,7 @@ from typer.testing import CliRunner  # noqa: E402
 
 from prio import __version__  # noqa: E402
 from prio.cli.app import _register, app  # noqa: E402
-from prio.lint.findings import Finding, Report  # noqa: E402
+from prio.diagnostics import Finding, Report  # noqa: E402
 
 _register()
 

@@ -150,7 +150,24 @@ def load_inputs(paths, sample, classes, keep_documents=False):
         raise InputError(sample, "give either --sample or input files, not both")
     if sample or not paths:
         paths = scenario.sample_paths(sample)
-    return inputs.gather(list(paths), list(classes), keep_documents)
+    return check_config(inputs.gather(list(paths), list(classes), keep_documents))
+
+
+def check_config(inp):
+    """The loaders read a queue config and run no lint rules: here the command runs the cheap
+    ones (prio.lint.runner.config_errors) and, when YuniKorn would refuse the config, notes it
+    where the loader read it (Inputs.config_note_at). Returns `inp`."""
+    at = inp.config_note_at
+    if at is None:
+        return inp
+    inp.config_note_at = None
+    from prio.lint.runner import config_errors
+
+    errors = config_errors(inp.config_doc, inp.config)
+    if errors:
+        inp.notes.insert(at, f"{inp.config_name}: YuniKorn would refuse this config ({errors[0]}); "
+                             "explained as written, run prio validate for the full list")
+    return inp
 
 
 _BATCH = 1 << 16  # characters per write: past the allocator's mmap threshold (128 KiB), every

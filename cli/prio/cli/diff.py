@@ -107,7 +107,9 @@ def _side(arg, paths, partition, verbose, label, inp=None):
     from prio.yunikorn import diff as core
 
     if inp is None:
-        inp = inputs_mod.gather([arg] + list(paths))
+        from prio.cli.common import check_config
+
+        inp = check_config(inputs_mod.gather([arg] + list(paths)))
     name = "<stdin>" if arg == "-" else arg
     if verbose:
         for n, what in inp.recognised:

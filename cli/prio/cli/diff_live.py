@@ -82,7 +82,9 @@ def _side(side, arg, state, partition, verbose, label):
             what = "the config it runs" if live_inp.config is not None else "its queue tree (no config endpoint)"
             sys.stderr.write(f"prio: {label}: live: {state.url}: {what}\n")
         return side(name, [], partition, verbose, label, inp=inp)[0]
-    inp = inputs_mod.gather([arg])
+    from prio.cli.common import check_config
+
+    inp = check_config(inputs_mod.gather([arg]))
     name = "<stdin>" if arg == "-" else arg
     if inp.armada:
         raise InputError(inp.armada[0][0], "prio diff compares YuniKorn configs; Armada scenarios are not supported")

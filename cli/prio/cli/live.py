@@ -63,9 +63,11 @@ def fetch(r: Remote, partition=None, verbose: bool = False, paths=(), sample=Non
         raise InputError("--yunikorn", "reads everything from the server; give no input files or --sample with it")
     if classes:
         raise InputError("--priority-classes", "not needed with --yunikorn: the server's asks carry resolved priorities")
+    from prio.cli.common import check_config
     from prio.loaders import live
 
     state = live.fetch(client(r, verbose), partition, progress=_progress)
+    check_config(state.inputs)
     if verbose:
         snap = state.inputs.snapshot
         config = next((what for _, what in state.fetched if what.startswith("the queue config")), "no config endpoint")

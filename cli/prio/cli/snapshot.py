@@ -60,9 +60,9 @@ def run(paths, output_file, anonymize, fmt, partition, classes, verbose, live=No
         if not paths:
             raise InputError("nothing to capture", "give --yunikorn URL or input files (REST dumps, kubectl pod lists, a queue config)")
         from prio.loaders import inputs as inputs_mod
-        from prio.cli.common import say_recognised
+        from prio.cli.common import check_config, say_recognised
 
-        inp = inputs_mod.gather(list(paths), list(classes))
+        inp = check_config(inputs_mod.gather(list(paths), list(classes)))
         if verbose:
             say_recognised(inp)
         if inp.armada:

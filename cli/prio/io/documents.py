@@ -9,7 +9,7 @@ import yaml
 
 from prio.io import yamlnodes
 from prio.errors import InputError
-from prio.lint.findings import Issue
+from prio.diagnostics import Issue
 from prio.io.document import Document
 from prio.io.endpoints import identify as rest_endpoint
 from prio.io.recognise import REST_CONFIG_EXTRA, is_rest_config, queue_config_part

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 
 HIGHEST_USER = 1_000_000_000
@@ -23,6 +24,15 @@ BUILTIN = {
     "system-cluster-critical": SYSTEM_CLUSTER_CRITICAL,
     "system-node-critical": SYSTEM_NODE_CRITICAL,
 }
+PREEMPTION_POLICIES = ("PreemptLowerPriority", "Never")  # preemptionPolicy; the first is the default
+
+
+@dataclass
+class PriorityClass:
+    name: str
+    value: int
+    global_default: bool = False
+    preemption_policy: str = PREEMPTION_POLICIES[0]
 
 
 class ResolveError(ValueError):
@@ -35,8 +45,6 @@ def catalogue(classes) -> dict:
     out = {}
     for c in classes:
         out.setdefault(c.name, c)  # the first definition: a second one would be an update, refused
-    from prio.yunikorn.snapshot import PriorityClass  # lazily: validate's rules import this module for its constants
-
     for n, v in BUILTIN.items():
         out[n] = PriorityClass(n, v)
     return out

@@ -10,7 +10,7 @@ from prio.io import documents
 from prio.lint import schema
 from prio.io import source
 from prio.errors import InputError
-from prio.lint.findings import Finding, Issue, Report, format_path, sort_key
+from prio.diagnostics import Finding, Issue, Report, format_path, sort_key
 from prio.lint.rules import load_all
 from prio.lint.context import Context
 from prio.values import describe
@@ -43,6 +43,13 @@ def resolve(name: str, doc, issues) -> list[Finding]:
     return out
 
 
+def config_errors(doc, conf) -> list[str]:
+    """The cheap checks (decoding, names, structure) that tell whether YuniKorn would take a
+    decoded queue config: its errors as lines (empty: it would)."""
+    load_all()
+    issues = list(doc.issues) + run("queues", Context(conf), family="structure")
+    return [f"line {f.line}: {f.message}" if f.line else f.message
+            for f in resolve("", doc, issues) if f.severity == "error"]
 
 
 def check_queues(doc) -> list[Issue]:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from prio.lint.findings import Issue, describe, format_path
+from prio.diagnostics import Issue, format_path
+from prio.values import describe
 from prio.io.package_data import schema_path
 
 

@@ -24,7 +24,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from prio.lint.findings import SEVERITIES as SEVERITY_LEVELS
+from prio.diagnostics import SEVERITIES as SEVERITY_LEVELS
 
 CONFIG_NAMES = (".prio.yaml", ".prio.yml")
 KEYS = ("select", "ignore", "severity", "per-path-ignores")

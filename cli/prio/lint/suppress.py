@@ -205,7 +205,7 @@ def apply(results, settings, files=None):
     `results` are the checker's FileResults; returns a Report whose `suppressed` counts the
     findings that inline comments and per-path ignores hid (rules not selected do not count:
     they did not run)."""
-    from prio.lint.findings import Finding, Report, sort_key
+    from prio.diagnostics import Finding, Report, sort_key
     from prio.lint.registry import RULES
 
     report = Report(files=list(files) if files is not None else [r.name for r in results])

@@ -1,1 +1,3 @@
-"""Loaders: turn parsed input documents into the model (config, snapshot). Edges, no printing."""
+"""Loaders: turn parsed input documents (files, REST responses, a live YuniKorn) into the models
+of `yunikorn`, `armada` and `kube` (config, snapshot, scenario) and gather a command's inputs.
+Edges: no printing, and no lint rule (the command runs those on what they read)."""

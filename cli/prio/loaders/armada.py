@@ -10,7 +10,8 @@ from prio.loaders import armada_queues as lint
 from prio.armada.model import Job, Queue, Report, Scenario, Settings, add
 from prio.armada.units import UnitError, parse_duration, parse_quantity, parse_timestamp
 from prio.errors import InputError
-from prio.lint.findings import describe, format_path
+from prio.diagnostics import format_path
+from prio.values import describe
 from prio.io.document import Document
 from prio.loaders.reader import Reader, kind_of_value
 from prio.io.recognise import is_scenario  # noqa: F401 - recognised by shape

@@ -32,6 +32,9 @@ class Inputs:
     recognised: list = field(default_factory=list)  # (file, what it was read as), for --verbose
     # the snapshots' parsed documents, when the caller keeps them (gather's keep_documents)
     documents: list = field(default_factory=list)
+    # where in notes the caller's note on the config's errors belongs (None: no config, or
+    # checked already): loaders run no lint rules, the command does (prio.cli.common.check_config)
+    config_note_at: int | None = None
 
 
 _WHAT = {"config": "a queue config", "configmap": "a ConfigMap", "configmap-list": "ConfigMaps",
@@ -243,23 +246,7 @@ def _set_config(inp: Inputs, name: str, doc) -> None:
             raise InputError(name, f"not a YuniKorn queue config: YuniKorn refuses the top-level keys {', '.join(extra)} (run prio validate)", doc.start.line if doc.index else None)
     inp.config = queues_loader.decode(doc)
     inp.config_doc, inp.config_name = doc, name
-    errors = _config_errors(doc, inp.config)
-    if errors:
-        inp.notes.append(f"{name}: YuniKorn would refuse this config ({errors[0]}); "
-                         "explained as written, run prio validate for the full list")
-
-
-def _config_errors(doc, conf) -> list[str]:
-    """The cheap checks (decoding, names, structure) that tell whether YuniKorn would take it."""
-    from prio.lint.runner import resolve
-    from prio.lint.rules import load_all
-    from prio.lint.context import Context
-    from prio.lint.registry import run
-
-    load_all()
-    issues = list(doc.issues) + run("queues", Context(conf), family="structure")
-    return [f"line {f.line}: {f.message}" if f.line else f.message
-            for f in resolve("", doc, issues) if f.severity == "error"]
+    inp.config_note_at = len(inp.notes)
 
 
 def merge(snaps: list[Snapshot]) -> Snapshot:

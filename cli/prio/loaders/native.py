@@ -5,16 +5,15 @@ time counts as created with its application). Equal times: application id, then 
 from __future__ import annotations
 
 from prio.io.recognise import is_native  # noqa: F401 - recognised by shape
-from prio.kube.priorityclass import ResolveError, resolve
+from prio.kube.priorityclass import PREEMPTION_POLICIES, PriorityClass, ResolveError, resolve
 from prio.loaders.reader import Reader, parse_time, to_ns
 from prio.values import INT32_MAX, INT32_MIN
-from prio.yunikorn.snapshot import Allocation, App, Ask, Node, PriorityClass, Snapshot
+from prio.yunikorn.snapshot import Allocation, App, Ask, Node, Snapshot
 
 TOP = ("partition", "capacity", "priorityClasses", "applications", "nodes")
 APP = ("id", "queue", "submitTime", "allocated", "asks", "state", "user", "allocations", "rejectedMessage")
 ASK = ("id", "priority", "priorityClassName", "resources", "createTime", "count", "preemptionPolicy")
 ALLOC = ("id", "priority", "priorityClassName", "resources", "node", "createTime", "originator", "allowPreemption")
-PREEMPTION_POLICIES = ("PreemptLowerPriority", "Never")
 MAX_COUNT = 10_000_000
 ASK_KEYS = frozenset(ASK)
 DEFAULT_RESOURCES = {"pods": 1}  # what the Kubernetes shim sends for a pod without requests

@@ -6,10 +6,8 @@ PriorityClass documents among a run's units (items of a `kind: List` included);
 from __future__ import annotations
 
 from prio.io.document import Document
-from prio.kube.priorityclass import HIGHEST_USER, SYSTEM_PREFIX, is_dns_subdomain
+from prio.kube.priorityclass import HIGHEST_USER, PREEMPTION_POLICIES, SYSTEM_PREFIX, PriorityClass, is_dns_subdomain
 from prio.values import int32_value
-
-POLICIES = ("PreemptLowerPriority", "Never")
 
 
 class PC:
@@ -78,7 +76,5 @@ def classes_from_docs(units) -> list[PriorityClass]:
             continue
         policy = pc.data.get("preemptionPolicy")
         seen.add(pc.name)
-        from prio.yunikorn.snapshot import PriorityClass  # lazily: a queues.yaml alone never needs it
-
-        out.append(PriorityClass(pc.name, value, pc.global_default, policy if policy in POLICIES else "PreemptLowerPriority"))
+        out.append(PriorityClass(pc.name, value, pc.global_default, policy if policy in PREEMPTION_POLICIES else PREEMPTION_POLICIES[0]))
     return out

@@ -7,7 +7,7 @@ import math
 import re
 
 from prio.armada.units import UnitError, parse_duration, parse_quantity
-from prio.lint.findings import format_path
+from prio.diagnostics import format_path
 from prio.values import describe
 
 from prio.yunikorn import quantity

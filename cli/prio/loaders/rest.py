@@ -20,7 +20,7 @@ import re
 
 from prio.yunikorn import properties as P
 from prio.errors import InputError
-from prio.lint.findings import format_path
+from prio.diagnostics import format_path
 from prio.loaders.reader import Reader
 from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn.snapshot import App, Ask, QueueInfo, Snapshot

@@ -1,5 +1,6 @@
 """The snapshot of pending work: applications with their asks, plus optional cluster capacity
-and PriorityClasses. Loaders (native, REST, kubectl) produce this; the engine consumes it."""
+and PriorityClasses (prio.kube.priorityclass.PriorityClass). Loaders (native, REST, kubectl)
+produce this; the engine consumes it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -54,14 +55,6 @@ class Node:
 
 
 @dataclass
-class PriorityClass:
-    name: str
-    value: int
-    global_default: bool = False
-    preemption_policy: str = "PreemptLowerPriority"
-
-
-@dataclass
 class QueueInfo:
     """A queue as a REST dump describes it (when no queues.yaml is given)."""
 
@@ -86,7 +79,7 @@ class Snapshot:
     partition: str = "default"
     capacity: dict | None = None
     apps: list = field(default_factory=list)
-    priority_classes: list = field(default_factory=list)
+    priority_classes: list = field(default_factory=list)  # prio.kube.priorityclass.PriorityClass
     queues: list = field(default_factory=list)  # QueueInfo, from a REST queues dump
     source: str = ""
     notes: list = field(default_factory=list)  # what the loader assumed, for explanations

@@ -16,7 +16,8 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
-from prio.lint.findings import Issue, describe
+from prio.diagnostics import Issue
+from prio.values import describe
 from prio.lint.registry import check, run
 from prio.io.document import Document
 from prio.loaders.armada_queues import (API_VERSION, CONTAINER_KEYS, DEPRECATED, ENVELOPE, HINTS, KINDS, LIST_KINDS, QUEUE_FIELDS, QueueItem, SUBJECT_KINDS, VERBS, canonical_fields, queue_items)
@@ -449,7 +450,7 @@ def duplicate_queue(ctx: LintContext) -> list:
 
 
 def _describe(path: tuple) -> str:
-    from prio.lint.findings import format_path
+    from prio.diagnostics import format_path
 
     return format_path(path) or "the top"
 

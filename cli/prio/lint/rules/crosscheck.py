@@ -19,7 +19,7 @@ further from the class value (the queue whose offset or fence to look at).
 from __future__ import annotations
 
 from prio.values import INT32_MIN as MIN  # the engine's MIN; validate does not load the engine
-from prio.lint.findings import Issue
+from prio.diagnostics import Issue
 from prio.kube.priorityclass import BUILTIN
 from prio.yunikorn.properties import PRIORITY_OFFSET, PRIORITY_POLICY
 from prio.lint.registry import check, run

@@ -6,7 +6,7 @@ import re
 
 from prio.yunikorn import quantity
 from prio.yunikorn.config import queue_path
-from prio.lint.findings import Issue
+from prio.diagnostics import Issue
 from prio.lint.registry import check
 
 USER = re.compile(r"^[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?$")

@@ -1,7 +1,7 @@
 """The partition's node sorting policy (checkNodeSortingPolicy)."""
 from __future__ import annotations
 
-from prio.lint.findings import Issue
+from prio.diagnostics import Issue
 from prio.lint.registry import check
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from prio.lint.findings import Issue
+from prio.diagnostics import Issue
 from prio.lint.rules.limits import GROUP, USER
 from prio.lint.registry import check
 from prio.lint.rules.structure import QUEUE_NAME

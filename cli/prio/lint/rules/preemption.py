@@ -12,7 +12,7 @@ from __future__ import annotations
 from prio.yunikorn import properties as P
 from prio.yunikorn import quantity
 from prio.yunikorn.config import queue_path
-from prio.lint.findings import Issue
+from prio.diagnostics import Issue
 from prio.lint.registry import check
 
 FAMILY = "preemption"

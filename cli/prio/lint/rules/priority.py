@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from prio.yunikorn import properties as P
 from prio.yunikorn.config import queue_path
-from prio.lint.findings import Issue
+from prio.diagnostics import Issue
 from prio.kube.priorityclass import HIGHEST_USER as USER_MAX
 from prio.kube.priorityclass import SYSTEM_CLUSTER_CRITICAL as SYSTEM_CLUSTER
 from prio.kube.priorityclass import SYSTEM_NODE_CRITICAL as SYSTEM_NODE

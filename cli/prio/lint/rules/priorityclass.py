@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import re
 
-from prio.lint.findings import Issue
-from prio.kube.priorityclass import BUILTIN, HIGHEST_USER, SYSTEM_PREFIX
+from prio.diagnostics import Issue
+from prio.kube.priorityclass import BUILTIN, HIGHEST_USER, PREEMPTION_POLICIES, SYSTEM_PREFIX
 from prio.values import INT32_MAX, INT32_MIN, int32_value
 from prio.lint.registry import check, run
-from prio.loaders.priorityclasses import PC, POLICIES, manifests
+from prio.loaders.priorityclasses import PC, manifests
 from prio.kube.priorityclass import is_dns_subdomain
 
 FAMILY = "priorityclass"
@@ -190,12 +190,12 @@ def invalid_preemption_policy(pc: PC):
     if "preemptionPolicy" not in pc.data or pc.data["preemptionPolicy"] is None:
         return
     v = pc.data["preemptionPolicy"]
-    if v in POLICIES:
+    if v in PREEMPTION_POLICIES:
         return
     if v == "":
         msg = "preemptionPolicy is empty: remove it or set PreemptLowerPriority or Never"
     elif isinstance(v, str):
-        near = [p for p in POLICIES if p.lower() == v.strip().lower()]
+        near = [p for p in PREEMPTION_POLICIES if p.lower() == v.strip().lower()]
         msg = f"preemptionPolicy {v!r} is not supported: use PreemptLowerPriority or Never" + (
             f" (values are case-sensitive: {near[0]!r})" if near else "")
     else:

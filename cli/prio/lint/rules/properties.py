@@ -5,7 +5,7 @@ import difflib
 
 from prio.yunikorn import properties as P
 from prio.yunikorn.config import queue_path
-from prio.lint.findings import Issue
+from prio.diagnostics import Issue
 from prio.lint.registry import check
 
 

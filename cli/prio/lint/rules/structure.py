@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from prio.yunikorn.config import queue_path
-from prio.lint.findings import Issue
+from prio.diagnostics import Issue
 from prio.lint.registry import check
 
 QUEUE_NAME = re.compile(r"^[a-zA-Z0-9_:#/@-]{1,64}$")

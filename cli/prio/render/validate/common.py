@@ -88,7 +88,7 @@ UNREADABLE = ("PRIO000", "unreadable-input")
 def input_error_findings(input_errors) -> list:
     """Inputs prio could not check, as error-level findings of PRIO000 (unreadable-input), so
     every format records the file and the one-line reason."""
-    from prio.lint.findings import Finding
+    from prio.diagnostics import Finding
 
     return [Finding(UNREADABLE[0], UNREADABLE[1], "error", e.message, e.file, e.line, e.column if e.line else None, "")
             for e in input_errors]

@@ -7,7 +7,7 @@ log. Data is escaped as the Actions toolkit does (`%`, CR, LF); property values 
 also escape `:` and `,`, so file names with those characters keep their annotations."""
 from __future__ import annotations
 
-from prio.lint.findings import Report
+from prio.diagnostics import Report
 from prio.render.validate.common import STDIN, by_file, location, repo_path
 
 LEVEL = {"error": "error", "warning": "warning", "info": "notice"}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from prio.lint.findings import Report
+from prio.diagnostics import Report
 from prio.render.validate.common import fingerprints, repo_path
 
 SEVERITY = {"error": "major", "warning": "minor", "info": "info"}

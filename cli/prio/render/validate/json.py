@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from prio.lint.findings import Report
+from prio.diagnostics import Report
 
 
 def render(report: Report, summary: dict | None = None, input_errors=(), **_) -> str:

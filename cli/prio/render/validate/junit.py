@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from prio.lint.findings import Report
+from prio.diagnostics import Report
 from prio.render.validate.common import by_file, location
 
 # Characters XML 1.0 cannot carry at all, even escaped.

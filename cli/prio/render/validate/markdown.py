@@ -2,7 +2,7 @@
 $GITHUB_STEP_SUMMARY (GitHub and GitLab flavoured markdown)."""
 from __future__ import annotations
 
-from prio.lint.findings import Report
+from prio.diagnostics import Report
 from prio.render.validate.common import location
 
 

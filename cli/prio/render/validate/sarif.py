@@ -11,7 +11,7 @@ import json
 import os
 from urllib.parse import quote
 
-from prio.lint.findings import Report
+from prio.diagnostics import Report
 from prio.render.validate.common import doc_markdown, fingerprints, repo_path
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

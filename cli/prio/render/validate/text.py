@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 
-from prio.lint.findings import Report
+from prio.diagnostics import Report
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 

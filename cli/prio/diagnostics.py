@@ -1,13 +1,15 @@
-"""The finding: what every check produces and every report renders.
+"""Diagnostics: the issue and the finding, what every check produces and every report renders.
 
 Checks speak in YAML paths (tuples of keys and indexes); the loader's position index turns a
 path into a file/line/column, so no check ever touches a YAML mark.
+
+This module sits below everything that reports a problem (io's YAML reader, the loaders, the
+lint rules, the renderers) and imports nothing of prio, so none of them has to import another
+just to speak of a problem at a path.
 """
 from __future__ import annotations
 
 import re
-
-from prio.values import describe  # noqa: F401 - re-exported for the rules
 from dataclasses import dataclass, field
 
 SEVERITIES = ("error", "warning", "info")
