@@ -37,3 +37,19 @@ def test_with_limits_the_fast_runs_give_the_reference_steps(scenario):
 @given(scenarios(many_siblings=True))
 def test_more_than_20_siblings_the_fast_runs_give_the_reference_steps(scenario):
     _agree(*scenario)
+
+
+def test_why_ask_says_when_siblings_are_ordered_by_go_merges(tmp_path):
+    """Beyond 20 children with two resource types, explain --why-ask says that the sort can order
+    siblings equal on priority and share by the queues around them."""
+    from conftest import run_cli
+
+    leaves = "\n".join(f"          - name: l{i:02}" for i in range(21))
+    (tmp_path / "q.yaml").write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n" + leaves + "\n")
+    apps = [{"id": f"a{i:02}", "queue": f"root.l{i:02}", "asks": [{"priority": 0, "resources": {"vcore": 1 + i % 3, "memory": 3 - i % 3}}]}
+            for i in range(21)]
+    import json
+    (tmp_path / "s.json").write_text(json.dumps({"applications": apps}))
+    r = run_cli("explain", str(tmp_path / "q.yaml"), str(tmp_path / "s.json"), "--why-ask", "a01-1", "--behind", "a00-1")
+    assert r.exit_code == 0, r.stderr
+    assert "more than 20 children" in r.stdout

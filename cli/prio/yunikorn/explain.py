@@ -329,6 +329,10 @@ def _why_siblings(eng: Engine, parent: QNode, first: QNode, second: QNode, facts
     p1, p2 = first.reported, second.reported
     s1, s2 = eng.share(first), eng.share(second)
     out = [f"  their paths part at {parent.path}, where {first.name} sorts before {second.name}:"]
+    if eng.beyond_insertion(parent) and not eng.misaligned(parent):
+        out.append(f"  ({parent.path} has more than 20 children and pending compared over several resource types: YuniKorn's "
+                   "sort (Go's SliceStable: insertion sort on blocks of 20, then merges) can order siblings equal on priority "
+                   "and fair share by the queues around them, not by their own pending alone)")
     if eng.misaligned(parent):
         out.append(f"  (the children of {parent.path} differ in fair max: YuniKorn's sort divides usage by the fair max at a "
                    "position, not the queue's own, so the fair shares below, each against its own fair max, may not decide)")

@@ -44,6 +44,7 @@ from itertools import islice
 from operator import add, sub, truediv
 
 from prio.values import INT32_MIN
+from prio.yunikorn import features as F
 from prio.yunikorn.dominance import dominates_vec, first_tied, insertion_sort, insertion_sort_bounded, scan_end, tied_vec
 from prio.yunikorn.gosort import BLOCK, least, stable_order
 from prio.yunikorn.priorities import change, report_level, report_up
@@ -53,21 +54,20 @@ MIN = INT32_MIN
 PLANNED = 0.75  # _run_vectors' share of the progress bar for planning (about its share of the time)
 
 
+# What this run supports (features.py): no limit of any kind, no REST queue state, one fair max
+# for every type; offsets, fences, both sort policies, many siblings and running work are fine.
+SUPPORTS = frozenset({F.OFFSET, F.FENCE, F.FAIR_SORT, F.PRIORITY_SORT_OFF, F.SIBLINGS_OVER_20, F.RUNNING, F.TYPES})
+
+
+def ready(eng) -> bool:
+    """Whether the engine is as this run needs it: some ask, and no step taken yet (no ask is
+    allocated or set aside, which the runs' bookkeeping counts on)."""
+    return bool(eng._ask_types) and not eng.steps_done and not eng._heaps_ready
+
+
 def fits(eng) -> bool:
     """Whether this run can take the whole of the engine's input (before any step)."""
-    types = eng._ask_types
-    # no step yet: no ask is allocated or set aside, which the runs' bookkeeping counts on
-    if not types or eng.n_types != len(types) or not eng._positive or eng.steps_done or eng._heaps_ready:
-        return False
-    for q in eng.root.walk():
-        if q.max or q.maxapps or q.guaranteed or q.stopped or q.base_allocated or eng.misaligned(q):
-            return False
-        # shares as the runs compute them: a positive fair max for every type, nothing negative
-        if not all((q.fairmax.get(t) or 0) > 0 for t in types) or any(v < 0 for v in q.allocated.values()):
-            return False
-    n = len(types)
-    # with one type, every ask asks for something, and there is no other type: it names the one
-    return n == 1 or all(len(r) == n for r in eng.ask_shapes.values())
+    return ready(eng) and F.used(eng) <= SUPPORTS
 
 
 def _usage_one(st) -> tuple:

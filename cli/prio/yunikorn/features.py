@@ -1,0 +1,91 @@
+"""Which scheduling features an input uses, computed from the model, and which engine may run it.
+
+Each fast engine declares the features it supports (an allow-list); a run goes to the first
+engine whose list covers every feature the input uses, and to the reference engine, which
+supports them all, otherwise. A feature added to the model and named here is therefore run by
+the reference engine until a fast engine is taught it and proven against the reference
+(tests/yunikorn/test_differential.py): a fast engine never silently ignores what it does not
+know. Pure: no I/O.
+"""
+from __future__ import annotations
+
+# Everything the model can hold that a scheduling run depends on.
+OFFSET = "priority-offset"
+FENCE = "priority-fence"
+FAIR_SORT = "fair-application-sort"
+PRIORITY_SORT_OFF = "priority-sorting-off"
+CAPACITY = "cluster-capacity"
+QUEUE_MAX = "queue-max"
+MAXAPPS = "maxapplications"
+GUARANTEED = "guaranteed"
+STOPPED = "stopped-queue"
+REST_USAGE = "queue-usage-from-rest"
+FAIR_MAX_MISALIGNED = "siblings-differ-in-fair-max"
+SIBLINGS_OVER_20 = "more-than-20-siblings"
+RUNNING = "running-applications"
+TYPES = "several-resource-types"
+OTHER_TYPES = "resource-types-no-ask-uses"
+PARTIAL_ASKS = "asks-not-naming-every-type"
+NOT_POSITIVE_ASKS = "asks-for-nothing-or-negative"
+NEGATIVE_USAGE = "negative-usage"
+ZERO_FAIR_MAX = "fair-max-zero"
+
+ALL = frozenset({OFFSET, FENCE, FAIR_SORT, PRIORITY_SORT_OFF, CAPACITY, QUEUE_MAX, MAXAPPS, GUARANTEED, STOPPED,
+                 REST_USAGE, FAIR_MAX_MISALIGNED, SIBLINGS_OVER_20, RUNNING, TYPES, OTHER_TYPES, PARTIAL_ASKS,
+                 NOT_POSITIVE_ASKS, NEGATIVE_USAGE, ZERO_FAIR_MAX})
+
+
+def used(eng) -> frozenset:
+    """The features the engine's input uses (before any step)."""
+    out = set()
+    types = eng._ask_types
+    if len(types) > 1:
+        out.add(TYPES)
+    if eng.n_types != len(types):
+        out.add(OTHER_TYPES)
+    if not eng._positive:
+        out.add(NOT_POSITIVE_ASKS)
+    if len(types) > 1 and any(len(r) != len(types) for r in eng.ask_shapes.values()):
+        out.add(PARTIAL_ASKS)
+    if eng.snapshot.capacity:
+        out.add(CAPACITY)
+    if any(st.running for st in eng.apps):
+        out.add(RUNNING)
+    for q in eng.root.walk():
+        if q.offset and not q.fenced:
+            out.add(OFFSET)
+        if q.fenced:
+            out.add(FENCE)
+        if q.leaf and q.sort_policy == "fair":
+            out.add(FAIR_SORT)
+        if not q.sort_priority:
+            out.add(PRIORITY_SORT_OFF)
+        if q.max and q.parent is not None:
+            out.add(QUEUE_MAX)
+        if q.maxapps:
+            out.add(MAXAPPS)
+        if q.guaranteed:
+            out.add(GUARANTEED)
+        if q.stopped:
+            out.add(STOPPED)
+        if q.base_allocated:
+            out.add(REST_USAGE)
+        if eng.misaligned(q):
+            out.add(FAIR_MAX_MISALIGNED)
+        if eng.beyond_insertion(q):
+            out.add(SIBLINGS_OVER_20)
+        if not all((q.fairmax.get(t) or 0) > 0 for t in types):
+            out.add(ZERO_FAIR_MAX)
+        if any(v < 0 for v in q.allocated.values()):
+            out.add(NEGATIVE_USAGE)
+    return frozenset(out)
+
+
+def choose(eng, engines) -> str:
+    """The name of the first of `engines` ((name, supported features), fastest first) whose
+    features cover what the input uses; "reference" when none does."""
+    need = used(eng)
+    for name, supports in engines:
+        if need <= supports:
+            return name
+    return "reference"

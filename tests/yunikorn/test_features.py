@@ -1,0 +1,74 @@
+"""features.py: what an input uses, and the engine that runs it (an allow-list per fast run)."""
+import pytest
+
+from builders import build_engine
+from prio.yunikorn import engine, features as F, reference, simplerun
+
+BASE = """partitions:
+  - name: default
+    queues:
+      - name: root
+        queues:
+          - name: a
+            {a}
+          - name: b
+"""
+
+
+def _used(a_settings="", snapshot=None):
+    snap = snapshot or {"applications": [{"id": "x", "queue": "root.a", "asks": [{"priority": 1}]}]}
+    return F.used(build_engine(BASE.format(a=a_settings), snap))
+
+
+@pytest.mark.parametrize("settings, feature", [
+    ('properties: {priority.offset: "3"}', F.OFFSET),
+    ("properties: {priority.policy: fence}", F.FENCE),
+    ("properties: {application.sort.policy: fair}", F.FAIR_SORT),
+    ("properties: {application.sort.priority: disabled}", F.PRIORITY_SORT_OFF),
+    ("resources: {max: {pods: 3}}", F.QUEUE_MAX),
+    ("resources: {guaranteed: {pods: 3}}", F.GUARANTEED),
+    ("maxapplications: 2", F.MAXAPPS),
+])
+def test_a_queue_setting_is_a_feature(settings, feature):
+    assert feature in _used(settings)
+    assert feature not in _used()
+
+
+def test_snapshot_features():
+    assert _used() == frozenset()
+    two = {"applications": [{"id": "x", "queue": "root.a", "asks": [{"priority": 1, "resources": {"vcore": 1, "memory": 2}},
+                                                                    {"priority": 1, "resources": {"vcore": 1}}]}]}
+    assert {F.TYPES, F.PARTIAL_ASKS} <= _used(snapshot=two)
+    cap = {"capacity": {"pods": 9}, "applications": [{"id": "x", "queue": "root.a", "asks": [{"priority": 1}], "allocated": {"pods": 1}}]}
+    assert {F.CAPACITY, F.RUNNING} <= _used(snapshot=cap)
+    nothing = {"applications": [{"id": "x", "queue": "root.a", "asks": [{"priority": 1, "resources": {"pods": 0}}]}]}
+    assert F.NOT_POSITIVE_ASKS in _used(snapshot=nothing)
+
+
+def test_every_feature_is_supported_by_the_walk_and_simplerun_supports_a_subset():
+    assert engine.WALK_SUPPORTS == F.ALL
+    assert simplerun.SUPPORTS < F.ALL
+
+
+def _runs(monkeypatch, choice, walk_supports):
+    """Which runs an engine's run() takes: a list of names."""
+    took = []
+    monkeypatch.setattr(engine, "WALK_SUPPORTS", walk_supports)
+    real_ref, real_simple = reference.ReferenceRun.run, simplerun.run
+    monkeypatch.setattr(reference.ReferenceRun, "run", lambda self, *a: took.append("reference") or real_ref(self, *a))
+    monkeypatch.setattr(simplerun, "run", lambda *a: took.append("simplerun") or real_simple(*a))
+    e = build_engine(BASE.format(a="maxapplications: 1"), {"applications": [
+        {"id": f"x{i}", "queue": "root.a", "asks": [{"priority": 1}]} for i in range(3)]}, choice)
+    steps = e.run()
+    return took or ["walk"], [s.ask for s in steps]
+
+
+def test_an_input_using_a_feature_no_fast_run_supports_goes_to_the_reference_engine(monkeypatch):
+    took, steps = _runs(monkeypatch, "auto", F.ALL - {F.MAXAPPS})
+    assert took == ["reference"] and steps == ["x0-1"]
+
+
+def test_a_supported_input_takes_the_fastest_run_that_supports_it(monkeypatch):
+    assert _runs(monkeypatch, "auto", F.ALL) == (["walk"], ["x0-1"])  # maxapplications: not simplerun's
+    assert _runs(monkeypatch, "fast", F.ALL - {F.MAXAPPS}) == (["walk"], ["x0-1"])  # fast: asked for
+    assert _runs(monkeypatch, "reference", F.ALL) == (["reference"], ["x0-1"])
