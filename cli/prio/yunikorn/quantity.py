@@ -70,3 +70,9 @@ def show_quantity(key: str, value: int) -> str:
         return min(forms, key=len) if forms else str(value)
     return str(value)
 
+
+def show_resources(res: dict | None) -> str:
+    """A resource map with show_quantity's values: `{memory: 4Gi, vcore: 2}`."""
+    if not res:
+        return "{}"
+    return "{" + ", ".join(f"{k}: {show_quantity(k, v)}" for k, v in sorted(res.items())) + "}"
