@@ -81,9 +81,17 @@ def analyse(root, snapshot: Snapshot, preemption_enabled: bool = True, node_sort
     nodes = snapshot.nodes
     if nodes is None:
         nodes = [Node("node-1", dict(snapshot.capacity or {}))]
+    w, latest = _world(root, snapshot, nodes, preemption_enabled, node_sort, weights)
+    asks = [_initially(w, w.leaves[app.id], app.id, ask) for app in snapshot.apps for ask in app.asks]
+    _schedule(w, root, snapshot.apps, asks, latest)
+    return Result(asks, [n.name for n in nodes])
+
+
+def _world(root, snapshot: Snapshot, nodes: list, preemption_enabled: bool, node_sort: str, weights: dict | None):
+    """The world as the snapshot has it (every allocation on its node, or on the one node), and
+    the latest creation time in the snapshot."""
     leaves = {}
     runs = []
-    order = 0
     max_time = 0
     for app in snapshot.apps:
         leaf = ensure_queue(root, app.queue, snapshot.source or "snapshot", app.line)
@@ -92,51 +100,53 @@ def analyse(root, snapshot: Snapshot, preemption_enabled: bool = True, node_sort
             node = a.node if snapshot.nodes is not None else nodes[0].name
             if node != a.node:
                 a = Allocation(a.id, a.priority, a.resources, node, a.create_time, a.originator, a.allow_preemption, a.seq)
-            runs.append(Run(a, app.id, leaf, order))
-            order += 1
+            runs.append(Run(a, app.id, leaf, len(runs)))
             max_time = max(max_time, a.create_time[0])
         for k in app.asks:
             max_time = max(max_time, k.create_time[0])
-    w = World(root, leaves, nodes, runs, preemption_enabled, node_sort, weights or {})
+    return World(root, leaves, nodes, runs, preemption_enabled, node_sort, weights or {}), max_time
 
-    results: dict = {}
+
+def _initially(w: World, leaf, app_id: str, ask: Ask) -> AskResult:
+    """An ask's result before the cycles run: the why of the initial state (its fence root, its
+    priority by queue, every running task as a candidate or not, its preconditions)."""
+    r = AskResult(ask.id, app_id, leaf.path, ask.priority)
+    s = CandidateSearch(w, leaf, ask)
+    s.run()
+    r.fence_root, r.fence_why = s.fence.path, s.fence_why
+    r.priority_by_queue = list(reversed(s.chain))
+    r.eligible = sorted(v.id for snap in s.snaps.values() for v in snap.victims)
+    for run in w.runs:
+        eligible, why, cmp = s.why.get(run, (False, f"outside the fence root {s.fence.path}", None))
+        r.candidates.append(Candidate(run.id, run.app, run.leaf.path, run.alloc.node, run.alloc.priority, eligible, why, cmp))
+    r.preconditions = _preconditions(w, leaf, ask)
+    r.fits_now = _fits_now(w, leaf, ask)
+    return r
+
+
+def _schedule(w: World, root, apps: list, asks: list, tick: int) -> None:
+    """The scheduling cycles, filling in each ask's outcome: the first ask (in YuniKorn's order)
+    that gets placed or preempts for restarts the cycle; failed asks are retried until nothing
+    changes. `tick`: the latest creation time so far (a placed ask is created after it)."""
+    results = {(r.application, r.ask): r for r in asks}
     pending: dict = {}
-    asks_in_order = []
-    for app in snapshot.apps:
-        leaf = leaves[app.id]
-        for ask in app.asks:
-            r = AskResult(ask.id, app.id, leaf.path, ask.priority)
-            s = CandidateSearch(w, leaf, ask)
-            s.run()
-            r.fence_root, r.fence_why = s.fence.path, s.fence_why
-            r.priority_by_queue = list(reversed(s.chain))
-            r.eligible = sorted(v.id for snap in s.snaps.values() for v in snap.victims)
-            for run in w.runs:
-                eligible, why, cmp = s.why.get(run, (False, f"outside the fence root {s.fence.path}", None))
-                r.candidates.append(Candidate(run.id, run.app, run.leaf.path, run.alloc.node, run.alloc.priority, eligible, why, cmp))
-            r.preconditions = _preconditions(w, leaf, ask)
-            r.fits_now = _fits_now(w, leaf, ask)
-            results[(app.id, ask.id)] = r
-            pending.setdefault(app.id, set()).add(ask.id)
-            asks_in_order.append(r)
-
-    # scheduling cycles: the first ask (in YuniKorn's order) that gets placed or preempts for
-    # restarts the cycle; failed asks are retried until nothing changes.
-    tick = max_time
+    for r in asks:
+        pending.setdefault(r.application, set()).add(r.ask)
+    order = len(w.runs)  # the next allocation's place in the snapshot's order
     guard = 0
     while pending and guard < 100_000:
         guard += 1
         progressed = False
-        for app_id, ask in _order(w, root, snapshot.apps, pending):
+        for app_id, ask in _order(w, root, apps, pending):
             r = results[(app_id, ask.id)]
-            att = _try_ask(w, leaves[app_id], ask)
+            att = _try_ask(w, w.leaves[app_id], ask)
             if att.kind == "failed":
                 r.outcome, r.node, r.victims, r.reason, r.log = "not placed", None, [], att.reason, sorted(set(att.log))
                 continue
             for v in att.victims:
                 w.remove(v)
             tick += 1
-            w.add(Run(Allocation(ask.id, ask.priority, ask.resources, att.node, (tick, 0)), app_id, leaves[app_id], order))
+            w.add(Run(Allocation(ask.id, ask.priority, ask.resources, att.node, (tick, 0)), app_id, w.leaves[app_id], order))
             order += 1
             r.outcome = att.kind
             r.node, r.victims, r.reason, r.log = att.node, [v.id for v in att.victims], "", []
@@ -147,7 +157,6 @@ def analyse(root, snapshot: Snapshot, preemption_enabled: bool = True, node_sort
             break
         if not progressed:
             break
-    return Result(asks_in_order, [n.name for n in nodes])
 
 
 def _preconditions(w: World, leaf, ask: Ask) -> list:
