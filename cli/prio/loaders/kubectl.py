@@ -31,6 +31,7 @@ from prio.loaders.priorityclasses import classes_from_docs
 from prio.kube.priorityclass import ResolveError, catalogue, resolve_class
 from prio.loaders.reader import parse_time, to_ns
 from prio.loaders.reader import Reader
+from prio.yunikorn import resources
 from prio.yunikorn.snapshot import App, Ask, Snapshot
 from prio.io.document import Document
 from prio.io.recognise import NOT_POD_LISTS, is_pod, is_pod_list  # noqa: F401 - recognised by shape
@@ -92,11 +93,6 @@ def _requests(r, c: dict, cpath) -> dict:
     return out
 
 
-def _add(a: dict, b: dict) -> None:
-    for k, v in b.items():
-        a[k] = a.get(k, 0) + v
-
-
 def pod_resources(r, spec: dict, path) -> dict:
     """What the shim asks YuniKorn for (GetPodResource): containers summed, restartable init
     containers (sidecars) added too; each other init container raises a resource to its own
@@ -110,7 +106,7 @@ def pod_resources(r, spec: dict, path) -> dict:
     for i, c in enumerate(spec.get("containers") or []):
         if not isinstance(c, dict):
             r.fail(path + ("spec", "containers", i), "a container must be a mapping")
-        _add(total, _requests(r, c, path + ("spec", "containers", i)))
+        resources.add_to(total, _requests(r, c, path + ("spec", "containers", i)))
     inits = []
     sidecars: dict = {}  # the sidecars started so far: they keep running beside later init containers
     for i, c in enumerate(spec.get("initContainers") or []):
@@ -118,11 +114,11 @@ def pod_resources(r, spec: dict, path) -> dict:
             r.fail(path + ("spec", "initContainers", i), "an init container must be a mapping")
         req = _requests(r, c, path + ("spec", "initContainers", i))
         if c.get("restartPolicy") == "Always":
-            _add(total, req)
-            _add(sidecars, req)
+            resources.add_to(total, req)
+            resources.add_to(sidecars, req)
         else:
             with_sidecars = dict(sidecars)
-            _add(with_sidecars, req)
+            resources.add_to(with_sidecars, req)
             inits.append(with_sidecars)
     for req in inits:
         for k, v in req.items():
@@ -274,7 +270,7 @@ def _applications(name: str, pods: list, counts: dict) -> tuple[list, set]:
     for order_, created, app_id, queue, qpath, pod_name, ns, prio, res, bound, line in pods:
         app = apps[app_id]
         if bound:
-            _add(app.allocated, res)
+            resources.add_to(app.allocated, res)
             app.state = "Running"
             counts["bound"] += 1
             continue

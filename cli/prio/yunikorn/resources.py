@@ -26,6 +26,14 @@ def add(left, right) -> dict:
     return out
 
 
+def total(maps) -> dict:
+    """The sum of resource maps (missing = 0): {} for none."""
+    out: dict = {}
+    for r in maps:
+        add_to(out, r)
+    return out
+
+
 def sub(left, right) -> dict:
     """Sub: left - right over the union of types (missing = 0)."""
     out = dict(left or {})

@@ -32,9 +32,7 @@ class World:
         self.leaves = leaves  # app id -> leaf QNode
         self.nodes = {n.name: dict(n.capacity) for n in nodes}
         self.node_order = [n.name for n in nodes]
-        self.root_max = {}
-        for n in nodes:
-            resources.add_to(self.root_max, n.capacity)
+        self.root_max = resources.total(n.capacity for n in nodes)
         self.runs = list(runs)
         self.preemption_enabled = preemption_enabled
         self.node_sort = node_sort
