@@ -14,7 +14,7 @@ PKG = os.path.join(ROOT, "cli", "prio")
 # The pure core: model, engines, rules. Loaders, renderers and the typer app are the edges.
 CORE = ("prio.yunikorn.engine", "prio.yunikorn.explain", "prio.yunikorn.diff", "prio.yunikorn.reasons", "prio.yunikorn.tree", "prio.yunikorn.config",
         "prio.yunikorn.snapshot", "prio.kube.priorityclass", "prio.armada.analysis", "prio.lint.rules",
-        "prio.lint.registry", "prio.yunikorn.preemption", "prio.armada.current.fairness", "prio.armada.current.round",
+        "prio.lint.registry", "prio.yunikorn.preemption", "prio.yunikorn.resources", "prio.armada.current.fairness", "prio.armada.current.round",
         "prio.yunikorn.gosort", "prio.yunikorn.placement", "prio.yunikorn.tieorder", "prio.yunikorn.classranges",
         "prio.lint.schemacheck", "prio.values", "prio.suggest", "prio.io.document", "prio.io.recognise")
 EDGE_LIBRARIES = ("yaml", "rich", "typer", "tabulate", "jsonschema", "click", "pydantic")

@@ -275,5 +275,8 @@ def test_core_is_pure():
             "print(bad); sys.exit(1 if bad else 0)")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
-    src = open(os.path.join(ROOT, "cli", "prio", "yunikorn", "preemption.py"), encoding="utf-8").read()
-    assert "import yaml" not in src and "open(" not in src and "print(" not in src
+    paths = glob.glob(os.path.join(ROOT, "cli", "prio", "yunikorn", "preemption", "*.py"))
+    assert len(paths) > 1
+    for path in paths + [os.path.join(ROOT, "cli", "prio", "yunikorn", "resources.py")]:
+        src = open(path, encoding="utf-8").read()
+        assert "import yaml" not in src and "open(" not in src and "print(" not in src, path

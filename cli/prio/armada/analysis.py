@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from prio.armada.model import Options, Report, Resources, Scenario, add, total
+from prio.armada.model import Options, Report, Resources, Scenario, add
 from prio.armada.priority import (PriorityState, current_usage, effective_priority, resources_as_usage,
                                   scarcity_from_capacity)
 from prio.armada.scheduling import (SchedulingInfo, cap_offer, lease_order, queue_limit, run_round,
@@ -26,7 +26,6 @@ class QueueView:
     limited: Resources | None = None  # that slice capped by the queue's remaining limit
     fair: tuple | None = None  # (fair total, usage, share) in cpu-equivalents
     leased: int = 0
-    leased_resources: Resources = field(default_factory=dict)
     pending: int = 0
 
 
@@ -223,7 +222,6 @@ def simulate(scenario: Scenario, options: Options | None = None, rounds: int | N
         for v in snap.queues:
             mine = [ls.job for ls in res.leases if ls.queue == v.queue]
             v.leased = len(mine)
-            v.leased_resources = total(j.requests for j in mine)
         result_rounds.append(Round(k, round_steps, snap, res.leases, res.notes, finished))
     left = {q: list(js) for q, js in pending_all.items() if js}
     return Simulation(scenario, options, scarcity, source, seed, steps, result_rounds, left, notes)

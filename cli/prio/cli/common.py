@@ -144,12 +144,12 @@ def quiet_broken_pipe() -> None:
 
 def load_inputs(paths, sample, classes, keep_documents=False):
     from prio.loaders import inputs
-    from prio.loaders import assemble as scenario
+    from prio.loaders import assemble
 
     if sample and paths:
         raise InputError(sample, "give either --sample or input files, not both")
     if sample or not paths:
-        paths = scenario.sample_paths(sample)
+        paths = assemble.sample_paths(sample)
     return check_config(inputs.gather(list(paths), list(classes), keep_documents))
 
 

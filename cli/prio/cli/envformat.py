@@ -16,9 +16,6 @@ from prio.render.formats import FORMATS
 
 VARIABLE = "PRIO_OUTPUT"
 
-HELP = ("PRIO_OUTPUT sets the default when it names one of these; a format of other prio commands only "
-        "is ignored, any other value is an error")
-
 
 def all_formats() -> list[str]:
     out: list[str] = []

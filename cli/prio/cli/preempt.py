@@ -62,7 +62,7 @@ def run(paths, sample, fmt, ask, partition, classes, output_file=None, color=Fal
     from prio.errors import InputError
     from prio.render import preempt as preempt_out
     from prio.loaders.assemble import build
-    from prio.yunikorn import preemption
+    from prio.yunikorn import preemption, resources
 
     if live is not None:  # --yunikorn: config, queues, nodes and running allocations from the server
         from prio.cli import live as live_mod
@@ -82,11 +82,7 @@ def run(paths, sample, fmt, ask, partition, classes, output_file=None, color=Fal
     if snap.nodes is None and not snap.capacity:
         raise InputError(snap.source, "the snapshot has neither nodes nor a capacity: preemption is per node (add nodes: [{name, capacity}])")
     if snap.nodes is not None and not snap.capacity:
-        total: dict = {}
-        for n in snap.nodes:
-            for k, v in n.capacity.items():
-                total[k] = total.get(k, 0) + v
-        snap.capacity = total  # root's max is the sum of the nodes
+        snap.capacity = resources.total(n.capacity for n in snap.nodes)  # root's max is the sum of the nodes
     eng = build(inp, partition)
     say_notes(inp)
     part = _partition_of(inp, eng)

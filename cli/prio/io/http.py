@@ -20,7 +20,6 @@ DEFAULT_TIMEOUT = 10.0  # seconds, for connecting and for each read
 MAX_BODY_BYTES = 1024 * 1024 * 1024  # as for snapshot files
 CHUNK = 1024 * 1024
 JSON_TYPES = ("application/json", "text/json")
-YAML_TYPES = ("application/x-yaml", "application/yaml", "text/yaml", "text/x-yaml")
 
 _STATUS_HINTS = {
     401: "the server wants credentials: give --header 'Authorization: Bearer TOKEN' (or PRIO_YUNIKORN_HEADER)",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 import math
 
-from prio.loaders import armada_queues as lint
+from prio.loaders import armada_queues
 from prio.armada.model import Job, Queue, Report, Scenario, Settings, add
 from prio.armada.units import UnitError, parse_duration, parse_quantity, parse_timestamp
 from prio.errors import InputError
@@ -34,13 +34,13 @@ def _manifest_queues(file: str, doc: Document) -> list[tuple[Queue, Reader, tupl
     r = Reader(file, doc, name_path="always")
     r.check_issues()
     out = []
-    for item in lint.queue_items(doc.data):
+    for item in armada_queues.queue_items(doc.data):
         if not item.is_queue:
             continue
         data, path = item.data, item.path
         if not isinstance(data, dict):
             r.fail(path, f"expected an Armada Queue mapping, found {kind_of_value(data)}")
-        fields = lint.canonical_fields(data)
+        fields = armada_queues.canonical_fields(data)
         if "name" not in fields:
             r.fail(path, "this Armada queue has no name")
         name = r.string(path + (fields["name"],), data[fields["name"]])
@@ -71,7 +71,7 @@ def build(docs: list[tuple[str, Document]]) -> Scenario:
             continue
         if is_scenario(doc.data):
             scenarios.append((file, doc))
-        elif lint.is_queue_manifest(doc.data):
+        elif armada_queues.is_queue_manifest(doc.data):
             manifests.append((file, doc))
         else:
             pos = doc.start

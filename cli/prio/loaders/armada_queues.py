@@ -9,7 +9,6 @@ from prio.io.recognise import _is_armada_header, is_queue_manifest  # noqa: F401
 
 
 API_VERSION = "armadaproject.io/v1beta1"
-API_GROUP = "armadaproject.io/"
 KINDS = ("Queue", "RetryPolicy")
 LIST_KINDS = ("List", "QueueList")
 # pkg/client/queue.Queue: json names (ResourceLimitsByPriorityClassName has no json tag).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from prio.loaders import inputs as inputs_mod
-from prio.io import package_data as resources
+from prio.io import package_data
 from prio.yunikorn.engine import ENGINES, Engine
 from prio.errors import InputError
 from prio.yunikorn.snapshot import Snapshot
@@ -17,13 +17,13 @@ def sample_paths(name: str | None) -> list[str]:
     if name is None:
         names = inputs_mod.WALKTHROUGH
     else:
-        single = resources.sample_path(name)
+        single = package_data.sample_path(name)
         if single:
             return [single]
         names = (f"{name}-queues", f"{name}-asks")
-    paths = [resources.sample_path(n) for n in names]
+    paths = [package_data.sample_path(n) for n in names]
     if not all(paths):
-        raise InputError(name or "walkthrough", f"no bundled sample {name!r} (available: {', '.join(resources.sample_names())})")
+        raise InputError(name or "walkthrough", f"no bundled sample {name!r} (available: {', '.join(package_data.sample_names())})")
     return paths
 
 

@@ -31,6 +31,7 @@ from prio.loaders.priorityclasses import classes_from_docs
 from prio.kube.priorityclass import ResolveError, catalogue, resolve_class
 from prio.loaders.reader import parse_time, to_ns
 from prio.loaders.reader import Reader
+from prio.yunikorn import resources
 from prio.yunikorn.snapshot import App, Ask, Snapshot
 from prio.io.document import Document
 from prio.io.recognise import NOT_POD_LISTS, is_pod, is_pod_list  # noqa: F401 - recognised by shape
@@ -92,11 +93,6 @@ def _requests(r, c: dict, cpath) -> dict:
     return out
 
 
-def _add(a: dict, b: dict) -> None:
-    for k, v in b.items():
-        a[k] = a.get(k, 0) + v
-
-
 def pod_resources(r, spec: dict, path) -> dict:
     """What the shim asks YuniKorn for (GetPodResource): containers summed, restartable init
     containers (sidecars) added too; each other init container raises a resource to its own
@@ -110,7 +106,7 @@ def pod_resources(r, spec: dict, path) -> dict:
     for i, c in enumerate(spec.get("containers") or []):
         if not isinstance(c, dict):
             r.fail(path + ("spec", "containers", i), "a container must be a mapping")
-        _add(total, _requests(r, c, path + ("spec", "containers", i)))
+        resources.add_to(total, _requests(r, c, path + ("spec", "containers", i)))
     inits = []
     sidecars: dict = {}  # the sidecars started so far: they keep running beside later init containers
     for i, c in enumerate(spec.get("initContainers") or []):
@@ -118,11 +114,11 @@ def pod_resources(r, spec: dict, path) -> dict:
             r.fail(path + ("spec", "initContainers", i), "an init container must be a mapping")
         req = _requests(r, c, path + ("spec", "initContainers", i))
         if c.get("restartPolicy") == "Always":
-            _add(total, req)
-            _add(sidecars, req)
+            resources.add_to(total, req)
+            resources.add_to(sidecars, req)
         else:
             with_sidecars = dict(sidecars)
-            _add(with_sidecars, req)
+            resources.add_to(with_sidecars, req)
             inits.append(with_sidecars)
     for req in inits:
         for k, v in req.items():
@@ -155,18 +151,7 @@ def _classes_in_file(items) -> list:
 def load_pods(name: str, doc, classes=()) -> Snapshot:
     """The YuniKorn pods of a pod list as a snapshot of applications and pending asks."""
     r = Reader(name, doc, name_path="unpositioned")
-    data = doc.data
-    if not isinstance(data, dict):
-        r.fail((), "a pod list is a kind: List (or PodList) of Pods, or one Pod")
-    if data.get("kind") == "Pod":
-        items = [(data, ())]
-        bare = False
-    else:
-        raw_items = data.get("items")
-        if not isinstance(raw_items, list):
-            r.fail(("items",) if "items" in data else (), "a pod list needs items: a list of Pods")
-        items = [(it, ("items", i)) for i, it in enumerate(raw_items)]
-        bare = data.get("kind") == "PodList"
+    items, bare = _items(r, doc.data)
     # as the native loader: the file's own classes first (the first definition of a name counts)
     all_classes = _classes_in_file(items) + list(classes)
     cat = catalogue(all_classes)
@@ -176,7 +161,6 @@ def load_pods(name: str, doc, classes=()) -> Snapshot:
     counts = {"no_queue": set(), "autogen": 0, "no_status": 0, "unknown_class": set(), "bound": 0, "rooted": set(),
               "stale_class": set()}
     pods = []  # one record per YuniKorn pod, in file order
-    order = 0
     for pod, path in items:
         if not is_pod(pod, bare):
             if isinstance(pod, dict) and pod.get("kind") == "PriorityClass":
@@ -184,61 +168,93 @@ def load_pods(name: str, doc, classes=()) -> Snapshot:
             k = pod.get("kind") if isinstance(pod, dict) else None
             other_kinds[str(k or "non-object item")] = other_kinds.get(str(k or "non-object item"), 0) + 1
             continue
-        md = _meta(r, pod, path)
-        spec = pod.get("spec")
-        if not isinstance(spec, dict):
-            r.fail(path + ("spec",) if "spec" in pod else path, "a Pod needs a spec")
-        pod_name = md.get("name") or f"{md.get('generateName') or 'pod-'}{len(pods) + 1}"
-        if not isinstance(pod_name, str):
-            r.fail(path + ("metadata", "name"), f"metadata.name must be a string, found {pod_name!r}")
-        ns = md.get("namespace") or "default"
-        if not isinstance(ns, str):
-            r.fail(path + ("metadata", "namespace"), f"metadata.namespace must be a string, found {ns!r}")
-        sched = spec.get("schedulerName") or "default-scheduler"
-        if sched != SCHEDULER:
-            skipped[f"scheduler {sched}"] = skipped.get(f"scheduler {sched}", 0) + 1
-            continue
-        if md.get("deletionTimestamp"):
-            skipped["terminating"] = skipped.get("terminating", 0) + 1
-            continue
-        status = pod.get("status")
-        if status is not None and not isinstance(status, dict):
-            r.fail(path + ("status",), "status must be a mapping")
-        phase = (status or {}).get("phase")
-        if phase in (None, ""):
-            counts["no_status"] += 1
-            phase = "Pending"
-        if phase not in ("Pending", "Running"):
-            skipped[str(phase)] = skipped.get(str(phase), 0) + 1
-            continue
-        bound = phase == "Running" or bool(spec.get("nodeName"))
-        labels = _strmap(r, md, "labels", path)
-        annotations = _strmap(r, md, "annotations", path)
-        sources = {"label": labels, "annotation": annotations}
-        app_id, _ = _first(sources, APP_ID_LABELS, path)
-        if app_id is None:
-            app_id = f"yunikorn-{ns}-autogen"
-            counts["autogen"] += 1
-        queue, qpath = _first(sources, QUEUE_LABELS, path)
-        if queue is None:
-            queue = f"root.{ns}"
-            counts["no_queue"].add(queue.lower())
-            qpath = path + ("metadata",)
-        queue = queue.strip()
-        if not queue.lower().startswith("root.") and queue.lower() != "root":
-            counts["rooted"].add(queue)
-            queue = "root." + queue
-        if any(not part for part in queue.split(".")) or " " in queue:
-            r.fail(qpath, f"pod {ns}/{pod_name}: queue {queue!r} is not a queue path like root.a.b")
-        prio = _priority(r, spec, path, all_classes, cat, counts, f"{ns}/{pod_name}", admitted=pod.get("status") is not None)
-        res = pod_resources(r, spec, path)
-        ct = md.get("creationTimestamp")
-        created = parse_time(ct)
-        if ct is not None and created is None:
-            r.fail(path + ("metadata", "creationTimestamp"), f"creationTimestamp {ct!r} is not an RFC 3339 time")
-        order += 1
-        pos = doc.pos(path) if doc.index else None
-        pods.append((order, created, app_id, queue.lower(), qpath, pod_name, ns, prio, res, bound, pos.line if pos else None))
+        order = len(pods) + 1
+        rec = _pod(r, pod, path, order, all_classes, cat, counts, skipped)
+        if rec is not None:
+            pos = doc.pos(path) if doc.index else None
+            pods.append((order, *rec, pos.line if pos else None))
+    apps, disagree = _applications(name, pods, counts)
+    snap.apps = apps
+    snap.notes += _notes(counts, disagree, skipped, other_kinds)
+    return snap
+
+
+def _items(r, data) -> tuple[list, bool]:
+    """The file's items with their paths, and whether it is a PodList (whose items may omit
+    their kind)."""
+    if not isinstance(data, dict):
+        r.fail((), "a pod list is a kind: List (or PodList) of Pods, or one Pod")
+    if data.get("kind") == "Pod":
+        return [(data, ())], False
+    raw_items = data.get("items")
+    if not isinstance(raw_items, list):
+        r.fail(("items",) if "items" in data else (), "a pod list needs items: a list of Pods")
+    return [(it, ("items", i)) for i, it in enumerate(raw_items)], data.get("kind") == "PodList"
+
+
+def _pod(r, pod: dict, path, order: int, all_classes, cat: dict, counts: dict, skipped: dict) -> tuple | None:
+    """One YuniKorn pod as (created, application, queue, queue's path, name, namespace,
+    priority, resources, bound), or None when YuniKorn leaves it out (another scheduler's,
+    terminating, finished: counted in `skipped`). `order`: its place among the pods kept."""
+    md = _meta(r, pod, path)
+    spec = pod.get("spec")
+    if not isinstance(spec, dict):
+        r.fail(path + ("spec",) if "spec" in pod else path, "a Pod needs a spec")
+    pod_name = md.get("name") or f"{md.get('generateName') or 'pod-'}{order}"
+    if not isinstance(pod_name, str):
+        r.fail(path + ("metadata", "name"), f"metadata.name must be a string, found {pod_name!r}")
+    ns = md.get("namespace") or "default"
+    if not isinstance(ns, str):
+        r.fail(path + ("metadata", "namespace"), f"metadata.namespace must be a string, found {ns!r}")
+    sched = spec.get("schedulerName") or "default-scheduler"
+    if sched != SCHEDULER:
+        skipped[f"scheduler {sched}"] = skipped.get(f"scheduler {sched}", 0) + 1
+        return None
+    if md.get("deletionTimestamp"):
+        skipped["terminating"] = skipped.get("terminating", 0) + 1
+        return None
+    status = pod.get("status")
+    if status is not None and not isinstance(status, dict):
+        r.fail(path + ("status",), "status must be a mapping")
+    phase = (status or {}).get("phase")
+    if phase in (None, ""):
+        counts["no_status"] += 1
+        phase = "Pending"
+    if phase not in ("Pending", "Running"):
+        skipped[str(phase)] = skipped.get(str(phase), 0) + 1
+        return None
+    bound = phase == "Running" or bool(spec.get("nodeName"))
+    labels = _strmap(r, md, "labels", path)
+    annotations = _strmap(r, md, "annotations", path)
+    sources = {"label": labels, "annotation": annotations}
+    app_id, _ = _first(sources, APP_ID_LABELS, path)
+    if app_id is None:
+        app_id = f"yunikorn-{ns}-autogen"
+        counts["autogen"] += 1
+    queue, qpath = _first(sources, QUEUE_LABELS, path)
+    if queue is None:
+        queue = f"root.{ns}"
+        counts["no_queue"].add(queue.lower())
+        qpath = path + ("metadata",)
+    queue = queue.strip()
+    if not queue.lower().startswith("root.") and queue.lower() != "root":
+        counts["rooted"].add(queue)
+        queue = "root." + queue
+    if any(not part for part in queue.split(".")) or " " in queue:
+        r.fail(qpath, f"pod {ns}/{pod_name}: queue {queue!r} is not a queue path like root.a.b")
+    prio = _priority(r, spec, path, all_classes, cat, counts, f"{ns}/{pod_name}", admitted=pod.get("status") is not None)
+    res = pod_resources(r, spec, path)
+    ct = md.get("creationTimestamp")
+    created = parse_time(ct)
+    if ct is not None and created is None:
+        r.fail(path + ("metadata", "creationTimestamp"), f"creationTimestamp {ct!r} is not an RFC 3339 time")
+    return created, app_id, queue.lower(), qpath, pod_name, ns, prio, res, bound
+
+
+def _applications(name: str, pods: list, counts: dict) -> tuple[list, set]:
+    """The applications of the pods (load_pods' records), in the order of their first pod, each
+    with its bound pods as allocated and its other pods as asks; and the applications whose
+    pods name different queues."""
     apps: dict[str, App] = {}
     first_queue: dict[str, tuple] = {}
     disagree = set()
@@ -254,7 +270,7 @@ def load_pods(name: str, doc, classes=()) -> Snapshot:
     for order_, created, app_id, queue, qpath, pod_name, ns, prio, res, bound, line in pods:
         app = apps[app_id]
         if bound:
-            _add(app.allocated, res)
+            resources.add_to(app.allocated, res)
             app.state = "Running"
             counts["bound"] += 1
             continue
@@ -264,8 +280,12 @@ def load_pods(name: str, doc, classes=()) -> Snapshot:
             raise InputError(name, f"pod {ns}/{pod_name} appears twice in application {app_id}", line)
         ids.add(ask_id)
         app.asks.append(Ask(ask_id, prio, res, (to_ns(created), 0) if created is not None else (0, order_), order_))
-    snap.apps = list(apps.values())  # in the order of their first pod
-    notes = snap.notes
+    return list(apps.values()), disagree
+
+
+def _notes(counts: dict, disagree: set, skipped: dict, other_kinds: dict) -> list:
+    """What load_pods tells about how it read the pods."""
+    notes = []
     if counts["no_queue"]:
         notes.append("pods without a queue label or annotation are placed in root.<namespace> ("
                      + ", ".join(sorted(counts["no_queue"])[:5]) + "), as YuniKorn's default placement rule (tag namespace, "
@@ -291,7 +311,7 @@ def load_pods(name: str, doc, classes=()) -> Snapshot:
         notes.append("pods left out: " + ", ".join(f"{k}: {n}" for k, n in sorted(skipped.items())))
     if other_kinds:
         notes.append("items that are not Pods skipped: " + ", ".join(f"{n} {k}" for k, n in sorted(other_kinds.items())))
-    return snap
+    return notes
 
 
 def _priority(r, spec: dict, path, classes, cat: dict, counts: dict, who: str, admitted: bool = False) -> int:

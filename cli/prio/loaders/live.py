@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from prio.io import yamlnodes
 from prio.errors import InputError
 from prio.loaders.inputs import Inputs, merge
-from prio.yunikorn.properties import INT32_MIN
 
 PROGRESS_EVERY = 20  # per-queue fetches: a progress line from this many on
 MANY_APPS = 1000  # a single applications list this long gets a line of its own
@@ -318,7 +317,3 @@ def _from_go(v, key: str = ""):
             continue
         out[k.lower()] = y
     return out
-
-
-def no_priority(v) -> bool:
-    return v is None or v == INT32_MIN

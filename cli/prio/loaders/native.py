@@ -8,6 +8,7 @@ from prio.io.recognise import is_native  # noqa: F401 - recognised by shape
 from prio.kube.priorityclass import PREEMPTION_POLICIES, PriorityClass, ResolveError, resolve
 from prio.loaders.reader import Reader, parse_time, to_ns
 from prio.values import INT32_MAX, INT32_MIN
+from prio.yunikorn import resources
 from prio.yunikorn.snapshot import Allocation, App, Ask, Node, Snapshot
 
 TOP = ("partition", "capacity", "priorityClasses", "applications", "nodes")
@@ -65,7 +66,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
     if data.get("nodes") is not None:
         snap.nodes = nodes(r, data["nodes"])
         if snap.capacity is None:  # no capacity given: the cluster is the sum of its nodes
-            snap.capacity = _sum(n.capacity for n in snap.nodes)
+            snap.capacity = resources.total(n.capacity for n in snap.nodes)
     seen_apps = set()
     seen_allocs: dict = {}  # allocation id -> application: allocation keys are unique
     deferred = getattr(doc, "deferred", False)  # a JSON document whose positions come on demand
@@ -108,7 +109,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
             app.rejected = str(a.get("rejectedMessage") or f"application {app_id} was rejected by YuniKorn (state: Rejected)")
         if a.get("allocations") is not None:
             app.allocations = allocations(r, ap + ("allocations",), a["allocations"], snap.priority_classes, app_id, snap.nodes, seen_allocs)
-            app.allocated = _sum(x.resources for x in app.allocations)  # allocations win over allocated
+            app.allocated = resources.total(x.resources for x in app.allocations)  # allocations win over allocated
         asks = a.get("asks") or []
         if not isinstance(asks, list):
             r.fail(ap + ("asks",), "asks must be a list")
@@ -193,14 +194,6 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
 
 
 # ---- preemption inputs: nodes, running allocations, an ask's preemptionPolicy ----------------
-
-def _sum(items) -> dict:
-    out: dict = {}
-    for res in items:
-        for k, v in res.items():
-            out[k] = out.get(k, 0) + v
-    return out
-
 
 def _preemption_policy(r: Reader, path, k: dict, classes) -> str:
     """The ask's own preemptionPolicy, else its PriorityClass's (as admission copies it)."""

@@ -24,7 +24,7 @@ from prio.diagnostics import format_path
 from prio.loaders.reader import Reader
 from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn.snapshot import App, Ask, QueueInfo, Snapshot
-from prio.yunikorn.quantity import strictly_positive
+from prio.yunikorn.resources import strictly_positive
 from prio.yunikorn.tree import QNode, empty_root
 from prio.io.recognise import is_app_object, is_queue_object, is_apps_dump, is_queues_dump  # noqa: F401 - recognised by shape
 

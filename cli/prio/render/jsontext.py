@@ -9,7 +9,3 @@ import re
 from json.encoder import encode_basestring_ascii as jstr  # noqa: F401
 
 _SAFE = re.compile(r"[A-Za-z0-9_.:@/+=-]*")  # strings whose JSON form is the quoted text itself
-
-
-def jint(v) -> str:
-    return "null" if v is None else str(v)

@@ -53,7 +53,6 @@ class Side:
     facts: dict  # queue -> queue_facts entry
     ranges: dict = field(default_factory=dict)  # (queue, class) -> (min, max)
     findings: list = field(default_factory=list)  # Finding-like: .rule .path .message
-    total_steps: int = 0
 
 
 def side(eng, before: dict, steps, findings=(), class_ranges=None) -> Side:
@@ -67,7 +66,7 @@ def side(eng, before: dict, steps, findings=(), class_ranges=None) -> Side:
         queue_of.setdefault((p.application, p.ask), p.queue)
     rej = {a: (q, r) for a, q, r in reasons.rejected_apps(eng)}
     ranges = {(r["queue"], r["class"]): (r["min"], r["max"]) for r in class_ranges or ()}
-    return Side(before, placed, queue_of, un, rej, queue_facts(eng), ranges, list(findings), len(steps))
+    return Side(before, placed, queue_of, un, rej, queue_facts(eng), ranges, list(findings))
 
 
 @dataclass(frozen=True)
@@ -129,8 +128,6 @@ class Diff:
     findings_removed: list
     config: list  # ConfigChange
     reasons_changed: list = field(default_factory=list)  # (old Unplaced, new Unplaced): unscheduled on both sides, another code
-    steps_before: int = 0
-    steps_after: int = 0
 
     def changed(self, kind: str) -> bool:
         """For --fail-on: priority, order, unscheduled (asks newly not placed, applications newly
@@ -237,4 +234,4 @@ def compare(old: Side, new: Side) -> Diff:
                if k in new.unscheduled and new.unscheduled[k].reason.code != p.reason.code]
     f_added, f_removed = _findings(old.findings, new.findings)
     return Diff(queues, _moves(old, new), un_added, un_removed, rej_added, rej_removed, f_added, f_removed,
-                _config(old, new), changed, old.total_steps, new.total_steps)
+                _config(old, new), changed)

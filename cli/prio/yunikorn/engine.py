@@ -33,7 +33,8 @@ from prio.yunikorn.gosort import least
 from prio.yunikorn.dominance import insertion_sort as _insertion_sort
 from prio.yunikorn.placement import Rejected, place
 from prio.yunikorn.priorities import report_up
-from prio.yunikorn.quantity import show_quantity, strictly_positive
+from prio.yunikorn.quantity import show_quantity
+from prio.yunikorn.resources import strictly_positive
 from prio.yunikorn.reference import (ReferenceRun, considered_groups, fair_max_misaligned, fair_share, headroom_misfit,
                                      maxapplications_reached,
                                      map_order_alternatives, misaligned_note,
@@ -83,19 +84,11 @@ _CREATED = operator.attrgetter("create_time")
 _RESOURCES = operator.attrgetter("resources")
 
 
-def sorted_asks(app: App) -> list:
-    """An application's asks in the order of YuniKorn's sortedRequests (sorted_asks.go), built by
-    inserting them in file order: higher priority first, then earlier create time. An ask that
-    equals one already there (same priority and create time) goes behind the last ask when it is
-    not before it (insert's fast path), else before all its equals (the binary search stops at
-    the first ask that is "less", and equal counts as less). Asks without a create time are
-    created one after the other (file order), so they never compare equal."""
-    return _sorted_asks(app)[0]
-
-
 def _sorted_asks(app: App) -> tuple[list, bool]:
-    """sorted_asks, and True when the common case below held: every ask was created with its
-    application (no create time of its own), so the oldest create time is its submit time."""
+    """The application's asks in sortedRequests order (reference.sorted_requests, which the
+    differential tests hold this to), and True when the common case below held: every ask was
+    created with its application (no create time of its own), so the oldest create time is its
+    submit time."""
     asks = app.asks
     implicit = app.submit_time
     # The common case: no ask has a create time of its own and seq follows the file order. Then

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+
 _QTY = re.compile(r"(?P<n>[0-9]+)[ \t\n\f\r]*(?P<s>([mkKMGTPE]i?)?)")  # Go's \s is ASCII only
 _MULT = {"": 1, "k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15, "E": 10**18,
          "Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
@@ -50,44 +51,6 @@ def parse_lenient(res: dict) -> dict:
     return out
 
 
-def strictly_positive(res: dict | None) -> bool:
-    """StrictlyGreaterThanZero: at least one value > 0 and none < 0 (one pass: the scheduling
-    loop asks this of every queue it re-keys)."""
-    pos = False
-    for v in (res or {}).values():
-        if v < 0:
-            return False
-        if v > 0:
-            pos = True
-    return pos
-
-
-def fits(outer: dict | None, inner: dict | None) -> bool:
-    """inner <= outer for every type outer defines (types absent from outer are unlimited)."""
-    if not outer or not inner:
-        return True
-    return all(inner.get(k, 0) <= v for k, v in outer.items() if k in inner)
-
-
-def component_min(a: dict | None, b: dict | None) -> dict | None:
-    """ComponentWiseMin over the union of types (a type set on one side only keeps its value)."""
-    if a is None:
-        return b
-    if b is None:
-        return a
-    out = dict(a)
-    for k, v in b.items():
-        out[k] = min(out[k], v) if k in out else v
-    return out
-
-
-def add(a: dict, b: dict | None) -> dict:
-    out = dict(a)
-    for k, v in (b or {}).items():
-        out[k] = out.get(k, 0) + v
-    return out
-
-
 def go_map(res: dict | None) -> str:
     """Render like Go's fmt of map[string]int64: `map[memory:100 vcore:10000]`."""
     return "map[" + " ".join(f"{k}:{v}" for k, v in sorted((res or {}).items())) + "]"
@@ -104,3 +67,10 @@ def show_quantity(key: str, value: int) -> str:
                  if value and value % mult == 0]
         return min(forms, key=len) if forms else str(value)
     return str(value)
+
+
+def show_resources(res: dict | None) -> str:
+    """A resource map with show_quantity's values: `{memory: 4Gi, vcore: 2}`."""
+    if not res:
+        return "{}"
+    return "{" + ", ".join(f"{k}: {show_quantity(k, v)}" for k, v in sorted(res.items())) + "}"

@@ -20,7 +20,8 @@ from __future__ import annotations
 from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn.gosort import least, slice_stable, stable_order
 from prio.yunikorn.priorities import change
-from prio.yunikorn.quantity import show_quantity, strictly_positive
+from prio.yunikorn.quantity import show_quantity
+from prio.yunikorn.resources import strictly_positive
 from prio.yunikorn.step import Step, TieNote, take_ask
 
 MIN = INT32_MIN
@@ -144,14 +145,6 @@ def _keys_and_vectors(p, candidates: list, vector) -> tuple[list, list]:
     else:
         keys = [(fair_share(c), -c.reported) for c in candidates]
     return keys, [vector(c.pending) for c in candidates]
-
-
-def least_queue(p, candidates: list, vector):
-    """The candidate less than every other under sort_queues' comparator (its siblings share
-    one fair max), which Go's SliceStable puts first whatever the rest (gosort.least), or None."""
-    keys, vecs = _keys_and_vectors(p, candidates, vector)
-    i = least(keys, vecs)
-    return None if i is None else candidates[i]
 
 
 def sort_queues_by_key(p, candidates: list, vector) -> list:

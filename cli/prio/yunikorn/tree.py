@@ -4,7 +4,7 @@ queues for paths a snapshot names but the config lacks."""
 from __future__ import annotations
 
 from prio.yunikorn import properties as P
-from prio.yunikorn import quantity
+from prio.yunikorn import quantity, resources
 from prio.yunikorn.config import Partition
 from prio.errors import InputError
 
@@ -77,7 +77,7 @@ def _positive(res: dict | None) -> dict | None:
     if res is None:
         return None
     parsed = quantity.parse_lenient(res)
-    return parsed if quantity.strictly_positive(parsed) else None
+    return parsed if resources.strictly_positive(parsed) else None
 
 
 class Template:

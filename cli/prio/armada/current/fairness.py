@@ -93,7 +93,6 @@ class Shares:
     queues: list  # [QueueShare] in the scenario's order
     weight_sum: float
     passes: list  # [Pass]
-    all_zero_total: bool = False
 
     def get(self, name: str) -> QueueShare | None:
         return next((q for q in self.queues if q.name == name), None)
@@ -194,7 +193,7 @@ def shares(sc: Scenario) -> Shares:
         s.budget = s.adjusted_fair_share / s.weight
         s.fraction_of_fair_share = fractions_of_fair_share(s.actual_share, s.adjusted_fair_share, s.fair_share)
         s.evictable = not (s.fraction_of_fair_share <= sc.protected_fraction)
-    return Shares(out, weight_sum, passes, all_zero)
+    return Shares(out, weight_sum, passes)
 
 
 __all__ = ["cost", "dominant", "class_limit", "shares", "water_fill", "Shares", "QueueShare", "Pass", "INT64_MAX"]

@@ -44,7 +44,6 @@ class Round:
     leases: list  # [Lease], in order
     preempted: list  # [Refused] evicted jobs that did not get back in, in the order they were tried
     unschedulable: list  # [Refused] queued jobs that were tried and did not fit, in order
-    final_allocation: dict  # queue -> resource vector (active queues)
     final_share: dict  # queue -> actual share at the end (active queues)
     left: tuple = ()  # what is left of the pool at the end
     notes: list = field(default_factory=list)
@@ -147,4 +146,4 @@ def run(sc: Scenario, sh: Shares) -> Round:
         else:
             del items[name]
     final = {name: cost(sc, a) for name, a in alloc.items()}
-    return Round(evicted, leases, preempted, unschedulable, alloc, final, free)
+    return Round(evicted, leases, preempted, unschedulable, final, free)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from prio.yunikorn import quantity
+from prio.yunikorn import quantity, resources
 from prio.yunikorn.config import queue_path
 from prio.diagnostics import Issue
 from prio.lint.registry import check
@@ -142,7 +142,7 @@ def limit_maxresources_not_positive(ctx):
     for p, q, anc, lim in _limits(ctx):
         if lim.maxresources:
             r = ctx.resource(lim.maxresources)
-            if len(r) == len(lim.maxresources) and not quantity.strictly_positive(r):
+            if len(r) == len(lim.maxresources) and not resources.strictly_positive(r):
                 yield Issue("PRIO120", lim.path + ("maxresources",), f"MaxResources should be greater than zero in {_desc(lim)} limit")
 
 
@@ -175,7 +175,7 @@ def limit_exceeds_queue(ctx):
             yield Issue("PRIO122", lim.path + ("maxapplications",), f"invalid MaxApplications settings for limit {_desc(lim)}: exceeds the queue MaxApplications ({lim.maxapplications} > {q.maxapplications})")
         if q.name != "root" and lim.maxresources:  # YuniKorn skips any queue named root
             qm, lm = ctx.resource(q.max), ctx.resource(lim.maxresources)
-            if qm and not quantity.fits(qm, lm):
+            if qm and not resources.fits(qm, lm):
                 yield Issue("PRIO122", lim.path + ("maxresources",), f"invalid MaxResources settings for limit {_desc(lim)}: exceeds the queue MaxResources {quantity.go_map(qm)}")
 
 
@@ -205,11 +205,11 @@ def limit_exceeds_ancestor(ctx):
                     for name in _principals(lim, kind):
                         wild = name not in res_in[kind] and name != "*" and "*" in res_in[kind]
                         carried = res_in[kind].get(name, res_in[kind].get("*") if wild else None)
-                        if carried is not None and not quantity.fits(carried, lm):
+                        if carried is not None and not resources.fits(carried, lm):
                             where = (f"wildcard maximum resource {quantity.go_map(carried)} of immediate or ancestor parent queue" if wild
                                      else f"immediate or ancestor parent maximum resource {quantity.go_map(carried)}")
                             yield Issue("PRIO123", lim.path + ("maxresources",), f"{kind} {name} max resource {quantity.go_map(lm)} of queue {qpath} is greater than {where}")
-                        res_out[kind][name] = quantity.component_min(lm, carried) if carried is not None else lm
+                        res_out[kind][name] = resources.component_min(lm, carried) if carried is not None else lm
                         wild_a = name not in apps_in[kind] and name != "*" and "*" in apps_in[kind]
                         a = apps_in[kind].get(name, apps_in[kind].get("*") if wild_a else None)
                         if a is not None and a != 0 and (a < lim.maxapplications or lim.maxapplications == 0):

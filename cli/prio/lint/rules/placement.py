@@ -122,7 +122,7 @@ def placement_fixed_qualified(ctx):
     """
     for p in ctx.config.partitions:
         for top in p.placementrules:
-            path, dyn, bad = _static_path(top)
+            bad = _static_path(top)[2]
             if bad is not None:
                 yield Issue("PRIO129", bad.path + ("value",), f"illegal fully qualified 'fixed' rule with value {bad.value}")
 

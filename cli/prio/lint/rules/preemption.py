@@ -10,7 +10,7 @@ and partition.go (preemption.enabled defaults to true, quotapreemptionenabled to
 from __future__ import annotations
 
 from prio.yunikorn import properties as P
-from prio.yunikorn import quantity
+from prio.yunikorn import quantity, resources
 from prio.yunikorn.config import queue_path
 from prio.diagnostics import Issue
 from prio.lint.registry import check
@@ -56,7 +56,7 @@ def _positive(res):
     if res is None:
         return None
     parsed = quantity.parse_lenient(res)
-    return parsed if quantity.strictly_positive(parsed) else None
+    return parsed if resources.strictly_positive(parsed) else None
 
 
 def _trees(ctx):

@@ -2,7 +2,7 @@
 template quantities (parsed only when a parent queue is created)."""
 from __future__ import annotations
 
-from prio.yunikorn import quantity
+from prio.yunikorn import quantity, resources
 from prio.yunikorn.config import queue_path
 from prio.diagnostics import Issue
 from prio.lint.registry import check
@@ -60,7 +60,7 @@ def guaranteed_exceeds_max(ctx):
 def _effective_max(ctx, anc):
     eff = None
     for a in anc:
-        eff = quantity.component_min(eff, ctx.resource(a.max) or None)
+        eff = resources.component_min(eff, ctx.resource(a.max) or None)
     return eff
 
 
@@ -79,7 +79,7 @@ def max_exceeds_parent_max(ctx):
         if not m or not anc:
             continue
         pm = _effective_max(ctx, anc)
-        if pm and not quantity.fits(pm, m):
+        if pm and not resources.fits(pm, m):
             over = [k for k in m if k in pm and m[k] > pm[k]]
             yield Issue("PRIO110", q.path + ("resources", "max"), f"max resource of parent {quantity.go_map(pm)} is smaller than maximum resource {quantity.go_map(m)} for queue {queue_path(q, anc)} ({', '.join(over)})")
 
@@ -91,7 +91,7 @@ def _children_guaranteed(ctx, q):
         return own
     total = {}
     for c in q.children:
-        total = quantity.add(total, _children_guaranteed(ctx, c))
+        total = resources.add(total, _children_guaranteed(ctx, c))
     return total
 
 
@@ -110,8 +110,8 @@ def children_guaranteed_exceed_guaranteed(ctx):
             continue
         total = {}
         for c in q.children:
-            total = quantity.add(total, _children_guaranteed(ctx, c))
-        if not quantity.fits(g, total):
+            total = resources.add(total, _children_guaranteed(ctx, c))
+        if not resources.fits(g, total):
             yield Issue("PRIO111", q.path + ("resources", "guaranteed"), f"guaranteed resource of parent {quantity.go_map(g)} is smaller than sum of guaranteed resources {quantity.go_map(total)} of the children for queue {queue_path(q, anc)}")
 
 
@@ -125,13 +125,13 @@ def children_guaranteed_exceed_max(ctx):
     for p, q, anc in ctx.queues:
         if not q.children:
             continue
-        eff = quantity.component_min(_effective_max(ctx, anc), ctx.resource(q.max) or None)
+        eff = resources.component_min(_effective_max(ctx, anc), ctx.resource(q.max) or None)
         if not eff:
             continue
         total = {}
         for c in q.children:
-            total = quantity.add(total, _children_guaranteed(ctx, c))
-        if not quantity.fits(eff, total):
+            total = resources.add(total, _children_guaranteed(ctx, c))
+        if not resources.fits(eff, total):
             yield Issue("PRIO112", q.path + ("name",), f"max resource {quantity.go_map(eff)} is smaller than sum of guaranteed resources {quantity.go_map(total)} of the children for queue {queue_path(q, anc)}")
 
 

@@ -1,0 +1,105 @@
+"""The running state preemption works on: the nodes with what runs on them, every running
+allocation with its leaf queue, the queues' usage, max and headroom, the nodes in YuniKorn's
+order. Changes as asks are placed and victims released."""
+from __future__ import annotations
+
+from prio.yunikorn import properties as P
+from prio.yunikorn import resources
+from prio.yunikorn.snapshot import Allocation
+
+
+class Run:
+    """A running allocation with its place in the tree."""
+
+    __slots__ = ("alloc", "app", "leaf", "order")
+
+    def __init__(self, alloc: Allocation, app: str, leaf, order: int):
+        self.alloc, self.app, self.leaf, self.order = alloc, app, leaf, order
+
+    @property
+    def id(self) -> str:
+        return self.alloc.id
+
+    @property
+    def res(self) -> dict:
+        return self.alloc.resources
+
+
+class World:
+    def __init__(self, root, leaves: dict, nodes: list, runs: list, preemption_enabled: bool,
+                 node_sort: str, weights: dict):
+        self.root = root
+        self.leaves = leaves  # app id -> leaf QNode
+        self.nodes = {n.name: dict(n.capacity) for n in nodes}
+        self.node_order = [n.name for n in nodes]
+        self.root_max = resources.total(n.capacity for n in nodes)
+        self.runs = list(runs)
+        self.preemption_enabled = preemption_enabled
+        self.node_sort = node_sort
+        self.weights = weights or {"vcore": 1.0, "memory": 1.0}
+        self.qalloc: dict = {}
+        self.nused = {n: {} for n in self.nodes}
+        for q in root.walk():
+            self.qalloc[q.path] = {}
+        for run in self.runs:
+            self._account(run, +1)
+
+    def _account(self, run: Run, sign: int) -> None:
+        q = run.leaf
+        while q is not None:
+            (resources.add_to if sign > 0 else resources.sub_from)(self.qalloc[q.path], run.res)
+            q = q.parent
+        used = self.nused.setdefault(run.alloc.node, {})
+        (resources.add_to if sign > 0 else resources.sub_from)(used, run.res)
+
+    def add(self, run: Run) -> None:
+        self.runs.append(run)
+        self._account(run, +1)
+
+    def remove(self, run: Run) -> None:
+        self.runs.remove(run)
+        self._account(run, -1)
+
+    # queue facts
+    def own_max(self, q):
+        return (self.root_max or None) if q.parent is None else q.max
+
+    def max_of(self, q):
+        """GetMaxResource: the queue's max within its parents' (root's is the cluster's size)."""
+        parent = self.max_of(q.parent) if q.parent is not None else None
+        own = self.own_max(q)
+        if parent is None:
+            return resources.clone(own)
+        if own is None:
+            return parent
+        return resources.component_min(parent, own)
+
+    def headroom(self, q):
+        parent = self.headroom(q.parent) if q.parent is not None else None
+        own = self.own_max(q)
+        if own is None:
+            return parent
+        room = resources.sub_only_existing(own, self.qalloc[q.path])
+        return room if parent is None else resources.component_min(room, parent)
+
+    @staticmethod
+    def preemption_policy(q) -> str:
+        return P.preemption_policy(q.props.get(P.PREEMPTION_POLICY))[0]
+
+    def available(self, node: str) -> dict:
+        return resources.sub(self.nodes[node], self.nused.get(node))
+
+    def sorted_nodes(self) -> list:
+        def usage(n):
+            total, avail = self.nodes[n], self.available(n)
+            u = w = 0.0
+            for k, v in total.items():
+                weight = self.weights.get(k, 0.0)
+                if not weight or v == 0:
+                    continue
+                u += (1.0 - avail.get(k, 0) / v) * weight
+                w += weight
+            share = u / w if w else 0.0
+            return 1.0 - share if self.node_sort == "binpacking" else share
+        return sorted(self.node_order, key=lambda n: (usage(n), n))
+
