@@ -1,6 +1,8 @@
 """Options explain and simulate share, declared once (typer only: keep --help fast)."""
 from __future__ import annotations
 
+import functools
+
 import typer
 
 from prio.cli.color import Color, use_color  # noqa: F401 - typer-free, re-exported for the commands
@@ -24,3 +26,60 @@ YUNIKORN_DIFF = typer.Option(None, "--yunikorn", metavar="URL", help="Compare OL
 HEADER = typer.Option([], "--header", metavar="'NAME: VALUE'", help="With --yunikorn: an HTTP header to send (repeatable), e.g. 'Authorization: Bearer TOKEN'. PRIO_YUNIKORN_HEADER adds headers too (one per line), so a token stays out of shell history.")
 CACERT = typer.Option(None, "--cacert", metavar="FILE", help="With an https:// --yunikorn: the CA bundle (PEM) to verify the server with (default from PRIO_YUNIKORN_CACERT). TLS is always verified.")
 TIMEOUT = typer.Option(None, "--timeout", min=0.001, metavar="SECONDS", help="With --yunikorn: seconds to wait to connect and for each read (default 10, or PRIO_YUNIKORN_TIMEOUT).")
+
+
+# ---- the typer side of prio.cli.optspec: a command's typer signature, derived -------------------
+
+@functools.lru_cache(maxsize=None)
+def choice_enum(d):
+    """The str Enum typer checks an option's choices with (one per declaration)."""
+    from enum import Enum
+
+    return Enum("".join(w.title() for w in d.name.split("_")), {c: c for c in d.choices}, type=str)
+
+
+def typer_param(d):
+    """(annotation, typer default) for one declaration, as typer reads a parameter."""
+    from typing import List, Optional
+
+    from prio.cli.optspec import Arg
+
+    if isinstance(d, Arg):
+        annotation = List[str] if d.multiple else str
+        return annotation, typer.Argument(... if d.required else None, metavar=d.metavar, help=d.help)
+    if d.flag:
+        annotation, default = bool, d.default
+    elif d.multiple:
+        annotation, default = List[d.type], []
+    elif d.choices:
+        kind = choice_enum(d)
+        annotation = kind if d.default is not None else Optional[kind]
+        default = kind(d.default) if d.default is not None else None
+    else:
+        annotation, default = (d.type if d.default is not None else Optional[d.type]), d.default
+    return annotation, typer.Option(default, *d.flags, metavar=d.metavar, envvar=d.envvar, help=d.help, min=d.min,
+                                    case_sensitive=not d.choices, hidden=d.hidden)
+
+
+def typer_command(cls, run, doc: str):
+    """The typer command of an options class: a function whose signature typer reads (one
+    parameter per declaration, in order) and whose body builds the options object and calls
+    `run` with it: parse -> options object -> runner -> exit code."""
+    import inspect
+
+    from prio.cli.optspec import build
+
+    params, annotations = [], {}
+    for d in cls.DECLS:
+        annotation, default = typer_param(d)
+        params.append(inspect.Parameter(d.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation))
+        annotations[d.name] = annotation
+
+    def command(**values):
+        raise typer.Exit(run(build(cls, values)))
+
+    command.__signature__ = inspect.Signature(params)
+    command.__annotations__ = annotations
+    command.__doc__ = doc
+    command.__name__ = command.__qualname__ = f"{cls.__name__}_command"
+    return command
