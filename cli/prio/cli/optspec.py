@@ -9,11 +9,10 @@ else derives from that declaration:
 
 As ruff's clap-derived `Args` structs and check-jsonschema's one `ParseResult`: the parser fills
 one object, and the code that runs takes that object. No typer here (validate's fast path imports
-this module)."""
+this module: it imports nothing dataclasses does not, not even typing)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, make_dataclass
-from typing import Any
 
 
 @dataclass(frozen=True)
@@ -26,7 +25,7 @@ class Opt:
     flags: tuple[str, ...]
     help: str = ""
     type: type = str
-    default: Any = None
+    default: object = None
     multiple: bool = False
     choices: tuple[str, ...] | None = None
     min: float | None = None
@@ -38,8 +37,8 @@ class Opt:
     def flag(self) -> bool:
         return self.type is bool
 
-    def but(self, **changes) -> "Opt":
-        """This option with another help (or metavar ...): one command's wording of a shared option."""
+    def but(self, **changes):
+        """This declaration with another help (or metavar): one command's wording of a shared one."""
         from dataclasses import replace
 
         return replace(self, **changes)
@@ -59,6 +58,8 @@ class Arg:
     def default(self):
         return () if self.multiple else None
 
+    but = Opt.but
+
 
 def opts(*decls) -> tuple:
     """A command's arguments and options in --help order, as `Arg`s and `Opt`s."""
@@ -73,7 +74,7 @@ def find(decls, name: str):
     return next(d for d in decls if d.name == name)
 
 
-def default_of(d) -> Any:
+def default_of(d) -> object:
     """The options object's value when the option is not given."""
     if isinstance(d, Arg):
         return d.default
@@ -82,7 +83,7 @@ def default_of(d) -> Any:
 
 def options_class(name: str, decls, base: type = object) -> type:
     """The frozen dataclass of a command's options: one field per declaration, in order."""
-    spec = [(d.name, Any, field(default=default_of(d), metadata={"decl": d})) for d in decls]
+    spec = [(d.name, object, field(default=default_of(d), metadata={"decl": d})) for d in decls]
     return make_dataclass(name, spec, bases=(base,), frozen=True, namespace={"DECLS": tuple(decls)})
 
 
