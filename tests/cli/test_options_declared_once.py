@@ -158,3 +158,16 @@ def test_a_bad_engine_is_one_line_and_exit_2():
     r = run_cli("explain", "--engine", "quick")
     assert r.exit_code == 2
     assert "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("value,fmt", [(None, "text"), ("", "text"), ("  ", "text"), ("JSON", "json"), ("table", "text")])
+def test_validate_reads_prio_output_as_envformat_does(value, fmt, monkeypatch):
+    """validate's fast path skips loading envformat when PRIO_OUTPUT is unset or blank."""
+    from prio.cli import envformat, validate_run
+
+    assert envformat.VARIABLE == "PRIO_OUTPUT"
+    if value is None:
+        monkeypatch.delenv("PRIO_OUTPUT", raising=False)
+    else:
+        monkeypatch.setenv("PRIO_OUTPUT", value)
+    assert validate_run._env_format() == fmt

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import sys
 
-from prio.cli.color import Color, use_color
-from prio.cli.optspec import Arg, Opt, options_class, opts
+from prio.cli import color
+from prio.cli.optspec import Arg, Opt, Options, options_class, opts
 from prio.render.formats import help_text
 
 _DECLS = (
@@ -21,7 +21,7 @@ _DECLS = (
                                  "name lists them all).", metavar="NAME"),
     Opt("output", ("-o", "--output"), help_text("explain", "Default from PRIO_OUTPUT"), metavar="FORMAT"),
     Opt("color", ("--color",), "Colour the table output (auto: on a terminal, unless NO_COLOR is set; default from PRIO_COLOR).",
-        choices=tuple(c.value for c in Color), default=Color.auto.value, envvar="PRIO_COLOR"),
+        choices=color.CHOICES, default=color.CHOICES[0], envvar="PRIO_COLOR"),
     Opt("output_file", ("--output-file",), "Write the report to PATH instead of standard output (never coloured; plain unless "
                                            "-o says otherwise).", metavar="PATH"),
     Opt("partition", ("--partition",), "The partition (default: the snapshot's, else default).", metavar="NAME"),
@@ -57,8 +57,10 @@ SHARED = {d.name: d for d in _DECLS}
 COMMON = (SHARED["engine"],)
 
 
-class AnalysisOptions:
+class AnalysisOptions(Options):
     """What the analysis commands' options objects answer alike."""
+
+    __slots__ = ()
 
     @property
     def to_file(self) -> bool:
@@ -69,7 +71,7 @@ class AnalysisOptions:
 
     def colored(self) -> bool:
         """--color against stdout; never colour in a file."""
-        return use_color(Color(self.color), sys.stdout) and not self.to_file
+        return color.use_color(self.color, sys.stdout) and not self.to_file
 
     def remote(self):
         """--yunikorn and its options (prio.cli.live.Remote), or None."""

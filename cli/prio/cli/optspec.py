@@ -12,53 +12,86 @@ one object, and the code that runs takes that object. No typer here (validate's 
 this module: it imports nothing dataclasses does not, not even typing)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, make_dataclass
+from dataclasses import field, fields, make_dataclass
+
+# The declarations are small immutable records compared by value (no dataclass or namedtuple:
+# validate's fast path pays their making on every run, and they are made with no code generated).
 
 
-@dataclass(frozen=True)
-class Opt:
-    """One option. `type`: str, int, float or bool (bool: a flag, which takes no value).
-    `choices`: the values the parser accepts, case-insensitively (None: any). `multiple`: the
-    option repeats and collects a tuple. `min`: the smallest number accepted."""
+class _Decl:
+    __slots__ = ()
 
-    name: str
-    flags: tuple[str, ...]
-    help: str = ""
-    type: type = str
-    default: object = None
-    multiple: bool = False
-    choices: tuple[str, ...] | None = None
-    min: float | None = None
-    envvar: str | None = None
-    metavar: str | None = None
-    hidden: bool = False
+    def __init__(self, *args, **kw):
+        names = self.__slots__
+        values = dict(zip(names, args), **kw)
+        for n, default in zip(names[len(names) - len(self._defaults):], self._defaults):
+            values.setdefault(n, default)
+        if set(values) != set(names):
+            raise TypeError(f"{type(self).__name__}: {sorted(set(names) ^ set(values))}")
+        for n in names:
+            object.__setattr__(self, n, values[n])
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, n) for n in self.__slots__)
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other._values() == self._values()
+
+    def __hash__(self):
+        return hash(self._values())
+
+    def __repr__(self):
+        return f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self.__slots__)})"
+
+    def but(self, **changes):
+        """This declaration with another help (or metavar): one command's wording of a shared one."""
+        return type(self)(**{**dict(zip(self.__slots__, self._values())), **changes})
+
+
+class Opt(_Decl):
+    """One option: its parameter name, its flags ("-o", "--output") and help, then
+    `type`: str, int, float or bool (bool: a flag, which takes no value); `default`; `multiple`:
+    the option repeats and collects a tuple; `choices`: the values the parser accepts,
+    case-insensitively (None: any); `min`: the smallest number accepted; `envvar`, `metavar`,
+    `hidden`."""
+
+    __slots__ = ("name", "flags", "help", "type", "default", "multiple", "choices", "min", "envvar", "metavar", "hidden")
+    _defaults = ("", str, None, False, None, None, None, None, False)  # help ... hidden
 
     @property
     def flag(self) -> bool:
         return self.type is bool
 
-    def but(self, **changes):
-        """This declaration with another help (or metavar): one command's wording of a shared one."""
-        from dataclasses import replace
 
-        return replace(self, **changes)
-
-
-@dataclass(frozen=True)
-class Arg:
+class Arg(_Decl):
     """A positional argument: one value (`multiple=False`) or any number (a tuple)."""
 
-    name: str
-    metavar: str
-    help: str = ""
-    required: bool = False
-    multiple: bool = True
+    __slots__ = ("name", "metavar", "help", "required", "multiple")
+    _defaults = ("", False, True)  # help, required, multiple
 
     @property
     def default(self):
         return () if self.multiple else None
 
-    but = Opt.but
+
+class Options:
+    """What every options object does alike: made from keyword values (a field not given keeps
+    its declaration's default), shown with its fields. Written once here rather than generated for
+    each class (start-up time)."""
+
+    __slots__ = ()
+
+    def __init__(self, **values):
+        for f in fields(self):
+            object.__setattr__(self, f.name, values.pop(f.name) if f.name in values else f.default)
+        if values:
+            raise TypeError(f"{type(self).__name__}: no option {sorted(values)[0]!r}")
+
+    def __repr__(self):
+        return f"{type(self).__name__}({', '.join(f'{f.name}={getattr(self, f.name)!r}' for f in fields(self))})"
 
 
 def opts(*decls) -> tuple:
@@ -81,10 +114,15 @@ def default_of(d) -> object:
     return () if d.multiple else d.default
 
 
-def options_class(name: str, decls, base: type = object) -> type:
+def options_class(name: str, decls, base: type = Options) -> type:
     """The frozen dataclass of a command's options: one field per declaration, in order."""
     spec = [(d.name, object, field(default=default_of(d), metadata={"decl": d})) for d in decls]
-    return make_dataclass(name, spec, bases=(base,), frozen=True, namespace={"DECLS": tuple(decls)})
+    # A record handed to a runner, never compared or matched; __init__ and __repr__ are Options'.
+    # What dataclasses would generate for them (and a docstring from the signature) is start-up
+    # time validate's fast path pays on every run.
+    doc = f"{name}: the options, one field per declaration (DECLS)."
+    return make_dataclass(name, spec, bases=(base,), frozen=True, init=False, repr=False, eq=False, match_args=False,
+                          namespace={"DECLS": tuple(decls), "__doc__": doc})
 
 
 def build(cls: type, values: dict):

@@ -177,14 +177,14 @@ def main(args: list[str]) -> None:
     except KeyboardInterrupt:  # typer: Exit(130), no message
         code = 130
     except BrokenPipeError:  # click: an EPIPE out of a command exits 1, quietly
-        from prio.cli.common import quiet_broken_pipe
+        from prio.cli.guard import quiet_broken_pipe
 
         quiet_broken_pipe()
         sys.exit(1)
     try:
         sys.stdout.flush()
     except BrokenPipeError:  # as prio.cli.app.main: quiet, exit 0
-        from prio.cli.common import quiet_broken_pipe
+        from prio.cli.guard import quiet_broken_pipe
 
         quiet_broken_pipe()
         sys.exit(0)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from prio.cli.color import Color, use_color
+from prio.cli.color import CHOICES as COLORS, use_color
 from prio.cli.optspec import Arg, Opt, options_class, opts
 from prio.render.formats import VALIDATE_RENDERERS as RENDERERS, help_text, names
 
@@ -35,7 +35,7 @@ OPTIONS = opts(
     Opt("quiet", ("-q", "--quiet"), "Report only the findings that fail the run (errors; warnings too with --strict), and no summary.",
         type=bool, default=False),
     Opt("color", ("--color",), "Colour the text output (auto: on a terminal, unless NO_COLOR is set).",
-        choices=tuple(c.value for c in Color), default=Color.auto.value, envvar="PRIO_COLOR"),
+        choices=COLORS, default=COLORS[0], envvar="PRIO_COLOR"),
     Opt("priority_classes", ("--priority-classes",), "PriorityClass manifests to check the queue offsets against.",
         multiple=True, metavar="FILE"),
     Opt("verbose", ("-v", "--verbose"), "Say which documents were skipped.", type=bool, default=False),
@@ -60,6 +60,10 @@ def resolve_format(fmt: str) -> str:
 def _env_format() -> str:
     """PRIO_OUTPUT, as every command reads it (prio.cli.envformat): another command's format is
     ignored, an unknown value is one line and exit 2."""
+    import os
+
+    if not os.environ.get("PRIO_OUTPUT", "").strip():  # unset (the common case): not even envformat is loaded
+        return "text"
     from prio.cli.envformat import env_format
 
     return env_format(FORMATS) or "text"
@@ -72,7 +76,7 @@ def _err(message: str) -> None:
 def run(o: ValidateOptions) -> int:
     """Validate `o.paths` and write the report; returns the exit code. Without -o, PRIO_OUTPUT
     (else text); --color is resolved against stdout (never colour in a file)."""
-    from prio.cli.common import guarded
+    from prio.cli.guard import guarded
 
     fmt = o.output or _env_format()
     code = guarded(lambda: _run(o, fmt))
@@ -125,10 +129,11 @@ def _run(o: ValidateOptions, fmt: str) -> int:
     shown = report
     if o.quiet:
         shown = replace(report, findings=[f for f in report.findings if f.severity in failing])
-    ran = [replace(r, severity=settings.severity.get(r.id, r.severity))
+    sev = settings.severity
+    ran = [replace(r, severity=sev[r.id]) if sev.get(r.id, r.severity) != r.severity else r  # a copy only where it differs
            for r in all_rules().values() if settings.enabled(r.id)]
     to_file = o.output_file not in (None, "", "-")
-    color = False if to_file else use_color(Color(o.color), sys.stdout)
+    color = False if to_file else use_color(o.color, sys.stdout)
     renderer = importlib.import_module(RENDERERS[fmt])
     if o.statistics:
         from prio.render.validate import statistics as stats
@@ -150,7 +155,7 @@ def _run(o: ValidateOptions, fmt: str) -> int:
             sys.stdout.write(text)
             sys.stdout.flush()
         except BrokenPipeError:  # `prio validate ... | head`: the verdict stands, a closed pipe never passes a run
-            from prio.cli.common import quiet_broken_pipe
+            from prio.cli.guard import quiet_broken_pipe
 
             quiet_broken_pipe()
     if not o.quiet:
