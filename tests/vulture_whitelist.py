@@ -26,3 +26,14 @@ config.SchedulerConfig.checksum
 snapshot.QueueInfo.priority_sorting
 snapshot.QueueInfo.preemption_fence
 snapshot.QueueInfo.preemption_delay
+
+# Python reads these: a module's __getattr__ (PEP 562, color.Color made on demand); a generated
+# typer command's __signature__, __annotations__ and __qualname__ (inspect, typer).
+from prio.cli import color, explain, validate  # noqa: E402
+
+color.__getattr__
+explain.command.__signature__
+explain.command.__annotations__
+explain.command.__qualname__
+# validate's -o choices as an Enum: tests/render/test_validate_formats.py compares them with the renderers
+validate.OutputFormat

@@ -6,44 +6,46 @@ plus, for a config, a `prio validate` run; the comparison itself is prio.yunikor
 from __future__ import annotations
 
 import sys
-from typing import List, Optional
 
-import typer
-
-from prio.cli.options import Color, use_color
-from prio.cli import options
+from prio.cli import analysis_options as shared
+from prio.cli.optspec import Arg, Opt
+from prio.cli.options import typer_command
 from prio.render.formats import names
 
 FORMATS = names("diff")
 
 SHORT_HELP = "What changes between two configs (or snapshots): priorities, order, pending asks, findings."
 
+HELP = """Compare two configs (or two snapshots) on the same pending work."""
 
-def command(
-    old: str = typer.Argument(..., metavar="OLD", help="The config (or ConfigMap, or snapshot) before: a file, - for stdin, or REV:PATH read with git show."),
-    new: str = typer.Argument(..., metavar="NEW", help="The config (or snapshot) after: a file, -, or REV:PATH."),
-    inputs: List[str] = typer.Argument(None, metavar="INPUT", help="The pending work both sides are simulated on (snapshot, REST dumps, kubectl pod lists, PriorityClasses); with two snapshots, the queue config."),
-    output: Optional[str] = options.OUTPUT,
-    color: Color = options.COLOR,
-    partition: Optional[str] = options.PARTITION,
-    fail_on: Optional[str] = typer.Option(None, "--fail-on", metavar="KINDS", help="Exit 1 when such a change exists: a comma-separated list of priority (a queue's effective priority), order (an ask's step), unscheduled (an ask newly not placed, an application newly rejected), findings (a validate finding added)."),
-    output_file: Optional[str] = options.OUTPUT_FILE,
-    verbose: bool = options.VERBOSE,
-    yunikorn: Optional[str] = options.YUNIKORN_DIFF,
-    header: List[str] = options.HEADER,
-    cacert: Optional[str] = options.CACERT,
-    timeout: Optional[float] = options.TIMEOUT,
-):
-    """Compare two configs (or two snapshots) on the same pending work."""
+Options = shared.options(
+    "DiffOptions",
+    Arg("old", "OLD", "The config (or ConfigMap, or snapshot) before: a file, - for stdin, or REV:PATH read with git show.",
+        required=True, multiple=False),
+    Arg("new", "NEW", "The config (or snapshot) after: a file, -, or REV:PATH.", required=True, multiple=False),
+    shared.SHARED["inputs"].but(help="The pending work both sides are simulated on (snapshot, REST dumps, kubectl pod lists, "
+                                     "PriorityClasses); with two snapshots, the queue config."),
+    "output", "color", "partition",
+    Opt("fail_on", ("--fail-on",), "Exit 1 when such a change exists: a comma-separated list of priority (a queue's effective "
+                                   "priority), order (an ask's step), unscheduled (an ask newly not placed, an application newly "
+                                   "rejected), findings (a validate finding added).", metavar="KINDS"),
+    "output_file", "verbose",
+    shared.SHARED["yunikorn"].but(help="Compare OLD and NEW on the pending work of a running YuniKorn (read-only, GET only); OLD "
+                                       "or NEW may be the word live: the config the server runs. PRIO_YUNIKORN_URL stands in when "
+                                       "OLD or NEW is live and no INPUT is given."),
+    "header", "cacert", "timeout",
+)
+
+
+def run(o: Options) -> int:
     from prio.cli.common import guarded, pick_format
-    from prio.cli.diff_live import remote_for
 
-    to_file = output_file not in (None, "", "-")
-    fmt = pick_format(output, FORMATS, to_file)
-    kinds = _fail_on(fail_on)
-    col = False if to_file else use_color(color, sys.stdout)
-    raise typer.Exit(guarded(lambda: run(old, new, inputs or [], fmt, kinds, output_file if to_file else None, partition, verbose, col,
-                                         remote_for(yunikorn, header, cacert, timeout, old, new, inputs or []))))
+    fmt = pick_format(o.output, FORMATS, o.to_file)
+    kinds = _fail_on(o.fail_on)
+    return guarded(lambda: _diff(o, fmt, kinds))
+
+
+command = typer_command(Options, run, HELP)
 
 
 def _fail_on(value: str | None) -> tuple:
@@ -55,11 +57,14 @@ def _fail_on(value: str | None) -> tuple:
     bad = [k for k in kinds if k not in FAIL_ON]
     if bad or not kinds:
         sys.stderr.write(f"prio: --fail-on: unknown kind {bad[0] if bad else value!r} (choose from {', '.join(FAIL_ON)})\n")
-        raise typer.Exit(2)
+        raise SystemExit(2)
     return kinds
 
 
-def run(old, new, paths, fmt, fail_on=(), output_file=None, partition=None, verbose=False, color=False, live=None) -> int:
+def _diff(o: Options, fmt: str, fail_on: tuple) -> int:
+    from prio.cli.diff_live import remote_for
+
+    live = remote_for(o)
     from prio.cli.common import width, write_report
     from prio.errors import InputError
     from prio.io import gitrev
@@ -70,7 +75,8 @@ def run(old, new, paths, fmt, fail_on=(), output_file=None, partition=None, verb
     if live is not None:  # --yunikorn: both configs on the server's pending work (prio.cli.diff_live)
         from prio.cli import diff_live
 
-        return diff_live.run(live, old, new, paths, fmt, fail_on, output_file, partition, verbose, color, side=_side)
+        return diff_live.run(live, o, fmt, fail_on, side=_side)
+    old, new, paths = o.old, o.new, o.inputs
     provided = {}
     for arg in (old, new):
         if arg not in provided and gitrev.is_rev_path(arg):
@@ -85,21 +91,21 @@ def run(old, new, paths, fmt, fail_on=(), output_file=None, partition=None, verb
     saved = dict(source.PROVIDED)
     source.PROVIDED.update(provided)
     try:
-        a, role_a = _side(old, paths, partition, verbose, "OLD")
-        b, role_b = _side(new, paths, partition, verbose, "NEW")
+        a, role_a = _side(o, old, "OLD")
+        b, role_b = _side(o, new, "NEW")
     finally:
         source.PROVIDED.clear()
         source.PROVIDED.update(saved)
     if role_a != role_b:
         raise InputError(new, f"OLD ({old}) is {role_a} but NEW is {role_b}: compare two configs or two snapshots")
     d = core.compare(a, b)
-    text = diff_out.render(fmt, d, old, new, width=width(), color=color)
-    write_report(text, output_file)
+    text = diff_out.render(fmt, d, old, new, width=width(), color=o.colored())
+    write_report(text, o.output_file)
     return 1 if any(d.changed(k) for k in fail_on) else 0
 
 
-def _side(arg, paths, partition, verbose, label, inp=None):
-    """One side: a simulate run on `arg` plus the inputs, and validate's findings for a config.
+def _side(o: Options, arg, label, inp=None):
+    """One side: a simulate run on `arg` plus the inputs (o.inputs), and validate's findings for a config.
     `inp`: the side's inputs already gathered (--yunikorn: the config plus the server's work)."""
     from prio.errors import InputError
     from prio.loaders import inputs as inputs_mod
@@ -109,15 +115,15 @@ def _side(arg, paths, partition, verbose, label, inp=None):
     if inp is None:
         from prio.cli.common import check_config
 
-        inp = check_config(inputs_mod.gather([arg] + list(paths)))
+        inp = check_config(inputs_mod.gather([arg] + list(o.inputs)))
     name = "<stdin>" if arg == "-" else arg
-    if verbose:
+    if o.verbose:
         for n, what in inp.recognised:
             sys.stderr.write(f"prio: {label}: {n}: read as {what}\n")
     if inp.armada:
         raise InputError(inp.armada[0][0], "prio diff compares YuniKorn configs and snapshots; Armada scenarios are not supported")
     role = "a queue config" if inp.config is not None and inp.config_name == name else "pending work"
-    eng = build(inp, partition)
+    eng = build(inp, o.partition, o.engine)
     for note in inp.notes:
         sys.stderr.write(f"prio: note: {label}: {note}\n")
     before = core.priorities(eng)

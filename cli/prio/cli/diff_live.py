@@ -13,27 +13,30 @@ from prio.errors import InputError
 LIVE = "live"
 
 
-def remote_for(url, headers, cacert, timeout, old, new, paths):
-    """The --yunikorn options of prio diff. PRIO_YUNIKORN_URL stands in for --yunikorn only when
+def remote_for(o):
+    """The --yunikorn options of prio diff (`o`: its options). PRIO_YUNIKORN_URL stands in for --yunikorn only when
     OLD or NEW is the word live and no INPUT is given: a diff of two files never goes to the
     network because of the environment."""
     from prio.cli.live import remote
 
-    wants_live = LIVE in (old, new) and not paths
-    r = remote(url, headers, cacert, timeout, [] if wants_live else [old, new, *paths])
+    old, new = o.old, o.new
+    wants_live = LIVE in (old, new) and not o.inputs
+    r = remote(o.yunikorn, o.header, o.cacert, o.timeout, [] if wants_live else [old, new, *o.inputs])
     if r is None and LIVE in (old, new) and not os.path.exists(LIVE):
         raise InputError(LIVE, "means the config a running YuniKorn runs: give --yunikorn URL (or PRIO_YUNIKORN_URL)")
     return r
 
 
-def run(r, old, new, paths, fmt, fail_on=(), output_file=None, partition=None, verbose=False, color=False, side=None) -> int:
-    """`side` is prio.cli.diff._side (passed in: this module does not import the command)."""
+def run(r, o, fmt, fail_on=(), side=None) -> int:
+    """`o`: prio diff's options; `side` is prio.cli.diff._side (passed in: this module does not
+    import the command)."""
     from prio.cli import live as live_mod
     from prio.cli.common import width, write_report
     from prio.io import gitrev, source
     from prio.render import diff as diff_out
     from prio.yunikorn import diff as core
 
+    old, new, paths = o.old, o.new, o.inputs
     if paths:
         raise InputError(paths[0], "the pending work comes from --yunikorn: give only OLD and NEW (queue configs, "
                                    "or live for the config the server runs)")
@@ -47,7 +50,7 @@ def run(r, old, new, paths, fmt, fail_on=(), output_file=None, partition=None, v
         provided["-"] = source.read("-", source.MAX_SNAPSHOT_BYTES).text
     if old == new:
         sys.stderr.write(f"prio: note: OLD and NEW are the same argument ({old}): nothing can differ\n")
-    state = live_mod.fetch(r, partition, verbose)
+    state = live_mod.fetch(r, o.partition, o.verbose)
     for note in state.inputs.notes:
         sys.stderr.write(f"prio: note: {state.url}: {note}\n")
     if state.config_text is not None:
@@ -55,18 +58,18 @@ def run(r, old, new, paths, fmt, fail_on=(), output_file=None, partition=None, v
     saved = dict(source.PROVIDED)
     source.PROVIDED.update(provided)
     try:
-        a = _side(side, old, state, partition, verbose, "OLD")
-        b = _side(side, new, state, partition, verbose, "NEW")
+        a = _side(side, o, old, state, "OLD")
+        b = _side(side, o, new, state, "NEW")
     finally:
         source.PROVIDED.clear()
         source.PROVIDED.update(saved)
     d = core.compare(a, b)
-    text = diff_out.render(fmt, d, old, new, width=width(), color=color)
-    write_report(text, output_file)
+    text = diff_out.render(fmt, d, old, new, width=width(), color=o.colored())
+    write_report(text, o.output_file)
     return 1 if any(d.changed(k) for k in fail_on) else 0
 
 
-def _side(side, arg, state, partition, verbose, label):
+def _side(side, o, arg, state, label):
     """One side: the config `arg` names (or the server's, for live) on a copy of the server's work."""
     import copy
 
@@ -78,10 +81,10 @@ def _side(side, arg, state, partition, verbose, label):
         inp = inputs_mod.Inputs(config=live_inp.config, config_doc=live_inp.config_doc, config_name=live_inp.config_name,
                                 snapshot=snap, rest_queues=list(live_inp.rest_queues), names=[state.url])
         name = live_inp.config_name if live_inp.config is not None else state.url
-        if verbose:
+        if o.verbose:
             what = "the config it runs" if live_inp.config is not None else "its queue tree (no config endpoint)"
             sys.stderr.write(f"prio: {label}: live: {state.url}: {what}\n")
-        return side(name, [], partition, verbose, label, inp=inp)[0]
+        return side(o, name, label, inp=inp)[0]
     from prio.cli.common import check_config
 
     inp = check_config(inputs_mod.gather([arg]))
@@ -95,4 +98,4 @@ def _side(side, arg, state, partition, verbose, label):
         inp.notes.append(f"{name}: its pending work is ignored: the server's is used (--yunikorn)")
     inp.snapshot = snap
     inp.rest_queues = []
-    return side(arg, [], partition, verbose, label, inp=inp)[0]
+    return side(o, arg, label, inp=inp)[0]

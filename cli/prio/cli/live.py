@@ -82,6 +82,6 @@ def fetch(r: Remote, partition=None, verbose: bool = False, paths=(), sample=Non
     return state
 
 
-def load(r: Remote, paths, sample, classes, partition=None, verbose=False):
-    """Inputs for explain and simulate from a running YuniKorn."""
-    return fetch(r, partition, verbose, paths, sample, classes).inputs
+def load(r: Remote, o):
+    """Inputs for explain, simulate and preempt from a running YuniKorn (`o`: the command's options)."""
+    return fetch(r, o.partition, o.verbose, o.inputs, o.sample, o.priority_classes).inputs

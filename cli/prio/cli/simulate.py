@@ -2,12 +2,10 @@
 from __future__ import annotations
 
 import sys
-from typing import List, Optional
 
-import typer
-
-from prio.cli.options import Color, use_color
-from prio.cli import options
+from prio.cli import analysis_options as shared
+from prio.cli.optspec import Opt
+from prio.cli.options import typer_command
 from prio.render.formats import names
 
 FORMATS = names("simulate")
@@ -15,66 +13,57 @@ FORMATS = names("simulate")
 
 SHORT_HELP = 'The scheduling order, step by step, with every priority change.'
 
+HELP = """Step through the scheduling order and every priority change it causes."""
 
-def command(
-    inputs: List[str] = options.INPUTS,
-    sample: Optional[str] = options.SAMPLE,
-    output: Optional[str] = options.OUTPUT,
-    output_file: Optional[str] = options.OUTPUT_FILE,
-    color: Color = options.COLOR,
-    steps: Optional[int] = typer.Option(None, "--steps", min=0, metavar="N", help="Stop after this many steps."),
-    limit: Optional[int] = typer.Option(None, "--limit", min=0, metavar="N", help="Step rows to show in table, plain and markdown output (default: 1000 in table, all otherwise; json has every step)."),
-    partition: Optional[str] = options.PARTITION,
-    priority_classes: List[str] = options.PRIORITY_CLASSES,
-    rounds: Optional[int] = typer.Option(None, "--rounds", min=1, metavar="N", help="Armada scenarios: scheduling rounds to run."),
-    seed: Optional[int] = typer.Option(None, "--seed", metavar="N", help="Armada scenarios: random seed (overrides the scenario's)."),
-    armada_decay: str = options.ARMADA_DECAY,
-    armada_weighting: str = options.ARMADA_WEIGHTING,
-    armada_model: Optional[str] = options.ARMADA_MODEL,
-    verbose: bool = options.VERBOSE,
-    yunikorn: Optional[str] = options.YUNIKORN,
-    header: List[str] = options.HEADER,
-    cacert: Optional[str] = options.CACERT,
-    timeout: Optional[float] = options.TIMEOUT,
-):
-    """Step through the scheduling order and every priority change it causes."""
-    from prio.cli.common import guarded, pick_format, to_file, with_output_file
-    from prio.cli.live import remote
-
-    fmt = pick_format(output, FORMATS, to_file(output_file))
-    raise typer.Exit(guarded(lambda: with_output_file(output_file, lambda: run(inputs or [], sample, fmt, steps, partition, priority_classes, rounds, seed, armada_decay, armada_weighting, limit, use_color(color, sys.stdout) and not to_file(output_file), verbose, armada_model,
-                                         remote(yunikorn, header, cacert, timeout, inputs, sample)))))
+Options = shared.options(
+    "SimulateOptions", "inputs", "sample", "output", "output_file", "color",
+    Opt("steps", ("--steps",), "Stop after this many steps.", type=int, min=0, metavar="N"),
+    shared.SHARED["limit"].but(help="Step rows to show in table, plain and markdown output (default: 1000 in table, all "
+                                    "otherwise; json has every step)."),
+    "partition", "priority_classes",
+    Opt("rounds", ("--rounds",), "Armada scenarios: scheduling rounds to run.", type=int, min=1, metavar="N"),
+    Opt("seed", ("--seed",), "Armada scenarios: random seed (overrides the scenario's).", type=int, metavar="N"),
+    "armada_decay", "armada_weighting", "armada_model", "verbose", "yunikorn", "header", "cacert", "timeout",
+)
 
 
-def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_decay, armada_weighting, limit=None, color=False, verbose=False, armada_model=None, live=None) -> int:
+def run(o: Options) -> int:
+    return shared.report(o, FORMATS, _simulate)
+
+
+command = typer_command(Options, run, HELP)
+
+
+def _simulate(o: Options, fmt: str) -> int:
+    color, live, limit = o.colored(), o.remote(), o.limit
     from prio.cli.common import check_armada_options, load_inputs, say_notes, say_recognised, width, write_chunks
     from prio.loaders.assemble import build
 
     if live is not None:
         from prio.cli import live as live_mod
 
-        inp = live_mod.load(live, paths, sample, classes, partition, verbose)
+        inp = live_mod.load(live, o)
     else:
-        inp = load_inputs(paths, sample, classes)
-    if verbose:
+        inp = load_inputs(o.inputs, o.sample, o.priority_classes)
+    if o.verbose:
         say_recognised(inp)
-    check_armada_options(inp, armada_decay, armada_weighting, armada_decay=armada_decay, armada_weighting=armada_weighting, rounds=rounds, seed=seed, armada_model=armada_model)
-    if inp.armada and (steps is not None or limit is not None):  # refused, not silently ignored
-        sys.stderr.write(f"prio: {'--steps' if steps is not None else '--limit'} applies to YuniKorn inputs, not Armada scenarios\n")
+    check_armada_options(inp, o.armada_decay, o.armada_weighting, armada_decay=o.armada_decay, armada_weighting=o.armada_weighting, rounds=o.rounds, seed=o.seed, armada_model=o.armada_model)
+    if inp.armada and (o.steps is not None or limit is not None):  # refused, not silently ignored
+        sys.stderr.write(f"prio: {'--steps' if o.steps is not None else '--limit'} applies to YuniKorn inputs, not Armada scenarios\n")
         return 2
     if inp.armada:
         from prio.cli.armada import run_simulate
 
-        sys.stdout.write(run_simulate(inp.armada, fmt, decay=armada_decay, weighting=armada_weighting, rounds=rounds, seed=seed, width=width(), model=armada_model))
+        sys.stdout.write(run_simulate(inp.armada, fmt, decay=o.armada_decay, weighting=o.armada_weighting, rounds=o.rounds, seed=o.seed, width=width(), model=o.armada_model))
         return 0
-    eng = build(inp, partition)
+    eng = build(inp, o.partition, o.engine)
     say_notes(inp)
     progress = None
     total = eng.snapshot.ask_count()
     if sys.stderr.isatty() and total >= 20000:
-        progress = _progress(total if steps is None else min(total, steps))
+        progress = _progress(total if o.steps is None else min(total, o.steps))
     try:
-        result = eng.run(steps, progress.update if progress else None)
+        result = eng.run(o.steps, progress.update if progress else None)
     finally:
         if progress:
             progress.close()
@@ -87,10 +76,10 @@ def run(paths, sample, fmt, steps, partition, classes, rounds, seed, armada_deca
     if limit is None and fmt == "table":
         limit = 1000  # a terminal table of a million rows helps nobody, and rich takes minutes on it
     stopped = ""
-    if steps is not None and len(result) >= steps:
+    if o.steps is not None and len(result) >= o.steps:
         still = sum(len(st.asks) for st in eng.apps) - len(result) - len(unscheduled)
         if still > 0:
-            stopped = f"Stopped after step {len(result)} (--steps {steps}): {still} ask{'s' if still != 1 else ''} still pending."
+            stopped = f"Stopped after step {len(result)} (--steps {o.steps}): {still} ask{'s' if still != 1 else ''} still pending."
             if fmt == "json":
                 sys.stderr.write(f"prio: note: {stopped}\n")
     write_chunks(simulate_out.render(fmt, result, unscheduled, eng, width=width(), limit=limit, color=color, stopped=stopped))

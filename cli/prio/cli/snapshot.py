@@ -3,11 +3,10 @@ from REST/kubectl exports) as one file that explain and simulate read back offli
 from __future__ import annotations
 
 import sys
-from typing import List, Optional
 
-import typer
-
-from prio.cli import options
+from prio.cli import analysis_options as shared
+from prio.cli.optspec import Opt
+from prio.cli.options import typer_command
 from prio.render.formats import help_text, names
 
 FORMATS = names("snapshot")
@@ -15,90 +14,93 @@ FORMATS = names("snapshot")
 
 SHORT_HELP = "Capture a running YuniKorn's (or exports') state as a native snapshot plus its config."
 
+HELP = """Write a native snapshot plus the queue config to --output-file, from --yunikorn URL or from exports."""
 
-def command(
-    inputs: List[str] = typer.Argument(None, metavar="INPUT", help="REST dumps, kubectl pod lists, a queue config, a native snapshot, PriorityClasses (recognised by content). Not with --yunikorn."),
-    output_file: Optional[str] = typer.Option(None, "--output-file", metavar="FILE", help="Where to write the snapshot (YAML: the queue config, then the native snapshot, as two documents). '-' is stdout."),
-    anonymize: bool = typer.Option(False, "--anonymize", help="Rename applications, asks and users consistently (app-1, app-1-1, user-1); queues and nodes keep their names."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FORMAT", help="What to print about the capture: " + help_text("snapshot")),
-    partition: Optional[str] = options.PARTITION,
-    priority_classes: List[str] = options.PRIORITY_CLASSES,
-    verbose: bool = options.VERBOSE,
-    yunikorn: Optional[str] = options.YUNIKORN,
-    header: List[str] = options.HEADER,
-    cacert: Optional[str] = options.CACERT,
-    timeout: Optional[float] = options.TIMEOUT,
-):
-    """Write a native snapshot plus the queue config to --output-file, from --yunikorn URL or from exports."""
+Options = shared.options(
+    "SnapshotOptions",
+    shared.SHARED["inputs"].but(help="REST dumps, kubectl pod lists, a queue config, a native snapshot, PriorityClasses "
+                                     "(recognised by content). Not with --yunikorn."),
+    shared.SHARED["output_file"].but(help="Where to write the snapshot (YAML: the queue config, then the native snapshot, as two "
+                                          "documents). '-' is stdout.", metavar="FILE"),
+    Opt("anonymize", ("--anonymize",), "Rename applications, asks and users consistently (app-1, app-1-1, user-1); queues and "
+                                       "nodes keep their names.", type=bool, default=False),
+    shared.SHARED["output"].but(help="What to print about the capture: " + help_text("snapshot")),
+    "partition", "priority_classes", "verbose", "yunikorn", "header", "cacert", "timeout",
+    common=False,
+)
+
+
+def run(o: Options) -> int:
     from prio.cli.common import guarded
-    from prio.cli.live import remote
-
     from prio.cli.envformat import env_format
 
-    fmt = output or env_format(FORMATS) or "text"
+    fmt = o.output or env_format(FORMATS) or "text"
     if fmt not in FORMATS:
         sys.stderr.write(f"prio: unknown output format {fmt!r} (choose from {', '.join(FORMATS)})\n")
-        raise typer.Exit(2)
-    raise typer.Exit(guarded(lambda: run(inputs or [], output_file, anonymize, fmt, partition, priority_classes, verbose,
-                                         remote(yunikorn, header, cacert, timeout, inputs))))
+        raise SystemExit(2)
+    return guarded(lambda: _snapshot(o, fmt))
 
 
-def run(paths, output_file, anonymize, fmt, partition, classes, verbose, live=None) -> int:
+command = typer_command(Options, run, HELP)
+
+
+def _snapshot(o: Options, fmt: str) -> int:
+    live = o.remote()
     import os
 
     from prio.errors import InputError
 
-    if not output_file:
+    if not o.output_file:
         raise InputError("--output-file", "is required: where to write the snapshot (- for stdout)")
     if live is not None:
         from prio.cli import live as live_mod
 
-        state = live_mod.fetch(live, partition, verbose, paths, None, classes)
+        state = live_mod.fetch(live, o.partition, o.verbose, o.inputs, None, o.priority_classes)
         inp = state.inputs
         source, raw_apps, nodes, rejected, config_text = state.url, state.raw_apps, state.nodes, state.rejected, state.config_text
     else:
-        if not paths:
+        if not o.inputs:
             raise InputError("nothing to capture", "give --yunikorn URL or input files (REST dumps, kubectl pod lists, a queue config)")
         from prio.loaders import inputs as inputs_mod
         from prio.cli.common import check_config, say_recognised
 
-        inp = check_config(inputs_mod.gather(list(paths), list(classes)))
-        if verbose:
+        inp = check_config(inputs_mod.gather(list(o.inputs), list(o.priority_classes)))
+        if o.verbose:
             say_recognised(inp)
         if inp.armada:
             raise InputError(inp.armada[0][0], "prio snapshot captures YuniKorn state; an Armada scenario is already a file of its own")
         source = ", ".join(inp.names)
         raw_apps, nodes, rejected, config_text = {}, [], [], None
-    if output_file != "-":
-        out_abs = os.path.realpath(output_file)
+    if o.output_file != "-":
+        out_abs = os.path.realpath(o.output_file)
         for name in inp.names:
             if name not in ("<stdin>",) and os.path.exists(name) and os.path.realpath(name) == out_abs:
-                raise InputError(output_file, "is one of the inputs; prio never writes to its inputs")
+                raise InputError(o.output_file, "is one of the inputs; prio never writes to its inputs")
     from prio.loaders.assemble import build
     from prio.yunikorn.snapshot import Snapshot
 
-    eng = build(inp, partition)  # the partition as explain would pick it; fails as explain would
+    eng = build(inp, o.partition)  # the partition as explain would pick it; fails as explain would
     if not rejected and eng.rejected:  # from files: the applications the config's placement rules refuse
         rejected = [{"application": r.application, "queue": r.queue, "reason": r.reason} for r in eng.rejected]
     snap = inp.snapshot or Snapshot(source="(no pending work)")
-    snap.partition = eng.snapshot.partition or partition or "default"
-    if partition:
-        snap.partition = partition
+    snap.partition = eng.snapshot.partition or o.partition or "default"
+    if o.partition:
+        snap.partition = o.partition
     if config_text is None:
         config_text = config_text_of(inp)
     from prio.render import snapshot as snapshot_out
 
     used: dict = {}
     if config_text is None:  # nothing describes the queues: the snapshot alone (all queues dynamic)
-        text = snapshot_out.render_snapshot_only(snap, source=source, anonymize=anonymize, names_out=used)
+        text = snapshot_out.render_snapshot_only(snap, source=source, anonymize=o.anonymize, names_out=used)
     else:
-        text = snapshot_out.render(config_text, snap, source=source, anonymize=anonymize, raw_apps=raw_apps, nodes=nodes,
+        text = snapshot_out.render(config_text, snap, source=source, anonymize=o.anonymize, raw_apps=raw_apps, nodes=nodes,
                                    rejected=rejected, names_out=used)
-    if output_file == "-":
+    if o.output_file == "-":
         sys.stdout.write(text)
     else:
-        _write(output_file, text)
-    summary = {"output": output_file, "source": source if not anonymize else "(anonymized)", "partition": snap.partition,
+        _write(o.output_file, text)
+    summary = {"output": o.output_file, "source": source if not o.anonymize else "(anonymized)", "partition": snap.partition,
                "applications": len(snap.apps) - len(rejected), "pendingAsks": snap.ask_count(),
                "runningAllocations": sum(len(a.allocations or ()) for a in snap.apps), "nodes": len(snap.nodes or ()),
                "rejected": [used["names"].app(r["application"]) for r in rejected]}  # as the file names them (--anonymize too)
@@ -107,7 +109,7 @@ def run(paths, output_file, anonymize, fmt, partition, classes, verbose, live=No
     if fmt == "json":
         import json
 
-        if output_file == "-":
+        if o.output_file == "-":
             sys.stderr.write(json.dumps(summary) + "\n")
         else:
             sys.stdout.write(json.dumps(summary, indent=2) + "\n")
@@ -118,7 +120,7 @@ def run(paths, output_file, anonymize, fmt, partition, classes, verbose, live=No
         running = sum(len(a.allocations or ()) for a in snap.apps)
         run_s = f", {count(running, 'running allocation')}" if running else ""
         nodes_s = f", {count(len(snap.nodes), 'node')}" if snap.nodes else ""
-        sys.stderr.write(f"prio: wrote {output_file}: partition {snap.partition}, {count(len(snap.apps) - len(rejected), 'application')}, "
+        sys.stderr.write(f"prio: wrote {o.output_file}: partition {snap.partition}, {count(len(snap.apps) - len(rejected), 'application')}, "
                          f"{count(snap.ask_count(), 'pending ask')}{run_s}{nodes_s}{rej}\n")
     return 0
 

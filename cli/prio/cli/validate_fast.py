@@ -10,27 +10,27 @@ options, a missing value, a value that looks like an option, an invalid choice, 
 not UTF-8, no PATH) returns None and the typer app handles the run, so messages and exit codes
 are the typer path's in every case. tests/cli/test_validate_fast.py runs both paths on a matrix of
 argument shapes and compares stdout, stderr and the exit code; it also checks the table below
-against the options the typer command declares. PRIO_NO_FAST_PATH=1 always takes the typer path.
+against the options the typer command derives from the same declaration. PRIO_NO_FAST_PATH=1 always takes the typer path.
 """
 from __future__ import annotations
 
 import os
 import sys
 
-# validate's options as the typer command declares them (prio.cli.validate.command): the option
-# string -> the parameter. A test compares this table with the typer command's parameters.
-LONG = {
-    "--output": "output", "--output-file": "output_file", "--config": "config", "--no-config": "no_config",
-    "--select": "select", "--ignore": "ignore", "--strict": "strict", "--quiet": "quiet", "--color": "color",
-    "--priority-classes": "priority_classes", "--verbose": "verbose", "--statistics": "statistics",
-    "--exit-zero": "exit_zero",
-}
-SHORT = {"o": "output", "q": "quiet", "v": "verbose"}
-FLAGS = ("no_config", "strict", "quiet", "verbose", "statistics", "exit_zero")
-MULTIPLE = ("select", "ignore", "priority_classes")
-SINGLE = ("output", "output_file", "config", "color")  # one value; the last one given wins
-ENVVARS = {"output_file": "PRIO_OUTPUT_FILE", "config": "PRIO_CONFIG", "strict": "PRIO_STRICT", "color": "PRIO_COLOR"}
-COLORS = ("auto", "always", "never")
+from prio.cli.optspec import Opt, build
+from prio.cli.validate_run import OPTIONS, ValidateOptions
+
+# The parser's tables, derived from validate's one declaration (prio.cli.validate_run.OPTIONS),
+# as the typer command is: the option string -> the parameter, and what each parameter takes.
+_OPTS = tuple(d for d in OPTIONS if isinstance(d, Opt))
+LONG = {f: d.name for d in _OPTS for f in d.flags if f.startswith("--")}
+SHORT = {f[1:]: d.name for d in _OPTS for f in d.flags if not f.startswith("--")}
+FLAGS = tuple(d.name for d in _OPTS if d.flag)
+MULTIPLE = tuple(d.name for d in _OPTS if d.multiple)
+SINGLE = tuple(d.name for d in _OPTS if not d.flag and not d.multiple)  # one value; the last one given wins
+ENVVARS = {d.name: d.envvar for d in _OPTS if d.envvar}
+CHOICES = {d.name: d.choices for d in _OPTS if d.choices}
+COLORS = CHOICES["color"]
 # The texts a boolean environment variable may hold (typer: stripped, then pydantic's lax bool).
 TRUE = ("1", "on", "t", "true", "y", "yes")
 FALSE = ("0", "off", "f", "false", "n", "no")
@@ -54,8 +54,8 @@ def _choice(value: str, choices) -> str | None:
     return None
 
 
-def parse(args: list[str], environ=os.environ) -> dict | None:
-    """validate's keyword arguments for `run` (plus `paths` and `output`), or None: let typer do it."""
+def parse(args: list[str], environ=os.environ) -> ValidateOptions | None:
+    """validate's options object for `run`, or None: let typer do it."""
     if any(k.startswith("_") and k.endswith("_COMPLETE") for k in environ):
         return None  # a shell-completion request
     if not all(_text(a) for a in args):
@@ -122,68 +122,69 @@ def parse(args: list[str], environ=os.environ) -> dict | None:
         if dest not in given:
             value = environ.get(var)
             if value:  # click: an empty variable is no variable
-                if not _text(value):
+                if not _text(value) or dest in MULTIPLE:
                     return None
                 given[dest] = value
-    strict = given.get("strict", False)
-    if isinstance(strict, str):  # from PRIO_STRICT
-        word = strict.strip()
+    values: dict = {"paths": paths, **multiple}
+    for d in _OPTS:
+        if d.name in given:
+            value = _value(d, given[d.name])
+            if value is None:
+                return None
+            values[d.name] = value
+        elif d.multiple and (d.choices or d.type is not str):
+            if any(_value(d, v) is None for v in values[d.name]):
+                return None
+    return build(ValidateOptions, values)
+
+
+def _value(d, value):
+    """One parsed value as typer converts it, or None: leave this one to typer."""
+    if d.flag:
+        if not isinstance(value, str):
+            return value  # given on the command line
+        word = value.strip()  # from the environment variable
         if not word.isascii():
             return None
         word = word.lower()
         if word in TRUE:
-            strict = True
-        elif word in FALSE or word == "":
-            strict = False
-        else:
-            return None
-    output = given.get("output")
-    if output is not None:
-        from prio.cli.validate_run import FORMATS
-
-        output = _choice(output, FORMATS)
-        if output is None:
-            return None
-    color = _choice(given.get("color", "auto"), COLORS)
-    if color is None:
+            return True
+        if word in FALSE or word == "":
+            return False
         return None
-    return {
-        "paths": paths, "output": output, "output_file": given.get("output_file"), "config": given.get("config"),
-        "no_config": given.get("no_config", False), "select": multiple["select"], "ignore": multiple["ignore"],
-        "strict": strict, "quiet": given.get("quiet", False), "color": color,
-        "priority_classes": multiple["priority_classes"], "verbose": given.get("verbose", False),
-        "statistics": given.get("statistics", False), "exit_zero": given.get("exit_zero", False),
-    }
+    if d.type is not str:
+        return None  # numbers (and their limits): typer reads them
+    if d.choices:
+        return _choice(value, d.choices)
+    return value
 
 
-def invoke(kw: dict) -> int:
+def invoke(o: ValidateOptions) -> int:
     """What the typer command does with its parsed options."""
-    from prio.cli import validate_run as v
+    from prio.cli import validate_run
 
-    kw = dict(kw)
-    paths, output = kw.pop("paths"), kw.pop("output")
-    return v.run(paths, output or v._env_format(), **kw)
+    return validate_run.run(o)
 
 
 def main(args: list[str]) -> None:
     """Run `prio validate ARGS` and exit, as prio.cli.app.main would; return (doing nothing) when
     typer must read these arguments."""
-    kw = parse(args)
-    if kw is None:
+    o = parse(args)
+    if o is None:
         return
     try:
-        code = invoke(kw)
+        code = invoke(o)
     except KeyboardInterrupt:  # typer: Exit(130), no message
         code = 130
     except BrokenPipeError:  # click: an EPIPE out of a command exits 1, quietly
-        from prio.cli.common import quiet_broken_pipe
+        from prio.cli.guard import quiet_broken_pipe
 
         quiet_broken_pipe()
         sys.exit(1)
     try:
         sys.stdout.flush()
     except BrokenPipeError:  # as prio.cli.app.main: quiet, exit 0
-        from prio.cli.common import quiet_broken_pipe
+        from prio.cli.guard import quiet_broken_pipe
 
         quiet_broken_pipe()
         sys.exit(0)

@@ -8,10 +8,43 @@ from __future__ import annotations
 
 import sys
 
-from prio.cli.color import Color, use_color
-from prio.render.formats import VALIDATE_RENDERERS as RENDERERS, names
+from prio.cli.color import CHOICES as COLORS, use_color
+from prio.cli.optspec import Arg, Opt, options_class, opts
+from prio.render.formats import VALIDATE_RENDERERS as RENDERERS, help_text, names
 
 FORMATS = names("validate")
+
+# validate's arguments and options, declared once: the typer command (prio.cli.validate) and the
+# console script's fast path (prio.cli.validate_fast) both derive from this, and `run` takes the
+# ValidateOptions object either of them builds.
+OPTIONS = opts(
+    Arg("paths", "PATH", "queues.yaml files, ConfigMaps, PriorityClass or Armada queue manifests, directories, or - for stdin.",
+        required=True),
+    Opt("output", ("-o", "--output"), choices=FORMATS,
+        help=help_text("validate", "Default: text. PRIO_OUTPUT sets the default when it names one of these; a format of "
+                                   "other prio commands only is ignored, any other value is an error")),
+    Opt("output_file", ("--output-file",), "Write the report to PATH instead of standard output.", metavar="PATH",
+        envvar="PRIO_OUTPUT_FILE"),
+    Opt("config", ("--config",), "The settings file (select, ignore, severity, per-path-ignores). Default: the nearest "
+                                 ".prio.yaml from the working directory upward.", metavar="PATH", envvar="PRIO_CONFIG"),
+    Opt("no_config", ("--no-config",), "Ignore any .prio.yaml.", type=bool, default=False),
+    Opt("select", ("--select",), "Run only these rules (ids, slugs, id prefixes, comma-separated; replaces the config's select).",
+        multiple=True, metavar="IDS"),
+    Opt("ignore", ("--ignore",), "Do not run these rules (added to the config's ignore).", multiple=True, metavar="IDS"),
+    Opt("strict", ("--strict",), "Exit 1 on warnings too.", type=bool, default=False, envvar="PRIO_STRICT"),
+    Opt("quiet", ("-q", "--quiet"), "Report only the findings that fail the run (errors; warnings too with --strict), and no summary.",
+        type=bool, default=False),
+    Opt("color", ("--color",), "Colour the text output (auto: on a terminal, unless NO_COLOR is set).",
+        choices=COLORS, default=COLORS[0], envvar="PRIO_COLOR"),
+    Opt("priority_classes", ("--priority-classes",), "PriorityClass manifests to check the queue offsets against.",
+        multiple=True, metavar="FILE"),
+    Opt("verbose", ("-v", "--verbose"), "Say which documents were skipped.", type=bool, default=False),
+    Opt("statistics", ("--statistics",), "Print how many findings each rule produced, most first, instead of the findings "
+                                         "(with -o text or json).", type=bool, default=False),
+    Opt("exit_zero", ("--exit-zero",), "Exit 0 even when findings fail the run (2 still means prio could not run).",
+        type=bool, default=False),
+)
+ValidateOptions = options_class("ValidateOptions", OPTIONS)
 
 
 def resolve_format(fmt: str) -> str:
@@ -27,6 +60,10 @@ def resolve_format(fmt: str) -> str:
 def _env_format() -> str:
     """PRIO_OUTPUT, as every command reads it (prio.cli.envformat): another command's format is
     ignored, an unknown value is one line and exit 2."""
+    import os
+
+    if not os.environ.get("PRIO_OUTPUT", "").strip():  # unset (the common case): not even envformat is loaded
+        return "text"
     from prio.cli.envformat import env_format
 
     return env_format(FORMATS) or "text"
@@ -36,20 +73,17 @@ def _err(message: str) -> None:
     sys.stderr.write(f"prio: {message}\n")
 
 
-def run(paths, fmt, *, strict=False, quiet=False, color=False, priority_classes=(), verbose=False,
-        output_file=None, config=None, no_config=False, select=(), ignore=(), statistics=False, exit_zero=False) -> int:
-    """Validate `paths` and write the report; returns the exit code. `color` is a bool, or a
-    Color choice resolved against stdout (never colour in a file)."""
-    from prio.cli.common import guarded
+def run(o: ValidateOptions) -> int:
+    """Validate `o.paths` and write the report; returns the exit code. Without -o, PRIO_OUTPUT
+    (else text); --color is resolved against stdout (never colour in a file)."""
+    from prio.cli.guard import guarded
 
-    code = guarded(lambda: _run(paths, fmt, strict=strict, quiet=quiet, color=color, priority_classes=priority_classes,
-                                verbose=verbose, output_file=output_file, config=config, no_config=no_config,
-                                select=select, ignore=ignore, statistics=statistics))
-    return 0 if exit_zero and code == 1 else code  # --exit-zero: findings never fail the run; 2 still does
+    fmt = o.output or _env_format()
+    code = guarded(lambda: _run(o, fmt))
+    return 0 if o.exit_zero and code == 1 else code  # --exit-zero: findings never fail the run; 2 still does
 
 
-def _run(paths, fmt, *, strict, quiet, color, priority_classes, verbose, output_file, config, no_config, select, ignore,
-         statistics=False) -> int:
+def _run(o: ValidateOptions, fmt: str) -> int:
     import importlib
     from dataclasses import replace
 
@@ -62,23 +96,23 @@ def _run(paths, fmt, *, strict, quiet, color, priority_classes, verbose, output_
     if fmt not in RENDERERS:
         _err(f"unknown output format {fmt!r} (choose from {', '.join(FORMATS)})")
         return 2
-    if statistics and fmt not in ("text", "json"):
+    if o.statistics and fmt not in ("text", "json"):
         _err(f"--statistics prints counts as text or json, not {fmt}")
         return 2
     try:
-        settings = settings_mod.load(config, discover=not no_config)
-        if select:
-            settings.select = settings_mod.resolve_selectors(_split(select), "--select")
-        if ignore:
-            settings.ignore = settings.ignore | settings_mod.resolve_selectors(_split(ignore), "--ignore")
+        settings = settings_mod.load(o.config, discover=not o.no_config)
+        if o.select:
+            settings.select = settings_mod.resolve_selectors(_split(o.select), "--select")
+        if o.ignore:
+            settings.ignore = settings.ignore | settings_mod.resolve_selectors(_split(o.ignore), "--ignore")
     except settings_mod.SettingsError as e:
         _err(str(e))
         return 2
 
-    checked, results, errors = check_paths(list(paths), Options(list(priority_classes)))
+    checked, results, errors = check_paths(list(o.paths), Options(list(o.priority_classes)))
     for e in errors:
         sys.stderr.write(f"prio: {e}\n")
-    if verbose:
+    if o.verbose:
         if settings.path:
             sys.stderr.write(f"prio: settings from {settings.path}\n")
         for r in results:
@@ -86,47 +120,45 @@ def _run(paths, fmt, *, strict, quiet, color, priority_classes, verbose, output_
                 sys.stderr.write(("" if n.startswith("prio: ") else "prio: ") + n + "\n")
     report = suppress.apply(results, settings, checked.files)
     report.skipped, report.notes = checked.skipped, checked.notes
-    if verbose:
+    if o.verbose:
         for n in checked.notes:
             sys.stderr.write(f"prio: {n}\n")
-    failing = ("error", "warning") if strict else ("error",)
+    failing = ("error", "warning") if o.strict else ("error",)
     code = 2 if errors else 1 if any(f.severity in failing for f in report.findings) else 0
 
     shown = report
-    if quiet:
+    if o.quiet:
         shown = replace(report, findings=[f for f in report.findings if f.severity in failing])
-    ran = [replace(r, severity=settings.severity.get(r.id, r.severity))
+    sev = settings.severity
+    ran = [replace(r, severity=sev[r.id]) if sev.get(r.id, r.severity) != r.severity else r  # a copy only where it differs
            for r in all_rules().values() if settings.enabled(r.id)]
-    to_file = output_file not in (None, "", "-")
-    if not isinstance(color, bool):
-        color = False if to_file else use_color(Color(color), sys.stdout)
-    elif to_file:
-        color = False
+    to_file = o.output_file not in (None, "", "-")
+    color = False if to_file else use_color(o.color, sys.stdout)
     renderer = importlib.import_module(RENDERERS[fmt])
-    if statistics:
+    if o.statistics:
         from prio.render.validate import statistics as stats
         from prio.render.validate.common import input_error_findings
 
         text = stats.render(input_error_findings(errors) + list(shown.findings), fmt)
     else:
         text = renderer.render(shown, sources={r.name: r.text for r in results}, color=color, rules=ran,
-                               input_errors=errors, strict=strict, summary=report.summary())
+                               input_errors=errors, strict=o.strict, summary=report.summary())
     if to_file:
         try:
-            with open(output_file, "w", encoding="utf-8", newline="") as fh:
+            with open(o.output_file, "w", encoding="utf-8", newline="") as fh:
                 fh.write(text)
         except OSError as e:
-            _err(f"cannot write {output_file}: {e.strerror or e}")
+            _err(f"cannot write {o.output_file}: {e.strerror or e}")
             return 2
     else:
         try:
             sys.stdout.write(text)
             sys.stdout.flush()
         except BrokenPipeError:  # `prio validate ... | head`: the verdict stands, a closed pipe never passes a run
-            from prio.cli.common import quiet_broken_pipe
+            from prio.cli.guard import quiet_broken_pipe
 
             quiet_broken_pipe()
-    if not quiet:
+    if not o.quiet:
         from prio.render.validate.text import summary
 
         sys.stderr.write(summary(report, len(errors)) + "\n")

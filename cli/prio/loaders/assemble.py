@@ -2,11 +2,9 @@
 a REST dump, or the snapshot alone), attach the pending work."""
 from __future__ import annotations
 
-import os
-
 from prio.loaders import inputs as inputs_mod
 from prio.io import package_data
-from prio.yunikorn.engine import ENGINES, Engine
+from prio.yunikorn.engine import Engine
 from prio.errors import InputError
 from prio.yunikorn.snapshot import Snapshot
 from prio.yunikorn.tree import QNode, empty_root, from_config
@@ -27,16 +25,8 @@ def sample_paths(name: str | None) -> list[str]:
     return paths
 
 
-def engine_choice() -> str:
-    """PRIO_ENGINE: which engine schedules (auto, fast, reference), for debugging and bug
-    reports; auto when unset."""
-    got = os.environ.get("PRIO_ENGINE", "").strip().lower() or "auto"
-    if got not in ENGINES:
-        raise InputError("PRIO_ENGINE", f"{got!r} is not an engine: one of {', '.join(ENGINES)}")
-    return got
-
-
-def build(inp, partition: str | None = None) -> Engine:
+def build(inp, partition: str | None = None, engine: str | None = None) -> Engine:
+    """The engine on the gathered inputs; `engine`: which one schedules (ENGINES, default auto)."""
     snap = inp.snapshot or Snapshot(source="(no snapshot)")
     if partition and inp.snapshot is not None and snap.partition.lower() not in ("", "default", partition.lower()):
         raise InputError(snap.source, f"the snapshot is for partition {snap.partition!r}, not {partition!r}")
@@ -64,7 +54,7 @@ def build(inp, partition: str | None = None) -> Engine:
         root = rest.build_tree(inp.rest_queues)
     else:
         root = empty_root()  # queues only from the snapshot: all dynamic
-    eng = Engine(root, snap, rules, engine_choice())
+    eng = Engine(root, snap, rules, engine or "auto")
     if inp.config is not None and others_conf:
         _note_other_partitions(inp, eng, others_conf)
     return eng

@@ -39,7 +39,7 @@ from prio.yunikorn.reference import (ReferenceRun, considered_groups, fair_max_m
                                      maxapplications_reached,
                                      map_order_alternatives, misaligned_note,
                                      priority_value_by_policy, queue_tie_note, sort_queues, sort_queues_by_key)
-from prio.yunikorn.snapshot import App, Ask, Snapshot
+from prio.yunikorn.snapshot import App, Snapshot
 from prio.yunikorn.step import NO_CHANGES as _NO_CHANGES
 from prio.yunikorn.step import Step, TieNote, take_ask
 from prio.yunikorn.tieorder import ParkedGroups

@@ -1,0 +1,100 @@
+"""The options explain, simulate, preempt and diff (and snapshot) share, declared once (issue 27),
+as data (prio.cli.optspec): a command names the shared ones it takes, in its --help order, beside
+its own, and gets one frozen options object that its runner takes alone.
+
+COMMON options go to every analysis command (explain, simulate, preempt, diff), after its own:
+one more such option is one declaration here. No typer (prio.cli.options derives the typer
+signature), no renderers: --help stays fast."""
+from __future__ import annotations
+
+import sys
+
+from prio.cli import color
+from prio.cli.optspec import Arg, Opt, Options, options_class, opts
+from prio.render.formats import help_text
+
+_DECLS = (
+    Arg("inputs", "INPUT", "Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses, an Armada scenario, in any "
+                           "order (recognised by content). None: the bundled walkthrough."),
+    Opt("sample", ("--sample",), "Use a bundled sample: walkthrough (the default), batch, mistakes, yunikorn-configs, "
+                                 "priorityclasses, pods, preemption, armada-current, armada-scenario, armada-reports (an unknown "
+                                 "name lists them all).", metavar="NAME"),
+    Opt("output", ("-o", "--output"), help_text("explain", "Default from PRIO_OUTPUT"), metavar="FORMAT"),
+    Opt("color", ("--color",), "Colour the table output (auto: on a terminal, unless NO_COLOR is set; default from PRIO_COLOR).",
+        choices=color.CHOICES, default=color.CHOICES[0], envvar="PRIO_COLOR"),
+    Opt("output_file", ("--output-file",), "Write the report to PATH instead of standard output (never coloured; plain unless "
+                                           "-o says otherwise).", metavar="PATH"),
+    Opt("partition", ("--partition",), "The partition (default: the snapshot's, else default).", metavar="NAME"),
+    Opt("priority_classes", ("--priority-classes",), "PriorityClass manifests: resolve priorityClassName, and show the range "
+                                                     "each class maps to per queue.", multiple=True, metavar="FILE"),
+    Opt("armada_decay", ("--armada-decay",), "Armada scenarios: code (true half-life, default) or document (the doc's formula).",
+        default="code", metavar="code|document"),
+    Opt("armada_weighting", ("--armada-weighting",), "Armada scenarios: current (unknown resources weigh 0) or legacy (1).",
+        default="current", metavar="current|legacy"),
+    Opt("armada_model", ("--armada-model",), "Armada scenarios: current (DRF fair share, the default) or legacy (usage decay, up "
+                                             "to 2022); a scenario's scheduler: field says the same.", metavar="current|legacy"),
+    Opt("limit", ("--limit",), "Pending asks to list in table, plain and markdown output (default: 200 in table, all otherwise; "
+                               "json lists all).", type=int, min=0, metavar="N"),
+    Opt("verbose", ("-v", "--verbose"), "Say what each input was recognised as.", type=bool, default=False),
+    # Reading a running YuniKorn (explain, simulate, snapshot, preempt, diff).
+    Opt("yunikorn", ("--yunikorn",), "Read the config, queues, applications and nodes from a running YuniKorn's REST API "
+                                     "(read-only, GET only), e.g. http://localhost:9080. Default from PRIO_YUNIKORN_URL when no "
+                                     "input files are given.", metavar="URL"),
+    Opt("header", ("--header",), "With --yunikorn: an HTTP header to send (repeatable), e.g. 'Authorization: Bearer TOKEN'. "
+                                 "PRIO_YUNIKORN_HEADER adds headers too (one per line), so a token stays out of shell history.",
+        multiple=True, metavar="'NAME: VALUE'"),
+    Opt("cacert", ("--cacert",), "With an https:// --yunikorn: the CA bundle (PEM) to verify the server with (default from "
+                                 "PRIO_YUNIKORN_CACERT). TLS is always verified.", metavar="FILE"),
+    Opt("timeout", ("--timeout",), "With --yunikorn: seconds to wait to connect and for each read (default 10, or "
+                                   "PRIO_YUNIKORN_TIMEOUT).", type=float, min=0.001, metavar="SECONDS"),
+    # Which engine schedules (yunikorn/engine.ENGINES): for debugging and bug reports, so hidden.
+    Opt("engine", ("--engine",), "The engine that schedules: auto (the fast ones where they support the input), fast, "
+                                 "or reference (YuniKorn's rules as written, slow).", choices=("auto", "fast", "reference"),
+        envvar="PRIO_ENGINE", hidden=True),
+)
+SHARED = {d.name: d for d in _DECLS}
+
+# What every analysis command (explain, simulate, preempt, diff) takes after its own options.
+COMMON = (SHARED["engine"],)
+
+
+class AnalysisOptions(Options):
+    """What the analysis commands' options objects answer alike."""
+
+    __slots__ = ()
+
+    @property
+    def to_file(self) -> bool:
+        """--output-file names a file (not -)."""
+        from prio.cli.common import to_file
+
+        return to_file(self.output_file)
+
+    def colored(self) -> bool:
+        """--color against stdout; never colour in a file."""
+        return color.use_color(self.color, sys.stdout) and not self.to_file
+
+    def remote(self):
+        """--yunikorn and its options (prio.cli.live.Remote), or None."""
+        from prio.cli.live import remote
+
+        return remote(self.yunikorn, self.header, self.cacert, self.timeout, self.inputs, getattr(self, "sample", None))
+
+
+def options(name: str, *decls, common: bool = True) -> type:
+    """A command's frozen options class: its arguments and options in --help order, a shared one
+    by its name, its own as an Opt or Arg; then COMMON's."""
+    own = tuple(SHARED[d] if isinstance(d, str) else d for d in decls)
+    return options_class(name, opts(*own, *(COMMON if common else ())), base=AnalysisOptions)
+
+
+def report(o, formats, body, redirect: bool = True) -> int:
+    """Run `body(o, fmt)` as the analysis commands do: the format first (a bad -o or PRIO_OUTPUT
+    ends the run, exit 2), then the body guarded (an input error is one line, exit 2), its stdout
+    into --output-file when `redirect` (the body writes its own file otherwise)."""
+    from prio.cli.common import guarded, pick_format, with_output_file
+
+    fmt = pick_format(o.output, formats, o.to_file)
+    if redirect:
+        return guarded(lambda: with_output_file(o.output_file, lambda: body(o, fmt)))
+    return guarded(lambda: body(o, fmt))

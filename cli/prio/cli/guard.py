@@ -1,0 +1,70 @@
+"""A command's run guarded: input errors are one line and exit 2, never a traceback; a closed
+stdout ends quietly. Apart from prio.cli.common (which re-exports it) because validate's fast
+path needs only this: the console script neither compiles nor loads the rest."""
+from __future__ import annotations
+
+import os
+import sys
+
+from prio.errors import InputError
+
+
+def public(text: str) -> str:
+    """A message as users see it: a bundled sample is named as one, never by the path it has
+    inside the installed package (site-packages)."""
+    from prio.io.package_data import samples_dir
+
+    d = samples_dir().rstrip(os.sep) + os.sep
+    return text.replace(d, "bundled sample ") if d in text else text
+
+
+def error_line(text: str) -> str:
+    """Every error line starts with `prio: `."""
+    text = public(text)
+    return text if text.startswith("prio:") else f"prio: {text}"
+
+
+def quiet_broken_pipe() -> None:
+    """stdout was closed early (`prio simulate -o json | head -1`): end quietly, as text does.
+    stdout is pointed at /dev/null so the interpreter's last flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def guarded(fn) -> int:
+    """Run a command body: input errors are one line and exit 2, never a traceback.
+
+    The cyclic garbage collector is paused meanwhile: a snapshot of a million asks creates
+    millions of objects and no garbage cycles, and the collector's passes over them cost more
+    than the work itself (json.load of 70 MB: 3.5 s with it, 0.9 s without)."""
+    import gc
+
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        return fn()
+    except BrokenPipeError:
+        quiet_broken_pipe()
+        return 0
+    except InputError as e:
+        sys.stderr.write(error_line(str(e)) + "\n")
+        return 2
+    except RecursionError:
+        sys.stderr.write("prio: input nested too deeply\n")
+        return 2
+    except MemoryError:
+        sys.stderr.write("prio: out of memory reading the input\n")
+        return 2
+    except Exception as e:  # noqa: BLE001 - a bug must still end in one line, not a traceback
+        sys.stderr.write(f"prio: internal error: {type(e).__name__}: {e} (please report it with the input)\n")
+        return 2
+    finally:
+        # In the console script's own run the process ends right after: enabled again, the
+        # collector's first pass would walk every object of a big run (0.7 s at a million asks).
+        # prio.cli.lifetime not loaded: nothing made this run its own (validate's fast path).
+        lifetime = sys.modules.get("prio.cli.lifetime")
+        if was and not (lifetime is not None and lifetime.ACTIVE):
+            gc.enable()
