@@ -163,27 +163,52 @@ def least(keys: list, vecs: list) -> int | None:
     return best
 
 
-def stable_order(keys: list, vecs: list) -> list:
+def stable_order(keys: list, vecs: list, memo: dict | None = None) -> list:
     """sort.SliceStable over positions 0..n-1 with the comparator above: the permutation
     (positions in sorted order). The same comparisons and moves as stable() with less(i, j),
     inline: the insertion sort shifts instead of swapping, and a rotation is one slice
-    assignment; vectors of two types (vcore and memory) compare without a loop."""
+    assignment; vectors of two types (vcore and memory) compare without a loop.
+
+    `memo`, kept by the caller from one sort of the same parent to the next: the insertion sort
+    of each block of 20, by the block's keys and vectors (its result depends on nothing else).
+    Between two sorts of a parent one child changes, so the other blocks are taken from it."""
     n = len(keys)
     data = list(range(n))
-    two = bool(vecs) and len(vecs[0]) == 2
+    # the keys as their ranks (ints compare faster than tuples), and for two types the vectors'
+    # components apart: the comparator is then a few list reads and int comparisons
+    rank = {k: r for r, k in enumerate(sorted(set(keys)))}
+    rk = [rank[k] for k in keys]
+    if vecs and len(vecs[0]) == 2:
+        v0 = [v[0] for v in vecs]
+        v1 = [v[1] for v in vecs]
 
-    def less(x, y):
-        kx, ky = keys[x], keys[y]
-        if kx != ky:
-            return kx < ky
-        vx, vy = vecs[x], vecs[y]
-        if two:
-            return vx[0] >= vy[0] and vx[1] >= vy[1] and vx != vy
-        return vx != vy and all(a >= b for a, b in zip(vx, vy))
+        def less(x, y):
+            rx, ry = rk[x], rk[y]
+            if rx != ry:
+                return rx < ry
+            a0, b0 = v0[x], v0[y]
+            if a0 < b0:
+                return False
+            a1, b1 = v1[x], v1[y]
+            return a1 >= b1 and (a0 != b0 or a1 != b1)
+    else:
+        def less(x, y):
+            rx, ry = rk[x], rk[y]
+            if rx != ry:
+                return rx < ry
+            vx, vy = vecs[x], vecs[y]
+            return vx != vy and all(a >= b for a, b in zip(vx, vy))
 
     a = 0
     while a < n:
         b = a + BLOCK if a + BLOCK < n else n
+        if memo is not None:
+            sig = (keys[a:b], vecs[a:b])
+            got = memo.get(a)
+            if got is not None and got[0] == sig:
+                data[a:b] = got[1]
+                a = b
+                continue
         for i in range(a + 1, b):
             x = data[i]
             j = i
@@ -191,6 +216,8 @@ def stable_order(keys: list, vecs: list) -> list:
                 data[j] = data[j - 1]
                 j -= 1
             data[j] = x
+        if memo is not None:
+            memo[a] = (sig, data[a:b])
         a = b
 
     def sym_merge(a: int, m: int, b: int) -> None:

@@ -517,6 +517,7 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
     # than its insertion sort, and by the queues around it: each choice is made as
     # gosort.stable_order makes it (_choose_sorted), nothing parked.
     exact = len(P.children) > BLOCK
+    memo: dict = {}  # gosort.stable_order's blocks, from one choice to the next
     picks: list = []
     pnotes: list = []
     pvecs: list | None = [] if P is not root else None
@@ -528,7 +529,7 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
         if exact:
             if not groups:
                 break
-            c, note = _choose_sorted(keys, groups)
+            c, note = _choose_sorted(keys, groups, memo)
         elif parked is not None:  # no key comes before it (keys only grow)
             key, rest, rnotes = parked
             if keys and keys[0] == key:  # children joined: sorted again
@@ -618,7 +619,7 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
     P.heap = [0, 0, P.heap[2], picks, pnotes, pvecs, pchg]
 
 
-def _choose_sorted(keys: list, groups: dict):
+def _choose_sorted(keys: list, groups: dict, memo: dict):
     """The child a parent with more than 20 children takes, and the step's tie note there, from
     its groups (key -> entry (name, queue, pending vector) or list of entries; `keys`: a heap
     of their keys, stale ones skipped): the least key's lone child, or the child of that key
@@ -637,7 +638,7 @@ def _choose_sorted(keys: list, groups: dict):
     note = None
     if i is None:
         entries = sorted([(e, k) for k, x in groups.items() for e in (x if type(x) is list else (x,))])
-        order = stable_order([k for _, k in entries], [e[2] for e, _ in entries])
+        order = stable_order([k for _, k in entries], [e[2] for e, _ in entries], memo)
         first, fkey = entries[order[0]]
         cv = first[2]
         tied = [entries[j][0][1] for j in order[1:] if entries[j][1] == fkey and tied_vec(cv, entries[j][0][2])]
