@@ -15,8 +15,9 @@ from conftest import SHARED, run_cli, shared
 
 CORPUS = os.path.join(SHARED, "testdata", "yunikorn-conformance")
 SCHED = os.path.join(CORPUS, "scheduling")
-# conformance-2's families prio models so far: more than 20 siblings, two types, scale (nodes,
-# users and groups, placement by groups and preemption in the loop come with issues 28 and 30)
+# conformance-2's families prio models so far: scale (more than 20 siblings, two types, thousands
+# of asks); nodes, ugm (users and groups), placement by groups and schedpreempt come with issues
+# 28 and 30
 FAMILIES_2 = ("scale-",)
 ENGINES = ("auto", "reference")
 

@@ -3,6 +3,7 @@ scenarios (tests/strategies.py): identical steps (tie notes and notes included),
 final state. Three ways through each scenario: the default (simplerun where it fits, else the
 engine's heaps with its fast pick), the engine's step-by-step walk (a limit always takes it),
 and the reference engine."""
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from builders import build_engine, run_state, step_rows
@@ -21,18 +22,21 @@ def _agree(queues, snapshot):
     assert ref.run() == []  # nothing more can be placed once it stopped
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(scenarios(limits=False))
 def test_without_limits_the_fast_runs_give_the_reference_steps(scenario):
     _agree(*scenario)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(scenarios(limits=True))
 def test_with_limits_the_fast_runs_give_the_reference_steps(scenario):
     _agree(*scenario)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(scenarios(many_siblings=True))
 def test_more_than_20_siblings_the_fast_runs_give_the_reference_steps(scenario):
@@ -53,3 +57,10 @@ def test_why_ask_says_when_siblings_are_ordered_by_go_merges(tmp_path):
     r = run_cli("explain", str(tmp_path / "q.yaml"), str(tmp_path / "s.json"), "--why-ask", "a01-1", "--behind", "a00-1")
     assert r.exit_code == 0, r.stderr
     assert "more than 20 children" in r.stdout
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(scenarios())
+def test_the_inner_loop_checks_a_few_scenarios_too(scenario):
+    """The three tests above are marked slow (CI runs them); a few scenarios of every kind here."""
+    _agree(*scenario)

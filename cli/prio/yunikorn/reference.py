@@ -18,7 +18,7 @@ the input order is by name, as the recorded corpora replay it; the step then car
 from __future__ import annotations
 
 from prio.values import INT32_MAX, INT32_MIN
-from prio.yunikorn.gosort import least, slice_stable, stable_order
+from prio.yunikorn.gosort import slice_stable, stable_order
 from prio.yunikorn.priorities import change
 from prio.yunikorn.quantity import show_quantity
 from prio.yunikorn.resources import strictly_positive

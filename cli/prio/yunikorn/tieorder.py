@@ -3,7 +3,7 @@ next instead of sorted again every step.
 
 Within a tie group YuniKorn's comparator falls back to "pending strictly dominates", which is not
 a total order over several resource types, so the engine orders a group by insertion sort over
-the children in name order (engine._insertion_first) and that exact result must be kept. An
+the children in name order (dominance.insertion_sort) and that exact result must be kept. An
 insertion sort has two properties that make it cheap to keep:
 
 - the element first in the result was never passed by a later one, and every later one that
