@@ -64,3 +64,16 @@ def test_why_ask_says_when_siblings_are_ordered_by_go_merges(tmp_path):
 def test_the_inner_loop_checks_a_few_scenarios_too(scenario):
     """The three tests above are marked slow (CI runs them); a few scenarios of every kind here."""
     _agree(*scenario)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(scenarios())
+def test_the_engine_keeps_each_application_as_the_reference_sees_it(scenario):
+    """What explain's static order reads from the engine (reference.considered_groups): every
+    application's asks in sortedRequests order, and its priority, before any step."""
+    from prio.yunikorn.reference import ask_max_priority, sorted_requests
+
+    e = build_engine(*scenario)
+    for st in e.apps:
+        assert sorted_requests(st) == list(range(len(st.asks)))
+        assert st.prio == ask_max_priority(st)

@@ -17,6 +17,8 @@ the input order is by name, as the recorded corpora replay it; the step then car
 """
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn.gosort import slice_stable, stable_order
 from prio.yunikorn.priorities import change
@@ -182,12 +184,12 @@ def usage_ratio(st, n_types: int) -> tuple:
     return tuple(shares) + (0.0,) * (n_types - len(shares))
 
 
-def app_sort_key(st, n_types: int) -> tuple:
+def app_sort_key(st, n_types: int, priority: int | None = None) -> tuple:
     """The key of sortApplications' comparators, a strict weak order: fifo by submission time
     (the oldest ask's create time), fair by usage ratio, each after or before the ask max
-    priority as the leaf's priority sorting says."""
+    priority as the leaf's priority sorting says (`priority`: that, when already known)."""
     leaf = st.leaf
-    prio = -ask_max_priority(st)
+    prio = -(ask_max_priority(st) if priority is None else priority)
     other = usage_ratio(st, n_types) if leaf.sort_policy == "fair" else st.key_submit
     return (prio, other) if leaf.sort_priority else (other, prio)
 
@@ -202,30 +204,24 @@ def sort_applications(leaf, n_types: int) -> list:
 
 def sorted_requests(st) -> list[int]:
     """sortedRequests.insert, ask by ask in file order: the indices of st.asks in the order the
-    application tries them. An ask goes behind the last when it is not before it (insert's
-    fast path), else before the first ask it is before or equal to (sort.Search): higher
-    priority first, then the earlier create time; asks created with their application (no
-    create time of their own) are created one after the other, so they never compare equal."""
+    application tries them. Asks compare by (higher priority, earlier create time); asks
+    created with their application (no create time of their own) are created one after the
+    other, so they never compare equal. An ask goes behind the last when it is not before it
+    (insert's fast path), else before the first ask it is before or equal to (sort.Search over
+    the list, which every insert keeps in that order: a bisection)."""
     implicit = st.app.submit_time
-
-    def created(a):
-        return (a.create_time, a.seq if a.create_time == implicit else 0)
-
-    def before(a, b):  # a sorts before b
-        return a.priority > b.priority or (a.priority == b.priority and created(a) < created(b))
-
-    def equal(a, b):
-        return a.priority == b.priority and created(a) == created(b)
-
+    keys: list = []  # the sort key of each ask in `order`, non-decreasing
     order: list = []
-    by_seq = sorted(range(len(st.asks)), key=lambda i: st.asks[i].seq)
-    for i in by_seq:
+    for i in sorted(range(len(st.asks)), key=lambda i: st.asks[i].seq):
         a = st.asks[i]
-        if not order or not before(a, st.asks[order[-1]]):
+        k = (-a.priority, a.create_time, a.seq if a.create_time == implicit else 0)
+        if not keys or not k < keys[-1]:
+            keys.append(k)
             order.append(i)
-            continue
-        k = next(j for j, o in enumerate(order) if before(a, st.asks[o]) or equal(a, st.asks[o]))
-        order.insert(k, i)
+        else:
+            j = bisect_left(keys, k)
+            keys.insert(j, k)
+            order.insert(j, i)
     return order
 
 
@@ -471,12 +467,18 @@ def map_order_alternatives(p, c, order: list, sort=None) -> set:
 def considered_groups(eng):
     """The pending asks in the order the scheduler would consider them now, no allocation in
     between: a depth-first walk of the tree sorted by sort_queues and sort_applications.
-    Yields (application state, its pending asks in sortedRequests order)."""
+    Yields (application state, its pending asks in sortedRequests order). explain lists a
+    million asks this way, so it reads what the engine keeps for each application, which
+    test_differential.py holds to this module: its asks already in sortedRequests order, and
+    its priority (ask_max_priority)."""
     stack = [eng.root]
+    n_types = eng.n_types
     while stack:
         q = stack.pop()
         if q.leaf:
-            for st in sort_applications(q, eng.n_types):
-                yield st, [st.asks[i] for i in sorted_requests(st) if not st.alloc[i]]
+            apps = sorted((st for st in q.apps if strictly_positive(st.pending)), key=lambda st: st.app_id)
+            for st in sorted(apps, key=lambda st: app_sort_key(st, n_types, st.prio)):
+                alloc = st.alloc
+                yield st, [a for i, a in enumerate(st.asks) if not alloc[i]] if any(alloc) else st.asks[:]
         else:
             stack.extend(reversed(sort_queues(q)))
