@@ -4,8 +4,8 @@ Priorities are maintained incrementally as YuniKorn maintains them: an applicati
 the highest priority of its unallocated asks, a leaf's the highest of its applications, a
 parent's the highest its children report; a queue reports that plus its offset (saturating at
 int32), only its offset when fenced, and -2147483648 ("nothing pending") when it has no pending
-asks. Every tracker is a counted max-heap: adding is O(log n) with an O(1) max update, removing
-is amortised O(log n).
+asks. Every tracker is a counted max-heap (maxtracker.MaxTracker): adding is O(log n) with an
+O(1) max update, removing is amortised O(log n).
 
 Selection follows YuniKorn's cycle: descend from root taking the first child in sorted order
 (priority, fair share, pending dominance, or fair share first where the parent disables
@@ -27,10 +27,13 @@ from typing import NamedTuple
 
 from prio.values import INT32_MIN
 from prio.yunikorn import features, simplerun
+from prio.yunikorn.appstate import NO_DEAD as _NO_DEAD
+from prio.yunikorn.appstate import AppState
 from prio.yunikorn.dominance import dominates_vec as _dominates_vec
 from prio.yunikorn.dominance import first_tied
 from prio.yunikorn.gosort import least
 from prio.yunikorn.dominance import insertion_sort as _insertion_sort
+from prio.yunikorn.maxtracker import MaxTracker
 from prio.yunikorn.placement import Rejected, place
 from prio.yunikorn.priorities import report_up
 from prio.yunikorn.quantity import show_quantity
@@ -39,130 +42,14 @@ from prio.yunikorn.reference import (ReferenceRun, considered_groups, fair_max_m
                                      maxapplications_reached,
                                      map_order_alternatives, misaligned_note,
                                      priority_value_by_policy, queue_tie_note, sort_queues, sort_queues_by_key)
-from prio.yunikorn.snapshot import App, Snapshot
+from prio.yunikorn.snapshot import Snapshot
 from prio.yunikorn.step import NO_CHANGES as _NO_CHANGES
 from prio.yunikorn.step import Step, TieNote, take_ask
 from prio.yunikorn.tieorder import ParkedGroups
 from prio.yunikorn.tree import QNode, ensure_queue, fair_max, set_fairmax
 
 MIN = INT32_MIN
-
-
-class MaxTracker:
-    """A multiset of ints with its max: a heap of negated values plus counts."""
-
-    __slots__ = ("heap", "counts", "max")
-
-    def __init__(self):
-        self.heap: list[int] = []
-        self.counts: dict[int, int] = {}
-        self.max = MIN
-
-    def add(self, v: int) -> None:
-        c = self.counts.get(v, 0)
-        self.counts[v] = c + 1
-        if c == 0:
-            heapq.heappush(self.heap, -v)
-        if v > self.max:
-            self.max = v
-
-    def remove(self, v: int) -> None:
-        c = self.counts[v] - 1
-        if c:
-            self.counts[v] = c
-            return
-        del self.counts[v]
-        if v == self.max:
-            heap, counts = self.heap, self.counts
-            while heap and -heap[0] not in counts:
-                heapq.heappop(heap)
-            self.max = -heap[0] if heap else MIN
-
-
-_PRIORITY = operator.attrgetter("priority")
-_CREATED = operator.attrgetter("create_time")
 _RESOURCES = operator.attrgetter("resources")
-
-
-def _sorted_asks(app: App) -> tuple[list, bool]:
-    """The application's asks in sortedRequests order (reference.sorted_requests, which the
-    differential tests hold this to), and True when the common case below held: every ask was
-    created with its application (no create time of its own), so the oldest create time is its
-    submit time."""
-    asks = app.asks
-    implicit = app.submit_time
-    # The common case: no ask has a create time of its own and seq follows the file order. Then
-    # every key differs and the order is by priority, then file order: a stable sort does it.
-    prev = None
-    for a in asks:
-        if a.create_time != implicit or (prev is not None and a.seq <= prev):
-            break
-        prev = a.seq
-    else:
-        return sorted(asks, key=_PRIORITY, reverse=True), True
-    keyed = []
-    top = None
-    for a in asks:
-        k = (-a.priority, a.create_time, a.seq if a.create_time == implicit else 0)
-        if top is None or k >= top:
-            top = k
-            keyed.append((k, a.seq, a))
-        else:
-            keyed.append((k, -a.seq, a))
-    keyed.sort(key=lambda t: (t[0], t[1]))
-    return [t[2] for t in keyed], False
-
-
-_NO_DEAD: dict = {}  # AppState.dead of every application with nothing set aside (never written)
-
-
-class AppState:
-    # what a scheduling step touches first, together (slots are laid out in this order)
-    __slots__ = ("asks", "live", "prio", "usage", "running", "app_id", "leaf", "key_submit",
-                 "app", "alloc", "dead", "first", "pending", "version", "blocked", "positive")
-
-    def __init__(self, app: App, leaf: QNode, shapes_seen: dict | None = None):
-        """shapes_seen: id -> resources dict of every ask shape met, added to (Engine.ask_shapes)."""
-        self.app = app
-        self.leaf = leaf
-        self.asks, plain = _sorted_asks(app)
-        n = len(self.asks)
-        self.alloc = [False] * n
-        self.app_id = app.id  # the hot path reads it here, not from App's __dict__
-        # asks set aside, by index, with the reason: one shared empty dict until the first
-        # (_set_aside), so a million-ask run does not touch 50,000 of them every step
-        self.dead: dict[int, str] = _NO_DEAD
-        self.first = 0  # first unallocated ask (its priority is the app's priority)
-        self.live = 0  # first ask neither allocated nor set aside
-        self.prio = self.asks[0].priority if n else MIN
-        # Loaders share one resources dict between asks of the same shape: sum per shape.
-        shapes: dict = {}
-        for a in self.asks:
-            r = a.resources
-            i = id(r)
-            got = shapes.get(i)
-            shapes[i] = (r, 1) if got is None else (r, got[1] + 1)
-        if shapes_seen is not None:
-            for i, (r, _) in shapes.items():
-                shapes_seen[i] = r
-        pending: dict = {}
-        positive = True
-        for r, times in shapes.values():
-            for k, v in r.items():
-                pending[k] = pending.get(k, 0) + v * times
-            if positive and not strictly_positive(r):
-                positive = False
-        self.pending = pending
-        self.positive = positive  # every ask asks for something and nothing negative
-        self.usage = dict(app.allocated)
-        self.running = bool(app.allocated) or app.state == "Running"
-        self.version = 0
-        self.blocked = None
-        # submission time is lowered to the oldest ask's create time (the submit time itself when
-        # every ask was created with the application)
-        self.key_submit = min(app.submit_time, min(map(_CREATED, app.asks))) if n and not plain else app.submit_time
-
-
 _GENERAL = object()  # _descend_parked: the general walk decides
 _new_step = tuple.__new__  # Step(...) without NamedTuple's Python-level __new__: a million steps
 
