@@ -145,7 +145,8 @@ def test_pending_vectors_compare_as_the_dicts_do(types):
     from prio.yunikorn.dominance import dominates_vec as _dominates_vec
     from prio.yunikorn.dominance import first_tied
     from prio.yunikorn.dominance import tied_vec as _tied_vec
-    from prio.yunikorn.engine import _insertion_first_vec, vector_of
+    from prio.yunikorn.engine import _insertion_first_vec
+    from prio.yunikorn.model import vector_of
     from prio.yunikorn.reference import strictly_greater as _dominates
 
     vec = vector_of(types)

@@ -1,11 +1,6 @@
-"""The priority engine and the scheduling simulation, pure: no I/O, no printing.
-
-Priorities are maintained incrementally as YuniKorn maintains them: an application's priority is
-the highest priority of its unallocated asks, a leaf's the highest of its applications, a
-parent's the highest its children report; a queue reports that plus its offset (saturating at
-int32), only its offset when fenced, and -2147483648 ("nothing pending") when it has no pending
-asks. Every tracker is a counted max-heap: adding is O(log n) with an O(1) max update, removing
-is amortised O(log n).
+"""The fast engine: Engine, the model (model.Model) scheduled by a walk of heaps, one allocation
+per step, and the choice of who runs (run: the reference engine, simplerun or this walk). Pure:
+no I/O, no printing.
 
 Selection follows YuniKorn's cycle: descend from root taking the first child in sorted order
 (priority, fair share, pending dominance, or fair share first where the parent disables
@@ -13,178 +8,42 @@ priority sorting), then the first application by its leaf's sort policy, then th
 priority and create time that fits the headroom. Ties YuniKorn leaves to Go's map order are
 broken by name (queue name, application id, ask id).
 
-Simplifications, by design: no nodes (capacity is one pool), no reservations, placeholders or
-preemption, no user/group limits. Headroom only shrinks and running applications only grow in
-this model, so an ask that does not fit, or an application over maxapplications, never will: it
-is set aside at once with its reason and never scanned again.
+reference.py states each of those rules as one obviously correct function and sorts everything
+again at every step (ReferenceRun). The walk here is an optimisation of those functions, not a
+second reading of YuniKorn: it keeps each parent's children and each leaf's applications in a
+heap keyed as the reference sorts them, re-keys only the path a step allocated on, and calls the
+reference's functions where the heaps cannot answer (parents sorted every step, tie notes).
+tests/yunikorn/test_differential.py proves it against the reference, step by step.
 """
 from __future__ import annotations
 
 import heapq
-import operator
 from itertools import islice
-from typing import NamedTuple
 
 from prio.values import INT32_MIN
 from prio.yunikorn import features, simplerun
+from prio.yunikorn.appstate import NO_DEAD as _NO_DEAD
+from prio.yunikorn.appstate import AppState
 from prio.yunikorn.dominance import dominates_vec as _dominates_vec
 from prio.yunikorn.dominance import first_tied
 from prio.yunikorn.gosort import least
 from prio.yunikorn.dominance import insertion_sort as _insertion_sort
-from prio.yunikorn.placement import Rejected, place
+from prio.yunikorn.model import Model
 from prio.yunikorn.priorities import report_up
 from prio.yunikorn.quantity import show_quantity
 from prio.yunikorn.resources import strictly_positive
-from prio.yunikorn.reference import (ReferenceRun, considered_groups, fair_max_misaligned, fair_share, headroom_misfit,
-                                     maxapplications_reached,
-                                     map_order_alternatives, misaligned_note,
-                                     priority_value_by_policy, queue_tie_note, sort_queues, sort_queues_by_key)
-from prio.yunikorn.snapshot import App, Snapshot
+from prio.yunikorn.reference import (ReferenceRun, map_order_alternatives, misaligned_note, queue_tie_note,
+                                     sort_queues, sort_queues_by_key)
+from prio.yunikorn.snapshot import Snapshot
 from prio.yunikorn.step import NO_CHANGES as _NO_CHANGES
 from prio.yunikorn.step import Step, TieNote, take_ask
 from prio.yunikorn.tieorder import ParkedGroups
-from prio.yunikorn.tree import QNode, ensure_queue, fair_max, set_fairmax
+from prio.yunikorn.tree import QNode
 
-MIN = INT32_MIN
-
-
-class MaxTracker:
-    """A multiset of ints with its max: a heap of negated values plus counts."""
-
-    __slots__ = ("heap", "counts", "max")
-
-    def __init__(self):
-        self.heap: list[int] = []
-        self.counts: dict[int, int] = {}
-        self.max = MIN
-
-    def add(self, v: int) -> None:
-        c = self.counts.get(v, 0)
-        self.counts[v] = c + 1
-        if c == 0:
-            heapq.heappush(self.heap, -v)
-        if v > self.max:
-            self.max = v
-
-    def remove(self, v: int) -> None:
-        c = self.counts[v] - 1
-        if c:
-            self.counts[v] = c
-            return
-        del self.counts[v]
-        if v == self.max:
-            heap, counts = self.heap, self.counts
-            while heap and -heap[0] not in counts:
-                heapq.heappop(heap)
-            self.max = -heap[0] if heap else MIN
-
-
-_PRIORITY = operator.attrgetter("priority")
-_CREATED = operator.attrgetter("create_time")
-_RESOURCES = operator.attrgetter("resources")
-
-
-def _sorted_asks(app: App) -> tuple[list, bool]:
-    """The application's asks in sortedRequests order (reference.sorted_requests, which the
-    differential tests hold this to), and True when the common case below held: every ask was
-    created with its application (no create time of its own), so the oldest create time is its
-    submit time."""
-    asks = app.asks
-    implicit = app.submit_time
-    # The common case: no ask has a create time of its own and seq follows the file order. Then
-    # every key differs and the order is by priority, then file order: a stable sort does it.
-    prev = None
-    for a in asks:
-        if a.create_time != implicit or (prev is not None and a.seq <= prev):
-            break
-        prev = a.seq
-    else:
-        return sorted(asks, key=_PRIORITY, reverse=True), True
-    keyed = []
-    top = None
-    for a in asks:
-        k = (-a.priority, a.create_time, a.seq if a.create_time == implicit else 0)
-        if top is None or k >= top:
-            top = k
-            keyed.append((k, a.seq, a))
-        else:
-            keyed.append((k, -a.seq, a))
-    keyed.sort(key=lambda t: (t[0], t[1]))
-    return [t[2] for t in keyed], False
-
-
-_NO_DEAD: dict = {}  # AppState.dead of every application with nothing set aside (never written)
-
-
-class AppState:
-    # what a scheduling step touches first, together (slots are laid out in this order)
-    __slots__ = ("asks", "live", "prio", "usage", "running", "app_id", "leaf", "key_submit",
-                 "app", "alloc", "dead", "first", "pending", "version", "blocked", "positive")
-
-    def __init__(self, app: App, leaf: QNode, shapes_seen: dict | None = None):
-        """shapes_seen: id -> resources dict of every ask shape met, added to (Engine.ask_shapes)."""
-        self.app = app
-        self.leaf = leaf
-        self.asks, plain = _sorted_asks(app)
-        n = len(self.asks)
-        self.alloc = [False] * n
-        self.app_id = app.id  # the hot path reads it here, not from App's __dict__
-        # asks set aside, by index, with the reason: one shared empty dict until the first
-        # (_set_aside), so a million-ask run does not touch 50,000 of them every step
-        self.dead: dict[int, str] = _NO_DEAD
-        self.first = 0  # first unallocated ask (its priority is the app's priority)
-        self.live = 0  # first ask neither allocated nor set aside
-        self.prio = self.asks[0].priority if n else MIN
-        # Loaders share one resources dict between asks of the same shape: sum per shape.
-        shapes: dict = {}
-        for a in self.asks:
-            r = a.resources
-            i = id(r)
-            got = shapes.get(i)
-            shapes[i] = (r, 1) if got is None else (r, got[1] + 1)
-        if shapes_seen is not None:
-            for i, (r, _) in shapes.items():
-                shapes_seen[i] = r
-        pending: dict = {}
-        positive = True
-        for r, times in shapes.values():
-            for k, v in r.items():
-                pending[k] = pending.get(k, 0) + v * times
-            if positive and not strictly_positive(r):
-                positive = False
-        self.pending = pending
-        self.positive = positive  # every ask asks for something and nothing negative
-        self.usage = dict(app.allocated)
-        self.running = bool(app.allocated) or app.state == "Running"
-        self.version = 0
-        self.blocked = None
-        # submission time is lowered to the oldest ask's create time (the submit time itself when
-        # every ask was created with the application)
-        self.key_submit = min(app.submit_time, min(map(_CREATED, app.asks))) if n and not plain else app.submit_time
-
+MIN = INT32_MIN  # what a queue reports with nothing pending (QNode.reported)
 
 _GENERAL = object()  # _descend_parked: the general walk decides
 _new_step = tuple.__new__  # Step(...) without NamedTuple's Python-level __new__: a million steps
-
-
-class Unscheduled(NamedTuple):
-    ask: str
-    application: str
-    queue: str
-    priority: int
-    reason: str
-
-
-def vector_of(types: tuple):
-    """A function from a resources dict to a tuple over `types` (missing = 0): pending
-    dominance between two queues is then a comparison of tuples (see _dominates_vec)."""
-    if len(types) == 1:
-        (t,) = types
-        return lambda r: (r.get(t, 0),)
-    if len(types) == 2:
-        t0, t1 = types
-        return lambda r: (r.get(t0, 0), r.get(t1, 0))
-    return lambda r: tuple([r.get(t, 0) for t in types])
 
 
 def _dominates_vec2(l: tuple, r: tuple) -> bool:
@@ -239,6 +98,7 @@ def _pop_alone(heap: list):
         return top
     return None
 
+
 ENGINES = ("auto", "fast", "reference")  # PRIO_ENGINE / --engine: who schedules a run
 SIMPLE, WALK = "simplerun", "walk"  # the fast runs: simplerun's loop, this engine's step by step
 # What this engine's step-by-step walk supports (features.py): everything the model holds today.
@@ -247,70 +107,33 @@ SIMPLE, WALK = "simplerun", "walk"  # the fast runs: simplerun's loop, this engi
 WALK_SUPPORTS = features.ALL
 
 
-class Engine:
+class Engine(Model):
+    """The model (model.Model: the placed applications, queue state, priorities, leftovers and
+    the static view explain shows) and how it is scheduled. run() picks the scheduler (ENGINES):
+    the reference engine (reference.ReferenceRun), simplerun's loop for the commonest input, or
+    this class's walk, which step() takes one allocation at a time.
+
+    The walk: each parent's children and each leaf's applications sit in a heap keyed as
+    reference.sort_queues and sort_applications order them (_push, _push_app; an entry whose
+    version is behind its node's is stale and dropped when met). _fast_pick takes the common
+    step in one loop; otherwise _descend walks the tree as reference's _try_queue does: a child
+    alone on its key from the heap, a tie group in its kept order (tieorder.ParkedGroups),
+    parents the heaps cannot order sorted by the reference's functions (sorted_children). The
+    first application with an ask that fits is allocated (_allocate: take_ask, report_up, and
+    the path re-keyed); what can never fit is set aside with its reason (_set_aside). Each step
+    notes the ties YuniKorn leaves to Go's map order (TieNote) as the reference does.
+
+    The hot path (_fast_pick, _allocate, _descend, _try_app) inlines what it calls per step;
+    tests/yunikorn/test_differential.py holds every step, tie note and leftover to the
+    reference's."""
+
     def __init__(self, root: QNode, snapshot: Snapshot, rules=None, choice: str = "auto"):
         """`rules`: the partition's placement rules (a list, possibly empty), or None when the
         queues the snapshot names are taken as given (no config). `choice`: one of ENGINES."""
         if choice not in ENGINES:
             raise ValueError(f"engine {choice!r}: one of {', '.join(ENGINES)}")
         self.choice = choice
-        self.root = root
-        self.snapshot = snapshot
-        self.rejected: list[Rejected] = []
-        self.apps: list[AppState] = []
-        types = set(snapshot.capacity or ())
-        ask_types: set = set()
-        for app in snapshot.apps:
-            types.update(app.allocated)
-            if app.asks:
-                ask_types.update(*map(_RESOURCES, app.asks))
-        types |= ask_types
-        self.n_types = len(types)
-        # With one resource type among the asks, "pending strictly dominates" is a plain "more
-        # pending": _push then keys ties by it (the same order as the insertion sort, in the heap).
-        self._one_type = next(iter(ask_types)) if len(ask_types) == 1 else None
-        # Every queue's heap entry carries its pending resources as a tuple over these types:
-        # ties are ordered and checked by comparing tuples, not dicts.
-        self._ask_types = tuple(sorted(ask_types))
-        self._vec = vector_of(self._ask_types)
-        set_fairmax(root, snapshot.capacity, sorted(types))
-        self.steps_done = 0
-        for q in root.walk():
-            self._init_state(q)
-        where = snapshot.source or "snapshot"
-        # id -> the resources dict of each ask shape among the applications' asks (loaders share
-        # one dict per shape: a handful for a million asks), for the runs that key by shape
-        self.ask_shapes: dict = {}
-        for app in snapshot.apps:
-            if app.rejected is not None:  # YuniKorn already refused it (a live server, state: Rejected)
-                self.rejected.append(Rejected(app.id, app.queue, app.rejected))
-                continue
-            path, rejected = place(root, app, None if app.placed else rules)
-            if rejected is not None:
-                self.rejected.append(rejected)
-                continue
-            leaf = ensure_queue(root, path, where, app.line)
-            st = AppState(app, leaf, self.ask_shapes)
-            self._attach_new_queues(leaf)
-            self.apps.append(st)
-            leaf.apps.append(st)
-        for st in self.apps:
-            self._add_app(st)
-        # When every ask asks for something and nothing negative, whatever has an ask neither
-        # allocated nor set aside (live) has strictly positive pending resources: the hot path
-        # then need not check.
-        self._positive = all(st.positive for st in self.apps)
-        for q in root.walk():
-            # A REST dump's queue usage includes applications the dump of applications may not
-            # hold: take the larger of the two per resource.
-            for k, v in (q.base_allocated or {}).items():
-                if v > q.allocated.get(k, 0):
-                    q.allocated[k] = v
-        # priorities bottom-up from scratch (the eventually consistent values)
-        for q in sorted(root.walk(), key=lambda q: -q.depth):
-            q.reported = priority_value_by_policy(q, q.tracker.max)
-            if q.parent is not None and q.reported != MIN:
-                q.parent.tracker.add(q.reported)
+        super().__init__(root, snapshot, rules)
         self._heaps_ready = False  # built on the first step: explain never needs them
         self._tie_orders = ParkedGroups()  # each parent's tie group order, kept between steps
         self._misaligned: set = set()  # ids of parents sorted every step, no heap (see sorted_children)
@@ -323,6 +146,52 @@ class Engine:
         self._tie: list = []  # the current step's tied choices, top-down
         self._note = ""
 
+    def run(self, limit: int | None = None, progress=None):
+        """The steps until nothing more can be placed (or `limit` of them), by the engine
+        `self.choice` names (ENGINES): the reference engine, or the fast ones."""
+        if self.choice == "reference":
+            return ReferenceRun(self).run(limit, progress)
+        if not self._heaps_ready and not self.steps_done:
+            runs = ((SIMPLE, simplerun.SUPPORTS), (WALK, WALK_SUPPORTS)) if limit is None else ((WALK, WALK_SUPPORTS),)
+            got = features.choose(self, runs)
+            if got == "reference" and self.choice == "auto":  # a feature no fast run knows
+                return ReferenceRun(self).run(limit, progress)
+            if got == SIMPLE and simplerun.ready(self):  # the commonest input without limits
+                return simplerun.run(self, progress)
+        return self._walk(limit, progress)
+
+    def _walk(self, limit: int | None, progress) -> list:
+        """run() by the walk: step() until nothing more can be placed (or `limit` steps)."""
+        steps = []
+        while limit is None or len(steps) < limit:
+            s = self.step()
+            if s is None:
+                break
+            steps.append(s)
+            if progress is not None and not (len(steps) & 1023):
+                progress(len(steps))
+        return steps
+
+    def step(self):
+        """One allocation. Returns a Step, or None when nothing more can be placed."""
+        if not self._heaps_ready:
+            self._build_heaps()
+        if self.root.live <= 0:
+            return None
+        if self._tie or self._note:
+            self._tie, self._note = [], ""
+        got = self._fast_pick() if not self._misaligned else None  # a sorted parent is the general walk's
+        if got is None:
+            got = self._descend(self.root)
+            if got is None:
+                return None
+        st, i = got
+        s = self._allocate(st, i)
+        if self._tie or self._note:
+            s = s._replace(tie=tuple(reversed(self._tie)), note=self._note)
+        return s
+
+    # ---- the heaps ------------------------------------------------------------------------
     def _build_heaps(self) -> None:
         self._misaligned = {id(q) for q in self.root.walk() if self.misaligned(q)}
         self._by_key = {id(q) for q in self.root.walk() if id(q) not in self._misaligned and self.beyond_insertion(q)}
@@ -332,46 +201,6 @@ class Engine:
             for st in q.apps:
                 self._push_app(st)
         self._heaps_ready = True
-
-    @staticmethod
-    def _init_state(q: QNode) -> None:
-        q.tracker = MaxTracker()
-        q.reported = MIN
-        q.pending, q.allocated = {}, {}
-        q.running = q.live = q.version = q.placed = 0
-        q.heap, q.apps = [], []
-        q.first_step = q.last_step = None
-        if q.fairmax is None:  # a dynamic queue: its parent's fair max overlaid by its own max
-            q.fairmax = fair_max(q.parent.fairmax if q.parent is not None else {}, q.max)
-
-    def _attach_new_queues(self, leaf: QNode) -> None:
-        """Give dynamic queues created for this snapshot their engine state, top-down."""
-        new = []
-        q = leaf
-        while q is not None and getattr(q, "tracker", None) is None:
-            new.append(q)
-            q = q.parent
-        for q in reversed(new):
-            self._init_state(q)
-
-    def _add_app(self, st: AppState) -> None:
-        leaf = st.leaf
-        n = len(st.asks)
-        q = leaf
-        while q is not None:
-            for k, v in st.pending.items():
-                q.pending[k] = q.pending.get(k, 0) + v
-            for k, v in st.usage.items():
-                q.allocated[k] = q.allocated.get(k, 0) + v
-            q.live += n
-            if st.running:
-                q.running += 1
-            q = q.parent
-        if st.prio != MIN:
-            leaf.tracker.add(st.prio)
-
-    # ---- ordering -------------------------------------------------------------------------
-    share = staticmethod(fair_share)  # the hot path below inlines it (_allocate, _push)
 
     @staticmethod
     def _share_divisors(q: QNode) -> dict:
@@ -396,17 +225,6 @@ class Engine:
         if self._one_type is not None:
             k2 = (k2, -c.pending.get(self._one_type, 0))
         heapq.heappush(p.heap, (k1, k2, c.name, c.version, c, self._vec(c.pending)))
-
-    def usage_key(self, st: AppState):
-        """CompUsageRatio as a plain tuple: shares descending, padded with zeros to the number of
-        resource types, so tuples compare exactly as Go compares the padded lists."""
-        total = st.leaf.guaranteed
-        shares = []
-        for k, v in st.usage.items():
-            t = total.get(k) if total else None
-            shares.append(v / t if t else float(v))
-        shares.sort(reverse=True)
-        return tuple(shares) + (0.0,) * (self.n_types - len(shares))
 
     def _akey(self, st: AppState):
         leaf = st.leaf
@@ -466,25 +284,7 @@ class Engine:
         """Applications of a leaf in its sort policy's order (ties: application id)."""
         return self._ordered(leaf.heap, groups=groups)
 
-    # ---- parents sorted as YuniKorn sorts them, every step ---------------------------------
-    # The heaps order a parent's children by (priority, fair share), then a tie group by an
-    # insertion sort over pending dominance in name order. That is YuniKorn's sort.SliceStable
-    # exactly when the comparator is a strict weak order (one resource type: dominance is "more
-    # pending"), or when there are at most 20 candidates (SliceStable is then one insertion
-    # sort, which keeps the keys in order and insertion-sorts each key group). Elsewhere the
-    # order of a tie group also depends on the queues around it (Go's blocks of 20 and merges),
-    # and where siblings differ in fair max YuniKorn compares a queue with another position's:
-    # such parents are sorted again at every step (reference.sort_queues, sort_queues_by_key).
-    SLICESTABLE_BLOCK = 20
-
-    def misaligned(self, p: QNode) -> bool:
-        return fair_max_misaligned(p)
-
-    def beyond_insertion(self, p: QNode) -> bool:
-        """Whether p's order can depend on SliceStable's merges: more than 20 children (an upper
-        bound on the candidates) and pending compared over two or more resource types."""
-        return not p.leaf and len(p.children) > self.SLICESTABLE_BLOCK and len(self._ask_types) > 1
-
+    # ---- parents the heaps cannot order (model: misaligned, beyond_insertion) -------------
     def _candidates(self, p: QNode) -> list:
         """reference.queue_candidates, the name order cached per parent."""
         names = self._by_name.get(id(p))
@@ -500,6 +300,7 @@ class Engine:
             return sort_queues_by_key(p, cands, self._vec)
         return sort_queues(p, cands, aligned)
 
+    # ---- tie notes ------------------------------------------------------------------------
     def _ties_with(self, chosen, group, equal) -> None:
         """Record a tie when another candidate still in play compares equal to the chosen one.
         `group`: the heap entries of the chosen one's group, equal on the heap key already and
@@ -531,22 +332,6 @@ class Engine:
             self._say_tie(c, tied, more)
 
     # ---- one scheduling cycle -------------------------------------------------------------
-    @staticmethod
-    def path_of(q: QNode):
-        """The queue and its ancestors, leaf first (cached: the tree is fixed once built)."""
-        chain = getattr(q, "chain", None)
-        if chain is None:
-            chain = []
-            n = q
-            while n is not None:
-                chain.append(n)
-                n = n.parent
-            q.chain = chain
-        return chain
-
-    blocked_by_maxapps = staticmethod(maxapplications_reached)
-    misfit = staticmethod(headroom_misfit)  # _try_app inlines the common case that fits
-
     def _set_aside(self, st: AppState, i: int, reason: str) -> None:
         if st.dead is _NO_DEAD:
             st.dead = {}
@@ -746,25 +531,6 @@ class Engine:
             st.live += 1
         while st.first < n and st.alloc[st.first]:
             st.first += 1
-
-    def step(self):
-        """One allocation. Returns a Step, or None when nothing more can be placed."""
-        if not self._heaps_ready:
-            self._build_heaps()
-        if self.root.live <= 0:
-            return None
-        if self._tie or self._note:
-            self._tie, self._note = [], ""
-        got = self._fast_pick() if not self._misaligned else None  # a sorted parent is the general walk's
-        if got is None:
-            got = self._descend(self.root)
-            if got is None:
-                return None
-        st, i = got
-        s = self._allocate(st, i)
-        if self._tie or self._note:
-            s = s._replace(tie=tuple(reversed(self._tie)), note=self._note)
-        return s
 
     def _fast_pick(self):
         """_descend(root) in one loop for the common step: at every level the first child is
@@ -972,51 +738,3 @@ class Engine:
                 push(heap_p, (k1, k2, c.name, c.version, c, vec(pend)))
         return _new_step(Step, (n, leaf.path, st.app_id, ask.id, ask.priority, changes, (), ""))
 
-    def run(self, limit: int | None = None, progress=None):
-        """The steps until nothing more can be placed (or `limit` of them), by the engine
-        `self.choice` names (ENGINES): the reference engine, or the fast ones."""
-        if self.choice == "reference":
-            return ReferenceRun(self).run(limit, progress)
-        if not self._heaps_ready and not self.steps_done:
-            runs = ((SIMPLE, simplerun.SUPPORTS), (WALK, WALK_SUPPORTS)) if limit is None else ((WALK, WALK_SUPPORTS),)
-            got = features.choose(self, runs)
-            if got == "reference" and self.choice == "auto":  # a feature no fast run knows
-                return ReferenceRun(self).run(limit, progress)
-            if got == SIMPLE and simplerun.ready(self):  # the commonest input without limits
-                return simplerun.run(self, progress)
-        steps = []
-        while limit is None or len(steps) < limit:
-            s = self.step()
-            if s is None:
-                break
-            steps.append(s)
-            if progress is not None and not (len(steps) & 1023):
-                progress(len(steps))
-        return steps
-
-    def leftovers(self) -> list[Unscheduled]:
-        """Asks set aside (they can never be placed), with their reasons."""
-        out = []
-        for st in self.apps:
-            stopped = next((q for q in self.path_of(st.leaf) if q.stopped), None)
-            if stopped is None and not st.dead:  # nothing set aside: no reason to look for
-                continue
-            for i, a in enumerate(st.asks):
-                reason = st.dead.get(i)
-                if reason is None and stopped is not None and not st.alloc[i]:
-                    reason = f"queue {stopped.path} is Stopped: YuniKorn schedules nothing from it"
-                if reason is not None:
-                    out.append(Unscheduled(a.id, st.app_id, st.leaf.path, a.priority, reason))
-        return out
-
-    # ---- the static view explain shows ------------------------------------------------------
-    def considered_order(self):
-        """Pending asks in the order the scheduler would consider them now (no allocation in
-        between): a depth-first walk of the sorted tree. Yields (AppState, Ask)."""
-        for st, asks in self.considered_groups():
-            for a in asks:
-                yield st, a
-
-    def considered_groups(self):
-        """considered_order by application: (AppState, its pending asks in order)."""
-        return considered_groups(self)

@@ -59,7 +59,7 @@ NO_CHANGES: list = []  # shared by the steps that change no priority (never muta
 
 
 def take_ask(st, i: int, path: list, n: int):
-    """The bookkeeping of step n taking ask i of application st (engine.AppState) in the leaf
+    """The bookkeeping of step n taking ask i of application st (appstate.AppState) in the leaf
     path[0] (path: the leaf up to root): the ask is allocated, the application's first live
     (neither allocated nor set aside) and first unallocated asks move on, the application and
     every queue of the path count it running from its first allocation, the leaf counts the

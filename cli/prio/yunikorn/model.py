@@ -1,0 +1,238 @@
+"""The model the engines schedule: applications placed in the queue tree (placement rules,
+dynamic queues), each queue's pending and allocated resources and its counted priority tracker,
+and the priorities YuniKorn keeps eventually consistent, computed once from scratch. Pure: no
+I/O, no printing.
+
+Priorities are maintained incrementally as YuniKorn maintains them: an application's priority is
+the highest priority of its unallocated asks, a leaf's the highest of its applications, a
+parent's the highest its children report; a queue reports that plus its offset (saturating at
+int32), only its offset when fenced, and -2147483648 ("nothing pending") when it has no pending
+asks. Every tracker is a counted max-heap (maxtracker.MaxTracker): adding is O(log n) with an
+O(1) max update, removing is amortised O(log n).
+
+Simplifications, by design: no nodes (capacity is one pool), no reservations, placeholders or
+preemption, no user/group limits. Headroom only shrinks and running applications only grow in
+this model, so an ask that does not fit, or an application over maxapplications, never will: it
+is set aside at once with its reason and never scanned again.
+
+Model is the base of engine.Engine: what it answers (the static view explain shows, the
+leftovers, the facts features.py reads) needs no scheduling step.
+"""
+from __future__ import annotations
+
+import operator
+from typing import NamedTuple
+
+from prio.values import INT32_MIN as MIN
+from prio.yunikorn.appstate import AppState
+from prio.yunikorn.maxtracker import MaxTracker
+from prio.yunikorn.placement import Rejected, place
+from prio.yunikorn.reference import (considered_groups, fair_max_misaligned, fair_share, headroom_misfit,
+                                     maxapplications_reached, priority_value_by_policy)
+from prio.yunikorn.snapshot import Snapshot
+from prio.yunikorn.tree import QNode, ensure_queue, fair_max, set_fairmax
+
+_RESOURCES = operator.attrgetter("resources")
+
+
+class Unscheduled(NamedTuple):
+    ask: str
+    application: str
+    queue: str
+    priority: int
+    reason: str
+
+
+def vector_of(types: tuple):
+    """A function from a resources dict to a tuple over `types` (missing = 0): pending
+    dominance between two queues is then a comparison of tuples (dominance.dominates_vec)."""
+    if len(types) == 1:
+        (t,) = types
+        return lambda r: (r.get(t, 0),)
+    if len(types) == 2:
+        t0, t1 = types
+        return lambda r: (r.get(t0, 0), r.get(t1, 0))
+    return lambda r: tuple([r.get(t, 0) for t in types])
+
+
+class Model:
+    """The queue tree with the applications placed in it and every queue's engine state
+    (pending, allocated, live asks, running applications, priority tracker and reported
+    priority), built from a snapshot; the rules' answers that need no scheduling step (fair
+    share, usage ratio, headroom misfit, maxapplications, which parents the heaps cannot order);
+    and the asks set aside so far (leftovers)."""
+
+    def __init__(self, root: QNode, snapshot: Snapshot, rules=None):
+        """`rules`: the partition's placement rules (a list, possibly empty), or None when the
+        queues the snapshot names are taken as given (no config)."""
+        self.root = root
+        self.snapshot = snapshot
+        self.rejected: list[Rejected] = []
+        self.apps: list[AppState] = []
+        types = set(snapshot.capacity or ())
+        ask_types: set = set()
+        for app in snapshot.apps:
+            types.update(app.allocated)
+            if app.asks:
+                ask_types.update(*map(_RESOURCES, app.asks))
+        types |= ask_types
+        self.n_types = len(types)
+        # With one resource type among the asks, "pending strictly dominates" is a plain "more
+        # pending": the walk's _push then keys ties by it (the same order as the insertion sort,
+        # in the heap).
+        self._one_type = next(iter(ask_types)) if len(ask_types) == 1 else None
+        # Every queue's heap entry carries its pending resources as a tuple over these types:
+        # ties are ordered and checked by comparing tuples, not dicts.
+        self._ask_types = tuple(sorted(ask_types))
+        self._vec = vector_of(self._ask_types)
+        set_fairmax(root, snapshot.capacity, sorted(types))
+        self.steps_done = 0
+        for q in root.walk():
+            self._init_state(q)
+        where = snapshot.source or "snapshot"
+        # id -> the resources dict of each ask shape among the applications' asks (loaders share
+        # one dict per shape: a handful for a million asks), for the runs that key by shape
+        self.ask_shapes: dict = {}
+        for app in snapshot.apps:
+            if app.rejected is not None:  # YuniKorn already refused it (a live server, state: Rejected)
+                self.rejected.append(Rejected(app.id, app.queue, app.rejected))
+                continue
+            path, rejected = place(root, app, None if app.placed else rules)
+            if rejected is not None:
+                self.rejected.append(rejected)
+                continue
+            leaf = ensure_queue(root, path, where, app.line)
+            st = AppState(app, leaf, self.ask_shapes)
+            self._attach_new_queues(leaf)
+            self.apps.append(st)
+            leaf.apps.append(st)
+        for st in self.apps:
+            self._add_app(st)
+        # When every ask asks for something and nothing negative, whatever has an ask neither
+        # allocated nor set aside (live) has strictly positive pending resources: the hot path
+        # then need not check.
+        self._positive = all(st.positive for st in self.apps)
+        for q in root.walk():
+            # A REST dump's queue usage includes applications the dump of applications may not
+            # hold: take the larger of the two per resource.
+            for k, v in (q.base_allocated or {}).items():
+                if v > q.allocated.get(k, 0):
+                    q.allocated[k] = v
+        # priorities bottom-up from scratch (the eventually consistent values)
+        for q in sorted(root.walk(), key=lambda q: -q.depth):
+            q.reported = priority_value_by_policy(q, q.tracker.max)
+            if q.parent is not None and q.reported != MIN:
+                q.parent.tracker.add(q.reported)
+
+    @staticmethod
+    def _init_state(q: QNode) -> None:
+        q.tracker = MaxTracker()
+        q.reported = MIN
+        q.pending, q.allocated = {}, {}
+        q.running = q.live = q.version = q.placed = 0
+        q.heap, q.apps = [], []  # heap and version: the fast walk's (engine)
+        q.first_step = q.last_step = None
+        if q.fairmax is None:  # a dynamic queue: its parent's fair max overlaid by its own max
+            q.fairmax = fair_max(q.parent.fairmax if q.parent is not None else {}, q.max)
+
+    def _attach_new_queues(self, leaf: QNode) -> None:
+        """Give dynamic queues created for this snapshot their engine state, top-down."""
+        new = []
+        q = leaf
+        while q is not None and getattr(q, "tracker", None) is None:
+            new.append(q)
+            q = q.parent
+        for q in reversed(new):
+            self._init_state(q)
+
+    def _add_app(self, st: AppState) -> None:
+        leaf = st.leaf
+        n = len(st.asks)
+        q = leaf
+        while q is not None:
+            for k, v in st.pending.items():
+                q.pending[k] = q.pending.get(k, 0) + v
+            for k, v in st.usage.items():
+                q.allocated[k] = q.allocated.get(k, 0) + v
+            q.live += n
+            if st.running:
+                q.running += 1
+            q = q.parent
+        if st.prio != MIN:
+            leaf.tracker.add(st.prio)
+
+    # ---- the rules' answers ---------------------------------------------------------------
+    share = staticmethod(fair_share)  # the hot path inlines it (engine: _allocate, _push)
+
+    def usage_key(self, st: AppState):
+        """CompUsageRatio as a plain tuple: shares descending, padded with zeros to the number of
+        resource types, so tuples compare exactly as Go compares the padded lists."""
+        total = st.leaf.guaranteed
+        shares = []
+        for k, v in st.usage.items():
+            t = total.get(k) if total else None
+            shares.append(v / t if t else float(v))
+        shares.sort(reverse=True)
+        return tuple(shares) + (0.0,) * (self.n_types - len(shares))
+
+    # ---- parents sorted as YuniKorn sorts them, every step (engine.sorted_children) ---------
+    # The heaps order a parent's children by (priority, fair share), then a tie group by an
+    # insertion sort over pending dominance in name order. That is YuniKorn's sort.SliceStable
+    # exactly when the comparator is a strict weak order (one resource type: dominance is "more
+    # pending"), or when there are at most 20 candidates (SliceStable is then one insertion
+    # sort, which keeps the keys in order and insertion-sorts each key group). Elsewhere the
+    # order of a tie group also depends on the queues around it (Go's blocks of 20 and merges),
+    # and where siblings differ in fair max YuniKorn compares a queue with another position's:
+    # such parents are sorted again at every step (reference.sort_queues, sort_queues_by_key).
+    SLICESTABLE_BLOCK = 20
+
+    def misaligned(self, p: QNode) -> bool:
+        return fair_max_misaligned(p)
+
+    def beyond_insertion(self, p: QNode) -> bool:
+        """Whether p's order can depend on SliceStable's merges: more than 20 children (an upper
+        bound on the candidates) and pending compared over two or more resource types."""
+        return not p.leaf and len(p.children) > self.SLICESTABLE_BLOCK and len(self._ask_types) > 1
+
+    @staticmethod
+    def path_of(q: QNode):
+        """The queue and its ancestors, leaf first (cached: the tree is fixed once built)."""
+        chain = getattr(q, "chain", None)
+        if chain is None:
+            chain = []
+            n = q
+            while n is not None:
+                chain.append(n)
+                n = n.parent
+            q.chain = chain
+        return chain
+
+    blocked_by_maxapps = staticmethod(maxapplications_reached)
+    misfit = staticmethod(headroom_misfit)  # engine's _try_app inlines the common case that fits
+
+    def leftovers(self) -> list[Unscheduled]:
+        """Asks set aside (they can never be placed), with their reasons."""
+        out = []
+        for st in self.apps:
+            stopped = next((q for q in self.path_of(st.leaf) if q.stopped), None)
+            if stopped is None and not st.dead:  # nothing set aside: no reason to look for
+                continue
+            for i, a in enumerate(st.asks):
+                reason = st.dead.get(i)
+                if reason is None and stopped is not None and not st.alloc[i]:
+                    reason = f"queue {stopped.path} is Stopped: YuniKorn schedules nothing from it"
+                if reason is not None:
+                    out.append(Unscheduled(a.id, st.app_id, st.leaf.path, a.priority, reason))
+        return out
+
+    # ---- the static view explain shows ------------------------------------------------------
+    def considered_order(self):
+        """Pending asks in the order the scheduler would consider them now (no allocation in
+        between): a depth-first walk of the sorted tree. Yields (AppState, Ask)."""
+        for st, asks in self.considered_groups():
+            for a in asks:
+                yield st, a
+
+    def considered_groups(self):
+        """considered_order by application: (AppState, its pending asks in order)."""
+        return considered_groups(self)
