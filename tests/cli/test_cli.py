@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from conftest import ROOT, run_cli, sample, shared
+from builders import UNDER_ROOT
 
 GOLDEN = os.path.join(ROOT, "tests", "golden")
 UPDATE = os.environ.get("PRIO_UPDATE_GOLDEN") == "1"
@@ -221,7 +222,7 @@ def test_simulate_json_of_more_steps_than_a_batch_holds_every_step_once(tmp_path
     snap = tmp_path / "asks.json"
     snap.write_text(json.dumps({"applications": [{"id": f"a{i}", "queue": "root.q", "asks": [{"priority": i % 7}]} for i in range(n)]}))
     queues = tmp_path / "q.yaml"
-    queues.write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n          - name: q\n")
+    queues.write_text(UNDER_ROOT + "          - name: q\n")
     r = run_cli("simulate", str(queues), str(snap), "-o", "json")
     assert r.exit_code == 0, r.stderr
     steps = json.loads(r.stdout)["steps"]

@@ -12,8 +12,9 @@ import sys
 import pytest
 
 from conftest import ROOT, run_cli, sample
+from builders import QUEUE_A
 
-QUEUES = "partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n          - name: a\n"
+QUEUES = QUEUE_A
 WARN = QUEUES + "            properties: {priority.policy: fenced}\n"
 
 

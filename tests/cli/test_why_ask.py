@@ -5,13 +5,14 @@ import json
 import pytest
 
 from conftest import run_cli
+from builders import UNDER_ROOT
 
 
 @pytest.fixture()
 def leaf(tmp_path):
     """Two applications in one leaf that ignores application priority, submitted together."""
     q = tmp_path / "q.yaml"
-    q.write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n"
+    q.write_text(UNDER_ROOT +
                  "          - {name: f, properties: {application.sort.priority: disabled}}\n")
     s = tmp_path / "s.yaml"
     s.write_text("applications:\n"
@@ -84,7 +85,7 @@ def test_why_ask_inside_a_leaf_names_the_deciding_step(leaf):
 
 def test_why_ask_names_what_blocks_an_ask(tmp_path):
     q = tmp_path / "q.yaml"
-    q.write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n"
+    q.write_text(UNDER_ROOT +
                  "          - {name: a, maxapplications: 1}\n          - {name: b, resources: {max: {vcore: 2}}}\n")
     s = tmp_path / "s.yaml"
     s.write_text("capacity: {vcore: 10}\napplications:\n"

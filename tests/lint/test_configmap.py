@@ -4,8 +4,9 @@ import gzip
 import json
 
 from conftest import lint, run_cli, sample, shared
+from builders import UNDER_ROOT
 
-INNER = "partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n          - name: a\n            properties:\n              priority.offset: abc\n"
+INNER = UNDER_ROOT + "          - name: a\n            properties:\n              priority.offset: abc\n"
 
 
 def cm(body: str, style="|") -> str:

@@ -8,8 +8,9 @@ import pytest
 from conftest import run_cli, sample
 
 from prio.yunikorn import reasons
+from builders import UNDER_ROOT
 
-QUEUES = ("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n"
+QUEUES = (UNDER_ROOT +
           "          - {name: a, maxapplications: 1}\n"
           "          - {name: b, resources: {max: {vcore: 2, memory: 4Gi}}}\n"
           "          - {name: c}\n")
