@@ -40,7 +40,7 @@ def test_output_file_on_every_analysis_command(tmp_path):
         assert os.stat(out).st_mode & 0o777 == 0o666 & ~mask
         out = tmp_path / f"{cmd}.json"
         assert run_cli(cmd, "-o", "json", "--output-file", str(out)).exit_code == 0
-        json.loads(out.read_text())
+        assert json.loads(out.read_text()) == json.loads(run_cli(cmd, "-o", "json").stdout)
     # a failed run leaves no file behind
     out = tmp_path / "failed.txt"
     assert run_cli("explain", "nosuch.yaml", "--output-file", str(out)).exit_code == 2

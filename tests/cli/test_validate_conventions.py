@@ -125,7 +125,9 @@ def test_statistics_refuses_other_formats():
 
 
 def test_exit_zero(tmp_path):
-    assert run_cli("validate", "--exit-zero", sample("mistakes.yaml")).exit_code == 0
+    r = run_cli("validate", "--exit-zero", sample("mistakes.yaml"))
+    assert r.exit_code == 0
+    assert "error PRIO" in r.stdout and "10 errors, 5 warnings in 1 file" in r.stderr  # still reported
     bad = tmp_path / "bad.yaml"
     bad.write_text("a: [\n")
     assert run_cli("validate", "--exit-zero", str(bad)).exit_code == 2  # could not run is still 2

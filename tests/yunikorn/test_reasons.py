@@ -118,7 +118,9 @@ def test_explain_pending_when_everything_is_placed():
 
 
 def test_explain_pending_goes_alone(files):
-    assert run_cli("explain", *files, "--pending", "--why", "root.a").exit_code == 2
+    r = run_cli("explain", *files, "--pending", "--why", "root.a")
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr == "prio: --pending goes alone (not with --why, --why-ask or --queue)\n", r.stderr
 
 
 def test_why_ask_uses_the_same_codes(files):
