@@ -428,18 +428,6 @@ def test_the_client_sends_only_get():
         assert srv.requests and {m for m, _, _ in srv.requests} == {"GET"}
 
 
-def test_request_count_is_bounded():
-    from prio.errors import InputError
-    from prio.io import http
-
-    with Replay(scenario("walkthrough")) as srv:
-        c = http.Client(srv.url, max_requests=2)
-        c.get_json("/ws/v1/partitions")
-        c.get_json("/ws/v1/partitions")
-        with pytest.raises(InputError, match="more than 2 requests"):
-            c.get_json("/ws/v1/partitions")
-
-
 # ---- prio snapshot ------------------------------------------------------------------------------
 
 def test_anonymize_is_consistent_and_deterministic(tmp_path):
