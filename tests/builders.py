@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from conftest import sample
 from prio.io import yamlnodes
 from prio.loaders import native
 from prio.loaders import queues as config
@@ -14,6 +15,15 @@ from prio.yunikorn import engine, tree
 UNDER_ROOT = "partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n"
 # The smallest config with a leaf: root.a, nothing set.
 QUEUE_A = UNDER_ROOT + "          - name: a\n"
+
+
+def walkthrough_queues_lowered() -> str:
+    """samples/walkthrough-queues.yaml with tenant-a's priority.offset 10 made -10: the config
+    change the diff tests compare the sample with."""
+    with open(sample("walkthrough-queues.yaml"), encoding="utf-8") as fh:
+        text = fh.read()
+    assert text.count('priority.offset: "10"') == 1
+    return text.replace('priority.offset: "10"', 'priority.offset: "-10"')
 
 
 def build_engine(queues: str, snapshot, choice: str = "auto", placement: bool = True) -> engine.Engine:

@@ -14,7 +14,7 @@ from conftest import run_cli, sample
 
 from prio.yunikorn import diff as core
 from prio.yunikorn import reasons
-from builders import UNDER_ROOT
+from builders import UNDER_ROOT, walkthrough_queues_lowered
 
 ASKS = sample("walkthrough-asks.yaml")
 QUEUES = sample("walkthrough-queues.yaml")
@@ -32,8 +32,7 @@ def pair(tmp_path):
     old = tmp_path / "old.yaml"
     old.write_text(_text(QUEUES))
     new = tmp_path / "new.yaml"
-    new.write_text(_text(QUEUES).replace('priority.offset: "10"', 'priority.offset: "-10"')
-                   .replace('priority.offset: "1000"', 'priority.offset: "1000"\n                  bogus: "1"'))
+    new.write_text(walkthrough_queues_lowered().replace('priority.offset: "1000"', 'priority.offset: "1000"\n                  bogus: "1"'))
     return str(old), str(new)
 
 

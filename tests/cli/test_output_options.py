@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 
+from builders import walkthrough_queues_lowered
 from conftest import ROOT, run_cli, sample
 
 ENV = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
@@ -21,7 +22,7 @@ def test_text_is_plain_for_the_analysis_commands(tmp_path):
         assert text.exit_code == 0, text.stderr
         assert text.stdout == run_cli(cmd, "-o", "plain").stdout
     q = tmp_path / "q.yaml"
-    q.write_text(open(sample("walkthrough-queues.yaml")).read().replace("priority.offset: \"10\"", "priority.offset: \"-10\""))
+    q.write_text(walkthrough_queues_lowered())
     args = ("diff", sample("walkthrough-queues.yaml"), str(q), sample("walkthrough-asks.yaml"))
     assert run_cli(*args, "-o", "text").stdout == run_cli(*args, "-o", "plain").stdout
     from prio.render.formats import names
@@ -68,7 +69,7 @@ def test_prio_output_typo_is_an_error_another_commands_format_is_not():
 
 def test_diff_has_the_same_output_options(tmp_path):
     q = tmp_path / "q.yaml"
-    q.write_text(open(sample("walkthrough-queues.yaml")).read().replace("priority.offset: \"10\"", "priority.offset: \"-10\""))
+    q.write_text(walkthrough_queues_lowered())
     args = ("diff", sample("walkthrough-queues.yaml"), str(q), sample("walkthrough-asks.yaml"))
     assert "\x1b[" in run_cli(*args, "-o", "table", env={"PRIO_COLOR": "always"}).stdout
     out = tmp_path / "diff.txt"

@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+from builders import walkthrough_queues_lowered
 from conftest import ROOT, run_cli
 
 ENV = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
@@ -78,9 +79,7 @@ def test_readme_example_output(tmp_path, command, shown):
     import shlex
 
     os.symlink(os.path.join(ROOT, "samples"), tmp_path / "samples")
-    queues = open(os.path.join(ROOT, "samples", "walkthrough-queues.yaml"), encoding="utf-8").read()
-    assert 'priority.offset: "10"' in queues
-    (tmp_path / "new-queues.yaml").write_text(queues.replace('priority.offset: "10"', 'priority.offset: "-10"'))
+    (tmp_path / "new-queues.yaml").write_text(walkthrough_queues_lowered())
     args = shlex.split(command)[1:]
     p = subprocess.run([sys.executable, "-m", "prio", *args], capture_output=True, text=True, cwd=tmp_path,
                        env={**ENV, "COLUMNS": "120"})

@@ -1,5 +1,6 @@
 """Tables in every format: queue paths fold at dots (render/paths.py), numbers are right-aligned
 (render/align.py), plain output has no dash rules."""
+from builders import walkthrough_queues_lowered
 from conftest import run_cli, sample
 
 
@@ -50,7 +51,7 @@ def test_numbers_are_right_aligned_in_every_table():
 
 def test_diff_tables_right_align_steps(tmp_path):
     q = tmp_path / "q.yaml"
-    q.write_text(open(sample("walkthrough-queues.yaml")).read().replace("priority.offset: \"10\"", "priority.offset: \"-10\""))
+    q.write_text(walkthrough_queues_lowered())
     r = run_cli("diff", sample("walkthrough-queues.yaml"), str(q), sample("walkthrough-asks.yaml"), "-o", "plain")
     assert r.exit_code == 0, r.stderr
     lines = r.stdout.splitlines()
