@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, run_cli, sample, shared
+from conftest import ROOT, run_cli, run_prio, sample, shared
 from builders import UNDER_ROOT
 
 GOLDEN = os.path.join(ROOT, "tests", "golden")
@@ -205,14 +205,13 @@ def test_empty_results_say_so(tmp_path):
 
 
 def test_usage_errors_are_one_line_through_the_real_entry_point():
-    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
     for args in (["simulate", "--steps", "-1"], ["explain", "--nope"], ["validate"]):
-        out = subprocess.run([sys.executable, "-m", "prio", *args], capture_output=True, text=True, env=env)
+        out = run_prio(*args)
         assert out.returncode == 2, (args, out.stderr)
         assert len(out.stderr.strip().splitlines()) == 1 and out.stderr.startswith("prio: "), out.stderr
-    out = subprocess.run([sys.executable, "-m", "prio"], capture_output=True, text=True, env=env)
+    out = run_prio()
     assert out.returncode == 0 and "Commands" in out.stdout
-    out = subprocess.run([sys.executable, "-m", "prio", "validate", os.path.join(ROOT, "samples", "mistakes.yaml")], capture_output=True, text=True, env=env)
+    out = run_prio("validate", os.path.join(ROOT, "samples", "mistakes.yaml"))
     assert out.returncode == 1
 
 

@@ -7,18 +7,14 @@ import sys
 
 import pytest
 
-from conftest import ROOT, sample
-
-
-ENV = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
-ENV.pop("PRIO_OUTPUT", None)
+from conftest import prio_env, sample
 
 
 def _into_closed_pipe(*args):
     r, w = os.pipe()
     os.close(r)  # the reader has gone (`| true`): the first write fails, however short the output
     try:
-        p = subprocess.run([sys.executable, "-m", "prio", *args], stdout=w, stderr=subprocess.PIPE, text=True, env=ENV)
+        p = subprocess.run([sys.executable, "-m", "prio", *args], stdout=w, stderr=subprocess.PIPE, text=True, env=prio_env())
     finally:
         os.close(w)
     return p
@@ -53,7 +49,7 @@ def big(tmp_path_factory):
 @pytest.mark.parametrize("args", [("simulate", "-o", "json"), ("explain", "-o", "json"), ("simulate", "-o", "plain"),
                                   ("explain", "-o", "markdown"), ("simulate", "-o", "table")])
 def test_closed_pipe_ends_quietly_through_the_real_entry_point(big, args):
-    p = subprocess.Popen([sys.executable, "-m", "prio", *args, big], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
+    p = subprocess.Popen([sys.executable, "-m", "prio", *args, big], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=prio_env())
     p.stdout.readline()
     p.stdout.close()  # like `| head -1`
     err = p.stderr.read().decode()

@@ -1,34 +1,22 @@
 """Errors, usage and help wording of the analysis commands: one line starting with prio:, plain
 metavars, did-you-mean for queue and ask names, options refused where they do nothing, plurals."""
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
-from conftest import ROOT, run_cli, sample
-
-
-ENV = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
-ENV.pop("PRIO_OUTPUT", None)
-
+from conftest import run_cli, run_prio, sample
 
 COMMANDS = ("explain", "simulate", "preempt", "diff", "snapshot", "rule")
-
-
-def prio(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "prio", *args], capture_output=True, text=True, env={**ENV, **(env or {})})
 
 
 def test_errors_start_with_prio_and_name_a_sample_not_its_path():
     from prio.io.package_data import samples_dir
 
-    r = prio("explain", "--sample", "batch", "--partition", "nosuch")
+    r = run_prio("explain", "--sample", "batch", "--partition", "nosuch")
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1
     assert r.stderr.startswith("prio: bundled sample batch-queues.yaml: no partition 'nosuch'"), r.stderr
     assert samples_dir() not in r.stderr
-    r = prio("simulate", "nosuch.yaml")
+    r = run_prio("simulate", "nosuch.yaml")
     assert r.returncode == 2 and r.stderr.startswith("prio: nosuch.yaml"), r.stderr
 
 
@@ -37,7 +25,7 @@ def test_usage_errors_are_plain_one_liners():
                         (["explain", "--limit", "x"], "--limit: must be a whole number"),
                         (["explain", "--color", "bogus"], "--color (or PRIO_COLOR): 'bogus' is not one of"),
                         (["simulate", "--timeout", "0"], "--timeout: must be at least 0.001")):
-        r = prio(*args)
+        r = run_prio(*args)
         assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
         assert r.stderr.startswith("prio: ") and words in r.stderr, r.stderr
         assert "Input should" not in r.stderr and "Value error" not in r.stderr
@@ -45,15 +33,15 @@ def test_usage_errors_are_plain_one_liners():
 
 @pytest.mark.parametrize("cmd", COMMANDS)
 def test_help_shows_plain_metavars(cmd):
-    r = prio(cmd, "--help")
+    r = run_prio(cmd, "--help")
     assert r.returncode == 0
     for bad in ("<list[str]>", "<str>", "{", "[[", "]]"):
         assert bad not in r.stdout, (bad, r.stdout)
 
 
 def test_diff_usage_line_names_its_arguments():
-    assert "diff [OPTIONS] OLD NEW [INPUT]..." in prio("diff", "--help").stdout
-    assert "rule [OPTIONS] [ID]\n" in prio("rule", "--help").stdout
+    assert "diff [OPTIONS] OLD NEW [INPUT]..." in run_prio("diff", "--help").stdout
+    assert "rule [OPTIONS] [ID]\n" in run_prio("rule", "--help").stdout
 
 
 def test_did_you_mean_queue_and_ask_names():

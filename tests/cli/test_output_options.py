@@ -2,19 +2,9 @@
 PRIO_COLOR, PRIO_OUTPUT (a typo is an error, another command's format is ignored)."""
 import json
 import os
-import subprocess
-import sys
 
 from builders import walkthrough_queues_lowered
-from conftest import ROOT, run_cli, sample
-
-ENV = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
-ENV.pop("PRIO_OUTPUT", None)
-
-
-def prio(*args):
-    return subprocess.run([sys.executable, "-m", "prio", *args], capture_output=True, text=True, env=ENV)
-
+from conftest import run_cli, run_prio, sample
 
 def test_text_is_plain_for_the_analysis_commands(tmp_path):
     for cmd in ("explain", "simulate", "preempt"):
@@ -27,7 +17,7 @@ def test_text_is_plain_for_the_analysis_commands(tmp_path):
     assert run_cli(*args, "-o", "text").stdout == run_cli(*args, "-o", "plain").stdout
     from prio.render.formats import names
 
-    assert "text" in names("explain") and "text: the same as plain" in prio("simulate", "--help").stdout.replace("\n", " ").replace("  ", " ")
+    assert "text" in names("explain") and "text: the same as plain" in run_prio("simulate", "--help").stdout.replace("\n", " ").replace("  ", " ")
 
 
 def test_output_file_on_every_analysis_command(tmp_path):

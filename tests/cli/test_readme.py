@@ -7,10 +7,8 @@ import sys
 import pytest
 
 from builders import walkthrough_queues_lowered
-from conftest import ROOT, run_cli
+from conftest import ROOT, prio_env, run_cli
 
-ENV = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
-ENV.pop("PRIO_OUTPUT", None)
 
 
 def _samples():
@@ -82,7 +80,7 @@ def test_readme_example_output(tmp_path, command, shown):
     (tmp_path / "new-queues.yaml").write_text(walkthrough_queues_lowered())
     args = shlex.split(command)[1:]
     p = subprocess.run([sys.executable, "-m", "prio", *args], capture_output=True, text=True, cwd=tmp_path,
-                       env={**ENV, "COLUMNS": "120"})
+                       env=prio_env(COLUMNS="120"))
     assert p.returncode in (0, 1), p.stderr
     actual = [ln.rstrip() for ln in (p.stdout + p.stderr).split("\n") if ln.strip()]
     abridged = any(ln.strip() == "..." or ln.endswith("...") for ln in shown)

@@ -12,20 +12,11 @@ import sys
 
 import pytest
 
-from conftest import ROOT, run_cli, sample
+from conftest import ROOT, run_cli, run_prio, sample
 from builders import QUEUE_A
 
 QUEUES = QUEUE_A
 WARN = QUEUES + "            properties: {priority.policy: fenced}\n"
-
-
-def prio(*args, env=None, cwd=None, input=None):
-    e = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
-    for v in ("PRIO_OUTPUT", "PRIO_CONFIG", "PRIO_STRICT", "PRIO_OUTPUT_FILE", "GITHUB_ACTIONS"):
-        e.pop(v, None)
-    e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "prio", *args], capture_output=True, text=True, env=e, cwd=cwd,
-                          input=input, timeout=120)
 
 
 # --- shell completion ---------------------------------------------------------------------------
@@ -40,7 +31,7 @@ def test_completion_options_and_a_real_completion():
 
 
 def test_version_is_unchanged_and_needs_no_typer_command():
-    r = prio("--version")
+    r = run_prio("--version")
     assert r.returncode == 0 and r.stdout.startswith("prio ") and r.stderr == ""
     code = ("import sys; sys.argv = ['prio', '--version']\n"
             "import prio.cli.app as a\n"
@@ -60,17 +51,17 @@ def test_exit_zero(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("a: [\n")
     assert run_cli("validate", "--exit-zero", str(bad)).exit_code == 2  # could not run is still 2
-    assert prio("validate", "--exit-zero", "--strict", sample("mistakes.yaml")).returncode == 0
+    assert run_prio("validate", "--exit-zero", "--strict", sample("mistakes.yaml")).returncode == 0
 
 
 # --- polish ----------------------------------------------------------------------------------------
 
 def test_usage_errors_are_plain_one_liners():
-    r = prio("validate", "-o", "sarf", sample("walkthrough-queues.yaml"))
+    r = run_prio("validate", "-o", "sarf", sample("walkthrough-queues.yaml"))
     assert r.returncode == 2 and r.stderr.count("\n") == 1
     assert r.stderr.startswith("prio: -o, --output: 'sarf' is not one of text, json, sarif")
     assert "did you mean 'sarif'?" in r.stderr and "Value error" not in r.stderr
-    r = prio("simulate", "--limit", "-1")
+    r = run_prio("simulate", "--limit", "-1")
     assert r.returncode == 2 and r.stderr.startswith("prio: --limit: must be at least 0")
     assert "Input should" not in r.stderr
 
@@ -94,7 +85,7 @@ def test_every_error_line_starts_with_prio(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("a: [\n")
     for argv in (("validate", str(bad)), ("explain", str(bad)), ("simulate", str(bad)), ("rule", "NOPE")):
-        r = prio(*argv)
+        r = run_prio(*argv)
         assert r.returncode == 2
         assert all(ln.startswith("prio: ") for ln in r.stderr.splitlines() if "could not be checked" not in ln), r.stderr
 
