@@ -1,25 +1,42 @@
-"""Builders the tests share: an engine from a queue config and a snapshot given as text, and
-the state a run leaves, to compare two runs by."""
+"""Builders the tests share: small queue configs, an engine from a queue config and a snapshot
+given as text, and the state a run leaves, to compare two runs by."""
 from __future__ import annotations
 
 import json
 
+from conftest import sample
 from prio.io import yamlnodes
 from prio.loaders import native
 from prio.loaders import queues as config
 from prio.yunikorn import engine, tree
 
+# The head of a queues.yaml of one partition, default: child queues of root follow, each
+# "          - name: ..." (ten spaces), their keys two spaces further in.
+UNDER_ROOT = "partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n"
+# The smallest config with a leaf: root.a, nothing set.
+QUEUE_A = UNDER_ROOT + "          - name: a\n"
 
-def build_engine(queues: str, snapshot, choice: str = "auto") -> engine.Engine:
+
+def walkthrough_queues_lowered() -> str:
+    """samples/walkthrough-queues.yaml with tenant-a's priority.offset 10 made -10: the config
+    change the diff tests compare the sample with."""
+    with open(sample("walkthrough-queues.yaml"), encoding="utf-8") as fh:
+        text = fh.read()
+    assert text.count('priority.offset: "10"') == 1
+    return text.replace('priority.offset: "10"', 'priority.offset: "-10"')
+
+
+def build_engine(queues: str, snapshot, choice: str = "auto", placement: bool = True) -> engine.Engine:
     """An engine over the first partition of `queues` (queues.yaml text) with `snapshot` (the
-    native snapshot format, as JSON text or a dict), its placement rules applied."""
+    native snapshot format, as JSON text or a dict), its placement rules applied; with
+    placement=False the queues the snapshot names are taken as given (created where missing)."""
     if not isinstance(snapshot, str):
         snapshot = json.dumps(snapshot)
     d = yamlnodes.load("q.yaml", queues)[0]
     partition = config.decode(d).partitions[0]
     root = tree.from_config(partition)
     return engine.Engine(root, native.load("a.json", yamlnodes.load("a.json", snapshot)[0]),
-                         partition.placementrules, choice)
+                         partition.placementrules if placement else None, choice)
 
 
 def run_state(e: engine.Engine) -> tuple:

@@ -1,4 +1,5 @@
 import os
+import subprocess
 import sys
 
 import pytest
@@ -38,6 +39,23 @@ def run_cli(*args, input=None, env=None):
 
     _register()
     return CliRunner(env=env).invoke(app, list(args), input=input)
+
+
+def prio_env(**extra):
+    """The environment of a real `python -m prio` process: this checkout's source, none of prio's
+    own settings (PRIO_OUTPUT, PRIO_CONFIG, ...) from the caller's environment, then `extra`."""
+    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
+    for v in ("PRIO_OUTPUT", "PRIO_CONFIG", "PRIO_STRICT", "PRIO_OUTPUT_FILE", "GITHUB_ACTIONS"):
+        env.pop(v, None)
+    env.update(extra)
+    return env
+
+
+def run_prio(*args, env=None, cwd=None, input=None):
+    """`python -m prio ARGS` in a real process, where the entry point, the exit code or the pipes
+    matter; returns the CompletedProcess (text)."""
+    return subprocess.run([sys.executable, "-m", "prio", *args], capture_output=True, text=True,
+                          env=prio_env(**(env or {})), cwd=cwd, input=input, timeout=120)
 
 
 def lint(text, name="q.yaml"):

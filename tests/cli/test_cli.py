@@ -6,7 +6,8 @@ import sys
 
 import pytest
 
-from conftest import ROOT, run_cli, sample, shared
+from conftest import ROOT, run_cli, run_prio, sample, shared
+from builders import UNDER_ROOT
 
 GOLDEN = os.path.join(ROOT, "tests", "golden")
 UPDATE = os.environ.get("PRIO_UPDATE_GOLDEN") == "1"
@@ -188,44 +189,6 @@ def test_simulate_limit_caps_rows_but_not_json():
     assert len(json.loads(run_cli("simulate", "--limit", "3", "-o", "json").stdout)["steps"]) == 11
 
 
-def test_why_ask_names_the_decisive_comparison():
-    r = run_cli("explain", "--why-ask", "app-7-1", "--behind", "app-1-1")
-    assert r.exit_code == 0, r.stderr
-    assert "placed at step 9 of 11" in r.stdout and "waits behind app-1-1" in r.stdout
-    assert "their paths part at root, where system sorts before tenants" in r.stdout
-    assert "priority 1001 against 0" in r.stdout and "tenants is fenced" in r.stdout
-    # without --behind: the ask placed just before it, compared when that one was chosen
-    r = run_cli("explain", "--why-ask", "app-7-1")
-    assert "waits behind app-6-1" in r.stdout and "child-b-1 sorts before child-b-2" in r.stdout and "priority 9 against 8" in r.stdout
-    r = run_cli("explain", "--why-ask", "app-3-1", "--behind", "app-4-1")  # decided at step 4, not now
-    assert "tenants sorts before system" in r.stdout and "priority 0 against -997" in r.stdout
-    r = run_cli("explain", "--why-ask", "app-1-1")
-    assert "Nothing goes before it" in r.stdout
-    r = run_cli("explain", "--sample", "batch", "--why-ask", "fe-1")
-    assert "etl sorts before web" in r.stdout and "fair share 0 against 0.166667" in r.stdout
-    r = run_cli("explain", "--sample", "batch", "--why-ask", "exec-3")
-    assert "never placed: maxapplications 2 of root.prod.etl" in r.stdout
-    assert run_cli("explain", "--why-ask", "nope").exit_code == 2
-    assert run_cli("explain", "--behind", "app-1-1").exit_code == 2
-    assert run_cli("explain", "--why-ask", "app-1-1", "--behind", "app-1-1").exit_code == 2
-    assert run_cli("explain", "--why-ask", "app-1-1", "--why", "root").exit_code == 2
-    doc = json.loads(run_cli("explain", "--why-ask", "app-5-2", "-o", "json").stdout)
-    assert doc["ask"] == "app-5-2" and "step 7" in doc["lines"][0]
-
-
-def test_why_ask_inside_a_leaf_names_the_deciding_step(tmp_path):
-    q = tmp_path / "q.yaml"
-    q.write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n"
-                 "          - {name: f, properties: {application.sort.priority: disabled}}\n")
-    s = tmp_path / "s.yaml"
-    s.write_text("applications:\n"
-                 "  - {id: F1, queue: root.f, submitTime: 5, asks: [{id: f1, priority: 1}]}\n"
-                 "  - {id: F2, queue: root.f, submitTime: 5, asks: [{id: f2, priority: 5}]}\n")
-    r = run_cli("explain", str(q), str(s), "--why-ask", "f1")
-    assert "waits behind f2" in r.stdout
-    assert "priority only breaks ties" in r.stdout and "higher application priority first: 5 against 1" in r.stdout
-
-
 def test_table_colour_only_when_asked():
     assert "\x1b[" in run_cli("simulate", "-o", "table", "--color", "always").stdout
     assert "\x1b[" not in run_cli("simulate", "-o", "table").stdout  # auto, not a terminal
@@ -241,29 +204,14 @@ def test_empty_results_say_so(tmp_path):
     assert "No pending asks" in r.stdout
 
 
-def test_why_ask_names_what_blocks_an_ask(tmp_path):
-    q = tmp_path / "q.yaml"
-    q.write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n"
-                 "          - {name: a, maxapplications: 1}\n          - {name: b, resources: {max: {vcore: 2}}}\n")
-    s = tmp_path / "s.yaml"
-    s.write_text("capacity: {vcore: 10}\napplications:\n"
-                 "  - {id: run, queue: root.a, allocated: {vcore: 1}, asks: [{priority: 1, resources: {vcore: 1}}]}\n"
-                 "  - {id: new, queue: root.a, asks: [{priority: 9, resources: {vcore: 1}}]}\n"
-                 "  - {id: big, queue: root.b, asks: [{id: huge, priority: 5, resources: {vcore: 3}}, {id: small, priority: 1, resources: {vcore: 1}}]}\n")
-    r = run_cli("explain", str(q), str(s), "--why-ask", "new-1")
-    assert "never placed: maxapplications 1 of root.a reached" in r.stdout
-    r = run_cli("explain", str(q), str(s), "--why-ask", "small", "--behind", "huge")
-    assert "huge is never placed" in r.stdout and "does not fit max of root.b: needs vcore 3, 2 of 2 left" in r.stdout
-
 def test_usage_errors_are_one_line_through_the_real_entry_point():
-    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
     for args in (["simulate", "--steps", "-1"], ["explain", "--nope"], ["validate"]):
-        out = subprocess.run([sys.executable, "-m", "prio", *args], capture_output=True, text=True, env=env)
+        out = run_prio(*args)
         assert out.returncode == 2, (args, out.stderr)
         assert len(out.stderr.strip().splitlines()) == 1 and out.stderr.startswith("prio: "), out.stderr
-    out = subprocess.run([sys.executable, "-m", "prio"], capture_output=True, text=True, env=env)
+    out = run_prio()
     assert out.returncode == 0 and "Commands" in out.stdout
-    out = subprocess.run([sys.executable, "-m", "prio", "validate", os.path.join(ROOT, "samples", "mistakes.yaml")], capture_output=True, text=True, env=env)
+    out = run_prio("validate", os.path.join(ROOT, "samples", "mistakes.yaml"))
     assert out.returncode == 1
 
 
@@ -273,7 +221,7 @@ def test_simulate_json_of_more_steps_than_a_batch_holds_every_step_once(tmp_path
     snap = tmp_path / "asks.json"
     snap.write_text(json.dumps({"applications": [{"id": f"a{i}", "queue": "root.q", "asks": [{"priority": i % 7}]} for i in range(n)]}))
     queues = tmp_path / "q.yaml"
-    queues.write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n          - name: q\n")
+    queues.write_text(UNDER_ROOT + "          - name: q\n")
     r = run_cli("simulate", str(queues), str(snap), "-o", "json")
     assert r.exit_code == 0, r.stderr
     steps = json.loads(r.stdout)["steps"]

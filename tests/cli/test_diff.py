@@ -14,6 +14,7 @@ from conftest import run_cli, sample
 
 from prio.yunikorn import diff as core
 from prio.yunikorn import reasons
+from builders import UNDER_ROOT, walkthrough_queues_lowered
 
 ASKS = sample("walkthrough-asks.yaml")
 QUEUES = sample("walkthrough-queues.yaml")
@@ -31,8 +32,7 @@ def pair(tmp_path):
     old = tmp_path / "old.yaml"
     old.write_text(_text(QUEUES))
     new = tmp_path / "new.yaml"
-    new.write_text(_text(QUEUES).replace('priority.offset: "10"', 'priority.offset: "-10"')
-                   .replace('priority.offset: "1000"', 'priority.offset: "1000"\n                  bogus: "1"'))
+    new.write_text(walkthrough_queues_lowered().replace('priority.offset: "1000"', 'priority.offset: "1000"\n                  bogus: "1"'))
     return str(old), str(new)
 
 
@@ -141,7 +141,7 @@ def test_output_file(pair, tmp_path):
 
 
 def test_unscheduled_added_and_removed_with_codes(tmp_path):
-    base = ("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n"
+    base = (UNDER_ROOT +
             "          - {name: a%s}\n          - {name: b%s}\n")
     old = tmp_path / "old.yaml"
     old.write_text(base % (", resources: {max: {vcore: 1}}", ""))
@@ -178,12 +178,12 @@ def test_unscheduled_added_and_removed_with_codes(tmp_path):
 
 def test_without_pending_work_the_configs_still_differ(tmp_path):
     old = tmp_path / "old.yaml"
-    old.write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n"
+    old.write_text(UNDER_ROOT +
                    "          - name: a\n            properties: {priority.offset: '5'}\n"
                    "          - name: b\n            maxapplications: 3\n            resources: {max: {vcore: 4}}\n"
                    "          - name: gone\n")
     new = tmp_path / "new.yaml"
-    new.write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n"
+    new.write_text(UNDER_ROOT +
                    "          - name: a\n            properties: {priority.offset: '7', priority.policy: fence,"
                    " application.sort.policy: fair, application.sort.priority: disabled}\n"
                    "          - name: b\n            resources: {max: {vcore: 8}, guaranteed: {vcore: 2}}\n"

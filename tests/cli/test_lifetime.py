@@ -8,19 +8,13 @@ import sys
 
 import pytest
 
-from conftest import ROOT, run_cli
+from conftest import ROOT, run_cli, run_prio
 from prio.cli import lifetime
-
-
-def _prio(*args):
-    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
-    env.pop("PRIO_OUTPUT", None)
-    return subprocess.run([sys.executable, "-m", "prio", *args], capture_output=True, text=True, env=env, timeout=120)
 
 
 @pytest.mark.parametrize("command", ["explain", "simulate"])
 def test_a_real_process_ends_with_its_whole_output_and_exit_code(command):
-    r = _prio(command, "-o", "json")
+    r = run_prio(command, "-o", "json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)  # complete: flushed before the process ended
     inprocess = run_cli(command, "-o", "json")
@@ -28,7 +22,7 @@ def test_a_real_process_ends_with_its_whole_output_and_exit_code(command):
 
 
 def test_a_refusal_after_the_inputs_were_kept_still_exits_2_with_its_message():
-    r = _prio("explain", "--queue", "root.nosuch")
+    r = run_prio("explain", "--queue", "root.nosuch")
     assert r.returncode == 2
     assert "no queue 'root.nosuch'" in r.stderr
 

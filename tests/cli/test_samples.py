@@ -29,3 +29,5 @@ def test_every_sample_loads():
             assert r.exit_code == 2 and "not something prio validates" in r.stderr, (name, r.stderr)
             continue
         assert r.exit_code in (0, 1), (name, r.stderr)
+        report = json.loads(r.stdout)  # read and checked: no unreadable-input entry
+        assert report["summary"]["files"] == 1 and not [f for f in report["findings"] if f["rule"] == "PRIO000"], name

@@ -4,10 +4,8 @@ skipped and counted in every summary; nothing checked at all is exit 2."""
 import json
 import os
 import shutil
-import subprocess
-import sys
 
-from conftest import ROOT, run_cli, sample, shared
+from conftest import run_cli, run_prio, sample, shared
 
 QUEUES = "partitions:\n  - name: default\n    queues:\n      - name: root\n"
 
@@ -74,11 +72,8 @@ def test_nothing_checked_is_exit_2(tmp_path):
 
 def test_real_entry_point(tmp_path):
     d = mixed_dir(tmp_path)
-    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
-    env.pop("PRIO_OUTPUT", None)
-    r = subprocess.run([sys.executable, "-m", "prio", "validate", str(d), str(d / "pods.json")],
-                       capture_output=True, text=True, env=env, timeout=120)
+    r = run_prio("validate", str(d), str(d / "pods.json"))
     assert r.returncode == 2
     assert f"prio: {d / 'pods.json'}: not something prio validates" in r.stderr
-    r = subprocess.run([sys.executable, "-m", "prio", "validate", str(d)], capture_output=True, text=True, env=env, timeout=120)
+    r = run_prio("validate", str(d))
     assert r.returncode == 0 and "2 skipped: not queue configs" in r.stderr

@@ -1,7 +1,8 @@
-"""validate/rule conventions and polish from issue 14: PRIO_OUTPUT the same for every command,
-shell completion, --statistics, --exit-zero, a help: line under each finding, plain usage
-errors, info counted as info, did-you-mean in .prio.yaml, BOMs, help metavars. In-process
-(CliRunner) and, where the entry point matters, through the real `python -m prio`."""
+"""validate's and the top level's conventions: shell completion, --version, --exit-zero, plain
+usage errors, info counted as info, every error line starting with prio:, did-you-mean in
+.prio.yaml, BOMs, help metavars. In-process (CliRunner) and, where the entry point matters,
+through the real `python -m prio`. (PRIO_OUTPUT: test_prio_output.py; --statistics and the help:
+lines: tests/render/.)"""
 import base64
 import gzip
 import json
@@ -11,66 +12,11 @@ import sys
 
 import pytest
 
-from conftest import ROOT, run_cli, sample
+from conftest import ROOT, run_cli, run_prio, sample
+from builders import QUEUE_A
 
-QUEUES = "partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n          - name: a\n"
+QUEUES = QUEUE_A
 WARN = QUEUES + "            properties: {priority.policy: fenced}\n"
-
-
-def prio(*args, env=None, cwd=None, input=None):
-    e = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
-    for v in ("PRIO_OUTPUT", "PRIO_CONFIG", "PRIO_STRICT", "PRIO_OUTPUT_FILE", "GITHUB_ACTIONS"):
-        e.pop(v, None)
-    e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "prio", *args], capture_output=True, text=True, env=e, cwd=cwd,
-                          input=input, timeout=120)
-
-
-@pytest.fixture
-def warn_file(tmp_path):
-    p = tmp_path / "queues.yaml"
-    p.write_text(WARN)
-    return str(p)
-
-
-# --- PRIO_OUTPUT: one behaviour for every command --------------------------------------------
-
-COMMANDS = [("validate", sample("walkthrough-queues.yaml")), ("rule",), ("simulate",), ("explain",),
-            ("preempt",), ("snapshot", sample("walkthrough-queues.yaml"), "--output-file", "-")]
-
-
-@pytest.mark.parametrize("argv", COMMANDS, ids=[c[0] for c in COMMANDS])
-def test_unknown_prio_output_is_the_same_one_line_error_everywhere(argv):
-    r = run_cli(*argv, env={"PRIO_OUTPUT": "bogus"})
-    assert r.exit_code == 2
-    assert r.stderr.startswith("prio: PRIO_OUTPUT: unknown output format 'bogus' (prio's formats: ")
-    assert r.stderr.count("\n") == 1
-
-
-def test_prio_output_typo_gets_a_did_you_mean():
-    r = run_cli("simulate", env={"PRIO_OUTPUT": "jsno"})
-    assert r.exit_code == 2 and "did you mean 'json'?" in r.stderr
-
-
-@pytest.mark.parametrize("argv,value", [(("simulate",), "sarif"), (("explain",), "text"), (("rule",), "table"),
-                                        (("validate", sample("mistakes.yaml")), "plain")])
-def test_another_commands_format_is_ignored(argv, value):
-    r = run_cli(*argv, env={"PRIO_OUTPUT": value})
-    assert r.exit_code in (0, 1), r.stderr
-    assert r.stdout and not r.stdout.lstrip().startswith(("{", "["))
-
-
-@pytest.mark.parametrize("argv", [("validate", sample("walkthrough-queues.yaml")), ("rule",), ("simulate",)])
-def test_a_format_of_the_command_is_its_default_and_o_wins(argv):
-    assert json.loads(run_cli(*argv, env={"PRIO_OUTPUT": "JSON"}).stdout) is not None
-    r = run_cli(*argv, "-o", "markdown", env={"PRIO_OUTPUT": "json"})
-    assert not r.stdout.lstrip().startswith(("{", "["))
-
-
-@pytest.mark.parametrize("cmd", ["validate", "rule"])
-def test_help_documents_prio_output(cmd):
-    text = " ".join(run_cli(cmd, "--help").stdout.split())
-    assert "PRIO_OUTPUT sets the default when it names one of these; a format of other prio commands only is ignored" in text
 
 
 # --- shell completion ---------------------------------------------------------------------------
@@ -85,7 +31,7 @@ def test_completion_options_and_a_real_completion():
 
 
 def test_version_is_unchanged_and_needs_no_typer_command():
-    r = prio("--version")
+    r = run_prio("--version")
     assert r.returncode == 0 and r.stdout.startswith("prio ") and r.stderr == ""
     code = ("import sys; sys.argv = ['prio', '--version']\n"
             "import prio.cli.app as a\n"
@@ -96,72 +42,26 @@ def test_version_is_unchanged_and_needs_no_typer_command():
     assert r.returncode == 0, r.stderr
 
 
-# --- --statistics, --exit-zero, help: ------------------------------------------------------------
-
-def test_statistics_text_and_json():
-    r = run_cli("validate", "--statistics", sample("mistakes.yaml"))
-    assert r.exit_code == 1
-    lines = r.stdout.splitlines()
-    assert len(lines) == 15 and lines[0].split() == ["1", "PRIO001", "error", "unknown-key"]
-    assert "|" not in r.stdout and "^" not in r.stdout  # counts instead of the findings
-    j = run_cli("validate", "--statistics", "-o", "json", sample("mistakes.yaml"))
-    rows = json.loads(j.stdout)
-    assert rows[0] == {"rule": "PRIO001", "name": "unknown-key", "severity": "error", "count": 1}
-    assert sum(r["count"] for r in rows) == 15
-
-
-def test_statistics_counts_most_first(tmp_path):
-    p = tmp_path / "q.yaml"
-    p.write_text(QUEUES + "            properties: {priority.policy: fenced}\n          - name: b\n"
-                 "            properties: {priority.policy: fenced}\n")
-    rows = json.loads(run_cli("validate", "--statistics", "-o", "json", str(p)).stdout)
-    assert rows[0]["rule"] == "PRIO206" and rows[0]["count"] == 2
-
-
-def test_statistics_refuses_other_formats():
-    r = run_cli("validate", "--statistics", "-o", "sarif", sample("mistakes.yaml"))
-    assert r.exit_code == 2 and r.stderr.startswith("prio: --statistics")
-
+# --- --exit-zero ----------------------------------------------------------------------------------
 
 def test_exit_zero(tmp_path):
-    assert run_cli("validate", "--exit-zero", sample("mistakes.yaml")).exit_code == 0
+    r = run_cli("validate", "--exit-zero", sample("mistakes.yaml"))
+    assert r.exit_code == 0
+    assert "error PRIO" in r.stdout and "10 errors, 5 warnings in 1 file" in r.stderr  # still reported
     bad = tmp_path / "bad.yaml"
     bad.write_text("a: [\n")
     assert run_cli("validate", "--exit-zero", str(bad)).exit_code == 2  # could not run is still 2
-    assert prio("validate", "--exit-zero", "--strict", sample("mistakes.yaml")).returncode == 0
-
-
-def test_help_line_under_each_finding_from_the_rule_fix(warn_file):
-    r = run_cli("validate", warn_file)
-    lines = r.stdout.splitlines()
-    helps = [ln for ln in lines if ln.strip().startswith("help: ")]
-    assert len(helps) == sum(1 for ln in lines if " PRIO" in ln and ": " in ln and not ln.startswith(" "))
-    assert "      help: write `fence` to fence the queue, or `default` (prio rule PRIO206)" in lines or \
-        any("(prio rule PRIO206)" in h for h in helps)
-    assert "help:" not in run_cli("validate", "-o", "json", warn_file).stdout
-
-
-def test_fix_extraction():
-    from prio.lint.registry import RULES
-    from prio.lint.rules import load_all
-    from prio.render.validate.hints import fix_of, hint
-
-    load_all()
-    assert fix_of("What.\n\nFix: rename one.\n") == "rename one"
-    assert fix_of("What.\n\nFix: spell it as YuniKorn does:\n        maxapplications: 1\n") == "spell it as YuniKorn does"
-    assert fix_of("What.\n\nFix:\n    a: b\n") == ""
-    assert hint(RULES["PRIO003"]) == "help: see `prio rule PRIO003` for the fix"
-    assert hint(RULES["PRIO001"]) == "help: spell it as YuniKorn does (prio rule PRIO001)"
+    assert run_prio("validate", "--exit-zero", "--strict", sample("mistakes.yaml")).returncode == 0
 
 
 # --- polish ----------------------------------------------------------------------------------------
 
 def test_usage_errors_are_plain_one_liners():
-    r = prio("validate", "-o", "sarf", sample("walkthrough-queues.yaml"))
+    r = run_prio("validate", "-o", "sarf", sample("walkthrough-queues.yaml"))
     assert r.returncode == 2 and r.stderr.count("\n") == 1
     assert r.stderr.startswith("prio: -o, --output: 'sarf' is not one of text, json, sarif")
     assert "did you mean 'sarif'?" in r.stderr and "Value error" not in r.stderr
-    r = prio("simulate", "--limit", "-1")
+    r = run_prio("simulate", "--limit", "-1")
     assert r.returncode == 2 and r.stderr.startswith("prio: --limit: must be at least 0")
     assert "Input should" not in r.stderr
 
@@ -185,7 +85,7 @@ def test_every_error_line_starts_with_prio(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("a: [\n")
     for argv in (("validate", str(bad)), ("explain", str(bad)), ("simulate", str(bad)), ("rule", "NOPE")):
-        r = prio(*argv)
+        r = run_prio(*argv)
         assert r.returncode == 2
         assert all(ln.startswith("prio: ") for ln in r.stderr.splitlines() if "could not be checked" not in ln), r.stderr
 

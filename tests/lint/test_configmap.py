@@ -4,8 +4,9 @@ import gzip
 import json
 
 from conftest import lint, run_cli, sample, shared
+from builders import UNDER_ROOT
 
-INNER = "partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n          - name: a\n            properties:\n              priority.offset: abc\n"
+INNER = UNDER_ROOT + "          - name: a\n            properties:\n              priority.offset: abc\n"
 
 
 def cm(body: str, style="|") -> str:
@@ -69,3 +70,5 @@ def test_shared_fixture_configs_all_readable():
     for name in sorted(os.listdir(d)):
         r = run_cli("validate", "-o", "json", os.path.join(d, name))
         assert r.exit_code in (0, 1), (name, r.stderr)
+        report = json.loads(r.stdout)  # read and checked: no unreadable-input entry
+        assert report["summary"]["files"] == 1 and not [f for f in report["findings"] if f["rule"] == "PRIO000"], name

@@ -1,5 +1,7 @@
 """The preemption lint rules (PRIO5xx): a config that trips each (at the expected line) and one
 that does not, plus their documentation."""
+import json
+
 import pytest
 
 from configs import (DISABLED_WITH_POLICY, FENCE_IN_REACH, FENCE_OUT_OF_REACH, LEAF_GUARANTEE_ON_PARENT, LEAF_NO_GUARANTEE,
@@ -80,3 +82,6 @@ def test_bundled_preemption_sample_lints_clean_of_errors():
 
     r = run_cli("validate", "-o", "json", sample("preemption-queues.yaml"))
     assert r.exit_code == 0, r.stdout
+    report = json.loads(r.stdout)
+    assert report["summary"]["errors"] == 0 and report["summary"]["files"] == 1
+    assert all(f["severity"] != "error" for f in report["findings"]), report["findings"]

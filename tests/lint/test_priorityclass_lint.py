@@ -261,11 +261,15 @@ def test_validate_json_end_to_end(tmp_path):
 def test_validate_clean_classes_exit_0():
     res = run_cli(["validate", fx("tiers.yaml"), fx("list.yaml")])
     assert res.exit_code == 0, res.output
+    assert res.stdout == "" and res.stderr == "no problems in 2 files\n", res.output
 
 
 def test_validate_warning_only_exit_0_and_strict_1():
     assert run_cli(["validate", fx("builtins.yaml")]).exit_code == 0
     assert run_cli(["validate", "--strict", fx("builtins.yaml")]).exit_code == 1
+    report = json.loads(run_cli(["validate", "-o", "json", fx("builtins.yaml")]).stdout)
+    assert report["findings"] and {f["severity"] for f in report["findings"]} == {"warning"}
+    assert report["summary"]["errors"] == 0
 
 
 def test_rule_docs_shown_by_rule_command():

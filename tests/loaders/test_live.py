@@ -428,18 +428,6 @@ def test_the_client_sends_only_get():
         assert srv.requests and {m for m, _, _ in srv.requests} == {"GET"}
 
 
-def test_request_count_is_bounded():
-    from prio.errors import InputError
-    from prio.io import http
-
-    with Replay(scenario("walkthrough")) as srv:
-        c = http.Client(srv.url, max_requests=2)
-        c.get_json("/ws/v1/partitions")
-        c.get_json("/ws/v1/partitions")
-        with pytest.raises(InputError, match="more than 2 requests"):
-            c.get_json("/ws/v1/partitions")
-
-
 # ---- prio snapshot ------------------------------------------------------------------------------
 
 def test_anonymize_is_consistent_and_deterministic(tmp_path):
@@ -552,3 +540,31 @@ def test_timeout_and_cacert_from_the_environment():
     # Set in the environment, they do not get in the way of input files.
     sc = scenario("walkthrough")
     ok_json("explain", *native_args(sc), "-o", "json", env={"PRIO_YUNIKORN_CACERT": "x.pem", "PRIO_YUNIKORN_TIMEOUT": "1"})
+
+
+def test_snapshot_json_lists_rejected_applications_as_the_file_names_them(tmp_path):
+    import yaml
+
+    sc = shared("testdata", "yunikorn-rest-live", "conformance-placement-00009")
+    plain, anon = tmp_path / "plain.yaml", tmp_path / "anon.yaml"
+    with Replay(sc) as srv:
+        a = run_cli("snapshot", "--yunikorn", srv.url, "--output-file", str(plain), "-o", "json")
+        b = run_cli("snapshot", "--yunikorn", srv.url, "--output-file", str(anon), "--anonymize", "-o", "json")
+    assert a.exit_code == 0 and b.exit_code == 0, a.stderr + b.stderr
+    sa, sb = json.loads(a.stdout), json.loads(b.stdout)
+    assert isinstance(sa["rejected"], list) and isinstance(sb["rejected"], list)  # never a list one time, a count the other
+    assert len(sa["rejected"]) == len(sb["rejected"]) > 0
+    for summary, path in ((sa, plain), (sb, anon)):
+        snap = list(yaml.safe_load_all(path.read_text()))[1]
+        in_file = sorted(x["id"] for x in snap["applications"] if x.get("state") == "Rejected")
+        assert sorted(summary["rejected"]) == in_file
+    assert not set(sa["rejected"]) & set(sb["rejected"])  # the anonymized summary leaks no real id
+
+
+def test_live_verbose_counts_in_words_that_agree():
+    sc = shared("testdata", "yunikorn-rest-live", "walkthrough")  # one node, no running allocation
+    with Replay(sc) as srv:
+        r = run_cli("explain", "--yunikorn", srv.url, "-v", "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    assert "0 running allocations, 0 rejected, 1 node\n" in r.stderr, r.stderr
+    assert "1 nodes" not in r.stderr

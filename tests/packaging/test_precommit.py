@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import ROOT
+from builders import UNDER_ROOT
 
 pytestmark = pytest.mark.slow  # builds, installs or runs subprocesses: outside the inner loop
 
@@ -118,7 +119,7 @@ def test_entry_on_examples(hook_id, tmp_path):
 
 def test_entry_respects_inline_suppressions(tmp_path):
     hook = {h["id"]: h for h in hooks()}["prio-validate"]
-    text = "partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n          - name: a.b  # prio: ignore[PRIO106] legacy name\n"
+    text = UNDER_ROOT + "          - name: a.b  # prio: ignore[PRIO106] legacy name\n"
     (tmp_path / "queues.yaml").write_text(text)
     r = run_entry(hook["entry"], ["queues.yaml"], tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr

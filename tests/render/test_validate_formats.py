@@ -1,7 +1,7 @@
 """`prio validate -o FORMAT`: golden files for every format, escaping, limits, fingerprints, exit
 codes per format, --output-file, environment defaults.
 
-Regenerate the golden files after a deliberate change with PRIO_UPDATE_GOLDEN=1 (as tests/test_cli.py)."""
+Regenerate the golden files after a deliberate change with PRIO_UPDATE_GOLDEN=1 (as tests/cli/test_cli.py)."""
 from __future__ import annotations
 
 import json

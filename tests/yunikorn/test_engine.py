@@ -1,24 +1,18 @@
 """The priority engine and the scheduling simulation, on hand-computed scenarios."""
 import json
-import random
 import textwrap
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from builders import build_engine
 from conftest import sample, shared
-from prio.loaders import queues as config
-from prio.yunikorn import engine, reference, tree
-from prio.io import yamlnodes
-from prio.loaders import native
+from prio.yunikorn import engine, reference
 
 
 def make(queues_yaml: str, asks_yaml: str) -> engine.Engine:
-    d = yamlnodes.load("q.yaml", textwrap.dedent(queues_yaml))[0]
-    root = tree.from_config(config.decode(d).partitions[0])
-    s = native.load("a.yaml", yamlnodes.load("a.yaml", textwrap.dedent(asks_yaml))[0])
-    return engine.Engine(root, s)
+    return build_engine(textwrap.dedent(queues_yaml), textwrap.dedent(asks_yaml), placement=False)
 
 
 def walkthrough() -> engine.Engine:

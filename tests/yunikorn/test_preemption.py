@@ -248,6 +248,12 @@ def test_explain_and_simulate_still_read_a_preemption_snapshot():
     for cmd in ("explain", "simulate"):
         r = run_cli(cmd, "--sample", "preemption", "-o", "json")
         assert r.exit_code == 0, r.stderr
+        d = json.loads(r.stdout)
+        if cmd == "explain":
+            assert sorted(a["ask"] for a in d["asks"]) == ["checkout-0", "training-0"]
+        else:  # the running allocations take the whole capacity: nothing pending fits
+            assert d["steps"] == [] and {u["code"] for u in d["unscheduled"]} == {"NoCapacity"}
+            assert all("0 of 16 left" in u["reason"] for u in d["unscheduled"]), d["unscheduled"]
 
 
 def test_sample_files_exist():

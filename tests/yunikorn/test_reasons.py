@@ -8,8 +8,9 @@ import pytest
 from conftest import run_cli, sample
 
 from prio.yunikorn import reasons
+from builders import UNDER_ROOT
 
-QUEUES = ("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n"
+QUEUES = (UNDER_ROOT +
           "          - {name: a, maxapplications: 1}\n"
           "          - {name: b, resources: {max: {vcore: 2, memory: 4Gi}}}\n"
           "          - {name: c}\n")
@@ -117,7 +118,9 @@ def test_explain_pending_when_everything_is_placed():
 
 
 def test_explain_pending_goes_alone(files):
-    assert run_cli("explain", *files, "--pending", "--why", "root.a").exit_code == 2
+    r = run_cli("explain", *files, "--pending", "--why", "root.a")
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr == "prio: --pending goes alone (not with --why, --why-ask or --queue)\n", r.stderr
 
 
 def test_why_ask_uses_the_same_codes(files):

@@ -3,16 +3,8 @@ engine, step for step: the same steps, tie notes, priority changes, leftovers an
 import json
 import random
 
-from prio.io import yamlnodes
-from prio.loaders import native
-from prio.loaders import queues as config
-from prio.yunikorn import engine, simplerun, tree
-
-
-def _engine(queues: str, snapshot: str) -> engine.Engine:
-    d = yamlnodes.load("q.yaml", queues)[0]
-    root = tree.from_config(config.decode(d).partitions[0])
-    return engine.Engine(root, native.load("a.json", yamlnodes.load("a.json", snapshot)[0]))
+from builders import QUEUE_A, UNDER_ROOT, build_engine
+from prio.yunikorn import engine, simplerun
 
 
 def _state(e: engine.Engine):
@@ -97,7 +89,7 @@ def _scenario(rnd, limits=False):
 
 
 def _both(queues, snapshot):
-    fast, general = _engine(queues, snapshot), _engine(queues, snapshot)
+    fast, general = build_engine(queues, snapshot, placement=False), build_engine(queues, snapshot, placement=False)
     used = simplerun.fits(fast)
     got = fast.run()
     want = general.run(limit=10**9)  # a limit always takes the general step
@@ -128,9 +120,9 @@ def test_inputs_with_limits_go_the_general_way_with_the_same_result():
 
 
 def test_what_the_simple_run_refuses():
-    base = "partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n          - name: a\n"
+    base = QUEUE_A
     snap = {"applications": [{"id": "x", "queue": "root.a", "asks": [{"priority": 1}, {"priority": 2}]}]}
-    assert simplerun.fits(_engine(base, json.dumps(snap)))
+    assert simplerun.fits(build_engine(base, json.dumps(snap), placement=False))
     refused = [
         (base + "            maxapplications: 1\n", snap),
         (base + "            resources: {max: {pods: 5}}\n", snap),
@@ -146,16 +138,16 @@ def test_what_the_simple_run_refuses():
         (base, {"applications": [{"id": "x", "queue": "root.a", "asks": [{"priority": 1, "resources": {"pods": 0}}]}]}),
     ]
     for queues, s in refused:
-        assert not simplerun.fits(_engine(queues, json.dumps(s))), (queues, s)
+        assert not simplerun.fits(build_engine(queues, json.dumps(s), placement=False)), (queues, s)
     # the runs' shares count on a positive fair max and nothing allocated negative (loaders
     # refuse negative quantities; an engine built otherwise goes the general way)
     for change in ({"allocated": {"pods": -1}}, {"fairmax": {"pods": 0}}):
-        e = _engine(base, json.dumps(snap))
+        e = build_engine(base, json.dumps(snap), placement=False)
         q = next(q for q in e.root.walk() if q.path == "root.a")
         for k, v in change.items():
             setattr(q, k, v)
         assert not simplerun.fits(e), change
-    e = _engine(base, json.dumps(snap))
+    e = build_engine(base, json.dumps(snap), placement=False)
     e.step()  # once the general engine has stepped, the rest of the run stays with it
     assert not simplerun.fits(e)
     assert [s.ask for s in e.run()] == ["x-1"]
@@ -200,7 +192,7 @@ def test_big_tie_groups_as_the_general_engine_keeps_them():
 def test_an_application_tied_with_the_first_only_as_its_second_child_is_named():
     """The leaf's first application stays in its heap, so a tie is looked for among its two
     children: here b (later submitted) is heap[1] and c, tied with a, is heap[2]."""
-    queues = "partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n          - name: a\n"
+    queues = QUEUE_A
     apps = [{"id": i, "queue": "root.a", "submitTime": t, "asks": [{"priority": 5}]} for i, t in (("a", 1), ("b", 2), ("c", 1))]
     used, steps = _both(queues, json.dumps({"applications": apps}))
     assert used
@@ -214,7 +206,7 @@ def test_a_held_first_application_keeps_its_tie_note_until_it_is_re_keyed():
     the tie is looked for again. a and c tie on (priority, submit time); a's third ask drops to
     priority 3, which puts c first; b, submitted later, comes last. Steps in other queues come
     between them, as the queue above orders them."""
-    queues = ("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n"
+    queues = (UNDER_ROOT +
               "          - name: f\n          - name: g\n")
     apps = [{"id": i, "queue": "root.f", "submitTime": t, "asks": [{"priority": p} for p in ps]}
             for i, t, ps in (("a", 1, (5, 5, 3)), ("b", 2, (5,)), ("c", 1, (5, 5)))]
@@ -233,7 +225,7 @@ def test_a_priority_change_reaches_up_through_planned_parents_in_step_order():
     they are planned: the step that takes a's last priority-9 ask lowers a, its leaf, the
     parent p and the grandparent g together (leaf up), and root.z, a leaf right under root,
     then comes before g."""
-    queues = ("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n"
+    queues = (UNDER_ROOT +
               "          - name: g\n            queues:\n              - name: p\n                queues:\n"
               "                  - name: l\n          - name: z\n")
     r = {"vcore": 1, "memory": 1}
@@ -258,7 +250,7 @@ def test_progress_moves_while_the_queues_are_planned_and_while_the_steps_are_rea
     apps = [{"id": f"a{i}", "queue": f"root.p{i % 3}.l{i % 5}",
              "asks": [{"priority": rnd.randint(0, 3), "resources": {"vcore": rnd.randint(1, 4), "memory": rnd.randint(1, 4)}}
                       for _ in range(100)]} for i in range(30)]
-    e = _engine("\n".join(lines) + "\n", json.dumps({"applications": apps}))
+    e = build_engine("\n".join(lines) + "\n", json.dumps({"applications": apps}), placement=False)
     assert simplerun.fits(e)
     seen = []
     steps = e.run(None, seen.append)

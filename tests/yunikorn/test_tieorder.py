@@ -6,10 +6,8 @@ import random
 
 import pytest
 
-from prio.io import yamlnodes
-from prio.loaders import native
-from prio.loaders import queues as config
-from prio.yunikorn import engine, reference, tree
+from builders import build_engine, step_rows
+from prio.yunikorn import engine
 from prio.yunikorn.dominance import insertion_sort
 from prio.yunikorn.reference import strictly_greater
 from prio.yunikorn.tieorder import TieOrders
@@ -91,15 +89,12 @@ def _scenario(rnd, types):
 
 
 def _run(queues, asks, reference_engine=False, fast=True, checked=False):
-    d = yamlnodes.load("q.yaml", queues)[0]
-    root = tree.from_config(config.decode(d).partitions[0])
-    e = engine.Engine(root, native.load("a.json", yamlnodes.load("a.json", asks)[0]),
-                      choice="reference" if reference_engine else "auto")
+    e = build_engine(queues, asks, "reference" if reference_engine else "auto", placement=False)
     if not fast:  # every step by the general walk
         e._fast_pick = lambda: None
     if checked:  # every re-key checks pending resources, as if some ask asked for nothing
         e._positive = False
-    return [(tuple(s[:6]), tuple(map(str, s.tie)), s.note) for s in e.run()], [tuple(u) for u in e.leftovers()]
+    return step_rows(e.run()), [tuple(u) for u in e.leftovers()]
 
 
 @pytest.mark.parametrize("types", [(), ("pods",), ("vcore",), ("vcore", "memory"), ("vcore", "memory", "gpu")])

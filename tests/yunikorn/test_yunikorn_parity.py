@@ -91,6 +91,9 @@ def test_priority_classes_read_as_kubectl_reads_them():
 def test_running_pods_keep_their_priority():
     r = run_cli("explain", os.path.join(FIX, "pods-live.yaml"), "-o", "json")
     assert r.exit_code == 0, r.stderr
+    [ask] = json.loads(r.stdout)["asks"]
+    assert ask["ask"] == "p1" and ask["priority"] == 4000  # what admission gave it, not tier1's 5000 now
+    assert "team-a/p1 (4000, class tier1 now 5000)" in r.stderr, r.stderr
 
 
 def test_saturation_names_the_bound_it_crosses_where_it_first_does():

@@ -7,19 +7,14 @@ import textwrap
 
 import pytest
 
+from builders import build_engine
 from conftest import run_cli, sample
-from prio.loaders import queues as config
-from prio.yunikorn import engine, tree
-from prio.io import yamlnodes
-from prio.loaders import native
+from prio.yunikorn import engine
 from prio.yunikorn.gosort import slice_stable
 
 
 def make(queues_yaml: str, asks_yaml: str) -> engine.Engine:
-    d = yamlnodes.load("q.yaml", textwrap.dedent(queues_yaml))[0]
-    part = config.decode(d).partitions[0]
-    s = native.load("a.yaml", yamlnodes.load("a.yaml", textwrap.dedent(asks_yaml))[0])
-    return engine.Engine(tree.from_config(part), s, part.placementrules)
+    return build_engine(textwrap.dedent(queues_yaml), textwrap.dedent(asks_yaml))
 
 
 def asks(e, **kw):
@@ -288,8 +283,5 @@ def test_queues_tied_on_everything_are_marked_and_dominance_is_not_a_tie():
 
 
 def test_strict_choices_have_no_marks():
-    d = yamlnodes.load("q", open(sample("walkthrough-queues.yaml")).read())[0]
-    part = config.decode(d).partitions[0]
-    s = native.load("a", yamlnodes.load("a", open(sample("walkthrough-asks.yaml")).read())[0])
-    steps = engine.Engine(tree.from_config(part), s, part.placementrules).run()
+    steps = build_engine(open(sample("walkthrough-queues.yaml")).read(), open(sample("walkthrough-asks.yaml")).read()).run()
     assert len(steps) == 11 and not any(s.tie or s.note for s in steps)

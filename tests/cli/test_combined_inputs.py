@@ -213,6 +213,9 @@ def test_verbose_says_what_each_input_was_read_as():
 def test_an_empty_applications_dump_is_read():
     r = run_cli("explain", sample("walkthrough-queues.yaml"), "-", "-o", "json", input="[]\n")
     assert r.exit_code == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["asks"] == [] and len(d["queues"]) == 12  # no application, every queue of the config
+    assert all(q["pendingAsks"] == 0 for q in d["queues"])
 
 
 def test_explain_compares_rest_current_priority(tmp_path):

@@ -1,0 +1,96 @@
+"""The README and --help agree with prio: every `$ prio ...` example prints what the README shows,
+every bundled sample is named, every test file the docs name exists."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+from builders import walkthrough_queues_lowered
+from conftest import ROOT, prio_env, run_cli
+
+
+
+def _samples():
+    r = run_cli("explain", "--sample", "nosuch")
+    assert r.exit_code == 2
+    listed = r.stderr.split("available: ", 1)[1].rstrip(")\n")
+    return [s.strip() for s in listed.split(",")]
+
+
+def test_every_sample_is_named_in_help_and_readme():
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+        readme = fh.read()
+    para = readme.split("Bundled samples", 1)[1].split("\n\n", 1)[0]
+    help_text = " ".join(run_cli("explain", "--help").stdout.split()).replace("- ", "-")  # wrapped at hyphens
+    for name in _samples():
+        assert f"`{name}`" in para or f"samples/{name}.yaml" in para, name
+        if name != "armada-queues":  # a validate input: explain refuses it
+            assert name in help_text.split("--sample", 1)[1].split("--output", 1)[0], name
+            assert run_cli("explain", "--sample", name, "-o", "json").exit_code == 0, name
+
+
+def test_readme_never_offers_validate_a_sample_option():
+    assert run_cli("validate", "--sample", "armada-queues").exit_code == 2  # validate takes files
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+        para = fh.read().split("Bundled samples", 1)[1].split("\n\n", 1)[0]
+    assert "takes files" in para
+
+
+def test_top_level_help_does_not_call_armada_legacy_only():
+    # the current scheduler is the default Armada model (README, Armada)
+    out = " ".join(run_cli("--help").stdout.split())
+    assert "legacy model" not in out and "Armada" in out
+
+
+def _readme_examples():
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+        text = fh.read()
+    out = []
+    for block in text.split("```")[1::2]:
+        lines = block.split("\n")[1:]  # after the info string
+        if lines and lines[0].startswith("$ prio "):
+            out.append((lines[0][2:], [ln for ln in lines[1:] if ln.strip()]))
+    return out
+
+
+def _matches(shown, actual, abridged):
+    """The README's lines in order; a line ending in `...` matches by its start, a `...` line
+    alone stands for lines left out. Unabridged examples must be the whole output."""
+    if not abridged:
+        return shown == actual
+    i = 0
+    for line in shown:
+        if line.strip() == "...":
+            continue
+        want = line[:-3] if line.endswith("...") else line
+        while i < len(actual) and not (actual[i].startswith(want) if line.endswith("...") else actual[i] == want):
+            i += 1
+        if i == len(actual):
+            return False
+        i += 1
+    return True
+
+
+@pytest.mark.parametrize("command,shown", _readme_examples(), ids=lambda v: v if isinstance(v, str) else "")
+def test_readme_example_output(tmp_path, command, shown):
+    import shlex
+
+    os.symlink(os.path.join(ROOT, "samples"), tmp_path / "samples")
+    (tmp_path / "new-queues.yaml").write_text(walkthrough_queues_lowered())
+    args = shlex.split(command)[1:]
+    p = subprocess.run([sys.executable, "-m", "prio", *args], capture_output=True, text=True, cwd=tmp_path,
+                       env=prio_env(COLUMNS="120"))
+    assert p.returncode in (0, 1), p.stderr
+    actual = [ln.rstrip() for ln in (p.stdout + p.stderr).split("\n") if ln.strip()]
+    abridged = any(ln.strip() == "..." or ln.endswith("...") for ln in shown)
+    assert _matches([ln.rstrip() for ln in shown], actual, abridged), "\n".join(actual)
+
+
+def test_test_files_the_docs_name_exist():
+    import re
+
+    for doc in ("README.md", os.path.join("docs", "ci.md")):
+        with open(os.path.join(ROOT, doc), encoding="utf-8") as fh:
+            for path in re.findall(r"`(tests/[\w/]+\.py)`", fh.read()):
+                assert os.path.exists(os.path.join(ROOT, path)), (doc, path)
