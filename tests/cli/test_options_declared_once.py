@@ -136,7 +136,7 @@ def test_every_analysis_command_takes_every_common_option():
 
 @pytest.mark.parametrize("name", ("explain", "simulate", "preempt", "diff"))
 def test_engine_is_a_hidden_common_option_stored_in_the_options_object(name, monkeypatch):
-    """--engine reference|fast (PRIO_ENGINE): parsed into the options object, not yet used."""
+    """--engine auto|fast|reference (PRIO_ENGINE): parsed into the options object (test_engine_choice: it reaches the run)."""
     import importlib
 
     from prio.cli.optspec import build

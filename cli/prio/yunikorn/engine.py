@@ -104,7 +104,11 @@ SIMPLE, WALK = "simplerun", "walk"  # the fast runs: simplerun's loop, this engi
 # What this engine's step-by-step walk supports (features.py): everything the model holds today.
 # A feature added to the model is left out here until the walk is taught it and proven against
 # the reference engine; auto runs then go to the reference engine.
-WALK_SUPPORTS = features.ALL
+WALK_SUPPORTS = frozenset({
+    features.OFFSET, features.FENCE, features.FAIR_SORT, features.PRIORITY_SORT_OFF, features.CAPACITY,
+    features.QUEUE_MAX, features.MAXAPPS, features.GUARANTEED, features.STOPPED, features.REST_USAGE,
+    features.FAIR_MAX_MISALIGNED, features.SIBLINGS_OVER_20, features.RUNNING, features.TYPES, features.OTHER_TYPES,
+    features.PARTIAL_ASKS, features.NOT_POSITIVE_ASKS, features.NEGATIVE_USAGE, features.ZERO_FAIR_MAX})
 
 
 class Engine(Model):

@@ -87,6 +87,7 @@ def choose(eng, engines) -> str:
     """The name of the first of `engines` ((name, supported features), fastest first) whose
     features cover what the input uses; "reference" when none does."""
     need = used(eng)
+    assert need <= ALL, need - ALL  # used() names only features listed in ALL
     for name, supports in engines:
         if need <= supports:
             return name

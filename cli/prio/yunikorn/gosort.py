@@ -220,60 +220,65 @@ def stable_order(keys: list, vecs: list, memo: dict | None = None) -> list:
             memo[a] = (sig, data[a:b])
         a = b
 
-    def sym_merge(a: int, m: int, b: int) -> None:
-        if m - a == 1:
-            x = data[a]
-            lo, hi = m, b
-            while lo < hi:
-                h = (lo + hi) >> 1
-                if less(data[h], x):
-                    lo = h + 1
-                else:
-                    hi = h
-            data[a:lo - 1] = data[a + 1:lo]
-            data[lo - 1] = x
-            return
-        if b - m == 1:
-            x = data[m]
-            lo, hi = a, m
-            while lo < hi:
-                h = (lo + hi) >> 1
-                if not less(x, data[h]):
-                    lo = h + 1
-                else:
-                    hi = h
-            data[lo + 1:m + 1] = data[lo:m]
-            data[lo] = x
-            return
-        mid = (a + b) >> 1
-        nn = mid + m
-        if m > mid:
-            start, r = nn - b, mid
-        else:
-            start, r = a, m
-        p = nn - 1
-        while start < r:
-            c = (start + r) >> 1
-            if not less(data[p - c], data[c]):
-                start = c + 1
-            else:
-                r = c
-        end = nn - start
-        if start < m < end:
-            data[start:end] = data[m:end] + data[start:m]
-        if a < start < mid:
-            sym_merge(a, start, mid)
-        if mid < end < b:
-            sym_merge(mid, end, b)
-
     block = BLOCK
     while block < n:
         a, b = 0, 2 * block
         while b <= n:
-            sym_merge(a, a + block, b)
+            _sym_merge_data(data, less, a, a + block, b)
             a, b = b, b + 2 * block
         m = a + block
         if m < n:
-            sym_merge(a, m, n)
+            _sym_merge_data(data, less, a, m, n)
         block *= 2
     return data
+
+
+def _sym_merge_data(data: list, less, a: int, m: int, b: int) -> None:
+    """symMerge over `data` (positions) with less(x, y) on its elements, for stable_order: the
+    same comparisons and moves as _sym_merge, a rotation as one slice assignment. At module
+    level, not nested: a nested recursive function is a reference cycle, which a run with the
+    garbage collector off (the CLI's) would keep, with its sort's lists, at every sort."""
+    if m - a == 1:
+        x = data[a]
+        lo, hi = m, b
+        while lo < hi:
+            h = (lo + hi) >> 1
+            if less(data[h], x):
+                lo = h + 1
+            else:
+                hi = h
+        data[a:lo - 1] = data[a + 1:lo]
+        data[lo - 1] = x
+        return
+    if b - m == 1:
+        x = data[m]
+        lo, hi = a, m
+        while lo < hi:
+            h = (lo + hi) >> 1
+            if not less(x, data[h]):
+                lo = h + 1
+            else:
+                hi = h
+        data[lo + 1:m + 1] = data[lo:m]
+        data[lo] = x
+        return
+    mid = (a + b) >> 1
+    nn = mid + m
+    if m > mid:
+        start, r = nn - b, mid
+    else:
+        start, r = a, m
+    p = nn - 1
+    while start < r:
+        c = (start + r) >> 1
+        if not less(data[p - c], data[c]):
+            start = c + 1
+        else:
+            r = c
+    end = nn - start
+    if start < m < end:
+        data[start:end] = data[m:end] + data[start:m]
+    if a < start < mid:
+        _sym_merge_data(data, less, a, start, mid)
+    if mid < end < b:
+        _sym_merge_data(data, less, mid, end, b)

@@ -25,6 +25,7 @@ from typing import NamedTuple
 
 from prio.values import INT32_MIN as MIN
 from prio.yunikorn.appstate import AppState
+from prio.yunikorn.gosort import BLOCK
 from prio.yunikorn.maxtracker import MaxTracker
 from prio.yunikorn.placement import Rejected, place
 from prio.yunikorn.reference import (considered_groups, fair_max_misaligned, fair_share, headroom_misfit,
@@ -184,7 +185,6 @@ class Model:
     # order of a tie group also depends on the queues around it (Go's blocks of 20 and merges),
     # and where siblings differ in fair max YuniKorn compares a queue with another position's:
     # such parents are sorted again at every step (reference.sort_queues, sort_queues_by_key).
-    SLICESTABLE_BLOCK = 20
 
     def misaligned(self, p: QNode) -> bool:
         return fair_max_misaligned(p)
@@ -192,7 +192,7 @@ class Model:
     def beyond_insertion(self, p: QNode) -> bool:
         """Whether p's order can depend on SliceStable's merges: more than 20 children (an upper
         bound on the candidates) and pending compared over two or more resource types."""
-        return not p.leaf and len(p.children) > self.SLICESTABLE_BLOCK and len(self._ask_types) > 1
+        return not p.leaf and len(p.children) > BLOCK and len(self._ask_types) > 1
 
     @staticmethod
     def path_of(q: QNode):

@@ -12,7 +12,7 @@ MIN = INT32_MIN
 def report_level(x, old: int, new: int):
     """One level of report_up: something under x (an application of leaf x, or a child queue)
     went from priority old to new, so x's tracker (a counted max-heap, maxtracker.MaxTracker) loses
-    old and gains new, and what x reports to its parent (engine.report: its offset, only the
+    old and gains new, and what x reports to its parent (reference.priority_value_by_policy: its offset, only the
     offset when fenced, saturating at int32) is set again. Returns (what x reported before,
     what it reports now) when that changed, else None."""
     tr = x.tracker

@@ -3,7 +3,7 @@ each queue, and where offsets and fences make classes trade places.
 
 A pod's ask keeps its class value inside its application and leaf; above the leaf, each queue
 reports its highest pending priority plus its own `priority.offset` (saturating at the int32
-bounds), or only its offset when fenced (`prio.yunikorn.engine.report`). Two pods in different queues are
+bounds), or only its offset when fenced (`prio.yunikorn.reference.priority_value_by_policy`). Two pods in different queues are
 compared at their lowest common ancestor, on what the two children of that ancestor report. So
 for every queue and class prio computes the range a pod of the class can make that queue report
 (from the lowest to the highest leaf below it), and then compares siblings:
