@@ -26,7 +26,7 @@ from prio.yunikorn.appstate import NO_DEAD as _NO_DEAD
 from prio.yunikorn.appstate import AppState
 from prio.yunikorn.dominance import dominates_vec as _dominates_vec
 from prio.yunikorn.dominance import first_tied
-from prio.yunikorn.gosort import least
+from prio.yunikorn.gosort import dominating
 from prio.yunikorn.dominance import insertion_sort as _insertion_sort
 from prio.yunikorn.model import Model
 from prio.yunikorn.priorities import report_up
@@ -492,7 +492,7 @@ class Engine(Model):
         tried = None
         if id(heap) not in self._hidden:
             group = self._pop_group(heap)
-            i = 0 if len(group) == 1 else least([0] * len(group), [e[5] for e in group])
+            i = 0 if len(group) == 1 else dominating([e[5] for e in group])  # the least key's group: gosort.least
             for j, e in enumerate(group):
                 if j != i:
                     heapq.heappush(heap, e)

@@ -12,6 +12,8 @@ of a Python list whose positions may carry data that does not move (pass `less(i
 """
 from __future__ import annotations
 
+from operator import lt
+
 BLOCK = 20
 
 
@@ -151,15 +153,18 @@ def least(keys: list, vecs: list) -> int | None:
     group = [i for i in range(n) if keys[i] == k0]
     if len(group) == 1:
         return group[0]
-    # the candidate with the greatest vector in lexicographic order is the only one that can
-    # dominate all the others
-    best = max(group, key=lambda i: vecs[i])
+    j = dominating([vecs[i] for i in group])
+    return None if j is None else group[j]
+
+
+def dominating(vecs: list) -> int | None:
+    """The position of the vector that dominates every other one of `vecs` (>= in every place,
+    and not equal), or None. Only the greatest in lexicographic order can."""
+    best = max(range(len(vecs)), key=vecs.__getitem__)
     bv = vecs[best]
-    for i in group:
-        if i != best:
-            v = vecs[i]
-            if v == bv or any(a < b for a, b in zip(bv, v)):
-                return None
+    for i, v in enumerate(vecs):
+        if i != best and (v == bv or any(map(lt, bv, v))):
+            return None
     return best
 
 

@@ -46,7 +46,7 @@ from operator import add, sub, truediv
 from prio.values import INT32_MIN
 from prio.yunikorn import features as F
 from prio.yunikorn.dominance import dominates_vec, first_tied, insertion_sort, insertion_sort_bounded, scan_end, tied_vec
-from prio.yunikorn.gosort import BLOCK, least, stable_order
+from prio.yunikorn.gosort import BLOCK, dominating, stable_order
 from prio.yunikorn.priorities import change, report_level, report_up
 from prio.yunikorn.step import NO_CHANGES, Step, TieNote
 
@@ -633,8 +633,7 @@ def _choose_sorted(keys: list, groups: dict, memo: dict):
         del groups[key]
         heapq.heappop(keys)
         return g[1], None
-    vs = [e[2] for e in g]
-    i = least([0] * len(g), vs)
+    i = dominating([e[2] for e in g])  # the least key's group: gosort.least
     note = None
     if i is None:
         entries = sorted([(e, k) for k, x in groups.items() for e in (x if type(x) is list else (x,))])
