@@ -36,7 +36,7 @@ from prio.yunikorn.reference import (ReferenceRun, map_order_alternatives, misal
                                      sort_queues, sort_queues_by_key)
 from prio.yunikorn.snapshot import Snapshot
 from prio.yunikorn.step import NO_CHANGES as _NO_CHANGES
-from prio.yunikorn.step import Step, TieNote, take_ask
+from prio.yunikorn.step import Step, TieNote, run_steps, take_ask
 from prio.yunikorn.tieorder import ParkedGroups
 from prio.yunikorn.tree import QNode
 
@@ -166,15 +166,7 @@ class Engine(Model):
 
     def _walk(self, limit: int | None, progress) -> list:
         """run() by the walk: step() until nothing more can be placed (or `limit` steps)."""
-        steps = []
-        while limit is None or len(steps) < limit:
-            s = self.step()
-            if s is None:
-                break
-            steps.append(s)
-            if progress is not None and not (len(steps) & 1023):
-                progress(len(steps))
-        return steps
+        return run_steps(self.step, limit, progress)
 
     def step(self):
         """One allocation. Returns a Step, or None when nothing more can be placed."""

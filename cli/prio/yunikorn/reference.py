@@ -24,7 +24,7 @@ from prio.yunikorn.gosort import slice_stable, stable_order
 from prio.yunikorn.priorities import change
 from prio.yunikorn.quantity import show_quantity
 from prio.yunikorn.resources import strictly_positive
-from prio.yunikorn.step import Step, TieNote, take_ask
+from prio.yunikorn.step import Step, TieNote, run_steps, take_ask
 
 MIN = INT32_MIN
 
@@ -287,15 +287,7 @@ class ReferenceRun:
         return self._allocate(st, i, tuple(reversed(ties)), notes[0] if notes else "")
 
     def run(self, limit: int | None = None, progress=None) -> list:
-        steps = []
-        while limit is None or len(steps) < limit:
-            s = self.step()
-            if s is None:
-                break
-            steps.append(s)
-            if progress is not None and not (len(steps) & 1023):
-                progress(len(steps))
-        return steps
+        return run_steps(self.step, limit, progress)
 
     def _try_queue(self, q, ties: list, notes: list):
         if q.stopped:

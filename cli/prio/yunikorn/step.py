@@ -58,6 +58,20 @@ class Step(NamedTuple):
 NO_CHANGES: list = []  # shared by the steps that change no priority (never mutated)
 
 
+def run_steps(step, limit: int | None = None, progress=None) -> list:
+    """step() until it returns None (nothing more can be placed) or `limit` steps were taken;
+    progress(steps so far) every 1,024 steps. The step-by-step run of both engines."""
+    steps = []
+    while limit is None or len(steps) < limit:
+        s = step()
+        if s is None:
+            break
+        steps.append(s)
+        if progress is not None and not (len(steps) & 1023):
+            progress(len(steps))
+    return steps
+
+
 def take_ask(st, i: int, path: list, n: int):
     """The bookkeeping of step n taking ask i of application st (appstate.AppState) in the leaf
     path[0] (path: the leaf up to root): the ask is allocated, the application's first live
