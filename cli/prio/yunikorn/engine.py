@@ -26,14 +26,14 @@ from prio.yunikorn.appstate import NO_DEAD as _NO_DEAD
 from prio.yunikorn.appstate import AppState
 from prio.yunikorn.dominance import dominates_vec as _dominates_vec
 from prio.yunikorn.dominance import first_tied
-from prio.yunikorn.gosort import dominating
+from prio.yunikorn.gosort import dominating, stable_order
 from prio.yunikorn.dominance import insertion_sort as _insertion_sort
 from prio.yunikorn.model import Model
 from prio.yunikorn.priorities import report_up
 from prio.yunikorn.quantity import show_quantity
 from prio.yunikorn.resources import strictly_positive
-from prio.yunikorn.reference import (ReferenceRun, map_order_alternatives, misaligned_note, queue_tie_note,
-                                     sort_queues, sort_queues_by_key)
+from prio.yunikorn.reference import (ReferenceRun, fair_share, map_order_alternatives, misaligned_note, queue_tie_note,
+                                     sort_queues)
 from prio.yunikorn.snapshot import Snapshot
 from prio.yunikorn.step import NO_CHANGES as _NO_CHANGES
 from prio.yunikorn.step import Step, TieNote, run_steps, take_ask
@@ -109,6 +109,32 @@ WALK_SUPPORTS = frozenset({
     features.QUEUE_MAX, features.MAXAPPS, features.GUARANTEED, features.STOPPED, features.REST_USAGE,
     features.FAIR_MAX_MISALIGNED, features.SIBLINGS_OVER_20, features.RUNNING, features.TYPES, features.OTHER_TYPES,
     features.PARTIAL_ASKS, features.NOT_POSITIVE_ASKS, features.NEGATIVE_USAGE, features.ZERO_FAIR_MAX})
+
+
+def _keys_and_vectors(p, candidates: list, vector) -> tuple[list, list]:
+    """Each candidate's comparator inputs: (priority, share) as one key in the parent's order,
+    and its pending as a vector (`vector`: resources dict -> tuple over the asks' types)."""
+    if p.sort_priority:
+        keys = [(-c.reported, fair_share(c)) for c in candidates]
+    else:
+        keys = [(fair_share(c), -c.reported) for c in candidates]
+    return keys, [vector(c.pending) for c in candidates]
+
+
+def sort_queues_by_key(p, candidates: list, vector) -> list:
+    """reference.sort_queues for a parent whose children share one fair max, faster: each candidate's
+    comparator inputs worked out once, (priority, share) as one key and its pending as a
+    vector (`vector`: resources dict -> tuple over the asks' types). When every group of
+    candidates equal on the key is a chain under pending dominance (any two are equal or one
+    dominates), the comparator is a strict weak order and every stable sort gives the same
+    order: Python's sort by (key, the vector negated). Otherwise Go's SliceStable itself."""
+    keys, vecs = _keys_and_vectors(p, candidates, vector)
+    negs = [tuple(-v for v in vec) for vec in vecs]
+    idx = sorted(range(len(candidates)), key=lambda i: (keys[i], negs[i]))
+    if all(keys[a] != keys[b] or all(x <= y for x, y in zip(negs[a], negs[b])) for a, b in zip(idx, idx[1:])):
+        return [candidates[i] for i in idx]
+    return [candidates[i] for i in stable_order(keys, vecs)]
+
 
 
 class Engine(Model):

@@ -20,7 +20,7 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from prio.values import INT32_MAX, INT32_MIN
-from prio.yunikorn.gosort import slice_stable, stable_order
+from prio.yunikorn.gosort import slice_stable
 from prio.yunikorn.priorities import change
 from prio.yunikorn.quantity import show_quantity
 from prio.yunikorn.resources import strictly_positive
@@ -137,31 +137,6 @@ def sort_queues(p, candidates: list | None = None, aligned: bool = False) -> lis
         return strictly_greater(l.pending, r.pending)
 
     return slice_stable(cands, less)
-
-
-def _keys_and_vectors(p, candidates: list, vector) -> tuple[list, list]:
-    """Each candidate's comparator inputs: (priority, share) as one key in the parent's order,
-    and its pending as a vector (`vector`: resources dict -> tuple over the asks' types)."""
-    if p.sort_priority:
-        keys = [(-c.reported, fair_share(c)) for c in candidates]
-    else:
-        keys = [(fair_share(c), -c.reported) for c in candidates]
-    return keys, [vector(c.pending) for c in candidates]
-
-
-def sort_queues_by_key(p, candidates: list, vector) -> list:
-    """sort_queues for a parent whose children share one fair max, faster: each candidate's
-    comparator inputs worked out once, (priority, share) as one key and its pending as a
-    vector (`vector`: resources dict -> tuple over the asks' types). When every group of
-    candidates equal on the key is a chain under pending dominance (any two are equal or one
-    dominates), the comparator is a strict weak order and every stable sort gives the same
-    order: Python's sort by (key, the vector negated). Otherwise Go's SliceStable itself."""
-    keys, vecs = _keys_and_vectors(p, candidates, vector)
-    negs = [tuple(-v for v in vec) for vec in vecs]
-    idx = sorted(range(len(candidates)), key=lambda i: (keys[i], negs[i]))
-    if all(keys[a] != keys[b] or all(x <= y for x, y in zip(negs[a], negs[b])) for a, b in zip(idx, idx[1:])):
-        return [candidates[i] for i in idx]
-    return [candidates[i] for i in stable_order(keys, vecs)]
 
 
 def fair_max_misaligned(p) -> bool:
