@@ -121,10 +121,11 @@ def _keys_and_vectors(p, candidates: list, vector) -> tuple[list, list]:
     return keys, [vector(c.pending) for c in candidates]
 
 
-def sort_queues_by_key(p, candidates: list, vector) -> list:
-    """reference.sort_queues for a parent whose children share one fair max, faster: each candidate's
-    comparator inputs worked out once, (priority, share) as one key and its pending as a
-    vector (`vector`: resources dict -> tuple over the asks' types). When every group of
+def sort_queues_by_key(p, candidates: list, vector, memo: dict | None = None) -> list:
+    """reference.sort_queues for a parent whose children share one fair max, faster: each
+    candidate's comparator inputs worked out once, (priority, share) as one key and its pending
+    as a vector (`vector`: resources dict -> tuple over the asks' types); `memo`: the parent's
+    gosort.stable_order memo, kept between its sorts. When every group of
     candidates equal on the key is a chain under pending dominance (any two are equal or one
     dominates), the comparator is a strict weak order and every stable sort gives the same
     order: Python's sort by (key, the vector negated). Otherwise Go's SliceStable itself."""
@@ -133,8 +134,7 @@ def sort_queues_by_key(p, candidates: list, vector) -> list:
     idx = sorted(range(len(candidates)), key=lambda i: (keys[i], negs[i]))
     if all(keys[a] != keys[b] or all(x <= y for x, y in zip(negs[a], negs[b])) for a, b in zip(idx, idx[1:])):
         return [candidates[i] for i in idx]
-    return [candidates[i] for i in stable_order(keys, vecs)]
-
+    return [candidates[i] for i in stable_order(keys, vecs, memo)]
 
 
 class Engine(Model):
@@ -168,6 +168,7 @@ class Engine(Model):
         self._tie_orders = ParkedGroups()  # each parent's tie group order, kept between steps
         self._misaligned: set = set()  # ids of parents sorted every step, no heap (see sorted_children)
         self._by_key: set = set()  # ids of parents with a heap whose tie groups SliceStable orders (_descend_by_key)
+        self._sort_memo: dict = {}  # id(parent) -> gosort.stable_order's memo of its blocks
         self._hidden: set = set()  # ids of the heaps of by-key parents with a child pending but nothing live (_set_aside)
         self._by_name: dict = {}
         self._rekey: dict = {}  # id(leaf) -> _rekey_plan(its path), for the hot path
@@ -319,7 +320,7 @@ class Engine(Model):
         if cands is None:
             cands = self._candidates(p)
         if not aligned and id(p) in self._by_key:
-            return sort_queues_by_key(p, cands, self._vec)
+            return sort_queues_by_key(p, cands, self._vec, self._sort_memo.setdefault(id(p), {}))
         return sort_queues(p, cands, aligned)
 
     # ---- tie notes ------------------------------------------------------------------------
