@@ -1,6 +1,7 @@
 """gosort: Go's sort.SliceStable step for step, and the two shortcuts the fast engines take over
 it for YuniKorn's queue comparator (a key, then pending strictly greater), against it."""
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from prio.yunikorn.gosort import least, slice_stable, stable_order
 from strategies import sort_inputs
@@ -55,3 +56,20 @@ def test_more_than_20_incomparable_siblings_are_not_an_insertion_sort():
     assert stable_order(keys, vecs) == _go(keys, vecs) != one_insertion
     small = vecs[:20]  # up to 20, SliceStable is one insertion sort
     assert _go([0] * 20, small) == insertion_sort(list(range(20)), list(small), dominates_vec)
+
+
+@settings(max_examples=150, deadline=None)
+@given(sort_inputs(max_size=90), st.lists(st.tuples(st.integers(0, 89), st.integers(0, 4), st.integers(0, 6)), max_size=12))
+def test_a_memo_kept_between_sorts_gives_the_same_order(inp, changes):
+    """As the fast runs keep it per parent: one child changes between two sorts, the blocks that
+    did not change come from the memo, and every sort is still SliceStable's."""
+    keys, vecs = list(inp[0]), list(inp[1])
+    memo: dict = {}
+    assert stable_order(keys, vecs, memo) == _go(keys, vecs)
+    for i, k, v in changes:
+        if not keys:
+            break
+        i %= len(keys)
+        keys[i] = k
+        vecs[i] = tuple(min(6, v + j) for j in range(len(vecs[i])))
+        assert stable_order(keys, vecs, memo) == _go(keys, vecs)
