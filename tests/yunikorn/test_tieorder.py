@@ -9,7 +9,7 @@ import pytest
 from builders import build_engine, step_rows
 from prio.yunikorn import engine
 from prio.yunikorn.dominance import insertion_sort
-from prio.yunikorn.reference import strictly_greater
+from prio.yunikorn.resources import strictly_greater
 from prio.yunikorn.tieorder import TieOrders
 
 
@@ -142,7 +142,7 @@ def test_pending_vectors_compare_as_the_dicts_do(types):
     from prio.yunikorn.dominance import tied_vec as _tied_vec
     from prio.yunikorn.engine import _insertion_first_vec
     from prio.yunikorn.model import vector_of
-    from prio.yunikorn.reference import strictly_greater as _dominates
+    from prio.yunikorn.resources import strictly_greater as _dominates
 
     vec = vector_of(types)
     rnd = random.Random(len(types))

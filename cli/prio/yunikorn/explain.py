@@ -7,7 +7,7 @@ from typing import NamedTuple
 from prio.yunikorn import properties as P
 from prio.yunikorn.engine import Engine, MIN
 from prio.yunikorn.reference import priority_value_by_policy as report
-from prio.yunikorn.reference import strictly_greater
+from prio.yunikorn.resources import strictly_greater
 from prio.yunikorn.tree import QNode
 
 

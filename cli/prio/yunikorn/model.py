@@ -29,7 +29,7 @@ from prio.yunikorn.gosort import BLOCK
 from prio.yunikorn.maxtracker import MaxTracker
 from prio.yunikorn.placement import Rejected, place
 from prio.yunikorn.reference import (considered_groups, fair_max_misaligned, fair_share, headroom_misfit,
-                                     maxapplications_reached, priority_value_by_policy)
+                                     maxapplications_reached, path_to_root, priority_value_by_policy)
 from prio.yunikorn.snapshot import Snapshot
 from prio.yunikorn.tree import QNode, ensure_queue, fair_max, set_fairmax
 
@@ -199,12 +199,7 @@ class Model:
         """The queue and its ancestors, leaf first (cached: the tree is fixed once built)."""
         chain = getattr(q, "chain", None)
         if chain is None:
-            chain = []
-            n = q
-            while n is not None:
-                chain.append(n)
-                n = n.parent
-            q.chain = chain
+            chain = q.chain = path_to_root(q)
         return chain
 
     blocked_by_maxapps = staticmethod(maxapplications_reached)

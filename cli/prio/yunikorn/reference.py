@@ -23,7 +23,7 @@ from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn.gosort import slice_stable
 from prio.yunikorn.priorities import change
 from prio.yunikorn.quantity import show_quantity
-from prio.yunikorn.resources import strictly_positive
+from prio.yunikorn.resources import strictly_greater, strictly_positive
 from prio.yunikorn.step import Step, TieNote, run_steps, take_ask
 
 MIN = INT32_MIN
@@ -84,19 +84,6 @@ def fair_share(q, fairmax: dict | None = None) -> float:
 def incomparable(l: dict, r: dict) -> bool:
     """Neither pending strictly greater than the other (equal, or each greater somewhere)."""
     return not strictly_greater(l, r) and not strictly_greater(r, l)
-
-
-def strictly_greater(l: dict, r: dict) -> bool:
-    """resources.StrictlyGreaterThan(Sub(l, r), Zero): l >= r in every type (missing = 0) and
-    > in one. Not transitive over incomparable pairs: the sort's algorithm decides."""
-    greater = False
-    for k in set(l) | set(r):
-        d = l.get(k, 0) - r.get(k, 0)
-        if d < 0:
-            return False
-        if d > 0:
-            greater = True
-    return greater
 
 
 def queue_candidates(p) -> list:

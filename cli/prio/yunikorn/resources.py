@@ -110,6 +110,19 @@ def strictly_greater_or_equal(larger, smaller) -> bool:
     return all(smaller.get(k, 0) <= v for k, v in larger.items()) and all(larger.get(k, 0) >= v for k, v in smaller.items())
 
 
+def strictly_greater(l: dict, r: dict) -> bool:
+    """StrictlyGreaterThan(Sub(l, r), Zero), YuniKorn's "pending strictly greater": l >= r in every type (missing = 0) and
+    > in one. Not transitive over incomparable pairs: the sort's algorithm decides."""
+    greater = False
+    for k in set(l) | set(r):
+        d = l.get(k, 0) - r.get(k, 0)
+        if d < 0:
+            return False
+        if d > 0:
+            greater = True
+    return greater
+
+
 def strictly_only_existing(r, smaller, equals: bool) -> bool:
     """internalStrictlyOnlyExisting (StrictlyGreaterThanOnlyExisting with equals=False,
     ...OrEqualsOnlyExisting with equals=True)."""
