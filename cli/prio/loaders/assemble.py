@@ -34,6 +34,7 @@ def build(inp, partition: str | None = None, engine: str | None = None) -> Engin
     root: QNode
     others_conf: list = []
     rules = None
+    conf = None
     if inp.config is not None:
         parts = inp.config.partitions
         match = [p for p in parts if p.display_name.lower() == want]
@@ -47,6 +48,7 @@ def build(inp, partition: str | None = None, engine: str | None = None) -> Engin
                              f"{', '.join(others)} (--partition NAME)")
         root = from_config(match[0])
         rules = match[0].placementrules
+        conf = match[0]
         others_conf = [p for p in parts if p is not match[0]]
     elif inp.rest_queues:
         from prio.loaders import rest
@@ -54,7 +56,7 @@ def build(inp, partition: str | None = None, engine: str | None = None) -> Engin
         root = rest.build_tree(inp.rest_queues)
     else:
         root = empty_root()  # queues only from the snapshot: all dynamic
-    eng = Engine(root, snap, rules, engine or "auto")
+    eng = Engine(root, snap, rules, engine or "auto", conf)
     if inp.config is not None and others_conf:
         _note_other_partitions(inp, eng, others_conf)
     return eng

@@ -12,7 +12,7 @@ from prio.yunikorn import resources
 from prio.yunikorn.snapshot import Allocation, App, Ask, Node, Snapshot
 
 TOP = ("partition", "capacity", "priorityClasses", "applications", "nodes")
-APP = ("id", "queue", "submitTime", "allocated", "asks", "state", "user", "allocations", "rejectedMessage")
+APP = ("id", "queue", "submitTime", "allocated", "asks", "state", "user", "groups", "allocations", "rejectedMessage")
 ASK = ("id", "priority", "priorityClassName", "resources", "createTime", "count", "preemptionPolicy")
 ALLOC = ("id", "priority", "priorityClassName", "resources", "node", "createTime", "originator", "allowPreemption")
 MAX_COUNT = 10_000_000
@@ -105,6 +105,8 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
         app = App(app_id, queue.lower(), (to_ns(submit), 0) if submit is not None else (0, order),
                   allocated=r.resources(ap + ("allocated",), a.get("allocated")),
                   state=str(a.get("state") or ""), line=app_lines[i] if app_lines is not None else start_line if no_positions else doc.pos(ap).line, user=str(a.get("user") or ""))
+        if a.get("groups") is not None:
+            app.groups = _groups(r, ap + ("groups",), a["groups"], app_id)
         if rejected:
             app.rejected = str(a.get("rejectedMessage") or f"application {app_id} was rejected by YuniKorn (state: Rejected)")
         if a.get("allocations") is not None:
@@ -226,6 +228,13 @@ def nodes(r: Reader, value) -> list:
             r.fail(p + ("capacity",) if "capacity" in n else p, f"node {name}: capacity must be a mapping of resource name to quantity")
         out.append(Node(str(name), r.resources(p + ("capacity",), n["capacity"])))
     return out
+
+
+def _groups(r: Reader, path, value, app_id: str) -> tuple:
+    """An application's `groups`: the user's group names, in the resource manager's order."""
+    if not isinstance(value, list) or any(isinstance(g, bool) or not isinstance(g, (str, int)) or str(g) == "" for g in value):
+        r.fail(path, f"application {app_id}: groups must be a list of group names, found {value!r}")
+    return tuple(str(g) for g in value)
 
 
 def _flag(r: Reader, path, value, default: bool) -> bool:

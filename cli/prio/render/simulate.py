@@ -58,7 +58,7 @@ def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = N
     """`limit` caps the step rows of the human formats (json always has every step); `stopped`:
     the line that says --steps ended the run with asks still pending."""
     if fmt == "json":
-        yield from _json(steps, unscheduled, getattr(eng, "rejected", ()))
+        yield from _json(steps, unscheduled, getattr(eng, "rejected", ()), getattr(eng, "step_nodes", None))
         return
     if not steps and stopped and not unscheduled and not rejected_rows(eng):  # --steps 0: not "nothing to schedule"
         yield stopped + "\n"
@@ -77,7 +77,8 @@ def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = N
         yield _tabular(shown, unscheduled, eng, "github" if fmt == "markdown" else "plain", more)
 
 
-def _json(steps, unscheduled, rejected=()):
+def _json(steps, unscheduled, rejected=(), step_nodes=None):
+    """`step_nodes`: step number -> the node it placed on, when nodes are modelled."""
     dumps = json.dumps
     yield '{"steps": ['
     sep = "\n  "
@@ -101,6 +102,8 @@ def _json(steps, unscheduled, rejected=()):
                     p = memo[path] = jstr(path)
                 parts.append('{"queue": %s, "from": %s, "to": %s}' % (p, "null" if old is None else old, "null" if to is None else to))
             ch = ", ".join(parts) + "]" + (', "tie": true' if tie else "") + (', "note": ' + jstr(note) if note else "")
+        if step_nodes:
+            ch += ', "node": ' + jstr(step_nodes.get(n, ""))
         out('%s{"step": %d, "queue": %s, "application": %s, "ask": %s, "priority": %d, "changes": [%s}' % (
             sep, n, q, a, jstr(ask), priority, ch))
         sep = ",\n  "

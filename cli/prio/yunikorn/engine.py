@@ -157,13 +157,13 @@ class Engine(Model):
     tests/yunikorn/test_differential.py holds every step, tie note and leftover to the
     reference's."""
 
-    def __init__(self, root: QNode, snapshot: Snapshot, rules=None, choice: str = "auto"):
+    def __init__(self, root: QNode, snapshot: Snapshot, rules=None, choice: str = "auto", partition=None):
         """`rules`: the partition's placement rules (a list, possibly empty), or None when the
         queues the snapshot names are taken as given (no config). `choice`: one of ENGINES."""
         if choice not in ENGINES:
             raise ValueError(f"engine {choice!r}: one of {', '.join(ENGINES)}")
         self.choice = choice
-        super().__init__(root, snapshot, rules)
+        super().__init__(root, snapshot, rules, partition)
         self._heaps_ready = False  # built on the first step: explain never needs them
         self._tie_orders = ParkedGroups()  # each parent's tie group order, kept between steps
         self._misaligned: set = set()  # ids of parents sorted every step, no heap (see sorted_children)

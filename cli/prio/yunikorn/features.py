@@ -29,12 +29,14 @@ PARTIAL_ASKS = "asks-not-naming-every-type"
 NOT_POSITIVE_ASKS = "asks-for-nothing-or-negative"
 NEGATIVE_USAGE = "negative-usage"
 ZERO_FAIR_MAX = "fair-max-zero"
+NODES = "nodes"
+USER_LIMITS = "user-group-limits"
 
 # Every feature above; a new one joins here and in used(), and no fast run's SUPPORTS names it
 # until that run is taught it (tests/yunikorn/test_features.py fails until someone decides).
 ALL = frozenset({OFFSET, FENCE, FAIR_SORT, PRIORITY_SORT_OFF, CAPACITY, QUEUE_MAX, MAXAPPS, GUARANTEED, STOPPED,
                  REST_USAGE, FAIR_MAX_MISALIGNED, SIBLINGS_OVER_20, RUNNING, TYPES, OTHER_TYPES, PARTIAL_ASKS,
-                 NOT_POSITIVE_ASKS, NEGATIVE_USAGE, ZERO_FAIR_MAX})
+                 NOT_POSITIVE_ASKS, NEGATIVE_USAGE, ZERO_FAIR_MAX, NODES, USER_LIMITS})
 
 
 def used(eng) -> frozenset:
@@ -53,6 +55,10 @@ def used(eng) -> frozenset:
         out.add(CAPACITY)
     if any(st.running for st in eng.apps):
         out.add(RUNNING)
+    if eng.cluster is not None:
+        out.add(NODES)
+    if eng.ugm is not None:
+        out.add(USER_LIMITS)
     for q in eng.root.walk():
         if q.offset and not q.fenced:
             out.add(OFFSET)

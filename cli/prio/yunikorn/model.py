@@ -10,8 +10,10 @@ int32), only its offset when fenced, and -2147483648 ("nothing pending") when it
 asks. Every tracker is a counted max-heap (maxtracker.MaxTracker): adding is O(log n) with an
 O(1) max update, removing is amortised O(log n).
 
-Simplifications, by design: no nodes (capacity is one pool), no reservations, placeholders or
-preemption, no user/group limits. Headroom only shrinks and running applications only grow in
+Nodes (with reservations) and user/group limits are the reference engine's (reference.py): the
+model holds the nodes with what already runs on them (nodes.Cluster) and the limits with the
+users' and groups' usage (ugm.Usage). Without nodes the capacity is one pool. No placeholders or
+preemption. Headroom only shrinks and running applications only grow in
 this model, so an ask that does not fit, or an application over maxapplications, never will: it
 is set aside at once with its reason and never scanned again.
 
@@ -27,11 +29,13 @@ from prio.values import INT32_MIN as MIN
 from prio.yunikorn.appstate import AppState
 from prio.yunikorn.gosort import BLOCK
 from prio.yunikorn.maxtracker import MaxTracker
+from prio.yunikorn.nodes import Cluster
 from prio.yunikorn.placement import Rejected, place
-from prio.yunikorn.reference import (considered_groups, fair_max_misaligned, fair_share, headroom_misfit,
+from prio.yunikorn.reference import (DEFAULT_USER, considered_groups, fair_max_misaligned, fair_share, headroom_misfit,
                                      maxapplications_reached, path_to_root, priority_value_by_policy)
 from prio.yunikorn.snapshot import Snapshot
 from prio.yunikorn.tree import QNode, ensure_queue, fair_max, set_fairmax
+from prio.yunikorn.ugm import Usage, limits_of
 
 _RESOURCES = operator.attrgetter("resources")
 
@@ -63,9 +67,10 @@ class Model:
     share, usage ratio, headroom misfit, maxapplications, which parents the heaps cannot order);
     and the asks set aside so far (leftovers)."""
 
-    def __init__(self, root: QNode, snapshot: Snapshot, rules=None):
+    def __init__(self, root: QNode, snapshot: Snapshot, rules=None, partition=None):
         """`rules`: the partition's placement rules (a list, possibly empty), or None when the
-        queues the snapshot names are taken as given (no config)."""
+        queues the snapshot names are taken as given (no config). `partition`: the partition's
+        config (config.Partition: node sort policy, user and group limits), when there is one."""
         self.root = root
         self.snapshot = snapshot
         self.rejected: list[Rejected] = []
@@ -109,6 +114,17 @@ class Model:
             leaf.apps.append(st)
         for st in self.apps:
             self._add_app(st)
+        # The cluster's nodes, with what runs on them, and the user/group limits (reference
+        # engine only: features.NODES, features.USER_LIMITS).
+        self.cluster = None
+        self.step_nodes: dict = {}  # step number -> the node it placed on (with nodes)
+        if snapshot.nodes:
+            self.cluster = Cluster(snapshot.nodes, partition.nodesort_type if partition is not None else None,
+                                   partition.resourceweights if partition is not None else None)
+        limits = limits_of(partition)
+        self.ugm = Usage(limits) if limits else None
+        if self.cluster is not None or self.ugm is not None:
+            self._place_running()
         # When every ask asks for something and nothing negative, whatever has an ask neither
         # allocated nor set aside (live) has strictly positive pending resources: the hot path
         # then need not check.
@@ -124,6 +140,24 @@ class Model:
             q.reported = priority_value_by_policy(q, q.tracker.max)
             if q.parent is not None and q.reported != MIN:
                 q.parent.tracker.add(q.reported)
+
+    def _place_running(self) -> None:
+        """What already runs: each running allocation on its node (`allocated` without
+        `allocations` is one allocation on the first node) and in its user's and group's usage."""
+        for st in self.apps:
+            app = st.app
+            if app.allocations is not None:
+                running = [(a.node, a.resources) for a in app.allocations]
+            elif app.allocated:
+                running = [("", app.allocated)]
+            else:
+                continue
+            for node, res in running:
+                if self.cluster is not None:
+                    n = self.cluster.by_name.get(node) or self.cluster.nodes[0]
+                    n.add(res)
+                if self.ugm is not None:
+                    self.ugm.add(st.app_id, st.leaf.path, app.user or DEFAULT_USER, app.groups, res)
 
     @staticmethod
     def _init_state(q: QNode) -> None:

@@ -10,9 +10,9 @@ only when the rule creates queues. When no rule gave a name but `root.default` e
 application goes there. Then the partition creates the missing queues below the deepest queue
 that exists, which must not be a leaf.
 
-What prio does not know about an application: its user's groups (filters see the snapshot's
-`user`, no groups) and its tags, so `tag` rules never match, and a `user` rule matches only when
-the snapshot names the user. Submit ACLs are taken as open.
+Filters see the snapshot's `user` and `groups`. What prio does not know about an application:
+its tags, so `tag` rules never match; a `user` rule matches only when the snapshot names the
+user. Submit ACLs are taken as open.
 """
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ INVALID_NAME = ("invalid queue name, max 64 characters consisting of alphanumeri
 _NAME = re.compile(r"[a-zA-Z0-9_:#/@-]{1,64}")  # fullmatch
 # configs.UserRegExp / GroupRegExp / SpecialRegExp, for filters
 _USER = re.compile(r"[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?")  # fullmatch: Go's $ never matches before a newline
+_GROUP = re.compile(r"[_a-zA-Z][a-zA-Z0-9:_.-]*")  # fullmatch
 _SPECIAL = re.compile(r"[\^$*+?()\[{}|]")
 DEFAULT_QUEUE = "root.default"
 
@@ -54,26 +55,35 @@ def find(root, path: str):
     return q
 
 
-def _allows(rule, user: str) -> bool:
-    """Filter.allowUser for a user without groups."""
+def _matcher(entries, valid):
+    """newFilter's list or expression for users or groups: one entry with regular-expression
+    characters is an unanchored expression, one plain entry or several are a list of the
+    entries that are valid names. None: no entries (nothing to match)."""
+    entries = list(entries or [])
+    if not entries:
+        return None
+    if len(entries) == 1 and _SPECIAL.search(entries[0]):
+        try:
+            exp = re.compile(entries[0])
+        except re.error:
+            return lambda name: False
+        return lambda name: exp.search(name) is not None
+    names = {e for e in entries if valid.fullmatch(e)}
+    return names.__contains__
+
+
+def _allows(rule, user: str, groups=()) -> bool:
+    """Filter.allowUser: the user name, then each of the user's groups in order; a match lets
+    an allow filter apply and makes a deny filter skip the rule, no match the opposite."""
     allow = (rule.filter_type or "") != "deny"
-    users = list(rule.users or [])
-    groups = rule.groups or []
-    if not users and not groups:
+    by_user, by_group = _matcher(rule.users, _USER), _matcher(rule.groups, _GROUP)
+    if by_user is None and by_group is None:
         return allow
-    matched = False
-    if len(users) == 1:
-        u = users[0]
-        if _SPECIAL.search(u):
-            try:
-                matched = re.search(u, user) is not None
-            except re.error:
-                matched = False
-        else:
-            matched = bool(_USER.fullmatch(u)) and u == user
-    elif len(users) >= 2:
-        matched = user in {u for u in users if _USER.fullmatch(u)}
-    return allow if matched else not allow
+    if by_user is not None and by_user(user):
+        return allow
+    if by_group is not None and any(by_group(g) for g in groups):
+        return allow
+    return not allow
 
 
 def _check_parts(name: str) -> None:
@@ -101,9 +111,10 @@ def _apply(rule, app, root) -> str | None:
     """One rule's placeApplication: a queue name, None for no match; _Fail for an error."""
     kind = (rule.name or "").lower()
     user = getattr(app, "user", "") or ""
+    groups = getattr(app, "groups", ()) or ()
     if kind == "provided":
         name = app.queue
-        if not name or not _allows(rule, user):
+        if not name or not _allows(rule, user, groups):
             return None
         if name.startswith("root."):
             _check_parts(name)
@@ -114,7 +125,7 @@ def _apply(rule, app, root) -> str | None:
             if name is None:
                 return None
     elif kind == "fixed":
-        if not _allows(rule, user):
+        if not _allows(rule, user, groups):
             return None
         name = (rule.value or "").lower()
         if not name:
@@ -124,7 +135,7 @@ def _apply(rule, app, root) -> str | None:
             if name is None:
                 return None
     elif kind == "user":
-        if not user or not _allows(rule, user):
+        if not user or not _allows(rule, user, groups):
             return None  # prio does not know the user: the rule cannot match
         child = user.replace(".", "_dot_")
         _check_parts(child)

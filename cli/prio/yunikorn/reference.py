@@ -21,12 +21,14 @@ from bisect import bisect_left
 
 from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn.gosort import slice_stable
+from prio.yunikorn.nodes import fit_in_score
 from prio.yunikorn.priorities import change
 from prio.yunikorn.quantity import show_quantity
 from prio.yunikorn.resources import strictly_greater, strictly_positive
 from prio.yunikorn.step import Step, TieNote, run_steps, take_ask
 
 MIN = INT32_MIN
+DEFAULT_USER = "testuser"  # the user of an application whose snapshot names none (one for all)
 
 
 # ---- priorities -------------------------------------------------------------------------------
@@ -222,15 +224,22 @@ def headroom_misfit(path: list, ask):
 class ReferenceRun:
     """Queue.TryAllocate from root, one allocation per step, everything sorted again each step.
 
-    Headroom only shrinks and running applications only grow here, so an ask that did not fit
-    (or whose application could not start) never will: its first reason is kept (prio's
-    leftovers), and trying it again changes nothing."""
+    Queue headroom and user/group headroom only shrink, running applications only grow, and a
+    node's capacity never changes here, so an ask that does not fit those (or whose application
+    could not start) never will: its first reason is kept (prio's leftovers), and trying it
+    again changes nothing. A node's free room is different: a node held by a reservation opens
+    again when the reservation is used, so an ask that finds no node is tried again every cycle,
+    and is given its reason only when the run ends (_finish)."""
 
     def __init__(self, eng):
         self.eng = eng
         self.n_types = eng.n_types
         self.steps_done = eng.steps_done
         self.order = {id(st): sorted_requests(st) for st in eng.apps}
+        self.cluster = eng.cluster  # nodes.Cluster, or None: the capacity is one pool
+        self.ugm = eng.ugm  # ugm.Usage, or None: no user or group limits
+        self.reservations: dict = {}  # id(st) -> {ask index: the node it holds}
+        self.finished = False
         # the eventually consistent priorities, from scratch, children first
         for q in sorted(eng.root.walk(), key=lambda q: -q.depth):
             q.reported = current_priority(q)
@@ -239,14 +248,27 @@ class ReferenceRun:
 
     # -- the walk
     def step(self):
-        """One allocation (a Step), or None when nothing more can be placed."""
-        ties: list = []  # leaf first, as the walk unwinds
-        notes: list = []
-        got = self._try_queue(self.eng.root, ties, notes)
-        if got is None:
-            return None
-        st, i = got
-        return self._allocate(st, i, tuple(reversed(ties)), notes[0] if notes else "")
+        """One allocation (a Step), or None when nothing more can be placed. With nodes, one
+        call runs YuniKorn's scheduling cycles until one allocates: each first tries the asks
+        holding a reservation (PartitionContext.tryReservedAllocate), then the normal walk
+        (tryAllocate); a cycle that only reserves a node allocates nothing, and a node holds
+        one reservation and an ask one, so such cycles are few."""
+        while True:
+            ties: list = []  # leaf first, as the walk unwinds
+            notes: list = []
+            got = None
+            if self.reservations:
+                got = self._try_reserved_queue(self.eng.root)
+            if got is None:
+                got = self._try_queue(self.eng.root, ties, notes)
+            if got is None:
+                self._finish()
+                return None
+            st, i, node, reserve = got
+            if reserve:
+                self._reserve(st, i, node)
+                continue
+            return self._allocate(st, i, tuple(reversed(ties)), notes[0] if notes else "", node)
 
     def run(self, limit: int | None = None, progress=None) -> list:
         return run_steps(self.step, limit, progress)
@@ -260,6 +282,8 @@ class ReferenceRun:
         for c in order:
             got = self._try_queue(c, ties, notes)
             if got is not None:
+                if got[3]:
+                    return got  # a reservation: no step, no tie to note
                 if fair_max_misaligned(q):
                     self._map_order_note(q, c, order, ties, notes)
                 else:
@@ -270,41 +294,159 @@ class ReferenceRun:
     def _try_leaf(self, leaf, ties: list):
         apps = sort_applications(leaf, self.n_types)
         for st in apps:
-            i = self._try_app(st)
-            if i is not None:
-                self._app_tie(st, apps, ties)
-                return st, i
+            got = self._try_app(st)
+            if got is not None:
+                if not got[3]:
+                    self._app_tie(st, apps, ties)
+                return got
         return None
 
+    def _cannot_start(self, st) -> bool:
+        """Queue.canRunApp and the user/group manager's CanRunApp for an application that does
+        not run yet: when one says no, every ask of it is set aside with that reason."""
+        if st.running:
+            return False
+        q = maxapplications_reached(st)
+        if q is not None:
+            st.blocked = q
+            self._set_aside_all(st, f"maxapplications {q.maxapps} of {q.path} reached ({q.running} running)")
+            return True
+        if self.ugm is not None:
+            got = self.ugm.cannot_run(st.app_id, st.leaf.path, user_of(st), st.app.groups)
+            if got is not None:
+                kind, who, path, limit, running = got
+                st.blocked = path
+                self._set_aside_all(st, f"{kind} {who} maxapplications {limit} of {path} reached ({running} running)")
+                return True
+        return False
+
     def _try_app(self, st):
-        """Application.tryAllocate without nodes: the first ask, in sortedRequests order, that
-        fits the headroom of every queue up to root; an application that does not run yet
-        starts only within maxapplications. An application whose every ask is placed or set
-        aside has nothing to try."""
+        """Application.tryAllocate: the first ask, in sortedRequests order, that fits the
+        user's and group's headroom, then the headroom of every queue up to root, then a node
+        (the first in the partition's order with room, nodes holding a reservation left out);
+        an ask that finds no node reserves the node it fits best (tryNodes) and the cycle ends.
+        An application that does not run yet starts only within maxapplications. Returns
+        (st, ask index, node or None, whether it is a reservation), or None."""
         if not has_live_ask(st):
             return None
-        if not st.running:
-            q = maxapplications_reached(st)
-            if q is not None:
-                st.blocked = q
-                for i in self.order[id(st)]:
-                    if not st.alloc[i]:
-                        self._set_aside(st, i, f"maxapplications {q.maxapps} of {q.path} reached ({q.running} running)")
-                return None
+        if self._cannot_start(st):
+            return None
         path = path_to_root(st.leaf)
         for i in self.order[id(st)]:
-            if st.alloc[i]:
+            if st.alloc[i] or i in st.dead:
                 continue
             ask = st.asks[i]
+            if self.ugm is not None:
+                short = self._user_misfit(st, ask)
+                if short is not None:
+                    self._set_aside(st, i, short)
+                    continue
             miss = headroom_misfit(path, ask)
-            if miss is None:
-                return i
-            q, k = miss
-            cap = "the cluster capacity" if q.parent is None else f"max of {q.path}"
-            left = q.max[k] - q.allocated.get(k, 0)
-            self._set_aside(st, i, f"does not fit {cap}: needs {k} {show_quantity(k, ask.resources[k])}, "
-                                   f"{show_quantity(k, left)} of {show_quantity(k, q.max[k])} left")
+            if miss is not None:
+                q, k = miss
+                cap = "the cluster capacity" if q.parent is None else f"max of {q.path}"
+                left = q.max[k] - q.allocated.get(k, 0)
+                self._set_aside(st, i, f"does not fit {cap}: needs {k} {show_quantity(k, ask.resources[k])}, "
+                                       f"{show_quantity(k, left)} of {show_quantity(k, q.max[k])} left")
+                continue
+            if self.cluster is None:
+                return st, i, None, False
+            got = self._try_nodes(st, i, ask)
+            if got is not None:
+                return got
         return None
+
+    def _user_misfit(self, st, ask):
+        """The user/group headroom check (userHeadroom.FitInMaxUndef): None when the ask fits,
+        else the reason it is set aside."""
+        short = self.ugm.short_of(st.app_id, st.leaf.path, user_of(st), st.app.groups, ask.resources)
+        if short is None:
+            return None
+        kind, who, path, k, left, limit = short
+        return (f"{kind} {who} quota in {path} exceeded: needs {k} {show_quantity(k, ask.resources[k])}, "
+                f"{show_quantity(k, max(left, 0))} of {show_quantity(k, limit)} left")
+
+    def _try_nodes(self, st, i: int, ask):
+        """Application.tryNodes over the unreserved nodes in order: the first node whose
+        capacity fits the ask and whose free room fits it now; else, for an ask without a
+        reservation, the node to reserve: the lowest FitInScore among those whose capacity fits
+        (the first in order on a tie). An ask no node could ever hold is set aside."""
+        key = (st.app_id, ask.id)
+        res = ask.resources
+        held = self.reservations.get(id(st), {})
+        best, best_score = None, float("inf")
+        for node in self.cluster.unreserved():
+            if not node.schedulable or not node.fits_node(res):
+                continue
+            if node.can_allocate(res, key):
+                return st, i, node, False
+            if i not in held:
+                s = fit_in_score(res, node.available)
+                if s < best_score:
+                    best, best_score = node, s
+        if best is not None:
+            return st, i, best, True
+        if not any(n.fits_node(res) for n in self.cluster.nodes):
+            self._set_aside(st, i, too_big_reason(self.cluster, res))
+        return None
+
+    # -- the asks holding a reservation
+    def _try_reserved_queue(self, q):
+        """Queue.TryReservedAllocate: queues sorted as usual; in a leaf, the applications holding
+        reservations in application id order (prio's stand-in for the map)."""
+        if q.stopped:
+            return None
+        if q.leaf:
+            for st in sorted((st for st in q.apps if self.reservations.get(id(st))), key=lambda st: st.app_id):
+                if not st.running and self._cannot_start(st):
+                    continue
+                got = self._try_reserved_app(st)
+                if got is not None:
+                    return got
+            return None
+        for c in sort_queues(q):
+            got = self._try_reserved_queue(c)
+            if got is not None:
+                return got
+        return None
+
+    def _try_reserved_app(self, st):
+        """Application.tryReservedAllocate: each reservation (ask id order) that fits the user's,
+        group's and queue's headroom is tried on its node; failing all, each on the other
+        unreserved nodes in order."""
+        held = sorted(self.reservations[id(st)].items(), key=lambda kv: st.asks[kv[0]].id)
+        path = path_to_root(st.leaf)
+
+        def headroom_ok(ask):
+            if self.ugm is not None and self.ugm.short_of(st.app_id, st.leaf.path, user_of(st), st.app.groups, ask.resources):
+                return False
+            return headroom_misfit(path, ask) is None
+
+        for i, node in held:
+            ask = st.asks[i]
+            if headroom_ok(ask) and node.can_allocate(ask.resources, (st.app_id, ask.id)):
+                return st, i, node, False
+        for i, node in held:
+            ask = st.asks[i]
+            if not headroom_ok(ask):
+                continue
+            for other in self.cluster.unreserved():
+                if other is node or not other.schedulable or not other.fits_node(ask.resources):
+                    continue
+                if other.can_allocate(ask.resources, (st.app_id, ask.id)):
+                    return st, i, other, False
+        return None
+
+    def _reserve(self, st, i: int, node) -> None:
+        node.reserved = (st.app_id, st.asks[i].id)
+        self.reservations.setdefault(id(st), {})[i] = node
+
+    def _unreserve(self, st, i: int) -> None:
+        held = self.reservations.get(id(st))
+        if held and i in held:
+            held.pop(i).reserved = None
+            if not held:
+                del self.reservations[id(st)]
 
     @staticmethod
     def _set_aside(st, i: int, reason: str) -> None:
@@ -318,6 +460,23 @@ class ReferenceRun:
             q.live -= 1
         while st.live < len(st.asks) and (st.alloc[st.live] or st.live in st.dead):
             st.live += 1
+
+    def _set_aside_all(self, st, reason: str) -> None:
+        for i in self.order[id(st)]:
+            if not st.alloc[i]:
+                self._set_aside(st, i, reason)
+
+    def _finish(self) -> None:
+        """The run is over: an ask still live found no node (the only check that is not final
+        before the end). Give each its reason in the final state."""
+        if self.finished or self.cluster is None:
+            return
+        self.finished = True
+        for st in self.eng.apps:
+            held = self.reservations.get(id(st), {})
+            for i in self.order[id(st)]:
+                if not st.alloc[i] and i not in st.dead:
+                    self._set_aside(st, i, no_room_reason(self.cluster, st.asks[i].resources, held.get(i)))
 
     # -- the tie notes: choices Go's map order could have made otherwise
     def _queue_tie(self, p, c, order: list, ties: list) -> None:
@@ -345,7 +504,7 @@ class ReferenceRun:
             notes.append(misaligned_note(p, c, doc))
 
     # -- the allocation
-    def _allocate(self, st, i: int, ties: tuple, note: str) -> Step:
+    def _allocate(self, st, i: int, ties: tuple, note: str, node=None) -> Step:
         eng = self.eng
         leaf = st.leaf
         path = path_to_root(leaf)
@@ -361,6 +520,12 @@ class ReferenceRun:
                 q.pending[k] -= v
                 q.allocated[k] = q.allocated.get(k, 0) + v
             q.live -= 1
+        if node is not None:
+            node.add(ask.resources)
+            self._unreserve(st, i)
+            eng.step_nodes[n] = node.name
+        if self.ugm is not None:
+            self.ugm.add(st.app_id, leaf.path, user_of(st), st.app.groups, ask.resources)
         st.prio = ask_max_priority(st)
         changes = []
         for q, old in zip(path, before):  # leaf up: a parent reads its children's new values
@@ -368,6 +533,42 @@ class ReferenceRun:
             if q.parent is not None and q.reported != old:
                 changes.append(change(q, old, q.reported))
         return Step(n, leaf.path, st.app_id, ask.id, ask.priority, changes, ties, note)
+
+
+def user_of(st) -> str:
+    """The application's user for the user/group manager (one user for all when not given)."""
+    return st.app.user or DEFAULT_USER
+
+
+def too_big_reason(cluster, res: dict) -> str:
+    """An ask no node's capacity fits (FitInNode fails everywhere): the resource and the largest node."""
+    for k, v in res.items():
+        top = max((n.capacity.get(k, 0) for n in cluster.nodes), default=0)
+        if v > top:
+            return (f"larger than every node: needs {k} {show_quantity(k, v)}, the largest node has "
+                    f"{show_quantity(k, top)}")
+    return "larger than every node"
+
+
+def no_room_reason(cluster, res: dict, held) -> str:
+    """An ask that fits some node's capacity but found no node with room when the run ended:
+    the resource short on the node with the most of it free, and the reservations in the way."""
+    key_type = next((k for k, v in res.items() if v > 0), None)
+    usable = [n for n in cluster.nodes if n.fits_node(res)]
+    open_nodes = [n for n in usable if n.reserved is None]
+    out = "no node has room"
+    if key_type is not None and usable:
+        pool = open_nodes or usable
+        k = next((t for t in res if all(res[t] > n.available.get(t, 0) for n in pool)), key_type)
+        top = max(pool, key=lambda n: (n.available.get(k, 0), n.name))
+        out += (f": needs {k} {show_quantity(k, res[k])}, the most free on a node is "
+                f"{show_quantity(k, max(top.available.get(k, 0), 0))} ({top.name})")
+    others = sorted(n.name for n in usable if n.reserved is not None and n is not held)
+    if held is not None:
+        out += f"; it holds a reservation on {held.name}, which never had room for it"
+    if others:
+        out += f"; reserved for other asks: {', '.join(others)}"
+    return out
 
 
 def queue_tie_note(c, order: list):

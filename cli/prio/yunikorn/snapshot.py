@@ -29,7 +29,8 @@ class App:
     state: str = ""  # "", New, Accepted, Running...: Running when allocated is non-empty
     line: int | None = None  # where the app is defined, for messages
     allocations: list | None = None  # Allocation: the running tasks one by one (preemption victims)
-    user: str = ""  # the submitting user, when known (placement rules)
+    user: str = ""  # the submitting user, when known (placement rules, user limits)
+    groups: tuple = ()  # the user's groups, in the order the resource manager gives them
     placed: bool = False  # already placed by YuniKorn (REST dumps): placement rules are not applied again
     rejected: str | None = None  # YuniKorn's reason when it already rejected the application (live, state: Rejected)
 

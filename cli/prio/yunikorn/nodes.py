@@ -1,0 +1,128 @@
+"""The cluster's nodes as YuniKorn's scheduler keeps them: each node's capacity, what runs on it,
+the reservation it holds, and the order the partition offers the nodes in (yunikorn-core
+objects/node.go, node_collection.go, nodesorting.go; resources.FitIn and FitInScore). Pure: no
+I/O.
+
+Nodes never change here except by what is placed on them: a replay adds allocations, it never
+releases one (preemption is prio preempt's), so a node's free room only shrinks.
+"""
+from __future__ import annotations
+
+from prio.yunikorn.resources import fit_in, strictly_positive
+
+FAIR = "fair"
+BINPACKING = "binpacking"
+# NewNodeSortingPolicy without resource weights: vcore and memory count, equally; other types not
+DEFAULT_WEIGHTS = {"vcore": 1.0, "memory": 1.0}
+
+
+def sort_policy(name: str | None) -> str:
+    """The partition's nodesortpolicy type as YuniKorn takes it: binpacking, else fair (an
+    absent or unknown type is fair, the NodeCollection's default)."""
+    return BINPACKING if (name or "").lower() == BINPACKING else FAIR
+
+
+def weights_of(configured: dict | None) -> dict:
+    """The resource weights YuniKorn scores nodes with: the configured ones, else the defaults."""
+    return dict(configured) if configured else dict(DEFAULT_WEIGHTS)
+
+
+def usage_share(capacity: dict, available: dict, weights: dict) -> float:
+    """absResourceUsage: the node's usage share (1 - free/capacity) averaged over the resource
+    types of its capacity, each by its weight; types without a weight (or weight 0) and shares
+    that are not a number (0/0) do not count; 0 when nothing counts. Free room is pruned in
+    YuniKorn, so a type with nothing free counts as fully used."""
+    usage = total = 0.0
+    for k, cap in capacity.items():
+        w = weights.get(k)
+        if not w:
+            continue
+        free = available.get(k, 0)
+        if cap == 0:
+            if free == 0:
+                continue  # NaN: skipped
+            share = float("-inf") if free > 0 else float("inf")
+        else:
+            share = 1.0 - free / cap
+        usage += share * w
+        total += w
+    return usage / total if total else 0.0
+
+
+def score(policy: str, capacity: dict, available: dict, weights: dict) -> float:
+    """NodeSortingPolicy.ScoreNode: fair scores the usage (least used first), binpacking one
+    minus it (most used first)."""
+    u = usage_share(capacity, available, weights)
+    return 1.0 - u if policy == BINPACKING else u
+
+
+def fit_in_score(ask: dict, available: dict) -> float:
+    """Resource.FitInScore of the ask against the node's free room (what tryNodes reserves by,
+    lowest first): over the types with room free, 1 for a type the ask does not ask for, and
+    (free - ask) / free where more is free than asked; a type with less free than asked adds 0."""
+    s = 0.0
+    for k, free in available.items():
+        if free <= 0:
+            continue
+        want = ask.get(k, 0)
+        if want <= 0:
+            s += 1.0
+        elif free > want:
+            s += (free - want) / free
+    return s
+
+
+class NodeState:
+    """One node: its capacity, what is allocated on it, its free room, and the ask (application
+    id, ask id) its reservation is for, if any (a node holds at most one)."""
+
+    __slots__ = ("name", "capacity", "allocated", "available", "reserved", "schedulable")
+
+    def __init__(self, name: str, capacity: dict):
+        self.name = name
+        self.capacity = dict(capacity)
+        self.allocated: dict = {}
+        self.available = dict(capacity)
+        self.reserved: tuple | None = None
+        self.schedulable = True
+
+    def fits_node(self, res: dict) -> bool:
+        """FitInNode: the ask fits the node's capacity (every type the ask names present)."""
+        return fit_in(self.capacity, res)
+
+    def can_allocate(self, res: dict, key: tuple) -> bool:
+        """preAllocateCheck: something asked for, the node not reserved for another ask, and
+        the free room fits."""
+        if not strictly_positive(res):
+            return False
+        if self.reserved is not None and self.reserved != key:
+            return False
+        return fit_in(self.available, res)
+
+    def add(self, res: dict) -> None:
+        for k, v in res.items():
+            self.allocated[k] = self.allocated.get(k, 0) + v
+            self.available[k] = self.available.get(k, 0) - v
+
+
+class Cluster:
+    """The partition's nodes in the order they were added, with the sorting policy. order() is
+    the full iterator's order, unreserved() the one the normal allocation walk uses."""
+
+    def __init__(self, nodes, policy: str | None = None, weights: dict | None = None):
+        self.nodes = [NodeState(n.name, n.capacity) for n in nodes]
+        self.by_name = {n.name: n for n in self.nodes}
+        self.policy = sort_policy(policy)
+        self.weights = weights_of(weights)
+
+    def order(self) -> list:
+        """The nodes by score, then name (the node collection's B-tree order)."""
+        p, w = self.policy, self.weights
+        return sorted(self.nodes, key=lambda n: (score(p, n.capacity, n.available, w), n.name))
+
+    def unreserved(self) -> list:
+        """GetNodeIterator: the nodes in order, those holding a reservation left out."""
+        return [n for n in self.order() if n.reserved is None]
+
+    def reserved_count(self) -> int:
+        return sum(1 for n in self.nodes if n.reserved is not None)
