@@ -36,7 +36,7 @@ def build_engine(queues: str, snapshot, choice: str = "auto", placement: bool = 
     partition = config.decode(d).partitions[0]
     root = tree.from_config(partition)
     return engine.Engine(root, native.load("a.json", yamlnodes.load("a.json", snapshot)[0]),
-                         partition.placementrules if placement else None, choice)
+                         partition.placementrules if placement else None, choice, partition)
 
 
 def run_state(e: engine.Engine) -> tuple:

@@ -94,7 +94,13 @@ def test_live_equals_the_native_files(name, partition):
     # loader sorts YuniKorn's map order by submit time); its content must not.
     key = lambda u: (u["application"], u["ask"])  # noqa: E731
     assert sorted(live_sim.pop("unscheduled"), key=key) == sorted(file_sim.pop("unscheduled"), key=key)
+    # A live server serves its nodes, so its steps name the node each ask goes to; the native
+    # files give the same cluster as a `capacity` (one node) where they can.
+    nodes = [s.pop("node", None) for s in live_sim["steps"]]
+    file_nodes = [s.pop("node", None) for s in file_sim["steps"]]
     assert live_sim == file_sim
+    assert None not in nodes
+    assert file_nodes == nodes or set(file_nodes) == {None}
 
 
 @pytest.mark.parametrize("name,partition", cases())

@@ -58,7 +58,8 @@ def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = N
     """`limit` caps the step rows of the human formats (json always has every step); `stopped`:
     the line that says --steps ended the run with asks still pending."""
     if fmt == "json":
-        yield from _json(steps, unscheduled, getattr(eng, "rejected", ()), getattr(eng, "step_nodes", None))
+        yield from _json(steps, unscheduled, getattr(eng, "rejected", ()), getattr(eng, "step_nodes", None),
+                         getattr(eng, "tied_leftovers", None))
         return
     if not steps and stopped and not unscheduled and not rejected_rows(eng):  # --steps 0: not "nothing to schedule"
         yield stopped + "\n"
@@ -77,8 +78,10 @@ def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = N
         yield _tabular(shown, unscheduled, eng, "github" if fmt == "markdown" else "plain", more)
 
 
-def _json(steps, unscheduled, rejected=(), step_nodes=None):
-    """`step_nodes`: step number -> the node it placed on, when nodes are modelled."""
+def _json(steps, unscheduled, rejected=(), step_nodes=None, tied=None):
+    """`step_nodes`: step number -> the node it placed on, when nodes are modelled; `tied`:
+    (application, ask) of unscheduled asks whose reservation after the last step was a tied
+    choice (they carry "tie": true)."""
     dumps = json.dumps
     yield '{"steps": ['
     sep = "\n  "
@@ -114,7 +117,10 @@ def _json(steps, unscheduled, rejected=(), step_nodes=None):
     yield '\n ],\n "unscheduled": ['
     sep = "\n  "
     for u in unscheduled:
-        yield sep + dumps({"ask": u.ask, "application": u.application, "queue": u.queue, "priority": u.priority, "reason": u.reason, "code": classify(u.reason).code})
+        entry = {"ask": u.ask, "application": u.application, "queue": u.queue, "priority": u.priority, "reason": u.reason, "code": classify(u.reason).code}
+        if tied and (u.application, u.ask) in tied:
+            entry["tie"] = True
+        yield sep + dumps(entry)
         sep = ",\n  "
     yield "\n ]"
     if rejected:

@@ -39,6 +39,10 @@ ALL = frozenset({OFFSET, FENCE, FAIR_SORT, PRIORITY_SORT_OFF, CAPACITY, QUEUE_MA
                  NOT_POSITIVE_ASKS, NEGATIVE_USAGE, ZERO_FAIR_MAX, NODES, USER_LIMITS})
 
 
+# What only the reference engine schedules: nodes (with reservations) and user/group limits.
+REFERENCE_ONLY = frozenset({NODES, USER_LIMITS})
+
+
 def used(eng) -> frozenset:
     """The features the engine's input uses (before any step)."""
     out = set()

@@ -31,11 +31,11 @@ from prio.yunikorn.gosort import BLOCK
 from prio.yunikorn.maxtracker import MaxTracker
 from prio.yunikorn.nodes import Cluster
 from prio.yunikorn.placement import Rejected, place
-from prio.yunikorn.reference import (DEFAULT_USER, considered_groups, fair_max_misaligned, fair_share, headroom_misfit,
+from prio.yunikorn.reference import (considered_groups, fair_max_misaligned, fair_share, headroom_misfit,
                                      maxapplications_reached, path_to_root, priority_value_by_policy)
 from prio.yunikorn.snapshot import Snapshot
 from prio.yunikorn.tree import QNode, ensure_queue, fair_max, set_fairmax
-from prio.yunikorn.ugm import Usage, limits_of
+from prio.yunikorn.ugm import DEFAULT_USER, Usage, limits_of, user_groups
 
 _RESOURCES = operator.attrgetter("resources")
 
@@ -118,6 +118,7 @@ class Model:
         # engine only: features.NODES, features.USER_LIMITS).
         self.cluster = None
         self.step_nodes: dict = {}  # step number -> the node it placed on (with nodes)
+        self.tied_leftovers: set = set()  # (application, ask) reserved after the last step by a tied choice
         if snapshot.nodes:
             self.cluster = Cluster(snapshot.nodes, partition.nodesort_type if partition is not None else None,
                                    partition.resourceweights if partition is not None else None)
@@ -157,7 +158,8 @@ class Model:
                     n = self.cluster.by_name.get(node) or self.cluster.nodes[0]
                     n.add(res)
                 if self.ugm is not None:
-                    self.ugm.add(st.app_id, st.leaf.path, app.user or DEFAULT_USER, app.groups, res)
+                    user = app.user or DEFAULT_USER
+                    self.ugm.add(st.app_id, st.leaf.path, user, user_groups(user, app.groups), res)
 
     @staticmethod
     def _init_state(q: QNode) -> None:

@@ -123,6 +123,3 @@ class Cluster:
     def unreserved(self) -> list:
         """GetNodeIterator: the nodes in order, those holding a reservation left out."""
         return [n for n in self.order() if n.reserved is None]
-
-    def reserved_count(self) -> int:
-        return sum(1 for n in self.nodes if n.reserved is not None)

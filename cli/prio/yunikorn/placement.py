@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from prio.yunikorn.ugm import user_groups
+
 NO_RULE = "application rejected: no placement rule matched"
 INVALID_NAME = ("invalid queue name, max 64 characters consisting of alphanumeric characters and "
                 "'-', '_', '#', '@', '/', ':' allowed")
@@ -111,7 +113,7 @@ def _apply(rule, app, root) -> str | None:
     """One rule's placeApplication: a queue name, None for no match; _Fail for an error."""
     kind = (rule.name or "").lower()
     user = getattr(app, "user", "") or ""
-    groups = getattr(app, "groups", ()) or ()
+    groups = user_groups(user, getattr(app, "groups", ())) if user else ()
     if kind == "provided":
         name = app.queue
         if not name or not _allows(rule, user, groups):

@@ -11,8 +11,13 @@ The words are YuniKorn's own where it has a string for the case:
 - ``QueueQuota``: "Not enough queue quota", the allocation log entry YuniKorn writes when an ask
   does not fit the headroom of its queue path (objects.NotEnoughQueueQuota); prio names the queue
   whose max is short and the resource.
-- ``UserQuota``: "Not enough user quota" (objects.NotEnoughUserQuota). prio does not model user
-  and group limits, so it never gives this code; it is in the catalogue so the codes stay stable.
+- ``UserQuota``: "Not enough user quota" (objects.NotEnoughUserQuota): the ask does not fit the
+  headroom a user limit (`limits:` with `users`) leaves on its path; prio names the user, the
+  queue and the resource. ``GroupQuota``: the same for the limit of the group the application is
+  tracked under (YuniKorn writes the same NotEnoughUserQuota for both: it checks their minimum).
+- ``UserMaxApplications`` / ``GroupMaxApplications``: the user's (or group's) `maxapplications` on
+  the path is reached: YuniKorn keeps the application Accepted (APP_CANNOTRUN_QUEUE's user/group
+  counterpart).
 - ``MaxApplications``: YuniKorn keeps the application Accepted and sends the event
   APP_CANNOTRUN_QUEUE: the maxapplications of a queue on its path is reached.
 - ``RejectedByPlacement``: no placement rule places the application; the words are the
@@ -20,6 +25,12 @@ The words are YuniKorn's own where it has a string for the case:
 
 and prio's own for what its model adds:
 
+- ``NodeTooSmall``: the ask is larger than every node (FitInNode fails everywhere): it can never
+  be placed, and YuniKorn does not reserve a node for it.
+- ``NoNodeRoom``: no node has room for it now (the free room is split over the nodes): prio names
+  the resource and the node with the most of it free, and the reservation the ask holds.
+- ``NodeReserved``: a node with room is reserved for another ask (a reserved node is closed to
+  every other ask until its reservation is used).
 - ``NoCapacity``: the cluster capacity (root's max, the snapshot's ``capacity``) is used up: in
   YuniKorn the ask would wait for a node; prio has one pool and nothing is released.
 - ``QueueStopped``: a queue on the path is Stopped (REST dumps).
@@ -34,7 +45,13 @@ from dataclasses import dataclass
 # code -> (words, where the words come from)
 CODES = {
     "QueueQuota": ("Not enough queue quota", "YuniKorn's allocation log (NotEnoughQueueQuota)"),
-    "UserQuota": ("Not enough user quota", "YuniKorn's allocation log (NotEnoughUserQuota); prio does not model user limits"),
+    "UserQuota": ("Not enough user quota", "YuniKorn's allocation log (NotEnoughUserQuota)"),
+    "GroupQuota": ("Not enough group quota", "YuniKorn's allocation log (NotEnoughUserQuota: the user's and group's headroom together)"),
+    "UserMaxApplications": ("Application cannot run: the user's maxapplications reached", "YuniKorn's user/group manager (CanRunApp)"),
+    "GroupMaxApplications": ("Application cannot run: the group's maxapplications reached", "YuniKorn's user/group manager (CanRunApp)"),
+    "NodeTooSmall": ("Larger than every node", "prio: FitInNode fails on every node (YuniKorn never reserves one for it)"),
+    "NoNodeRoom": ("No node has room", "prio: no node's free room fits it (tryNodes found none)"),
+    "NodeReserved": ("Node reserved for another ask", "prio: the node with room holds another ask's reservation"),
     "MaxApplications": ("Application cannot run in queue: maxapplications reached", "YuniKorn's event APP_CANNOTRUN_QUEUE"),
     "RejectedByPlacement": ("Rejected by placement", "YuniKorn's placement manager (failed to place application)"),
     "NoCapacity": ("No capacity left", "prio: the cluster capacity is used up (one pool, nothing released)"),
@@ -67,6 +84,11 @@ class PendingAsk:
 _MAXAPPS = re.compile(r"^maxapplications (\d+) of (\S+) reached \((\d+) running\)")
 _FIT = re.compile(r"^does not fit (?:the cluster capacity|max of (\S+)): needs (\S+) (\S+), (\S+) of (\S+) left")
 _STOPPED = re.compile(r"^queue (\S+) is Stopped")
+_UGM_QUOTA = re.compile(r"^(user|group) (\S+) quota in (\S+) exceeded: needs (\S+) (\S+), (\S+) of (\S+) left")
+_UGM_APPS = re.compile(r"^(user|group) (\S+) maxapplications (\d+) of (\S+) reached \((\d+) running\)")
+_TOO_BIG = re.compile(r"^larger than every node(?:: needs (\S+) (\S+), the largest node has (\S+))?")
+_NO_ROOM = re.compile(r"^no node has room(?:: needs (\S+) (\S+), the most free on one node is (\S+) \((\S+)\))?")
+_RESERVED = re.compile(r"^node (\S+) has room but is reserved for (\S+) \(application (\S+)\)")
 
 
 def classify(detail: str) -> Reason:
@@ -84,6 +106,31 @@ def classify(detail: str) -> Reason:
                           detail, None, res)
         return Reason("QueueQuota", f"{CODES['QueueQuota'][0]}: {queue} is short of {res} (needs {need}, {left} of max {total} left)",
                       detail, queue, res)
+    m = _UGM_QUOTA.match(detail)
+    if m:
+        kind, who, queue, res, need, left, total = m.groups()
+        code = "UserQuota" if kind == "user" else "GroupQuota"
+        return Reason(code, f"{CODES[code][0]}: {kind} {who} is short of {res} in {queue} (needs {need}, {left} of {total} left)",
+                      detail, queue, res)
+    m = _UGM_APPS.match(detail)
+    if m:
+        kind, who, limit, queue, running = m.groups()
+        code = "UserMaxApplications" if kind == "user" else "GroupMaxApplications"
+        return Reason(code, f"{CODES[code][0]}: {kind} {who} on {queue} ({running} of {limit} running)", detail, queue)
+    m = _TOO_BIG.match(detail)
+    if m:
+        res, need, top = m.groups()
+        more = f": needs {res} {need}, the largest node has {top}" if res else ""
+        return Reason("NodeTooSmall", CODES["NodeTooSmall"][0] + more, detail, None, res)
+    m = _NO_ROOM.match(detail)
+    if m:
+        res, need, top, node = m.groups()
+        more = f": needs {res} {need}, at most {top} free on one node ({node})" if res else ""
+        return Reason("NoNodeRoom", CODES["NoNodeRoom"][0] + more, detail, None, res)
+    m = _RESERVED.match(detail)
+    if m:
+        node, ask, app = m.groups()
+        return Reason("NodeReserved", f"{CODES['NodeReserved'][0]}: {node} waits for {ask} of {app}", detail)
     m = _STOPPED.match(detail)
     if m:
         return Reason("QueueStopped", f"{CODES['QueueStopped'][0]}: {m.group(1)}", detail, m.group(1))

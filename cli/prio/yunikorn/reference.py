@@ -26,9 +26,9 @@ from prio.yunikorn.priorities import change
 from prio.yunikorn.quantity import show_quantity
 from prio.yunikorn.resources import strictly_greater, strictly_positive
 from prio.yunikorn.step import Step, TieNote, run_steps, take_ask
+from prio.yunikorn.ugm import DEFAULT_USER, user_groups
 
 MIN = INT32_MIN
-DEFAULT_USER = "testuser"  # the user of an application whose snapshot names none (one for all)
 
 
 # ---- priorities -------------------------------------------------------------------------------
@@ -253,6 +253,8 @@ class ReferenceRun:
         holding a reservation (PartitionContext.tryReservedAllocate), then the normal walk
         (tryAllocate); a cycle that only reserves a node allocates nothing, and a node holds
         one reservation and an ask one, so such cycles are few."""
+        earlier: list = []  # the ties of the cycles that only reserved: they shaped this step too
+        tied: list = []  # the asks those cycles reserved for
         while True:
             ties: list = []  # leaf first, as the walk unwinds
             notes: list = []
@@ -262,13 +264,17 @@ class ReferenceRun:
             if got is None:
                 got = self._try_queue(self.eng.root, ties, notes)
             if got is None:
-                self._finish()
+                self._finish(tied)
                 return None
             st, i, node, reserve = got
             if reserve:
                 self._reserve(st, i, node)
+                if ties:
+                    tied.append((st.app_id, st.asks[i].id))
+                earlier = [t for t in reversed(ties) if t not in earlier] + earlier
                 continue
-            return self._allocate(st, i, tuple(reversed(ties)), notes[0] if notes else "", node)
+            ties = [t for t in reversed(ties) if t not in earlier]
+            return self._allocate(st, i, tuple(earlier + ties), notes[0] if notes else "", node)
 
     def run(self, limit: int | None = None, progress=None) -> list:
         return run_steps(self.step, limit, progress)
@@ -282,8 +288,6 @@ class ReferenceRun:
         for c in order:
             got = self._try_queue(c, ties, notes)
             if got is not None:
-                if got[3]:
-                    return got  # a reservation: no step, no tie to note
                 if fair_max_misaligned(q):
                     self._map_order_note(q, c, order, ties, notes)
                 else:
@@ -296,8 +300,7 @@ class ReferenceRun:
         for st in apps:
             got = self._try_app(st)
             if got is not None:
-                if not got[3]:
-                    self._app_tie(st, apps, ties)
+                self._app_tie(st, apps, ties)
                 return got
         return None
 
@@ -312,7 +315,7 @@ class ReferenceRun:
             self._set_aside_all(st, f"maxapplications {q.maxapps} of {q.path} reached ({q.running} running)")
             return True
         if self.ugm is not None:
-            got = self.ugm.cannot_run(st.app_id, st.leaf.path, user_of(st), st.app.groups)
+            got = self.ugm.cannot_run(st.app_id, st.leaf.path, user_of(st), groups_of(st))
             if got is not None:
                 kind, who, path, limit, running = got
                 st.blocked = path
@@ -359,7 +362,7 @@ class ReferenceRun:
     def _user_misfit(self, st, ask):
         """The user/group headroom check (userHeadroom.FitInMaxUndef): None when the ask fits,
         else the reason it is set aside."""
-        short = self.ugm.short_of(st.app_id, st.leaf.path, user_of(st), st.app.groups, ask.resources)
+        short = self.ugm.short_of(st.app_id, st.leaf.path, user_of(st), groups_of(st), ask.resources)
         if short is None:
             return None
         kind, who, path, k, left, limit = short
@@ -418,7 +421,7 @@ class ReferenceRun:
         path = path_to_root(st.leaf)
 
         def headroom_ok(ask):
-            if self.ugm is not None and self.ugm.short_of(st.app_id, st.leaf.path, user_of(st), st.app.groups, ask.resources):
+            if self.ugm is not None and self.ugm.short_of(st.app_id, st.leaf.path, user_of(st), groups_of(st), ask.resources):
                 return False
             return headroom_misfit(path, ask) is None
 
@@ -466,17 +469,20 @@ class ReferenceRun:
             if not st.alloc[i]:
                 self._set_aside(st, i, reason)
 
-    def _finish(self) -> None:
+    def _finish(self, tied: list) -> None:
         """The run is over: an ask still live found no node (the only check that is not final
-        before the end). Give each its reason in the final state."""
+        before the end). Give each its reason in the final state. `tied`: the asks that reserved
+        a node after the last step by a choice Go's map order could have made otherwise (no
+        step is left to mark: their unscheduled entries are)."""
         if self.finished or self.cluster is None:
             return
         self.finished = True
+        self.eng.tied_leftovers = set(tied)
         for st in self.eng.apps:
             held = self.reservations.get(id(st), {})
             for i in self.order[id(st)]:
                 if not st.alloc[i] and i not in st.dead:
-                    self._set_aside(st, i, no_room_reason(self.cluster, st.asks[i].resources, held.get(i)))
+                    self._set_aside(st, i, no_room_reason(self.cluster, st, st.asks[i], held.get(i)))
 
     # -- the tie notes: choices Go's map order could have made otherwise
     def _queue_tie(self, p, c, order: list, ties: list) -> None:
@@ -525,7 +531,7 @@ class ReferenceRun:
             self._unreserve(st, i)
             eng.step_nodes[n] = node.name
         if self.ugm is not None:
-            self.ugm.add(st.app_id, leaf.path, user_of(st), st.app.groups, ask.resources)
+            self.ugm.add(st.app_id, leaf.path, user_of(st), groups_of(st), ask.resources)
         st.prio = ask_max_priority(st)
         changes = []
         for q, old in zip(path, before):  # leaf up: a parent reads its children's new values
@@ -540,6 +546,11 @@ def user_of(st) -> str:
     return st.app.user or DEFAULT_USER
 
 
+def groups_of(st) -> tuple:
+    """The groups the user/group manager resolves the application's user to."""
+    return user_groups(user_of(st), st.app.groups)
+
+
 def too_big_reason(cluster, res: dict) -> str:
     """An ask no node's capacity fits (FitInNode fails everywhere): the resource and the largest node."""
     for k, v in res.items():
@@ -550,24 +561,26 @@ def too_big_reason(cluster, res: dict) -> str:
     return "larger than every node"
 
 
-def no_room_reason(cluster, res: dict, held) -> str:
-    """An ask that fits some node's capacity but found no node with room when the run ended:
-    the resource short on the node with the most of it free, and the reservations in the way."""
-    key_type = next((k for k, v in res.items() if v > 0), None)
+def no_room_reason(cluster, st, ask, held) -> str:
+    """An ask that fits some node's capacity but found no node when the run ended: a node with
+    room held by another ask's reservation, else the resource short on the node with the most of
+    it free (and the reservation the ask holds, if any)."""
+    res = ask.resources
     usable = [n for n in cluster.nodes if n.fits_node(res)]
-    open_nodes = [n for n in usable if n.reserved is None]
+    blocked = [n for n in usable if n.reserved is not None and n is not held and n.can_allocate(res, n.reserved)]
+    if blocked:
+        n = min(blocked, key=lambda n: n.name)
+        return f"node {n.name} has room but is reserved for {n.reserved[1]} (application {n.reserved[0]})"
+    pool = [n for n in usable if n.reserved is None or n is held] or usable
+    k = next((t for t in res if res[t] > 0 and all(res[t] > n.available.get(t, 0) for n in pool)),
+             next((t for t in res if res[t] > 0), None))
     out = "no node has room"
-    if key_type is not None and usable:
-        pool = open_nodes or usable
-        k = next((t for t in res if all(res[t] > n.available.get(t, 0) for n in pool)), key_type)
+    if k is not None and pool:
         top = max(pool, key=lambda n: (n.available.get(k, 0), n.name))
-        out += (f": needs {k} {show_quantity(k, res[k])}, the most free on a node is "
+        out += (f": needs {k} {show_quantity(k, res[k])}, the most free on one node is "
                 f"{show_quantity(k, max(top.available.get(k, 0), 0))} ({top.name})")
-    others = sorted(n.name for n in usable if n.reserved is not None and n is not held)
     if held is not None:
-        out += f"; it holds a reservation on {held.name}, which never had room for it"
-    if others:
-        out += f"; reserved for other asks: {', '.join(others)}"
+        out += f"; it holds the reservation of {held.name}"
     return out
 
 

@@ -22,6 +22,14 @@ from typing import NamedTuple
 
 
 WILDCARD = "*"
+DEFAULT_USER = "testuser"  # the user of an application whose snapshot names none (one for all)
+
+
+def user_groups(user: str, groups) -> tuple:
+    """The groups YuniKorn knows the user by (UserGroupCache.ConvertUGI): those the resource
+    manager sent; none sent, the cache resolves the user, and without a resolver (the Kubernetes
+    case) a user is a member of one primary group named as the user itself."""
+    return tuple(groups) if groups else (user,)
 
 
 class Limit(NamedTuple):
