@@ -98,6 +98,8 @@ def choose(eng, engines) -> str:
     features cover what the input uses; "reference" when none does."""
     need = used(eng)
     assert need <= ALL, need - ALL  # used() names only features listed in ALL
+    if need & REFERENCE_ONLY:
+        return "reference"
     for name, supports in engines:
         if need <= supports:
             return name
