@@ -78,3 +78,12 @@ def test_a_supported_input_takes_the_fastest_run_that_supports_it(monkeypatch):
     assert _runs(monkeypatch, "auto", F.ALL) == (["walk"], ["x0-1"])  # maxapplications: not simplerun's
     assert _runs(monkeypatch, "fast", F.ALL - {F.MAXAPPS}) == (["walk"], ["x0-1"])  # fast: asked for
     assert _runs(monkeypatch, "reference", F.ALL) == (["reference"], ["x0-1"])
+
+
+def test_fast_asked_for_still_takes_the_reference_engine_where_no_fast_run_exists():
+    """Nodes and user/group limits only the reference engine schedules: a fast run asked for
+    would ignore them (the ask of 5 fits no node of 4)."""
+    snap = {"nodes": [{"name": "n1", "capacity": {"pods": 4}}],
+            "applications": [{"id": "x", "queue": "root.a", "asks": [{"priority": 1, "resources": {"pods": 5}}]}]}
+    e = build_engine(BASE.format(a=""), snap, "fast")
+    assert e.run() == [] and [u.ask for u in e.leftovers()] == ["x-1"]

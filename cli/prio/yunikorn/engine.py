@@ -185,7 +185,8 @@ class Engine(Model):
         if not self._heaps_ready and not self.steps_done:
             runs = ((SIMPLE, simplerun.SUPPORTS), (WALK, WALK_SUPPORTS)) if limit is None else ((WALK, WALK_SUPPORTS),)
             got = features.choose(self, runs)
-            if got == "reference" and self.choice == "auto":  # a feature no fast run knows
+            if got == "reference" and (self.choice == "auto" or features.used(self) & features.REFERENCE_ONLY):
+                # a feature no fast run knows (fast asked for: taken where a fast run exists at all)
                 return ReferenceRun(self).run(limit, progress)
             if got == SIMPLE and simplerun.ready(self):  # the commonest input without limits
                 return simplerun.run(self, progress)
