@@ -31,3 +31,19 @@ def test_every_sample_loads():
         assert r.exit_code in (0, 1), (name, r.stderr)
         report = json.loads(r.stdout)  # read and checked: no unreadable-input entry
         assert report["summary"]["files"] == 1 and not [f for f in report["findings"] if f["rule"] == "PRIO000"], name
+
+
+def test_cluster_sample_places_on_nodes_and_holds_users_to_their_limits():
+    """samples/cluster-*: three nodes, a running task, two users under a wildcard user limit
+    (the docs' worked example, docs/nodes-and-limits.md)."""
+    got = json.loads(run_cli("simulate", "--sample", "cluster", "-o", "json").stdout)
+    # binpacking: the ETL merge (7 cores) fits only the empty node-2; alice's first ask goes to
+    # the most used node with room (node-1, 4 of 8 in use), her second to node-3
+    assert [(s["ask"], s["node"]) for s in got["steps"]] == [
+        ("etl-merge", "node-2"), ("alice-report-1", "node-1"), ("alice-report-2", "node-3")]
+    codes = {u["ask"]: (u["code"], u["reason"]) for u in got["unscheduled"]}
+    assert codes["alice-report-3"] == ("UserQuota", "user alice quota in root.analytics exceeded: needs vcore 3, 0 of 6 left")
+    assert codes["bob-notebook-2"][0] == "UserQuota"  # 12 cores: over bob's 6 before any node is looked at
+    assert codes["bob-notebook-1"][0] == "NoNodeRoom" and "reservation of node-3" in codes["bob-notebook-1"][1]
+    table = run_cli("simulate", "--sample", "cluster", "-o", "plain").stdout
+    assert "node" in table.splitlines()[1] and "node-2" in table.splitlines()[2]

@@ -96,3 +96,27 @@ def test_why_ask_names_what_blocks_an_ask(tmp_path):
     assert "never placed: maxapplications 1 of root.a reached" in r.stdout
     r = run_cli("explain", str(q), str(s), "--why-ask", "small", "--behind", "huge")
     assert "huge is never placed" in r.stdout and "does not fit max of root.b: needs vcore 3, 2 of 2 left" in r.stdout
+
+
+def test_blockers_name_the_node_and_the_user_limit_at_that_moment():
+    """--why-ask's blockers with nodes and limits: no node with room (the node and what is free),
+    a user's limit (who, where, the numbers)."""
+    from builders import build_engine
+    from prio.yunikorn import explain
+
+    queues = UNDER_ROOT + "          - {name: a, limits: [{limit: l, users: [alice], maxresources: {vcore: 2}}]}\n"
+    snap = {"nodes": [{"name": "n1", "capacity": {"vcore": 4}}, {"name": "n2", "capacity": {"vcore": 2}}],
+            "applications": [{"id": "r", "queue": "root.a", "user": "bob", "allocations": [{"id": "r1", "resources": {"vcore": 3}, "node": "n1"}],
+                              "asks": [{"id": "big", "priority": 1, "resources": {"vcore": 3}}]},
+                             {"id": "x", "queue": "root.a", "user": "alice", "asks": [{"id": "wide", "priority": 1, "resources": {"vcore": 3}}]}]}
+    eng = build_engine(queues, snap)
+    st = {s.app_id: s for s in eng.apps}
+    facts: dict = {}
+    got = explain._blockers(eng, st["r"], st["r"].asks[0], facts)
+    # n2 (2 cores) could never hold it: the most free on a node that could is n1's 1
+    assert got == ["big finds no node then (no node has room: needs vcore 3, the most free on one node is 1 (n1)): "
+                   "YuniKorn tries the next ask instead."] and facts["rule"] == "nodes"
+    facts = {}
+    got = explain._blockers(eng, st["x"], st["x"].asks[0], facts)
+    assert got == ["wide does not fit the user limit of alice in root.a then (needs vcore 3, 2 of 2 left): YuniKorn tries the next ask instead."]
+    assert facts["rule"] == "userQuota" and facts["values"]["user"] == "alice"

@@ -137,8 +137,13 @@ def _tabular(steps, unscheduled, eng, tablefmt, more=""):
     if not steps and not more:  # (more: --limit 0 or --steps 0 hid them, and says so below)
         out.append("Nothing was placed: no pending ask fits (see Unscheduled below).")
     elif steps:
-        out.append(grid([(f"{s.step}{marks(s)}", s.queue, s.application, s.ask, f"P{s.priority}", changes_text(s.changes)) for s in steps],
-                        ("step", "queue", "application", "ask", "priority", "priority changes"), tablefmt))
+        nodes = getattr(eng, "step_nodes", None)
+        if nodes:  # nodes are modelled: where each ask goes
+            out.append(grid([(f"{s.step}{marks(s)}", s.queue, s.application, s.ask, f"P{s.priority}", nodes.get(s.step, ""), changes_text(s.changes)) for s in steps],
+                            ("step", "queue", "application", "ask", "priority", "node", "priority changes"), tablefmt))
+        else:
+            out.append(grid([(f"{s.step}{marks(s)}", s.queue, s.application, s.ask, f"P{s.priority}", changes_text(s.changes)) for s in steps],
+                            ("step", "queue", "application", "ask", "priority", "priority changes"), tablefmt))
     notes = footnotes(steps)
     if notes:
         out.append("\n\n" + "\n".join(notes))
@@ -177,10 +182,15 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
     t.add_column("application", overflow="fold", ratio=2)
     t.add_column("ask", overflow="fold", ratio=2)
     t.add_column("priority", justify="right", no_wrap=True, min_width=max((len(f"P{s.priority}") for s in steps), default=8))
+    nodes = getattr(eng, "step_nodes", None)
+    if nodes:  # nodes are modelled: where each ask goes
+        t.add_column("node", overflow="fold", ratio=1)
     t.add_column("priority changes", overflow="fold", ratio=3)
     for s in steps:
-        t.add_row(f"{s.step}{marks(s)}", DottedPath(s.queue), escape(s.application), escape(s.ask), f"[bold cyan]P{s.priority}[/]",
-                  "\n".join(f"{escape(short(q))}: {_show(a)} -> " + ("[dim]n/a[/]" if b is None else str(b)) for q, a, b in s.changes))
+        cells = [f"{s.step}{marks(s)}", DottedPath(s.queue), escape(s.application), escape(s.ask), f"[bold cyan]P{s.priority}[/]"]
+        if nodes:
+            cells.append(escape(nodes.get(s.step, "")))
+        t.add_row(*cells, "\n".join(f"{escape(short(q))}: {_show(a)} -> " + ("[dim]n/a[/]" if b is None else str(b)) for q, a, b in s.changes))
     if steps:
         con.print(t)
         for line in footnotes(steps):

@@ -309,7 +309,13 @@ def _blockers(eng: Engine, st, a, facts: dict | None = None) -> list[str]:
             facts.update(rule="maxapplications", partsAt=q.path, values={"running": q.running, "maxapplications": q.maxapps})
             out.append(f"Application {st.app.id} has nothing running yet and {q.path} already runs {q.running} of its "
                        f"maxapplications {q.maxapps}: YuniKorn skips the application until one finishes.")
+    if eng.ugm is not None:
+        out += _limit_blockers(eng, st, a, facts)
     miss = eng.misfit(Engine.path_of(st.leaf), a)
+    if miss is None and eng.cluster is not None and not out:
+        nodes = _node_blocker(eng, st, a, facts)
+        if nodes:
+            return out + [nodes]
     if miss is not None:
         from prio.yunikorn.quantity import show_quantity as qshow
 
@@ -321,6 +327,51 @@ def _blockers(eng: Engine, st, a, facts: dict | None = None) -> list[str]:
         out.append(f"{a.id} does not fit {where} then (needs {k} {qshow(k, a.resources[k])}, {qshow(k, left)} of "
                    f"{qshow(k, q.max[k])} left): YuniKorn tries the next ask instead.")
     return out
+
+
+def _limit_blockers(eng: Engine, st, a, facts: dict) -> list[str]:
+    """The user's and group's limits at that moment: maxapplications for an application that does
+    not run yet, then the headroom the ask must fit."""
+    from prio.yunikorn.reference import groups_of, user_of
+
+    out = []
+    user, groups = user_of(st), groups_of(st)
+    if not st.running:
+        got = eng.ugm.cannot_run(st.app_id, st.leaf.path, user, groups)
+        if got is not None:
+            kind, who, path, limit, running = got
+            if facts.get("rule") is None:
+                facts.update(rule=f"{kind}MaxApplications", partsAt=path, values={kind: who, "running": running, "maxapplications": limit})
+            out.append(f"Application {st.app.id} has nothing running yet and {kind} {who} already runs {running} of its "
+                       f"maxapplications {limit} in {path}: YuniKorn skips the application until one finishes.")
+    short = eng.ugm.short_of(st.app_id, st.leaf.path, user, groups, a.resources)
+    if short is not None:
+        from prio.yunikorn.quantity import show_quantity as qshow
+
+        kind, who, path, k, left, limit = short
+        if facts.get("rule") is None:
+            facts.update(rule=f"{kind}Quota", partsAt=path, values={kind: who, "resource": k, "needs": a.resources[k], "left": left, "max": limit})
+        out.append(f"{a.id} does not fit the {kind} limit of {who} in {path} then (needs {k} {qshow(k, a.resources[k])}, "
+                   f"{qshow(k, max(left, 0))} of {qshow(k, limit)} left): YuniKorn tries the next ask instead.")
+    return out
+
+
+def _node_blocker(eng: Engine, st, a, facts: dict) -> str:
+    """Whether a node could take the ask at that moment (an unreserved node whose free room fits,
+    or the node it holds); if none, why (the same words as the unscheduled reason)."""
+    from prio.yunikorn.reference import no_room_reason, too_big_reason
+
+    key = (st.app_id, a.id)
+    nodes = eng.cluster.nodes
+    if any(n.schedulable and n.fits_node(a.resources) and n.can_allocate(a.resources, key)
+           and (n.reserved is None or n.reserved == key) for n in nodes):
+        return ""
+    held = next((n for n in nodes if n.reserved == key), None)
+    words = too_big_reason(eng.cluster, a.resources) if not any(n.fits_node(a.resources) for n in nodes) \
+        else no_room_reason(eng.cluster, st, a, held)
+    if facts.get("rule") is None:
+        facts.update(rule="nodes", values={"reason": words})
+    return f"{a.id} finds no node then ({words}): YuniKorn tries the next ask instead."
 
 
 def _why_siblings(eng: Engine, parent: QNode, first: QNode, second: QNode, facts: dict | None = None) -> list[str]:

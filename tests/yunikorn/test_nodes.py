@@ -1,0 +1,53 @@
+"""nodes.py: YuniKorn's node rules (FitInNode, preAllocateCheck, FitInScore, the node order)."""
+import pytest
+
+from prio.yunikorn import nodes as N
+from prio.yunikorn.snapshot import Node
+
+
+def _cluster(policy=None, weights=None, **caps):
+    return N.Cluster([Node(name, cap) for name, cap in caps.items()], policy, weights)
+
+
+def test_fit_in_score_is_yunikorns_not_the_opposite():
+    # FitInScore(ask, free): per type with room free, (free - ask) / free where more is free than
+    # asked, 1 for a type the ask does not ask for, 0 where the ask is bigger
+    assert N.fit_in_score({"vcore": 1000}, {"vcore": 4000}) == 0.75
+    assert N.fit_in_score({"vcore": 1000}, {"vcore": 4000, "memory": 10}) == 1.75
+    assert N.fit_in_score({"vcore": 6000}, {"vcore": 4000}) == 0.0
+    assert N.fit_in_score({"vcore": 1000}, {"vcore": 0, "memory": -1}) == 0.0
+
+
+def test_usage_share_weights_and_missing_free_room():
+    w = N.DEFAULT_WEIGHTS
+    assert N.usage_share({"vcore": 8000, "memory": 100}, {"vcore": 2000, "memory": 100}, w) == 0.375
+    assert N.usage_share({"vcore": 8000, "pods": 10}, {"vcore": 8000}, w) == 0.0  # pods: no weight
+    assert N.usage_share({"vcore": 8000}, {}, w) == 1.0  # nothing free (pruned): fully used
+    assert N.usage_share({"pods": 10}, {"pods": 1}, w) == 0.0  # nothing weighted counts
+    assert N.usage_share({"vcore": 8000, "memory": 100}, {"vcore": 8000, "memory": 0}, {"vcore": 1, "memory": 3}) == 0.75
+
+
+@pytest.mark.parametrize("policy, want", [(None, ["b", "c", "a"]), ("fair", ["b", "c", "a"]), ("binpacking", ["a", "b", "c"]),
+                                          ("BinPacking", ["a", "b", "c"]), ("nonsense", ["b", "c", "a"])])
+def test_node_order_by_policy_then_name(policy, want):
+    c = _cluster(policy, a={"vcore": 4000}, b={"vcore": 4000}, c={"vcore": 8000})
+    c.by_name["a"].add({"vcore": 2000})
+    assert [n.name for n in c.order()] == want  # b and c unused: by name
+
+
+def test_a_reserved_node_is_left_out_and_only_its_ask_may_use_it():
+    c = _cluster(a={"vcore": 4000}, b={"vcore": 4000})
+    a = c.by_name["a"]
+    a.reserved = ("app", "big")
+    assert [n.name for n in c.unreserved()] == ["b"]
+    assert not a.can_allocate({"vcore": 1000}, ("app", "small"))
+    assert a.can_allocate({"vcore": 1000}, ("app", "big"))
+
+
+def test_fit_in_node_and_pre_allocate_check():
+    n = N.NodeState("n", {"vcore": 4000, "memory": 10})
+    assert n.fits_node({"vcore": 4000}) and not n.fits_node({"vcore": 4001})
+    assert not n.fits_node({"vcore": 1, "nvidia.com/gpu": 1})  # a type the node lacks
+    n.add({"vcore": 3000})
+    assert n.fits_node({"vcore": 4000}) and not n.can_allocate({"vcore": 2000}, ("a", "x"))
+    assert not n.can_allocate({"vcore": 0}, ("a", "x"))  # nothing asked for: never allocated
