@@ -154,6 +154,7 @@ CATALOGUE: dict[str, list[Case]] = {
     # ---- structure ---------------------------------------------------------------------------
     "PRIO101": [case("partitions:\n  - name: gpu\n    queues: [{name: root}]\n  - name: GPU\n    queues: [{name: root}]\n", 4,
                      "partitions:\n  - name: gpu\n    queues: [{name: root}]\n  - name: cpu\n    queues: [{name: root}]\n")],
+    "PRIO138": [case(tree("- name: a\n  parent: false\n  queues:\n    - name: b"), 7, tree("- name: a\n  queues:\n    - name: b"))],
     "PRIO137": [case("partitions: []\n", 1, "partitions:\n  - name: default\n    queues: []\n")],
     "PRIO102": [case("partitions:\n  - name: default\n", 2, "partitions:\n  - name: default\n    queues: []\n")],
     "PRIO103": [case("partitions:\n  - name: default\n    queues:\n      - name: root\n        resources:\n          guaranteed: {}\n", 6,
@@ -300,6 +301,30 @@ CATALOGUE: dict[str, list[Case]] = {
                      "partitions:\n  - name: default\n    queues:\n      - name: root\n        properties: {application.sort.priority: disabled}\n")],
     "PRIO209": [case(tree("- name: a\n  childtemplate:\n    maxapplications: 5"), 7,
                      tree("- name: a\n  parent: true\n  childtemplate:\n    maxapplications: 5"))],
+    "PRIO212": [case(tree("""
+        - name: a
+          resources: {max: {vcore: 8}}
+          queues:
+            - name: b
+              limits: [{users: ["*"], maxresources: {vcore: 16}}]
+        """), 10, tree("""
+        - name: a
+          resources: {max: {vcore: 8}}
+          queues:
+            - name: b
+              limits: [{users: ["*"], maxresources: {vcore: 8}}]
+        """))],
+    "PRIO213": [case(tree("""
+        - name: a
+          limits:
+            - {users: [alice], maxresources: {vcore: 8}}
+            - {users: ["*"], maxresources: {vcore: 4}}
+        """), 8, tree("""
+        - name: a
+          limits:
+            - {users: [alice], maxresources: {vcore: 4}}
+            - {users: ["*"], maxresources: {vcore: 4}}
+        """))],
     "PRIO210": [case(tree("- name: a\n  properties:\n    priority.offest: '5'"), 8, tree("- name: a\n  properties:\n    priority.offset: '5'"))],
     "PRIO211": [case(tree("- name: a\n  properties:\n    preemption.delay: '30'"), 8, tree("- name: a\n  properties:\n    preemption.delay: 1m30s"))],
     # ---- PriorityClass manifests -------------------------------------------------------------

@@ -93,3 +93,18 @@ def test_schema_catch_all_is_prio005():
     err = next(Draft202012Validator({"enum": ["fifo", "fair"]}).iter_errors("lifo"))
     [issue] = _issue(err)
     assert issue.rule == "PRIO005" and "lifo" in issue.message
+
+
+def test_root_is_always_a_parent_so_its_child_template_counts(tmp_path):
+    """checkQueuesStructure makes root a parent even without children: its child template is
+    read (no PRIO209), and an error in it is YuniKorn's error."""
+    import json
+
+    from conftest import run_cli
+
+    f = tmp_path / "q.yaml"
+    f.write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n        childtemplate:\n"
+                 "          maxapplications: 3\n          resources:\n            max: {vcore: -1}\n")
+    r = run_cli("validate", str(f), "-o", "json")
+    rules = {x["rule"] for x in json.loads(r.stdout)["findings"]}
+    assert "PRIO209" not in rules and "PRIO136" in rules and r.exit_code == 1

@@ -29,7 +29,7 @@ def rules(name):
     ("b2.yaml", []),  # null list items are dropped
     ("n1.yaml", ["PRIO106", "PRIO117", "PRIO126"]),  # Go's $ does not match before a newline
     ("a1.yaml", ["PRIO125"]),  # " * " splits into three parts at queue creation
-    ("l1.yaml", []),  # no queue-max check for a queue named root (root.root)
+    ("l1.yaml", ["PRIO212"]),  # no queue-max check for a queue named root (root.root): YuniKorn accepts, prio warns the limit is out of reach
     ("l2.yaml", ["PRIO115"]),  # DeepEqual: a missing list is not an empty list
     ("pb.yaml", ["PRIO211"]),  # ParseUint takes no sign
 ])

@@ -96,6 +96,7 @@ class _Decoder:
             self.opt_text(d, "adminacl", path),
             self.opt_text(d, "submitacl", path),
         )
+        q.parent_given = d.get("parent") is not None  # `parent: ~` decodes as absent would
         ct = d.get("childtemplate")
         if isinstance(ct, dict):
             cp = path + ("childtemplate",)

@@ -46,6 +46,8 @@ class Queue:
     queues: list | None = None
     limits: list | None = None
     inserted: bool = False  # a root YuniKorn inserts above the configured top-level queues
+    is_root: bool = False  # the partition's root: always a parent (checkQueuesStructure sets Parent)
+    parent_given: bool = False  # the `parent:` key is written (false can then be told from absent)
     own_limits: list | None = None  # root only: its limits before partition limits are copied in
 
     @property
@@ -54,8 +56,8 @@ class Queue:
 
     @property
     def is_parent(self) -> bool:
-        """Parent at runtime: has children or says parent: true."""
-        return self.parent or bool(self.queues)
+        """Parent at runtime: has children, says parent: true, or is root."""
+        return self.parent or bool(self.queues) or self.is_root
 
 
 @dataclass
@@ -95,6 +97,7 @@ class Partition:
         if self.queues is None:
             return None
         if len(self.queues) == 1 and self.queues[0].name.lower() == "root":
+            self.queues[0].is_root = True
             return self.queues[0]
         return Queue(self.path + ("queues",), "root", True, queues=list(self.queues), inserted=True)
 

@@ -219,3 +219,73 @@ def limit_exceeds_ancestor(ctx):
                         apps_out[kind][name] = min(lim.maxapplications, a) if a is not None else lim.maxapplications
             for c in reversed(q.children):
                 stack.append((c, f"{qpath}.{c.name.lower()}", res_out, apps_out))
+
+
+def _inherited_max(ctx, q, anc) -> dict:
+    """The smallest max of the queue and its ancestors, per resource type (root has none)."""
+    out: dict = {}
+    for x in anc[1:] + (q,) if anc else ():
+        for k, v in (ctx.resource(x.max) or {}).items():
+            out[k] = min(v, out.get(k, v))
+    return out
+
+
+@check("PRIO212", "limit-above-queue-max", "warning", "limits")
+def limit_above_queue_max(ctx):
+    """A user or group limit larger than the max a queue above it sets.
+
+    YuniKorn checks a limit against its own queue's max only (PRIO122). A max set higher up the
+    path still caps everything below it, so a limit above it can never be reached: the user or
+    group is held by the queue's max first, and `--why-ask` shows QueueQuota, not UserQuota.
+
+    Example (warns): root.a has `max: {vcore: 8}`, root.a.b limits each user to `{vcore: 16}`.
+    Fix: lower the limit to what the path allows, or raise the max above it.
+    """
+    for p, q, anc, lim in _limits(ctx):
+        lm = ctx.resource(lim.maxresources)
+        if not lm or not anc:
+            continue
+        capped = _inherited_max(ctx, q, anc)
+        over = sorted(k for k, v in lm.items() if k in capped and v > capped[k])
+        if over:
+            k = over[0]
+            yield Issue("PRIO212", lim.path + ("maxresources",),
+                        f"limit {_desc(lim)} of queue {queue_path(q, anc)} allows {k} {quantity.show_quantity(k, lm[k])}, but the "
+                        f"queues on its path allow at most {quantity.show_quantity(k, capped[k])}: the limit can never be reached")
+
+
+@check("PRIO213", "named-limit-above-wildcard", "warning", "limits")
+def named_limit_above_wildcard(ctx):
+    """A named user's (or group's) limit above the wildcard's on the same queue.
+
+    YuniKorn accepts it on one queue (the named user gets the larger limit there), but refuses
+    the same thing one level down: every child queue's limit for that user must then fit the
+    wildcard of this queue ("greater than wildcard maximum resource of immediate or ancestor
+    parent queue"). For groups the two are not even comparable: the wildcard group is one pool
+    shared by every application tracked under `*`, a named group is a pool of its own.
+
+    Example (warns): `limits: [{users: [alice], maxresources: {vcore: 8}}, {users: ["*"], maxresources: {vcore: 4}}]`.
+    Fix: give the wildcard the larger limit, or keep the named limit within it.
+    """
+    for p, q, anc in ctx.queues:
+        for kind, key in (("user", "users"), ("group", "groups")):
+            wild = next((lim for lim in q.limits or [] if "*" in (getattr(lim, key) or [])), None)
+            if wild is None:
+                continue
+            wm = ctx.resource(wild.maxresources) or {}
+            for lim in q.limits or []:
+                if lim is wild:
+                    continue
+                for name in getattr(lim, key) or []:
+                    if name == "*":
+                        continue
+                    lm = ctx.resource(lim.maxresources) or {}
+                    over = sorted(k for k, v in lm.items() if k in wm and v > wm[k])
+                    apps = wild.maxapplications and (lim.maxapplications == 0 or lim.maxapplications > wild.maxapplications)
+                    if over or apps:
+                        what = (f"{over[0]} {quantity.show_quantity(over[0], lm[over[0]])} against the wildcard's "
+                                f"{quantity.show_quantity(over[0], wm[over[0]])}") if over else \
+                            f"maxapplications {lim.maxapplications or 'unlimited'} against the wildcard's {wild.maxapplications}"
+                        yield Issue("PRIO213", lim.path + (key,),
+                                    f"{kind} {name} has a larger limit than the wildcard {kind} on queue {queue_path(q, anc)} "
+                                    f"({what}): YuniKorn refuses any child queue limit for {name} above the wildcard's", at="key")

@@ -164,3 +164,20 @@ def duplicate_queue_name(ctx):
                 yield Issue("PRIO107", c.path + ("name",), f"duplicate child name {c.name!r} under {queue_path(q, anc)} (same as {seen[k]!r}; names are compared case-insensitively)")
             else:
                 seen[k] = c.name
+
+
+@check("PRIO138", "parent-false-with-children", "warning", "structure")
+def parent_false_with_children(ctx):
+    """`parent: false` on a queue that has child queues.
+
+    YuniKorn makes a queue with children a parent whatever the flag says (Queue.applyConf sets
+    isLeaf from `parent`, then clears it when `queues` is not empty): the flag is ignored, and no
+    application can be placed in the queue.
+
+    Example (warns): `{name: a, parent: false, queues: [{name: b}]}`.
+    Fix: remove `parent: false`, or move the children elsewhere if the queue is meant to be a leaf.
+    """
+    for p, q, anc in ctx.queues:
+        if q.parent_given and not q.parent and q.queues:
+            yield Issue("PRIO138", q.path + ("parent",), f"queue {queue_path(q, anc)} says parent: false but has child queues: "
+                        f"YuniKorn makes it a parent anyway (applications cannot be placed in it)", at="key")
