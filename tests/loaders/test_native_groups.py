@@ -31,3 +31,22 @@ def test_a_placement_filter_matches_the_users_groups(tmp_path):
     import json
     got = json.loads(run_cli("simulate", str(q), str(s), "-o", "json").stdout)
     assert {st["application"]: st["queue"] for st in got["steps"]} == {"a": "root.ml", "b": "root.other", "c": "root.ml"}
+
+
+def test_a_rest_dump_gives_each_application_its_user_and_groups(tmp_path):
+    """YuniKorn's application DAO carries `user` and `groups`: prio reads them (user and group
+    limits, placement filters) and `prio snapshot` writes them."""
+    import os
+
+    from conftest import SHARED
+    from yunikorn_replay import Replay
+
+    sc = os.path.join(SHARED, "testdata", "yunikorn-rest-live", "conformance-limits-00002")
+    out = tmp_path / "snap.yaml"
+    with Replay(sc) as srv:
+        r = run_cli("snapshot", "--yunikorn", srv.url, "--output-file", str(out))
+    assert r.exit_code == 0, r.stderr
+    import yaml
+
+    snap = list(yaml.safe_load_all(out.read_text()))[1]
+    assert {(a["user"], tuple(a.get("groups", ()))) for a in snap["applications"]} == {("testuser", ("testgroup",))}

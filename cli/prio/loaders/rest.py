@@ -39,6 +39,11 @@ _CLUSTER_PREFIX = re.compile(r"^\[[^\]]*\]")
 
 # ---- small field readers ----------------------------------------------------------------------
 
+def _text(value) -> str:
+    """A string field of the DAO, "" when absent or of another type."""
+    return value if isinstance(value, str) else ""
+
+
 def _partition(v) -> str:
     s = str(v or "").strip()
     s = _CLUSTER_PREFIX.sub("", s)  # "[mycluster]default" (0.12): the rmID prefix
@@ -358,7 +363,8 @@ def load_apps(name: str, doc) -> Snapshot:
         pos = doc.pos(ap) if doc.index else None
         app = App(app_id, queue.strip().lower(), (submit, 0) if submit is not None else (0, order),
                   allocated=_resources(r, ap + ("usedResource",), a.get("usedResource"), legacy) or {},
-                  state=state, line=pos.line if pos else None, placed=True)
+                  state=state, line=pos.line if pos else None, placed=True, user=_text(a.get("user")),
+                  groups=tuple(str(g) for g in a.get("groups") or () if isinstance(g, str) and g))
         reqs = a.get("requests")
         if reqs is None:
             reqs = []

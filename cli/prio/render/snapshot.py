@@ -64,6 +64,14 @@ class Names:
             self.users[name] = f"user-{len(self.users) + 1:0{self.user_w}d}"
         return self.users[name]
 
+    def group(self, name: str) -> str:
+        if not self.on:
+            return name
+        groups = self.__dict__.setdefault("groups", {})
+        if name not in groups:
+            groups[name] = f"group-{len(groups) + 1}"
+        return groups[name]
+
     def ask(self, app: str, key: str, width: int) -> str:
         if not self.on:
             return key
@@ -106,6 +114,8 @@ def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None) -> dict:
             row["user"] = names.user(raw["user"])
         elif a.user:
             row["user"] = names.user(a.user)
+        if a.groups:  # the user's groups (user and group limits, placement filters)
+            row["groups"] = [names.group(g) for g in a.groups]
         if a.rejected is not None:  # YuniKorn refused it: kept as refused, with its reason
             if not a.queue:
                 del row["queue"]  # YuniKorn does not serve the queue a rejected application asked for
