@@ -52,6 +52,7 @@ def _preempt(o: Options, fmt: str) -> int:
     from prio.render import preempt as preempt_out
     from prio.loaders.assemble import build
     from prio.yunikorn import preemption, resources
+    from prio.yunikorn.ugm import limits_of
 
     if live is not None:  # --yunikorn: config, queues, nodes and running allocations from the server
         from prio.cli import live as live_mod
@@ -85,7 +86,8 @@ def _preempt(o: Options, fmt: str) -> int:
     result = preemption.analyse(eng.root, snapshot,
                                 part.preemption_enabled if part is not None else True,
                                 (part.nodesort_type or "fair") if part is not None else "fair",
-                                part.resourceweights if part is not None else None)
+                                part.resourceweights if part is not None else None,
+                                limits_of(part))
     asks = result.asks
     if o.ask is not None:
         asks = [r for r in asks if o.ask in (r.ask, f"{r.application}/{r.ask}")]

@@ -115,6 +115,16 @@ class Tracker:
                 u[k] = u.get(k, 0) + v
             self.running.setdefault(p, set()).add(app_id)
 
+    def remove(self, leaf_path: str, app_id: str, res: dict, app_done: bool) -> None:
+        """decreaseTrackedResource: an allocation released; the application stops counting as
+        running when it has nothing left (removeApp)."""
+        for p in levels(leaf_path):
+            u = self.usage.setdefault(p, {})
+            for k, v in res.items():
+                u[k] = u.get(k, 0) - v
+            if app_done:
+                self.running.get(p, set()).discard(app_id)
+
 
 class Usage:
     """Every user's and group's tracker, and the group each application is tracked under."""
@@ -136,6 +146,13 @@ class Usage:
         g = self.group_of(app_id, leaf_path, groups)
         if g is not None:
             self.groups.setdefault(g, Tracker()).add(leaf_path, app_id, res)
+
+    def remove(self, app_id: str, leaf_path: str, user: str, groups, res: dict, app_done: bool) -> None:
+        """DecreaseTrackedResource: an allocation of the application released (preemption)."""
+        self.users.setdefault(user, Tracker()).remove(leaf_path, app_id, res, app_done)
+        g = self.group_of(app_id, leaf_path, groups)
+        if g is not None:
+            self.groups.setdefault(g, Tracker()).remove(leaf_path, app_id, res, app_done)
 
     # -- the checks
     def _short(self, tracker: Tracker | None, leaf_path: str, limit_at, res: dict):

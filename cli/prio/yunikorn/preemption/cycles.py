@@ -8,11 +8,13 @@ from prio.yunikorn.engine import Engine
 from prio.yunikorn.preemption.candidates import CandidateSearch
 from prio.yunikorn.preemption.preemptor import Preemptor
 from prio.yunikorn.preemption.result import (DOES_NOT_HELP, NOT_ATTEMPTED_NEVER, NOT_ATTEMPTED_PARTITION, NOT_ENOUGH_QUEUE_QUOTA,
-                                            PRECONDITIONS_FAILED, AskResult, Candidate, Result)
+                                            NOT_ENOUGH_USER_QUOTA, PRECONDITIONS_FAILED, USER_CANNOT_RUN, AskResult, Candidate,
+                                            Result)
 from prio.yunikorn.preemption.world import Run, World
 from prio.yunikorn.quantity import show_resources
 from prio.yunikorn.snapshot import Allocation, App, Ask, Node, Snapshot
 from prio.yunikorn.tree import ensure_queue
+from prio.yunikorn.ugm import DEFAULT_USER, Usage, user_groups
 
 
 class _Attempt:
@@ -22,8 +24,30 @@ class _Attempt:
         self.kind, self.node, self.victims, self.log, self.reason = kind, node, list(victims), list(log), reason
 
 
-def _try_ask(w: World, leaf, ask: Ask) -> _Attempt:
+def _who(app: App) -> tuple:
+    user = app.user or DEFAULT_USER
+    return user, user_groups(user, app.groups)
+
+
+def _user_check(w: World, app: App, leaf, ask: Ask):
+    """The user/group manager's checks, before anything else: an application that does not run
+    yet within the user's and group's maxapplications (else YuniKorn skips it), then the ask
+    within their headroom (else it is skipped: preemption is never tried for it)."""
+    if w.ugm is None:
+        return None
+    user, groups = _who(app)
+    if not any(r.app == app.id for r in w.runs) and w.ugm.cannot_run(app.id, leaf.path, user, groups) is not None:
+        return _Attempt("failed", log=[USER_CANNOT_RUN], reason=USER_CANNOT_RUN)
+    if w.ugm.short_of(app.id, leaf.path, user, groups, ask.resources) is not None:
+        return _Attempt("failed", log=[NOT_ENOUGH_USER_QUOTA], reason=NOT_ENOUGH_USER_QUOTA)
+    return None
+
+
+def _try_ask(w: World, leaf, ask: Ask, app: App | None = None) -> _Attempt:
     """Application.tryAllocate for one request."""
+    held = _user_check(w, app, leaf, ask) if app is not None else None
+    if held is not None:
+        return held
     room = w.headroom(leaf)
     if room is not None and not resources.fit_in(room, ask.resources, True, False):
         return _preempt(w, leaf, ask, nodes_tried=False, quota=True)
@@ -73,7 +97,7 @@ def _order(w: World, root, apps: list, pending: dict) -> list:
 
 
 def analyse(root, snapshot: Snapshot, preemption_enabled: bool = True, node_sort: str = "fair",
-            weights: dict | None = None) -> Result:
+            weights: dict | None = None, limits=None) -> Result:
     """What YuniKorn's preemption does for every pending ask of `snapshot`.
 
     `root` is the partition's queue tree with every application's queue in it (the engine makes
@@ -82,6 +106,12 @@ def analyse(root, snapshot: Snapshot, preemption_enabled: bool = True, node_sort
     if nodes is None:
         nodes = [Node("node-1", dict(snapshot.capacity or {}))]
     w, latest = _world(root, snapshot, nodes, preemption_enabled, node_sort, weights)
+    if limits:  # the user/group manager's usage (ugm.Limits from the config)
+        w.ugm = Usage(limits)
+        apps = {a.id: a for a in snapshot.apps}
+        for run in w.runs:
+            user, groups = _who(apps[run.app])
+            w.ugm.add(run.app, run.leaf.path, user, groups, run.res)
     asks = [_initially(w, w.leaves[app.id], app.id, ask) for app in snapshot.apps for ask in app.asks]
     _schedule(w, root, snapshot.apps, asks, latest)
     return Result(asks, [n.name for n in nodes])
@@ -129,6 +159,7 @@ def _schedule(w: World, root, apps: list, asks: list, tick: int) -> None:
     that gets placed or preempts for restarts the cycle; failed asks are retried until nothing
     changes. `tick`: the latest creation time so far (a placed ask is created after it)."""
     results = {(r.application, r.ask): r for r in asks}
+    by_id = {a.id: a for a in apps}
     pending: dict = {}
     for r in asks:
         pending.setdefault(r.application, set()).add(r.ask)
@@ -139,14 +170,20 @@ def _schedule(w: World, root, apps: list, asks: list, tick: int) -> None:
         progressed = False
         for app_id, ask in _order(w, root, apps, pending):
             r = results[(app_id, ask.id)]
-            att = _try_ask(w, w.leaves[app_id], ask)
+            att = _try_ask(w, w.leaves[app_id], ask, by_id[app_id])
             if att.kind == "failed":
                 r.outcome, r.node, r.victims, r.reason, r.log = "not placed", None, [], att.reason, sorted(set(att.log))
                 continue
             for v in att.victims:
                 w.remove(v)
+                if w.ugm is not None:
+                    user, groups = _who(by_id[v.app])
+                    w.ugm.remove(v.app, v.leaf.path, user, groups, v.res, not any(x.app == v.app for x in w.runs))
             tick += 1
             w.add(Run(Allocation(ask.id, ask.priority, ask.resources, att.node, (tick, 0)), app_id, w.leaves[app_id], order))
+            if w.ugm is not None:
+                user, groups = _who(by_id[app_id])
+                w.ugm.add(app_id, w.leaves[app_id].path, user, groups, ask.resources)
             order += 1
             r.outcome = att.kind
             r.node, r.victims, r.reason, r.log = att.node, [v.id for v in att.victims], "", []

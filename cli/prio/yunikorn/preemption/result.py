@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 
 NOT_ENOUGH_QUEUE_QUOTA = "Not enough queue quota"
+NOT_ENOUGH_USER_QUOTA = "Not enough user quota"  # objects.NotEnoughUserQuota: no preemption is tried
+USER_CANNOT_RUN = "Application cannot run: the user's or group's maxapplications reached"
 DOES_NOT_HELP = "Preemption does not help"
 GUARANTEE_FAILED = "Preemption queue guarantees check failed"
 SHORTFALL = "Preemption helped but short of resources"

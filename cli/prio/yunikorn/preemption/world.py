@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from prio.yunikorn import properties as P
 from prio.yunikorn import resources
+from prio.yunikorn.nodes import score, sort_policy, weights_of
 from prio.yunikorn.snapshot import Allocation
 
 
@@ -36,8 +37,9 @@ class World:
         self.runs = list(runs)
         self.preemption_enabled = preemption_enabled
         self.node_sort = node_sort
-        self.weights = weights or {"vcore": 1.0, "memory": 1.0}
+        self.weights = weights_of(weights)
         self.qalloc: dict = {}
+        self.ugm = None  # ugm.Usage when the config has user or group limits (cycles.analyse)
         self.nused = {n: {} for n in self.nodes}
         for q in root.walk():
             self.qalloc[q.path] = {}
@@ -90,16 +92,7 @@ class World:
         return resources.sub(self.nodes[node], self.nused.get(node))
 
     def sorted_nodes(self) -> list:
-        def usage(n):
-            total, avail = self.nodes[n], self.available(n)
-            u = w = 0.0
-            for k, v in total.items():
-                weight = self.weights.get(k, 0.0)
-                if not weight or v == 0:
-                    continue
-                u += (1.0 - avail.get(k, 0) / v) * weight
-                w += weight
-            share = u / w if w else 0.0
-            return 1.0 - share if self.node_sort == "binpacking" else share
-        return sorted(self.node_order, key=lambda n: (usage(n), n))
-
+        """The node names in the partition's order (nodes.score, then name): the same rule the
+        scheduling run uses."""
+        policy = sort_policy(self.node_sort)
+        return sorted(self.node_order, key=lambda n: (score(policy, self.nodes[n], self.available(n), self.weights), n))
