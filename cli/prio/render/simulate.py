@@ -59,7 +59,7 @@ def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = N
     the line that says --steps ended the run with asks still pending."""
     if fmt == "json":
         yield from _json(steps, unscheduled, getattr(eng, "rejected", ()), getattr(eng, "step_nodes", None),
-                         getattr(eng, "tied_leftovers", None))
+                         getattr(eng, "tied_leftovers", None), getattr(eng, "preemptions", None))
         return
     if not steps and stopped and not unscheduled and not rejected_rows(eng):  # --steps 0: not "nothing to schedule"
         yield stopped + "\n"
@@ -78,7 +78,15 @@ def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = N
         yield _tabular(shown, unscheduled, eng, "github" if fmt == "markdown" else "plain", more)
 
 
-def _json(steps, unscheduled, rejected=(), step_nodes=None, tied=None):
+def _preemption_json(p) -> str:
+    """A preemption inside the run, as the steps list carries it: {"step": N, "preemption": {...}}."""
+    body = {"ask": p.ask, "application": p.application, "queue": p.queue, "node": p.node, "victims": list(p.victims)}
+    if p.warning:
+        body["warning"] = p.warning
+    return json.dumps({"step": p.step, "preemption": body})
+
+
+def _json(steps, unscheduled, rejected=(), step_nodes=None, tied=None, preemptions=None):
     """`step_nodes`: step number -> the node it placed on, when nodes are modelled; `tied`:
     (application, ask) of unscheduled asks whose reservation after the last step was a tied
     choice (they carry "tie": true)."""
@@ -88,7 +96,11 @@ def _json(steps, unscheduled, rejected=(), step_nodes=None, tied=None):
     memo: dict = {}  # queue paths and application ids repeat: their JSON once each
     batch: list = []  # steps are yielded a few thousand at a time: a million yields cost more
     out = batch.append
+    pending = list(preemptions or ())  # in the order they happened, each before its step
     for n, queue, app, ask, priority, changes, tie, note in steps:  # a Step, unpacked: no attribute lookups
+        while pending and pending[0].step <= n:
+            out(sep + _preemption_json(pending.pop(0)))
+            sep = ",\n  "
         q = memo.get(queue)
         if q is None:
             q = memo[queue] = jstr(queue)
@@ -113,6 +125,9 @@ def _json(steps, unscheduled, rejected=(), step_nodes=None, tied=None):
         if len(batch) >= 4096:
             yield "".join(batch)
             batch.clear()
+    for p in pending:  # after the last allocation
+        out(sep + _preemption_json(p))
+        sep = ",\n  "
     yield "".join(batch)
     yield '\n ],\n "unscheduled": ['
     sep = "\n  "

@@ -119,6 +119,9 @@ class Model:
         self.cluster = None
         self.step_nodes: dict = {}  # step number -> the node it placed on (with nodes)
         self.tied_leftovers: set = set()  # (application, ask) reserved after the last step by a tied choice
+        self.preemptions: list = []  # reference.Preemption: YuniKorn's preemption inside the run
+        self.preemption_enabled = partition.preemption_enabled if partition is not None else True
+        self.loop_preemption = True  # simulate --no-preemption turns it off
         if snapshot.nodes:
             self.cluster = Cluster(snapshot.nodes, partition.nodesort_type if partition is not None else None,
                                    partition.resourceweights if partition is not None else None)

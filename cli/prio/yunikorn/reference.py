@@ -18,6 +18,7 @@ the input order is by name, as the recorded corpora replay it; the step then car
 from __future__ import annotations
 
 from bisect import bisect_left
+from typing import NamedTuple
 
 from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn.gosort import slice_stable
@@ -240,6 +241,15 @@ class ReferenceRun:
         self.ugm = eng.ugm  # ugm.Usage, or None: no user or group limits
         self.reservations: dict = {}  # id(st) -> {ask index: the node it holds}
         self.finished = False
+        # YuniKorn's preemption inside the run (tryAllocate -> tryPreemption): with nodes, the
+        # partition's switch on, and not turned off (simulate --no-preemption)
+        self.preempting = eng.cluster is not None and eng.preemption_enabled and eng.loop_preemption
+        self.runs: list = []  # the running allocations (preemption.world.Run): victims to be
+        self.triggered: set = set()  # asks that preempted once (MarkTriggeredPreemption): never again
+        self.checked: set = set()  # asks that tried since time last passed (preemptAttemptFrequency)
+        self.attempts_left = MAX_PREEMPTIONS_PER_QUEUE
+        if self.preempting:
+            self._init_runs()
         # the eventually consistent priorities, from scratch, children first
         for q in sorted(eng.root.walk(), key=lambda q: -q.depth):
             q.reported = current_priority(q)
@@ -259,16 +269,22 @@ class ReferenceRun:
             ties: list = []  # leaf first, as the walk unwinds
             notes: list = []
             got = None
+            held = self._reservation_count()
             if self.reservations:
                 got = self._try_reserved_queue(self.eng.root)
             if got is None:
                 got = self._try_queue(self.eng.root, ties, notes)
             if got is None:
+                if self._time_passes(held):
+                    continue  # a quiet cycle: asks that tried preemption may try again
                 self._finish(tied)
                 return None
-            st, i, node, reserve = got
-            if reserve:
-                self._reserve(st, i, node)
+            st, i, node, kind, victims = got
+            if kind != ALLOCATE:
+                if kind == RESERVE:
+                    self._reserve(st, i, node)
+                else:
+                    self._preempted(st, i, node, victims)
                 if ties:
                     tied.append((st.app_id, st.asks[i].id))
                 earlier = [t for t in reversed(ties) if t not in earlier] + earlier
@@ -296,6 +312,7 @@ class ReferenceRun:
         return None
 
     def _try_leaf(self, leaf, ties: list):
+        self.attempts_left = MAX_PREEMPTIONS_PER_QUEUE  # preemptAttemptsRemaining, per leaf and cycle
         apps = sort_applications(leaf, self.n_types)
         for st in apps:
             got = self._try_app(st)
@@ -342,21 +359,27 @@ class ReferenceRun:
             if self.ugm is not None:
                 short = self._user_misfit(st, ask)
                 if short is not None:
-                    self._set_aside(st, i, short)
+                    if not self.preempting:  # final: usage only grows without preemption
+                        self._set_aside(st, i, short)
                     continue
             miss = headroom_misfit(path, ask)
             if miss is not None:
-                q, k = miss
-                cap = "the cluster capacity" if q.parent is None else f"max of {q.path}"
-                left = q.max[k] - q.allocated.get(k, 0)
-                self._set_aside(st, i, f"does not fit {cap}: needs {k} {show_quantity(k, ask.resources[k])}, "
-                                       f"{show_quantity(k, left)} of {show_quantity(k, q.max[k])} left")
+                if self.preempting:  # victims elsewhere may make room under the max later
+                    got = self._try_preemption(st, i, ask, False)
+                    if got is not None:
+                        return got
+                    continue
+                self._set_aside(st, i, headroom_reason(miss, ask))
                 continue
             if self.cluster is None:
-                return st, i, None, False
+                return st, i, None, ALLOCATE, ()
             got = self._try_nodes(st, i, ask)
             if got is not None:
                 return got
+            if self.preempting and i not in st.dead:
+                got = self._try_preemption(st, i, ask, True)
+                if got is not None:
+                    return got
         return None
 
     def _user_misfit(self, st, ask):
@@ -382,13 +405,13 @@ class ReferenceRun:
             if not node.schedulable or not node.fits_node(res):
                 continue
             if node.can_allocate(res, key):
-                return st, i, node, False
+                return st, i, node, ALLOCATE, ()
             if i not in held:
                 s = fit_in_score(res, node.available)
                 if s < best_score:
                     best, best_score = node, s
         if best is not None:
-            return st, i, best, True
+            return st, i, best, RESERVE, ()
         if not any(n.fits_node(res) for n in self.cluster.nodes):
             self._set_aside(st, i, too_big_reason(self.cluster, res))
         return None
@@ -428,7 +451,7 @@ class ReferenceRun:
         for i, node in held:
             ask = st.asks[i]
             if headroom_ok(ask) and node.can_allocate(ask.resources, (st.app_id, ask.id)):
-                return st, i, node, False
+                return st, i, node, ALLOCATE, ()
         for i, node in held:
             ask = st.asks[i]
             if not headroom_ok(ask):
@@ -437,12 +460,139 @@ class ReferenceRun:
                 if other is node or not other.schedulable or not other.fits_node(ask.resources):
                     continue
                 if other.can_allocate(ask.resources, (st.app_id, ask.id)):
-                    return st, i, other, False
+                    return st, i, other, ALLOCATE, ()
         return None
 
     def _reserve(self, st, i: int, node) -> None:
+        """PartitionContext.reserve: an ask holding another node gives it up first; a node that
+        is reserved already takes no second reservation."""
+        held = self.reservations.get(id(st), {}).get(i)
+        if held is node:
+            return
+        if held is not None:
+            self._unreserve(st, i)
+        if node.reserved is not None:
+            return
         node.reserved = (st.app_id, st.asks[i].id)
         self.reservations.setdefault(id(st), {})[i] = node
+
+    def _reservation_count(self) -> int:
+        return sum(len(v) for v in self.reservations.values())
+
+    # -- preemption inside the run
+    def _init_runs(self) -> None:
+        """The running allocations preemption may take: every application's `allocations` (its
+        `allocated` as one, on the first node), in snapshot order."""
+        from prio.yunikorn.preemption.world import Run
+        from prio.yunikorn.snapshot import Allocation
+
+        self.app_of = {st.app_id: st for st in self.eng.apps}
+        first = self.cluster.nodes[0].name
+        for st in self.eng.apps:
+            app = st.app
+            if app.allocations is not None:
+                allocs = app.allocations
+            elif app.allocated:
+                allocs = [Allocation(f"{app.id}-allocated", 0, app.allocated, first, app.submit_time)]
+            else:
+                continue
+            for a in allocs:
+                self.runs.append(Run(a, app.id, st.leaf, len(self.runs)))
+
+    def _try_preemption(self, st, i: int, ask, nodes_tried: bool):
+        """Application.tryPreemption: the preconditions (the ask may preempt, has not preempted
+        before, has not tried since time last passed, the leaf has attempts left), then YuniKorn's
+        Preemptor (preemption.preemptor) on the running allocations now. Returns the outcome
+        (st, i, node, PREEMPT, victims) or None."""
+        from prio.yunikorn.preemption.preemptor import Preemptor
+
+        key = (st.app_id, ask.id)
+        if ask.preemption_policy == "Never" or key in self.triggered or key in self.checked or self.attempts_left <= 0:
+            return None
+        self.checked.add(key)  # UpdatePreemptCheckTime
+        self.attempts_left -= 1
+        p = Preemptor(self._world(key), st.leaf, ask, nodes_tried)
+        node, victims = p.try_preemption()
+        for name in p.cancelled:  # lower-priority reservations initWorkingState cancelled
+            n = self.cluster.by_name[name]
+            holder = n.reserved
+            owner = next((x for x in self.eng.apps if x.app_id == holder[0]), None)
+            idx = next((j for j, a in enumerate(owner.asks) if a.id == holder[1]), None) if owner else None
+            if idx is not None:
+                self._unreserve(owner, idx)
+            self.cancels += 1
+        if node is None:
+            return None
+        return st, i, self.cluster.by_name[node], PREEMPT, victims
+
+    cancels = 0  # reservations preemption cancelled (a change in the reservation count)
+
+    def _world(self, key):
+        """preemption.world.World over the run's state now, with the nodes other asks hold."""
+        from prio.yunikorn.preemption.world import World
+        from prio.yunikorn.snapshot import Node
+
+        eng = self.eng
+        leaves = {st.app_id: st.leaf for st in eng.apps}
+        nodes = [Node(n.name, n.capacity) for n in self.cluster.nodes]
+        w = World(eng.root, leaves, nodes, self.runs, True, self.cluster.policy, self.cluster.weights)
+        for n in self.cluster.nodes:
+            if n.reserved is not None and n.reserved != key:
+                owner = self.app_of.get(n.reserved[0])
+                ask = next((a for a in owner.asks if a.id == n.reserved[1]), None) if owner else None
+                w.reservations[n.name] = (ask.priority if ask else 0, n.reserved in self.triggered)
+        return w
+
+    def _preempted(self, st, i: int, node, victims) -> None:
+        """TryPreemption succeeded: the victims are released at once (the resource manager kills
+        them), the ask never preempts again, and the node is reserved for it."""
+        ask = st.asks[i]
+        for v in victims:
+            self._release(v)
+        self.triggered.add((st.app_id, ask.id))
+        self._reserve(st, i, node)
+        self.progress = True
+        warning = ""
+        miss = headroom_misfit(path_to_root(st.leaf), ask)
+        if miss is not None:
+            warning = ("the victims freed room on " + node.name + " but not under the queue's max: the ask still "
+                       + headroom_reason(miss, ask) + ", and it never preempts again")
+        self.eng.preemptions.append(Preemption(self.steps_done + 1, ask.id, st.app_id, st.leaf.path, node.name,
+                                               [v.id for v in victims], warning))
+
+    def _release(self, run) -> None:
+        """A victim leaves: its node, its queues, its application and its user lose its resources."""
+        self.runs.remove(run)
+        res = run.res
+        self.cluster.by_name[run.alloc.node].add({k: -v for k, v in res.items()})
+        st = self.app_of.get(run.app)
+        for q in path_to_root(run.leaf):
+            for k, v in res.items():
+                q.allocated[k] = q.allocated.get(k, 0) - v
+        if st is not None:
+            for k, v in res.items():
+                st.usage[k] = st.usage.get(k, 0) - v
+            if self.ugm is not None:
+                done = not any(r.app == run.app for r in self.runs)
+                self.ugm.remove(run.app, run.leaf.path, user_of(st), groups_of(st), res, done)
+
+    def _time_passes(self, held_before: int) -> bool:
+        """After a cycle that placed, preempted and reserved nothing, YuniKorn's retry delay for
+        preemption passes (the recorded harness moves every ask's last attempt into the past):
+        asks that tried may try again. Worth another cycle only when something changed since
+        the last time it passed; otherwise the run is over."""
+        if not self.preempting or not self.checked:
+            return False
+        changed = self.progress or self._reservation_count() != held_before or self.cancels != self.cancels_seen
+        self.cancels_seen = self.cancels
+        if not changed:
+            return False
+        self.checked.clear()
+        self.progress = False
+        return True
+
+    progress = True  # something happened since time last passed
+    cancels_seen = 0
 
     def _unreserve(self, st, i: int) -> None:
         held = self.reservations.get(id(st))
@@ -480,9 +630,16 @@ class ReferenceRun:
         self.eng.tied_leftovers = set(tied)
         for st in self.eng.apps:
             held = self.reservations.get(id(st), {})
+            path = path_to_root(st.leaf)
             for i in self.order[id(st)]:
-                if not st.alloc[i] and i not in st.dead:
-                    self._set_aside(st, i, no_room_reason(self.cluster, st, st.asks[i], held.get(i)))
+                if st.alloc[i] or i in st.dead:
+                    continue
+                ask = st.asks[i]
+                why = self._user_misfit(st, ask) if self.ugm is not None else None
+                if why is None:
+                    miss = headroom_misfit(path, ask)
+                    why = headroom_reason(miss, ask) if miss is not None else no_room_reason(self.cluster, st, ask, held.get(i))
+                self._set_aside(st, i, why)
 
     # -- the tie notes: choices Go's map order could have made otherwise
     def _queue_tie(self, p, c, order: list, ties: list) -> None:
@@ -530,6 +687,13 @@ class ReferenceRun:
             node.add(ask.resources)
             self._unreserve(st, i)
             eng.step_nodes[n] = node.name
+            if self.preempting:  # it runs now: a victim for later asks
+                from prio.yunikorn.preemption.world import Run
+                from prio.yunikorn.snapshot import Allocation
+
+                self.runs.append(Run(Allocation(ask.id, ask.priority, ask.resources, node.name, ask.create_time),
+                                     st.app_id, leaf, len(self.runs)))
+                self.progress = True
         if self.ugm is not None:
             self.ugm.add(st.app_id, leaf.path, user_of(st), groups_of(st), ask.resources)
         st.prio = ask_max_priority(st)
@@ -539,6 +703,33 @@ class ReferenceRun:
             if q.parent is not None and q.reported != old:
                 changes.append(change(q, old, q.reported))
         return Step(n, leaf.path, st.app_id, ask.id, ask.priority, changes, ties, note)
+
+
+ALLOCATE, RESERVE, PREEMPT = "allocate", "reserve", "preempt"  # what one cycle's walk ends in
+MAX_PREEMPTIONS_PER_QUEUE = 10  # maxPreemptionsPerQueue: preemption attempts per leaf and cycle
+
+
+class Preemption(NamedTuple):
+    """A preemption inside the run: before allocation step `step`, `ask` of `application` in
+    `queue` preempted `victims` (in YuniKorn's order) on `node`, which is reserved for it.
+    `warning`: why the victims were killed for nothing (the ask still does not fit)."""
+
+    step: int
+    ask: str
+    application: str
+    queue: str
+    node: str
+    victims: list
+    warning: str = ""
+
+
+def headroom_reason(miss, ask) -> str:
+    """The reason an ask does not fit the headroom of queue q for resource k (headroom_misfit)."""
+    q, k = miss
+    cap = "the cluster capacity" if q.parent is None else f"max of {q.path}"
+    left = q.max[k] - q.allocated.get(k, 0)
+    return (f"does not fit {cap}: needs {k} {show_quantity(k, ask.resources[k])}, "
+            f"{show_quantity(k, left)} of {show_quantity(k, q.max[k])} left")
 
 
 def user_of(st) -> str:

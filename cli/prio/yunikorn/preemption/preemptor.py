@@ -20,6 +20,7 @@ class Preemptor:
         self.res = ask.resources
         self.path = leaf.path
         self.log: list = []
+        self.cancelled: list = []
         self.search = CandidateSearch(world, leaf, ask)
         self.snaps = self.search.run()
         self.by_alloc: dict = {}
@@ -53,8 +54,15 @@ class Preemptor:
         for v in self.all_victims():
             by_node.setdefault(v.alloc.node, []).append(v)
         avail: dict = {}
+        self.cancelled: list = []  # nodes whose lower-priority reservation YuniKorn cancels here
         for n in self.w.sorted_nodes():
-            if not resources.fit_in(self.w.nodes[n], self.res):
+            held = self.w.reservations.get(n)
+            if held is not None:
+                priority, triggered = held
+                if not triggered and priority < self.ask.priority:
+                    self.cancelled.append(n)  # waited past reservationWaitTimeout: cancelled
+                    held = None
+            if held is not None or not resources.fit_in(self.w.nodes[n], self.res):
                 by_node.pop(n, None)
             else:
                 avail[n] = self.w.available(n)

@@ -40,6 +40,10 @@ class World:
         self.weights = weights_of(weights)
         self.qalloc: dict = {}
         self.ugm = None  # ugm.Usage when the config has user or group limits (cycles.analyse)
+        # node -> (priority, has triggered preemption) of the ask holding its reservation, when
+        # a scheduling run has reservations (reference.ReferenceRun): initWorkingState closes
+        # such a node to the preemptor, or cancels a lower-priority reservation
+        self.reservations: dict = {}
         self.nused = {n: {} for n in self.nodes}
         for q in root.walk():
             self.qalloc[q.path] = {}
