@@ -18,7 +18,7 @@ SCHED = os.path.join(CORPUS, "scheduling")
 # conformance-2's families prio models so far: scale (more than 20 siblings, two types, thousands
 # of asks); nodes, ugm (users and groups), placement by groups and schedpreempt come with issues
 # 28 and 30
-FAMILIES_2 = ("scale-", "nodes-", "ugm-", "placement-")
+FAMILIES_2 = ("scale-", "nodes-", "ugm-", "placement-", "schedpreempt-")
 ENGINES = ("auto", "reference")
 
 
@@ -48,6 +48,9 @@ def _simulate(name, engine="auto"):
 
 
 def _step_line(s) -> str:
+    if "preemption" in s:  # a preemption inside the run, before allocation step s["step"]
+        p = s["preemption"]
+        return f"{s['step']:>3} preempt {p['queue']} {p['application']} {p['ask']} on {p['node']}: {', '.join(p['victims'])}"
     ch = ", ".join(f"{c['queue']} {c['from']}->{c['to']}" for c in s["changes"])
     return f"{s['step']:>3} {s['queue']:<32} {s['application']:<8} {s['ask']:<12} P{s['priority']:<11} {ch}"
 
@@ -72,7 +75,8 @@ def test_scheduling_matches_yunikorn(name, engine):
         pytest.fail(f"{name} ({engine} engine) differs from the recorded YuniKorn run:\n{diff}", pytrace=False)
     # rejected applications carry their queue too, and their asks appear nowhere else
     rejected = {r["application"] for r in got.get("rejected", [])}
-    assert not rejected & ({s["application"] for s in got["steps"]} | {u["application"] for u in got["unscheduled"]})
+    assert not rejected & ({s.get("application") or s["preemption"]["application"] for s in got["steps"]}
+                           | {u["application"] for u in got["unscheduled"]})
 
 
 @pytest.mark.parametrize("name", _scenarios())
@@ -85,7 +89,8 @@ def test_map_order_ties_are_marked(name):
     if ref["variesWithMapOrder"]:
         assert marked, f"{name}: YuniKorn gave {ref['distinctOrdersSeen']} orders, but no step is marked as a tie"
     for s in got["steps"]:
-        assert set(s) <= {"step", "queue", "application", "ask", "priority", "changes", "tie", "note", "node"}
+        assert set(s) <= ({"step", "preemption", "tie"} if "preemption" in s else
+                          {"step", "queue", "application", "ask", "priority", "changes", "tie", "note", "node"})
         assert s.get("tie", True) is True
 
 

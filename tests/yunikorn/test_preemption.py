@@ -243,17 +243,21 @@ def test_config_alone_is_exit_2(tmp_path):
     assert r.exit_code == 2 and "needs a snapshot" in r.stderr
 
 
-def test_explain_and_simulate_still_read_a_preemption_snapshot():
-    """allocations count as the application's usage; the other commands ignore nodes."""
-    for cmd in ("explain", "simulate"):
-        r = run_cli(cmd, "--sample", "preemption", "-o", "json")
-        assert r.exit_code == 0, r.stderr
-        d = json.loads(r.stdout)
-        if cmd == "explain":
-            assert sorted(a["ask"] for a in d["asks"]) == ["checkout-0", "training-0"]
-        else:  # the running allocations take the whole capacity: nothing pending fits
-            assert d["steps"] == [] and {u["code"] for u in d["unscheduled"]} == {"NoCapacity"}
-            assert all("0 of 16 left" in u["reason"] for u in d["unscheduled"]), d["unscheduled"]
+def test_explain_and_simulate_read_a_preemption_snapshot():
+    """allocations count as the application's usage; simulate preempts inside its order as prio
+    preempt says YuniKorn would, and --no-preemption leaves the asks waiting."""
+    d = json.loads(run_cli("explain", "--sample", "preemption", "-o", "json").stdout)
+    assert sorted(a["ask"] for a in d["asks"]) == ["checkout-0", "training-0"]
+    pre = json.loads(run_cli("preempt", "--sample", "preemption", "-o", "json").stdout)["asks"]["checkout-0"]
+    d = json.loads(run_cli("simulate", "--sample", "preemption", "-o", "json").stdout)
+    assert d["steps"][0] == {"step": 1, "preemption": {"ask": "checkout-0", "application": "checkout", "queue": "root.prod",
+                                                       "node": pre["node"], "victims": pre["victims"]}}
+    assert (d["steps"][1]["ask"], d["steps"][1]["node"]) == ("checkout-0", pre["node"])
+    # the running allocations take the whole capacity: without preemption nothing pending fits
+    r = run_cli("simulate", "--sample", "preemption", "--no-preemption", "-o", "json")
+    d = json.loads(r.stdout)
+    assert d["steps"] == [] and {u["code"] for u in d["unscheduled"]} == {"NoCapacity"}
+    assert all("0 of 16 left" in u["reason"] for u in d["unscheduled"]), d["unscheduled"]
 
 
 def test_sample_files_exist():

@@ -18,6 +18,8 @@ HELP = """Step through the scheduling order and every priority change it causes.
 Options = shared.options(
     "SimulateOptions", "inputs", "sample", "output", "output_file", "color",
     Opt("steps", ("--steps",), "Stop after this many steps.", type=int, min=0, metavar="N"),
+    Opt("no_preemption", ("--no-preemption",), "With nodes: leave YuniKorn's preemption out of the order (an ask "
+        "that finds no room waits, as if the partition's preemption were off).", type=bool, default=False),
     shared.SHARED["limit"].but(help="Step rows to show in table, plain and markdown output (default: 1000 in table, all "
                                     "otherwise; json has every step)."),
     "partition", "priority_classes",
@@ -57,6 +59,7 @@ def _simulate(o: Options, fmt: str) -> int:
         sys.stdout.write(run_simulate(inp.armada, fmt, decay=o.armada_decay, weighting=o.armada_weighting, rounds=o.rounds, seed=o.seed, width=width(), model=o.armada_model))
         return 0
     eng = build(inp, o.partition, o.engine)
+    eng.loop_preemption = not o.no_preemption
     say_notes(inp)
     progress = None
     total = eng.snapshot.ask_count()

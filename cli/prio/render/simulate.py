@@ -83,7 +83,7 @@ def _preemption_json(p) -> str:
     body = {"ask": p.ask, "application": p.application, "queue": p.queue, "node": p.node, "victims": list(p.victims)}
     if p.warning:
         body["warning"] = p.warning
-    return json.dumps({"step": p.step, "preemption": body})
+    return json.dumps({"step": p.step, "preemption": body, **({"tie": True} if p.tie else {})})
 
 
 def _json(steps, unscheduled, rejected=(), step_nodes=None, tied=None, preemptions=None):

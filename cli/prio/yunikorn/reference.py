@@ -523,7 +523,10 @@ class ReferenceRun:
             self.cancels += 1
         if node is None:
             return None
+        self.victims_tied = p.tied
         return st, i, self.cluster.by_name[node], PREEMPT, victims
+
+    victims_tied = False  # whether the last preemption's victims were a choice of Go's map order
 
     cancels = 0  # reservations preemption cancelled (a change in the reservation count)
 
@@ -536,6 +539,8 @@ class ReferenceRun:
         leaves = {st.app_id: st.leaf for st in eng.apps}
         nodes = [Node(n.name, n.capacity) for n in self.cluster.nodes]
         w = World(eng.root, leaves, nodes, self.runs, True, self.cluster.policy, self.cluster.weights)
+        w.predicate_plugin = False  # no resource manager plugin answers predicate checks here
+        w.tie_by_application = True  # map-order ties by application id, then allocation key
         for n in self.cluster.nodes:
             if n.reserved is not None and n.reserved != key:
                 owner = self.app_of.get(n.reserved[0])
@@ -558,7 +563,7 @@ class ReferenceRun:
             warning = ("the victims freed room on " + node.name + " but not under the queue's max: the ask still "
                        + headroom_reason(miss, ask) + ", and it never preempts again")
         self.eng.preemptions.append(Preemption(self.steps_done + 1, ask.id, st.app_id, st.leaf.path, node.name,
-                                               [v.id for v in victims], warning))
+                                               [v.id for v in victims], warning, self.victims_tied))
 
     def _release(self, run) -> None:
         """A victim leaves: its node, its queues, its application and its user lose its resources."""
@@ -721,6 +726,7 @@ class Preemption(NamedTuple):
     node: str
     victims: list
     warning: str = ""
+    tie: bool = False  # the victims tie with other applications' tasks: Go's map order chose
 
 
 def headroom_reason(miss, ask) -> str:

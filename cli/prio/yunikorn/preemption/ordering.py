@@ -20,15 +20,30 @@ def score(run: Run) -> int:
     return s
 
 
-def victim_order_key(run: Run):
+def map_order(run: Run, by_application: bool = False) -> tuple:
+    """What breaks a tie of YuniKorn's keys, Go's map order in YuniKorn: queue path, application
+    and snapshot order (the preemption corpus), or application id and allocation key (the
+    scheduling corpus with preemption in the loop)."""
+    return (run.app, run.alloc.id) if by_application else (run.leaf.path, run.app, run.order)
+
+
+def victim_key(run: Run) -> tuple:
     """sortVictimsForPreemption / compareAllocationLess: opted-in first, non-originators first,
     newest first (priority plays no part)."""
     ct = run.alloc.create_time
-    return (not run.alloc.allow_preemption, run.alloc.originator, (-ct[0], -ct[1]), run.leaf.path, run.app, run.order)
+    return (not run.alloc.allow_preemption, run.alloc.originator, (-ct[0], -ct[1]))
 
 
-def additional_order_key(run: Run):
+def victim_order_key(run: Run, by_application: bool = False):
+    return victim_key(run) + map_order(run, by_application)
+
+
+def additional_key(run: Run) -> tuple:
     """The order calculateAdditionalVictims tries the tasks on other nodes in: by score, then
     newest first."""
     ct = run.alloc.create_time
-    return (score(run), (-ct[0], -ct[1]), run.leaf.path, run.app, run.order)
+    return (score(run), (-ct[0], -ct[1]))
+
+
+def additional_order_key(run: Run, by_application: bool = False):
+    return additional_key(run) + map_order(run, by_application)

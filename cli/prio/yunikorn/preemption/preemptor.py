@@ -6,7 +6,8 @@ from __future__ import annotations
 from prio.yunikorn import resources
 from prio.yunikorn.preemption.candidates import CandidateSearch
 from prio.yunikorn.preemption.guarantee import QueueSnapshot, ask_queue_under_guaranteed, duplicate_all, victim_queue_over_guaranteed
-from prio.yunikorn.preemption.ordering import SCORE_FIT_MAX, SCORE_UNFIT, additional_order_key, score, victim_order_key
+from prio.yunikorn.preemption.ordering import (SCORE_FIT_MAX, SCORE_UNFIT, additional_key, additional_order_key, score, victim_key,
+                                              victim_order_key)
 from prio.yunikorn.preemption.result import GUARANTEE_FAILED, SHORTFALL
 from prio.yunikorn.preemption.world import Run, World
 from prio.yunikorn.snapshot import Ask
@@ -21,6 +22,7 @@ class Preemptor:
         self.path = leaf.path
         self.log: list = []
         self.cancelled: list = []
+        self.tied = False  # whether Go's map order chose among the victims (try_preemption)
         self.search = CandidateSearch(world, leaf, ask)
         self.snaps = self.search.run()
         self.by_alloc: dict = {}
@@ -67,7 +69,7 @@ class Preemptor:
             else:
                 avail[n] = self.w.available(n)
         for n in by_node:
-            by_node[n].sort(key=victim_order_key)
+            by_node[n].sort(key=lambda r: victim_order_key(r, self.w.tie_by_application))
         self.by_node, self.avail = by_node, avail
 
     def _keeps_over_guarantee(self, snap: QueueSnapshot, victim: Run) -> bool:
@@ -166,6 +168,12 @@ class Preemptor:
         if not checks:
             return None, None
         checks.sort()
+        if not self.w.predicate_plugin:
+            # checkPreemptionPredicates without a resource manager plugin: "assume checks will
+            # succeed", the first check by start index, then node name
+            idx, n = checks[0]
+            vl = victims_by_node[n]
+            return (None, None) if idx >= len(vl) else (n, vl[: idx + 1])
         best = None
         for i in range(0, len(checks), _BATCH):
             for idx, n in checks[i:i + _BATCH]:
@@ -191,7 +199,7 @@ class Preemptor:
                 snaps[qv].remove(v.res)
                 seen.add(v)
         potential = [v for v in self.all_victims() if v not in seen]
-        potential.sort(key=additional_order_key)
+        potential.sort(key=lambda r: additional_order_key(r, self.w.tie_by_application))
         victims = []
         for v, snap, ask_rem in self._taken(snaps, ask_q, potential):
             new_rem = ask_q.remaining_guaranteed()
@@ -231,5 +239,15 @@ class Preemptor:
         if resources.strictly_only_existing(self.res, total, False):
             self.log.append(SHORTFALL)
             return None, None
+        self.tied = self._tied(final)
         return node, final
+
+    def _tied(self, final: list) -> bool:
+        """Whether Go's map order chose among the victims: a task taken ties on YuniKorn's keys
+        with another candidate (of any application)."""
+        for v in final:
+            for u in self.all_victims():
+                if u is not v and (victim_key(u) == victim_key(v) or additional_key(u) == additional_key(v)):
+                    return True  # left in its place, or taken in an order the map decided
+        return False
 

@@ -44,6 +44,13 @@ class World:
         # a scheduling run has reservations (reference.ReferenceRun): initWorkingState closes
         # such a node to the preemptor, or cancels a lower-priority reservation
         self.reservations: dict = {}
+        # whether the resource manager answers the preemption predicate checks (prio preempt: as
+        # the recorded preemption corpus, a mock that accepts at the start index, best solution
+        # of each batch); False: no plugin, YuniKorn takes the first check (simulate's run)
+        self.predicate_plugin = True
+        # how victims that tie on YuniKorn's keys are ordered (Go's map order): by queue path,
+        # application and snapshot order (prio preempt), or application id and allocation key
+        self.tie_by_application = False
         self.nused = {n: {} for n in self.nodes}
         for q in root.walk():
             self.qalloc[q.path] = {}
