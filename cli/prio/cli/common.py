@@ -114,8 +114,10 @@ def say_recognised(inp) -> None:
 
 
 def say_notes(inp) -> None:
-    for note in inp.notes:
-        sys.stderr.write(f"prio: note: {public(note)}\n")
+    from prio.render.printable import printable
+
+    for note in inp.notes:  # notes name applications: their ids reach the terminal as text
+        sys.stderr.write(f"prio: note: {printable(public(note))}\n")
 
 
 def load_inputs(paths, sample, classes, keep_documents=False):

@@ -11,6 +11,7 @@ from prio.armada.current.model import SCALE, Scenario
 from prio.armada.current.round import Round
 from prio.render.armada import _Out
 from prio.armada.units import BYTE_RESOURCES, format_number
+from prio.render.printable import for_terminal
 
 MODEL = "armada"
 SCHEDULER = "current"
@@ -138,6 +139,7 @@ CAPTION = ("fair = weight/weightSum; demand, constr, actual: DRF costs of the de
            "preemptible running jobs are evicted")
 
 
+@for_terminal
 def render_explain(sc: Scenario, sh: Shares, fmt: str, width: int | None = None) -> str:
     if fmt == "json":
         return json.dumps(explain_json(sc, sh), indent=2) + "\n"
@@ -239,6 +241,7 @@ def _runs(ids: list) -> str:
     return ", ".join(out)
 
 
+@for_terminal
 def render_simulate(sc: Scenario, sh: Shares, rd: Round, fmt: str, width: int | None = None) -> str:
     if fmt == "json":
         return json.dumps(simulate_json(sc, sh, rd), indent=2) + "\n"

@@ -7,6 +7,7 @@ import operator
 
 from prio.render.jsontext import _SAFE, jstr
 
+from prio.render.printable import for_terminal
 from prio.yunikorn.explain import show_priority
 
 
@@ -25,6 +26,7 @@ def _sort(r) -> str:
     return f"children: {'priority' if r.sort_priority else 'fair share'} first"
 
 
+@for_terminal
 def render(fmt: str, rows, asks, ranges=None, width: int = 120, total: int | None = None, color: bool = False, rejected=()):
     """Yields the output in chunks (a million asks stream rather than build one string).
     `rejected`: applications YuniKorn would refuse to place (their asks are nowhere else)."""
@@ -53,11 +55,11 @@ def _tabular_rejected(rejected, tablefmt: str) -> str:
 
 
 def _rich_rejected(rejected, width, color=False) -> str:
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
     from prio.render.paths import DottedPath
+    from prio.render.printable import Console
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
@@ -158,12 +160,12 @@ def _tabular(rows, asks, ranges, tablefmt: str, total=None) -> str:
 
 
 def _rich(rows, asks, ranges, width, total=None, color=False) -> str:
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
     from rich.tree import Tree
 
     from prio.render.paths import DottedPath
+    from prio.render.printable import Console
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
