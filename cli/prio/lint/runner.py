@@ -39,7 +39,7 @@ def resolve(name: str, doc, issues) -> list[Finding]:
         rule = RULES[i.rule]
         pos = i.pos or doc.pos(i.path, i.at)
         out.append(Finding(i.rule, rule.name, i.severity or rule.severity, i.message, name,
-                           pos.line if pos else None, pos.column if pos else None, format_path(i.path)))
+                           pos.line if pos else None, pos.column if pos else None, format_path(i.path), i.fix))
     return out
 
 

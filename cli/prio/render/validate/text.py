@@ -41,7 +41,7 @@ def render(report: Report, sources: dict | None = None, color: bool = False, fra
                 con.print(escape(gutter + text), style="dim" if color else None)
                 con.print(" " * (len(gutter) - 2) + "| " + " " * max((f.column or 1) - 1, 0) + f"[{_STYLE[f.severity]}]^[/]")
         if frames and f.rule in RULES and f.rule != "PRIO000":  # the rule's Fix, on one line (ruff's help:)
-            con.print("      " + escape(hint(RULES[f.rule])), style="dim" if color else None)
+            con.print("      " + escape(hint(RULES[f.rule], f.fix)), style="dim" if color else None)
     return buf.getvalue()
 
 
