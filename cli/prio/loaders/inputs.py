@@ -61,11 +61,18 @@ def _kind(data) -> str:
     return "config" if k == "queues" else k
 
 
-def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool = False) -> Inputs:
+# What a file of pending work holds (a prio snapshot file holds a config and one of these).
+WORK_KINDS = ("native", "rest-queues", "rest-apps", "pods")
+
+
+def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool = False, work_from=()) -> Inputs:
     """Read and classify every input; raises InputError on anything unreadable or uncombinable.
     keep_documents: the snapshots' parsed documents stay in Inputs.documents, so they are freed
     with it and not here (a million-ask JSON document takes 0.2 s to free: a command that keeps
     its inputs until the process ends, lifetime.py, never pays it).
+    work_from: paths read for their pending work alone when an earlier path gave the config: a
+    file holding a config and work (a `prio snapshot` file) there has its config ignored, with a
+    note, instead of being "a second queue config" (`prio diff OLD NEW incident.yaml`).
 
     As YuniKorn does: only the first queue config document of a file counts; of the ConfigMaps,
     yunikorn-configs' queues.yaml replaces yunikorn-defaults'. What was assumed goes to notes."""
@@ -97,12 +104,17 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
         if {"configmap", "configmap-list", "priorityclass", "priorityclass-list"} & set(kinds):
             units = documents.units(src.name, src.text)  # decoded as Kubernetes and YuniKorn decode them
         seen_config = False
+        work_only = path in work_from and inp.config is not None and bool(set(kinds) & set(WORK_KINDS))
         for doc, k in zip(docs, kinds):
             if k in ("priorityclass", "priorityclass-list"):
                 if units is None:
                     from prio.loaders.priorityclasses import classes_from_docs
 
                     inp.classes += classes_from_docs([(src.name, doc)])
+            elif k == "config" and work_only:
+                if not seen_config:
+                    inp.notes.append(f"{src.name}: its queue config is ignored, its pending work is read")
+                seen_config = True
             elif k == "config":
                 if seen_config:
                     inp.notes.append(f"{src.name}: YAML documents after the first are ignored, as YuniKorn reads only the first")
