@@ -128,7 +128,9 @@ def load_inputs(paths, sample, classes, keep_documents=False):
         raise InputError(sample, "give either --sample or input files, not both")
     if sample or not paths:
         paths = assemble.sample_paths(sample)
-    return check_config(inputs.gather(list(paths), list(classes), keep_documents))
+    inp = check_config(inputs.gather(list(paths), list(classes), keep_documents))
+    inputs.check_work_given(inp)
+    return inp
 
 
 def check_config(inp):

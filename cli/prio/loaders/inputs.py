@@ -78,6 +78,9 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
     yunikorn-configs' queues.yaml replaces yunikorn-defaults'. What was assumed goes to notes."""
     if (list(paths) + list(classes_paths)).count("-") > 1:
         raise InputError("-", "standard input is given more than once; it can be read only once")
+    dump = _rest_dump(list(paths), list(classes_paths))
+    if dump is not None:
+        return dump
     inp = Inputs()
     pending_docs = []  # (kind, name, doc) loaded after the classes are known
     paths, in_dirs = _expand_dirs(list(paths))
@@ -180,6 +183,37 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
     if inp.armada and (inp.config is not None or inp.snapshot is not None):
         raise InputError(inp.armada[0][0], "an Armada scenario cannot be combined with YuniKorn inputs")
     return inp
+
+
+def check_work_given(inp: Inputs) -> None:
+    """A REST queues dump whose queues report a priority (YuniKorn had asks pending there) with no
+    pending ask among the inputs: the applications were left out, and every answer would say
+    "nothing pending". One line saying what to add, instead of that confident empty answer."""
+    from prio.values import INT32_MIN
+
+    if not inp.rest_queues or (inp.snapshot is not None and inp.snapshot.ask_count()):
+        return
+    busy = [q for q in inp.rest_queues if q.current_priority is not None and q.current_priority != INT32_MIN]
+    if busy:
+        name = inp.snapshot.source if inp.snapshot is not None and inp.snapshot.source else (inp.names[0] if inp.names else "")
+        shown = ", ".join(f"{q.path} {q.current_priority}" for q in busy[:3]) + (", ..." if len(busy) > 3 else "")
+        raise InputError(name, f"the queues report pending asks (currentPriority {shown}) but no input gives them: add the "
+                               "applications, the /ws/v1/partition/{p}/applications/active response (or a snapshot, or pods)")
+
+
+def _rest_dump(paths: list[str], classes_paths: list[str]) -> Inputs | None:
+    """A directory holding a REST dump saved by URL (prio.loaders.restdump) is read as the server
+    it recorded: alone, as --yunikorn reads a server."""
+    from prio.loaders import restdump
+
+    dumps = [p for p in paths if restdump.layout(p) is not None]
+    if not dumps:
+        return None
+    if len(paths) + len(classes_paths) > 1:
+        raise InputError(dumps[0], "a saved REST dump (files by URL path) is read alone, as --yunikorn reads a server: "
+                                   "its config, queues and applications; give no other inputs with it")
+    state = restdump.read(dumps[0])
+    return state.inputs
 
 
 def _expand_dirs(paths: list[str]):
