@@ -203,10 +203,24 @@ def _rich(rows, asks, ranges, width, total=None, color=False) -> str:
     else:
         _rich_asks(con, asks, total)
     if ranges:
-        rt = Table(title="PriorityClasses per queue", title_justify="left")
-        for c in ("queue", "class", "value", "min", "max"):
+        from rich import box
+
+        from prio.render.paths import segments
+
+        cols = ("queue", "class", "value", "min", "max")
+        # numbers as wide as the widest (no wider); class names and queue names whole: in the boxed
+        # table when it fits so, else with columns a space apart (as Armada's tables), else folded
+        widest = {c: max([len(str(x[c])) for x in ranges] + [len(c)]) for c in cols}
+        need = sum(widest[c] for c in cols[1:]) + max(len(p) for x in ranges for p in segments(x["queue"]))
+        boxed = need + 3 * len(cols) + 1 <= width
+        tight = not boxed and need + 2 * (len(cols) - 1) <= width
+        rt = Table(title="PriorityClasses per queue", title_justify="left",
+                   **({"box": box.SIMPLE_HEAD, "padding": (0, 1), "pad_edge": False, "show_edge": False} if tight else {}))
+        for c in cols:
             num = c in ("value", "min", "max")
-            rt.add_column(c, overflow="fold", justify="right" if num else "left", no_wrap=num, min_width=11 if num else None)
+            keep = num or ((boxed or tight) and c == "class")
+            rt.add_column(c, overflow="fold", justify="right" if num else "left", no_wrap=keep,
+                          min_width=widest[c] if keep else None)
         for x in ranges:
             rt.add_row(DottedPath(x["queue"]), escape(x["class"]), str(x["value"]), str(x["min"]), str(x["max"]))
         con.print()
