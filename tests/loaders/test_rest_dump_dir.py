@@ -68,3 +68,12 @@ def test_a_queues_dump_reporting_pending_work_without_applications_is_refused():
 def test_a_dump_is_read_alone():
     r = run_cli("explain", partition_dir("walkthrough"), os.path.join(LIVE, "walkthrough", "queues.yaml"))
     assert r.exit_code == 2 and "is read alone" in r.stderr
+
+
+def test_a_snapshot_of_a_saved_dump_is_the_snapshot_of_the_server(tmp_path):
+    with Replay(os.path.join(LIVE, "walkthrough")) as srv:
+        run_cli("snapshot", "--yunikorn", srv.url, "--output-file", str(tmp_path / "served.yaml"))
+    r = run_cli("snapshot", partition_dir("walkthrough"), "--output-file", str(tmp_path / "saved.yaml"))
+    assert r.exit_code == 0, r.stderr
+    a, b = (json.loads(run_cli("simulate", str(tmp_path / f), "-o", "json").stdout) for f in ("served.yaml", "saved.yaml"))
+    assert a == b and len(a["steps"]) == 11

@@ -128,7 +128,9 @@ def load_inputs(paths, sample, classes, keep_documents=False):
         raise InputError(sample, "give either --sample or input files, not both")
     if sample or not paths:
         paths = assemble.sample_paths(sample)
-    inp = check_config(inputs.gather(list(paths), list(classes), keep_documents))
+    from prio.loaders import restdump
+
+    inp = check_config(restdump.gather(list(paths), list(classes), keep_documents))
     inputs.check_work_given(inp)
     return inp
 

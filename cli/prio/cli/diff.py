@@ -113,10 +113,10 @@ def _gather(o: Options, arg, lend=None):
     alone when `arg` is a config: the configs compared are OLD and NEW), then `lend`: the other
     side's snapshot file, for its work alone."""
     from prio.cli.common import check_config
-    from prio.loaders import inputs as inputs_mod
+    from prio.loaders import restdump
 
     extra = list(o.inputs) + ([lend] if lend is not None else [])
-    return check_config(inputs_mod.gather([arg] + extra, work_from=extra))
+    return check_config(restdump.gather([arg] + extra, work_from=extra))
 
 
 def _role(inp, arg) -> str:
@@ -151,14 +151,14 @@ def _side(o: Options, arg, label, inp=None, said=None):
     """One side: a simulate run on `arg` plus the inputs (o.inputs), and validate's findings for a config.
     `inp`: the side's inputs already gathered (--yunikorn: the config plus the server's work)."""
     from prio.errors import InputError
-    from prio.loaders import inputs as inputs_mod
+    from prio.loaders import restdump
     from prio.loaders.assemble import build
     from prio.yunikorn import diff as core
 
     if inp is None:
         from prio.cli.common import check_config
 
-        inp = check_config(inputs_mod.gather([arg] + list(o.inputs)))
+        inp = check_config(restdump.gather([arg] + list(o.inputs)))
     name = "<stdin>" if arg == "-" else arg
     if o.verbose:
         for n, what in inp.recognised:

@@ -78,9 +78,6 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
     yunikorn-configs' queues.yaml replaces yunikorn-defaults'. What was assumed goes to notes."""
     if (list(paths) + list(classes_paths)).count("-") > 1:
         raise InputError("-", "standard input is given more than once; it can be read only once")
-    dump = _rest_dump(list(paths), list(classes_paths))
-    if dump is not None:
-        return dump
     inp = Inputs()
     pending_docs = []  # (kind, name, doc) loaded after the classes are known
     paths, in_dirs = _expand_dirs(list(paths))
@@ -199,21 +196,6 @@ def check_work_given(inp: Inputs) -> None:
         shown = ", ".join(f"{q.path} {q.current_priority}" for q in busy[:3]) + (", ..." if len(busy) > 3 else "")
         raise InputError(name, f"the queues report pending asks (currentPriority {shown}) but no input gives them: add the "
                                "applications, the /ws/v1/partition/{p}/applications/active response (or a snapshot, or pods)")
-
-
-def _rest_dump(paths: list[str], classes_paths: list[str]) -> Inputs | None:
-    """A directory holding a REST dump saved by URL (prio.loaders.restdump) is read as the server
-    it recorded: alone, as --yunikorn reads a server."""
-    from prio.loaders import restdump
-
-    dumps = [p for p in paths if restdump.layout(p) is not None]
-    if not dumps:
-        return None
-    if len(paths) + len(classes_paths) > 1:
-        raise InputError(dumps[0], "a saved REST dump (files by URL path) is read alone, as --yunikorn reads a server: "
-                                   "its config, queues and applications; give no other inputs with it")
-    state = restdump.read(dumps[0])
-    return state.inputs
 
 
 def _expand_dirs(paths: list[str]):

@@ -137,6 +137,21 @@ def missing(path: str, query: str = "", fatal: bool = False) -> str:
     return f"not in the saved dump{'' if fatal else ' (as HTTP 404 from a server)'}: save GET {what} here ({need})"
 
 
+def gather(paths, classes_paths=(), keep_documents: bool = False, work_from=()):
+    """prio.loaders.inputs.gather, where a directory saved by URL is read as the server it
+    recorded: alone, as --yunikorn reads a server (the commands' one way in to their inputs)."""
+    from prio.loaders import inputs
+
+    paths, classes_paths = list(paths), list(classes_paths)
+    dumps = [p for p in paths if layout(p) is not None]
+    if not dumps:
+        return inputs.gather(paths, classes_paths, keep_documents, work_from=work_from)
+    if len(paths) + len(classes_paths) > 1:
+        raise InputError(dumps[0], "a saved REST dump (files by URL path) is read alone, as --yunikorn reads a server: "
+                                   "its config, queues and applications; give no other inputs with it")
+    return read(dumps[0]).inputs
+
+
 def read(path: str, partition: str | None = None):
     """The dump at `path` as prio.loaders.live.Live (its Inputs: config, queues, applications,
     nodes, rejected applications)."""
