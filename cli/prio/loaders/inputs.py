@@ -41,7 +41,8 @@ _WHAT = {"config": "a queue config", "configmap": "a ConfigMap", "configmap-list
          "priorityclass": "a PriorityClass", "priorityclass-list": "PriorityClasses",
          "native": "a prio snapshot", "rest-queues": "a YuniKorn REST queues dump",
          "rest-apps": "a YuniKorn REST applications dump", "pods": "a pod list",
-         "armada": "an Armada scenario or queue list", "list": "a List of other objects"}
+         "armada": "an Armada scenario or queue list", "list": "a List of other objects",
+         "helm-values": "the YuniKorn Helm chart's values"}
 
 
 def _kind(data) -> str:
@@ -101,7 +102,7 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
         if path in classes_paths and set(kinds) - {"priorityclass", "priorityclass-list"}:
             raise InputError(src.name, "--priority-classes takes PriorityClass manifests; this file holds something else")
         units = None
-        if {"configmap", "configmap-list", "priorityclass", "priorityclass-list"} & set(kinds):
+        if {"configmap", "configmap-list", "priorityclass", "priorityclass-list", "helm-values"} & set(kinds):
             units = documents.units(src.name, src.text)  # decoded as Kubernetes and YuniKorn decode them
         seen_config = False
         work_only = path in work_from and inp.config is not None and bool(set(kinds) & set(WORK_KINDS))
@@ -121,8 +122,8 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
                     break
                 seen_config = True
                 _set_config(inp, src.name, doc)
-            elif k in ("configmap", "configmap-list", "list"):
-                continue  # ConfigMaps are taken from the units below; other lists hold nothing for us
+            elif k in ("configmap", "configmap-list", "list", "helm-values"):
+                continue  # ConfigMaps and Helm values are taken from the units below; other lists hold nothing for us
             elif k == "armada":
                 inp.armada.append((src.name, doc))
             elif k in ("native", "rest-queues", "rest-apps", "pods"):
@@ -134,7 +135,10 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
             from prio.loaders.priorityclasses import classes_from_docs
 
             inp.classes += classes_from_docs([(src.name, u.doc) for u in units if u.kind == "priorityclass"])
-            carried = [u for u in units if u.kind == "queues" and u.label.startswith("ConfigMap")]
+            carried = [u for u in units if u.kind == "queues" and u.label.startswith(("ConfigMap", "Helm values"))]
+            if not carried and "helm-values" in kinds:
+                why = next((u.label for u in units if u.label.startswith("Helm values")), "")
+                raise InputError(src.name, f"{why or 'Helm values without a queue config'}: nothing to explain")
             if carried:
                 # FlattenConfigMaps: a key of yunikorn-configs replaces the same key of yunikorn-defaults.
                 chosen = next((u for u in carried if u.label.startswith("ConfigMap yunikorn-configs")), carried[0])
