@@ -56,3 +56,11 @@ def test_explain_and_simulate_take_the_values_file_as_the_config(tmp_path):
         want = run_cli(command, sample("walkthrough-queues.yaml"), asks, "-o", "json")
         assert got.exit_code == 0, got.stderr
         assert json.loads(got.stdout) == json.loads(want.stdout)
+
+
+def test_configuration_under_another_policy_group_is_not_read(tmp_path):
+    """The chart renders configuration as queues.yaml; with service.policyGroup prod the shim reads prod.yaml."""
+    p = tmp_path / "values.yaml"
+    p.write_text("yunikornDefaults:\n  service.policyGroup: prod\n" + DEPRECATED)
+    r = run_cli("validate", str(p))
+    assert r.exit_code == 2 and "service.policyGroup has the shim read prod.yaml" in r.stdout + r.stderr

@@ -260,18 +260,24 @@ def _configmap(name, text, node, doc) -> list[Unit]:
 
 
 def _helm_values(name, text, node, doc) -> list[Unit]:
-    """The queue config a values file of YuniKorn's Helm chart installs: yunikornDefaults'
-    `<service.policyGroup>.yaml` (what the chart renders into yunikorn-defaults), else the
-    deprecated `configuration` string; checked with the values file's own lines, as a ConfigMap's."""
+    """The queue config a values file of YuniKorn's Helm chart installs (apache/yunikorn-release's
+    templates/yunikorn-defaults.yaml): yunikornDefaults' `<service.policyGroup>.yaml`, else the
+    deprecated `configuration` string (rendered as queues.yaml when yunikornDefaults has none);
+    checked with the values file's own lines, as a ConfigMap's."""
     from prio.io.recognise import HELM_CONFIGURATION, HELM_DEFAULTS
     from prio.kube.configmap import queues_key
 
     d = doc.data
     defaults = d.get(HELM_DEFAULTS) if isinstance(d.get(HELM_DEFAULTS), dict) else {}
     qkey = queues_key(defaults)
-    chosen = (HELM_DEFAULTS, qkey) if qkey in defaults else (HELM_CONFIGURATION,) if isinstance(d.get(HELM_CONFIGURATION), str) else None
+    # The chart's yunikorn-defaults template: every yunikornDefaults key, plus `configuration` as
+    # queues.yaml when yunikornDefaults has no queues.yaml; the shim reads <policyGroup>.yaml.
+    legacy = d.get(HELM_CONFIGURATION) if isinstance(d.get(HELM_CONFIGURATION), str) and d.get(HELM_CONFIGURATION) else None
+    chosen = (HELM_DEFAULTS, qkey) if qkey in defaults else (HELM_CONFIGURATION,) if legacy and qkey == "queues.yaml" else None
     if chosen is None:
-        return [Unit("other", doc, f"Helm values without a queue config ({HELM_DEFAULTS} has no {qkey}, no {HELM_CONFIGURATION})")]
+        why = f"{HELM_CONFIGURATION} becomes queues.yaml, but service.policyGroup has the shim read {qkey}" if legacy else \
+            f"{HELM_DEFAULTS} has no {qkey}, no {HELM_CONFIGURATION}"
+        return [Unit("other", doc, f"Helm values without a queue config ({why})")]
     label = "Helm values, " + ".".join(chosen)
     value_node = _node_at(node, chosen)
     if not isinstance(value_node, yaml.ScalarNode):
@@ -280,7 +286,7 @@ def _helm_values(name, text, node, doc) -> list[Unit]:
     inner, notes = _inner_doc(name, text, value_node, chosen)
     inner.issues.extend(_rebase(n, doc) for n in notes)
     out = [Unit("queues", inner, label)]
-    if chosen[0] == HELM_DEFAULTS and isinstance(d.get(HELM_CONFIGURATION), str):
+    if chosen[0] == HELM_DEFAULTS and legacy:
         out.append(Unit("other", _subdoc(doc, (HELM_CONFIGURATION,)),
                         f"the deprecated {HELM_CONFIGURATION} (the chart uses {HELM_DEFAULTS}.{qkey} instead)"))
     return out

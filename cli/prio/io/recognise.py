@@ -21,7 +21,7 @@ def queue_config_part(data: dict) -> dict:
 
 # The YuniKorn Helm chart's values: `yunikornDefaults` is rendered into the yunikorn-defaults
 # ConfigMap's data (its `queues.yaml`, or `<service.policyGroup>.yaml`); `configuration` is the
-# deprecated string that became queues.yaml (the ConfigMap entry wins when both are set).
+# deprecated string rendered there as queues.yaml unless yunikornDefaults has a queues.yaml.
 HELM_DEFAULTS, HELM_CONFIGURATION = "yunikornDefaults", "configuration"
 
 
