@@ -45,6 +45,7 @@ class Issue:
     at: str = "value"
     severity: str | None = None  # overrides the rule's default (rare: e.g. info for a benign case)
     pos: object = None  # an explicit position, when the path alone cannot say (a duplicate key)
+    fix: str = ""  # the fix in this finding's own values (the help: line); "" takes the rule's Fix
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,7 @@ class Finding:
     line: int | None
     column: int | None
     path: str
+    fix: str = ""  # the Issue's own fix, for the help: line (not in the contract's JSON)
 
     def to_json(self) -> dict:
         return {

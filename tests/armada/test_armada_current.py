@@ -404,3 +404,28 @@ def test_rule_docs_exist():
     for rid in ("PRIO411", "PRIO412", "PRIO413", "PRIO414"):
         r = run_cli("rule", rid)
         assert r.exit_code == 0 and "Example" in r.stdout and "Fix:" in r.stdout
+
+
+SHORT_OF_MEMORY = """model: armada
+totalResources: {cpu: "8", memory: 16Gi}
+resourcesToConsider: [cpu, memory]
+queues:
+  - {name: a}
+  - {name: b}
+running:
+  - {queue: a, requests: {cpu: "1", memory: 8Gi}, priorityClass: armada-default, count: 2}
+jobs:
+  - {queue: b, requests: {cpu: "1", memory: 4Gi}, priorityClass: armada-default}
+"""
+
+
+def test_a_job_that_does_not_fit_names_the_resource_short_and_who_holds_it(tmp_path):
+    """It said "does not fit in what is left of the pool" alone, and "left in the pool: cpu 6"
+    without the memory at 0 that stops it."""
+    p = tmp_path / "short.yaml"
+    p.write_text(SHORT_OF_MEMORY)
+    r = run_cli("simulate", str(p), "-o", "plain")
+    assert r.exit_code == 0, r.stderr
+    row = next(line for line in r.stdout.splitlines() if line.startswith("j0-0"))
+    assert row.endswith("does not fit in what is left of the pool: needs memory 4Gi, 0 left (held by r0-0, r0-1)")
+    assert "left in the pool: cpu 6, memory 0" in r.stdout

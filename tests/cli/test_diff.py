@@ -456,3 +456,56 @@ def test_verbose_and_partition(pair):
     assert r.exit_code == 0 and json.loads(r.stdout)["queues"]
     r = run_cli("diff", *pair, "--partition", "nosuch")
     assert r.exit_code == 2 and "no partition 'nosuch'" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def _snapshot_file(tmp_path):
+    """`prio snapshot` of the walkthrough: its config and its pending work in one file."""
+    out = tmp_path / "incident.yaml"
+    r = run_cli("snapshot", QUEUES, ASKS, "--output-file", str(out))
+    assert r.exit_code == 0, r.stderr
+    return str(out)
+
+
+def _json(*args):
+    r = run_cli("diff", *args, "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    return json.loads(r.stdout), r.stderr
+
+
+def test_a_snapshot_file_as_old_lends_its_work_to_new(pair, tmp_path):
+    """`prio diff incident.yaml new.yaml`: NEW is simulated on the snapshot's work, as OLD is (it
+    was simulated on none: every ask "no longer placed" and root's priority made up)."""
+    old, new = pair
+    incident = _snapshot_file(tmp_path)
+    expected, _ = _json(old, new, ASKS)
+    got, err = _json(incident, new)
+    assert got == expected
+    assert "NEW: simulated on the pending work of OLD" in err
+    assert all(a["stepAfter"] is not None for a in got["asks"])
+    backwards, err = _json(new, incident)  # a snapshot file as NEW lends its work to OLD
+    assert {a["ask"] for a in backwards["asks"]} == {a["ask"] for a in expected["asks"]}
+    assert "OLD: simulated on the pending work of NEW" in err
+
+
+def test_a_snapshot_file_as_input_gives_its_work_alone(pair, tmp_path):
+    """`prio diff old.yaml new.yaml incident.yaml` was refused as "a second queue config"."""
+    old, new = pair
+    incident = _snapshot_file(tmp_path)
+    expected, _ = _json(old, new, ASKS)
+    got, err = _json(old, new, incident)
+    assert got == expected
+    assert err.count("its queue config is ignored, its pending work is read") == 1
+
+
+def test_one_side_with_work_is_never_compared_with_one_without():
+    from prio.cli.diff import _same_work
+    from prio.errors import InputError
+    from prio.loaders.inputs import Inputs
+
+    class O:  # options with an INPUT given: nothing to lend
+        inputs = ("work.yaml",)
+
+    with_work, without = Inputs(), Inputs()
+    with_work.rest_queues = [object()]
+    with pytest.raises(InputError, match="carries pending work and new.yaml none"):
+        _same_work(O, "old.yaml", "new.yaml", with_work, without)

@@ -49,8 +49,11 @@ def _readme_examples():
     out = []
     for block in text.split("```")[1::2]:
         lines = block.split("\n")[1:]  # after the info string
+        setup = []  # `$ ` lines before the prio command make its inputs (they run too: pasted, it works)
+        while lines and lines[0].startswith("$ ") and not lines[0].startswith("$ prio "):
+            setup.append(lines.pop(0)[2:])
         if lines and lines[0].startswith("$ prio "):
-            out.append((lines[0][2:], [ln for ln in lines[1:] if ln.strip()]))
+            out.append(((*setup, lines[0][2:]), [ln for ln in lines[1:] if ln.strip()]))
     return out
 
 
@@ -72,12 +75,16 @@ def _matches(shown, actual, abridged):
     return True
 
 
-@pytest.mark.parametrize("command,shown", _readme_examples(), ids=lambda v: v if isinstance(v, str) else "")
-def test_readme_example_output(tmp_path, command, shown):
+@pytest.mark.parametrize("commands,shown", _readme_examples(), ids=lambda v: v[-1] if isinstance(v, tuple) else "")
+def test_readme_example_output(tmp_path, commands, shown):
+    """Each example as a reader pastes it, in an empty folder beside the samples: its set-up lines
+    (the one that makes new-queues.yaml) included."""
     import shlex
 
     os.symlink(os.path.join(ROOT, "samples"), tmp_path / "samples")
-    (tmp_path / "new-queues.yaml").write_text(walkthrough_queues_lowered())
+    *setup, command = commands
+    for line in setup:
+        subprocess.run(line, shell=True, cwd=tmp_path, check=True)
     args = shlex.split(command)[1:]
     p = subprocess.run([sys.executable, "-m", "prio", *args], capture_output=True, text=True, cwd=tmp_path,
                        env=prio_env(COLUMNS="120"))
@@ -94,3 +101,13 @@ def test_test_files_the_docs_name_exist():
         with open(os.path.join(ROOT, doc), encoding="utf-8") as fh:
             for path in re.findall(r"`(tests/[\w/]+\.py)`", fh.read()):
                 assert os.path.exists(os.path.join(ROOT, path)), (doc, path)
+
+
+def test_the_diff_example_makes_its_own_new_config(tmp_path):
+    """The README's diff example compared with a new-queues.yaml it never showed how to make."""
+    example = next(c for c, _ in _readme_examples() if c[-1].startswith("prio diff ") and "new-queues.yaml" in c[-1])
+    assert any("> new-queues.yaml" in line for line in example[:-1])
+    os.symlink(os.path.join(ROOT, "samples"), tmp_path / "samples")
+    for line in example[:-1]:
+        subprocess.run(line, shell=True, cwd=tmp_path, check=True)
+    assert (tmp_path / "new-queues.yaml").read_text() == walkthrough_queues_lowered()

@@ -100,3 +100,30 @@ def test_a_directory_is_read_file_by_file(tmp_path):
     (empty / "health.json").write_text(open(os.path.join(live, "scheduler/healthcheck.json")).read())
     r = run_cli("explain", str(empty))
     assert r.exit_code == 2 and "no input prio reads in this directory (1 YAML/JSON file skipped)" in r.stderr
+
+
+def test_the_json_config_response_gets_one_message_from_validate_and_explain(tmp_path):
+    """/ws/v1/config saved as JSON: validate said "no queue config or pending asks" (it holds
+    one, in Go field names) while explain said to save the YAML answer. One line, the same."""
+    p = tmp_path / "config.json"
+    with open(shared("testdata", "yunikorn-rest-live", "walkthrough", "ws", "v1", "config.json")) as fh:
+        p.write_text(fh.read())
+    v = run_cli("validate", str(p), "-o", "json")
+    e = run_cli("explain", str(p))
+    assert v.exit_code == e.exit_code == 2
+    said = json.loads(v.stdout)["findings"][0]["message"]
+    assert "no queue config" not in said and "save its YAML answer" in said
+    assert e.stderr.strip().endswith(said)
+
+
+def test_a_snapshot_of_a_rest_queues_dump_is_a_config_prio_calls_valid(tmp_path):
+    """Root's guaranteedResource in the dump (the site docs' sample) was copied onto root."""
+    for name in ("yunikorn-site__docs__api__scheduler__queues.json",
+                 "yunikorn-site__versioned_docs__version-0.12.2__api__scheduler__queues.json"):
+        out = tmp_path / "snap.yaml"
+        r = run_cli("snapshot", shared("testdata", "yunikorn-rest", name), "--output-file", str(out))
+        assert r.exit_code == 0, r.stderr
+        v = run_cli("validate", str(out), "-o", "json")
+        errors = [f for f in json.loads(v.stdout)["findings"] if f["severity"] == "error"]
+        assert not errors, (name, errors)
+        assert "guaranteed" in out.read_text()  # the children keep theirs

@@ -1,5 +1,6 @@
 """Tables in every format: queue paths fold at dots (render/paths.py), numbers are right-aligned
 (render/align.py), plain output has no dash rules."""
+import pytest
 from builders import walkthrough_queues_lowered
 from conftest import run_cli, sample
 
@@ -70,3 +71,22 @@ def test_armada_plain_has_no_dashes_like_the_rest():
     assert "ml-research      1         1     0.4" in out  # numbers right-aligned
     table = run_cli("explain", sample("armada-current.yaml"), "-o", "table", env={"COLUMNS": "120"}).stdout
     assert "ml-research" in table and "evict" in table  # names whole, no column cut off
+
+
+def test_class_names_stay_whole_at_80_columns_while_numbers_take_their_width():
+    """`system-node-crit|ical` was folded while the number columns had a column to spare."""
+    out = run_cli("explain", sample("walkthrough-queues.yaml"), sample("walkthrough-asks.yaml"),
+                  sample("priorityclasses.yaml"), "-o", "table", env={"COLUMNS": "80"}).stdout
+    table = out.split("PriorityClasses per queue", 1)[1]
+    assert "system-node-critical" in table and "system-cluster-critical" in table
+    assert all(len(line) <= 80 for line in table.splitlines())
+    assert "2000001000" in table  # numbers whole too
+
+
+@pytest.mark.parametrize("columns", ["60", "80", "100", "200"])
+def test_prio_rule_wraps_to_the_terminal(columns):
+    out = run_cli("rule", env={"COLUMNS": columns}).stdout
+    assert max(map(len, out.splitlines())) <= int(columns), columns
+    assert "PRIO204" in out and "invalid-sort-policy" in out
+    doc = run_cli("rule", "PRIO310", env={"COLUMNS": columns}).stdout
+    assert all(len(line) <= int(columns) or line.startswith(" ") for line in doc.splitlines())

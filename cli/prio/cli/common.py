@@ -114,8 +114,10 @@ def say_recognised(inp) -> None:
 
 
 def say_notes(inp) -> None:
-    for note in inp.notes:
-        sys.stderr.write(f"prio: note: {public(note)}\n")
+    from prio.render.printable import printable
+
+    for note in inp.notes:  # notes name applications: their ids reach the terminal as text
+        sys.stderr.write(f"prio: note: {printable(public(note))}\n")
 
 
 def load_inputs(paths, sample, classes, keep_documents=False):
@@ -126,7 +128,11 @@ def load_inputs(paths, sample, classes, keep_documents=False):
         raise InputError(sample, "give either --sample or input files, not both")
     if sample or not paths:
         paths = assemble.sample_paths(sample)
-    return check_config(inputs.gather(list(paths), list(classes), keep_documents))
+    from prio.loaders import restdump
+
+    inp = check_config(restdump.gather(list(paths), list(classes), keep_documents))
+    inputs.check_work_given(inp)
+    return inp
 
 
 def check_config(inp):

@@ -91,31 +91,74 @@ def _diff(o: Options, fmt: str, fail_on: tuple) -> int:
     saved = dict(source.PROVIDED)
     source.PROVIDED.update(provided)
     try:
-        a, role_a = _side(o, old, "OLD")
-        b, role_b = _side(o, new, "NEW")
+        inp_a, inp_b = _gather(o, old), _gather(o, new)
+        role_a, role_b = _role(inp_a, old), _role(inp_b, new)
+        if role_a != role_b:
+            raise InputError(new, f"OLD ({old}) is {role_a} but NEW is {role_b}: compare two configs or two snapshots")
+        inp_a, inp_b = _same_work(o, old, new, inp_a, inp_b)
+        said: set = set()  # a note both sides share (an INPUT's config ignored) is said once
+        a, _ = _side(o, old, "OLD", inp_a, said)
+        b, _ = _side(o, new, "NEW", inp_b, said)
     finally:
         source.PROVIDED.clear()
         source.PROVIDED.update(saved)
-    if role_a != role_b:
-        raise InputError(new, f"OLD ({old}) is {role_a} but NEW is {role_b}: compare two configs or two snapshots")
     d = core.compare(a, b)
     text = diff_out.render(fmt, d, old, new, width=width(), color=o.colored())
     write_report(text, o.output_file)
     return 1 if any(d.changed(k) for k in fail_on) else 0
 
 
-def _side(o: Options, arg, label, inp=None):
+def _gather(o: Options, arg, lend=None):
+    """One side's inputs: `arg`, then the INPUTs (a `prio snapshot` file among them gives its work
+    alone when `arg` is a config: the configs compared are OLD and NEW), then `lend`: the other
+    side's snapshot file, for its work alone."""
+    from prio.cli.common import check_config
+    from prio.loaders import restdump
+
+    extra = list(o.inputs) + ([lend] if lend is not None else [])
+    return check_config(restdump.gather([arg] + extra, work_from=extra))
+
+
+def _role(inp, arg) -> str:
+    name = "<stdin>" if arg == "-" else arg
+    return "a queue config" if inp.config is not None and inp.config_name == name else "pending work"
+
+
+def _has_work(inp) -> bool:
+    return inp.snapshot is not None or bool(inp.rest_queues)
+
+
+def _same_work(o: Options, old, new, inp_a, inp_b):
+    """Both sides simulate the same kind of thing: a snapshot file (config and work) as OLD lends
+    its work to a NEW config without any (and the other way round) when no INPUT is given; a side
+    with work is never compared with one without (every ask would look "no longer placed")."""
+    from prio.errors import InputError
+
+    if not o.inputs and _has_work(inp_a) != _has_work(inp_b):
+        lender, arg, label = (old, new, "OLD") if _has_work(inp_a) else (new, old, "NEW")
+        inp = _gather(o, arg, lend=lender)
+        inp.notes = [n for n in inp.notes if " its queue config is ignored, " not in n]  # said once, here:
+        inp.notes.append(f"simulated on the pending work of {label} ({lender}), with its own config ({arg})")
+        inp_a, inp_b = (inp_a, inp) if label == "OLD" else (inp, inp_b)
+    if _has_work(inp_a) != _has_work(inp_b):
+        with_work, without = (old, new) if _has_work(inp_a) else (new, old)
+        raise InputError(without, f"{with_work} carries pending work and {without} none: give the work both "
+                                  "sides are simulated on as INPUT (prio diff OLD NEW WORK...)")
+    return inp_a, inp_b
+
+
+def _side(o: Options, arg, label, inp=None, said=None):
     """One side: a simulate run on `arg` plus the inputs (o.inputs), and validate's findings for a config.
     `inp`: the side's inputs already gathered (--yunikorn: the config plus the server's work)."""
     from prio.errors import InputError
-    from prio.loaders import inputs as inputs_mod
+    from prio.loaders import restdump
     from prio.loaders.assemble import build
     from prio.yunikorn import diff as core
 
     if inp is None:
         from prio.cli.common import check_config
 
-        inp = check_config(inputs_mod.gather([arg] + list(o.inputs)))
+        inp = check_config(restdump.gather([arg] + list(o.inputs)))
     name = "<stdin>" if arg == "-" else arg
     if o.verbose:
         for n, what in inp.recognised:
@@ -124,8 +167,17 @@ def _side(o: Options, arg, label, inp=None):
         raise InputError(inp.armada[0][0], "prio diff compares YuniKorn configs and snapshots; Armada scenarios are not supported")
     role = "a queue config" if inp.config is not None and inp.config_name == name else "pending work"
     eng = build(inp, o.partition, o.engine)
+    from prio.render.printable import printable
+
     for note in inp.notes:
-        sys.stderr.write(f"prio: note: {label}: {note}\n")
+        if said is not None and note in said:
+            continue
+        if said is not None and " its queue config is ignored, " in note:
+            said.add(note)
+            label_ = ""
+        else:
+            label_ = f"{label}: "
+        sys.stderr.write(f"prio: note: {label_}{printable(note)}\n")
     before = core.priorities(eng)
     steps = eng.run()
     ranges = None

@@ -157,5 +157,7 @@ def _print_lines(fmt: str, doc: dict, lines: list) -> int:
 
         sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     else:
-        sys.stdout.write("\n".join(lines) + "\n")
+        from prio.render.printable import printable
+
+        sys.stdout.write(printable("\n".join(lines), lines=True) + "\n")
     return 0

@@ -19,8 +19,11 @@ def public(text: str) -> str:
 
 
 def error_line(text: str) -> str:
-    """Every error line starts with `prio: `."""
-    text = public(text)
+    """Every error line starts with `prio: `, on one line, its control characters escaped (a
+    server's error text or a file's key reach the terminal as text: prio.render.printable)."""
+    from prio.render.printable import printable
+
+    text = printable(public(text))
     return text if text.startswith("prio:") else f"prio: {text}"
 
 

@@ -44,7 +44,9 @@ def run(rule_id, fmt: str) -> int:
         if fmt == "json":
             sys.stdout.write(json.dumps({"id": r.id, "name": r.name, "severity": r.severity, "family": r.family, "doc": r.doc}, indent=2) + "\n")
         else:
-            sys.stdout.write(f"# {r.id} {r.name} ({r.severity})\n\n{r.doc}\n")
+            from prio.cli.common import width
+
+            sys.stdout.write(f"# {r.id} {r.name} ({r.severity})\n\n{_wrapped(r.doc, width())}\n")
         return 0
     rows = [(r.id, r.name, r.severity, r.summary) for r in rules.values()]
     if fmt == "json":
@@ -52,5 +54,42 @@ def run(rule_id, fmt: str) -> int:
     else:
         from tabulate import tabulate
 
-        sys.stdout.write(tabulate(rows, headers=("id", "name", "severity", "summary"), tablefmt="github" if fmt == "markdown" else "plain") + "\n")
+        headers = ("id", "name", "severity", "summary")
+        if fmt == "markdown":  # rendered by whoever shows it: one line per rule
+            sys.stdout.write(tabulate(rows, headers=headers, tablefmt="github") + "\n")
+            return 0
+        from prio.cli.common import width
+
+        # the summary wraps to the terminal (COLUMNS), the other columns stay whole
+        room = width() - sum(max(len(str(r[i])) for r in rows + [headers]) + 2 for i in range(3))
+        text = ""
+        while room >= 30:  # tabulate pads by its own rules: measured, and narrowed by the excess
+            text = tabulate(rows, headers=headers, tablefmt="plain", maxcolwidths=[None, None, None, room])
+            over = max(map(len, text.splitlines())) - width()
+            if over <= 0:
+                break
+            room -= over
+        if room >= 30:
+            sys.stdout.write(text + "\n")
+        else:  # too narrow for a column of prose: each rule's summary under it, indented
+            import textwrap
+
+            for rid, name, severity, summary in rows:
+                sys.stdout.write(f"{rid}  {name} ({severity})\n")
+                sys.stdout.write(textwrap.fill(summary, max(width(), 40), initial_indent="    ", subsequent_indent="    ",
+                                               break_on_hyphens=False) + "\n")
     return 0
+
+
+def _wrapped(doc: str, width: int) -> str:
+    """A rule's documentation with its prose lines wrapped to `width` (indented lines, the
+    examples, are kept as written)."""
+    import textwrap
+
+    out = []
+    for line in doc.split("\n"):
+        if len(line) <= width or line.startswith(" "):
+            out.append(line)
+        else:
+            out += textwrap.wrap(line, width, break_on_hyphens=False, break_long_words=False)
+    return "\n".join(out)

@@ -52,19 +52,27 @@ def _snapshot(o: Options, fmt: str) -> int:
 
     if not o.output_file:
         raise InputError("--output-file", "is required: where to write the snapshot (- for stdout)")
-    if live is not None:
+    from prio.loaders import restdump
+
+    dump = len(o.inputs) == 1 and not o.priority_classes and restdump.layout(o.inputs[0]) is not None
+    if live is not None or dump:  # a server, or a saved dump of one (read as the server it recorded)
         from prio.cli import live as live_mod
 
-        state = live_mod.fetch(live, o.partition, o.verbose, o.inputs, None, o.priority_classes)
+        if dump:
+            from prio.cli.common import check_config
+
+            state = restdump.read(o.inputs[0], o.partition)
+            check_config(state.inputs)
+        else:
+            state = live_mod.fetch(live, o.partition, o.verbose, o.inputs, None, o.priority_classes)
         inp = state.inputs
         source, raw_apps, nodes, rejected, config_text = state.url, state.raw_apps, state.nodes, state.rejected, state.config_text
     else:
         if not o.inputs:
             raise InputError("nothing to capture", "give --yunikorn URL or input files (REST dumps, kubectl pod lists, a queue config)")
-        from prio.loaders import inputs as inputs_mod
         from prio.cli.common import check_config, say_recognised
 
-        inp = check_config(inputs_mod.gather(list(o.inputs), list(o.priority_classes)))
+        inp = check_config(restdump.gather(list(o.inputs), list(o.priority_classes)))
         if o.verbose:
             say_recognised(inp)
         if inp.armada:

@@ -13,7 +13,7 @@ from prio.diagnostics import Issue
 from prio.io.document import Document
 from prio.io.endpoints import identify as rest_endpoint
 from prio.io.recognise import REST_CONFIG_EXTRA, is_rest_config, queue_config_part
-from prio.io.recognise import (is_apps_dump, is_current_scenario, is_native, is_pod_list, is_queue_manifest,
+from prio.io.recognise import (is_apps_dump, is_current_scenario, is_helm_values, is_native, is_pod_list, is_queue_manifest,
                                 is_queues_dump, is_scenario)
 
 QUEUES_KEY = "queues.yaml"
@@ -62,6 +62,8 @@ def kind_of(data) -> str:
         return "list"
     if "kind" in data or "apiVersion" in data:
         return "other"
+    if is_helm_values(data):
+        return "helm-values"
     if is_native(data):
         return "native"
     if is_queues_dump(data):
@@ -103,7 +105,7 @@ def _unit_kind(data) -> str:
     k = kind_of(data)
     if k == "armada-scenario":  # the current scheduler's settings are linted; a legacy scenario is not
         return k if is_current_scenario(data) else "other"
-    return k if k in _CHECKED or k in ("configmap", "list") else "other"
+    return k if k in _CHECKED or k in ("configmap", "list", "helm-values") else "other"
 
 
 def _indent(outer_text: str, node) -> int:
@@ -172,6 +174,8 @@ def units(name: str, text: str) -> list[Unit]:
     for node, doc, kind in zip(nodes, docs, kinds):
         if kind == "configmap":
             out.extend(_configmap(name, text, node, doc))
+        elif kind == "helm-values":
+            out.extend(_helm_values(name, text, node, doc))
         elif kind == "list":
             # Items of a typed list straight from the API (PriorityClassList) carry no kind.
             item_kind = str(doc.data.get("kind", ""))[:-4] if str(doc.data.get("kind", "")).endswith("List") else ""
@@ -252,6 +256,39 @@ def _configmap(name, text, node, doc) -> list[Unit]:
         inner.issues = [Issue(i.rule, i.path, i.message, i.at, i.severity, None) for i in inner.issues]
         inner.issues.append(Issue("PRIO007", (), f"binaryData.{key} is compressed: positions inside it point at the key", pos=pos))
         out.append(Unit("queues", inner, f"{label}, binaryData.{key}"))
+    return out
+
+
+def _helm_values(name, text, node, doc) -> list[Unit]:
+    """The queue config a values file of YuniKorn's Helm chart installs (apache/yunikorn-release's
+    templates/yunikorn-defaults.yaml): yunikornDefaults' `<service.policyGroup>.yaml`, else the
+    deprecated `configuration` string (rendered as queues.yaml when yunikornDefaults has none);
+    checked with the values file's own lines, as a ConfigMap's."""
+    from prio.io.recognise import HELM_CONFIGURATION, HELM_DEFAULTS
+    from prio.kube.configmap import queues_key
+
+    d = doc.data
+    defaults = d.get(HELM_DEFAULTS) if isinstance(d.get(HELM_DEFAULTS), dict) else {}
+    qkey = queues_key(defaults)
+    # The chart's yunikorn-defaults template: every yunikornDefaults key, plus `configuration` as
+    # queues.yaml when yunikornDefaults has no queues.yaml; the shim reads <policyGroup>.yaml.
+    legacy = d.get(HELM_CONFIGURATION) if isinstance(d.get(HELM_CONFIGURATION), str) and d.get(HELM_CONFIGURATION) else None
+    chosen = (HELM_DEFAULTS, qkey) if qkey in defaults else (HELM_CONFIGURATION,) if legacy and qkey == "queues.yaml" else None
+    if chosen is None:
+        why = f"{HELM_CONFIGURATION} becomes queues.yaml, but service.policyGroup has the shim read {qkey}" if legacy else \
+            f"{HELM_DEFAULTS} has no {qkey}, no {HELM_CONFIGURATION}"
+        return [Unit("other", doc, f"Helm values without a queue config ({why})")]
+    label = "Helm values, " + ".".join(chosen)
+    value_node = _node_at(node, chosen)
+    if not isinstance(value_node, yaml.ScalarNode):
+        return [Unit("queues", Document({}, issues=[Issue("PRIO003", (), f"{'.'.join(chosen)} must be a string holding the queues.yaml text")],
+                                        start=doc.pos(chosen)), label)]
+    inner, notes = _inner_doc(name, text, value_node, chosen)
+    inner.issues.extend(_rebase(n, doc) for n in notes)
+    out = [Unit("queues", inner, label)]
+    if chosen[0] == HELM_DEFAULTS and legacy:
+        out.append(Unit("other", _subdoc(doc, (HELM_CONFIGURATION,)),
+                        f"the deprecated {HELM_CONFIGURATION} (the chart uses {HELM_DEFAULTS}.{qkey} instead)"))
     return out
 
 

@@ -19,6 +19,20 @@ def queue_config_part(data: dict) -> dict:
     return {k: v for k, v in data.items() if k not in REST_CONFIG_EXTRA}
 
 
+# The YuniKorn Helm chart's values: `yunikornDefaults` is rendered into the yunikorn-defaults
+# ConfigMap's data (its `queues.yaml`, or `<service.policyGroup>.yaml`); `configuration` is the
+# deprecated string rendered there as queues.yaml unless yunikornDefaults has a queues.yaml.
+HELM_DEFAULTS, HELM_CONFIGURATION = "yunikornDefaults", "configuration"
+
+
+def is_helm_values(data) -> bool:
+    """A values file of YuniKorn's Helm chart: yunikornDefaults (a mapping) or configuration (a
+    string), and no queue config or Kubernetes object of its own."""
+    if not isinstance(data, dict) or "partitions" in data or "kind" in data or "apiVersion" in data:
+        return False
+    return isinstance(data.get(HELM_DEFAULTS), dict) or isinstance(data.get(HELM_CONFIGURATION), str)
+
+
 def is_native(data) -> bool:
     """A prio snapshot: a mapping with an `applications` list and no Kubernetes `kind`."""
     return isinstance(data, dict) and isinstance(data.get("applications"), list) and "kind" not in data

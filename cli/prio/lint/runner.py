@@ -39,7 +39,7 @@ def resolve(name: str, doc, issues) -> list[Finding]:
         rule = RULES[i.rule]
         pos = i.pos or doc.pos(i.path, i.at)
         out.append(Finding(i.rule, rule.name, i.severity or rule.severity, i.message, name,
-                           pos.line if pos else None, pos.column if pos else None, format_path(i.path)))
+                           pos.line if pos else None, pos.column if pos else None, format_path(i.path), i.fix))
     return out
 
 
@@ -62,6 +62,19 @@ def check_queues(doc) -> list[Issue]:
     if doc.data is not None:
         issues.extend(schema.validate(doc.data))
     return issues + run("queues", Context(queues_loader.decode(doc)))
+
+
+def _not_validated(name: str, res: FileResult) -> InputError:
+    """A file named on the command line that holds nothing validate checks. A saved REST response
+    gets the same line explain and simulate give for it (prio.io.endpoints.message: for
+    /ws/v1/config as JSON, to save the YAML answer), not a second wording."""
+    from prio.io import endpoints
+
+    for unit in res.units:
+        found = endpoints.identify(unit.doc.data) if unit.kind == "other" else None
+        if found is not None:
+            return InputError(name, endpoints.message(found), unit.doc.start.line if unit.doc.index else None)
+    return InputError(name, f"not something prio validates: it holds {res.held}")
 
 
 def check_text(name: str, text: str, found: bool = False) -> FileResult:
@@ -132,7 +145,7 @@ def check_paths(paths: list[str], options: Options | None = None):
             continue
         if not res.checked:
             if path in named:  # named explicitly: saying "no problems" about it would be a lie
-                errors.append(InputError(src.name, f"not something prio validates: it holds {res.held}"))
+                errors.append(_not_validated(src.name, res))
             else:
                 report.skipped.append(src.name)
                 report.notes += res.notes or [f"{src.name}: skipped: {res.held}"]

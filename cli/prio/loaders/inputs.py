@@ -41,7 +41,8 @@ _WHAT = {"config": "a queue config", "configmap": "a ConfigMap", "configmap-list
          "priorityclass": "a PriorityClass", "priorityclass-list": "PriorityClasses",
          "native": "a prio snapshot", "rest-queues": "a YuniKorn REST queues dump",
          "rest-apps": "a YuniKorn REST applications dump", "pods": "a pod list",
-         "armada": "an Armada scenario or queue list", "list": "a List of other objects"}
+         "armada": "an Armada scenario or queue list", "list": "a List of other objects",
+         "helm-values": "the YuniKorn Helm chart's values"}
 
 
 def _kind(data) -> str:
@@ -61,11 +62,18 @@ def _kind(data) -> str:
     return "config" if k == "queues" else k
 
 
-def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool = False) -> Inputs:
+# What a file of pending work holds (a prio snapshot file holds a config and one of these).
+WORK_KINDS = ("native", "rest-queues", "rest-apps", "pods")
+
+
+def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool = False, work_from=()) -> Inputs:
     """Read and classify every input; raises InputError on anything unreadable or uncombinable.
     keep_documents: the snapshots' parsed documents stay in Inputs.documents, so they are freed
     with it and not here (a million-ask JSON document takes 0.2 s to free: a command that keeps
     its inputs until the process ends, lifetime.py, never pays it).
+    work_from: paths read for their pending work alone when an earlier path gave the config: a
+    file holding a config and work (a `prio snapshot` file) there has its config ignored, with a
+    note, instead of being "a second queue config" (`prio diff OLD NEW incident.yaml`).
 
     As YuniKorn does: only the first queue config document of a file counts; of the ConfigMaps,
     yunikorn-configs' queues.yaml replaces yunikorn-defaults'. What was assumed goes to notes."""
@@ -94,23 +102,28 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
         if path in classes_paths and set(kinds) - {"priorityclass", "priorityclass-list"}:
             raise InputError(src.name, "--priority-classes takes PriorityClass manifests; this file holds something else")
         units = None
-        if {"configmap", "configmap-list", "priorityclass", "priorityclass-list"} & set(kinds):
+        if {"configmap", "configmap-list", "priorityclass", "priorityclass-list", "helm-values"} & set(kinds):
             units = documents.units(src.name, src.text)  # decoded as Kubernetes and YuniKorn decode them
         seen_config = False
+        work_only = path in work_from and inp.config is not None and bool(set(kinds) & set(WORK_KINDS))
         for doc, k in zip(docs, kinds):
             if k in ("priorityclass", "priorityclass-list"):
                 if units is None:
                     from prio.loaders.priorityclasses import classes_from_docs
 
                     inp.classes += classes_from_docs([(src.name, doc)])
+            elif k == "config" and work_only:
+                if not seen_config:
+                    inp.notes.append(f"{src.name}: its queue config is ignored, its pending work is read")
+                seen_config = True
             elif k == "config":
                 if seen_config:
                     inp.notes.append(f"{src.name}: YAML documents after the first are ignored, as YuniKorn reads only the first")
                     break
                 seen_config = True
                 _set_config(inp, src.name, doc)
-            elif k in ("configmap", "configmap-list", "list"):
-                continue  # ConfigMaps are taken from the units below; other lists hold nothing for us
+            elif k in ("configmap", "configmap-list", "list", "helm-values"):
+                continue  # ConfigMaps and Helm values are taken from the units below; other lists hold nothing for us
             elif k == "armada":
                 inp.armada.append((src.name, doc))
             elif k in ("native", "rest-queues", "rest-apps", "pods"):
@@ -122,7 +135,10 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
             from prio.loaders.priorityclasses import classes_from_docs
 
             inp.classes += classes_from_docs([(src.name, u.doc) for u in units if u.kind == "priorityclass"])
-            carried = [u for u in units if u.kind == "queues" and u.label.startswith("ConfigMap")]
+            carried = [u for u in units if u.kind == "queues" and u.label.startswith(("ConfigMap", "Helm values"))]
+            if not carried and "helm-values" in kinds:
+                why = next((u.label for u in units if u.label.startswith("Helm values")), "")
+                raise InputError(src.name, f"{why or 'Helm values without a queue config'}: nothing to explain")
             if carried:
                 # FlattenConfigMaps: a key of yunikorn-configs replaces the same key of yunikorn-defaults.
                 chosen = next((u for u in carried if u.label.startswith("ConfigMap yunikorn-configs")), carried[0])
@@ -168,6 +184,22 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
     if inp.armada and (inp.config is not None or inp.snapshot is not None):
         raise InputError(inp.armada[0][0], "an Armada scenario cannot be combined with YuniKorn inputs")
     return inp
+
+
+def check_work_given(inp: Inputs) -> None:
+    """A REST queues dump whose queues report a priority (YuniKorn had asks pending there) with no
+    pending ask among the inputs: the applications were left out, and every answer would say
+    "nothing pending". One line saying what to add, instead of that confident empty answer."""
+    from prio.values import INT32_MIN
+
+    if not inp.rest_queues or (inp.snapshot is not None and inp.snapshot.ask_count()):
+        return
+    busy = [q for q in inp.rest_queues if q.current_priority is not None and q.current_priority != INT32_MIN]
+    if busy:
+        name = inp.snapshot.source if inp.snapshot is not None and inp.snapshot.source else (inp.names[0] if inp.names else "")
+        shown = ", ".join(f"{q.path} {q.current_priority}" for q in busy[:3]) + (", ..." if len(busy) > 3 else "")
+        raise InputError(name, f"the queues report pending asks (currentPriority {shown}) but no input gives them: add the "
+                               "applications, the /ws/v1/partition/{p}/applications/active response (or a snapshot, or pods)")
 
 
 def _expand_dirs(paths: list[str]):

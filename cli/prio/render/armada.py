@@ -11,6 +11,7 @@ from prio.armada.model import DECAY_CODE, MODEL_ID, MODEL_LABEL, WEIGHTING_LEGAC
 from prio.armada.scheduling import show_resources
 from prio.armada.units import BYTE_RESOURCES, format_duration, format_number
 from prio.render.formats import names
+from prio.render.printable import for_terminal
 
 FORMATS = names("armada")
 
@@ -166,13 +167,13 @@ class _Out:
         return self._tabulate()
 
     def _rich(self) -> str:
-        from rich.console import Console
         from rich.table import Table
         from rich.text import Text
 
         from rich import box
 
         from prio.render.align import numeric
+        from prio.render.printable import Console
 
         buf = io.StringIO()
         console = Console(file=buf, width=self.width, force_terminal=False, color_system=None, emoji=False)
@@ -259,6 +260,7 @@ def explain_json(expl: Explanation) -> dict:
     return out
 
 
+@for_terminal
 def render_explain(expl: Explanation, fmt: str, width: int | None = None) -> str:
     if fmt == "json":
         return json.dumps(explain_json(expl), indent=2) + "\n"
@@ -321,6 +323,7 @@ def simulate_json(sim: Simulation) -> dict:
             "notes": list(sim.notes)}
 
 
+@for_terminal
 def render_simulate(sim: Simulation, fmt: str, width: int | None = None) -> str:
     if fmt == "json":
         return json.dumps(simulate_json(sim), indent=2) + "\n"

@@ -11,6 +11,7 @@ from prio.armada.current.model import SCALE, Scenario
 from prio.armada.current.round import Round
 from prio.render.armada import _Out
 from prio.armada.units import BYTE_RESOURCES, format_number
+from prio.render.printable import for_terminal
 
 MODEL = "armada"
 SCHEDULER = "current"
@@ -36,16 +37,30 @@ def show(x: float) -> str:
     return format_number(x)
 
 
-def show_resources(sc: Scenario, vec: tuple) -> str:
-    parts = []
-    for name, v in zip(sc.resources, vec):
-        if not v:
-            continue
-        if name in BYTE_RESOURCES:
-            parts.append(f"{name} {format_number(v / 2**30)}Gi")
-        else:
-            parts.append(f"{name} {format_number(v / SCALE.get(name, 1))}")
+def show_amount(name: str, v) -> str:
+    if name in BYTE_RESOURCES and v:
+        return f"{format_number(v / 2**30)}Gi"
+    return format_number(v / SCALE.get(name, 1))
+
+
+def show_resources(sc: Scenario, vec: tuple, zeros: bool = False) -> str:
+    """`zeros`: every resource, those at 0 too (what is left: a 0 is what stops a job)."""
+    parts = [f"{name} {show_amount(name, v)}" for name, v in zip(sc.resources, vec) if v or zeros]
     return ", ".join(parts) or "nothing"
+
+
+HOLDERS_SHOWN = 5
+
+
+def why_refused(sc: Scenario, x) -> str:
+    """The reason, and for a job that does not fit: each resource short (needed, left: 0 said
+    too) and the jobs that hold it."""
+    if not x.short:
+        return x.reason
+    short = "; ".join(f"needs {sc.resources[i]} {show_amount(sc.resources[i], need)}, "
+                      f"{show_amount(sc.resources[i], left)} left" for i, need, left in x.short)
+    held = ", ".join(x.holders[:HOLDERS_SHOWN]) + (f" and {len(x.holders) - HOLDERS_SHOWN} more" if len(x.holders) > HOLDERS_SHOWN else "")
+    return f"{x.reason}: {short}" + (f" (held by {held})" if held else "")
 
 
 # ---- explain -------------------------------------------------------------------------------------
@@ -138,6 +153,7 @@ CAPTION = ("fair = weight/weightSum; demand, constr, actual: DRF costs of the de
            "preemptible running jobs are evicted")
 
 
+@for_terminal
 def render_explain(sc: Scenario, sh: Shares, fmt: str, width: int | None = None) -> str:
     if fmt == "json":
         return json.dumps(explain_json(sc, sh), indent=2) + "\n"
@@ -239,6 +255,7 @@ def _runs(ids: list) -> str:
     return ", ".join(out)
 
 
+@for_terminal
 def render_simulate(sc: Scenario, sh: Shares, rd: Round, fmt: str, width: int | None = None) -> str:
     if fmt == "json":
         return json.dumps(simulate_json(sc, sh, rd), indent=2) + "\n"
@@ -261,8 +278,8 @@ def render_simulate(sc: Scenario, sh: Shares, rd: Round, fmt: str, width: int | 
                 "job has the higher class priority, then the lower cost after, then the name that sorts first, goes next")
     else:
         o.lines(["no job leased"])
-    refused = [[x.job.id, x.job.queue, "preempted", x.reason] for x in rd.preempted] + \
-              [[x.job.id, x.job.queue, "unschedulable", x.reason] for x in rd.unschedulable]
+    refused = [[x.job.id, x.job.queue, "preempted", why_refused(sc, x)] for x in rd.preempted] + \
+              [[x.job.id, x.job.queue, "unschedulable", why_refused(sc, x)] for x in rd.unschedulable]
     if refused:
         o.table("Not placed", ["job", "queue", "outcome", "why"], refused)
     head = ["queue", "actual at start", "adjusted fair share", "final actual", "leased", "rescheduled", "preempted"]
@@ -276,7 +293,7 @@ def render_simulate(sc: Scenario, sh: Shares, rd: Round, fmt: str, width: int | 
         srows.append([s.name, show(s.actual_share), show(s.adjusted_fair_share), show(rd.final_share[s.name]),
                       str(n_new), str(n_back), str(n_pre)])
     o.table("Per queue", head, srows)
-    o.lines([f"left in the pool: {show_resources(sc, rd.left)}",
+    o.lines([f"left in the pool: {show_resources(sc, rd.left, zeros=True)}",
              "one pool modelled as one node; fair shares are not recomputed during the round", ORDER_NOTE])
     o.lines(sc.notes, "Notes")
     return o.render()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 
+from prio.render.printable import for_terminal
 from prio.yunikorn.quantity import show_quantity
 
 ROWS = 200  # rows per section in the human formats (a pull-request comment has a size limit)
@@ -139,6 +140,7 @@ def sections(d) -> list[tuple[str, tuple, list]]:
     return out
 
 
+@for_terminal
 def render(fmt: str, d, old: str, new: str, width: int = 120, color: bool = False, rows: int = ROWS) -> str:
     if fmt == "json":
         return json.dumps(to_json(d), indent=2) + "\n"
@@ -175,12 +177,12 @@ def _html(s: str) -> str:
 
 
 def _rich(d, old, new, width, color, rows) -> str:
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
     from prio.render.align import numeric
     from prio.render.paths import DottedPath
+    from prio.render.printable import Console
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,

@@ -7,6 +7,7 @@ import operator
 
 from prio.render.jsontext import _SAFE, jstr
 
+from prio.render.printable import for_terminal
 from prio.yunikorn.explain import show_priority
 
 
@@ -25,6 +26,7 @@ def _sort(r) -> str:
     return f"children: {'priority' if r.sort_priority else 'fair share'} first"
 
 
+@for_terminal
 def render(fmt: str, rows, asks, ranges=None, width: int = 120, total: int | None = None, color: bool = False, rejected=()):
     """Yields the output in chunks (a million asks stream rather than build one string).
     `rejected`: applications YuniKorn would refuse to place (their asks are nowhere else)."""
@@ -53,11 +55,11 @@ def _tabular_rejected(rejected, tablefmt: str) -> str:
 
 
 def _rich_rejected(rejected, width, color=False) -> str:
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
     from prio.render.paths import DottedPath
+    from prio.render.printable import Console
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
@@ -158,12 +160,12 @@ def _tabular(rows, asks, ranges, tablefmt: str, total=None) -> str:
 
 
 def _rich(rows, asks, ranges, width, total=None, color=False) -> str:
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
     from rich.tree import Tree
 
     from prio.render.paths import DottedPath
+    from prio.render.printable import Console
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
@@ -201,10 +203,24 @@ def _rich(rows, asks, ranges, width, total=None, color=False) -> str:
     else:
         _rich_asks(con, asks, total)
     if ranges:
-        rt = Table(title="PriorityClasses per queue", title_justify="left")
-        for c in ("queue", "class", "value", "min", "max"):
+        from rich import box
+
+        from prio.render.paths import segments
+
+        cols = ("queue", "class", "value", "min", "max")
+        # numbers as wide as the widest (no wider); class names and queue names whole: in the boxed
+        # table when it fits so, else with columns a space apart (as Armada's tables), else folded
+        widest = {c: max([len(str(x[c])) for x in ranges] + [len(c)]) for c in cols}
+        need = sum(widest[c] for c in cols[1:]) + max(len(p) for x in ranges for p in segments(x["queue"]))
+        boxed = need + 3 * len(cols) + 1 <= width
+        tight = not boxed and need + 2 * (len(cols) - 1) <= width
+        rt = Table(title="PriorityClasses per queue", title_justify="left",
+                   **({"box": box.SIMPLE_HEAD, "padding": (0, 1), "pad_edge": False, "show_edge": False} if tight else {}))
+        for c in cols:
             num = c in ("value", "min", "max")
-            rt.add_column(c, overflow="fold", justify="right" if num else "left", no_wrap=num, min_width=11 if num else None)
+            keep = num or ((boxed or tight) and c == "class")
+            rt.add_column(c, overflow="fold", justify="right" if num else "left", no_wrap=keep,
+                          min_width=widest[c] if keep else None)
         for x in ranges:
             rt.add_row(DottedPath(x["queue"]), escape(x["class"]), str(x["value"]), str(x["min"]), str(x["max"]))
         con.print()

@@ -2,6 +2,8 @@
 (like Slurm's pending reasons). Renderers return strings."""
 from __future__ import annotations
 
+from prio.render.printable import for_terminal
+
 import io
 import json
 
@@ -33,6 +35,7 @@ def _first(q) -> str:
     return shown + (f" (+{more} more)" if more > 0 else "")
 
 
+@for_terminal
 def render(fmt: str, groups, placed: int, total: int, width: int = 120, color: bool = False) -> str:
     if fmt == "json":
         return json.dumps(to_json(groups, placed, total), indent=2) + "\n"
@@ -57,11 +60,11 @@ def _tabular(groups, placed, total, tablefmt) -> str:
 
 
 def _rich(groups, placed, total, width, color) -> str:
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
     from prio.render.paths import DottedPath
+    from prio.render.printable import Console
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,

@@ -2,6 +2,8 @@
 (plain, markdown)."""
 from __future__ import annotations
 
+from prio.render.printable import for_terminal
+
 import io
 import json
 
@@ -30,6 +32,7 @@ def to_json(asks) -> dict:
     return {"asks": out}
 
 
+@for_terminal
 def render(fmt: str, result, asks, width: int = 120, color: bool = False):
     if fmt == "json":
         yield json.dumps(to_json(asks), indent=1) + "\n"
@@ -100,9 +103,10 @@ def _details(r) -> list[str]:
 
 
 def _rich(result, asks, width, color) -> str:
-    from rich.console import Console
     from rich.markup import escape
     from rich.tree import Tree
+
+    from prio.render.printable import Console
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color, highlight=False, emoji=False)

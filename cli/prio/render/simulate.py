@@ -7,6 +7,7 @@ import io
 import json
 
 from prio.render.jsontext import jstr
+from prio.render.printable import for_terminal
 from prio.yunikorn.reasons import classify
 
 
@@ -54,6 +55,7 @@ def summary_rows(eng):
     return [(q.path, q.placed, q.first_step, q.last_step) for q in eng.root.walk() if q.leaf and q.placed]
 
 
+@for_terminal
 def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = None, color: bool = False, stopped: str = ""):
     """`limit` caps the step rows of the human formats (json always has every step); `stopped`:
     the line that says --steps ended the run with asks still pending."""
@@ -179,11 +181,11 @@ def _tabular(steps, unscheduled, eng, tablefmt, more=""):
 
 
 def _rich(steps, unscheduled, eng, width, more="", color=False):
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
     from prio.render.paths import DottedPath
+    from prio.render.printable import Console
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,

@@ -224,7 +224,8 @@ def render_snapshot_only(snap, *, source: str, anonymize: bool = False, names_ou
 def config_from_queues(infos, partition: str) -> str:
     """A queues.yaml equivalent to a REST queues dump: each queue with its effective (merged)
     properties written as its own, its guaranteed and max resources and maxapplications.
-    Root's max is the cluster capacity, not configuration, so it is left out."""
+    Root's resources are left out: its max is the cluster capacity and its guaranteed what the
+    scheduler reports, not configuration (a config setting either is invalid, PRIO103)."""
     tree: dict = {}
     for q in infos:
         parts = q.path.split(".")
@@ -245,9 +246,9 @@ def config_from_queues(infos, partition: str) -> str:
             out["parent"] = True
         if q is not None:
             res = {}
-            if q.guaranteed:
+            if q.guaranteed and q.path != "root":
                 res["guaranteed"] = {k: str(quantity(k, v)) for k, v in sorted(q.guaranteed.items())}
-            if q.max and name != "root" or (q.max and len(slot) and q.path != "root"):
+            if q.max and q.path != "root":
                 res["max"] = {k: str(quantity(k, v)) for k, v in sorted(q.max.items())}
             if res:
                 out["resources"] = res

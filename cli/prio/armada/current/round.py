@@ -36,6 +36,11 @@ class Lease:
 class Refused:
     job: Job
     reason: str
+    # REASON_FULL: each resource the job needs more of than is left, as (index in the scenario's
+    # resources, needed, left); and the jobs holding that resource then (running, not evicted, or
+    # leased earlier in the round), in the order they took it
+    short: tuple = ()
+    holders: tuple = ()
 
 
 @dataclass
@@ -134,7 +139,12 @@ def run(sc: Scenario, sh: Shares) -> Round:
         if not rescheduled and limit is not None and exceeds(pc_alloc, limit):
             unschedulable.append(Refused(job, REASON_CAP))
         elif any(r > f for r, f in zip(job.requests, free)):
-            (preempted if rescheduled else unschedulable).append(Refused(job, REASON_FULL))
+            short = tuple((i, r, f) for i, (r, f) in enumerate(zip(job.requests, free)) if r > f)
+            held = [j for j in sc.running if j.id not in evicted_ids] + [ls.job for ls in leases]
+            first = short[0][0]  # the biggest holders of the first short resource first (a stable sort)
+            holders = tuple(j.id for j in sorted((j for j in held if any(j.requests[i] for i, _, _ in short)),
+                                                 key=lambda j: -j.requests[first]))
+            (preempted if rescheduled else unschedulable).append(Refused(job, REASON_FULL, short, holders))
         else:
             free = vsub(free, job.requests)
             alloc[name] = vadd(alloc[name], job.requests)

@@ -45,6 +45,16 @@ def negative_multiplier(doc: Document) -> list:
     return out
 
 
+def _near(name: str, names) -> str | None:
+    """The defined name `name` most likely means (a typo, or `gpu` for `nvidia.com/gpu`)."""
+    import difflib
+
+    names = [str(n) for n in names]
+    tail = [n for n in names if n.rsplit("/", 1)[-1] == name]
+    near = tail or difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    return near[0] if near else None
+
+
 @check("PRIO412", "armada-considered-resource-not-in-pool", "warning", FAMILY, target="armada-scenario")
 def considered_resource_not_in_pool(doc: Document) -> list:
     """resourcesToConsider names a resource the pool does not have.
@@ -68,8 +78,11 @@ def considered_resource_not_in_pool(doc: Document) -> list:
         name = e.get("name") if isinstance(e, dict) else e
         if isinstance(name, str) and name not in total:
             path = (key, i, "name") if isinstance(e, dict) else (key, i)
+            near = _near(name, total)
             out.append(Issue("PRIO412", path, f"{name} is not in totalResources ({', '.join(map(str, total)) or 'empty'}): "
-                                              "it counts for nothing in every queue's cost"))
+                                              "it counts for nothing in every queue's cost",
+                             fix=(f"spell the resource as the pool does ({near}), or add {name} to totalResources" if near
+                                  else f"add {name} to totalResources, or remove it")))
     return out
 
 
@@ -104,10 +117,13 @@ def undefined_priority_class(doc: Document) -> list:
             if pc is None:
                 if DEFAULT_PRIORITY_CLASS not in defined:
                     out.append(Issue("PRIO413", (key, i), f"no priorityClass: the default {DEFAULT_PRIORITY_CLASS} is "
-                                                          "not defined in priorityClasses"))
+                                                          "not defined in priorityClasses",
+                                     fix=f"define {DEFAULT_PRIORITY_CLASS} in priorityClasses, or give the job a defined class"))
             elif isinstance(pc, str) and pc not in defined:
+                near = _near(pc, defined)
                 out.append(Issue("PRIO413", (key, i, "priorityClass"),
-                                 f"priority class {pc!r} is not defined (defined: {', '.join(sorted(map(str, defined)))})"))
+                                 f"priority class {pc!r} is not defined (defined: {', '.join(sorted(map(str, defined)))})",
+                                 fix=(f"use {near}, or define {pc}" if near else f"define {pc} in priorityClasses, or use a defined class")))
     return out
 
 

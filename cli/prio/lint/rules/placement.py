@@ -124,7 +124,9 @@ def placement_fixed_qualified(ctx):
         for top in p.placementrules:
             bad = _static_path(top)[2]
             if bad is not None:
-                yield Issue("PRIO129", bad.path + ("value",), f"illegal fully qualified 'fixed' rule with value {bad.value}")
+                rel = str(bad.value).split(".", 1)[1] if "." in str(bad.value) else ""
+                yield Issue("PRIO129", bad.path + ("value",), f"illegal fully qualified 'fixed' rule with value {bad.value}",
+                            fix=f"make the inner value relative (`{rel}`)" if rel else "")
 
 
 OK, NOT_LEAF, MISSING, BELOW_LEAF = "ok", "not-leaf", "missing", "below-leaf"
@@ -163,11 +165,12 @@ def _path_issues(ctx):
             label = f"placement rule no. #{i} ({_chain_text(top)})"
             if result == NOT_LEAF:
                 hint = "" if not dynamic else ": YuniKorn's message is misleading, a rule with a dynamic part needs a queue with parent: true"
-                yield "PRIO130", top, f"{label} references a queue ({path}) which is not a leaf{hint}"
+                yield "PRIO130", top, f"{label} references a queue ({path}) which is not a leaf{hint}", ""
             elif result == BELOW_LEAF:
-                yield "PRIO132", top, f"{label} references non-existing queues ({path}) which cannot be created because the last queue ({leaf}) in the hierarchy is a leaf"
+                yield "PRIO132", top, f"{label} references non-existing queues ({path}) which cannot be created because the last queue ({leaf}) in the hierarchy is a leaf", \
+                    f"make {leaf} a parent (`parent: true`) or point elsewhere"
             elif result == MISSING:
-                yield "PRIO131", top, f"{label} references non-existing queues ({path}) and create is 'false'"
+                yield "PRIO131", top, f"{label} references non-existing queues ({path}) and create is 'false'", ""
 
 
 def _fixed_node(top):
@@ -188,7 +191,7 @@ def placement_not_leaf(ctx):
     Example (fails): `- {name: fixed, value: root.tenants}` where tenants has `parent: true`.
     Fix: point at a leaf, or add a dynamic child rule.
     """
-    for rid, top, msg in _path_issues(ctx):
+    for rid, top, msg, fix in _path_issues(ctx):
         if rid == "PRIO130":
             yield Issue(rid, _fixed_node(top).path + ("value",), msg)
 
@@ -200,7 +203,7 @@ def placement_missing_queue(ctx):
     Example (fails): `- {name: fixed, value: root.nosuch}` without `create: true`.
     Fix: create the queue in the config, or set `create: true`.
     """
-    for rid, top, msg in _path_issues(ctx):
+    for rid, top, msg, fix in _path_issues(ctx):
         if rid == "PRIO131":
             yield Issue(rid, _fixed_node(top).path + ("value",), msg)
 
@@ -214,9 +217,9 @@ def placement_below_leaf(ctx):
     Example (fails): `- {name: fixed, value: root.batch.jobs}` where root.batch is a leaf.
     Fix: make batch a parent (`parent: true`) or point elsewhere.
     """
-    for rid, top, msg in _path_issues(ctx):
+    for rid, top, msg, fix in _path_issues(ctx):
         if rid == "PRIO132":
-            yield Issue(rid, _fixed_node(top).path + ("value",), msg)
+            yield Issue(rid, _fixed_node(top).path + ("value",), msg, fix=fix)
 
 
 RELOAD = "; validate-conf accepts it, but YuniKorn refuses the config when it builds the placement rules (a reload)"

@@ -145,7 +145,8 @@ def quota_preemption_needs_max(ctx):
             low = sorted(k for k, v in q.max.items() if q.guaranteed and k in q.guaranteed and v <= q.guaranteed[k])
             if low:
                 yield Issue("PRIO503", where, f"quota.preemption.delay on {q.path}: max is not above guaranteed for "
-                            f"{', '.join(low)}; quota preemption needs max > guaranteed", at="key")
+                            f"{', '.join(low)}; quota preemption needs max > guaranteed", at="key",
+                            fix=f"a max above the guarantee for {', '.join(low)}, or no delay")
 
 
 @check("PRIO504", "leaf-never-preempts", "warning", FAMILY)

@@ -47,7 +47,47 @@ def _value_issues(ctx, rule, keys):
             if key in props:
                 why = P.problem(key, props[key])
                 if why:
-                    yield Issue(rule, path + (key,), f"{key} on {where}: {why}{_INHERITANCE.get(key, '') if q.children else ''}")
+                    yield Issue(rule, path + (key,), f"{key} on {where}: {why}{_INHERITANCE.get(key, '') if q.children else ''}",
+                                fix=_fix(key, props[key]))
+
+
+def _quoted(value) -> str:
+    """A property value as YAML writes a string map's value: numbers and booleans in quotes."""
+    v = str(value)
+    return f'"{v}"' if v.lower() in _ON + _OFF or P.is_decimal(v) or not v else v
+
+
+_ON, _OFF = ("on", "yes", "true", "y", "1"), ("off", "no", "false", "n", "0")
+
+
+def _closest(value: str, choices) -> str | None:
+    near = difflib.get_close_matches(str(value).lower(), choices, n=1, cutoff=0.6)
+    return near[0] if near else None
+
+
+def _fix(key: str, value) -> str:
+    """The help: line for a property value YuniKorn replaces, in the finding's own terms: the value
+    the message suggests (`did you mean 'fifo'`), or the values YuniKorn takes; never an example's."""
+    v = str(value).strip()
+    if key == P.SORT_POLICY:
+        near = _closest(v, ("fifo", "fair"))
+        return f"`{key}: {near}`" if near else f"`{key}: fifo` or `{key}: fair`"
+    if key == P.SORT_PRIORITY:
+        want = "disabled" if v.lower() in _OFF else "enabled" if v.lower() in _ON else _closest(v, ("enabled", "disabled"))
+        return f"`{key}: {want}`" if want else f"`{key}: enabled` or `{key}: disabled`"
+    if key == P.PRIORITY_POLICY:
+        near = _closest(v, ("default", "fence"))
+        return f"`{key}: {near}`" if near else f"`{key}: fence` or `{key}: default`"
+    if key == P.PREEMPTION_POLICY:
+        near = _closest(v, ("default", "fence", "disabled"))
+        return f"`{key}: {near}`" if near else f"`{key}:` default, fence or disabled"
+    if key in (P.PREEMPTION_DELAY, P.QUOTA_PREEMPTION_DELAY, P.BACKOFF_DELAY):
+        if P.is_decimal(v) and v.lstrip("+").strip("0"):  # a count without a unit: seconds, presumably
+            return f"`{key}: {v.lstrip('+')}s` (a Go duration needs a unit)"
+        return f"a positive Go duration with a unit, like `{key}: 30s` or `1m30s`"
+    if key == P.BACKOFF:
+        return f"`{key}:` an unsigned integer (the number of retries), in quotes"
+    return ""
 
 
 @check("PRIO203", "invalid-priority-offset", "warning", "properties")
@@ -173,4 +213,6 @@ def unknown_property(ctx):
             if key not in P.KNOWN:
                 near = difflib.get_close_matches(key.lower(), P.KNOWN, n=1, cutoff=0.75)
                 hint = f"; did you mean {near[0]!r}?" if near else ""
-                yield Issue("PRIO210", path + (key,), f"unknown property {key!r} on {where} is ignored by YuniKorn{hint}", at="key")
+                fix = f"`{near[0]}: {_quoted(props[key])}`" if near else f"remove `{key}`, or name a property YuniKorn knows"
+                yield Issue("PRIO210", path + (key,), f"unknown property {key!r} on {where} is ignored by YuniKorn{hint}",
+                            at="key", fix=fix)

@@ -109,9 +109,12 @@ def root_inserted(ctx):
             continue
         names = [q.name for q in r.children]
         if any(n.lower() == "root" for n in names):
-            yield Issue("PRIO104", p.path + ("queues",), f"{len(names)} top-level queues: YuniKorn inserts a new root above them, so the queue named root becomes root.{[n for n in names if n.lower() == 'root'][0].lower()}", at="key")
+            others = [n for n in names if n.lower() != "root"]
+            fix = f"put {', '.join(f'`{n}`' for n in others)} under root's `queues`" if others else "keep a single queue named root"
+            yield Issue("PRIO104", p.path + ("queues",), f"{len(names)} top-level queues: YuniKorn inserts a new root above them, so the queue named root becomes root.{[n for n in names if n.lower() == 'root'][0].lower()}", at="key", fix=fix)
         else:
-            yield Issue("PRIO104", p.path + ("queues",), f"no single top-level root queue: YuniKorn inserts root above {', '.join(names)}", at="key", severity="info")
+            yield Issue("PRIO104", p.path + ("queues",), f"no single top-level root queue: YuniKorn inserts root above {', '.join(names)}", at="key", severity="info",
+                        fix=f"nothing to do, or write the root yourself: `- name: root` with {', '.join(f'`{n}`' for n in names)} under its `queues`")
 
 
 @check("PRIO105", "root-name-case", "error", "structure")
@@ -143,7 +146,9 @@ def invalid_queue_name(ctx):
     for p, q, anc in ctx.queues:
         if anc and not QUEUE_NAME.fullmatch(q.name):
             why = "it is empty" if not q.name else "it is longer than 64 characters" if len(q.name) > 64 else "it contains " + ", ".join(repr(c) for c in sorted(set(re.sub(r"[a-zA-Z0-9_:#/@-]", "", q.name))))
-            yield Issue("PRIO106", q.path + ("name",), f"invalid queue name {q.name!r}: {why}; names are 1-64 characters of letters, digits and - _ # @ / :")
+            fixed = re.sub(r"[^a-zA-Z0-9_:#/@-]", "-", q.name)[:64]
+            yield Issue("PRIO106", q.path + ("name",), f"invalid queue name {q.name!r}: {why}; names are 1-64 characters of letters, digits and - _ # @ / :",
+                        fix=f"`- name: {fixed}`" if fixed.strip("-") else "a name of letters, digits and - _ # @ / :")
 
 
 @check("PRIO107", "duplicate-queue-name", "error", "structure")

@@ -8,6 +8,7 @@ also escape `:` and `,`, so file names with those characters keep their annotati
 from __future__ import annotations
 
 from prio.diagnostics import Report
+from prio.render.printable import for_terminal
 from prio.render.validate.common import STDIN, by_file, location, repo_path
 
 LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
@@ -34,6 +35,7 @@ def _log_line(text: str) -> str:
     return " " + out if out.startswith("::") else out
 
 
+@for_terminal
 def render(report: Report, input_errors=(), **_) -> str:
     items_by_file = {}
     for e in input_errors:

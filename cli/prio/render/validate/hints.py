@@ -27,9 +27,11 @@ def fix_of(doc: str) -> str:
     return ""
 
 
-def hint(rule) -> str:
-    """`help: <fix> (prio rule ID)`, or the pointer alone when the Fix is an example."""
-    fix = fix_of(rule.doc) if rule is not None else ""
+def hint(rule, own: str = "") -> str:
+    """`help: <fix> (prio rule ID)`, or the pointer alone when the Fix is an example. `own`: the
+    finding's fix in its own values (a rule's documented Fix names the values of its Example,
+    which would contradict the finding: `fair` under "did you mean 'fifo'")."""
+    fix = own or (fix_of(rule.doc) if rule is not None else "")
     rid = getattr(rule, "id", "")
     if not fix:
         return f"help: see `prio rule {rid}` for the fix"

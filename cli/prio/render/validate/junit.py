@@ -10,6 +10,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from prio.diagnostics import Report
+from prio.render.printable import for_terminal
 from prio.render.validate.common import by_file, location
 
 # Characters XML 1.0 cannot carry at all, even escaped.
@@ -20,6 +21,7 @@ def _x(s) -> str:
     return _INVALID.sub("\ufffd", str(s))
 
 
+@for_terminal
 def render(report: Report, input_errors=(), strict=False, **_) -> str:
     """Findings that fail the run (errors; warnings under --strict) are failing testcases; the
     others pass and carry their message in system-out, so a passing job shows no failed tests."""

@@ -3,6 +3,7 @@ $GITHUB_STEP_SUMMARY (GitHub and GitLab flavoured markdown)."""
 from __future__ import annotations
 
 from prio.diagnostics import Report
+from prio.render.printable import for_terminal
 from prio.render.validate.common import location
 
 
@@ -25,6 +26,7 @@ def heading(report: Report, input_errors=()) -> str:
     return f"### prio validate: {summary(report, len(input_errors))}"
 
 
+@for_terminal
 def render(report: Report, input_errors=(), **_) -> str:
     from tabulate import tabulate
 

@@ -6,18 +6,20 @@ from __future__ import annotations
 import io
 
 from prio.diagnostics import Report
+from prio.render.printable import for_terminal
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 
+@for_terminal
 def render(report: Report, sources: dict | None = None, color: bool = False, frames: bool = True, width: int = 100,
            input_errors=(), **_) -> str:
     if not report.findings and not input_errors:
         return ""  # nothing to print: no rich either
-    from rich.console import Console
     from rich.markup import escape
 
     from prio.lint.registry import RULES
+    from prio.render.printable import Console
     from prio.render.validate.hints import hint
 
     buf = io.StringIO()
@@ -39,7 +41,7 @@ def render(report: Report, sources: dict | None = None, color: bool = False, fra
                 con.print(escape(gutter + text), style="dim" if color else None)
                 con.print(" " * (len(gutter) - 2) + "| " + " " * max((f.column or 1) - 1, 0) + f"[{_STYLE[f.severity]}]^[/]")
         if frames and f.rule in RULES and f.rule != "PRIO000":  # the rule's Fix, on one line (ruff's help:)
-            con.print("      " + escape(hint(RULES[f.rule])), style="dim" if color else None)
+            con.print("      " + escape(hint(RULES[f.rule], f.fix)), style="dim" if color else None)
     return buf.getvalue()
 
 

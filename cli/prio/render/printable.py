@@ -1,0 +1,108 @@
+"""What reaches a terminal: text from inputs and servers (application and ask ids, queue names,
+reasons, server error texts) shown with its control characters escaped, so a tenant who names an
+application `x\\x1b]0;...\\x07` cannot move an operator's cursor, retitle the window, clear the
+screen or hide a line. The one place of that rule for every human format:
+
+- `printable(text)`: the escape itself (`\\x1b`, `\\x9b`, `\\u202e`); `\\n` and `\\t` are kept
+  where whole outputs are escaped (the renderers' own line breaks), escaped in a single value.
+- `Console(...)`: rich's Console for every renderer's `table` (and validate's text), whose strings
+  and Text are escaped before rich measures and draws them, so the only escape sequences in its
+  output are the colours rich itself writes.
+- `for_terminal`: the decorator on each renderer's `render`: every chunk of a human format is
+  escaped (JSON is left alone: its encoder escapes control characters already); with colour on,
+  the colour sequences rich wrote are kept and nothing else.
+
+JSON keeps the real ids (`\\u001b` in JSON text): machines read those, not terminals."""
+from __future__ import annotations
+
+import functools
+import inspect
+import re
+
+# C0 controls, DEL, C1 controls (0x9b is CSI on terminals that read 8-bit controls) and the Unicode
+# bidirectional overrides and isolates, which reorder what a reader sees ("Trojan source").
+_OTHERS = "\\x7f-\\x9f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069"
+_ANY = re.compile(f"[\\x00-\\x1f{_OTHERS}]")
+_BUT_LINES = re.compile(f"[\\x00-\\x08\\x0b-\\x1f{_OTHERS}]")  # keeps \t and \n
+# Select Graphic Rendition, the only sequence rich writes for colour and style.
+_SGR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _escape(m) -> str:
+    c = m.group()
+    return f"\\x{ord(c):02x}" if ord(c) <= 0xff else f"\\u{ord(c):04x}"
+
+
+def printable(text: str, lines: bool = False) -> str:
+    """`text` with its control characters written out (`\\x1b`); `lines`: keep line breaks and
+    tabs (a whole rendered output, whose line breaks are the renderer's own)."""
+    pattern = _BUT_LINES if lines else _ANY
+    return pattern.sub(_escape, text) if pattern.search(text) else text
+
+
+def _colour_kept(text: str) -> str:
+    """A coloured output: rich's colour sequences kept, every other control character escaped."""
+    if not _BUT_LINES.search(text):
+        return text
+    out, last = [], 0
+    for m in _SGR.finditer(text):
+        out.append(printable(text[last:m.start()], lines=True))
+        out.append(m.group())
+        last = m.end()
+    out.append(printable(text[last:], lines=True))
+    return "".join(out)
+
+
+def for_terminal(render):
+    """Decorate a renderer (returning a str, or yielding chunks): its human output is escaped.
+    The format and colour are read from its `fmt` and `color` parameters when it has them (a
+    renderer without `fmt` renders a human format; without `color`, no colour)."""
+    sig = inspect.signature(render)
+
+    def settings(args, kwargs):
+        bound = sig.bind_partial(*args, **kwargs)
+        bound.apply_defaults()
+        fmt = bound.arguments.get("fmt")
+        # colour is rich's, and only `table` (and validate's text, which has no fmt) draws with rich
+        return fmt, bool(bound.arguments.get("color", False)) and fmt in (None, "table")
+
+    if inspect.isgeneratorfunction(render):
+        @functools.wraps(render)
+        def chunks(*args, **kwargs):
+            fmt, color = settings(args, kwargs)
+            if fmt == "json":
+                yield from render(*args, **kwargs)
+                return
+            escape = _colour_kept if color else functools.partial(printable, lines=True)
+            for c in render(*args, **kwargs):
+                yield escape(c)
+        return chunks
+
+    @functools.wraps(render)
+    def whole(*args, **kwargs):
+        fmt, color = settings(args, kwargs)
+        text = render(*args, **kwargs)
+        if fmt == "json" or not isinstance(text, str):
+            return text
+        return _colour_kept(text) if color else printable(text, lines=True)
+    return whole
+
+
+def Console(*args, **kwargs):  # noqa: N802 - stands in for rich's class
+    """rich's Console, its text escaped before it is measured and drawn (so columns stay aligned
+    and a tenant's colour codes are text, even with colour on)."""
+    from rich.console import Console as Rich
+    from rich.text import Text
+
+    class _Printable(Rich):
+        def render_str(self, text, **kw):
+            return super().render_str(printable(text, lines=True), **kw)
+
+        def render(self, renderable, options=None):
+            if isinstance(renderable, Text) and _BUT_LINES.search(renderable.plain):
+                renderable = Text(printable(renderable.plain, lines=True), style=renderable.style,
+                                  justify=renderable.justify, overflow=renderable.overflow,
+                                  no_wrap=renderable.no_wrap, end=renderable.end)
+            return super().render(renderable, options)
+
+    return _Printable(*args, **kwargs)
