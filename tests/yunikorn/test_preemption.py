@@ -290,3 +290,14 @@ def test_core_is_pure():
     for path in paths + [os.path.join(ROOT, "cli", "prio", "yunikorn", "resources.py")]:
         src = open(path, encoding="utf-8").read()
         assert "import yaml" not in src and "open(" not in src and "print(" not in src, path
+
+
+def test_simulate_shows_each_preemption_in_every_format_and_why_ask_names_it():
+    for fmt, head in (("plain", "Preemptions"), ("markdown", "## Preemptions"), ("table", "Preemptions")):
+        out = run_cli("simulate", "--sample", "preemption", "-o", fmt).stdout
+        assert head in out and "checkout-0" in out.split("Preemptions", 1)[1], fmt
+    assert "Preemptions" not in run_cli("simulate", "--sample", "preemption", "--no-preemption", "-o", "plain").stdout
+    r = run_cli("explain", "--sample", "preemption", "--why-ask", "checkout-0", "-o", "json")
+    facts = json.loads(r.stdout)
+    assert facts["preemption"]["beforeStep"] == 1 and facts["preemption"]["victims"]
+    assert any("only because YuniKorn preempted" in line for line in facts["lines"])

@@ -108,7 +108,8 @@ def _explain(o: Options, fmt: str) -> int:
         except ValueError as e:
             sys.stderr.write(f"prio: {e}\n")
             return 2
-        doc = {"ask": o.why_ask, **{k: facts.get(k) for k in ("step", "placedBefore", "waitsBehind", "partsAt", "rule", "values", "tie")}, "lines": lines}
+        doc = {"ask": o.why_ask, **{k: facts.get(k) for k in ("step", "placedBefore", "waitsBehind", "partsAt", "rule", "values", "tie")},
+               **({"preemption": facts["preemption"]} if facts.get("preemption") else {}), "lines": lines}
         return _print_lines(fmt, doc, lines)
     if o.why:
         lines = why_lines(eng, o.why)

@@ -47,6 +47,18 @@ def footnotes(steps) -> list[str]:
     return out
 
 
+def preemption_rows(eng) -> list:
+    """(before step, ask, application, queue, node, victims, note) per preemption inside the run."""
+    out = []
+    for p in getattr(eng, "preemptions", None) or ():
+        note = p.warning or ("victims tie with other tasks: Go's map order chose" if p.tie else "")
+        out.append((str(p.step), p.ask, p.application, p.queue, p.node, ", ".join(p.victims), note))
+    return out
+
+
+PREEMPTION_HEAD = ("before step", "ask", "application", "queue", "node", "victims (in YuniKorn's order)", "note")
+
+
 def rejected_rows(eng):
     return [(r.queue, r.application, r.reason.replace("\n", "; ")) for r in getattr(eng, "rejected", ())]
 
@@ -166,6 +178,9 @@ def _tabular(steps, unscheduled, eng, tablefmt, more=""):
         out.append("\n\n" + "\n".join(notes))
     if more:
         out.append(("\n" if steps else "") + more.rstrip("\n"))
+    if preemption_rows(eng):
+        out.append(f"\n\n{h}Preemptions\n")
+        out.append(grid(preemption_rows(eng), PREEMPTION_HEAD, tablefmt))
     if summary_rows(eng):
         out.append(f"\n\n{h}Per queue\n")
         out.append(grid(summary_rows(eng), ("queue", "placed", "first step", "last step"), tablefmt))
@@ -214,6 +229,14 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
             con.print(line, markup=False, style="dim")
     if more:
         con.print(more.rstrip("\n"), markup=False)
+    if preemption_rows(eng):
+        pt = Table(title="Preemptions", title_justify="left")
+        for c in PREEMPTION_HEAD:
+            pt.add_column(c, overflow="fold", justify="right" if c == "before step" else "left", no_wrap=c == "before step")
+        for row in preemption_rows(eng):
+            pt.add_row(*(escape(x) for x in row))
+        con.print()
+        con.print(pt)
     st = Table(title="Per queue", title_justify="left")
     for c in ("queue", "placed", "first step", "last step"):
         st.add_column(c, overflow="fold", justify="left" if c == "queue" else "right", no_wrap=c != "queue")

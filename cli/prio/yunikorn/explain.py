@@ -240,6 +240,11 @@ def why_ask(make_engine, ask: str, behind: str | None = None, facts: dict | None
     n = placed[target]
     facts["step"] = n
     lines = [f"{head} is placed at step {n} of {len(steps)} in the simulated order (prio simulate)."]
+    made_room = next((p for p in getattr(eng, "preemptions", ()) if (p.application, p.ask) == target), None)
+    if made_room is not None:
+        facts["preemption"] = {"node": made_room.node, "victims": list(made_room.victims), "beforeStep": made_room.step}
+        lines.append(f"It is placed only because YuniKorn preempted {', '.join(made_room.victims)} on {made_room.node} for it "
+                     f"(before step {made_room.step}); the node was reserved for it.")
     if other is None:
         if n == 1:
             facts["rule"] = "first"
