@@ -301,3 +301,16 @@ def test_simulate_shows_each_preemption_in_every_format_and_why_ask_names_it():
     facts = json.loads(r.stdout)
     assert facts["preemption"]["beforeStep"] == 1 and facts["preemption"]["victims"]
     assert any("only because YuniKorn preempted" in line for line in facts["lines"])
+
+
+def test_victims_killed_for_nothing_carry_a_warning():
+    """schedpreempt-00021 (recorded from YuniKorn): a preemption triggered by a queue max frees
+    room on the node but not under the max; the ask stays pending, and prio says so."""
+    from conftest import shared
+
+    base = shared("testdata", "yunikorn-conformance-2", "scheduling", "schedpreempt-00021")
+    got = json.loads(run_cli("simulate", base + ".queues.yaml", base + ".asks.yaml", "-o", "json").stdout)
+    warned = [s for s in got["steps"] if "preemption" in s and s["preemption"].get("warning")]
+    assert warned and "not under the queue's max" in warned[0]["preemption"]["warning"]
+    ask = warned[0]["preemption"]["ask"]
+    assert ask in {u["ask"] for u in got["unscheduled"]}
