@@ -308,7 +308,7 @@ def test_victims_killed_for_nothing_carry_a_warning():
     room on the node but not under the max; the ask stays pending, and prio says so."""
     from conftest import shared
 
-    base = shared("testdata", "yunikorn-conformance-2", "scheduling", "schedpreempt-00021")
+    base = shared("testdata", "yunikorn-conformance-2", "scheduling", "schedpreempt-00021.yunikorn.json")[: -len(".yunikorn.json")]
     got = json.loads(run_cli("simulate", base + ".queues.yaml", base + ".asks.yaml", "-o", "json").stdout)
     warned = [s for s in got["steps"] if "preemption" in s and s["preemption"].get("warning")]
     assert warned and "not under the queue's max" in warned[0]["preemption"]["warning"]
