@@ -31,7 +31,7 @@ def test_usage_share_weights_and_missing_free_room():
                                           ("BinPacking", ["a", "b", "c"]), ("nonsense", ["b", "c", "a"])])
 def test_node_order_by_policy_then_name(policy, want):
     c = _cluster(policy, a={"vcore": 4000}, b={"vcore": 4000}, c={"vcore": 8000})
-    c.by_name["a"].add({"vcore": 2000})
+    c.change(c.by_name["a"], {"vcore": 2000})
     assert [n.name for n in c.order()] == want  # b and c unused: by name
 
 
@@ -40,6 +40,8 @@ def test_a_reserved_node_is_left_out_and_only_its_ask_may_use_it():
     a = c.by_name["a"]
     a.reserved = ("app", "big")
     assert [n.name for n in c.unreserved()] == ["b"]
+    c.change(c.by_name["b"], {"vcore": 4000})  # full: last in fair order, still offered
+    c.change(c.by_name["b"], {"vcore": 4000}, -1)
     assert not a.can_allocate({"vcore": 1000}, ("app", "small"))
     assert a.can_allocate({"vcore": 1000}, ("app", "big"))
 
@@ -51,3 +53,19 @@ def test_fit_in_node_and_pre_allocate_check():
     n.add({"vcore": 3000})
     assert n.fits_node({"vcore": 4000}) and not n.can_allocate({"vcore": 2000}, ("a", "x"))
     assert not n.can_allocate({"vcore": 0}, ("a", "x"))  # nothing asked for: never allocated
+
+
+def test_the_kept_order_is_the_order_sorted_from_scratch():
+    """Cluster keeps its nodes sorted as each placement or release moves one (NodeUpdated): the
+    same as sorting every node by (score, name) again."""
+    import random
+
+    rnd = random.Random()
+    for policy in ("fair", "binpacking"):
+        c = _cluster(policy, **{f"n{i}": {"vcore": rnd.choice([4000, 8000]), "memory": rnd.choice([8, 16])} for i in range(12)})
+        for _ in range(200):
+            n = rnd.choice(c.nodes)
+            res = {"vcore": rnd.choice([250, 500, 1000]), "memory": rnd.choice([0, 1, 2])}
+            c.change(n, res, rnd.choice([1, 1, -1]))
+            want = sorted(c.nodes, key=lambda x: (N.score(c.policy, x.capacity, x.available, c.weights), x.name))
+            assert c.order() == want

@@ -159,7 +159,7 @@ class Model:
             for node, res in running:
                 if self.cluster is not None:
                     n = self.cluster.by_name.get(node) or self.cluster.nodes[0]
-                    n.add(res)
+                    self.cluster.change(n, res)
                 if self.ugm is not None:
                     user = app.user or DEFAULT_USER
                     self.ugm.add(st.app_id, st.leaf.path, user, user_groups(user, app.groups), res)

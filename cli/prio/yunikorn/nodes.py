@@ -8,6 +8,8 @@ releases one (preemption is prio preempt's), so a node's free room only shrinks.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from prio.yunikorn.resources import fit_in, strictly_positive
 
 FAIR = "fair"
@@ -106,20 +108,44 @@ class NodeState:
 
 
 class Cluster:
-    """The partition's nodes in the order they were added, with the sorting policy. order() is
-    the full iterator's order, unreserved() the one the normal allocation walk uses."""
+    """The partition's nodes, with the sorting policy, kept in the order the partition offers
+    them (the node collection's B-tree: score, then name; re-scored whenever something is placed
+    on or released from a node). order() is the full iterator's order, unreserved() the one the
+    normal allocation walk uses."""
 
     def __init__(self, nodes, policy: str | None = None, weights: dict | None = None):
         self.nodes = [NodeState(n.name, n.capacity) for n in nodes]
         self.by_name = {n.name: n for n in self.nodes}
         self.policy = sort_policy(policy)
         self.weights = weights_of(weights)
+        self._keys = {}  # name -> its (score, name) in _sorted
+        self._sorted: list = []  # (score, name, node), ascending
+        for n in self.nodes:
+            self._keys[n.name] = k = (self._score(n), n.name)
+            self._sorted.append(k + (n,))
+        self._sorted.sort(key=lambda e: (e[0], e[1]))
+
+    def _score(self, n: NodeState) -> float:
+        return score(self.policy, n.capacity, n.available, self.weights)
+
+    def change(self, n: NodeState, res: dict, sign: int = 1) -> None:
+        """Place (sign 1) or release (-1) resources on node n, and move it to its new place in
+        the order (NodeCollection.NodeUpdated)."""
+        n.add(res if sign > 0 else {k: -v for k, v in res.items()})
+        old = self._keys[n.name]
+        new = (self._score(n), n.name)
+        if new == old:
+            return
+        s = self._sorted
+        i = bisect_left(s, old, key=lambda e: (e[0], e[1]))
+        del s[i]
+        s.insert(bisect_left(s, new, key=lambda e: (e[0], e[1])), new + (n,))
+        self._keys[n.name] = new
 
     def order(self) -> list:
-        """The nodes by score, then name (the node collection's B-tree order)."""
-        p, w = self.policy, self.weights
-        return sorted(self.nodes, key=lambda n: (score(p, n.capacity, n.available, w), n.name))
+        """The nodes by score, then name."""
+        return [e[2] for e in self._sorted]
 
-    def unreserved(self) -> list:
+    def unreserved(self):
         """GetNodeIterator: the nodes in order, those holding a reservation left out."""
-        return [n for n in self.order() if n.reserved is None]
+        return (e[2] for e in self._sorted if e[2].reserved is None)

@@ -569,7 +569,7 @@ class ReferenceRun:
         """A victim leaves: its node, its queues, its application and its user lose its resources."""
         self.runs.remove(run)
         res = run.res
-        self.cluster.by_name[run.alloc.node].add({k: -v for k, v in res.items()})
+        self.cluster.change(self.cluster.by_name[run.alloc.node], res, -1)
         st = self.app_of.get(run.app)
         for q in path_to_root(run.leaf):
             for k, v in res.items():
@@ -689,7 +689,7 @@ class ReferenceRun:
                 q.allocated[k] = q.allocated.get(k, 0) + v
             q.live -= 1
         if node is not None:
-            node.add(ask.resources)
+            self.cluster.change(node, ask.resources)
             self._unreserve(st, i)
             eng.step_nodes[n] = node.name
             if self.preempting:  # it runs now: a victim for later asks
