@@ -243,7 +243,7 @@ class ReferenceRun:
         self.finished = False
         # YuniKorn's preemption inside the run (tryAllocate -> tryPreemption): with nodes, the
         # partition's switch on, and not turned off (simulate --no-preemption)
-        self.preempting = eng.cluster is not None and eng.preemption_enabled and eng.loop_preemption
+        self.preempting = preemption_in_run(eng)
         self.runs: list = []  # the running allocations (preemption.world.Run): victims to be
         self.triggered: set = set()  # asks that preempted once (MarkTriggeredPreemption): never again
         self.checked: set = set()  # asks that tried since time last passed (preemptAttemptFrequency)
@@ -283,6 +283,8 @@ class ReferenceRun:
             if kind != ALLOCATE:
                 if kind == RESERVE:
                     self._reserve(st, i, node)
+                    if not self.preempting:
+                        self._set_aside(st, i, no_room_reason(self.cluster, st, st.asks[i], node))
                 else:
                     self._preempted(st, i, node, victims)
                 if ties:
@@ -332,11 +334,10 @@ class ReferenceRun:
             self._set_aside_all(st, f"maxapplications {q.maxapps} of {q.path} reached ({q.running} running)")
             return True
         if self.ugm is not None:
-            got = self.ugm.cannot_run(st.app_id, st.leaf.path, user_of(st), groups_of(st))
-            if got is not None:
-                kind, who, path, limit, running = got
-                st.blocked = path
-                self._set_aside_all(st, f"{kind} {who} maxapplications {limit} of {path} reached ({running} running)")
+            why = user_cannot_run(self.ugm, st)
+            if why is not None:
+                st.blocked = why
+                self._set_aside_all(st, why)
                 return True
         return False
 
@@ -357,7 +358,7 @@ class ReferenceRun:
                 continue
             ask = st.asks[i]
             if self.ugm is not None:
-                short = self._user_misfit(st, ask)
+                short = user_misfit(self.ugm, st, ask)
                 if short is not None:
                     if not self.preempting:  # final: usage only grows without preemption
                         self._set_aside(st, i, short)
@@ -382,38 +383,21 @@ class ReferenceRun:
                     return got
         return None
 
-    def _user_misfit(self, st, ask):
-        """The user/group headroom check (userHeadroom.FitInMaxUndef): None when the ask fits,
-        else the reason it is set aside."""
-        short = self.ugm.short_of(st.app_id, st.leaf.path, user_of(st), groups_of(st), ask.resources)
-        if short is None:
-            return None
-        kind, who, path, k, left, limit = short
-        return (f"{kind} {who} quota in {path} exceeded: needs {k} {show_quantity(k, ask.resources[k])}, "
-                f"{show_quantity(k, max(left, 0))} of {show_quantity(k, limit)} left")
-
     def _try_nodes(self, st, i: int, ask):
-        """Application.tryNodes over the unreserved nodes in order: the first node whose
-        capacity fits the ask and whose free room fits it now; else, for an ask without a
-        reservation, the node to reserve: the lowest FitInScore among those whose capacity fits
-        (the first in order on a tie). An ask no node could ever hold is set aside."""
-        key = (st.app_id, ask.id)
-        res = ask.resources
+        """Application.tryNodes (find_node): the node to place the ask on, or the one it
+        reserves. Without preemption an ask that finds no node never will (free room only
+        shrinks, reserved nodes stay reserved: nothing is released), so it is set aside at once,
+        once its reservation is made (step); an ask no node could ever hold, always."""
         held = self.reservations.get(id(st), {})
-        best, best_score = None, float("inf")
-        for node in self.cluster.unreserved():
-            if not node.schedulable or not node.fits_node(res):
-                continue
-            if node.can_allocate(res, key):
-                return st, i, node, ALLOCATE, ()
-            if i not in held:
-                s = fit_in_score(res, node.available)
-                if s < best_score:
-                    best, best_score = node, s
+        node, best = find_node(self.cluster, (st.app_id, ask.id), ask.resources, i not in held)
+        if node is not None:
+            return st, i, node, ALLOCATE, ()
         if best is not None:
             return st, i, best, RESERVE, ()
-        if not any(n.fits_node(res) for n in self.cluster.nodes):
-            self._set_aside(st, i, too_big_reason(self.cluster, res))
+        if not any(n.fits_node(ask.resources) for n in self.cluster.nodes):
+            self._set_aside(st, i, too_big_reason(self.cluster, ask.resources))
+        elif not self.preempting:
+            self._set_aside(st, i, no_room_reason(self.cluster, st, ask, held.get(i)))
         return None
 
     # -- the asks holding a reservation
@@ -640,7 +624,7 @@ class ReferenceRun:
                 if st.alloc[i] or i in st.dead:
                     continue
                 ask = st.asks[i]
-                why = self._user_misfit(st, ask) if self.ugm is not None else None
+                why = user_misfit(self.ugm, st, ask) if self.ugm is not None else None
                 if why is None:
                     miss = headroom_misfit(path, ask)
                     why = headroom_reason(miss, ask) if miss is not None else no_room_reason(self.cluster, st, ask, held.get(i))
@@ -736,6 +720,54 @@ def headroom_reason(miss, ask) -> str:
     left = q.max[k] - q.allocated.get(k, 0)
     return (f"does not fit {cap}: needs {k} {show_quantity(k, ask.resources[k])}, "
             f"{show_quantity(k, left)} of {show_quantity(k, q.max[k])} left")
+
+
+def preemption_in_run(eng) -> bool:
+    """Whether YuniKorn's preemption can happen inside the run: nodes, the partition's switch on
+    (and not turned off: simulate --no-preemption), and a guarantee somewhere (preemption only
+    ever makes room for an ask whose queue, or an ancestor, is under its guarantee:
+    checkPreemptionQueueGuarantees fails everywhere else, and has no side effect)."""
+    return (eng.cluster is not None and eng.preemption_enabled and eng.loop_preemption
+            and any(q.guaranteed for q in eng.root.walk()))
+
+
+def find_node(cluster, key: tuple, res: dict, may_reserve: bool):
+    """Application.tryNodes over the unreserved nodes in order: (the first node whose capacity
+    fits the ask and whose free room fits it now, None), else (None, the node to reserve when
+    `may_reserve`: the lowest FitInScore among those whose capacity fits, the first in order on
+    a tie; None when there is none)."""
+    best, best_score = None, float("inf")
+    for node in cluster.unreserved():
+        if not node.schedulable or not node.fits_node(res):
+            continue
+        if node.can_allocate(res, key):
+            return node, None
+        if may_reserve:
+            sc = fit_in_score(res, node.available)
+            if sc < best_score:
+                best, best_score = node, sc
+    return None, best
+
+
+def user_misfit(ugm, st, ask):
+    """The user/group headroom check (userHeadroom.FitInMaxUndef): None when the ask fits,
+    else the reason it does not."""
+    short = ugm.short_of(st.app_id, st.leaf.path, user_of(st), groups_of(st), ask.resources)
+    if short is None:
+        return None
+    kind, who, path, k, left, limit = short
+    return (f"{kind} {who} quota in {path} exceeded: needs {k} {show_quantity(k, ask.resources[k])}, "
+            f"{show_quantity(k, max(left, 0))} of {show_quantity(k, limit)} left")
+
+
+def user_cannot_run(ugm, st):
+    """The user/group manager's CanRunApp for an application that does not run yet: None when it
+    may start, else the reason it does not."""
+    got = ugm.cannot_run(st.app_id, st.leaf.path, user_of(st), groups_of(st))
+    if got is None:
+        return None
+    kind, who, path, limit, running = got
+    return f"{kind} {who} maxapplications {limit} of {path} reached ({running} running)"
 
 
 def user_of(st) -> str:
