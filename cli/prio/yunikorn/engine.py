@@ -32,8 +32,9 @@ from prio.yunikorn.model import Model
 from prio.yunikorn.priorities import report_up
 from prio.yunikorn.quantity import show_quantity
 from prio.yunikorn.resources import strictly_positive
-from prio.yunikorn.reference import (ReferenceRun, fair_share, map_order_alternatives, misaligned_note, queue_tie_note,
-                                     sort_queues)
+from prio.yunikorn.reference import (ReferenceRun, fair_share, find_node, groups_of, map_order_alternatives, misaligned_note,
+                                     no_room_reason, queue_tie_note, sort_queues, too_big_reason, user_cannot_run, user_misfit,
+                                     user_of)
 from prio.yunikorn.snapshot import Snapshot
 from prio.yunikorn.step import NO_CHANGES as _NO_CHANGES
 from prio.yunikorn.step import Step, TieNote, run_steps, take_ask
@@ -108,7 +109,8 @@ WALK_SUPPORTS = frozenset({
     features.OFFSET, features.FENCE, features.FAIR_SORT, features.PRIORITY_SORT_OFF, features.CAPACITY,
     features.QUEUE_MAX, features.MAXAPPS, features.GUARANTEED, features.STOPPED, features.REST_USAGE,
     features.FAIR_MAX_MISALIGNED, features.SIBLINGS_OVER_20, features.RUNNING, features.TYPES, features.OTHER_TYPES,
-    features.PARTIAL_ASKS, features.NOT_POSITIVE_ASKS, features.NEGATIVE_USAGE, features.ZERO_FAIR_MAX})
+    features.PARTIAL_ASKS, features.NOT_POSITIVE_ASKS, features.NEGATIVE_USAGE, features.ZERO_FAIR_MAX,
+    features.NODES, features.USER_LIMITS})
 
 
 def _keys_and_vectors(p, candidates: list, vector) -> tuple[list, list]:
@@ -174,6 +176,7 @@ class Engine(Model):
         self._rekey: dict = {}  # id(leaf) -> _rekey_plan(its path), for the hot path
         self._limits: dict = {}  # id(leaf) -> [(queue, its max)] along the leaf's path
         self._appcap: dict = {}  # id(leaf) -> whether a queue on its path has maxapplications
+        self._placing = self._reserving = None  # with nodes: where _try_app's ask goes, or the node it reserves
         self._tie: list = []  # the current step's tied choices, top-down
         self._note = ""
 
@@ -200,6 +203,8 @@ class Engine(Model):
         """One allocation. Returns a Step, or None when nothing more can be placed."""
         if not self._heaps_ready:
             self._build_heaps()
+        if self.cluster is not None or self.ugm is not None:
+            return self._step_cluster()
         if self.root.live <= 0:
             return None
         if self._tie or self._note:
@@ -214,6 +219,50 @@ class Engine(Model):
         if self._tie or self._note:
             s = s._replace(tie=tuple(reversed(self._tie)), note=self._note)
         return s
+
+    def _step_cluster(self):
+        """step() with nodes or user/group limits (no preemption in the run: reference.py's
+        preemption_in_run is the reference engine's alone): the general walk, no fast pick.
+        An ask that finds no node reserves one (a cycle that places nothing: the walk starts
+        again from root, its ties kept for the step that follows, as the reference's cycles) or
+        is set aside; both are final without preemption."""
+        earlier: list = []
+        tied: list = []
+        while True:
+            if self.root.live <= 0:
+                self.tied_leftovers = set(tied)
+                return None
+            self._tie, self._note = [], ""
+            self._placing = self._reserving = None
+            got = self._descend(self.root)
+            if got is None:
+                self.tied_leftovers = set(tied)
+                return None
+            st, i = got
+            ties = list(reversed(self._tie))
+            if self._reserving is not None:
+                node = self._reserving
+                ask = st.asks[i]
+                node.reserved = (st.app_id, ask.id)
+                self._set_aside(st, i, no_room_reason(self.cluster, st, ask, node))
+                self._advance(st)
+                self._rekey_path(st, st.leaf, st.leaf.chain)
+                if ties:
+                    tied.append((st.app_id, ask.id))
+                earlier = [t for t in ties if t not in earlier] + earlier
+                continue
+            node = self._placing
+            s = self._allocate(st, i)
+            ask = st.asks[i]
+            if node is not None:
+                self.cluster.change(node, ask.resources)
+                self.step_nodes[s.step] = node.name
+            if self.ugm is not None:
+                self.ugm.add(st.app_id, st.leaf.path, user_of(st), groups_of(st), ask.resources)
+            ties = [t for t in ties if t not in earlier]
+            if earlier or ties or self._note:
+                s = s._replace(tie=tuple(earlier + ties), note=self._note)
+            return s
 
     # ---- the heaps ------------------------------------------------------------------------
     def _build_heaps(self) -> None:
@@ -387,17 +436,26 @@ class Engine(Model):
 
     def _try_app(self, st: AppState, path, group):
         """The first ask of `st` that fits, as (st, index), or None (st then has nothing
-        placeable now: its entry is stale either way). `group`: st's tie group, if any."""
+        placeable now: its entry is stale either way). `group`: st's tie group, if any. With
+        user/group limits and nodes (reference.py's rules): the user's and group's headroom
+        first, the node after the queues' headroom; an ask that finds no node is returned to
+        be reserved for (self._reserving), or set aside."""
         if not st.running:
             q = self.blocked_by_maxapps(st)
+            why = None
             if q is not None:
-                st.blocked = q
+                why = f"maxapplications {q.maxapps} of {q.path} reached ({q.running} running)"
+            elif self.ugm is not None:
+                why = user_cannot_run(self.ugm, st)
+            if why is not None:
+                st.blocked = q or why
                 for i in range(st.live, len(st.asks)):
                     if not st.alloc[i] and i not in st.dead:
-                        self._set_aside(st, i, f"maxapplications {q.maxapps} of {q.path} reached ({q.running} running)")
+                        self._set_aside(st, i, why)
                 st.live = len(st.asks)
                 st.version += 1
                 return None
+        ugm, cluster = self.ugm, self.cluster
         alloc, dead, asks = st.alloc, st.dead, st.asks
         limits = self._limits.get(id(path[0]))
         if limits is None:  # the queues of the path with a max (fixed for a run)
@@ -406,6 +464,11 @@ class Engine(Model):
             if alloc[i] or i in dead:
                 continue
             ask = asks[i]
+            if ugm is not None:
+                short = user_misfit(ugm, st, ask)
+                if short is not None:
+                    self._set_aside(st, i, short)
+                    continue
             miss = None
             for q, m in limits:  # misfit(path, ask), inline: the common case fits
                 alloc_q = q.allocated
@@ -416,6 +479,13 @@ class Engine(Model):
                 if miss is not None:
                     break
             if miss is None:
+                if cluster is not None:
+                    node, best = find_node(cluster, (st.app_id, ask.id), ask.resources, True)
+                    if node is None and best is None:
+                        self._set_aside(st, i, too_big_reason(cluster, ask.resources) if not any(
+                            n.fits_node(ask.resources) for n in cluster.nodes) else no_room_reason(cluster, st, ask, None))
+                        continue
+                    self._placing, self._reserving = node, best
                 if group is not None and len(group) > 1:
                     self._ties_with(st, group, _in_play)
                 st.version += 1  # re-keyed by _allocate
@@ -651,46 +721,12 @@ class Engine(Model):
         return [(c, c.parent.heap, self._share_divisors(c), c.parent.sort_priority)
                 for c in path if c.parent is not None and not c.stopped and id(c.parent) not in self._misaligned]
 
-    def _allocate(self, st: AppState, i: int) -> Step:
-        # The hot path of every step: the ask taken (take_ask) and the priority change walked up
-        # (report_up) as simplerun has them; _push_app and _push inlined.
-        self.steps_done = n = self.steps_done + 1
-        leaf = st.leaf
-        path = leaf.chain  # set by _try_leaf (path_of)
-        ask, new = take_ask(st, i, path, n)
-        res = ask.resources
-        pend, usage = st.pending, st.usage
-        if len(res) == 1:  # the common ask, {pods: 1}: no loop over its types
-            [(k, v)] = res.items()
-            pend[k] -= v
-            usage[k] = usage.get(k, 0) + v
-            for q in path:
-                qp = q.pending
-                qp[k] -= v
-                qa = q.allocated
-                qa[k] = qa.get(k, 0) + v
-                q.live -= 1
-                q.version += 1  # re-keyed below (or dropped): its heap entry is stale either way
-        else:
-            items = res.items()
-            for k, v in items:
-                pend[k] -= v
-                usage[k] = usage.get(k, 0) + v
-            for q in path:
-                qp, qa = q.pending, q.allocated
-                for k, v in items:
-                    qp[k] -= v
-                    qa[k] = qa.get(k, 0) + v
-                q.live -= 1
-                q.version += 1  # as above
-        # priorities: app, then up the path
-        changes = _NO_CHANGES
-        if new != st.prio:
-            old = st.prio
-            st.prio = new
-            changes = report_up(leaf, old, new) or _NO_CHANGES
-        # re-key what changed: this app (_push_app), and every queue on the path in its parent's
+    def _rekey_path(self, st: AppState, leaf: QNode, path: list) -> None:
+        """After a step (or a reservation) on this path: push the application back into its
+        leaf's heap and every queue of the path back into its parent's, with their keys now."""
+        # what changed: this app (_push_app), and every queue on the path in its parent's
         # heap (_push)
+        usage = st.usage
         push = heapq.heappush
         st.version += 1
         positive = self._positive
@@ -760,5 +796,45 @@ class Engine(Model):
                 push(heap_p, (k1, (k2, -p1), c.name, c.version, c, (p1,)))
             else:
                 push(heap_p, (k1, k2, c.name, c.version, c, vec(pend)))
+
+    def _allocate(self, st: AppState, i: int) -> Step:
+        # The hot path of every step: the ask taken (take_ask) and the priority change walked up
+        # (report_up) as simplerun has them; _push_app and _push inlined.
+        self.steps_done = n = self.steps_done + 1
+        leaf = st.leaf
+        path = leaf.chain  # set by _try_leaf (path_of)
+        ask, new = take_ask(st, i, path, n)
+        res = ask.resources
+        pend, usage = st.pending, st.usage
+        if len(res) == 1:  # the common ask, {pods: 1}: no loop over its types
+            [(k, v)] = res.items()
+            pend[k] -= v
+            usage[k] = usage.get(k, 0) + v
+            for q in path:
+                qp = q.pending
+                qp[k] -= v
+                qa = q.allocated
+                qa[k] = qa.get(k, 0) + v
+                q.live -= 1
+                q.version += 1  # re-keyed below (or dropped): its heap entry is stale either way
+        else:
+            items = res.items()
+            for k, v in items:
+                pend[k] -= v
+                usage[k] = usage.get(k, 0) + v
+            for q in path:
+                qp, qa = q.pending, q.allocated
+                for k, v in items:
+                    qp[k] -= v
+                    qa[k] = qa.get(k, 0) + v
+                q.live -= 1
+                q.version += 1  # as above
+        # priorities: app, then up the path
+        changes = _NO_CHANGES
+        if new != st.prio:
+            old = st.prio
+            st.prio = new
+            changes = report_up(leaf, old, new) or _NO_CHANGES
+        self._rekey_path(st, leaf, path)
         return _new_step(Step, (n, leaf.path, st.app_id, ask.id, ask.priority, changes, (), ""))
 

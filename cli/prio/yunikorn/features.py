@@ -9,6 +9,8 @@ know. Pure: no I/O.
 """
 from __future__ import annotations
 
+from prio.yunikorn.reference import preemption_in_run
+
 # Everything the model can hold that a scheduling run depends on.
 OFFSET = "priority-offset"
 FENCE = "priority-fence"
@@ -31,16 +33,17 @@ NEGATIVE_USAGE = "negative-usage"
 ZERO_FAIR_MAX = "fair-max-zero"
 NODES = "nodes"
 USER_LIMITS = "user-group-limits"
+PREEMPTION_IN_RUN = "preemption-in-the-run"
 
 # Every feature above; a new one joins here and in used(), and no fast run's SUPPORTS names it
 # until that run is taught it (tests/yunikorn/test_features.py fails until someone decides).
 ALL = frozenset({OFFSET, FENCE, FAIR_SORT, PRIORITY_SORT_OFF, CAPACITY, QUEUE_MAX, MAXAPPS, GUARANTEED, STOPPED,
                  REST_USAGE, FAIR_MAX_MISALIGNED, SIBLINGS_OVER_20, RUNNING, TYPES, OTHER_TYPES, PARTIAL_ASKS,
-                 NOT_POSITIVE_ASKS, NEGATIVE_USAGE, ZERO_FAIR_MAX, NODES, USER_LIMITS})
+                 NOT_POSITIVE_ASKS, NEGATIVE_USAGE, ZERO_FAIR_MAX, NODES, USER_LIMITS, PREEMPTION_IN_RUN})
 
 
-# What only the reference engine schedules: nodes (with reservations) and user/group limits.
-REFERENCE_ONLY = frozenset({NODES, USER_LIMITS})
+# What only the reference engine schedules: YuniKorn's preemption inside the run.
+REFERENCE_ONLY = frozenset({PREEMPTION_IN_RUN})
 
 
 def used(eng) -> frozenset:
@@ -63,6 +66,8 @@ def used(eng) -> frozenset:
         out.add(NODES)
     if eng.ugm is not None:
         out.add(USER_LIMITS)
+    if preemption_in_run(eng):
+        out.add(PREEMPTION_IN_RUN)
     for q in eng.root.walk():
         if q.offset and not q.fenced:
             out.add(OFFSET)
