@@ -45,7 +45,10 @@ def run_state(e: engine.Engine) -> tuple:
           for q in e.root.walk()]
     apps = [(st.app_id, list(st.alloc), st.live, st.first, st.prio, st.pending, st.usage, st.running,
              dict(st.dead)) for st in e.apps]
-    return qs, apps, e.steps_done
+    nodes = [(n.name, n.available, n.reserved) for n in e.cluster.nodes] if e.cluster is not None else None
+    users = ({u: (t.usage, t.running) for u, t in e.ugm.users.items()}, {g: (t.usage, t.running) for g, t in e.ugm.groups.items()}) \
+        if e.ugm is not None else None
+    return qs, apps, e.steps_done, nodes, dict(e.step_nodes), set(e.tied_leftovers), users
 
 
 def step_rows(steps) -> list:

@@ -11,7 +11,10 @@ nothing; ask priorities from a small set (ties everywhere) or all equal; create 
 times given or not (equal ones too); `count`; running applications (`allocated`, `state:
 Running`); applications naming queues the config lacks (dynamic queues).
 
-Nodes and users, reservations and user/group limits join here as the engines learn them.
+With `cluster=True`: nodes of one to four sizes (`nodes`, running `allocations` on them), the
+partition's `nodesortpolicy` (absent, fair, binpacking, resource weights), the preemption switch
+off or on, applications' `user` and `groups`, and `limits` entries (named users and groups,
+wildcards, maxresources over some types, maxapplications) at any level.
 Sizes stay small (a scenario runs in milliseconds through the reference engine) and every
 choice shrinks towards the plain case: hypothesis then reports the smallest disagreement.
 """
@@ -23,8 +26,30 @@ TYPE_SETS = [("pods",), ("vcore",), ("memory", "vcore"), ("gpu", "memory", "vcor
 OFFSETS = [0, 1, -1, 3, -5, 2147483647, -2147483648]
 
 
+USERS = ["alice", "bob", "carol"]
+GROUPS = ["g1", "g2", "g3"]
+
+
 @st.composite
-def queue_settings(draw, leaf: bool, types: tuple, limits: bool) -> list[str]:
+def limit_lines(draw, types: tuple) -> list[str]:
+    """A queue's `limits`: one to three entries for named users or groups or wildcards."""
+    out = ["limits:"]
+    for _ in range(draw(st.integers(1, 3))):
+        kind = draw(st.sampled_from(["users", "groups"]))
+        names = draw(st.sampled_from([["*"], [USERS[0]], [USERS[1], USERS[2]]] if kind == "users" else
+                                     [["*"], [GROUPS[0]], [GROUPS[1], GROUPS[2]]]))
+        out.append("  - limit: l")
+        out.append(f"    {kind}: [{', '.join(repr(n) for n in names)}]")
+        if draw(st.booleans()):
+            t = draw(st.sampled_from(types))
+            out.append(f"    maxresources: {{{t}: {draw(st.integers(0, 6))}}}")
+        if draw(st.booleans()):
+            out.append(f"    maxapplications: {draw(st.integers(1, 3))}")
+    return out
+
+
+@st.composite
+def queue_settings(draw, leaf: bool, types: tuple, limits: bool, user_limits: bool = False) -> list[str]:
     """The YAML lines of one queue's settings (properties, maxapplications, resources)."""
     props = []
     offset = draw(st.sampled_from(OFFSETS))
@@ -48,15 +73,27 @@ def queue_settings(draw, leaf: bool, types: tuple, limits: bool) -> list[str]:
         resources.append(f"guaranteed: {{{t}: {draw(st.integers(1, 8))}}}")
     if resources:
         out += ["resources:"] + ["  " + r for r in resources]
+    if user_limits and draw(st.integers(0, 2)) == 0:
+        out += draw(limit_lines(types))
     return out
 
 
 @st.composite
-def scenarios(draw, limits: bool = True, many_siblings: bool | None = None):
+def scenarios(draw, limits: bool = True, many_siblings: bool | None = None, cluster: bool = False):
     """(queues.yaml text, snapshot dict). `limits`: maxes, maxapplications and a capacity may
-    occur; `many_siblings`: force (True) or forbid (False) a parent of more than 20 children."""
+    occur; `many_siblings`: force (True) or forbid (False) a parent of more than 20 children;
+    `cluster`: nodes, users, groups and user/group limits (above)."""
     types = draw(st.sampled_from(TYPE_SETS))
-    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
+    lines = ["partitions:", "  - name: default"]
+    if cluster:
+        sort = draw(st.sampled_from([None, "fair", "binpacking"]))
+        if sort:
+            lines += ["    nodesortpolicy:", f"      type: {sort}"]
+            if draw(st.integers(0, 3)) == 0:
+                lines.append(f"      resourceweights: {{{types[0]}: {draw(st.sampled_from([0.5, 1, 3]))}}}")
+        if draw(st.booleans()):
+            lines += ["    preemption:", "      enabled: false"]
+    lines += ["    queues:", "      - name: root", "        queues:"]
     leaves: list[str] = []
     big = draw(st.booleans()) if many_siblings is None else many_siblings
     n_parents = draw(st.integers(1, 3))
@@ -64,7 +101,7 @@ def scenarios(draw, limits: bool = True, many_siblings: bool | None = None):
 
     def add(path: str, name: str, indent: int, leaf: bool) -> None:
         lines.append(" " * indent + f"- name: {name}")
-        lines.extend(" " * (indent + 2) + x for x in draw(queue_settings(leaf, types, limits)))
+        lines.extend(" " * (indent + 2) + x for x in draw(queue_settings(leaf, types, limits, cluster)))
         if leaf:
             leaves.append(f"{path}.{name}")
 
@@ -111,7 +148,22 @@ def scenarios(draw, limits: bool = True, many_siblings: bool | None = None):
             app["state"] = "Running"
         apps.append(app)
     snapshot: dict = {"applications": apps}
-    if limits and draw(st.integers(0, 3)) == 0:
+    if cluster:
+        sizes = draw(st.lists(st.integers(2, 9), min_size=1, max_size=3))
+        nodes = [{"name": f"node-{k}", "capacity": {t: draw(st.sampled_from(sizes)) for t in types}}
+                 for k in range(draw(st.integers(1, 4)))]
+        snapshot["nodes"] = nodes
+        for app in apps:
+            if draw(st.integers(0, 2)) == 0:
+                app["user"] = draw(st.sampled_from(USERS))
+                if draw(st.booleans()):
+                    app["groups"] = draw(st.lists(st.sampled_from(GROUPS), min_size=1, max_size=2, unique=True))
+            if app.pop("allocated", None) is not None or draw(st.integers(0, 8)) == 0:
+                node = draw(st.sampled_from(nodes))
+                app["allocations"] = [{"id": f"{app['id']}-run", "resources": {t: draw(st.integers(1, 2)) for t in types},
+                                       "node": node["name"]}]
+            app.pop("state", None)
+    elif limits and draw(st.integers(0, 3)) == 0:
         snapshot["capacity"] = {t: draw(st.integers(4, 60)) for t in types}
     return "\n".join(lines) + "\n", snapshot
 

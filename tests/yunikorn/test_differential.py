@@ -38,6 +38,13 @@ def test_with_limits_the_fast_runs_give_the_reference_steps(scenario):
 
 @pytest.mark.slow
 @SETTINGS
+@given(scenarios(cluster=True))
+def test_with_nodes_and_user_limits_the_fast_runs_give_the_reference_steps(scenario):
+    _agree(*scenario)
+
+
+@pytest.mark.slow
+@SETTINGS
 @given(scenarios(many_siblings=True))
 def test_more_than_20_siblings_the_fast_runs_give_the_reference_steps(scenario):
     _agree(*scenario)

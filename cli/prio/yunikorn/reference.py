@@ -609,14 +609,16 @@ class ReferenceRun:
                 self._set_aside(st, i, reason)
 
     def _finish(self, tied: list) -> None:
-        """The run is over: an ask still live found no node (the only check that is not final
-        before the end). Give each its reason in the final state. `tied`: the asks that reserved
+        """The run is over. With preemption in the run, an ask still live found no room (none
+        of the checks is final then: victims free room): give each its reason in the final state. `tied`: the asks that reserved
         a node after the last step by a choice Go's map order could have made otherwise (no
         step is left to mark: their unscheduled entries are)."""
         if self.finished or self.cluster is None:
             return
         self.finished = True
         self.eng.tied_leftovers = set(tied)
+        if not self.preempting:  # every ask that found nothing was set aside at the time
+            return
         for st in self.eng.apps:
             held = self.reservations.get(id(st), {})
             path = path_to_root(st.leaf)
