@@ -95,6 +95,7 @@ class LeafRun:
     excluded: list = field(default_factory=list)  # (allocation id, why not a candidate)
     victims: list = field(default_factory=list)  # allocation ids, in the order taken
     freed: dict = field(default_factory=dict)
+    leaf_max: dict | None = None  # the leaf's own max: the sort's shares are of it (raw sizes without one)
 
 
 @dataclass
@@ -330,7 +331,7 @@ def preempt_victims(amount: dict, ordered: list) -> tuple:
     for v, run in ordered:
         if not resources.fit_in(amount, run.res, True, False):
             over = sorted(k for k, x in run.res.items() if k in amount and x > max(0, amount[k]))
-            v.verdict = f"skipped: alone more than the amount to free ({', '.join(over)})"
+            v.verdict = f"skipped: alone over the amount ({', '.join(over)})"
             continue
         resources.add_to(total, run.res)
         if resources.strictly_only_existing(amount, total, True):
@@ -340,13 +341,13 @@ def preempt_victims(amount: dict, ordered: list) -> tuple:
         else:
             resources.sub_from(total, run.res)
             over = sorted(k for k in amount if resources.add(total, run.res).get(k, 0) > amount[k])
-            v.verdict = f"skipped: with the victims before it, more than the amount to free ({', '.join(over)})"
+            v.verdict = f"skipped: with the victims before it, over the amount ({', '.join(over)})"
     return taken, total
 
 
 def try_preemption_internal(leaf, armed: str, amount, how: str, runs: list) -> LeafRun:
     """tryPreemptionInternal for one leaf: filter, sort, select."""
-    lr = LeafRun(leaf.path, armed, amount, how)
+    lr = LeafRun(leaf.path, armed, amount, how, leaf_max=leaf.max)
     cands, lr.excluded = filter_allocations(leaf, runs, amount)
     if not cands:
         return lr
@@ -359,29 +360,30 @@ def try_preemption_internal(leaf, armed: str, amount, how: str, runs: list) -> L
 
 # ---- the loop ----------------------------------------------------------------------------------
 
-def try_preemption(q, usage: dict, by_leaf: dict) -> list:
-    """QuotaPreemptionContext.tryPreemption for an armed queue: its leaf runs."""
+def try_preemption(q, usage: dict, by_leaf: dict) -> tuple:
+    """QuotaPreemptionContext.tryPreemption for an armed queue: (its amount to free, its leaf runs)."""
     amount, how = set_preemptable_resources(q, usage)
     if q.leaf:
-        return [try_preemption_internal(q, q.path, amount, how, by_leaf.get(q.path, []))]
+        return amount, [try_preemption_internal(q, q.path, amount, how, by_leaf.get(q.path, []))]
     if amount is None:
-        return []
+        return amount, []
     parts: list = []
     get_child_queues_preemptable_resource(q, amount, usage, parts)
-    return [try_preemption_internal(leaf, q.path, part, f"{how} of {q.path} ({_fmt(amount)}): {why}", by_leaf.get(leaf.path, []))
-            for leaf, part, why in sorted(parts, key=lambda t: t[0].path)]
+    return amount, [try_preemption_internal(leaf, q.path, part, f"{how} of {q.path} ({_fmt(amount)}): {why}", by_leaf.get(leaf.path, []))
+                    for leaf, part, why in sorted(parts, key=lambda t: t[0].path)]
 
 
-def try_quota_preemption(q, usage: dict, armed: set, by_leaf: dict, out: list) -> None:
+def try_quota_preemption(q, usage: dict, armed: set, by_leaf: dict, out: list, amounts: dict) -> None:
     """Queue.TryQuotaPreemption from root: an armed queue still over its max runs quota
     preemption (a parent for its whole subtree: its children are not examined); otherwise its
-    children are examined."""
+    children are examined. Each run's amount goes into `amounts` (queue -> amount)."""
     if try_acquire_preemption(q, usage, armed):
-        out += try_preemption(q, usage, by_leaf)
+        amounts[q.path], mine = try_preemption(q, usage, by_leaf)
+        out += mine
         return
     if not q.leaf:
         for c in sorted(q.children, key=lambda c: c.path):
-            try_quota_preemption(c, usage, armed, by_leaf, out)
+            try_quota_preemption(c, usage, armed, by_leaf, out, amounts)
 
 
 def analyse(root, runs: list, enabled: bool, before: dict | None = None) -> QuotaResult:
@@ -403,8 +405,9 @@ def analyse(root, runs: list, enabled: bool, before: dict | None = None) -> Quot
     for r in runs:
         by_leaf.setdefault(r.leaf.path, []).append(r)
     out: list = []
+    amounts: dict = {}
     if enabled and armed:
-        try_quota_preemption(root, usage, armed, by_leaf, out)
+        try_quota_preemption(root, usage, armed, by_leaf, out, amounts)
     after = {k: dict(v) for k, v in usage.items()}
     gone = {v for lr in out for v in lr.victims}
     for r in runs:
@@ -413,13 +416,14 @@ def analyse(root, runs: list, enabled: bool, before: dict | None = None) -> Quot
             while q is not None:
                 resources.sub_from(after[q.path], r.res)
                 q = q.parent
-    return QuotaResult(enabled, considered, out, usage, after, _above(root, considered, out, after, enabled))
+    return QuotaResult(enabled, considered, out, usage, after, _above(root, considered, out, after, enabled, amounts))
 
 
-def _above(root, considered: list, runs: list, after: dict, enabled: bool) -> list:
+def _above(root, considered: list, runs: list, after: dict, enabled: bool, amounts: dict) -> list:
     """The armed queues still above their max afterwards, and why."""
+    from prio.yunikorn.quantity import show_resources as show
+
     by_path = {q.path: q for q in root.walk()}
-    ran = {lr.armed for lr in runs}
     out = []
     for a in considered:
         if not a.armed:
@@ -427,20 +431,33 @@ def _above(root, considered: list, runs: list, after: dict, enabled: bool) -> li
         q = by_path[a.queue]
         if _within(q, after):
             continue
+        mine = [lr for lr in runs if lr.armed == a.queue]
         if not enabled:
-            why = "the partition does not set quotapreemptionenabled: true, so YuniKorn never runs the quota preemption it armed"
-        elif a.queue not in ran:
-            why = "a parent armed too ran instead (its children are not examined in that pass); this queue stays armed for the next pass"
+            why = ["the partition does not set quotapreemptionenabled: true, so YuniKorn never runs the quota preemption it armed"]
+        elif a.queue not in amounts:
+            why = ["an armed parent ran instead (its children are not examined in that pass); this queue stays armed "
+                   "and runs in a later pass if it is still over its max"]
+        elif not amounts[a.queue]:
+            why = ["nothing to free: the guarantees on its path leave no usage above them"]
         else:
-            mine = [lr for lr in runs if lr.armed == a.queue]
+            amount = amounts[a.queue]
+            why = []
+            if any(amount.get(k, 0) < v for k, v in a.over.items()):
+                why.append(f"the amount to free {show(amount)} is less than the overshoot {show(a.over)}: "
+                           "capped by the usage above a guarantee on its path")
+            split = resources.total(lr.amount or {} for lr in mine)
+            if not q.leaf and any(split.get(k, 0) < v for k, v in amount.items()):
+                why.append(f"the amount was split over the children and rounded down: the leaves free at most {show(split)}")
+            freed = resources.total(lr.freed for lr in mine)
             if not any(lr.candidates for lr in mine):
-                why = "no candidates: nothing to free after the guarantee cap, or no allocation with a type to free"
-            elif any(lr.amount and not resources.strictly_only_existing(lr.freed, lr.amount, True) for lr in mine):
-                why = ("YuniKorn frees never more than the amount and the sizes did not add up to it (or the amount was "
-                       "capped by a guarantee, or rounded down over the children); it does not run again for this change")
-            else:
-                why = "the amount to free was less than the overshoot (capped by a guarantee on the path, or rounded down over the children)"
-        out.append(Above(a.queue, dict(q.max), dict(after[a.queue]), why))
+                why.append("no running allocation has a type to free")
+            elif resources.is_zero(freed):
+                why.append("every candidate alone is over the amount to free in some type, and YuniKorn skips those")
+            elif any(freed.get(k, 0) < v for k, v in (split if not q.leaf else amount).items()):
+                why.append(f"YuniKorn takes never more than the amount to free ({show(split if not q.leaf else amount)}), "
+                           f"and the allocations it could take add up to {show(freed)}")
+            why.append("it does not run again for this change")
+        out.append(Above(a.queue, dict(q.max), dict(after[a.queue]), "; ".join(why)))
     return out
 
 
