@@ -39,23 +39,12 @@ def run(o: Options) -> int:
 command = typer_command(Options, run, HELP)
 
 
-def _partition_of(inp, eng):
-    """The config's partition the engine was built for (None without a config)."""
-    if inp.config is None:
-        return None
-    want = (eng.snapshot.partition or "default").lower()
-    for p in inp.config.partitions:
-        if p.display_name.lower() == want:
-            return p
-    return inp.config.partitions[0] if len(inp.config.partitions) == 1 else None
-
-
 def _preempt(o: Options, fmt: str) -> int:
     color, live = o.colored(), o.remote()
     from prio.cli.common import load_inputs, say_notes, say_recognised, width, write_report
     from prio.errors import InputError
     from prio.render import preempt as preempt_out
-    from prio.loaders.assemble import build
+    from prio.loaders.assemble import build, partition_of
     from prio.yunikorn import preemption, resources
     from prio.yunikorn.preemption import quota
     from prio.yunikorn.ugm import limits_of
@@ -82,7 +71,7 @@ def _preempt(o: Options, fmt: str) -> int:
         snap.capacity = resources.total(n.capacity for n in snap.nodes)  # root's max is the sum of the nodes
     eng = build(inp, o.partition, o.engine)
     say_notes(inp)
-    part = _partition_of(inp, eng)
+    part = partition_of(inp, eng)
     snapshot = eng.snapshot
     if eng.rejected:  # applications YuniKorn refuses are never placed: nothing to preempt for or from
         import dataclasses

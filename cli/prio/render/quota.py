@@ -147,3 +147,36 @@ def rich(q, con) -> None:
         for r in rows:
             t.add_row(*(escape(str(c)) for c in r))
         con.print(t)
+
+
+def change_summary(q) -> str:
+    """prio diff's summary part: what merging NEW does to the running work."""
+    n = count(q)
+    delays = sorted({a.delay for a in q.considered if a.armed and a.delay})
+    if not q.enabled:
+        return f"quota preemption armed for {', '.join(q.armed)} but off in the partition (nothing preempted)"
+    return (f"merging this preempts {n} running task{'s' if n != 1 else ''} after {' / '.join(delays)} "
+            f"(quota preemption of {', '.join(q.armed)})")
+
+
+def diff_sections(q) -> list:
+    """prio diff's (title, headers, rows) sections: the queues NEW's maxes put over their usage that
+    the change touched, the victims in YuniKorn's order, the queues still above their new max."""
+    touched = [a for a in q.considered if a.changed]
+    if not touched:
+        return []
+    out = [("Quota preemption: queues over NEW's max" + ("" if q.enabled else " (quotapreemptionenabled is off: nothing is preempted)"),
+            ("queue", "usage", "max", "over by", "quota.preemption.delay", "armed", "why"),
+            [(a.queue, show_resources(a.usage), show_resources(a.max), show_resources(a.over),
+              (f"{a.delay} (on {a.delay_from})" if a.delay_from == a.queue else f"{a.delay} (inherited from {a.delay_from})")
+              if a.delay else "-", "yes" if a.armed else "no", a.why) for a in touched])]
+    victims = [(r.leaf, v) for r in q.runs for v in r.candidates if v.taken]
+    if victims:
+        out.append(("Quota preemption: running tasks preempted once the delay has passed (YuniKorn's order per queue)",
+                    ("queue", "allocation", "application", "node", "priority", "score", "resources", "verdict"),
+                    [(leaf, v.id, v.application, v.node, str(v.priority), _score(v), show_resources(v.resources), v.verdict)
+                     for leaf, v in victims]))
+    if q.above:
+        out.append(("Quota preemption: armed queues still above NEW's max afterwards", ("queue", "usage after", "max", "why"),
+                    [(a.queue, show_resources(a.usage), show_resources(a.max), a.why) for a in q.above]))
+    return out

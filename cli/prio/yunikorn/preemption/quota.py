@@ -57,6 +57,7 @@ class Arming:
     over: dict  # usage - max, the types over it
     delay: str | None = None  # the effective quota.preemption.delay as written
     delay_from: str | None = None  # the queue the delay is set on (the queue itself, or where it is inherited from)
+    changed: bool = True  # the change touched the queue (its max, or a new delay); always, without a before
 
 
 @dataclass
@@ -116,7 +117,6 @@ class QuotaResult:
     usage_before: dict  # queue path -> resources
     usage_after: dict
     above: list  # Above
-    notes: list = field(default_factory=list)
 
     @property
     def armed(self) -> list:
@@ -125,14 +125,6 @@ class QuotaResult:
     @property
     def preempted(self) -> dict:
         return {r.leaf: list(r.victims) for r in sorted(self.runs, key=lambda r: r.leaf) if r.victims}
-
-    def victims(self) -> list:
-        """(leaf, Victim) for every victim, leaves by path, victims in the order taken."""
-        out = []
-        for r in sorted(self.runs, key=lambda r: r.leaf):
-            by_id = {v.id: v for v in r.candidates}
-            out += [(r.leaf, by_id[i]) for i in r.victims]
-        return out
 
 
 # ---- the queue's state -------------------------------------------------------------------------
@@ -176,6 +168,7 @@ def set_preemption_time(q, usage: dict, before: Before | None) -> Arming | None:
     over = {k: use.get(k, 0) - v for k, v in sorted(q.max.items()) if use.get(k, 0) > v}
     delay, src = delay_of(q)
     a = Arming(q.path, False, "", dict(q.max), dict(use), over, delay, src)
+    a.changed = before is None or not resources.equals(before.max, q.max) or (delay is not None and not before.delay)
     if q.dynamic:
         a.why = "a dynamic queue (not in the config): YuniKorn runs quota preemption only for configured queues"
     elif delay is None:
