@@ -281,8 +281,8 @@ def filter_allocations(leaf, runs, amount) -> tuple:
 
 
 def _victim(run: Run, amount: dict, leaf_max) -> Victim:
-    shares = sorted(resources.shares_type_wise(run.res, leaf_max).get(k) for k in amount
-                    if k in resources.shares_type_wise(run.res, leaf_max))
+    mine = resources.shares_type_wise(run.res, leaf_max)
+    shares = sorted(mine[k] for k in amount if k in mine)
     return Victim(run.id, run.app, run.alloc.node, run.alloc.priority, dict(run.res), not run.alloc.allow_preemption,
                   run.alloc.originator, type_matching(run.res, amount), run.alloc.create_time[0] // HOUR_NS,
                   shares[-1] if shares else 0.0)
