@@ -40,6 +40,9 @@ def render(fmt: str, result, asks, width: int = 120, color: bool = False, quota=
     if fmt == "json":
         yield json.dumps(to_json(asks, quota), indent=1) + "\n"
         return
+    if not asks and (quota is None or not quota.considered):
+        yield "No pending asks in the snapshot, and no queue's running work is over its max (nothing for quota preemption).\n"
+        return
     if not asks:
         yield "No pending asks in the snapshot.\n"
     elif fmt == "table":
