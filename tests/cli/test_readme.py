@@ -43,9 +43,14 @@ def test_top_level_help_does_not_call_armada_legacy_only():
     assert "legacy model" not in out and "Armada" in out
 
 
+EXAMPLE_DOCS = ("README.md", os.path.join("docs", "quota-preemption.md"))
+
+
 def _readme_examples():
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
-        text = fh.read()
+    text = ""
+    for doc in EXAMPLE_DOCS:
+        with open(os.path.join(ROOT, doc), encoding="utf-8") as fh:
+            text += fh.read()
     out = []
     for block in text.split("```")[1::2]:
         lines = block.split("\n")[1:]  # after the info string
@@ -85,6 +90,8 @@ def test_readme_example_output(tmp_path, commands, shown):
     *setup, command = commands
     for line in setup:
         subprocess.run(line, shell=True, cwd=tmp_path, check=True)
+    with open(os.path.join(ROOT, "samples", "quota-queues.yaml"), encoding="utf-8") as fh:  # docs/quota-preemption.md's OLD
+        (tmp_path / "quota-old-queues.yaml").write_text(fh.read().replace("max: {vcore: 8} ", "max: {vcore: 16} "))
     args = shlex.split(command)[1:]
     p = subprocess.run([sys.executable, "-m", "prio", *args], capture_output=True, text=True, cwd=tmp_path,
                        env=prio_env(COLUMNS="120"))

@@ -94,6 +94,24 @@ QUOTA_BOTH = cfg("""
     """)
 
 QUOTA_MAX_AT_GUARANTEE = QUOTA_BOTH.replace("max: {vcore: 8}", "max: {vcore: 4}")
+
+# The delay on a parent (line 8), inherited by its leaf, which has the max (line 11).
+QUOTA_PARENT_DELAY = cfg("""
+    partitions:
+      - name: default
+        preemption: {quotapreemptionenabled: true}
+        queues:
+          - name: root
+            queues:
+              - name: p
+                properties: {quota.preemption.delay: 5m}
+                queues:
+                  - name: a
+                    resources: {max: {vcore: 8}}
+    """)
+QUOTA_PARENT_DELAY_NO_MAX = QUOTA_PARENT_DELAY.replace("resources: {max: {vcore: 8}}", "resources: {guaranteed: {vcore: 2}}")
+QUOTA_MAX_UNDER_PARENT_GUARANTEE = QUOTA_PARENT_DELAY.replace(
+    "properties: {quota.preemption.delay: 5m}", "properties: {quota.preemption.delay: 5m}\n            resources: {guaranteed: {vcore: 20}}")
 QUOTA_NO_MAX = QUOTA_BOTH.replace("max: {vcore: 8}, ", "")
 
 LEAF_NO_GUARANTEE = cfg("""

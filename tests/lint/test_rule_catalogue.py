@@ -21,7 +21,8 @@ from typing import Callable, Optional, Union
 
 import pytest
 
-from configs import DISABLED_WITH_POLICY, FENCE_OUT_OF_REACH, LEAF_GUARANTEE_ON_PARENT, LEAF_NO_GUARANTEE, QUOTA_BOTH, QUOTA_DELAY_NO_SWITCH, cfg, placement, tree
+from configs import (DISABLED_WITH_POLICY, FENCE_OUT_OF_REACH, LEAF_GUARANTEE_ON_PARENT, LEAF_NO_GUARANTEE, QUOTA_BOTH, QUOTA_DELAY_NO_SWITCH,
+                     QUOTA_MAX_UNDER_PARENT_GUARANTEE, QUOTA_PARENT_DELAY, QUOTA_PARENT_DELAY_NO_MAX, cfg, placement, tree)
 from conftest import run_cli
 
 Files = Union[str, dict]  # one file's text (named input.yaml), or {file name: text}
@@ -399,8 +400,10 @@ CATALOGUE: dict[str, list[Case]] = {
     # ---- preemption --------------------------------------------------------------------------
     "PRIO501": [case(DISABLED_WITH_POLICY, 9, DISABLED_WITH_POLICY.replace("enabled: false", "enabled: true"))],
     "PRIO502": [case(QUOTA_DELAY_NO_SWITCH, 9, QUOTA_BOTH)],
-    "PRIO503": [case(QUOTA_BOTH.replace("max: {vcore: 8}", "max: {vcore: 4}"), 11, QUOTA_BOTH)],
+    "PRIO503": [case(QUOTA_BOTH.replace("max: {vcore: 8}, ", ""), 11, QUOTA_BOTH),
+                case(QUOTA_PARENT_DELAY_NO_MAX, 8, QUOTA_PARENT_DELAY)],
     "PRIO504": [case(LEAF_NO_GUARANTEE, 9, LEAF_GUARANTEE_ON_PARENT)],
+    "PRIO506": [case(QUOTA_MAX_UNDER_PARENT_GUARANTEE, 12, QUOTA_PARENT_DELAY)],
     "PRIO505": [case(FENCE_OUT_OF_REACH, 8, FENCE_OUT_OF_REACH.replace('priority.offset: "10"', 'priority.offset: "1000"'))],
     # ---- suppressions: a directive on a line with no finding; the fix puts it where PRIO201 is ---
     "PRIO901": [case(with_comment(SUPPRESS_QUEUES, 2, "  # prio: ignore[PRIO201]"), 2,

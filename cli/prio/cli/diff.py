@@ -28,7 +28,8 @@ Options = shared.options(
     "output", "color", "partition",
     Opt("fail_on", ("--fail-on",), "Exit 1 when such a change exists: a comma-separated list of priority (a queue's effective "
                                    "priority), order (an ask's step), unscheduled (an ask newly not placed, an application newly "
-                                   "rejected), findings (a validate finding added).", metavar="KINDS"),
+                                   "rejected), findings (a validate finding added), preemption (NEW's lowered maxes preempt running "
+                                   "tasks: quota-change preemption).", metavar="KINDS"),
     "output_file", "verbose",
     shared.SHARED["yunikorn"].but(help="Compare OLD and NEW on the pending work of a running YuniKorn (read-only, GET only); OLD "
                                        "or NEW may be the word live: the config the server runs. PRIO_YUNIKORN_URL stands in when "
@@ -152,7 +153,7 @@ def _side(o: Options, arg, label, inp=None, said=None):
     `inp`: the side's inputs already gathered (--yunikorn: the config plus the server's work)."""
     from prio.errors import InputError
     from prio.loaders import restdump
-    from prio.loaders.assemble import build
+    from prio.loaders.assemble import build, partition_of
     from prio.yunikorn import diff as core
 
     if inp is None:
@@ -193,4 +194,5 @@ def _side(o: Options, arg, label, inp=None, said=None):
         from prio.lint.runner import check_text
 
         findings = check_text(name, source.read(arg).text).findings
-    return core.side(eng, before, steps, findings, ranges), role
+    part = partition_of(inp, eng)  # quota preemption runs only with the partition's quotapreemptionenabled
+    return core.side(eng, before, steps, findings, ranges, part is not None and part.quota_preemption_enabled), role

@@ -1,6 +1,8 @@
 """`prio preempt`: what YuniKorn's preemption would do for each pending ask, and why."""
 from __future__ import annotations
 
+import sys
+
 from prio.cli import analysis_options as shared
 from prio.cli.optspec import Opt
 from prio.cli.options import typer_command
@@ -14,7 +16,10 @@ SHORT_HELP = "What YuniKorn's preemption would do for each pending ask, and why.
 
 HELP = """For each pending ask: may YuniKorn preempt for it, where its fence root is, which running
     tasks are candidates and why, and the victims it would pick in order (or its reason why not).
-    Needs a config and a snapshot with nodes and running allocations."""
+    Then quota-change preemption (YuniKorn 1.8+): the queues whose usage is over their max, which
+    are armed (quota.preemption.delay, partition switch quotapreemptionenabled) and the running
+    tasks YuniKorn would preempt once the delay has passed. Needs a config and a snapshot with
+    nodes and running allocations."""
 
 Options = shared.options(
     "PreemptOptions",
@@ -34,24 +39,14 @@ def run(o: Options) -> int:
 command = typer_command(Options, run, HELP)
 
 
-def _partition_of(inp, eng):
-    """The config's partition the engine was built for (None without a config)."""
-    if inp.config is None:
-        return None
-    want = (eng.snapshot.partition or "default").lower()
-    for p in inp.config.partitions:
-        if p.display_name.lower() == want:
-            return p
-    return inp.config.partitions[0] if len(inp.config.partitions) == 1 else None
-
-
 def _preempt(o: Options, fmt: str) -> int:
     color, live = o.colored(), o.remote()
     from prio.cli.common import load_inputs, say_notes, say_recognised, width, write_report
     from prio.errors import InputError
     from prio.render import preempt as preempt_out
-    from prio.loaders.assemble import build
+    from prio.loaders.assemble import build, partition_of
     from prio.yunikorn import preemption, resources
+    from prio.yunikorn.preemption import quota
     from prio.yunikorn.ugm import limits_of
 
     if live is not None:  # --yunikorn: config, queues, nodes and running allocations from the server
@@ -76,7 +71,7 @@ def _preempt(o: Options, fmt: str) -> int:
         snap.capacity = resources.total(n.capacity for n in snap.nodes)  # root's max is the sum of the nodes
     eng = build(inp, o.partition, o.engine)
     say_notes(inp)
-    part = _partition_of(inp, eng)
+    part = partition_of(inp, eng)
     snapshot = eng.snapshot
     if eng.rejected:  # applications YuniKorn refuses are never placed: nothing to preempt for or from
         import dataclasses
@@ -88,6 +83,9 @@ def _preempt(o: Options, fmt: str) -> int:
                                 (part.nodesort_type or "fair") if part is not None else "fair",
                                 part.resourceweights if part is not None else None,
                                 limits_of(part))
+    q = quota.analyse(eng.root, quota.runs_of(eng.root, snapshot), part.quota_preemption_enabled if part is not None else False)
+    if part is None and any(a.armed for a in q.considered):
+        sys.stderr.write("prio: note: no queue config: the partition switch quotapreemptionenabled is taken as YuniKorn's default, false\n")
     asks = result.asks
     if o.ask is not None:
         asks = [r for r in asks if o.ask in (r.ask, f"{r.application}/{r.ask}")]
@@ -97,6 +95,6 @@ def _preempt(o: Options, fmt: str) -> int:
             known = ", ".join(r.ask for r in result.asks[:10]) or "none"
             hint = did_you_mean(o.ask, [f"{r.application}/{r.ask}" if "/" in o.ask else r.ask for r in result.asks])
             raise InputError("--ask", f"no pending ask {o.ask!r} in {snap.source}" + (hint or f" (asks: {known}{', ...' if len(result.asks) > 10 else ''})"))
-    text = "".join(preempt_out.render(fmt, result, asks, width=width(), color=color))
+    text = "".join(preempt_out.render(fmt, result, asks, width=width(), color=color, quota=q))
     write_report(text, o.output_file)
     return 0

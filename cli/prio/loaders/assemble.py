@@ -62,6 +62,17 @@ def build(inp, partition: str | None = None, engine: str | None = None) -> Engin
     return eng
 
 
+def partition_of(inp, eng):
+    """The config's partition the engine was built for (None without a config)."""
+    if inp.config is None:
+        return None
+    want = (eng.snapshot.partition or "default").lower()
+    for p in inp.config.partitions:
+        if p.display_name.lower() == want:
+            return p
+    return inp.config.partitions[0] if len(inp.config.partitions) == 1 else None
+
+
 def _note_other_partitions(inp, eng: Engine, others) -> None:
     """A queue the snapshot names that this partition lacks but another partition has: most
     likely the wrong partition, not a dynamic queue."""

@@ -143,7 +143,7 @@ class _Decoder:
         pre = self.mapping(d.get("preemption"))
         p.preemption_enabled = self.boolean(pre.get("enabled"), True)
         p.quota_preemption_enabled = self.boolean(pre.get("quotapreemptionenabled"), False)
-        p.preemption_block = bool(pre)
+        p.preemption_block = any(k != "quotapreemptionenabled" for k in pre)  # quota preemption alone is not ask preemption
         ugr = d.get("usergroupresolver")
         if isinstance(ugr, dict):
             p.usergroupresolver = self.text(path + ("usergroupresolver", "type"), ugr.get("type"))

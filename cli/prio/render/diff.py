@@ -72,7 +72,16 @@ def to_json(d) -> dict:
         "config": [_config_json(c) for c in d.config],
         "unscheduledReasons": [{"ask": b.ask, "application": b.application, "queue": b.queue, "before": a.code,
                                 "after": b.code, "reason": b.reason} for a, b in d.reasons_changed],
+        "quotaPreemption": _quota_json(d.quota),
     }
+
+
+def _quota_json(q):
+    if q is None:
+        return None
+    from prio.render import quota as quota_out
+
+    return quota_out.to_json(q)
 
 
 def _n(k: int, one: str, many: str | None = None) -> str:
@@ -104,6 +113,10 @@ def summary(d, old: str, new: str) -> str:
         parts.append(_n(len(d.rejected_removed), "application no longer rejected", "applications no longer rejected"))
     if d.findings_added or d.findings_removed:
         parts.append(f"findings +{len(d.findings_added)} -{len(d.findings_removed)}")
+    if d.quota is not None and d.quota.armed:
+        from prio.render import quota as quota_out
+
+        parts.append(quota_out.change_summary(d.quota))
     return f"prio diff {old} -> {new}: " + ", ".join(parts) + "."
 
 
@@ -133,6 +146,10 @@ def sections(d) -> list[tuple[str, tuple, list]]:
         out.append(("Applications rejected by placement", ("", "application", "queue", "reason"),
                     [("+", r.application, r.queue, r.reason.replace("\n", " ")) for r in d.rejected_added]
                     + [("-", r.application, r.queue, r.reason.replace("\n", " ")) for r in d.rejected_removed]))
+    if d.quota is not None:
+        from prio.render import quota as quota_out
+
+        out += quota_out.diff_sections(d.quota)
     if d.findings_added or d.findings_removed:
         out.append(("Validate findings", ("", "rule", "severity", "where", "message"),
                     [("+", f.rule, f.severity, f"{f.file}:{f.line}" if f.line else f.file, f.message) for f in d.findings_added]

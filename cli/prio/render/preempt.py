@@ -1,5 +1,5 @@
 """Rendering `prio preempt`: json (the contract's shape), a rich tree per ask (table), tabulate
-(plain, markdown)."""
+(plain, markdown); then quota-change preemption (render/quota.py), in every format."""
 from __future__ import annotations
 
 from prio.render.printable import for_terminal
@@ -19,8 +19,9 @@ def _dups(asks) -> set:
     return dup
 
 
-def to_json(asks) -> dict:
-    """The contract's `preempt -o json`: fields exactly those of the recorded scenarios."""
+def to_json(asks, quota=None) -> dict:
+    """The contract's `preempt -o json`: fields exactly those of the recorded scenarios, and the
+    top-level `quota` (quota-change preemption) when given."""
     dup = _dups(asks)
     out = {}
     for r in asks:
@@ -29,21 +30,43 @@ def to_json(asks) -> dict:
             "fenceRoot": r.fence_root, "eligibleVictims": list(r.eligible),
             "askPriorityByQueue": dict(r.priority_by_queue), "log": list(r.log),
         }
-    return {"asks": out}
+    if quota is None:
+        return {"asks": out}
+    from prio.render import quota as quota_out
+
+    return {"asks": out, "quota": quota_out.to_json(quota)}
 
 
 @for_terminal
-def render(fmt: str, result, asks, width: int = 120, color: bool = False):
+def render(fmt: str, result, asks, width: int = 120, color: bool = False, quota=None):
+    """`quota`: the quota-change preemption (QuotaResult), shown after the asks."""
     if fmt == "json":
-        yield json.dumps(to_json(asks), indent=1) + "\n"
+        yield json.dumps(to_json(asks, quota), indent=1) + "\n"
+        return
+    if not asks and (quota is None or not quota.considered):
+        yield "No pending asks in the snapshot, and no queue's running work is over its max (nothing for quota preemption).\n"
         return
     if not asks:
         yield "No pending asks in the snapshot.\n"
-        return
-    if fmt == "table":
+    elif fmt == "table":
         yield _rich(result, asks, width, color)
     else:
         yield _tabular(result, asks, "github" if fmt == "markdown" else "plain")
+    if quota is not None:
+        yield "\n" + _quota(quota, fmt, width, color)
+
+
+def _quota(quota, fmt: str, width: int, color: bool) -> str:
+    from prio.render import quota as quota_out
+
+    if fmt != "table":
+        return quota_out.plain(quota, "github" if fmt == "markdown" else "plain")
+    from rich.console import Console
+
+    buf = io.StringIO()
+    con = Console(file=buf, width=width, force_terminal=color, no_color=not color, highlight=False, emoji=False)
+    quota_out.rich(quota, con)
+    return buf.getvalue()
 
 
 def headline(r) -> str:

@@ -84,7 +84,7 @@ class Partition:
     preemption_enabled: bool = True
     usergroupresolver: str | None = None
     quota_preemption_enabled: bool = False  # preemption.quotapreemptionenabled (default false)
-    preemption_block: bool = False  # the partition has a preemption: mapping
+    preemption_block: bool = False  # the partition's preemption: mapping sets more than quotapreemptionenabled
 
     @property
     def display_name(self) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from prio.yunikorn import reasons
 from prio.yunikorn.engine import MIN
+from prio.yunikorn.preemption import quota
 
 
 def priorities(eng) -> dict:
@@ -53,11 +54,15 @@ class Side:
     facts: dict  # queue -> queue_facts entry
     ranges: dict = field(default_factory=dict)  # (queue, class) -> (min, max)
     findings: list = field(default_factory=list)  # Finding-like: .rule .path .message
+    root: object = None  # the queue tree (quota preemption reads its maxes and delays)
+    runs: list = field(default_factory=list)  # the running allocations (preemption.world.Run)
+    quota_enabled: bool = False  # the partition's quotapreemptionenabled
 
 
-def side(eng, before: dict, steps, findings=(), class_ranges=None) -> Side:
+def side(eng, before: dict, steps, findings=(), class_ranges=None, quota_enabled: bool = False) -> Side:
     """A side from an engine that has run `steps` (`before` = priorities(eng) taken before the
-    run) plus the side's findings and its class ranges (classranges.class_ranges rows)."""
+    run) plus the side's findings, its class ranges (classranges.class_ranges rows) and its
+    partition's quotapreemptionenabled."""
     placed = {(s.application, s.ask): s.step for s in steps}
     queue_of = {(s.application, s.ask): s.queue for s in steps}
     un = {}
@@ -66,7 +71,8 @@ def side(eng, before: dict, steps, findings=(), class_ranges=None) -> Side:
         queue_of.setdefault((p.application, p.ask), p.queue)
     rej = {a: (q, r) for a, q, r in reasons.rejected_apps(eng)}
     ranges = {(r["queue"], r["class"]): (r["min"], r["max"]) for r in class_ranges or ()}
-    return Side(before, placed, queue_of, un, rej, queue_facts(eng), ranges, list(findings))
+    runs = quota.runs_of(eng.root, eng.snapshot, skip={r.application for r in eng.rejected})
+    return Side(before, placed, queue_of, un, rej, queue_facts(eng), ranges, list(findings), eng.root, runs, quota_enabled)
 
 
 @dataclass(frozen=True)
@@ -128,22 +134,25 @@ class Diff:
     findings_removed: list
     config: list  # ConfigChange
     reasons_changed: list = field(default_factory=list)  # (old Unplaced, new Unplaced): unscheduled on both sides, another code
+    quota: object = None  # quota.QuotaResult: what NEW's maxes do to the running work (quota-change preemption)
 
     def changed(self, kind: str) -> bool:
         """For --fail-on: priority, order, unscheduled (asks newly not placed, applications newly
-        rejected), findings (findings added)."""
+        rejected), findings (findings added), preemption (running tasks quota preemption takes)."""
         return bool({"priority": self.queues, "order": self.asks,
                      "unscheduled": self.unscheduled_added or self.rejected_added,
-                     "findings": self.findings_added}[kind])
+                     "findings": self.findings_added,
+                     "preemption": self.quota is not None and self.quota.preempted}[kind])
 
     @property
     def empty(self) -> bool:
         return not (self.queues or self.asks or self.unscheduled_added or self.unscheduled_removed
                     or self.rejected_added or self.rejected_removed or self.findings_added
-                    or self.findings_removed or self.config or self.reasons_changed)
+                    or self.findings_removed or self.config or self.reasons_changed
+                    or (self.quota is not None and self.quota.armed))
 
 
-FAIL_ON = ("priority", "order", "unscheduled", "findings")
+FAIL_ON = ("priority", "order", "unscheduled", "findings", "preemption")
 
 
 def _queue_order(old: Side, new: Side) -> list[str]:
@@ -234,4 +243,14 @@ def compare(old: Side, new: Side) -> Diff:
                if k in new.unscheduled and new.unscheduled[k].reason.code != p.reason.code]
     f_added, f_removed = _findings(old.findings, new.findings)
     return Diff(queues, _moves(old, new), un_added, un_removed, rej_added, rej_removed, f_added, f_removed,
-                _config(old, new), changed)
+                _config(old, new), changed, quota_change(old, new))
+
+
+def quota_change(old: Side, new: Side):
+    """Quota-change preemption: NEW's config on NEW's running work, each queue armed as YuniKorn
+    arms it when the config goes from OLD to NEW (a max lowered under its usage, or a delay that
+    is new). None when a side has no queue tree."""
+    if old.root is None or new.root is None:
+        return None
+    before = {q.path: quota.Before(q.max, quota.delay_of(q)[0] is not None) for q in old.root.walk() if not q.dynamic}
+    return quota.analyse(new.root, new.runs, new.quota_enabled, before)

@@ -199,3 +199,45 @@ def match_any(r, other) -> bool:
     if r is None or other is None:
         return False
     return any(k in other for k in r)
+
+
+def is_zero(r) -> bool:
+    """IsZero: nil, empty, or every value 0 (contrary to strictly_positive)."""
+    return all(v == 0 for v in (r or {}).values())
+
+
+def equals(left, right) -> bool:
+    """Equals: the same object, or both set and equal type by type (missing = 0); nil equals
+    only nil."""
+    if left is None or right is None:
+        return left is right
+    return all(right.get(k, 0) == v for k, v in left.items()) and all(left.get(k, 0) == v for k, v in right.items())
+
+
+def shares_type_wise(res, total) -> dict:
+    """GetSharesTypeWise: type -> res/total for res's non-zero types; where total is nil or 0
+    for the type, the share is the quantity itself (not a fraction)."""
+    out = {}
+    for k, v in (res or {}).items():
+        if v == 0:
+            continue
+        t = (total or {}).get(k, 0)
+        out[k] = float(v) if t == 0 else v / t
+    return out
+
+
+def compare_shares(left: list, right: list) -> int:
+    """compareShares on two ascending share lists: 1 when left is larger (compared from the
+    largest share down), -1 when right is, 0 when equal; leftover shares count by their sign."""
+    i, j = len(left) - 1, len(right) - 1
+    while i >= 0 and j >= 0:
+        if left[i] != right[j]:
+            return 1 if left[i] > right[j] else -1
+        i, j = i - 1, j - 1
+    for k in range(i, -1, -1):
+        if left[k] != 0:
+            return 1 if left[k] > 0 else -1
+    for k in range(j, -1, -1):
+        if right[k] != 0:
+            return -1 if right[k] > 0 else 1
+    return 0

@@ -4,7 +4,8 @@ never trigger preemption, and priority fences no ask outside them can reach.
 Values YuniKorn silently replaces (an unknown preemption.policy, a preemption.delay or
 quota.preemption.delay that is not a positive Go duration) are PRIO211, invalid-property-value.
 The rules here follow yunikorn-core: objects/queue.go (FindEligiblePreemptionVictims,
-findPreemptionFenceRoot, setPreemptionTime), objects/preemption.go (checkPreemptionQueueGuarantees)
+findPreemptionFenceRoot, setPreemptionTime, GetPreemptableResource), objects/preemption.go
+(checkPreemptionQueueGuarantees), objects/quota_preemptor.go
 and partition.go (preemption.enabled defaults to true, quotapreemptionenabled to false).
 """
 from __future__ import annotations
@@ -125,28 +126,63 @@ def quota_preemption_switch(ctx):
 
 @check("PRIO503", "quota-preemption-needs-max", "warning", FAMILY)
 def quota_preemption_needs_max(ctx):
-    """quota.preemption.delay on a queue without a max above its guaranteed resources.
+    """quota.preemption.delay that reaches no queue with a max: quota preemption never runs.
 
-    Quota preemption brings a queue's usage down to its max, never below its guaranteed
-    resources: YuniKorn clears the trigger when a queue has no max, and its quota-preemption
-    design requires max > guaranteed for every resource both set.
+    The delay is inherited by the queues below (unless they set their own), and YuniKorn arms a
+    queue only when it has a max (setPreemptionTime clears the trigger otherwise). A delay on a
+    queue where neither it nor any queue that inherits the delay has a max does nothing. (A max
+    equal to the guaranteed resources is fine: YuniKorn then frees the overshoot, best effort.)
 
-    Example (warns): `quota.preemption.delay: 1m` with `max: {vcore: 4}`, `guaranteed: {vcore: 4}`
-    Fix: a max above the guarantee (`max: {vcore: 8}`), or no delay.
+    Example (warns): `quota.preemption.delay: 1m` on a leaf with no `max`
+    Fix: a max on the queue (or on the queues below that inherit the delay), or no delay.
     """
     for p, root in _trees(ctx):
         for q in root.walk():
             if P.QUOTA_PREEMPTION_DELAY not in q.own or P.duration(q.own[P.QUOTA_PREEMPTION_DELAY], "0")[1] is not None:
                 continue
-            where = q.conf.path + ("properties", P.QUOTA_PREEMPTION_DELAY)
-            if not q.max:
-                yield Issue("PRIO503", where, f"quota.preemption.delay on {q.path} has no effect: the queue has no max resources", at="key")
+            if any(x.max for x in _inheriting(q, P.QUOTA_PREEMPTION_DELAY)):
                 continue
-            low = sorted(k for k, v in q.max.items() if q.guaranteed and k in q.guaranteed and v <= q.guaranteed[k])
-            if low:
-                yield Issue("PRIO503", where, f"quota.preemption.delay on {q.path}: max is not above guaranteed for "
-                            f"{', '.join(low)}; quota preemption needs max > guaranteed", at="key",
-                            fix=f"a max above the guarantee for {', '.join(low)}, or no delay")
+            below = " nor any queue that inherits the delay" if q.children else ""
+            yield Issue("PRIO503", q.conf.path + ("properties", P.QUOTA_PREEMPTION_DELAY),
+                        f"quota.preemption.delay on {q.path} has no effect: neither {q.path}{below} has max resources", at="key")
+
+
+def _inheriting(q: _Q, key: str):
+    """q and the queues below it that take q's value of `key` (those that do not set their own)."""
+    yield q
+    for c in q.children:
+        if key not in c.own:
+            yield from _inheriting(c, key)
+
+
+@check("PRIO506", "quota-max-under-parent-guarantee", "warning", FAMILY)
+def quota_max_under_parent_guarantee(ctx):
+    """A queue under quota preemption whose max is below a parent's guaranteed resources.
+
+    YuniKorn caps what quota preemption frees by the usage above the guarantees on the queue's
+    path (GetPreemptableResource): once a parent runs above its guarantee, the queue loses at most
+    the parent's usage above it. With the queue's max under the parent's guarantee, quota
+    preemption can leave the queue above its max (with one busy child, at the parent's guarantee).
+
+    Example (warns): parent `p` with `guaranteed: {vcore: 20}`, its child `a` with
+    `max: {vcore: 8}` and a `quota.preemption.delay`
+    Fix: a max at or above the parent's guarantee, or a lower guarantee on the parent.
+    """
+    for p, root in _trees(ctx):
+        for q in root.walk():
+            if not q.max or q.parent is None or P.duration(q.eff.get(P.QUOTA_PREEMPTION_DELAY), "0")[1] is not None \
+                    or q.eff.get(P.QUOTA_PREEMPTION_DELAY) is None:
+                continue
+            for a in list(q.ancestors())[1:]:
+                low = sorted(k for k, v in q.max.items() if a.guaranteed and k in a.guaranteed and v < a.guaranteed[k])
+                if low:
+                    k = low[0]
+                    yield Issue("PRIO506", q.conf.path + ("resources", "max"),
+                                f"quota preemption cannot always bring {q.path} down to its max: {a.path} guarantees "
+                                f"{k} {quantity.show_quantity(k, a.guaranteed[k])}, more than {q.path}'s max "
+                                f"{k} {quantity.show_quantity(k, q.max[k])}, and YuniKorn frees from {q.path} at most "
+                                f"{a.path}'s usage above that guarantee", at="key")
+                    break
 
 
 @check("PRIO504", "leaf-never-preempts", "warning", FAMILY)

@@ -29,6 +29,8 @@ The modules, in the order a run goes through them:
               extra victims elsewhere, the final choice
   cycles      the scheduling cycles over every pending ask: `analyse`
   result      what `analyse` returns, and YuniKorn's own failure messages
+  quota       quota-change preemption (quota_preemptor.go): a lowered max enforced on the
+              running work, with no pending ask involved (docs/quota-preemption.md)
 """
 from __future__ import annotations
 
