@@ -12,7 +12,7 @@ of a Python list whose positions may carry data that does not move (pass `less(i
 """
 from __future__ import annotations
 
-from operator import lt
+from operator import ge, lt
 
 BLOCK = 20
 
@@ -166,6 +166,90 @@ def dominating(vecs: list) -> int | None:
         if i != best and (v == bv or any(map(lt, bv, v))):
             return None
     return best
+
+
+def first_of_group(n: int, pos: list, vecs: list) -> int | None:
+    """Which of the least key's group comes first in sort.SliceStable's result, without sorting:
+    `pos`, the group's positions among the n candidates, ascending (the rest all have greater
+    keys); `vecs`, their pending vectors. The index into pos of the first, or None where the
+    merges' probes of the other candidates decide it (then only a sort tells).
+
+    Call G the group, N the rest: every G element is less than every N element, no N element is
+    less than a G element, and within G, less is pending dominance. SliceStable insertion-sorts
+    the blocks of 20 positions, then merges runs (blocks, then merged pairs of doubling width).
+    For every run holding part of G this tracks its first element and which G elements it holds:
+
+    - Block: the insertion sort moves each element left past every element before it that it
+      is less than, comparing with each it passes, so the element at the front at the end is
+      the last one that was less than every element before it in the block. The block's first
+      G element is less than every one before it (all N); a later G element qualifies when it
+      dominates every G element before it in the block; no N element after a G element does.
+      So the first is the last G element dominating all the G elements before it in the block,
+      or the block's first G element.
+    - Merge of a left run L and a right run R: every comparison symMerge makes is less(r, l) of
+      an element r of R and l of L (the binary searches probe data[p - c] >= m against
+      data[c] < m, or the single element against the other run; rotations put elements of L in
+      the left runs and of R in the right runs of both recursive merges).
+      (A) If no element of R is less than L's first l0 (no G element of R dominates it), l0
+      stays first: every search that probes l0 at a finds nothing less and moves the split past
+      it, so the split is after a, the rotation leaves a alone, and l0 leads the left run of the
+      left recursive merge (induction; the one-element merges place or keep it first for the
+      same reason).
+      (B) If R's first r0 is less than every element of L (it dominates every G element of L),
+      r0 comes first: a split at mid would need the probe at c = mid - 1, which reads r0
+      (p - c = m), to find it not less; so the split is before mid, the rotation puts r0 at
+      the split, first or leading the right run of the left recursive merge, whose left run
+      holds only elements of L (induction; where the left run is shorter than mid - a, every
+      split is at most m and the same holds). The one-element merges end with r0 at a.
+      (A) and (B) exclude each other (r0 would be less than l0 and not). A run with no G element
+      loses to one with (its elements are all N). When neither holds, None.
+
+    tests/yunikorn/test_gosort.py checks this against slice_stable on generated inputs."""
+    if not pos:
+        return None
+    two = len(vecs[0]) == 2
+
+    def dom(u, v):
+        if two:
+            return u[0] >= v[0] and u[1] >= v[1] and u != v
+        return u != v and all(map(ge, u, v))
+
+    runs: dict = {}  # start position of a run -> [its first (index into pos), its G elements]
+    start = -1
+    for i, p in enumerate(pos):
+        s = p - p % BLOCK
+        if s != start:
+            start = s
+            run = runs[s] = [i, [i]]
+        else:
+            members = run[1]
+            v = vecs[i]
+            if all([dom(v, vecs[j]) for j in members]):
+                run[0] = i
+            members.append(i)
+    width = BLOCK
+    while width < n:
+        merged: dict = {}
+        for s, run in runs.items():  # ascending: a left run comes before its right partner
+            a = s - s % (2 * width)
+            left = merged.get(a)
+            if left is None:
+                merged[a] = run
+                continue
+            l0, lg = left
+            r0, rg = run
+            vl = vecs[l0]
+            if not any([dom(vecs[r], vl) for r in rg]):
+                merged[a] = [l0, lg + rg]
+            else:
+                vr = vecs[r0]
+                if all([dom(vr, vecs[x]) for x in lg]):
+                    merged[a] = [r0, lg + rg]
+                else:
+                    return None
+        runs = merged
+        width *= 2
+    return runs[0][0]  # every run is merged into the one at 0
 
 
 def stable_order(keys: list, vecs: list, memo: dict | None = None) -> list:

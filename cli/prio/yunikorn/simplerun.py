@@ -46,7 +46,7 @@ from operator import add, sub, truediv
 from prio.values import INT32_MIN
 from prio.yunikorn import features as F
 from prio.yunikorn.dominance import dominates_vec, first_tied, insertion_sort, insertion_sort_bounded, scan_end, tied_vec
-from prio.yunikorn.gosort import BLOCK, dominating, stable_order
+from prio.yunikorn.gosort import BLOCK, dominating, first_of_group, stable_order
 from prio.yunikorn.priorities import change, report_level, report_up
 from prio.yunikorn.step import NO_CHANGES, Step, TieNote
 
@@ -518,6 +518,8 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
     # gosort.stable_order makes it (_choose_sorted), nothing parked.
     exact = len(P.children) > BLOCK
     memo: dict = {}  # gosort.stable_order's blocks, from one choice to the next
+    # the names of the children with something live, in order: a candidate's position in the sort
+    names = sorted([e[0] for g in groups.values() for e in (g if type(g) is list else (g,))]) if exact else None
     picks: list = []
     pnotes: list = []
     pvecs: list | None = [] if P is not root else None
@@ -529,7 +531,7 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
         if exact:
             if not groups:
                 break
-            c, note = _choose_sorted(keys, groups, memo)
+            c, note = _choose_sorted(keys, groups, names, memo)
         elif parked is not None:  # no key comes before it (keys only grow)
             key, rest, rnotes = parked
             if keys and keys[0] == key:  # children joined: sorted again
@@ -598,6 +600,8 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
             pvecs.append(vec)
         c.live = live = c.live - 1
         if live <= 0:
+            if exact:
+                del names[bisect_left(names, c.name)]
             continue
         if two:
             d0, d1 = rec[2]
@@ -619,12 +623,15 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
     P.heap = [0, 0, P.heap[2], picks, pnotes, pvecs, pchg]
 
 
-def _choose_sorted(keys: list, groups: dict, memo: dict):
+def _choose_sorted(keys: list, groups: dict, names: list, memo: dict):
     """The child a parent with more than 20 children takes, and the step's tie note there, from
     its groups (key -> entry (name, queue, pending vector) or list of entries; `keys`: a heap
-    of their keys, stale ones skipped): the least key's lone child, or the child of that key
-    that dominates all the others (gosort.least: first whatever the rest), else the first of
-    gosort.stable_order over every child in name order. The child's entry is taken out."""
+    of their keys, stale ones skipped; `names`: the names of every entry, in order): the least
+    key's lone child, or the child of that key that dominates all the others (gosort.least:
+    first whatever the rest), or the first gosort.first_of_group finds from the group's
+    positions alone when at most four tie with it (the note names them all, in any order),
+    else the first of gosort.stable_order over every child in name order. The child's entry
+    is taken out."""
     while keys[0] not in groups:
         heapq.heappop(keys)
     key = keys[0]
@@ -635,6 +642,17 @@ def _choose_sorted(keys: list, groups: dict, memo: dict):
         return g[1], None
     i = dominating([e[2] for e in g])  # the least key's group: gosort.least
     note = None
+    if i is None:
+        g.sort()  # by name, as their positions
+        i = first_of_group(len(names), [bisect_left(names, e[0]) for e in g], [e[2] for e in g])
+        if i is not None:
+            first = g[i]
+            cv = first[2]
+            tied = [e[1] for e in g if e is not first and tied_vec(cv, e[2])]
+            if len(tied) > 4:  # which four are named: the sort's order
+                i = None
+            elif tied:
+                note = TieNote("queues", tied + [first[1]], False)
     if i is None:
         entries = sorted([(e, k) for k, x in groups.items() for e in (x if type(x) is list else (x,))])
         order = stable_order([k for _, k in entries], [e[2] for e, _ in entries], memo)
