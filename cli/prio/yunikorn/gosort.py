@@ -12,7 +12,7 @@ of a Python list whose positions may carry data that does not move (pass `less(i
 """
 from __future__ import annotations
 
-from operator import ge, lt
+from operator import ge, itemgetter, lt
 
 BLOCK = 20
 
@@ -159,7 +159,13 @@ def least(keys: list, vecs: list) -> int | None:
 
 def dominating(vecs: list) -> int | None:
     """The position of the vector that dominates every other one of `vecs` (>= in every place,
-    and not equal), or None. Only the greatest in lexicographic order can."""
+    and not equal), or None. Only the greatest in lexicographic order can; for two types it does
+    when it is there once and no vector is greater in the second place."""
+    if len(vecs[0]) == 2:
+        bv = max(vecs)
+        if vecs.count(bv) > 1 or max(map(itemgetter(1), vecs)) > bv[1]:
+            return None
+        return vecs.index(bv)
     best = max(range(len(vecs)), key=vecs.__getitem__)
     bv = vecs[best]
     for i, v in enumerate(vecs):
@@ -207,11 +213,10 @@ def first_of_group(n: int, pos: list, vecs: list) -> int | None:
     tests/yunikorn/test_gosort.py checks this against slice_stable on generated inputs."""
     if not pos:
         return None
-    two = len(vecs[0]) == 2
+    if len(vecs[0]) == 2:
+        return _first_of_group2(n, pos, vecs)
 
     def dom(u, v):
-        if two:
-            return u[0] >= v[0] and u[1] >= v[1] and u != v
         return u != v and all(map(ge, u, v))
 
     runs: dict = {}  # start position of a run -> [its first (index into pos), its G elements]
@@ -241,12 +246,66 @@ def first_of_group(n: int, pos: list, vecs: list) -> int | None:
             vl = vecs[l0]
             if not any([dom(vecs[r], vl) for r in rg]):
                 merged[a] = [l0, lg + rg]
+            elif all([dom(vecs[r0], vecs[x]) for x in lg]):
+                merged[a] = [r0, lg + rg]
             else:
-                vr = vecs[r0]
-                if all([dom(vr, vecs[x]) for x in lg]):
-                    merged[a] = [r0, lg + rg]
+                return None
+        runs = merged
+        width *= 2
+    return runs[0][0]  # every run is merged into the one at 0
+
+
+def _first_of_group2(n: int, pos: list, vecs: list) -> int | None:
+    """first_of_group for two types, the same rules with the comparisons inline: a vector
+    dominates every one of a set when it is >= the set's greatest in each place and equal to
+    none of them, so each run keeps those maxima and its vectors."""
+    runs: dict = {}  # start position -> [first (index into pos), max of place 0, of place 1, vectors]
+    start = -1
+    for i, p in enumerate(pos):
+        v = vecs[i]
+        s = p - p % BLOCK
+        if s != start:
+            start = s
+            run = runs[s] = [i, v[0], v[1], [v]]
+        else:
+            x0, x1 = v
+            m0, m1 = run[1], run[2]
+            if x0 >= m0 and x1 >= m1:
+                if v not in run[3]:
+                    run[0] = i
+                run[1], run[2] = x0, x1
+            else:
+                if x0 > m0:
+                    run[1] = x0
+                if x1 > m1:
+                    run[2] = x1
+            run[3].append(v)
+    width = BLOCK
+    while width < n:
+        merged: dict = {}
+        for s, run in runs.items():  # ascending: a left run comes before its right partner
+            a = s - s % (2 * width)
+            left = merged.get(a)
+            if left is None:
+                merged[a] = run
+                continue
+            l0, lm0, lm1, lv = left
+            r0, rm0, rm1, rv = run
+            vl = vecs[l0]
+            c0, c1 = vl
+            if rm0 >= c0 and rm1 >= c1:  # else nothing of the right run dominates l0
+                for r in rv:
+                    if r[0] >= c0 and r[1] >= c1 and r != vl:
+                        break
                 else:
-                    return None
+                    r = None
+                if r is not None:  # (A) fails: (B)?
+                    x0, x1 = vr = vecs[r0]
+                    if x0 >= lm0 and x1 >= lm1 and vr not in lv:
+                        l0 = r0
+                    else:
+                        return None
+            merged[a] = [l0, lm0 if lm0 > rm0 else rm0, lm1 if lm1 > rm1 else rm1, lv + rv]
         runs = merged
         width *= 2
     return runs[0][0]  # every run is merged into the one at 0

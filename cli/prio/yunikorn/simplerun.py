@@ -646,13 +646,11 @@ def _choose_sorted(keys: list, groups: dict, names: list, memo: dict):
         g.sort()  # by name, as their positions
         i = first_of_group(len(names), [bisect_left(names, e[0]) for e in g], [e[2] for e in g])
         if i is not None:
-            first = g[i]
-            cv = first[2]
-            tied = [e[1] for e in g if e is not first and tied_vec(cv, e[2])]
-            if len(tied) > 4:  # which four are named: the sort's order
+            tied, more = first_tied(g[i][2], g[:i] + g[i + 1:], 2, 1)
+            if more:  # which four are named: the sort's order
                 i = None
             elif tied:
-                note = TieNote("queues", tied + [first[1]], False)
+                note = TieNote("queues", tied + [g[i][1]], False)
     if i is None:
         entries = sorted([(e, k) for k, x in groups.items() for e in (x if type(x) is list else (x,))])
         order = stable_order([k for _, k in entries], [e[2] for e, _ in entries], memo)
