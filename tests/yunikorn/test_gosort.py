@@ -121,3 +121,31 @@ def test_first_of_group_decides_where_least_does_not():
     vecs = [(5, 0), (0, 3)] + [(0, 0)] * 18 + [(6, 1)]
     assert first_of_group(21, list(range(21)), vecs) is None
     assert _go([0] * 21, vecs)[0] == 0
+
+
+@settings(max_examples=400, deadline=None)
+@given(sort_inputs(), st.integers(0, 3))
+def test_first_of_group_with_the_runs_sorted_where_the_rules_fail_always_decides(inp, spread):
+    """Where neither rule decides a merge, sort_range sorts that run (stable_order over its
+    positions alone) and the first is its first: always decided, always SliceStable's."""
+    keys, vecs = inp
+    keys = [0 if k <= spread else k for k in keys]
+    if not keys:
+        return
+    pos, gvecs = _group(keys, vecs)
+    i = first_of_group(len(keys), pos, gvecs, lambda a, b: stable_order(keys, vecs, None, a, b))
+    assert i is not None and _go(keys, vecs)[0] == pos[i]
+
+
+@settings(max_examples=200, deadline=None)
+@given(sort_inputs(), st.integers(0, 3))
+def test_stable_order_over_positions_lo_to_hi_sorts_them_alone(inp, lo):
+    keys, vecs = inp
+    lo = min(lo * 40, len(keys))
+    hi = min(lo + 40, len(keys))
+    memo: dict = {}
+    want = [lo + i for i in _go(keys[lo:hi], vecs[lo:hi])]
+    assert stable_order(keys, vecs, memo, lo, hi) == want
+    assert stable_order(keys, vecs, memo, lo, hi) == want  # its blocks from the memo
+    assert stable_order(keys, vecs, memo) == _go(keys, vecs)  # the same memo, every position
+    assert stable_order(keys, vecs, memo, lo, hi) == want
