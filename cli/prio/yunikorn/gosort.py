@@ -431,7 +431,16 @@ def _sym_merge2(data: list, rk: list, v0: list, v1: list, a: int, m: int, b: int
     where the keys alone decide them all nothing is compared: the left run's greatest key below
     the right run's least (each run is in key order), nothing moves; the right run's greatest
     below the left run's least, the runs change places, as the merge of a strict weak order
-    does."""
+    does.
+
+    Each run is in key order: a block's insertion sort never moves an element past a smaller
+    key, and a merge of runs in key order ends in key order. Its binary search ends at a split
+    whose last probe to the left found "not less" (so the right run's element after the moved
+    part has a key >= the left run's element before the split) and whose probe at the split
+    found "less" (so the moved part's last key <= the key at the split), or at an end of the
+    range where the part concerned is empty; then every key of the left half is <= every key of
+    the right half, and each half's recursive merge orders its own (induction; the one-element
+    merges are the same search)."""
     if rk[data[m - 1]] < rk[data[m]]:
         return
     if rk[data[b - 1]] < rk[data[a]]:
