@@ -3,7 +3,7 @@ it for YuniKorn's queue comparator (a key, then pending strictly greater), again
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prio.yunikorn.gosort import least, slice_stable, stable_order
+from prio.yunikorn.gosort import first_of_group, least, slice_stable, stable_order
 from strategies import sort_inputs
 
 
@@ -73,3 +73,79 @@ def test_a_memo_kept_between_sorts_gives_the_same_order(inp, changes):
         keys[i] = k
         vecs[i] = tuple(min(6, v + j) for j in range(len(vecs[i])))
         assert stable_order(keys, vecs, memo) == _go(keys, vecs)
+
+
+def _group(keys, vecs):
+    k0 = min(keys)
+    pos = [i for i, k in enumerate(keys) if k == k0]
+    return pos, [vecs[i] for i in pos]
+
+
+@settings(max_examples=600, deadline=None)
+@given(sort_inputs())
+def test_first_of_group_is_slice_stables_first(inp):
+    keys, vecs = inp
+    if not keys:
+        return
+    pos, gvecs = _group(keys, vecs)
+    i = first_of_group(len(keys), pos, gvecs)
+    if i is not None:
+        assert _go(keys, vecs)[0] == pos[i]
+
+
+@settings(max_examples=300, deadline=None)
+@given(sort_inputs(max_size=130), st.integers(0, 3))
+def test_first_of_group_on_wide_groups(inp, spread):
+    """Groups of many incomparable and dominating vectors over more than one block, where the
+    merges decide: the first it names is SliceStable's, whatever the other keys."""
+    keys, vecs = inp
+    keys = [0 if k <= spread else k for k in keys]
+    if not keys:
+        return
+    pos, gvecs = _group(keys, vecs)
+    i = first_of_group(len(keys), pos, gvecs)
+    if i is not None:
+        assert _go(keys, vecs)[0] == pos[i]
+
+
+def test_first_of_group_decides_where_least_does_not():
+    # 21 candidates, one key: the first block's insertion sort puts (5, 5) first (it dominates
+    # everything before it), the lone (1, 9) of the second block does not dominate it, and
+    # nothing of the second block dominates (5, 5): it stays first. No candidate dominates all.
+    vecs = [(1, 1)] * 10 + [(5, 5)] + [(2, 2)] * 9 + [(1, 9)]
+    keys = [0] * 21
+    assert least(keys, vecs) is None
+    assert first_of_group(21, list(range(21)), vecs) == 10 == _go(keys, vecs)[0]
+    # (6, 1) alone in the second block dominates the first block's first (5, 0) but not (0, 3):
+    # neither rule holds, and only the merge's probes (here of (0, 0)s) decide
+    vecs = [(5, 0), (0, 3)] + [(0, 0)] * 18 + [(6, 1)]
+    assert first_of_group(21, list(range(21)), vecs) is None
+    assert _go([0] * 21, vecs)[0] == 0
+
+
+@settings(max_examples=400, deadline=None)
+@given(sort_inputs(), st.integers(0, 3))
+def test_first_of_group_with_the_runs_sorted_where_the_rules_fail_always_decides(inp, spread):
+    """Where neither rule decides a merge, sort_range sorts that run (stable_order over its
+    positions alone) and the first is its first: always decided, always SliceStable's."""
+    keys, vecs = inp
+    keys = [0 if k <= spread else k for k in keys]
+    if not keys:
+        return
+    pos, gvecs = _group(keys, vecs)
+    i = first_of_group(len(keys), pos, gvecs, lambda a, b: stable_order(keys, vecs, None, a, b))
+    assert i is not None and _go(keys, vecs)[0] == pos[i]
+
+
+@settings(max_examples=200, deadline=None)
+@given(sort_inputs(), st.integers(0, 3))
+def test_stable_order_over_positions_lo_to_hi_sorts_them_alone(inp, lo):
+    keys, vecs = inp
+    lo = min(lo * 40, len(keys))
+    hi = min(lo + 40, len(keys))
+    memo: dict = {}
+    want = [lo + i for i in _go(keys[lo:hi], vecs[lo:hi])]
+    assert stable_order(keys, vecs, memo, lo, hi) == want
+    assert stable_order(keys, vecs, memo, lo, hi) == want  # its blocks from the memo
+    assert stable_order(keys, vecs, memo) == _go(keys, vecs)  # the same memo, every position
+    assert stable_order(keys, vecs, memo, lo, hi) == want

@@ -46,7 +46,7 @@ from operator import add, sub, truediv
 from prio.values import INT32_MIN
 from prio.yunikorn import features as F
 from prio.yunikorn.dominance import dominates_vec, first_tied, insertion_sort, insertion_sort_bounded, scan_end, tied_vec
-from prio.yunikorn.gosort import BLOCK, dominating, stable_order
+from prio.yunikorn.gosort import BLOCK, dominating, first_of_group, stable_order
 from prio.yunikorn.priorities import change, report_level, report_up
 from prio.yunikorn.step import NO_CHANGES, Step, TieNote
 
@@ -518,6 +518,13 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
     # gosort.stable_order makes it (_choose_sorted), nothing parked.
     exact = len(P.children) > BLOCK
     memo: dict = {}  # gosort.stable_order's blocks, from one choice to the next
+    # the children with something live in name order, a candidate's position in the sort: their
+    # names, entries, keys and pending vectors, kept as the choices change them
+    cands = None
+    if exact:
+        by_name = sorted([(e, k) for k, g in groups.items() for e in (g if type(g) is list else (g,))])
+        cands = ([e[0] for e, _ in by_name], [e for e, _ in by_name], [k for _, k in by_name], [e[2] for e, _ in by_name])
+        names, ep, kp, vp = cands
     picks: list = []
     pnotes: list = []
     pvecs: list | None = [] if P is not root else None
@@ -529,7 +536,7 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
         if exact:
             if not groups:
                 break
-            c, note = _choose_sorted(keys, groups, memo)
+            c, note = _choose_sorted(keys, groups, cands, memo)
         elif parked is not None:  # no key comes before it (keys only grow)
             key, rest, rnotes = parked
             if keys and keys[0] == key:  # children joined: sorted again
@@ -598,6 +605,9 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
             pvecs.append(vec)
         c.live = live = c.live - 1
         if live <= 0:
+            if exact:
+                j = bisect_left(names, c.name)
+                del names[j], ep[j], kp[j], vp[j]
             continue
         if two:
             d0, d1 = rec[2]
@@ -609,6 +619,9 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
             sh = max(map(truediv, alloc, rec[2]))
         key = (-c.reported, sh) if prio_first else (sh, -c.reported)
         e = (c.name, c, pend)
+        if exact:
+            j = bisect_left(names, c.name)
+            ep[j], kp[j], vp[j] = e, key, pend
         g = groups.setdefault(key, e)
         if g is e:
             push(keys, key)
@@ -619,12 +632,16 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
     P.heap = [0, 0, P.heap[2], picks, pnotes, pvecs, pchg]
 
 
-def _choose_sorted(keys: list, groups: dict, memo: dict):
+def _choose_sorted(keys: list, groups: dict, cands: tuple, memo: dict):
     """The child a parent with more than 20 children takes, and the step's tie note there, from
     its groups (key -> entry (name, queue, pending vector) or list of entries; `keys`: a heap
-    of their keys, stale ones skipped): the least key's lone child, or the child of that key
-    that dominates all the others (gosort.least: first whatever the rest), else the first of
-    gosort.stable_order over every child in name order. The child's entry is taken out."""
+    of their keys, stale ones skipped) and `cands`, every entry's name, entry, key and vector
+    in name order (lists by position): the least key's lone child, or the child of that key
+    that dominates all the others (gosort.least: first whatever the rest), or the first
+    gosort.first_of_group finds from the group's positions (sorting only the runs where its
+    rules do not decide) when at most four tie with it (the note names them all, in any
+    order), else the first of gosort.stable_order over every child. The child's entry is
+    taken out."""
     while keys[0] not in groups:
         heapq.heappop(keys)
     key = keys[0]
@@ -635,12 +652,29 @@ def _choose_sorted(keys: list, groups: dict, memo: dict):
         return g[1], None
     i = dominating([e[2] for e in g])  # the least key's group: gosort.least
     note = None
+    names, ep, kp, vp = cands
+    full: list = []  # the whole order, where first_of_group had to sort it all
+
+    def sort_range(a: int, b: int) -> list:
+        order = stable_order(kp, vp, memo, a, b)
+        if b - a == len(kp):
+            full.append(order)
+        return order
+
     if i is None:
-        entries = sorted([(e, k) for k, x in groups.items() for e in (x if type(x) is list else (x,))])
-        order = stable_order([k for _, k in entries], [e[2] for e, _ in entries], memo)
-        first, fkey = entries[order[0]]
+        g.sort()  # by name, as their positions
+        i = first_of_group(len(names), [bisect_left(names, e[0]) for e in g], [e[2] for e in g], sort_range)
+        if i is not None:
+            tied, more = first_tied(g[i][2], g[:i] + g[i + 1:], 2, 1)
+            if more:  # which four are named: the sort's order
+                i = None
+            elif tied:
+                note = TieNote("queues", tied + [g[i][1]], False)
+    if i is None:
+        order = full[0] if full else stable_order(kp, vp, memo)
+        first, fkey = ep[order[0]], kp[order[0]]
         cv = first[2]
-        tied = [entries[j][0][1] for j in order[1:] if entries[j][1] == fkey and tied_vec(cv, entries[j][0][2])]
+        tied = [ep[j][1] for j in order[1:] if kp[j] == fkey and tied_vec(cv, vp[j])]
         if tied:
             note = TieNote("queues", tied[:4] + [first[1]], len(tied) > 4)
         key, g = fkey, groups[fkey]
