@@ -103,8 +103,11 @@ def _simulate(o: Options, fmt: str) -> int:
             e.loop_preemption = eng.loop_preemption
             return e
 
+        from prio.render.html.context import reason_codes
+
         chunks = htmlreport.page("simulate", chunks, htmlreport.header(
-            "simulate", inp.names, live, eng.snapshot.partition, tree=tree, whyAsk=htmlreport.why_asks(again, eng)))
+            "simulate", inp.names, live, eng.snapshot.partition, tree=tree, codes=reason_codes(),
+            whyAsk=htmlreport.why_asks(again, eng)))
     write_chunks(chunks)
     return 0
 

@@ -52,6 +52,13 @@ def queue_tree(eng, subtree: str | None = None) -> dict:
     return {"queues": out, **({} if with_why else {"whyNote": f"{len(rows)} queues: run prio explain --why QUEUE for one queue's derivation"})}
 
 
+def reason_codes() -> dict:
+    """Each reason code of `unscheduled` with its headline (prio.yunikorn.reasons)."""
+    from prio.yunikorn.reasons import CODES
+
+    return {code: words for code, (words, _) in CODES.items()}
+
+
 def preempt_asks(asks) -> list:
     """Per ask (in the JSON's order): the headline, the lines the plain format prints above its
     table (checks, fence root, log), the checks as data, and every running task inside the fence
