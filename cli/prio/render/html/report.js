@@ -462,35 +462,57 @@
   }
 
   // ---- simulate: the timeline ----------------------------------------------------------------
+  // The run as typed arrays. Lanes are the queues at one depth of the tree (each step in the lane
+  // of its queue's ancestor there): leaves when they are few, root's children for 10,000 leaves.
+  var MAX_LANES = 150;
   function simulateModel() {
     var steps = DATA.steps || [];
     var alloc = [], pre = [];
     steps.forEach(function (s) { if (s.preemption) pre.push(s); else alloc.push(s); });
     var n = alloc.length;
-    var laneOf = new Map(), lanes = [];
-    var order = {};
-    ((CTX.tree && CTX.tree.queues) || []).forEach(function (q, i) { order[q.queue] = i; });
-    for (var i = 0; i < n; i++) if (!laneOf.has(alloc[i].queue)) { laneOf.set(alloc[i].queue, -1); lanes.push(alloc[i].queue); }
-    lanes.sort(function (a, b) { return (order[a] === undefined ? 1e9 : order[a]) - (order[b] === undefined ? 1e9 : order[b]) || (a < b ? -1 : 1); });
-    lanes.forEach(function (q, i) { laneOf.set(q, i); });
-    var lane = new Int32Array(n), prio = new Int32Array(n), stepNo = new Int32Array(n);
-    var prios = new Array(n);
-    // each lane's queue priority over the steps: change points (index, value or NaN for n/a)
-    var series = lanes.map(function (q) { return { x: [], v: [], start: null }; });
-    var treePrio = {};
-    ((CTX.tree && CTX.tree.queues) || []).forEach(function (q) { treePrio[q.queue] = q.priority; });
-    lanes.forEach(function (q, i) { series[i].start = treePrio[q] === undefined ? null : treePrio[q]; });
-    for (i = 0; i < n; i++) {
+    var prio = new Int32Array(n), stepNo = new Int32Array(n), prios = new Array(n);
+    var queues = [], qid = new Map(), qOf = new Int32Array(n), depth = 0;
+    for (var i = 0; i < n; i++) {
       var s = alloc[i];
-      lane[i] = laneOf.get(s.queue);
-      prio[i] = s.priority;
-      prios[i] = s.priority;
-      stepNo[i] = s.step;
-      var ch = s.changes;
+      prio[i] = s.priority; prios[i] = s.priority; stepNo[i] = s.step;
+      var id = qid.get(s.queue);
+      if (id === undefined) { id = queues.length; qid.set(s.queue, id); queues.push(s.queue); depth = Math.max(depth, s.queue.split('.').length - 1); }
+      qOf[i] = id;
+    }
+    var M = { alloc: alloc, pre: pre, n: n, prio: prio, stepNo: stepNo, bands: bandsOf(prios), queues: queues, qOf: qOf, maxDepth: depth };
+    M.levels = [];
+    for (var L = 1; L <= depth; L++) M.levels.push({ depth: L, lanes: new Set(queues.map(function (q) { return ancestor(q, L); })).size });
+    var pickL = 1;
+    M.levels.forEach(function (lv) { if (lv.lanes <= MAX_LANES) pickL = lv.depth; });
+    if (!M.levels.length) pickL = 0;
+    setLevel(M, pickL);
+    return M;
+  }
+  function ancestor(q, L) { // the queue at depth L on q's path (q itself when it is not deeper)
+    var at = -1;
+    for (var k = 0; k <= L; k++) { at = q.indexOf('.', at + 1); if (at < 0) return q; }
+    return q.slice(0, at);
+  }
+  function setLevel(M, L) {
+    var order = {}, treePrio = {};
+    ((CTX.tree && CTX.tree.queues) || []).forEach(function (q, i) { order[q.queue] = i; treePrio[q.queue] = q.priority; });
+    var keyOf = M.queues.map(function (q) { return ancestor(q, L); });
+    var lanes = Array.from(new Set(keyOf));
+    lanes.sort(function (a, b) { return (order[a] === undefined ? 1e9 : order[a]) - (order[b] === undefined ? 1e9 : order[b]) || (a < b ? -1 : 1); });
+    var laneOf = new Map();
+    lanes.forEach(function (q, i) { laneOf.set(q, i); });
+    var laneOfQ = keyOf.map(function (k) { return laneOf.get(k); });
+    var n = M.n, lane = new Int32Array(n), counts = new Int32Array(lanes.length);
+    // each lane's queue priority over the steps: change points (index, value or NaN for n/a)
+    var series = lanes.map(function (q) { return { x: [], v: [], start: treePrio[q] === undefined ? null : treePrio[q] }; });
+    for (var i = 0; i < n; i++) {
+      var l = lane[i] = laneOfQ[M.qOf[i]];
+      counts[l]++;
+      var ch = M.alloc[i].changes;
       for (var c = 0; c < ch.length; c++) {
-        var l = laneOf.get(ch[c].queue);
-        if (l === undefined) continue;
-        var sr = series[l];
+        var cl = laneOf.get(ch[c].queue);
+        if (cl === undefined) continue;
+        var sr = series[cl];
         if (!sr.x.length && sr.start === null) sr.start = ch[c].from;
         sr.x.push(i);
         sr.v.push(ch[c].to === null ? NaN : ch[c].to);
@@ -503,10 +525,9 @@
       sr.lo = lo; sr.hi = hi;
       sr.x = Int32Array.from(sr.x); sr.v = Float64Array.from(sr.v);
     });
-    var byLane = lanes.map(function () { return []; });
-    for (i = 0; i < n; i++) byLane[lane[i]].push(i);
-    return { alloc: alloc, pre: pre, n: n, lanes: lanes, lane: lane, prio: prio, stepNo: stepNo, series: series,
-      bands: bandsOf(prios), byLane: byLane.map(function (a) { return Int32Array.from(a); }) };
+    var byLane = lanes.map(function (q, l) { return new Int32Array(counts[l]); }), fill = new Int32Array(lanes.length);
+    for (i = 0; i < n; i++) byLane[lane[i]][fill[lane[i]]++] = i;
+    M.level = L; M.lanes = lanes; M.lane = lane; M.series = series; M.byLane = byLane;
   }
 
   function changesText(s) {
@@ -520,7 +541,9 @@
 
   function timeline(M, onPick) {
     var GUTTER = 200, AXIS = 22;
-    var laneH = Math.max(6, Math.min(28, Math.floor(480 / Math.max(1, M.lanes.length))));
+    var laneH = 0;
+    function laneHeight() { laneH = Math.max(12, Math.min(28, Math.floor(480 / Math.max(1, M.lanes.length)))); }
+    laneHeight();
     var wrap = h('div', { cls: 'tl-wrap' });
     var spacer = h('div', { style: 'height:0' });
     var canvas = h('canvas', { tabindex: '0', role: 'img', id: 'timeline-canvas',
@@ -531,7 +554,7 @@
     var info = h('span', { cls: 'count', 'aria-live': 'polite' });
     var x0 = 0, x1 = Math.max(1, M.n); // the view, in step indexes
     var sel = -1;
-    var box = h('div', { id: 'timeline', 'data-lanes': String(M.lanes.length), 'data-steps': String(M.n) });
+    var box = h('div', { id: 'timeline', 'data-lanes': String(M.lanes.length), 'data-steps': String(M.n), 'data-level': String(M.level) });
     function zoom(f, at) {
       var span = x1 - x0, ns = Math.min(M.n || 1, Math.max(10, span * f));
       if (ns < 10 && M.n < 10) ns = Math.max(1, M.n);
@@ -550,7 +573,22 @@
       h('button', { type: 'button', title: 'Zoom in (+)', 'aria-label': 'Zoom in', text: '+', onclick: function () { zoom(0.5); } }),
       h('button', { type: 'button', title: 'Zoom out (-)', 'aria-label': 'Zoom out', text: '\u2212', onclick: function () { zoom(2); } }),
       h('button', { type: 'button', title: 'Every step (0)', text: 'Reset', onclick: function () { x0 = 0; x1 = Math.max(1, M.n); draw(); } }),
+      M.levels.length > 1 ? h('label', null, ' Lanes: ', levelSelect()) : null,
       info);
+    function levelSelect() {
+      var sel = h('select', { 'aria-label': 'Lanes: the queues at this depth', id: 'timeline-level' });
+      M.levels.forEach(function (lv) {
+        sel.appendChild(h('option', { value: String(lv.depth), selected: lv.depth === M.level, text: 'queues at depth ' + lv.depth + ' (' + fmtNum(lv.lanes) + ')' }));
+      });
+      sel.addEventListener('change', function () {
+        setLevel(M, +sel.value);
+        laneHeight(); W = 0; wrap.scrollTop = 0;
+        box.setAttribute('data-lanes', String(M.lanes.length));
+        box.setAttribute('data-level', String(M.level));
+        draw();
+      });
+      return sel;
+    }
     var legend = h('div', { cls: 'legend', id: 'timeline-legend' }, 'Ask priority:');
     for (var b = 0; b < M.bands.count; b++) legend.appendChild(h('span', null, swatch(b), BAND_NAMES[b] + ' (' + M.bands.label(b) + ')'));
     legend.appendChild(h('span', null, '\u2014 the lane queue\u2019s priority over the steps (gaps: n/a)'));
@@ -602,7 +640,7 @@
         g.fillStyle = l % 2 ? bg : cssVar('--panel');
         g.fillRect(GUTTER, y, plotW, laneH);
         g.fillStyle = fg; g.textAlign = 'right';
-        if (laneH >= 9) g.fillText(fit(g, M.lanes[l], GUTTER - 8), GUTTER - 6, y + laneH / 2);
+        g.fillText(fit(g, M.lanes[l], GUTTER - 8), GUTTER - 6, y + laneH / 2);
         g.textAlign = 'left';
         var idx = M.byLane[l];
         var lo = lower(idx, i0), hi = lower(idx, i1);
@@ -625,10 +663,10 @@
             if (col < 0 || col >= cols) continue;
             cnt[col]++; if (M.prio[i] > best[col]) best[col] = M.prio[i];
           }
-          var perCol = span / plotW;
-          for (var cix = 0; cix < cols; cix++) {
+          for (var cix = 0; cix < cols; cix++) if (cnt[cix] > mx) mx = cnt[cix];
+          for (cix = 0; cix < cols; cix++) {
             if (!cnt[cix]) continue;
-            var fill = Math.max(0.2, Math.min(1, cnt[cix] / perCol));
+            var fill = Math.max(0.25, Math.sqrt(cnt[cix] / mx)); // against the lane's busiest pixel
             var bh = Math.max(2, (laneH - 4) * fill);
             g.fillStyle = pats[M.bands.band(best[cix])];
             g.fillRect(GUTTER + cix, y + laneH - 2 - bh, 1, bh);
@@ -654,7 +692,7 @@
       if (sr.lo === Infinity) return;
       var range = sr.hi - sr.lo;
       function Y(v) { return range ? y + laneH - 3 - (v - sr.lo) / range * (laneH - 6) : y + laneH / 2; }
-      g.strokeStyle = cssVar('--lineprio'); g.lineWidth = 1.25;
+      g.strokeStyle = cssVar('--lineprio'); g.lineWidth = 1.25; g.globalAlpha = 0.7;
       g.beginPath();
       var k = lower(sr.x, i0), v = k > 0 ? sr.v[k - 1] : sr.start === null ? NaN : sr.start;
       var x = GUTTER, pen = false, lastPx = -1;
@@ -671,7 +709,7 @@
       }
       to(GUTTER + plotW, v);
       g.stroke();
-      g.lineWidth = 1;
+      g.lineWidth = 1; g.globalAlpha = 1;
     }
     function lower(a, v) { var lo = 0, hi = a.length; while (lo < hi) { var m = (lo + hi) >> 1; if (a[m] < v) lo = m + 1; else hi = m; } return lo; }
     function fit(g, text, w) {
@@ -853,10 +891,15 @@
   }
 
   function perQueue(M) {
-    var rows = M.lanes.map(function (q, l) {
-      var idx = M.byLane[l];
-      return { queue: q, placed: idx.length, first: M.stepNo[idx[0]], last: M.stepNo[idx[idx.length - 1]] };
-    });
+    var first = new Map(), rows = [];
+    for (var i = 0; i < M.n; i++) {
+      var q = M.queues[M.qOf[i]], r = first.get(q);
+      if (!r) { r = { queue: q, placed: 0, first: M.stepNo[i], last: 0 }; first.set(q, r); rows.push(r); }
+      r.placed++; r.last = M.stepNo[i];
+    }
+    var order = {};
+    ((CTX.tree && CTX.tree.queues) || []).forEach(function (x, k) { order[x.queue] = k; });
+    rows.sort(function (a, b) { return (order[a.queue] === undefined ? 1e9 : order[a.queue]) - (order[b.queue] === undefined ? 1e9 : order[b.queue]) || (a.queue < b.queue ? -1 : 1); });
     var t = arrayTable([
       { name: 'queue', get: function (r) { return r.queue; } },
       { name: 'placed', num: true, get: function (r) { return fmtNum(r.placed); } },
@@ -1105,4 +1148,8 @@
   }
   document.body.setAttribute('data-ready', '1');
   if (!errors.length) document.body.setAttribute('data-errors', '0');
+  // how long the page took to open, for the benchmark (benchmarks/run.py reads Chromium's log)
+  var built = Math.round(performance.now());
+  document.body.setAttribute('data-built-ms', String(built));
+  console.info('prio report: built in ' + built + ' ms');
 })();
