@@ -165,3 +165,29 @@ def test_diff_context_has_both_trees(tmp_path):
     new = {q["queue"]: q["priority"] for q in ctx["trees"]["NEW"]["queues"]}
     assert (old["root.tenants.tenant-a"], new["root.tenants.tenant-a"]) == (10, -10)
     assert ctx["old"] == "bundled sample walkthrough-queues.yaml"
+
+
+def test_a_live_report_names_the_server_and_when_it_was_read(tmp_path):
+    from conftest import shared
+    from yunikorn_replay import Replay
+
+    sc = shared("testdata", "yunikorn-rest-live", "walkthrough")
+    new = tmp_path / "new.yaml"
+    new.write_text(open(sample("walkthrough-queues.yaml")).read().replace('priority.offset: "10"', 'priority.offset: "-10"'))
+    with Replay(sc) as srv:
+        page = run_cli("simulate", "--yunikorn", srv.url, "-o", "html")
+        doc = run_cli("simulate", "--yunikorn", srv.url, "-o", "json")
+        diff = run_cli("diff", "live", str(new), "--yunikorn", srv.url, "-o", "html")
+        assert {m for m, _, _ in srv.requests} == {"GET"}
+    data, ctx = data_and_context(page.stdout)
+    assert data == json.loads(doc.stdout) and ctx["live"] == srv.url and ctx["read"].endswith("Z") and ctx["inputs"] == []
+    assert diff.exit_code == 0, diff.stderr
+    _, dctx = data_and_context(diff.stdout)
+    assert dctx["live"] == srv.url and sorted(dctx["trees"]) == ["NEW", "OLD"]
+
+
+def test_a_url_is_shown_without_its_credentials():
+    from prio.cli.htmlreport import _url
+
+    assert _url("https://alice:secret@yk.example:9443/x") == "https://yk.example:9443/x"
+    assert _url("http://localhost:9080") == "http://localhost:9080"

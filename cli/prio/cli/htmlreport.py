@@ -79,6 +79,10 @@ def header(command: str, names=(), live=None, partition=None, **more) -> dict:
     now = _dt.datetime.now(_dt.timezone.utc).timestamp()
     inputs = []
     for n in names:
+        if "://" in str(n):  # what was read from a server: said once, below, without credentials
+            if live is None:
+                inputs.append({"name": _url(str(n))})
+            continue
         entry = {"name": public(str(n))}
         try:
             entry["modified"] = _when(os.stat(n).st_mtime)
