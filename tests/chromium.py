@@ -178,3 +178,90 @@ def png_pixels(path: str):
         rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(w)])
         prev = line
     return w, h, rows
+
+
+class Page:
+    """A page driven over Chromium's DevTools protocol on a pipe (`--remote-debugging-pipe`:
+    JSON messages ended by NUL on fds 3 and 4, no websocket), for what a person does with keys
+    and the mouse. `with Page(path) as p: p.key("ArrowDown"); p.js("document.title")`."""
+
+    def __init__(self, path: str, fragment: str = "", size=(1280, 800)):
+        self.url, self.size, self.n, self.buf, self.session = url(path, fragment), size, 0, b"", None
+
+    def __enter__(self):
+        to_child, self._w = os.pipe()
+        self._r, from_child = os.pipe()
+        self._profile = tempfile.TemporaryDirectory(prefix="prio-chromium-")
+
+        def fds():  # the browser reads fd 3 and writes fd 4
+            a, b = os.dup(to_child), os.dup(from_child)
+            os.dup2(a, 3)
+            os.dup2(b, 4)
+
+        self.proc = subprocess.Popen(
+            [browser(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+             f"--user-data-dir={self._profile.name}", f"--window-size={self.size[0]},{self.size[1]}",
+             "--remote-debugging-pipe", "about:blank"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(3, 4), preexec_fn=fds)
+        os.close(to_child)
+        os.close(from_child)
+        target = self.call("Target.createTarget", url=self.url)["targetId"]
+        self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        self.call("Emulation.setDeviceMetricsOverride", width=self.size[0], height=self.size[1], deviceScaleFactor=1, mobile=False)
+        import time
+
+        end = time.monotonic() + 60
+        while self.js("document.body && document.body.getAttribute('data-ready')") != "1":
+            assert time.monotonic() < end, "the page never got ready"
+            time.sleep(0.1)
+        return self
+
+    def __exit__(self, *exc):
+        try:
+            self.call("Browser.close", session=False)
+        except Exception:  # noqa: BLE001 - closing anyway
+            pass
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        os.close(self._w)
+        os.close(self._r)
+        self._profile.cleanup()
+
+    def call(self, method: str, session: bool = True, **params):
+        import json
+
+        self.n += 1
+        msg = {"id": self.n, "method": method, "params": params}
+        if session and self.session:
+            msg["sessionId"] = self.session
+        os.write(self._w, json.dumps(msg).encode() + b"\0")
+        while True:
+            while b"\0" not in self.buf:
+                chunk = os.read(self._r, 1 << 16)
+                assert chunk, "the browser closed its pipe"
+                self.buf += chunk
+            raw, self.buf = self.buf.split(b"\0", 1)
+            reply = json.loads(raw)
+            if reply.get("id") == self.n:
+                assert "error" not in reply, reply["error"]
+                return reply.get("result", {})
+
+    def js(self, expression: str):
+        r = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
+        assert "exceptionDetails" not in r, r["exceptionDetails"]
+        return r["result"].get("value")
+
+    _CODES = {"ArrowDown": 40, "ArrowUp": 38, "ArrowLeft": 37, "ArrowRight": 39, "Enter": 13, "Home": 36, "End": 35,
+              "PageDown": 34, "PageUp": 33}
+
+    def key(self, key: str):
+        """One key pressed and released in the focused element (a printable key types its text)."""
+        code = self._CODES.get(key, ord(key.upper()) if len(key) == 1 else 0)
+        text = {"Enter": "\r"}.get(key, key if len(key) == 1 else "")
+        self.call("Input.dispatchKeyEvent", type="keyDown" if text else "rawKeyDown", key=key, text=text, windowsVirtualKeyCode=code)
+        self.call("Input.dispatchKeyEvent", type="keyUp", key=key, windowsVirtualKeyCode=code)
+
+    def mouse(self, kind: str, x: float, y: float, **more):
+        self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, **more)

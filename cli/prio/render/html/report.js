@@ -214,12 +214,12 @@
       return items[path];
     }
     var current = null;
-    function focusItem(el) {
+    function focusItem(el, keepFocus) { // keepFocus: mark it (a step picked elsewhere), leave the keys where they are
       if (current) { current.tabIndex = -1; current.classList.remove('sel'); }
       current = el;
       el.tabIndex = 0;
       el.classList.add('sel');
-      el.focus({ preventScroll: false });
+      if (!keepFocus) el.focus({ preventScroll: false });
     }
     function visible() { return Array.prototype.filter.call(tree.querySelectorAll('[role="treeitem"]'), function (e) { return e.offsetParent !== null; }); }
     tree.addEventListener('keydown', function (e) {
@@ -264,7 +264,7 @@
     input.addEventListener('input', search);
     input.addEventListener('keydown', function (e) { if (e.key === 'Enter' && marked.length) { e.preventDefault(); focusItem(marked[0]); } });
     var box = h('div', null, h('div', { cls: 'searchbar' }, input, count), tree);
-    box.reveal = function (path) { var el = reveal(path); if (el) { focusItem(el); el.scrollIntoView({ block: 'nearest' }); } };
+    box.reveal = function (path, keepFocus) { var el = reveal(path); if (el) { focusItem(el, keepFocus); el.scrollIntoView({ block: 'nearest' }); } };
     return box;
   }
 
@@ -556,8 +556,7 @@
     var sel = -1;
     var box = h('div', { id: 'timeline', 'data-lanes': String(M.lanes.length), 'data-steps': String(M.n), 'data-level': String(M.level) });
     function zoom(f, at) {
-      var span = x1 - x0, ns = Math.min(M.n || 1, Math.max(10, span * f));
-      if (ns < 10 && M.n < 10) ns = Math.max(1, M.n);
+      var span = x1 - x0, ns = Math.min(M.n || 1, Math.max(2, span * f)); // at most every step, at least two
       var c = at === undefined ? (x0 + x1) / 2 : at;
       var r = (c - x0) / span;
       x0 = c - ns * r; x1 = x0 + ns;
@@ -815,7 +814,7 @@
       if (lines) panel.appendChild(h('pre', { cls: 'answer', text: lines.join('\n') }));
       else panel.appendChild(h('p', null, 'Ask prio: ', h('code', { text: 'prio explain --why-ask ' + key + ' INPUT...' }),
         ' (the report carries the answers of runs of at most 100 asks).'));
-      if (treeBox) treeBox.reveal(s.queue);
+      if (treeBox) treeBox.reveal(s.queue, true);
     }
     selectStep = function (stepNumber, toTimeline) {
       for (var i = 0; i < M.n; i++) if (M.stepNo[i] === stepNumber) { pick(i); if (toTimeline !== false) tabsBox.show('timeline'); return; }
