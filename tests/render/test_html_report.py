@@ -191,3 +191,11 @@ def test_a_url_is_shown_without_its_credentials():
 
     assert _url("https://alice:secret@yk.example:9443/x") == "https://yk.example:9443/x"
     assert _url("http://localhost:9080") == "http://localhost:9080"
+
+
+def test_diff_keeps_no_trees_after_its_page(tmp_path):
+    from prio.cli import htmlreport
+
+    args = CASES["diff"](tmp_path)
+    assert run_cli(*args, "-o", "html").exit_code == 0
+    assert htmlreport.TREES is None  # the next diff in this process computes no tree it does not show

@@ -45,8 +45,14 @@ def run(o: Options) -> int:
     if fmt == "html":
         from prio.cli import htmlreport
 
-        htmlreport.TREES = {}  # each side's tree, kept by _side
-        return guarded(lambda: htmlreport.listening(lambda o, fmt: _diff(o, fmt, kinds))(o, fmt))
+        def body(o, fmt):
+            htmlreport.TREES = {}  # each side's tree, kept by _side for the page
+            try:
+                return _diff(o, fmt, kinds)
+            finally:
+                htmlreport.TREES = None
+
+        return guarded(lambda: htmlreport.listening(body)(o, fmt))
     return guarded(lambda: _diff(o, fmt, kinds))
 
 
