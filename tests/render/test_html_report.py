@@ -141,6 +141,7 @@ def test_notes_said_on_stderr_are_in_the_header():
     _, ctx = data_and_context(r.stdout)
     assert "note: Stopped after step 3 (--steps 3): 8 asks still pending." in ctx["notes"]
     assert "prio: note: Stopped after step 3" in r.stderr  # still said there too
+    assert ctx["whyAsk"] == {}  # --why-ask answers of the whole run would not match the steps shown
 
 
 def test_many_queues_leave_why_to_the_command(monkeypatch):

@@ -107,7 +107,7 @@ def _simulate(o: Options, fmt: str) -> int:
 
         chunks = htmlreport.page("simulate", chunks, htmlreport.header(
             "simulate", inp.names, live, eng.snapshot.partition, tree=tree, codes=reason_codes(),
-            whyAsk=htmlreport.why_asks(again, eng)))
+            whyAsk=htmlreport.why_asks(again, eng) if o.steps is None else {}))  # --why-ask answers of the whole run
     write_chunks(chunks)
     return 0
 
