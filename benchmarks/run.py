@@ -12,6 +12,12 @@ Jobs (issue 13), each a fresh `prio` process (startup included), best of --repea
   yaml.CSafeLoader, timed inside one process (<= 3x).
 - validate-20: `prio validate` on a 20-line config against `python -c "import yaml"` (<= 3x).
 - version: `prio --version` against `python -c pass` (<= 3x).
+Jobs of issue 31, the HTML report on the capacity shape (docs/html-report.md):
+- html-report: `prio simulate -o html --output-file` against the same run's `-o json` (the page
+  embeds that document: <= 1.1x); prints the page's size.
+- html-load: headless Chromium opening that page and drawing it (a screenshot once the page's
+  script ran) against Chromium opening an empty page, and the page's own time to build (its
+  console line); skipped, saying so, without a Chromium (PRIO_CHROMIUM, or chromium on PATH).
 Jobs of issue 27, on generate.FENCED_SHAPES (100 parents x 100 leaves, a third of the parents
 fenced, a fifth of the leaves with an offset, no capacity, priorities -100..100):
 - simulate-fenced-pods, simulate-fenced-vcore-memory: `prio simulate -o json` on 200,000 asks
@@ -32,6 +38,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -126,6 +134,35 @@ def row(name, prio, base, base_name, target):
           f"{prio[2] / max(base[2], 1e-6):.2f}x)", flush=True)
 
 
+def chromium() -> str | None:
+    return os.environ.get("PRIO_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def browser_load(browser: str, page: str, repeat: int) -> tuple[float, float, float, int]:
+    """Chromium opening `page` until its screenshot (taken after the page's script ran): best
+    wall time, peak RSS of the browser process (MiB), CPU time, and the page's own build time in
+    ms (its console line; 0 for a page without one)."""
+    best = cpu = float("inf")
+    peak, built = 0.0, 0
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory() as d:
+            cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", f"--user-data-dir={d}",
+                   "--enable-logging=stderr", "--v=0", "--hide-scrollbars", "--window-size=1400,900",
+                   "--virtual-time-budget=120000", f"--screenshot={os.path.join(d, 'shot.png')}", "file://" + os.path.abspath(page)]
+            t = time.perf_counter()
+            p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            err = p.stderr.read()
+            _, status, usage = os.wait4(p.pid, 0)
+            best = min(best, time.perf_counter() - t)
+            if os.waitstatus_to_exitcode(status) != 0 or not os.path.exists(os.path.join(d, "shot.png")):
+                raise SystemExit(f"chromium could not open {page}: {err[-500:]}")
+            m = re.search(r"prio report: built in (\d+) ms", err)
+            built = int(m.group(1)) if m else built
+        peak = max(peak, usage.ru_maxrss / 1024)
+        cpu = min(cpu, usage.ru_utime + usage.ru_stime)
+    return best, peak, cpu, built
+
+
 def inputs(root: str, shape: str, queues: int, asks: int) -> tuple[str, str]:
     out = os.path.join(root, f"{shape}-{queues}q-{asks}a-v{GENERATION}")
     q, s = os.path.join(out, "queues.yaml"), os.path.join(out, "asks.json")
@@ -175,6 +212,28 @@ def main() -> None:
         q, s = inputs(a.dir, "capacity", queues, asks)
         base = timed([PY, "-c", "import json, sys; json.load(open(sys.argv[1]))", s], a.repeat)
         row("explain", timed(prio + ["explain", q, s, "-o", "json"], a.repeat), base, "json.load", "<= 2x")
+    page = os.path.join(a.dir, f"report-{queues}q-{asks}a.html")
+    if want("html-report"):
+        q, s = inputs(a.dir, "capacity", queues, asks)
+        base = timed(prio + ["simulate", q, s, "-o", "json", "--output-file", os.path.join(a.dir, "report.json")], a.repeat)
+        row("html-report", timed(prio + ["simulate", q, s, "-o", "html", "--output-file", page], a.repeat), base,
+            "the same -o json", "<= 1.1x")
+        print(f"{'':28} page {os.path.getsize(page) / 2**20:.1f} MiB, its JSON {os.path.getsize(os.path.join(a.dir, 'report.json')) / 2**20:.1f} MiB", flush=True)
+    if want("html-load"):
+        browser = chromium()
+        if browser is None:
+            print("html-load                    skipped: no Chromium (apt-get install -y chromium, or set PRIO_CHROMIUM)", flush=True)
+        else:
+            if not os.path.exists(page):
+                q, s = inputs(a.dir, "capacity", queues, asks)
+                timed(prio + ["simulate", q, s, "-o", "html", "--output-file", page], 1)
+            empty = os.path.join(a.dir, "empty.html")
+            with open(empty, "w") as fh:
+                fh.write("<!DOCTYPE html><title>empty</title>")
+            base = browser_load(browser, empty, a.repeat)
+            load = browser_load(browser, page, a.repeat)
+            row("html-load", load[:3], base[:3], "Chromium, empty page", "< 20 s")
+            print(f"{'':28} the page's script built it in {load[3] / 1000:.2f} s (parse of the embedded JSON included)", flush=True)
     if want("validate-10k"):
         q, _ = inputs(a.dir, "capacity", queues, asks)
         base = in_process([PY, "-c", PARSE, q], a.repeat)

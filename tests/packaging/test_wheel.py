@@ -54,3 +54,12 @@ def test_wheel_ships_schema_and_samples(installed):
     assert r.returncode == 0 and "tenant-a" in r.stdout
     r = run(prio, tmp, "validate", "-", stdin="partitions: [{name: default, queues: [{name: root}]}]\n")
     assert r.returncode == 0, r.stderr
+
+
+def test_wheel_ships_the_report_page(installed):
+    """-o html reads its stylesheet and script from the installed package."""
+    prio, tmp = installed
+    r = run(prio, tmp, "simulate", "--output-file", "report.html")
+    assert r.returncode == 0, r.stderr
+    page = (tmp / "report.html").read_text()
+    assert "prio report: built in" in page and ".ti > .row" in page

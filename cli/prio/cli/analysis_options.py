@@ -23,7 +23,7 @@ _DECLS = (
     Opt("color", ("--color",), "Colour the table output (auto: on a terminal, unless NO_COLOR is set; default from PRIO_COLOR).",
         choices=color.CHOICES, default=color.CHOICES[0], envvar="PRIO_COLOR"),
     Opt("output_file", ("--output-file",), "Write the report to PATH instead of standard output (never coloured; plain unless "
-                                           "-o says otherwise).", metavar="PATH"),
+                                           "-o says otherwise, html for a PATH named .html).", metavar="PATH"),
     Opt("partition", ("--partition",), "The partition (default: the snapshot's, else default).", metavar="NAME"),
     Opt("priority_classes", ("--priority-classes",), "PriorityClass manifests: resolve priorityClassName, and show the range "
                                                      "each class maps to per queue.", multiple=True, metavar="FILE"),
@@ -94,7 +94,11 @@ def report(o, formats, body, redirect: bool = True) -> int:
     into --output-file when `redirect` (the body writes its own file otherwise)."""
     from prio.cli.common import guarded, pick_format, with_output_file
 
-    fmt = pick_format(o.output, formats, o.to_file)
+    fmt = pick_format(o.output, formats, o.to_file, o.output_file)
+    if fmt == "html":  # the page's header lists the notes the run says on stderr
+        from prio.cli.htmlreport import listening
+
+        body = listening(body)
     if redirect:
         return guarded(lambda: with_output_file(o.output_file, lambda: body(o, fmt)))
     return guarded(lambda: body(o, fmt))

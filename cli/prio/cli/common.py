@@ -8,15 +8,17 @@ from prio.cli.guard import error_line, guarded, public, quiet_broken_pipe  # noq
 from prio.errors import InputError
 
 
-def pick_format(output: str | None, formats, to_file: bool = False) -> str:
-    """-o, else PRIO_OUTPUT when it names one of this command's formats (it is shared with
-    validate, whose formats differ: see prio.cli.envformat), else table on a terminal and plain
-    elsewhere (and in a file). An alias (text) comes back as the format it names (plain)."""
+def pick_format(output: str | None, formats, to_file: bool = False, path=None) -> str:
+    """-o, else html for an --output-file `path` named .html (said on the command line, it beats
+    the environment), else PRIO_OUTPUT when it names one of this command's formats (it is shared
+    with validate, whose formats differ: see prio.cli.envformat), else table on a terminal and
+    plain elsewhere (and in a file). An alias (text) comes back as the format it names (plain)."""
     from prio.cli.envformat import env_format
-    from prio.render.formats import canonical
+    from prio.render.formats import by_file_name, canonical
 
     tty = sys.stdout.isatty() and not to_file
-    fmt = (output or "").strip().lower() or env_format(formats) or ("table" if tty else "plain")
+    fmt = ((output or "").strip().lower() or by_file_name(path, formats) or env_format(formats)
+           or ("table" if tty else "plain"))
     if fmt not in formats:
         sys.stderr.write(f"prio: unknown output format {fmt!r} (choose from {', '.join(formats)})\n")
         raise SystemExit(2)

@@ -41,8 +41,19 @@ Options = shared.options(
 def run(o: Options) -> int:
     from prio.cli.common import guarded, pick_format
 
-    fmt = pick_format(o.output, FORMATS, o.to_file)
+    fmt = pick_format(o.output, FORMATS, o.to_file, o.output_file)
     kinds = _fail_on(o.fail_on)
+    if fmt == "html":
+        from prio.cli import htmlreport
+
+        def body(o, fmt):
+            htmlreport.TREES = {}  # each side's tree, kept by _side for the page
+            try:
+                return _diff(o, fmt, kinds)
+            finally:
+                htmlreport.TREES = None
+
+        return guarded(lambda: htmlreport.listening(body)(o, fmt))
     return guarded(lambda: _diff(o, fmt, kinds))
 
 
@@ -104,7 +115,11 @@ def _diff(o: Options, fmt: str, fail_on: tuple) -> int:
         source.PROVIDED.clear()
         source.PROVIDED.update(saved)
     d = core.compare(a, b)
-    text = diff_out.render(fmt, d, old, new, width=width(), color=o.colored())
+    text = diff_out.render("json" if fmt == "html" else fmt, d, old, new, width=width(), color=o.colored())
+    if fmt == "html":
+        from prio.cli import htmlreport
+
+        text = htmlreport.diff_page(text, old, new, [old, new, *paths], None)
     write_report(text, o.output_file)
     return 1 if any(d.changed(k) for k in fail_on) else 0
 
@@ -168,6 +183,9 @@ def _side(o: Options, arg, label, inp=None, said=None):
         raise InputError(inp.armada[0][0], "prio diff compares YuniKorn configs and snapshots; Armada scenarios are not supported")
     role = "a queue config" if inp.config is not None and inp.config_name == name else "pending work"
     eng = build(inp, o.partition, o.engine)
+    from prio.cli.htmlreport import remember_tree
+
+    remember_tree(label, eng)
     from prio.render.printable import printable
 
     for note in inp.notes:

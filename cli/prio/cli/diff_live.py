@@ -64,7 +64,11 @@ def run(r, o, fmt, fail_on=(), side=None) -> int:
         source.PROVIDED.clear()
         source.PROVIDED.update(saved)
     d = core.compare(a, b)
-    text = diff_out.render(fmt, d, old, new, width=width(), color=o.colored())
+    text = diff_out.render("json" if fmt == "html" else fmt, d, old, new, width=width(), color=o.colored())
+    if fmt == "html":
+        from prio.cli import htmlreport
+
+        text = htmlreport.diff_page(text, old, new, (), r)
     write_report(text, o.output_file)
     return 1 if any(d.changed(k) for k in fail_on) else 0
 

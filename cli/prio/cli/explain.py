@@ -59,6 +59,14 @@ def _explain(o: Options, fmt: str) -> int:
         flag = "--why-ask" if o.why_ask else "--behind" if o.behind else "--queue"
         sys.stderr.write(f"prio: {flag} applies to YuniKorn inputs, not Armada scenarios (--why QUEUE explains one Armada queue)\n")
         return 2
+    if fmt == "html":
+        from prio.cli import htmlreport
+
+        if inp.armada:
+            return htmlreport.refuse_armada()
+        for flag, given in (("--why", o.why), ("--why-ask", o.why_ask), ("--pending", o.pending)):
+            if given:
+                return htmlreport.refuse(flag)
     if inp.armada:
         from prio.cli.armada import run_explain
 
@@ -125,6 +133,7 @@ def _explain(o: Options, fmt: str) -> int:
     if limit is None and fmt == "table":
         limit = 200
     total = None
+    html, fmt = fmt == "html", "json" if fmt == "html" else fmt  # the page embeds the json document
     if fmt == "json":
         from prio.yunikorn.explain import iter_ask_groups
 
@@ -148,7 +157,13 @@ def _explain(o: Options, fmt: str) -> int:
             ranges = [x for x in ranges if x["queue"] == top or x["queue"].startswith(top + ".")]
     from prio.render import explain as explain_out
 
-    write_chunks(explain_out.render(fmt, rows, asks, ranges=ranges, width=width(), total=total, color=color, rejected=eng.rejected))
+    chunks = explain_out.render(fmt, rows, asks, ranges=ranges, width=width(), total=total, color=color, rejected=eng.rejected)
+    if html:
+        from prio.render.html.context import queue_tree
+
+        chunks = htmlreport.page("explain", chunks, htmlreport.header("explain", inp.names, live, eng.snapshot.partition,
+                                                                     tree=queue_tree(eng, o.queue), queue=o.queue))
+    write_chunks(chunks)
     return 0
 
 

@@ -95,6 +95,12 @@ def _preempt(o: Options, fmt: str) -> int:
             known = ", ".join(r.ask for r in result.asks[:10]) or "none"
             hint = did_you_mean(o.ask, [f"{r.application}/{r.ask}" if "/" in o.ask else r.ask for r in result.asks])
             raise InputError("--ask", f"no pending ask {o.ask!r} in {snap.source}" + (hint or f" (asks: {known}{', ...' if len(result.asks) > 10 else ''})"))
-    text = "".join(preempt_out.render(fmt, result, asks, width=width(), color=color, quota=q))
+    text = "".join(preempt_out.render("json" if fmt == "html" else fmt, result, asks, width=width(), color=color, quota=q))
+    if fmt == "html":  # the json document in a page, with each ask's checks and candidates
+        from prio.cli import htmlreport
+        from prio.render.html.context import preempt_asks, queue_tree
+
+        text = "".join(htmlreport.page("preempt", [text], htmlreport.header(
+            "preempt", inp.names, live, eng.snapshot.partition, tree=queue_tree(eng), preempt=preempt_asks(asks))))
     write_report(text, o.output_file)
     return 0

@@ -53,6 +53,10 @@ def _simulate(o: Options, fmt: str) -> int:
     if inp.armada and (o.steps is not None or limit is not None):  # refused, not silently ignored
         sys.stderr.write(f"prio: {'--steps' if o.steps is not None else '--limit'} applies to YuniKorn inputs, not Armada scenarios\n")
         return 2
+    if inp.armada and fmt == "html":
+        from prio.cli.htmlreport import refuse_armada
+
+        return refuse_armada()
     if inp.armada:
         from prio.cli.armada import run_simulate
 
@@ -61,6 +65,11 @@ def _simulate(o: Options, fmt: str) -> int:
     eng = build(inp, o.partition, o.engine)
     eng.loop_preemption = not o.no_preemption
     say_notes(inp)
+    html = fmt == "html"
+    if html:  # the tree as the snapshot has it, before the run schedules anything
+        from prio.render.html.context import queue_tree
+
+        tree = queue_tree(eng)
     progress = None
     total = eng.snapshot.ask_count()
     if sys.stderr.isatty() and total >= 20000:
@@ -83,9 +92,23 @@ def _simulate(o: Options, fmt: str) -> int:
         still = sum(len(st.asks) for st in eng.apps) - len(result) - len(unscheduled)
         if still > 0:
             stopped = f"Stopped after step {len(result)} (--steps {o.steps}): {still} ask{'s' if still != 1 else ''} still pending."
-            if fmt == "json":
+            if fmt in ("json", "html"):
                 sys.stderr.write(f"prio: note: {stopped}\n")
-    write_chunks(simulate_out.render(fmt, result, unscheduled, eng, width=width(), limit=limit, color=color, stopped=stopped))
+    chunks = simulate_out.render("json" if html else fmt, result, unscheduled, eng, width=width(), limit=limit, color=color, stopped=stopped)
+    if html:
+        from prio.cli import htmlreport
+
+        def again():  # a fresh engine for --why-ask, scheduling as this run did
+            e = build(inp, o.partition, o.engine)
+            e.loop_preemption = eng.loop_preemption
+            return e
+
+        from prio.render.html.context import reason_codes
+
+        chunks = htmlreport.page("simulate", chunks, htmlreport.header(
+            "simulate", inp.names, live, eng.snapshot.partition, tree=tree, codes=reason_codes(),
+            whyAsk=htmlreport.why_asks(again, eng) if o.steps is None else {}))  # --why-ask answers of the whole run
+    write_chunks(chunks)
     return 0
 
 

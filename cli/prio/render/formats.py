@@ -13,6 +13,13 @@ _ANALYSIS = {
     "json": "the contract's JSON",
 }
 
+# explain, simulate, preempt and diff also write one self-contained HTML page (prio.render.html):
+# the json document inside it, drawn by the page's own script. Armada's renderers have no page.
+_REPORT = {**_ANALYSIS, "html": "one self-contained HTML report to open in a browser (the json inside)"}
+
+# --output-file NAME.html without -o writes the page (a report named so is meant for a browser).
+HTML_SUFFIXES = (".html", ".htm")
+
 FORMATS: dict[str, dict[str, str]] = {
     "validate": {
         "text": "file:line:col: CODE (slug) message, with a help: line (the default)",
@@ -24,10 +31,10 @@ FORMATS: dict[str, dict[str, str]] = {
         "markdown": "a markdown report",
         "auto": "github inside GitHub Actions, else text",
     },
-    "explain": _ANALYSIS,
-    "simulate": _ANALYSIS,
-    "preempt": _ANALYSIS,
-    "diff": _ANALYSIS,
+    "explain": _REPORT,
+    "simulate": _REPORT,
+    "preempt": _REPORT,
+    "diff": _REPORT,
     "armada": _ANALYSIS,
     "snapshot": {"text": "a line on stderr (the default)", "json": "a summary on stdout"},
     "rule": {"text": "plain text (the default)", "json": "JSON", "markdown": "markdown"},
@@ -40,6 +47,13 @@ VALIDATE_RENDERERS = {f: f"prio.render.validate.{f}" for f in FORMATS["validate"
 # Other names for a format: `-o text` is the human default of every command (validate's text,
 # the analysis commands' plain columns).
 ALIASES = {"text": "plain"}
+
+
+def by_file_name(path, formats) -> str | None:
+    """The format an --output-file's name asks for when -o is not given: html for NAME.html."""
+    if path and "html" in formats and str(path).lower().endswith(HTML_SUFFIXES):
+        return "html"
+    return None
 
 
 def names(command: str) -> tuple[str, ...]:

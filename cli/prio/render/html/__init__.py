@@ -1,0 +1,59 @@
+"""`-o html`: one self-contained page a person opens in a browser, offline.
+
+The page is the command's own `-o json` document, embedded whole in a
+`<script type="application/json" id="prio-data">` element, plus a context element
+(`id="prio-context"`: what was analysed, the notes, the queue tree with its resources and `--why`
+text, and per command what its JSON leaves out: see context.py), then the page's stylesheet and
+script (report.css, report.js beside this module), which draw the header, the queue tree, the
+timeline and the tables from those two documents. Nothing is fetched: no CDN, no web fonts, and a
+Content-Security-Policy that forbids any request. `page` streams: a million steps go through
+chunk by chunk, as with -o json.
+
+Inside a script element only `</script` (and `<!--`) can end or confuse the data, and in JSON text
+`<` can only stand inside a string, so every `<` is written `\\u003c`: JSON.parse gives back the
+very document -o json prints."""
+from __future__ import annotations
+
+import html
+import json
+from importlib import resources
+
+from prio import __version__
+
+# Nothing leaves the page: no request of any kind, inline style and script only.
+CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+
+TITLES = {"explain": "queue priorities", "simulate": "scheduling order", "preempt": "preemption", "diff": "config change"}
+
+
+def asset(name: str) -> str:
+    """A file of this package (the page's stylesheet or script)."""
+    return resources.files(__name__).joinpath(name).read_text(encoding="utf-8")
+
+
+def embed(text: str) -> str:
+    """JSON text made safe inside a script element (see the module's docstring)."""
+    return text.replace("<", "\\u003c")
+
+
+def page(command: str, chunks, context: dict):
+    """The page, in chunks: `chunks` is the command's -o json output, `context` what the page
+    shows beside it (prio.render.html.context and the command's header)."""
+    what = ", ".join([i["name"].replace("bundled sample ", "").rsplit("/", 1)[-1] for i in context.get("inputs") or ()] or [context.get("live") or ""])
+    title = f"prio {command}: {TITLES.get(command, command)}" + (f" ({what})" if what else "")
+    yield ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+           f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">\n"
+           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+           "<meta name=\"color-scheme\" content=\"light dark\">\n"
+           f"<meta name=\"generator\" content=\"prio {html.escape(__version__)}\">\n"
+           f"<title>{html.escape(title)}</title>\n<style>\n{asset('report.css')}</style>\n</head>\n"
+           f"<body data-command=\"{html.escape(command)}\">\n"
+           "<noscript><p>This report is drawn by its own script, which is off in this browser. Its data is the "
+           "<code>-o json</code> document in the element <code>prio-data</code> of this file.</p></noscript>\n"
+           "<div id=\"app\" aria-live=\"polite\">Loading the report…</div>\n"
+           "<script type=\"application/json\" id=\"prio-data\">")
+    for c in chunks:
+        yield embed(c)
+    yield "</script>\n<script type=\"application/json\" id=\"prio-context\">"
+    yield embed(json.dumps(context, separators=(",", ":")))
+    yield f"</script>\n<script>\n{asset('report.js')}</script>\n</body>\n</html>\n"

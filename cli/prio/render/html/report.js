@@ -1,0 +1,1154 @@
+/* prio's HTML report: draws the page from two JSON documents in this file, prio-data (the
+   command's own -o json document) and prio-context (the header, the queue tree and what the JSON
+   leaves out). No library, nothing fetched. Long lists are virtualised, a run with more steps than
+   pixels is drawn in bins. Tests read the DOM after this ran: body[data-ready], data-* counts. */
+(function () {
+  'use strict';
+  var errors = [];
+  function report(msg) {
+    errors.push(String(msg));
+    var bar = document.getElementById('prio-errors');
+    if (bar) bar.textContent = 'The report hit a script error: ' + errors.join('; ');
+    document.body.setAttribute('data-errors', String(errors.length));
+  }
+  window.addEventListener('error', function (e) { report(e.message || e); });
+
+  // ---- small helpers -------------------------------------------------------------------------
+  function h(tag, attrs) {
+    var el = document.createElement(tag);
+    if (attrs) {
+      for (var k in attrs) {
+        var v = attrs[k];
+        if (v === null || v === undefined || v === false) continue;
+        if (k === 'text') el.textContent = v;
+        else if (k === 'cls') el.className = v;
+        else if (k.slice(0, 2) === 'on') el.addEventListener(k.slice(2), v);
+        else el.setAttribute(k, v === true ? '' : v);
+      }
+    }
+    for (var i = 2; i < arguments.length; i++) add(el, arguments[i]);
+    return el;
+  }
+  function add(el, kid) {
+    if (kid === null || kid === undefined || kid === false) return;
+    if (Array.isArray(kid)) { kid.forEach(function (k) { add(el, k); }); return; }
+    el.appendChild(typeof kid === 'object' ? kid : document.createTextNode(String(kid)));
+  }
+  function readJSON(id) {
+    var el = document.getElementById(id);
+    return el ? JSON.parse(el.textContent) : null;
+  }
+  function pr(v) { return v === null || v === undefined ? 'n/a' : String(v); }
+  function short(path) { var i = path.lastIndexOf('.'); return i < 0 ? path : path.slice(i + 1); }
+  function plural(n, one, many) { return n + ' ' + (n === 1 ? one : (many || one + 's')); }
+  function fmtNum(n) { return Number(n).toLocaleString('en'); }
+  function cssVar(name) { return getComputedStyle(document.documentElement).getPropertyValue(name).trim(); }
+  function debounce(fn, ms) { var t; return function () { var a = arguments; clearTimeout(t); t = setTimeout(function () { fn.apply(null, a); }, ms); }; }
+
+  var DATA = readJSON('prio-data') || {};
+  var CTX = readJSON('prio-context') || {};
+  var COMMAND = CTX.command || document.body.getAttribute('data-command') || '';
+  var app = document.getElementById('app');
+  app.textContent = '';
+  app.removeAttribute('aria-live');
+  var errBar = h('div', { id: 'prio-errors', role: 'alert' });
+  app.appendChild(errBar);
+  if (errors.length) report(errors.pop());
+
+  // ---- theme ---------------------------------------------------------------------------------
+  var THEMES = ['auto', 'light', 'dark'];
+  var theme = 'auto';
+  try { theme = localStorage.getItem('prio-theme') || 'auto'; } catch (e) { /* file:// without storage */ }
+  function applyTheme() {
+    if (theme === 'auto') document.documentElement.removeAttribute('data-theme');
+    else document.documentElement.setAttribute('data-theme', theme);
+    if (themeBtn) themeBtn.textContent = 'Theme: ' + theme;
+    redrawAll();
+  }
+  var redraws = [];
+  function redrawAll() { redraws.forEach(function (f) { f(); }); }
+  var themeBtn = null;
+
+  // ---- header --------------------------------------------------------------------------------
+  var TITLES = { explain: 'queue priorities', simulate: 'scheduling order', preempt: 'preemption', diff: 'config change' };
+  function buildHeader() {
+    themeBtn = h('button', { type: 'button', title: 'Light, dark, or as the system says (key: t)', onclick: function () {
+      theme = THEMES[(THEMES.indexOf(theme) + 1) % THEMES.length];
+      try { localStorage.setItem('prio-theme', theme); } catch (e) { /* ignore */ }
+      applyTheme();
+    } });
+    var meta = h('dl', { cls: 'meta' });
+    function item(k, v) { if (v !== null && v !== undefined && v !== '') meta.appendChild(h('div', null, h('dt', { text: k }), h('dd', null, v))); }
+    if (COMMAND === 'diff') { item('OLD', h('code', { text: CTX.old })); item('NEW', h('code', { text: CTX.new })); }
+    var inputs = (CTX.inputs || []).filter(function (i) { return COMMAND !== 'diff' || (i.name !== CTX.old && i.name !== CTX.new); });
+    if (inputs.length) {
+      item(inputs.length === 1 ? 'input' : 'inputs', inputs.map(function (i, n) {
+        return [n ? ', ' : '', h('code', { text: i.name }), i.modified ? ' (modified ' + i.modified + ')' : ''];
+      }));
+    }
+    if (CTX.live) item('YuniKorn', [h('code', { text: CTX.live }), ' (read ' + CTX.read + ')']);
+    item('partition', CTX.partition);
+    if (CTX.queue) item('subtree', CTX.queue);
+    item('prio', CTX.prio);
+    item('written', CTX.generated);
+    var top = h('header', { cls: 'top' },
+      h('h1', null, 'prio ' + COMMAND, h('span', { cls: 'what', text: TITLES[COMMAND] || '' }), h('span', { cls: 'tools' }, themeBtn)),
+      meta);
+    var notes = CTX.notes || [];
+    if (notes.length) {
+      top.appendChild(h('div', { cls: 'notes', id: 'notes' }, h('strong', { text: 'What prio said on stderr' }),
+        h('ul', null, notes.map(function (n) { return h('li', { text: n }); }))));
+    }
+    var ties = tieSteps();
+    if (ties.length) {
+      top.appendChild(h('div', { cls: 'ties', id: 'ties' },
+        h('strong', { text: 'Where YuniKorn itself is nondeterministic: ' }),
+        plural(ties.length, 'step') + ' left to Go\u2019s map order (prio takes the name; the real scheduler may take another): ',
+        ties.slice(0, 30).map(function (s, i) { return [i ? ', ' : '', h('a', { href: '#step=' + s, text: 'step ' + s })]; }),
+        ties.length > 30 ? ' and ' + (ties.length - 30) + ' more (the steps table marks each with *)' : ''));
+    }
+    return top;
+  }
+  var selectStep = null;
+  function tieSteps() {
+    var out = [];
+    if (COMMAND === 'simulate') (DATA.steps || []).forEach(function (s) { if (s.tie && !s.preemption) out.push(s.step); });
+    return out;
+  }
+
+  // ---- the queue tree ------------------------------------------------------------------------
+  function buildTree(queues, opts) {
+    opts = opts || {};
+    var byPath = {}, roots = [];
+    queues.forEach(function (q) { q.kids = []; byPath[q.queue] = q; });
+    queues.forEach(function (q) {
+      var i = q.queue.lastIndexOf('.');
+      var parent = i < 0 ? null : byPath[q.queue.slice(0, i)];
+      if (parent) parent.kids.push(q); else roots.push(q);
+    });
+    var openAll = queues.length <= 300;
+    var tree = h('div', { role: 'tree', 'aria-label': 'Queues', id: 'tree', 'data-queues': String(queues.length) });
+    var items = {}; // path -> element, for those drawn
+    function bars(q) {
+      var res = q.resources;
+      if (!res) return null;
+      var out = h('span', { cls: 'bars' });
+      var words = [];
+      Object.keys(res).sort().forEach(function (k, n) {
+        var r = res[k];
+        var scale = r.max || Math.max(r.guaranteed || 0, r.usage || 0) * 1.25;
+        var text = k + ': ' + (r.usageShown || '0') + ' used' + (r.guaranteed !== undefined ? ', guaranteed ' + r.guaranteedShown : '') +
+          (r.max !== undefined ? ', max ' + r.maxShown : '');
+        words.push(text);
+        if (!scale || n > 1) return;
+        var bar = h('span', { cls: 'bar' + (r.max !== undefined && (r.usage || 0) > r.max ? ' over' : ''), title: text });
+        bar.appendChild(h('i', { style: 'width:' + Math.min(100, 100 * (r.usage || 0) / scale).toFixed(1) + '%' }));
+        if (r.guaranteed !== undefined) bar.appendChild(h('b', { style: 'left:' + Math.min(99, 100 * r.guaranteed / scale).toFixed(1) + '%' }));
+        out.appendChild(bar);
+      });
+      out.setAttribute('title', words.join('\n'));
+      out.setAttribute('aria-label', words.join('; '));
+      return out;
+    }
+    function row(q) {
+      var changed = opts.changes && opts.changes[q.queue];
+      var el = h('div', { role: 'treeitem', cls: 'ti', tabindex: '-1', 'aria-level': String(q.depth + 1),
+        'data-queue': q.queue, 'data-priority': pr(q.priority) });
+      var tw = h('span', { cls: 'tw', 'aria-hidden': 'true', text: q.kids.length ? '\u25B8' : '' });
+      var why = q.why ? h('button', { type: 'button', cls: 'why', title: 'How this priority was derived (prio explain --why)', text: 'why' }) : null;
+      var r = h('div', { cls: 'row' }, tw,
+        h('span', { cls: 'qname', title: q.queue, text: q.depth === 0 ? q.queue : short(q.queue) }),
+        h('span', { cls: 'pr' + (q.priority === null ? ' na' : ''), title: 'effective priority (what the parent sees)', text: 'P ' + pr(q.priority) }),
+        changed ? h('span', { cls: 'tag chg', title: 'priority before \u2192 after', text: pr(changed[0]) + ' \u2192 ' + pr(changed[1]) }) : null,
+        q.offset ? h('span', { cls: 'tag', title: 'priority.offset', text: 'offset ' + (q.offset > 0 ? '+' : '') + q.offset }) : null,
+        q.fenced ? h('span', { cls: 'tag fence', title: 'priority.policy: fence', text: 'fence' }) : null,
+        h('span', { cls: 'tag', title: 'application sort policy' + (q.sortPriority === false ? ' (priority sorting off)' : ''), text: q.sortPolicy + (q.sortPriority === false ? ', no prio' : '') }),
+        q.pendingAsks ? h('span', { cls: 'tag', title: 'pending asks in this subtree', text: fmtNum(q.pendingAsks) + ' pending' }) : null,
+        q.dynamic ? h('span', { cls: 'tag', text: 'dynamic' }) : null,
+        bars(q), why);
+      el.appendChild(r);
+      var wt = null;
+      if (why) {
+        why.addEventListener('click', function (e) { e.stopPropagation(); toggleWhy(); });
+      }
+      function toggleWhy() {
+        if (!q.why) return;
+        if (!wt) { wt = h('div', { cls: 'whytext', text: q.why.join('\n') }); el.insertBefore(wt, el.children[1] || null); return; }
+        wt.hidden = !wt.hidden;
+      }
+      el._why = toggleWhy;
+      el._q = q;
+      if (q.kids.length) {
+        el.setAttribute('aria-expanded', 'false');
+        tw.addEventListener('click', function (e) { e.stopPropagation(); toggle(el); });
+      }
+      r.addEventListener('click', function () { focusItem(el); if (opts.onSelect) opts.onSelect(q.queue); });
+      r.addEventListener('dblclick', function () { toggle(el); });
+      items[q.queue] = el;
+      return el;
+    }
+    function expand(el, open) {
+      var q = el._q;
+      if (!q.kids.length) return;
+      var group = el._group;
+      if (open && !group) {
+        group = el._group = h('div', { role: 'group' });
+        if (q.fenced && q.depth > 0) {
+          group.classList.add('fenced');
+          group.setAttribute('data-fence', 'fenced: outside this box only ' + short(q.queue) + '\u2019s offset (' + q.offset + ') counts');
+        }
+        q.kids.forEach(function (k) { group.appendChild(row(k)); });
+        el.appendChild(group);
+      }
+      if (group) group.hidden = !open;
+      el.setAttribute('aria-expanded', open ? 'true' : 'false');
+      el.firstChild.firstChild.textContent = open ? '\u25BE' : '\u25B8';
+    }
+    function toggle(el) { expand(el, el.getAttribute('aria-expanded') !== 'true'); }
+    function reveal(path) { // expand every ancestor of `path`, drawing rows as needed
+      var parts = path.split('.'), p = '';
+      for (var i = 0; i < parts.length - 1; i++) {
+        p = p ? p + '.' + parts[i] : parts[i];
+        if (items[p]) expand(items[p], true);
+      }
+      return items[path];
+    }
+    var current = null;
+    function focusItem(el, keepFocus) { // keepFocus: mark it (a step picked elsewhere), leave the keys where they are
+      if (current) { current.tabIndex = -1; current.classList.remove('sel'); }
+      current = el;
+      el.tabIndex = 0;
+      el.classList.add('sel');
+      if (!keepFocus) el.focus({ preventScroll: false });
+    }
+    function visible() { return Array.prototype.filter.call(tree.querySelectorAll('[role="treeitem"]'), function (e) { return e.offsetParent !== null; }); }
+    tree.addEventListener('keydown', function (e) {
+      var el = document.activeElement;
+      if (!el || !el._q) return;
+      var list, i;
+      switch (e.key) {
+        case 'ArrowDown': list = visible(); i = list.indexOf(el); if (i < list.length - 1) focusItem(list[i + 1]); break;
+        case 'ArrowUp': list = visible(); i = list.indexOf(el); if (i > 0) focusItem(list[i - 1]); break;
+        case 'ArrowRight':
+          if (el._q.kids.length && el.getAttribute('aria-expanded') !== 'true') expand(el, true);
+          else if (el._group) focusItem(el._group.firstChild);
+          break;
+        case 'ArrowLeft':
+          if (el.getAttribute('aria-expanded') === 'true') expand(el, false);
+          else { var p = el.parentNode && el.parentNode.parentNode; if (p && p._q) focusItem(p); }
+          break;
+        case 'Home': list = visible(); focusItem(list[0]); break;
+        case 'End': list = visible(); focusItem(list[list.length - 1]); break;
+        case 'Enter': case ' ': el._why(); break;
+        default: return;
+      }
+      e.preventDefault();
+    });
+    roots.forEach(function (q) { tree.appendChild(row(q)); });
+    queues.forEach(function (q) { if (items[q.queue] && (openAll || q.depth < 1)) expand(items[q.queue], true); });
+    if (tree.firstChild) tree.firstChild.tabIndex = 0;
+
+    // search by name: matches revealed and marked, the first focused on Enter
+    var count = h('span', { cls: 'count', 'aria-live': 'polite' });
+    var marked = [];
+    var input = h('input', { type: 'search', id: 'tree-search', placeholder: 'Search queues (key: /)', 'aria-label': 'Search queues by name' });
+    var search = debounce(function () {
+      marked.forEach(function (el) { el.classList.remove('match'); });
+      marked = [];
+      var t = input.value.trim().toLowerCase();
+      if (!t) { count.textContent = ''; return; }
+      var hits = queues.filter(function (q) { return q.queue.toLowerCase().indexOf(t) >= 0; });
+      hits.slice(0, 200).forEach(function (q) { var el = reveal(q.queue); if (el) { el.classList.add('match'); marked.push(el); } });
+      count.textContent = plural(hits.length, 'match', 'matches') + (hits.length > 200 ? ' (the first 200 shown)' : '');
+    }, 150);
+    input.addEventListener('input', search);
+    input.addEventListener('keydown', function (e) { if (e.key === 'Enter' && marked.length) { e.preventDefault(); focusItem(marked[0]); } });
+    var box = h('div', null, h('div', { cls: 'searchbar' }, input, count), tree);
+    box.reveal = function (path, keepFocus) { var el = reveal(path); if (el) { focusItem(el, keepFocus); el.scrollIntoView({ block: 'nearest' }); } };
+    return box;
+  }
+
+  // ---- tables --------------------------------------------------------------------------------
+  // A virtualised table: `rows` an array (or a length and a getter), fixed row height, only the
+  // rows in view are in the DOM. cols: [{name, get(row) -> text|node, num}].
+  function vtable(cols, count, get, opts) {
+    opts = opts || {};
+    var RH = 25, OVER = 12;
+    var wrap = h('div', { cls: 'vt', tabindex: '0', role: 'region', 'aria-label': opts.label || 'table' });
+    var table = h('table', { 'aria-rowcount': String(count() + 1) });
+    var head = h('tr', null, cols.map(function (c) { return h('th', { cls: c.num ? 'num' : null, scope: 'col', text: c.name }); }));
+    var body = h('tbody');
+    table.appendChild(h('thead', null, head));
+    table.appendChild(body);
+    wrap.appendChild(table);
+    var selected = -1, first = -1, last = -1;
+    function draw(force) {
+      var n = count();
+      var top = Math.max(0, Math.floor(wrap.scrollTop / RH) - OVER);
+      var view = Math.ceil((wrap.clientHeight || 520) / RH) + 2 * OVER;
+      var end = Math.min(n, top + view);
+      if (!force && top === first && end === last) return;
+      first = top; last = end;
+      body.textContent = '';
+      if (top > 0) body.appendChild(h('tr', { cls: 'pad', 'aria-hidden': 'true' }, h('td', { colspan: String(cols.length), style: 'height:' + (top * RH) + 'px' })));
+      for (var i = top; i < end; i++) {
+        var r = get(i);
+        var tr = h('tr', { cls: 'r' + (i === selected ? ' sel' : ''), 'aria-rowindex': String(i + 2), 'data-i': String(i) });
+        for (var c = 0; c < cols.length; c++) {
+          var v = cols[c].get(r, i);
+          var td = h('td', { cls: cols[c].num ? 'num' : null });
+          add(td, v);
+          if (typeof v === 'string') td.title = v;
+          tr.appendChild(td);
+        }
+        body.appendChild(tr);
+      }
+      if (end < n) body.appendChild(h('tr', { cls: 'pad', 'aria-hidden': 'true' }, h('td', { colspan: String(cols.length), style: 'height:' + ((n - end) * RH) + 'px' })));
+      table.setAttribute('aria-rowcount', String(n + 1));
+    }
+    wrap.addEventListener('scroll', function () { draw(false); });
+    body.addEventListener('click', function (e) {
+      var tr = e.target.closest('tr.r');
+      if (tr && opts.onPick) opts.onPick(+tr.getAttribute('data-i'));
+    });
+    wrap.addEventListener('keydown', function (e) {
+      if (!opts.onPick) return;
+      var n = count();
+      if (e.key === 'ArrowDown' || e.key === 'j') { opts.onPick(Math.min(n - 1, selected + 1)); e.preventDefault(); }
+      else if (e.key === 'ArrowUp' || e.key === 'k') { opts.onPick(Math.max(0, selected - 1)); e.preventDefault(); }
+    });
+    wrap.refresh = function () { draw(true); };
+    wrap.select = function (i) {
+      selected = i;
+      if (i >= 0) {
+        var y = i * RH;
+        if (y < wrap.scrollTop || y > wrap.scrollTop + wrap.clientHeight - 2 * RH) wrap.scrollTop = Math.max(0, y - 3 * RH);
+      }
+      draw(true);
+    };
+    requestAnimationFrame(function () { draw(true); });
+    draw(true);
+    return wrap;
+  }
+  function arrayTable(cols, rows, opts) { return vtable(cols, function () { return rows.length; }, function (i) { return rows[i]; }, opts); }
+
+  // A filter box over an array: a virtual table of the rows whose text contains the words.
+  function filtered(cols, rows, text, opts) {
+    var idx = null;
+    var shown = h('span', { cls: 'count', 'aria-live': 'polite' });
+    var t = vtable(cols, function () { return idx ? idx.length : rows.length; }, function (i) { return rows[idx ? idx[i] : i]; }, opts);
+    var input = h('input', { type: 'search', placeholder: opts.placeholder || 'Filter', 'aria-label': opts.placeholder || 'Filter' });
+    input.addEventListener('input', debounce(function () {
+      var w = input.value.trim().toLowerCase();
+      if (!w) { idx = null; shown.textContent = ''; }
+      else {
+        idx = [];
+        for (var i = 0; i < rows.length; i++) if (text(rows[i]).toLowerCase().indexOf(w) >= 0) idx.push(i);
+        shown.textContent = fmtNum(idx.length) + ' of ' + fmtNum(rows.length);
+      }
+      t.scrollTop = 0;
+      t.refresh();
+    }, 200));
+    var box = h('div', null, h('div', { cls: 'searchbar' }, input, shown), t);
+    box.table = t;
+    box.index = function (i) { return idx ? idx[i] : i; };
+    box.position = function (row) { if (!idx) return row; return idx.indexOf(row); };
+    return box;
+  }
+
+  // Anything the page does not know (a newer prio's keys): a table of a list of objects, a
+  // definition list of an object, the value itself otherwise.
+  function generic(v, depth) {
+    depth = depth || 0;
+    if (Array.isArray(v)) {
+      if (!v.length) return h('p', { cls: 'count', text: 'none' });
+      if (v.every(function (x) { return x && typeof x === 'object' && !Array.isArray(x); })) {
+        var keys = [];
+        v.forEach(function (x) { Object.keys(x).forEach(function (k) { if (keys.indexOf(k) < 0) keys.push(k); }); });
+        return arrayTable(keys.map(function (k) {
+          return { name: k, num: typeof v[0][k] === 'number', get: function (r) { var x = r[k]; return x === undefined ? '' : typeof x === 'object' && x !== null ? JSON.stringify(x) : pr(x); } };
+        }), v, { label: 'list' });
+      }
+      return h('p', { text: v.map(function (x) { return typeof x === 'object' ? JSON.stringify(x) : pr(x); }).join(', ') });
+    }
+    if (v && typeof v === 'object') {
+      if (depth > 3) return h('code', { text: JSON.stringify(v) });
+      var dl = h('dl', { cls: 'kv' });
+      Object.keys(v).forEach(function (k) { dl.appendChild(h('dt', { text: k })); dl.appendChild(h('dd', null, generic(v[k], depth + 1))); });
+      return dl;
+    }
+    return h('span', { text: pr(v) });
+  }
+
+  // ---- tabs ----------------------------------------------------------------------------------
+  function tabs(list) {
+    var bar = h('div', { role: 'tablist', 'aria-label': 'Views' });
+    var panels = h('div');
+    var btns = [];
+    list.forEach(function (t, i) {
+      var id = 'tab-' + t.id;
+      var b = h('button', { type: 'button', role: 'tab', id: id, 'aria-controls': 'panel-' + t.id, 'aria-selected': i === 0 ? 'true' : 'false', tabindex: i === 0 ? '0' : '-1', text: t.name });
+      var p = h('section', { role: 'tabpanel', id: 'panel-' + t.id, 'aria-labelledby': id, hidden: i !== 0 });
+      add(p, t.build()); // every panel is built at once: print and tests read them all; big ones draw lazily inside
+      b._show = function () {
+        btns.forEach(function (o) { o.setAttribute('aria-selected', 'false'); o.tabIndex = -1; o._panel.hidden = true; });
+        b.setAttribute('aria-selected', 'true'); b.tabIndex = 0; p.hidden = false;
+        if (t.shown) t.shown();
+      };
+      b._panel = p;
+      b.addEventListener('click', b._show);
+      btns.push(b);
+      bar.appendChild(b);
+      panels.appendChild(p);
+    });
+    bar.addEventListener('keydown', function (e) {
+      var i = btns.indexOf(document.activeElement);
+      if (i < 0) return;
+      var j = e.key === 'ArrowRight' ? (i + 1) % btns.length : e.key === 'ArrowLeft' ? (i + btns.length - 1) % btns.length :
+        e.key === 'Home' ? 0 : e.key === 'End' ? btns.length - 1 : -1;
+      if (j < 0) return;
+      e.preventDefault();
+      btns[j].focus();
+      btns[j]._show();
+    });
+    var box = h('div', null, bar, panels);
+    box.show = function (id) { btns.forEach(function (b) { if (b.id === 'tab-' + id) b._show(); }); };
+    if (btns.length) btns[0]._show();
+    return box;
+  }
+
+  // ---- priority bands (colour and pattern: readable without colour) -------------------------
+  var BAND_NAMES = ['highest', 'high', 'low', 'lowest'];
+  function bandsOf(values) { // up to 4 bands over the distinct priorities, by count
+    var counts = new Map();
+    for (var i = 0; i < values.length; i++) counts.set(values[i], (counts.get(values[i]) || 0) + 1);
+    var keys = Array.from(counts.keys()).sort(function (a, b) { return b - a; });
+    var edges = []; // band b holds priorities >= edges[b] (descending)
+    if (keys.length <= 4) edges = keys.slice();
+    else {
+      var total = values.length, acc = 0, want = 1;
+      for (var k = 0; k < keys.length && edges.length < 3; k++) {
+        acc += counts.get(keys[k]);
+        if (acc >= total * want / 4) { edges.push(keys[k]); want = Math.floor(acc * 4 / total) + 1; }
+      }
+      edges.push(keys[keys.length - 1]);
+    }
+    function band(p) { for (var b = 0; b < edges.length; b++) if (p >= edges[b]) return b; return edges.length - 1; }
+    function label(b) {
+      var hi = b === 0 ? keys[0] : null;
+      var lo = edges[b];
+      if (b > 0) { var above = edges[b - 1]; hi = keys.filter(function (x) { return x < above; })[0]; }
+      return (hi === lo ? 'P ' + lo : 'P ' + lo + '\u2026' + hi);
+    }
+    return { band: band, count: edges.length, label: label };
+  }
+  function pattern(ctx, b) { // band 0 solid, 1 stripes, 2 dots, 3 hollow (drawn as an outline)
+    var c = document.createElement('canvas');
+    c.width = c.height = 6;
+    var g = c.getContext('2d');
+    g.fillStyle = cssVar('--band' + b);
+    if (b === 0) g.fillRect(0, 0, 6, 6);
+    else if (b === 1) { g.fillRect(0, 0, 6, 6); g.clearRect(0, 3, 6, 1); g.clearRect(0, 0, 6, 1); }
+    else if (b === 2) { g.fillRect(0, 0, 6, 6); g.clearRect(0, 0, 3, 3); g.clearRect(3, 3, 3, 3); }
+    else { g.fillRect(0, 0, 6, 6); g.clearRect(1, 1, 4, 4); }
+    return ctx.createPattern(c, 'repeat');
+  }
+  function swatch(b) {
+    var c = h('canvas', { width: '18', height: '12', 'aria-hidden': 'true' });
+    var g = c.getContext('2d');
+    g.fillStyle = pattern(g, b);
+    g.fillRect(0, 0, 18, 12);
+    return c;
+  }
+
+  // ---- simulate: the timeline ----------------------------------------------------------------
+  // The run as typed arrays. Lanes are the queues at one depth of the tree (each step in the lane
+  // of its queue's ancestor there): leaves when they are few, root's children for 10,000 leaves.
+  var MAX_LANES = 150;
+  function simulateModel() {
+    var steps = DATA.steps || [];
+    var alloc = [], pre = [];
+    steps.forEach(function (s) { if (s.preemption) pre.push(s); else alloc.push(s); });
+    var n = alloc.length;
+    var prio = new Int32Array(n), stepNo = new Int32Array(n), prios = new Array(n);
+    var queues = [], qid = new Map(), qOf = new Int32Array(n), depth = 0;
+    for (var i = 0; i < n; i++) {
+      var s = alloc[i];
+      prio[i] = s.priority; prios[i] = s.priority; stepNo[i] = s.step;
+      var id = qid.get(s.queue);
+      if (id === undefined) { id = queues.length; qid.set(s.queue, id); queues.push(s.queue); depth = Math.max(depth, s.queue.split('.').length - 1); }
+      qOf[i] = id;
+    }
+    var M = { alloc: alloc, pre: pre, n: n, prio: prio, stepNo: stepNo, bands: bandsOf(prios), queues: queues, qOf: qOf, maxDepth: depth };
+    M.levels = [];
+    for (var L = 1; L <= depth; L++) M.levels.push({ depth: L, lanes: new Set(queues.map(function (q) { return ancestor(q, L); })).size });
+    var pickL = 1;
+    M.levels.forEach(function (lv) { if (lv.lanes <= MAX_LANES) pickL = lv.depth; });
+    if (!M.levels.length) pickL = 0;
+    setLevel(M, pickL);
+    return M;
+  }
+  function ancestor(q, L) { // the queue at depth L on q's path (q itself when it is not deeper)
+    var at = -1;
+    for (var k = 0; k <= L; k++) { at = q.indexOf('.', at + 1); if (at < 0) return q; }
+    return q.slice(0, at);
+  }
+  function setLevel(M, L) {
+    var order = {}, treePrio = {};
+    ((CTX.tree && CTX.tree.queues) || []).forEach(function (q, i) { order[q.queue] = i; treePrio[q.queue] = q.priority; });
+    var keyOf = M.queues.map(function (q) { return ancestor(q, L); });
+    var lanes = Array.from(new Set(keyOf));
+    lanes.sort(function (a, b) { return (order[a] === undefined ? 1e9 : order[a]) - (order[b] === undefined ? 1e9 : order[b]) || (a < b ? -1 : 1); });
+    var laneOf = new Map();
+    lanes.forEach(function (q, i) { laneOf.set(q, i); });
+    var laneOfQ = keyOf.map(function (k) { return laneOf.get(k); });
+    var n = M.n, lane = new Int32Array(n), counts = new Int32Array(lanes.length);
+    // each lane's queue priority over the steps: change points (index, value or NaN for n/a)
+    var series = lanes.map(function (q) { return { x: [], v: [], start: treePrio[q] === undefined ? null : treePrio[q] }; });
+    for (var i = 0; i < n; i++) {
+      var l = lane[i] = laneOfQ[M.qOf[i]];
+      counts[l]++;
+      var ch = M.alloc[i].changes;
+      for (var c = 0; c < ch.length; c++) {
+        var cl = laneOf.get(ch[c].queue);
+        if (cl === undefined) continue;
+        var sr = series[cl];
+        if (!sr.x.length && sr.start === null) sr.start = ch[c].from;
+        sr.x.push(i);
+        sr.v.push(ch[c].to === null ? NaN : ch[c].to);
+      }
+    }
+    series.forEach(function (sr) {
+      var lo = Infinity, hi = -Infinity;
+      function see(v) { if (v !== null && !isNaN(v)) { if (v < lo) lo = v; if (v > hi) hi = v; } }
+      see(sr.start); sr.v.forEach(see);
+      sr.lo = lo; sr.hi = hi;
+      sr.x = Int32Array.from(sr.x); sr.v = Float64Array.from(sr.v);
+    });
+    var byLane = lanes.map(function (q, l) { return new Int32Array(counts[l]); }), fill = new Int32Array(lanes.length);
+    for (i = 0; i < n; i++) byLane[lane[i]][fill[lane[i]]++] = i;
+    M.level = L; M.lanes = lanes; M.lane = lane; M.series = series; M.byLane = byLane;
+  }
+
+  function changesText(s) {
+    return (s.changes || []).map(function (c) { return short(c.queue) + ': ' + pr(c.from) + ' \u2192 ' + pr(c.to); }).join(', ');
+  }
+  function stepText(s) {
+    return 'step ' + s.step + (s.tie ? ' *' : '') + '\n' + s.queue + '\n' + s.application + ' / ' + s.ask + '   P' + s.priority +
+      (s.node ? '   on ' + s.node : '') + (s.changes && s.changes.length ? '\npriority changes: ' + changesText(s) : '\nno priority changes') +
+      (s.note ? '\n! ' + s.note : '');
+  }
+
+  function timeline(M, onPick) {
+    var GUTTER = 200, AXIS = 22;
+    var laneH = 0;
+    function laneHeight() { laneH = Math.max(12, Math.min(28, Math.floor(480 / Math.max(1, M.lanes.length)))); }
+    laneHeight();
+    var wrap = h('div', { cls: 'tl-wrap' });
+    var spacer = h('div', { style: 'height:0' });
+    var canvas = h('canvas', { tabindex: '0', role: 'img', id: 'timeline-canvas',
+      'aria-label': 'Timeline: ' + M.lanes.length + ' queues as lanes, ' + M.n + ' steps. Arrow keys move the selected step, + and - zoom, 0 resets.' });
+    wrap.appendChild(canvas);
+    wrap.appendChild(spacer);
+    var tip = h('div', { cls: 'tip', hidden: true, role: 'tooltip' });
+    var info = h('span', { cls: 'count', 'aria-live': 'polite' });
+    var x0 = 0, x1 = Math.max(1, M.n); // the view, in step indexes
+    var sel = -1;
+    var box = h('div', { id: 'timeline', 'data-lanes': String(M.lanes.length), 'data-steps': String(M.n), 'data-level': String(M.level) });
+    function zoom(f, at) {
+      var span = x1 - x0, ns = Math.min(M.n || 1, Math.max(2, span * f)); // at most every step, at least two
+      var c = at === undefined ? (x0 + x1) / 2 : at;
+      var r = (c - x0) / span;
+      x0 = c - ns * r; x1 = x0 + ns;
+      clamp(); draw();
+    }
+    function clamp() {
+      var span = x1 - x0;
+      if (x0 < 0) { x0 = 0; x1 = span; }
+      if (x1 > Math.max(1, M.n)) { x1 = Math.max(1, M.n); x0 = Math.max(0, x1 - span); }
+    }
+    function pan(d) { x0 += d; x1 += d; clamp(); draw(); }
+    var tools = h('div', { cls: 'tl-tools' },
+      h('button', { type: 'button', title: 'Zoom in (+)', 'aria-label': 'Zoom in', text: '+', onclick: function () { zoom(0.5); } }),
+      h('button', { type: 'button', title: 'Zoom out (-)', 'aria-label': 'Zoom out', text: '\u2212', onclick: function () { zoom(2); } }),
+      h('button', { type: 'button', title: 'Every step (0)', text: 'Reset', onclick: function () { x0 = 0; x1 = Math.max(1, M.n); draw(); } }),
+      M.levels.length > 1 ? h('label', null, ' Lanes: ', levelSelect()) : null,
+      info);
+    function levelSelect() {
+      var sel = h('select', { 'aria-label': 'Lanes: the queues at this depth', id: 'timeline-level' });
+      M.levels.forEach(function (lv) {
+        sel.appendChild(h('option', { value: String(lv.depth), selected: lv.depth === M.level, text: 'queues at depth ' + lv.depth + ' (' + fmtNum(lv.lanes) + ')' }));
+      });
+      sel.addEventListener('change', function () {
+        setLevel(M, +sel.value);
+        laneHeight(); W = 0; wrap.scrollTop = 0;
+        box.setAttribute('data-lanes', String(M.lanes.length));
+        box.setAttribute('data-level', String(M.level));
+        draw();
+      });
+      return sel;
+    }
+    var legend = h('div', { cls: 'legend', id: 'timeline-legend' }, 'Ask priority:');
+    for (var b = 0; b < M.bands.count; b++) legend.appendChild(h('span', null, swatch(b), BAND_NAMES[b] + ' (' + M.bands.label(b) + ')'));
+    legend.appendChild(h('span', null, '\u2014 the lane queue\u2019s priority over the steps (gaps: n/a)'));
+    if (M.pre.length) legend.appendChild(h('span', null, '\u25BC preemption before the step'));
+    box.appendChild(tools);
+    box.appendChild(legend);
+    box.appendChild(wrap);
+    document.body.appendChild(tip);
+    var W = 0, H = 0, dpr = 1, binned = false, drawn = 0;
+    function size() {
+      W = Math.max(400, wrap.clientWidth || (box.clientWidth || 900));
+      var full = AXIS + M.lanes.length * laneH + 4;
+      H = Math.min(full, 560);
+      spacer.style.height = Math.max(0, full - H) + 'px';
+      dpr = window.devicePixelRatio || 1;
+      canvas.width = Math.floor(W * dpr); canvas.height = Math.floor(H * dpr);
+      canvas.style.width = W + 'px'; canvas.style.height = H + 'px';
+    }
+    function draw() {
+      if (!canvas.isConnected) return;
+      if (!W || Math.abs(W - (wrap.clientWidth || W)) > 2) size();
+      var g = canvas.getContext('2d');
+      g.setTransform(dpr, 0, 0, dpr, 0, 0);
+      var fg = cssVar('--fg'), muted = cssVar('--muted'), line = cssVar('--line'), bg = cssVar('--bg');
+      g.fillStyle = bg; g.fillRect(0, 0, W, H);
+      var plotW = W - GUTTER - 8, span = x1 - x0, px = plotW / span;
+      var top = wrap.scrollTop, firstLane = Math.max(0, Math.floor(top / laneH)), lastLane = Math.min(M.lanes.length, Math.ceil((top + H - AXIS) / laneH) + 1);
+      function laneY(l) { return AXIS + l * laneH - top; }
+      // axis
+      g.fillStyle = muted; g.font = '11px system-ui, sans-serif'; g.textBaseline = 'middle';
+      var tick = Math.pow(10, Math.floor(Math.log10(Math.max(1, span / 6))));
+      if (span / tick > 12) tick *= 5; else if (span / tick > 6) tick *= 2;
+      g.strokeStyle = line; g.lineWidth = 1;
+      // step s covers [s-1, s) in index space: its tick at the middle
+      for (var t = Math.max(tick, Math.ceil((x0 + 0.5) / tick) * tick); t - 0.5 <= x1; t += tick) {
+        var tx = GUTTER + (t - 0.5 - x0) * px;
+        g.beginPath(); g.moveTo(tx + 0.5, AXIS - 4); g.lineTo(tx + 0.5, H); g.stroke();
+        g.fillText(fmtNum(t), tx + 2, 9);
+      }
+      g.fillText('step \u2192', 4, 9);
+      // lanes
+      var pats = []; for (var b = 0; b < M.bands.count; b++) pats.push(pattern(g, b));
+      binned = span > plotW;
+      drawn = 0;
+      var i0 = Math.max(0, Math.floor(x0)), i1 = Math.min(M.n, Math.ceil(x1));
+      for (var l = firstLane; l < lastLane; l++) {
+        var y = laneY(l);
+        if (y > H) break;
+        g.fillStyle = l % 2 ? bg : cssVar('--panel');
+        g.fillRect(GUTTER, y, plotW, laneH);
+        g.fillStyle = fg; g.textAlign = 'right';
+        g.fillText(fit(g, M.lanes[l], GUTTER - 8), GUTTER - 6, y + laneH / 2);
+        g.textAlign = 'left';
+        var idx = M.byLane[l];
+        var lo = lower(idx, i0), hi = lower(idx, i1);
+        if (!binned) {
+          var w = Math.max(1, Math.min(px - 1, 14));
+          for (var k = lo; k < hi; k++) {
+            var i = idx[k], bd = M.bands.band(M.prio[i]);
+            var x = GUTTER + (i + 0.5 - x0) * px - w / 2;
+            g.fillStyle = pats[bd]; g.fillRect(x, y + 2, w, laneH - 4);
+            if (bd === 3 || w < 3) { g.strokeStyle = cssVar('--band' + bd); g.strokeRect(x + 0.5, y + 2.5, Math.max(0, w - 1), laneH - 5); }
+            if (i === sel) { g.strokeStyle = fg; g.lineWidth = 2; g.strokeRect(x - 1.5, y + 0.5, w + 3, laneH - 1); g.lineWidth = 1; }
+            drawn++;
+          }
+        } else { // bins: one per pixel column, height by count, band of the highest priority in it
+          var cols = Math.ceil(plotW);
+          var cnt = new Int32Array(cols), best = new Int32Array(cols).fill(-2147483648), mx = 0;
+          for (k = lo; k < hi; k++) {
+            i = idx[k];
+            var col = Math.floor((i - x0) * px);
+            if (col < 0 || col >= cols) continue;
+            cnt[col]++; if (M.prio[i] > best[col]) best[col] = M.prio[i];
+          }
+          for (var cix = 0; cix < cols; cix++) if (cnt[cix] > mx) mx = cnt[cix];
+          for (cix = 0; cix < cols; cix++) {
+            if (!cnt[cix]) continue;
+            var fill = Math.max(0.25, Math.sqrt(cnt[cix] / mx)); // against the lane's busiest pixel
+            var bh = Math.max(2, (laneH - 4) * fill);
+            g.fillStyle = pats[M.bands.band(best[cix])];
+            g.fillRect(GUTTER + cix, y + laneH - 2 - bh, 1, bh);
+            drawn++;
+          }
+        }
+        drawSeries(g, M.series[l], y, plotW, px, i0, i1);
+      }
+      // preemptions: a mark on the axis before their step
+      g.fillStyle = cssVar('--bad');
+      M.pre.forEach(function (p) {
+        var i = p.step - 1;
+        if (i < x0 || i > x1) return;
+        var x = GUTTER + (i - x0) * px;
+        g.beginPath(); g.moveTo(x - 5, AXIS - 10); g.lineTo(x + 5, AXIS - 10); g.lineTo(x, AXIS - 2); g.fill();
+      });
+      box.setAttribute('data-binned', binned ? 'true' : 'false');
+      box.setAttribute('data-drawn', String(drawn));
+      info.textContent = 'steps ' + fmtNum(M.n ? M.stepNo[Math.max(0, Math.min(M.n - 1, i0))] : 0) + '\u2013' + fmtNum(M.n ? M.stepNo[Math.max(0, i1 - 1)] : 0) +
+        ' of ' + fmtNum(M.n) + (binned ? ' (binned: ' + (span / plotW).toFixed(1) + ' steps a pixel; zoom in for each step)' : '');
+    }
+    function drawSeries(g, sr, y, plotW, px, i0, i1) {
+      if (sr.lo === Infinity) return;
+      var range = sr.hi - sr.lo;
+      function Y(v) { return range ? y + laneH - 3 - (v - sr.lo) / range * (laneH - 6) : y + laneH / 2; }
+      g.strokeStyle = cssVar('--lineprio'); g.lineWidth = 1.25; g.globalAlpha = 0.7;
+      g.beginPath();
+      var k = lower(sr.x, i0), v = k > 0 ? sr.v[k - 1] : sr.start === null ? NaN : sr.start;
+      var x = GUTTER, pen = false, lastPx = -1;
+      function to(nx, nv) { // v holds from x to nx, then nv
+        if (!isNaN(v)) { if (!pen) { g.moveTo(x, Y(v)); pen = true; } g.lineTo(nx, Y(v)); } else pen = false;
+        if (!isNaN(nv) && !isNaN(v)) g.lineTo(nx, Y(nv)); else if (!isNaN(nv)) { g.moveTo(nx, Y(nv)); pen = true; }
+        x = nx; v = nv;
+      }
+      for (; k < sr.x.length && sr.x[k] < i1; k++) {
+        var nx = GUTTER + (sr.x[k] + 1 - x0) * px;
+        if (Math.floor(nx) === lastPx && !isNaN(sr.v[k]) && !isNaN(v)) { v = sr.v[k]; continue; } // many changes in one pixel
+        lastPx = Math.floor(nx);
+        to(nx, sr.v[k]);
+      }
+      to(GUTTER + plotW, v);
+      g.stroke();
+      g.lineWidth = 1; g.globalAlpha = 1;
+    }
+    function lower(a, v) { var lo = 0, hi = a.length; while (lo < hi) { var m = (lo + hi) >> 1; if (a[m] < v) lo = m + 1; else hi = m; } return lo; }
+    function fit(g, text, w) {
+      if (g.measureText(text).width <= w) return text;
+      var s = short(text);
+      while (s.length > 3 && g.measureText('\u2026' + s).width > w) s = s.slice(1);
+      return '\u2026' + s;
+    }
+    function at(e) {
+      var r = canvas.getBoundingClientRect();
+      var mx = e.clientX - r.left, my = e.clientY - r.top;
+      var plotW = W - GUTTER - 8;
+      var xi = x0 + (mx - GUTTER) / plotW * (x1 - x0);
+      var l = Math.floor((my - AXIS + wrap.scrollTop) / laneH);
+      return { mx: mx, my: my, xi: xi, lane: l >= 0 && l < M.lanes.length ? l : -1, inPlot: mx >= GUTTER };
+    }
+    canvas.addEventListener('mousemove', function (e) {
+      var p = at(e);
+      if (drag) { var d = (drag.x - e.clientX) / (W - GUTTER - 8) * (x1 - x0); drag.x = e.clientX; pan(d); return; }
+      if (!p.inPlot || p.lane < 0 || p.xi < 0 || p.xi >= M.n) { tip.hidden = true; return; }
+      var text;
+      var span = x1 - x0, perPx = span / (W - GUTTER - 8);
+      if (perPx <= 1) {
+        var i = Math.floor(p.xi);
+        text = stepText(M.alloc[i]) + (M.lane[i] !== p.lane ? '\n(this step placed in ' + M.lanes[M.lane[i]] + ')' : '');
+      } else {
+        var a = Math.max(0, Math.floor(p.xi)), z = Math.min(M.n, Math.floor(p.xi + perPx) + 1);
+        var idx = M.byLane[p.lane], c = lower(idx, z) - lower(idx, a);
+        text = 'steps ' + M.stepNo[a] + '\u2013' + M.stepNo[z - 1] + '\n' + M.lanes[p.lane] + ': ' + plural(c, 'placement') + '\n(zoom in to see each step)';
+      }
+      tip.textContent = text;
+      tip.hidden = false;
+      tip.style.left = Math.min(window.innerWidth - 460, e.clientX + 14) + 'px';
+      tip.style.top = (e.clientY + 14) + 'px';
+    });
+    canvas.addEventListener('mouseleave', function () { tip.hidden = true; drag = null; });
+    var drag = null, moved = false;
+    canvas.addEventListener('mousedown', function (e) { drag = { x: e.clientX }; moved = false; });
+    window.addEventListener('mouseup', function () { drag = null; });
+    canvas.addEventListener('mousemove', function () { if (drag) moved = true; });
+    canvas.addEventListener('click', function (e) {
+      if (moved) return;
+      var p = at(e);
+      if (!p.inPlot || p.xi < 0 || p.xi >= M.n) return;
+      var i = Math.floor(p.xi);
+      if (p.lane >= 0 && M.lane[i] !== p.lane) { // the nearest step of the lane clicked
+        var idx = M.byLane[p.lane], k = lower(idx, i);
+        var cands = [idx[k - 1], idx[k]].filter(function (x) { return x !== undefined; });
+        if (cands.length) i = cands.sort(function (a, b) { return Math.abs(a - p.xi) - Math.abs(b - p.xi); })[0];
+      }
+      onPick(i);
+    });
+    canvas.addEventListener('wheel', function (e) {
+      e.preventDefault();
+      if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) { pan((e.deltaX || e.deltaY) / (W - GUTTER) * (x1 - x0)); return; }
+      zoom(e.deltaY > 0 ? 1.25 : 0.8, at(e).xi);
+    }, { passive: false });
+    canvas.addEventListener('keydown', function (e) {
+      var k = e.key;
+      if (k === '+' || k === '=') zoom(0.5, sel >= 0 ? sel : undefined);
+      else if (k === '-' || k === '_') zoom(2, sel >= 0 ? sel : undefined);
+      else if (k === '0') { x0 = 0; x1 = Math.max(1, M.n); draw(); }
+      else if (k === 'ArrowRight') onPick(Math.min(M.n - 1, sel + 1));
+      else if (k === 'ArrowLeft') onPick(Math.max(0, sel - 1));
+      else if (k === 'Home') onPick(0);
+      else if (k === 'End') onPick(M.n - 1);
+      else if (k === 'PageDown') pan((x1 - x0) / 2);
+      else if (k === 'PageUp') pan(-(x1 - x0) / 2);
+      else return;
+      e.preventDefault();
+    });
+    wrap.addEventListener('scroll', function () { draw(); });
+    window.addEventListener('resize', debounce(function () { W = 0; draw(); }, 100));
+    redraws.push(draw);
+    box.select = function (i) {
+      sel = i;
+      if (i >= 0 && (i < x0 || i >= x1)) { var span = x1 - x0; x0 = i - span / 2; x1 = x0 + span; clamp(); }
+      if (i >= 0) { // the lane into view
+        var y = M.lane[i] * laneH;
+        if (y < wrap.scrollTop || y > wrap.scrollTop + H - AXIS - laneH) wrap.scrollTop = Math.max(0, y - 2 * laneH);
+      }
+      draw();
+    };
+    box.draw = draw;
+    return box;
+  }
+
+  function buildSimulate(treeBox) {
+    var M = simulateModel();
+    var whyAsk = CTX.whyAsk || {};
+    var panel = h('div', { cls: 'whyask', id: 'whyask' }, h('strong', { text: 'Why is this ask here?' }), h('p', { cls: 'count', text: 'Pick a step on the timeline or in the steps table.' }));
+    var stepsBox = null, tl = null;
+    function pick(i) {
+      if (i < 0 || i >= M.n) return;
+      var s = M.alloc[i];
+      if (tl) tl.select(i);
+      if (stepsBox) { var pos = stepsBox.position(i); if (pos >= 0) stepsBox.table.select(pos); }
+      panel.textContent = '';
+      var key = s.application + '/' + s.ask;
+      var lines = whyAsk[key];
+      panel.appendChild(h('strong', { text: 'Why is ' + s.ask + ' at step ' + s.step + '?' }));
+      panel.appendChild(h('pre', { text: stepText(s) }));
+      if (lines) panel.appendChild(h('pre', { cls: 'answer', text: lines.join('\n') }));
+      else panel.appendChild(h('p', null, 'Ask prio: ', h('code', { text: 'prio explain --why-ask ' + key + ' INPUT...' }),
+        ' (the report carries the answers of runs of at most 100 asks).'));
+      if (treeBox) treeBox.reveal(s.queue, true);
+    }
+    selectStep = function (stepNumber, toTimeline) {
+      for (var i = 0; i < M.n; i++) if (M.stepNo[i] === stepNumber) { pick(i); if (toTimeline !== false) tabsBox.show('timeline'); return; }
+    };
+    var cols = [
+      { name: 'step', num: true, get: function (s) { return String(s.step) + (s.tie ? '*' : '') + (s.note ? '!' : ''); } },
+      { name: 'queue', get: function (s) { return s.queue; } },
+      { name: 'application', get: function (s) { return s.application; } },
+      { name: 'ask', get: function (s) { return s.ask; } },
+      { name: 'priority', num: true, get: function (s) { return 'P' + s.priority; } }];
+    if (M.alloc.some(function (s) { return s.node !== undefined; })) cols.push({ name: 'node', get: function (s) { return s.node || ''; } });
+    cols.push({ name: 'priority changes', get: changesText });
+    var unsched = DATA.unscheduled || [];
+    var list = [
+      { id: 'timeline', name: 'Timeline', build: function () {
+        if (!M.n) return h('p', { id: 'timeline', 'data-lanes': '0', 'data-steps': '0', text: 'Nothing was placed: no step to draw.' + (unsched.length ? ' See Unscheduled.' : '') });
+        tl = timeline(M, pick);
+        return [tl, panel];
+      }, shown: function () { if (tl) tl.draw(); } },
+      { id: 'steps', name: 'Steps (' + fmtNum(M.n) + ')', build: function () {
+        stepsBox = filtered(cols, M.alloc, function (s) { return s.queue + ' ' + s.application + ' ' + s.ask + ' ' + (s.node || ''); },
+          { label: 'Scheduling order', placeholder: 'Filter steps by queue, application, ask or node', onPick: function (j) { pick(stepsBox.index(j)); } });
+        stepsBox.id = 'steps';
+        stepsBox.setAttribute('data-rows', String(M.n));
+        return [stepsBox, h('p', { cls: 'count', text: '* a choice YuniKorn leaves to Go\u2019s map order (the real scheduler may take another order). ! YuniKorn\u2019s queue sort compared against another sibling\u2019s fair max.' })];
+      }, shown: function () { if (stepsBox) stepsBox.table.refresh(); } },
+      { id: 'unscheduled', name: 'Unscheduled (' + fmtNum(unsched.length) + ')', build: function () { return unscheduledView(unsched); } },
+      { id: 'perqueue', name: 'Per queue', build: function () { return perQueue(M); } }];
+    if (M.pre.length) list.splice(2, 0, { id: 'preemptions', name: 'Preemptions (' + M.pre.length + ')', build: function () {
+      return arrayTable([
+        { name: 'before step', num: true, get: function (p) { return String(p.step); } },
+        { name: 'ask', get: function (p) { return p.preemption.ask; } },
+        { name: 'application', get: function (p) { return p.preemption.application; } },
+        { name: 'queue', get: function (p) { return p.preemption.queue; } },
+        { name: 'node', get: function (p) { return p.preemption.node; } },
+        { name: 'victims (in YuniKorn\u2019s order)', get: function (p) { return (p.preemption.victims || []).join(', '); } },
+        { name: 'note', get: function (p) { return p.preemption.warning || (p.tie ? 'victims tie with other tasks: Go\u2019s map order chose' : ''); } }], M.pre, { label: 'Preemptions' });
+    } });
+    if (DATA.rejected && DATA.rejected.length) list.push({ id: 'rejected', name: 'Rejected (' + DATA.rejected.length + ')', build: function () { return generic(DATA.rejected); } });
+    others(['steps', 'unscheduled', 'rejected'], list);
+    var tabsBox = tabs(list);
+    return tabsBox;
+  }
+
+  function unscheduledView(unsched) {
+    var box = h('div', { id: 'unscheduled', 'data-asks': String(unsched.length) });
+    if (!unsched.length) { box.appendChild(h('p', { text: 'Every pending ask was placed.' })); return box; }
+    var groups = new Map();
+    unsched.forEach(function (u) { var c = u.code || 'Unknown'; if (!groups.has(c)) groups.set(c, []); groups.get(c).push(u); });
+    var codes = CTX.codes || {};
+    box.appendChild(h('p', null, plural(unsched.length, 'ask') + ' not placed, by reason code (', h('code', { text: 'code' }), ' in the JSON):'));
+    Array.from(groups.keys()).sort(function (a, b) { return groups.get(b).length - groups.get(a).length || (a < b ? -1 : 1); }).forEach(function (c, n) {
+      var items = groups.get(c);
+      var d = h('details', { cls: 'group', 'data-code': c, 'data-count': String(items.length), open: n < 3 },
+        h('summary', null, h('span', { cls: 'code', text: c }), ' \u2014 ' + plural(items.length, 'ask') + (codes[c] ? ': ' + codes[c] : '')));
+      var inner = h('div');
+      d.appendChild(inner);
+      var drawn = false;
+      function fill() {
+        if (drawn) return; drawn = true;
+        inner.appendChild(arrayTable([
+          { name: 'queue', get: function (u) { return u.queue; } },
+          { name: 'application', get: function (u) { return u.application; } },
+          { name: 'ask', get: function (u) { return u.ask + (u.tie ? ' *' : ''); } },
+          { name: 'priority', num: true, get: function (u) { return 'P' + u.priority; } },
+          { name: 'reason', get: function (u) { return u.reason; } }], items, { label: 'Unscheduled: ' + c }));
+      }
+      if (d.open) fill();
+      d.addEventListener('toggle', fill);
+      box.appendChild(d);
+    });
+    return box;
+  }
+
+  function perQueue(M) {
+    var first = new Map(), rows = [];
+    for (var i = 0; i < M.n; i++) {
+      var q = M.queues[M.qOf[i]], r = first.get(q);
+      if (!r) { r = { queue: q, placed: 0, first: M.stepNo[i], last: 0 }; first.set(q, r); rows.push(r); }
+      r.placed++; r.last = M.stepNo[i];
+    }
+    var order = {};
+    ((CTX.tree && CTX.tree.queues) || []).forEach(function (x, k) { order[x.queue] = k; });
+    rows.sort(function (a, b) { return (order[a.queue] === undefined ? 1e9 : order[a.queue]) - (order[b.queue] === undefined ? 1e9 : order[b.queue]) || (a.queue < b.queue ? -1 : 1); });
+    var t = arrayTable([
+      { name: 'queue', get: function (r) { return r.queue; } },
+      { name: 'placed', num: true, get: function (r) { return fmtNum(r.placed); } },
+      { name: 'first step', num: true, get: function (r) { return String(r.first); } },
+      { name: 'last step', num: true, get: function (r) { return String(r.last); } }], rows, { label: 'Per queue' });
+    t.id = 'perqueue';
+    return t;
+  }
+
+  // top-level keys of the JSON this page does not draw (a newer prio's): shown as they are
+  function others(known, list) {
+    Object.keys(DATA).forEach(function (k) {
+      var v = DATA[k];
+      if (known.indexOf(k) >= 0 || v === null || (typeof v === 'object' && !Object.keys(v).length)) return;
+      list.push({ id: 'other-' + k, name: k, build: function () { return h('div', { 'data-key': k }, h('p', { cls: 'count', text: 'The JSON\u2019s ' + k + ', as it is:' }), generic(DATA[k])); } });
+    });
+  }
+
+  // ---- explain -------------------------------------------------------------------------------
+  function buildExplain() {
+    var asks = DATA.asks || [];
+    var list = [{ id: 'asks', name: 'Pending asks (' + fmtNum(asks.length) + ')', build: function () {
+      var box = filtered([
+        { name: '#', num: true, get: function (a, i) { return String(i + 1); } },
+        { name: 'ask', get: function (a) { return a.ask; } },
+        { name: 'application', get: function (a) { return a.application; } },
+        { name: 'queue', get: function (a) { return a.queue; } },
+        { name: 'priority', num: true, get: function (a) { return 'P' + a.priority; } },
+        { name: 'queue priorities (root\u2019s child first)', get: function (a) { return (a.queuePriorities || []).map(function (q) { return short(q.queue) + ' ' + pr(q.priority); }).join(' \u203A '); } }],
+        asks, function (a) { return a.ask + ' ' + a.application + ' ' + a.queue; }, { label: 'Pending asks in the order YuniKorn considers them', placeholder: 'Filter asks' });
+      box.id = 'asks';
+      box.setAttribute('data-rows', String(asks.length));
+      return [h('p', { cls: 'count', text: 'In the order YuniKorn considers them now (before anything is placed).' }), box];
+    } }];
+    var qs = DATA.queues || [];
+    list.push({ id: 'queuetable', name: 'Queues (' + qs.length + ')', build: function () {
+      return filtered([
+        { name: 'queue', get: function (q) { return q.queue; } },
+        { name: 'priority', num: true, get: function (q) { return pr(q.priority); } },
+        { name: 'offset', num: true, get: function (q) { return String(q.offset); } },
+        { name: 'fenced', get: function (q) { return q.fenced ? 'fence' : ''; } },
+        { name: 'sort', get: function (q) { return q.sortPolicy; } },
+        { name: 'pending', num: true, get: function (q) { return fmtNum(q.pendingAsks); } }], qs, function (q) { return q.queue; }, { label: 'Queues', placeholder: 'Filter queues' });
+    } });
+    if (DATA.priorityClasses && DATA.priorityClasses.length) list.push({ id: 'classes', name: 'PriorityClasses', build: function () { return generic(DATA.priorityClasses); } });
+    if (DATA.rejected && DATA.rejected.length) list.push({ id: 'rejected', name: 'Rejected (' + DATA.rejected.length + ')', build: function () { return generic(DATA.rejected); } });
+    others(['queues', 'asks', 'priorityClasses', 'rejected'], list);
+    return tabs(list);
+  }
+
+  // ---- preempt -------------------------------------------------------------------------------
+  function buildPreempt(treeBox) {
+    var asks = DATA.asks || {};
+    var details = {};
+    (CTX.preempt || []).forEach(function (d) { details[d.ask] = details[d.ask] || d; details[d.application + '/' + d.ask] = d; });
+    var keys = Object.keys(asks);
+    var list = [{ id: 'asks', name: 'Pending asks (' + keys.length + ')', build: function () {
+      var box = h('div', { id: 'preempt', 'data-asks': String(keys.length) });
+      if (!keys.length) box.appendChild(h('p', { text: 'No pending asks in the snapshot.' }));
+      keys.slice(0, 500).forEach(function (k) { box.appendChild(card(k, asks[k], details[k] || {})); });
+      if (keys.length > 500) box.appendChild(h('p', { text: (keys.length - 500) + ' more asks: prio preempt --ask ID shows one, -o json all.' }));
+      box.appendChild(h('p', { cls: 'count', text: 'prio simulate models preemption inside the run only with nodes; this is what YuniKorn\u2019s preemption would do for each ask as things stand.' }));
+      return box;
+    } }];
+    function card(key, a, d) {
+      var cls = a.outcome === 'not placed' ? 'not-placed' : a.outcome;
+      var symbol = { preempted: '\u26A0', allocated: '\u2713' }[a.outcome] || '\u2717';
+      var c = h('article', { cls: 'card', 'data-ask': key, 'data-outcome': a.outcome },
+        h('h3', null, h('span', { cls: 'outcome ' + cls, text: symbol + ' ' + a.outcome.toUpperCase() }), d.headline || key));
+      if (d.checks && d.checks.length) {
+        c.appendChild(h('ul', { cls: 'checks' }, d.checks.map(function (x) { return h('li', { cls: x.passed ? 'ok' : 'no', 'data-passed': String(x.passed) }, h('strong', { text: x.check }), ': ' + x.detail); })));
+      }
+      var dl = h('dl', { cls: 'kv' });
+      dl.appendChild(h('dt', { text: 'fence root' }));
+      dl.appendChild(h('dd', null, h('a', { href: '#', text: a.fenceRoot, onclick: function (e) { e.preventDefault(); if (treeBox) treeBox.reveal(a.fenceRoot); } }), d.fenceWhy ? ' (' + d.fenceWhy + ')' : ''));
+      dl.appendChild(h('dt', { text: 'ask priority by queue' }));
+      dl.appendChild(h('dd', { text: Object.keys(a.askPriorityByQueue || {}).map(function (q) { return q + ' ' + a.askPriorityByQueue[q]; }).join(', ') }));
+      if (a.reason) { dl.appendChild(h('dt', { text: 'reason' })); dl.appendChild(h('dd', { text: a.reason })); }
+      (d.details || []).filter(function (l) { return l.indexOf('why: ') === 0; }).forEach(function (l) { dl.appendChild(h('dt', { text: 'why' })); dl.appendChild(h('dd', { text: l.slice(5) })); });
+      if (a.log && a.log.length) { dl.appendChild(h('dt', { text: 'YuniKorn\u2019s log' })); dl.appendChild(h('dd', { text: a.log.join('; ') })); }
+      c.appendChild(dl);
+      if (a.victims && a.victims.length) {
+        var nodeOf = {};
+        (d.candidates || []).forEach(function (x) { nodeOf[x.task] = x; });
+        c.appendChild(h('p', null, h('strong', { text: 'Victims in YuniKorn\u2019s order' + (a.node ? ', on ' + a.node : '') + ':' })));
+        c.appendChild(h('ol', { cls: 'victims' }, a.victims.map(function (v) {
+          var x = nodeOf[v];
+          return h('li', { 'data-victim': v }, h('code', { text: v }), x ? ' (' + x.application + ', ' + x.queue + ', node ' + x.node + ', P' + x.priority + ')' : '');
+        })));
+      }
+      if (d.candidates && d.candidates.length) {
+        var t = h('table', { cls: 'cands' }, h('thead', null, h('tr', null, ['task', 'application', 'queue', 'node', 'priority', 'ask priority there', 'verdict', 'why'].map(function (n) {
+          return h('th', { text: n, cls: n.indexOf('priority') >= 0 ? 'num' : null });
+        }))));
+        var tb = h('tbody');
+        d.candidates.forEach(function (x) {
+          tb.appendChild(h('tr', { 'data-verdict': x.verdict },
+            h('td', null, h('code', { text: x.task })), h('td', { text: x.application }), h('td', { text: x.queue }), h('td', { text: x.node }),
+            h('td', { cls: 'num', text: String(x.priority) }), h('td', { cls: 'num', text: pr(x.askPriorityThere === null ? '' : x.askPriorityThere) }),
+            h('td', { cls: x.verdict.indexOf('victim') === 0 ? 'verdict-victim' : x.verdict === 'not eligible' ? 'verdict-not' : null,
+              text: (x.verdict.indexOf('victim') === 0 ? '\u2716 ' : x.verdict === 'candidate' ? '\u25CB ' : '\u2013 ') + x.verdict }),
+            h('td', { text: x.why })));
+        });
+        t.appendChild(tb);
+        c.appendChild(h('details', { open: true }, h('summary', { text: 'Running tasks inside the fence root (' + d.candidates.length + ')' + (d.outside ? '; ' + d.outside + ' outside it, never candidates' : '') }), t));
+      }
+      return c;
+    }
+    others(['asks'], list);
+    return tabs(list);
+  }
+
+  // ---- diff ----------------------------------------------------------------------------------
+  function buildDiff() {
+    var q = DATA.queues || [], asks = DATA.asks || [];
+    var un = DATA.unscheduled || { added: [], removed: [] }, fi = DATA.findings || { added: [], removed: [] };
+    var later = asks.filter(function (a) { return a.stepBefore !== null && a.stepAfter !== null && a.stepAfter > a.stepBefore; }).length;
+    var earlier = asks.filter(function (a) { return a.stepBefore !== null && a.stepAfter !== null && a.stepAfter < a.stepBefore; }).length;
+    var list = [{ id: 'summary', name: 'Summary', build: function () {
+      var box = h('div', { id: 'diff-summary' });
+      box.appendChild(h('ul', null,
+        h('li', { 'data-kind': 'config' }, plural((DATA.config || []).length, 'config change')),
+        h('li', { 'data-kind': 'priority' }, plural(q.length, 'queue priority change')),
+        h('li', { 'data-kind': 'order' }, plural(asks.length, 'ask') + ' move (' + later + ' later, ' + earlier + ' earlier)'),
+        h('li', { 'data-kind': 'unscheduled' }, plural((un.added || []).length, 'ask') + ' newly unscheduled, ' + (un.removed || []).length + ' now placed'),
+        h('li', { 'data-kind': 'findings' }, plural((fi.added || []).length, 'finding') + ' added, ' + (fi.removed || []).length + ' removed')));
+      if (DATA.config && DATA.config.length) {
+        box.appendChild(h('h3', { text: 'Config changes' }));
+        box.appendChild(generic(DATA.config));
+      }
+      return box;
+    } }];
+    list.push({ id: 'priorities', name: 'Priorities (' + q.length + ')', build: function () {
+      var t = arrayTable([
+        { name: 'queue', get: function (r) { return r.queue; } },
+        { name: 'before', num: true, get: function (r) { return pr(r.before); } },
+        { name: 'after', num: true, get: function (r) { return pr(r.after); } },
+        { name: 'change', get: function (r) {
+          if (r.before === null || r.after === null) return r.after === null ? 'no longer pending' : 'now pending';
+          var d = r.after - r.before;
+          return h('span', { cls: d > 0 ? 'delta-up' : 'delta-down', text: (d > 0 ? '+' : '') + d + (d > 0 ? ' (higher)' : ' (lower)') });
+        } }], q, { label: 'Priorities that change' });
+      t.id = 'diff-priorities';
+      return t;
+    } });
+    list.push({ id: 'moves', name: 'Asks that move (' + fmtNum(asks.length) + ')', build: function () {
+      var maxd = 1;
+      asks.forEach(function (a) { if (a.stepBefore !== null && a.stepAfter !== null) maxd = Math.max(maxd, Math.abs(a.stepAfter - a.stepBefore)); });
+      var box = filtered([
+        { name: 'ask', get: function (a) { return a.ask; } },
+        { name: 'application', get: function (a) { return a.application; } },
+        { name: 'queue', get: function (a) { return a.queue; } },
+        { name: 'step before', num: true, get: function (a) { return a.stepBefore === null ? 'not placed' : String(a.stepBefore); } },
+        { name: 'step after', num: true, get: function (a) { return a.stepAfter === null ? 'not placed' : String(a.stepAfter); } },
+        { name: 'moves', get: function (a) {
+          if (a.stepBefore === null) return 'now placed';
+          if (a.stepAfter === null) return 'no longer placed';
+          var d = a.stepAfter - a.stepBefore, dir = d > 0 ? 'later' : 'earlier';
+          return h('span', null, Math.abs(d) + ' ' + dir, h('span', { cls: 'dist ' + dir, style: 'width:' + Math.max(2, 80 * Math.abs(d) / maxd).toFixed(0) + 'px', 'aria-hidden': 'true' }));
+        } }], asks, function (a) { return a.ask + ' ' + a.application + ' ' + a.queue; }, { label: 'Asks that move', placeholder: 'Filter asks' });
+      box.id = 'diff-moves';
+      box.setAttribute('data-rows', String(asks.length));
+      return box;
+    } });
+    function addedRemoved(id, title, obj) {
+      return { id: id, name: title + ' (+' + (obj.added || []).length + ' \u2212' + (obj.removed || []).length + ')', build: function () {
+        return h('div', { id: 'diff-' + id }, h('h3', { text: 'Added (' + (obj.added || []).length + ')' }), generic(obj.added || []),
+          h('h3', { text: 'Removed (' + (obj.removed || []).length + ')' }), generic(obj.removed || []));
+      } };
+    }
+    list.push(addedRemoved('unscheduled', 'Unscheduled', un));
+    list.push(addedRemoved('findings', 'Findings', fi));
+    if (DATA.rejected && ((DATA.rejected.added || []).length || (DATA.rejected.removed || []).length)) list.push(addedRemoved('rejected', 'Rejected', DATA.rejected));
+    others(['queues', 'asks', 'unscheduled', 'findings', 'rejected', 'config'], list);
+    return tabs(list);
+  }
+
+  // ---- the page ------------------------------------------------------------------------------
+  function build() {
+    app.appendChild(buildHeader());
+    var layout = h('div', { cls: 'layout' });
+    var aside = h('aside', { id: 'queues', 'aria-label': 'Queue tree' });
+    var treeBox = null;
+    var treeData = CTX.tree;
+    var changes = null;
+    if (COMMAND === 'diff') {
+      var trees = CTX.trees || {};
+      treeData = trees.NEW || trees.OLD;
+      changes = {};
+      (DATA.queues || []).forEach(function (r) { changes[r.queue] = [r.before, r.after]; });
+    }
+    if (treeData && treeData.queues && treeData.queues.length) {
+      aside.appendChild(h('h2', { text: COMMAND === 'diff' ? 'Queues (NEW, before the run; changes marked)' : COMMAND === 'simulate' ? 'Queues (before the run)' : 'Queues' }));
+      treeBox = buildTree(treeData.queues, { changes: changes });
+      aside.appendChild(treeBox);
+      if (treeData.whyNote) aside.appendChild(h('p', { cls: 'count', text: treeData.whyNote }));
+      aside.appendChild(h('p', { cls: 'count' }, 'Bars: usage against max (a tick at guaranteed); hatched when over max. ', h('kbd', { text: '\u2191\u2193\u2190\u2192' }), ' move and open, ', h('kbd', { text: 'Enter' }), ' shows why.'));
+    } else {
+      aside.appendChild(h('p', { cls: 'count', text: 'No queue tree in this report.' }));
+    }
+    var main = h('main', { id: 'main' });
+    var view = COMMAND === 'simulate' ? buildSimulate(treeBox) : COMMAND === 'preempt' ? buildPreempt(treeBox) :
+      COMMAND === 'diff' ? buildDiff() : buildExplain();
+    main.appendChild(view);
+    main.appendChild(h('p', { cls: 'printnote', text: 'Printed: long tables show the rows drawn on screen; the file holds every row (its prio-data element is the -o json document).' }));
+    layout.appendChild(aside);
+    layout.appendChild(main);
+    app.appendChild(layout);
+    app.appendChild(h('footer', null, 'Keys: ', h('kbd', { text: '/' }), ' search queues, ', h('kbd', { text: 't' }), ' theme, ',
+      h('kbd', { text: '\u2190\u2192' }), ' tabs and steps, ', h('kbd', { text: '+ \u2212 0' }), ' zoom the timeline. ',
+      'Written by prio ' + (CTX.prio || '') + '; the data is this command\u2019s -o json document, inside this file.'));
+    document.addEventListener('keydown', function (e) {
+      var tag = (e.target && e.target.tagName) || '';
+      if (tag === 'INPUT' || tag === 'TEXTAREA' || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.key === '/') { var s = document.getElementById('tree-search'); if (s) { e.preventDefault(); s.focus(); } }
+      else if (e.key === 't') themeBtn.click();
+    });
+    applyTheme();
+    followHash(treeBox, view);
+    window.addEventListener('hashchange', function () { followHash(treeBox, view); });
+  }
+
+  // The address can say what to show: #step=N, #tab=ID, #queue=PATH, #search=TEXT, #theme=dark
+  // (a link into a report pasted in a channel; the tests drive the page with it too).
+  function followHash(treeBox, view) {
+    var args = {};
+    location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
+      var i = kv.indexOf('=');
+      if (i > 0) args[decodeURIComponent(kv.slice(0, i))] = decodeURIComponent(kv.slice(i + 1));
+    });
+    if (args.theme && THEMES.indexOf(args.theme) >= 0) { theme = args.theme; applyTheme(); }
+    if (args.tab && view.show) view.show(args.tab);
+    if (args.step && selectStep) selectStep(+args.step, !args.tab);
+    if (args.queue && treeBox) treeBox.reveal(args.queue);
+    if (args.search !== undefined) {
+      var s = document.getElementById('tree-search');
+      if (s) { s.value = args.search; s.dispatchEvent(new Event('input')); }
+    }
+  }
+
+  try {
+    build();
+  } catch (e) {
+    report(e && e.stack ? e.message + ' at ' + e.stack.split('\n')[1] : e);
+    throw e;
+  }
+  document.body.setAttribute('data-ready', '1');
+  if (!errors.length) document.body.setAttribute('data-errors', '0');
+  // how long the page took to open, for the benchmark (benchmarks/run.py reads Chromium's log)
+  var built = Math.round(performance.now());
+  document.body.setAttribute('data-built-ms', String(built));
+  console.info('prio report: built in ' + built + ' ms');
+})();
