@@ -53,6 +53,14 @@ def _simulate(o: Options, fmt: str) -> int:
     if inp.armada and (o.steps is not None or limit is not None):  # refused, not silently ignored
         sys.stderr.write(f"prio: {'--steps' if o.steps is not None else '--limit'} applies to YuniKorn inputs, not Armada scenarios\n")
         return 2
+    if inp.kueue:
+        if o.steps is not None or limit is not None or o.rounds is not None or o.seed is not None:
+            sys.stderr.write("prio: --steps, --limit, --rounds and --seed do not apply to Kueue inputs\n")
+            return 2
+        from prio.cli.kueue import run_simulate as run_kueue
+
+        sys.stdout.write(run_kueue(inp, fmt, width=width()))
+        return 0
     if inp.armada:
         from prio.cli.armada import run_simulate
 

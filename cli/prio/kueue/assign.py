@@ -10,7 +10,6 @@ from prio.kueue.model import ClusterQueue, ResourceFlavor, TRY_NEXT_FLAVOR, NEVE
 
 # FlavorAssignmentMode
 NO_FIT, PREEMPT, DEFERRED_FIT, FIT = 0, 1, 2, 3
-MODE_NAMES = {NO_FIT: "NoFit", PREEMPT: "Preempt", DEFERRED_FIT: "DeferredFit", FIT: "Fit"}
 # preemptionMode (granular)
 P_NO_FIT, P_NO_CANDIDATES, P_PREEMPT, P_RECLAIM, P_FIT = 0, 1, 2, 3, 4
 BIG = 1 << 62

@@ -162,14 +162,6 @@ class Workload:
 
 
 @dataclass
-class PriorityClassInfo:
-    name: str
-    value: int
-    global_default: bool = False
-    kind: str = "PriorityClass"
-
-
-@dataclass
 class Setup:
     """Everything one Kueue input gives: the objects, and the scheduler's options."""
 
@@ -181,7 +173,6 @@ class Setup:
     workloads: list = field(default_factory=list)  # Workload
     fair_sharing: bool = False
     strategies_written: list = field(default_factory=list)
-    feature_gates: dict = field(default_factory=dict)
     clock_start: float = 0.0
     source: str = ""
 

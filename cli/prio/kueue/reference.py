@@ -39,7 +39,6 @@ class WlState:
     times_preempted: int = 0
     pending_reason: str | None = None
     pending_message: str | None = None
-    requeued: bool = False
     last_tried: list | None = None  # LastAssignment.LastTriedFlavorIdx
 
     @property
@@ -81,7 +80,6 @@ class Entry:
 
     s: WlState
     cq: str
-    is_preemptor: bool = False
     assignment: Assignment | None = None
     targets: list = field(default_factory=list)
     status: str = NOT_NOMINATED
@@ -200,9 +198,10 @@ class ReferenceRun:
     # -- the queue manager -------------------------------------------------------------------
 
     def active_cqs(self) -> list:
-        """ClusterQueues Kueue marks active: every flavor they name exists."""
+        """ClusterQueues Kueue marks active: every flavor they name exists, no stopPolicy."""
+        cqs = self.setup.cluster_queues
         return [q for name, q in self.queues.items()
-                if all(f in self.setup.flavors for f in self.setup.cluster_queues[name].flavor_names())]
+                if all(f in self.setup.flavors for f in cqs[name].flavor_names()) and cqs[name].stop_policy == "None"]
 
     def push_or_update(self, q: CQueue, s: WlState) -> None:
         """`ClusterQueue.PushOrUpdate` for a workload not yet in the queue."""
@@ -270,7 +269,7 @@ class ReferenceRun:
         for q in self.active_cqs():
             s = q.pop()
             if s is not None:
-                out.append(Entry(s, q.name, is_preemptor=(q.preemptor == s.key)))
+                out.append(Entry(s, q.name))
         return out
 
     def get_assignments(self, snap: Snapshot, e: Entry):
@@ -554,7 +553,7 @@ class ReferenceRun:
             del self.admitted[s.key]
             s.admission = s.reserved_at = s.admitted_in_cycle = None
             s.times_preempted += 1
-            s.pending_reason, s.pending_message, s.requeued = PENDING_EVALUATION, p["message"], True
+            s.pending_reason, s.pending_message = PENDING_EVALUATION, p["message"]
             s.last_tried = None
             if s.cq in self.queues:
                 self.push_or_update(self.queues[s.cq], s)

@@ -27,9 +27,6 @@ class Node:
     def __repr__(self) -> str:
         return f"Node({self.name})"
 
-    def has_parent(self) -> bool:
-        return self.parent is not None
-
     def root(self) -> "Node":
         n = self
         while n.parent is not None:

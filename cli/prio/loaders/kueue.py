@@ -13,18 +13,10 @@ from prio.kueue.model import (Admission, Cohort, ClusterQueue, FlavorQuotas, Fun
                               Toleration, Workload, NEVER, BEST_EFFORT_FIFO, MAY_STOP_SEARCH, TRY_NEXT_FLAVOR)
 from prio.loaders.reader import Reader, kind_of_value, parse_time
 
-KUEUE_GROUP = "kueue.x-k8s.io/"
-CONFIG_GROUP = "config.kueue.x-k8s.io/"
 KINDS = ("Configuration", "ResourceFlavor", "Cohort", "ClusterQueue", "LocalQueue", "WorkloadPriorityClass",
          "PriorityClass", "Namespace", "Workload")
 CLOCK_START = parse_time("2026-01-01T01:00:00Z")
 PRIORITY_LABEL = "kueue.x-k8s.io/priority-class"
-
-
-def is_kueue_object(data) -> bool:
-    """A Kueue API object (kueue.x-k8s.io or config.kueue.x-k8s.io)."""
-    return isinstance(data, dict) and isinstance(data.get("apiVersion"), str) and \
-        data["apiVersion"].startswith((KUEUE_GROUP, CONFIG_GROUP))
 
 
 def items_of(name: str, doc):
@@ -179,7 +171,6 @@ class _Builder:
                 for i, st in enumerate(s.strategies_written):
                     if st not in ("LessThanOrEqualToFinalShare", "LessThanInitialShare"):
                         r.fail(path + ("fairSharing", "preemptionStrategies", i), f"unknown preemption strategy {st!r}")
-            s.feature_gates = dict(obj.get("featureGates") or {})
         elif kind == "ResourceFlavor":
             taints = [Taint(str(t.get("key", "")), str(t.get("value", "")), str(t.get("effect", "")))
                       for t in spec.get("nodeTaints") or []]

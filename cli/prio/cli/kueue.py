@@ -1,0 +1,42 @@
+"""What explain, simulate and diff call for Kueue inputs. Each takes the gathered inputs and
+returns the whole stdout text; bad input raises prio.errors.InputError (exit 2, one line)."""
+from __future__ import annotations
+
+
+def setup_of(inp):
+    """The Kueue objects of the inputs (PriorityClasses included) as one Setup."""
+    from prio.loaders import kueue as loader
+
+    return loader.load(list(inp.kueue_classes) + list(inp.kueue))
+
+
+def replay(setup):
+    from prio.kueue.reference import ReferenceRun
+
+    return ReferenceRun(setup).run()
+
+
+def cq_paths(setup) -> dict:
+    from prio.kueue.tree import Tree
+
+    tree = Tree(setup)
+    return {name: node.path() for name, node in tree.cqs.items()}
+
+
+def simulate_data(setup) -> dict:
+    from prio.kueue.report import as_data
+
+    return as_data(replay(setup))
+
+
+def run_simulate(inp, fmt: str, width: int | None = None) -> str:
+    from prio.render import kueue as render
+
+    setup = setup_of(inp)
+    data = simulate_data(setup)
+    paths = cq_paths(setup)
+    if fmt != "json":
+        for w in data["workloads"]:
+            cq = setup.cluster_queue_of(next(x for x in setup.workloads if x.key == w["workload"]))
+            w["_cq_path"] = paths.get(cq, cq or "(no LocalQueue)")
+    return render.simulate_text(data, paths, fmt, width)
