@@ -40,3 +40,20 @@ def run_simulate(inp, fmt: str, width: int | None = None) -> str:
             cq = setup.cluster_queue_of(next(x for x in setup.workloads if x.key == w["workload"]))
             w["_cq_path"] = paths.get(cq, cq or "(no LocalQueue)")
     return render.simulate_text(data, paths, fmt, width)
+
+
+def run_explain(inp, fmt: str, width: int | None = None, why_workload: str | None = None) -> str:
+    from prio.errors import InputError
+    from prio.kueue import explain as ex
+    from prio.render import kueue as render
+
+    setup = setup_of(inp)
+    why = None
+    if why_workload:
+        key = why_workload if "/" in why_workload else f"default/{why_workload}"
+        why = ex.why_workload(setup, key)
+        if why is None:
+            from prio.suggest import did_you_mean
+
+            raise InputError(setup.source, f"no Workload {key}{did_you_mean(key, [w.key for w in setup.workloads])}")
+    return render.explain_text(ex.explain(setup), fmt, width, why)

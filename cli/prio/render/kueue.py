@@ -58,3 +58,48 @@ def simulate_text(data: dict, paths: dict, fmt: str, width: int | None = None, n
 
 _STOPS = {"noPendingHeads": "no ClusterQueue has a workload left to try",
           "noProgress": "two cycles in a row changed nothing", "cycleLimit": "the cycle limit (200)"}
+
+
+def _share(x) -> str:
+    if x is None:
+        return ""
+    return "inf" if x == float("inf") else f"{x:g}"
+
+
+def explain_text(data: dict, fmt: str, width: int | None = None, why: list | None = None) -> str:
+    """data: `prio.kueue.explain.explain`."""
+    if fmt == "json":
+        out = dict(data)
+        if why is not None:
+            out["why"] = why
+        return json.dumps(out, indent=2) + "\n"
+    o = _Out(fmt, width)
+    o.title(f"{LABEL}: cohort tree and quotas" + (" (fair sharing on)" if data["fairSharing"] else ""))
+    rows = []
+    for n in data["tree"]:
+        name = "  " * n["depth"] + n["name"] + ("" if n["kind"] == "ClusterQueue" else "/")
+        if not n["resources"]:
+            rows.append([name, "", "", "", "", "", "", "", _share(n["weight"]), _share(n["share"])])
+        for i, r in enumerate(n["resources"]):
+            rows.append([name if i == 0 else "", f"{r['resource']} in {r['flavor']}", r["nominalQuota"] or "",
+                         r["borrowingLimit"] or "-", r["lendingLimit"] or "-", r["usage"] or "0", r["borrowed"] or "0",
+                         r["available"] or "", _share(n["weight"]) if i == 0 else "", _share(n["share"]) if i == 0 else ""])
+    o.table("Cohorts and ClusterQueues", ["name", "resource", "nominal", "borrowing limit", "lending limit", "usage",
+                                          "borrowed", "available", "weight", "share"], rows,
+            "borrowed: usage above the node's own quota; available: what a workload of the ClusterQueue may use now, "
+            "borrowing included; share: dominant resource share / weight (fair sharing)")
+    prow = []
+    for p in data["pending"]:
+        victims = ", ".join(v["workload"] for v in p["victims"])
+        prow.append([p["clusterQueue"] or "", str(p["position"] or "-"), p["workload"], str(p["priority"]), p["outcome"],
+                     p["reason"] or "", p["message"] + (f" (victims: {victims})" if victims else "")])
+    if prow:
+        o.table("Pending workloads, in the order Kueue considers them", ["ClusterQueue", "#", "workload", "priority",
+                                                                          "now", "reason", "why"], prow,
+                "each evaluated alone against the current quota, as Kueue's next cycle would; one workload per "
+                "ClusterQueue is tried per cycle")
+    else:
+        o.lines(["no pending workload"])
+    if why:
+        o.lines(why, "Why")
+    return o.render()
