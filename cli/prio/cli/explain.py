@@ -21,6 +21,8 @@ Options = shared.options(
     Opt("why", ("--why",), "Explain how this queue's priority was derived.", metavar="QUEUE"),
     Opt("why_ask", ("--why-ask",), "Why this ask waits where it does (an ask id, or APP/ASK): its step in the simulated order, "
                                    "and the decisive comparison with the ask placed before it.", metavar="ASK"),
+    Opt("why_workload", ("--why-workload",), "Kueue inputs: why this Workload (NAMESPACE/NAME) waits or runs, in prose.",
+        metavar="NS/NAME"),
     Opt("behind", ("--behind",), "With --why-ask: compare with this ask instead of the one placed just before.", metavar="ASK"),
     "limit", "priority_classes", "armada_decay", "armada_weighting", "armada_model", "verbose", "yunikorn", "header", "cacert", "timeout",
     Opt("pending", ("--pending",), "Why asks stay pending: each reason code with how many asks, per queue, and the first few "
@@ -52,6 +54,20 @@ def _explain(o: Options, fmt: str) -> int:
     if o.verbose:
         say_recognised(inp)
     check_armada_options(inp, o.armada_decay, o.armada_weighting, armada_decay=o.armada_decay, armada_weighting=o.armada_weighting, armada_model=o.armada_model)
+    if o.why_workload and not inp.kueue:
+        sys.stderr.write("prio: --why-workload applies to Kueue inputs\n")
+        return 2
+    if inp.kueue:
+        if fmt == "html":
+            sys.stderr.write("prio: -o html is not available for Kueue inputs yet (use table, plain, markdown or json)\n")
+            return 2
+        if o.why_ask or o.behind or o.queue or o.why or o.pending:
+            sys.stderr.write("prio: --why-ask, --behind, --queue, --why and --pending apply to YuniKorn inputs; for Kueue use --why-workload NS/NAME\n")
+            return 2
+        from prio.cli.kueue import run_explain as kueue_explain
+
+        sys.stdout.write(kueue_explain(inp, fmt, width=width(), why_workload=o.why_workload))
+        return 0
     if inp.armada and o.pending:
         sys.stderr.write("prio: --pending applies to YuniKorn inputs, not Armada scenarios\n")
         return 2

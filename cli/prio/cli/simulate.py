@@ -57,6 +57,17 @@ def _simulate(o: Options, fmt: str) -> int:
         from prio.cli.htmlreport import refuse_armada
 
         return refuse_armada()
+    if inp.kueue:
+        if fmt == "html":
+            sys.stderr.write("prio: -o html is not available for Kueue inputs yet (use table, plain, markdown or json)\n")
+            return 2
+        if o.steps is not None or limit is not None or o.rounds is not None or o.seed is not None:
+            sys.stderr.write("prio: --steps, --limit, --rounds and --seed do not apply to Kueue inputs\n")
+            return 2
+        from prio.cli.kueue import run_simulate as run_kueue
+
+        sys.stdout.write(run_kueue(inp, fmt, width=width()))
+        return 0
     if inp.armada:
         from prio.cli.armada import run_simulate
 

@@ -13,7 +13,7 @@ from prio.diagnostics import Issue
 from prio.io.document import Document
 from prio.io.endpoints import identify as rest_endpoint
 from prio.io.recognise import REST_CONFIG_EXTRA, is_rest_config, queue_config_part
-from prio.io.recognise import (is_apps_dump, is_current_scenario, is_helm_values, is_native, is_pod_list, is_queue_manifest,
+from prio.io.recognise import (is_kueue, is_namespace, is_apps_dump, is_current_scenario, is_helm_values, is_native, is_pod_list, is_queue_manifest,
                                 is_queues_dump, is_scenario)
 
 QUEUES_KEY = "queues.yaml"
@@ -35,7 +35,8 @@ REST_CONFIG_LABEL = ("YuniKorn's /ws/v1/config response: the queues.yaml it serv
 def kind_of(data) -> str:
     """What one parsed document is, by content alone. One of: queues (a queues.yaml, also a
     broken one), configmap, priorityclass, armada-queue, armada-scenario, native (a snapshot),
-    rest-queues, rest-apps, pods, list (a Kubernetes List of other things), other."""
+    rest-queues, rest-apps, pods, kueue (a Kueue object or a List of them), namespace, list (a
+    Kubernetes List of other things), other."""
     if data is None:
         return "queues"
     if is_queue_manifest(data):
@@ -50,6 +51,10 @@ def kind_of(data) -> str:
         return "queues"  # a scalar at the top: a (broken) queues.yaml
     if is_scenario(data):
         return "armada-scenario"
+    if is_kueue(data):
+        return "kueue"
+    if is_namespace(data):
+        return "namespace"
     kind = data.get("kind")
     api = str(data.get("apiVersion", ""))
     if kind == "ConfigMap":

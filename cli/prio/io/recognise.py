@@ -134,3 +134,30 @@ def is_queue_manifest(data) -> bool:
     if isinstance(data, list) and data:
         return all(isinstance(i, dict) for i in data) and any(_is_armada_header(i) for i in data)
     return False
+
+
+# Kueue objects (prio.loaders.kueue reads them)
+KUEUE_API_GROUPS = ("kueue.x-k8s.io/", "config.kueue.x-k8s.io/")
+
+
+def _is_kueue_header(data) -> bool:
+    return isinstance(data, dict) and isinstance(data.get("apiVersion"), str) and \
+        data["apiVersion"].strip().startswith(KUEUE_API_GROUPS)
+
+
+def is_kueue(data) -> bool:
+    """A Kueue object (apiVersion kueue.x-k8s.io/... or config.kueue.x-k8s.io/...), or a List
+    (`kubectl get ... -o yaml`) holding one."""
+    if _is_kueue_header(data):
+        return True
+    if isinstance(data, dict) and str(data.get("kind", "")).endswith("List") and isinstance(data.get("items"), list):
+        kind = str(data.get("kind"))
+        if kind != "List" and str(data.get("apiVersion", "")).startswith(KUEUE_API_GROUPS):
+            return True  # a typed list straight from the API: items carry no apiVersion
+        return any(_is_kueue_header(i) for i in data["items"])
+    return False
+
+
+def is_namespace(data) -> bool:
+    """A core/v1 Namespace (its labels feed a ClusterQueue's namespaceSelector)."""
+    return isinstance(data, dict) and data.get("kind") == "Namespace" and str(data.get("apiVersion", "")).strip() == "v1"

@@ -26,6 +26,8 @@ class Inputs:
     snapshot: Snapshot | None = None
     rest_queues: list = field(default_factory=list)  # QueueInfo from a REST queues dump
     armada: list = field(default_factory=list)  # (name, Document) of Armada scenarios and queues
+    kueue: list = field(default_factory=list)  # (name, Document) of Kueue objects and Namespaces
+    kueue_classes: list = field(default_factory=list)  # (name, Document) of PriorityClasses, for Kueue
     classes: list = field(default_factory=list)  # PriorityClass
     names: list = field(default_factory=list)
     notes: list = field(default_factory=list)  # what was assumed or ignored: printed on stderr
@@ -42,7 +44,8 @@ _WHAT = {"config": "a queue config", "configmap": "a ConfigMap", "configmap-list
          "native": "a prio snapshot", "rest-queues": "a YuniKorn REST queues dump",
          "rest-apps": "a YuniKorn REST applications dump", "pods": "a pod list",
          "armada": "an Armada scenario or queue list", "list": "a List of other objects",
-         "helm-values": "the YuniKorn Helm chart's values"}
+         "helm-values": "the YuniKorn Helm chart's values",
+         "kueue": "Kueue objects", "namespace": "a Namespace"}
 
 
 def _kind(data) -> str:
@@ -108,6 +111,7 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
         work_only = path in work_from and inp.config is not None and bool(set(kinds) & set(WORK_KINDS))
         for doc, k in zip(docs, kinds):
             if k in ("priorityclass", "priorityclass-list"):
+                inp.kueue_classes.append((src.name, doc))
                 if units is None:
                     from prio.loaders.priorityclasses import classes_from_docs
 
@@ -126,6 +130,8 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
                 continue  # ConfigMaps and Helm values are taken from the units below; other lists hold nothing for us
             elif k == "armada":
                 inp.armada.append((src.name, doc))
+            elif k in ("kueue", "namespace"):
+                inp.kueue.append((src.name, doc))
             elif k in ("native", "rest-queues", "rest-apps", "pods"):
                 pending_docs.append((k, src.name, doc))
             else:
@@ -183,6 +189,11 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
         inp.notes += inp.snapshot.notes
     if inp.armada and (inp.config is not None or inp.snapshot is not None):
         raise InputError(inp.armada[0][0], "an Armada scenario cannot be combined with YuniKorn inputs")
+    if inp.kueue:
+        if not any(k == "kueue" for k in (_kind(d.data) for _, d in inp.kueue)):
+            raise InputError(inp.kueue[0][0], "a Namespace alone: give the Kueue objects it goes with (ClusterQueue, Workload, ...)")
+        if inp.armada or inp.config is not None or inp.snapshot is not None:
+            raise InputError(inp.kueue[0][0], "Kueue objects cannot be combined with YuniKorn or Armada inputs")
     return inp
 
 

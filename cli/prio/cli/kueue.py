@@ -1,0 +1,59 @@
+"""What explain, simulate and diff call for Kueue inputs. Each takes the gathered inputs and
+returns the whole stdout text; bad input raises prio.errors.InputError (exit 2, one line)."""
+from __future__ import annotations
+
+
+def setup_of(inp):
+    """The Kueue objects of the inputs (PriorityClasses included) as one Setup."""
+    from prio.loaders import kueue as loader
+
+    return loader.load(list(inp.kueue_classes) + list(inp.kueue))
+
+
+def replay(setup):
+    from prio.kueue.reference import ReferenceRun
+
+    return ReferenceRun(setup).run()
+
+
+def cq_paths(setup) -> dict:
+    from prio.kueue.tree import Tree
+
+    tree = Tree(setup)
+    return {name: node.path() for name, node in tree.cqs.items()}
+
+
+def simulate_data(setup) -> dict:
+    from prio.kueue.report import as_data
+
+    return as_data(replay(setup))
+
+
+def run_simulate(inp, fmt: str, width: int | None = None) -> str:
+    from prio.render import kueue as render
+
+    setup = setup_of(inp)
+    data = simulate_data(setup)
+    paths = cq_paths(setup)
+    if fmt != "json":
+        for w in data["workloads"]:
+            cq = setup.cluster_queue_of(next(x for x in setup.workloads if x.key == w["workload"]))
+            w["_cq_path"] = paths.get(cq, cq or "(no LocalQueue)")
+    return render.simulate_text(data, paths, fmt, width)
+
+
+def run_explain(inp, fmt: str, width: int | None = None, why_workload: str | None = None) -> str:
+    from prio.errors import InputError
+    from prio.kueue import explain as ex
+    from prio.render import kueue as render
+
+    setup = setup_of(inp)
+    why = None
+    if why_workload:
+        key = why_workload if "/" in why_workload else f"default/{why_workload}"
+        why = ex.why_workload(setup, key)
+        if why is None:
+            from prio.suggest import did_you_mean
+
+            raise InputError(setup.source, f"no Workload {key}{did_you_mean(key, [w.key for w in setup.workloads])}")
+    return render.explain_text(ex.explain(setup), fmt, width, why)

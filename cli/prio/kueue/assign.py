@@ -1,0 +1,363 @@
+"""Kueue's flavor assignment (pkg/scheduler/flavorassigner/flavorassigner.go): which flavor each
+resource of a workload gets in its ClusterQueue, and in which mode (fit, preempt, no fit), with
+Kueue's messages and pending reasons."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from prio.kueue import quantity, tree as t
+from prio.kueue.model import ClusterQueue, ResourceFlavor, TRY_NEXT_FLAVOR, NEVER
+
+# FlavorAssignmentMode
+NO_FIT, PREEMPT, DEFERRED_FIT, FIT = 0, 1, 2, 3
+# preemptionMode (granular)
+P_NO_FIT, P_NO_CANDIDATES, P_PREEMPT, P_RECLAIM, P_FIT = 0, 1, 2, 3, 4
+BIG = 1 << 62
+
+NO_MATCHING_FLAVOR, EXCEEDS_MAX_QUOTA, WAITING_FOR_QUOTA = "NoMatchingFlavor", "ExceedsMaxQuota", "WaitingForQuota"
+_SEVERITY = {NO_MATCHING_FLAVOR: 4, EXCEEDS_MAX_QUOTA: 3, WAITING_FOR_QUOTA: 2, "TopologyPlacementFailed": 1}
+
+
+def severity(reason: str) -> int:
+    return _SEVERITY.get(reason or "", 0)
+
+
+def most_severe(a: str, b: str) -> str:
+    """`mostSevereReason`."""
+    return a if severity(a) >= severity(b) else b
+
+
+def flavor_assignment_mode(pmode: int) -> int:
+    """`preemptionMode.flavorAssignmentMode`."""
+    return {P_NO_FIT: NO_FIT, P_NO_CANDIDATES: PREEMPT, P_PREEMPT: PREEMPT, P_RECLAIM: PREEMPT, P_FIT: FIT}[pmode]
+
+
+def is_preferred(a: tuple, b: tuple, preference: str | None) -> bool:
+    """`isPreferred`: a granular mode (preemption mode, borrowing level) better than b."""
+    if a[0] == P_NO_FIT:
+        return False
+    if b[0] == P_NO_FIT:
+        return True
+    if (a[0] == P_NO_CANDIDATES) != (b[0] == P_NO_CANDIDATES):
+        return a[0] != P_NO_CANDIDATES
+    if preference == "PreemptionOverBorrowing":
+        if a[1] != b[1]:
+            return a[1] < b[1]
+        return a[0] > b[0]
+    if a[0] != b[0]:
+        return a[0] > b[0]
+    return a[1] < b[1]
+
+
+def should_try_next_flavor(mode: tuple, cq: ClusterQueue) -> bool:
+    """`shouldTryNextFlavor`."""
+    if mode[0] in (P_NO_FIT, P_NO_CANDIDATES):
+        return True
+    if mode[0] in (P_PREEMPT, P_RECLAIM) and cq.fungibility.when_can_preempt == TRY_NEXT_FLAVOR:
+        return True
+    return mode[1] != 0 and cq.fungibility.when_can_borrow == TRY_NEXT_FLAVOR
+
+
+@dataclass
+class FlavorChoice:
+    flavor: str
+    mode: int
+    borrow: int = 0
+    tried_idx: int = 0
+
+
+@dataclass
+class PodSetAssignment:
+    name: str
+    count: int
+    requests: dict  # resource -> total amount (count x per pod)
+    flavors: dict = field(default_factory=dict)  # resource -> FlavorChoice
+    reasons: list = field(default_factory=list)
+    attempts: dict = field(default_factory=dict)  # flavor -> (mode, noFitReason)
+
+    def is_fit(self) -> bool:
+        return not self.reasons
+
+    def mode(self) -> int:
+        """`PodSetAssignment.RepresentativeMode`."""
+        if self.is_fit():
+            return FIT
+        if not self.flavors:
+            return NO_FIT
+        return min(f.mode for f in self.flavors.values())
+
+
+@dataclass
+class Assignment:
+    pod_sets: list
+    borrowing: int = 0
+    usage: dict = field(default_factory=dict)  # (flavor, resource) -> amount
+    last_tried: list = field(default_factory=list)  # per pod set {resource: tried flavor index}
+    no_fit_reason: str = ""
+    forced_mode: int | None = None
+
+    def mode(self) -> int:
+        """`Assignment.RepresentativeMode`."""
+        if not self.pod_sets:
+            return NO_FIT
+        if self.forced_mode is not None:
+            return self.forced_mode
+        return min(ps.mode() for ps in self.pod_sets)
+
+    def message(self) -> str:
+        """`Assignment.Message`."""
+        parts = []
+        for ps in self.pod_sets:
+            if ps.is_fit():
+                continue
+            parts.append(f"couldn't assign flavors to pod set {ps.name}: {', '.join(sorted(ps.reasons))}")
+        return "; ".join(parts)
+
+    def frs_need_preemption(self) -> set:
+        """`flavorResourcesNeedPreemption`."""
+        return {(f.flavor, res) for ps in self.pod_sets for res, f in ps.flavors.items() if f.mode == PREEMPT}
+
+    def flavors_by_pod_set(self) -> dict:
+        return {ps.name: {r: f.flavor for r, f in ps.flavors.items()} for ps in self.pod_sets}
+
+
+def pending_flavors(last_tried) -> bool:
+    """`AssignmentClusterQueueState.PendingFlavors`."""
+    return bool(last_tried) and any(idx != -1 for ps in last_tried for idx in ps.values())
+
+
+def next_flavor_to_try(last_tried, ps: int, res: str) -> int:
+    """`NextFlavorToTryForPodSetResource`."""
+    if not last_tried or ps >= len(last_tried) or res not in last_tried[ps]:
+        return 0
+    return last_tried[ps][res] + 1
+
+
+def _tolerates(tol, taint) -> bool:
+    """corev1 `Toleration.ToleratesTaint`."""
+    if tol.effect and tol.effect != taint.effect:
+        return False
+    if tol.key and tol.key != taint.key:
+        return False
+    if tol.operator == "Exists":
+        return True
+    if tol.operator in ("Equal", ""):
+        return tol.value == taint.value
+    return False
+
+
+def _matches_requirement(labels: dict, key: str, op: str, values) -> bool:
+    have = key in labels
+    if op == "In":
+        return have and labels[key] in values
+    if op == "NotIn":
+        return not have or labels[key] not in values
+    if op == "Exists":
+        return have
+    if op == "DoesNotExist":
+        return not have
+    if op in ("Gt", "Lt"):
+        try:
+            v, w = int(labels[key]), int(values[0])
+        except (KeyError, ValueError, IndexError):
+            return False
+        return v > w if op == "Gt" else v < w
+    return False
+
+
+def check_flavor(flavor: ResourceFlavor | None, name: str, pod_sets) -> str | None:
+    """`checkFlavorForPodSets`: why a flavor cannot take these pod sets (taints, node selection)."""
+    if flavor is None:
+        return f"flavor {name} not found"
+    keys = set(flavor.node_labels)
+    for ps in pod_sets:
+        tols = list(ps.tolerations) + list(flavor.tolerations)
+        for taint in flavor.node_taints:
+            if taint.effect not in ("NoSchedule", "NoExecute"):
+                continue
+            if not any(_tolerates(tol, taint) for tol in tols):
+                return f"untolerated taint {taint} in flavor {name}"
+        # flavorSelector: only the keys the flavor's nodeLabels know take part
+        for k, v in ps.node_selector.items():
+            if k in keys and flavor.node_labels.get(k) != v:
+                return f"flavor {name} doesn't match node affinity"
+        terms = []
+        for term in ps.affinity_terms:
+            kept = [e for e in term if e[0] in keys]
+            if not kept:
+                terms = []
+                break
+            terms.append(kept)
+        if terms and not any(all(_matches_requirement(flavor.node_labels, *e) for e in term) for term in terms):
+            return f"flavor {name} doesn't match node affinity"
+    return None
+
+
+class Assigner:
+    """`FlavorAssigner` for one workload in one ClusterQueue of a snapshot."""
+
+    def __init__(self, engine, snap, cq_name: str, wl, last_tried, nomination=None):
+        self.engine, self.snap, self.wl, self.last_tried = engine, snap, wl, last_tried
+        self.cq: ClusterQueue = engine.setup.cluster_queues[cq_name]
+        self.node = snap.tree.cqs[cq_name]
+        self.nomination = nomination  # {pod set: {resource: flavor}} when recomputing after overlap
+
+    def rg_by_resource(self, res: str):
+        for i, rg in enumerate(self.cq.resource_groups):
+            if res in rg.covered:
+                return i, rg
+        return None, None
+
+    def assign(self) -> Assignment:
+        """`assignFlavors` (every pod set its own group; no TAS, no partial admission)."""
+        a = Assignment(pod_sets=[])
+        for i, ps in enumerate(self.wl.pod_sets):
+            requests = {r: v * ps.count for r, v in ps.requests.items()}
+            if self.rg_by_resource("pods")[1] is not None:
+                requests["pods"] = ps.count
+            psa = PodSetAssignment(ps.name, ps.count, requests)
+            group_flavors: dict = {}
+            failed = False
+            for res in sorted(requests):
+                if self.rg_by_resource(res)[1] is None and requests[res] == 0:
+                    continue
+                if res in group_flavors:
+                    continue
+                flavors, reasons, ok = self.find_flavor(i, requests, res, a.usage, psa)
+                if not flavors and requests:
+                    group_flavors, psa.reasons, failed = {}, list(reasons), True
+                    break
+                group_flavors.update(flavors)
+                if not ok:
+                    psa.reasons += reasons
+            psa.flavors = {r: f for r, f in group_flavors.items() if r in requests}
+            self._append(a, psa)
+            if failed or (requests and not psa.flavors):
+                self.resolve_no_fit_reason(a)
+                return a
+        if a.mode() == NO_FIT:
+            self.resolve_no_fit_reason(a)
+        return a
+
+    def _append(self, a: Assignment, psa: PodSetAssignment) -> None:
+        """`Assignment.append`."""
+        a.pod_sets.append(psa)
+        tried = {}
+        for res, f in psa.flavors.items():
+            a.borrowing = max(a.borrowing, f.borrow)
+            fr = (f.flavor, res)
+            a.usage[fr] = a.usage.get(fr, 0) + psa.requests.get(res, 0)
+            tried[res] = f.tried_idx
+        a.last_tried.append(tried)
+
+    def resolve_no_fit_reason(self, a: Assignment) -> None:
+        """`resolveNoFitReason`."""
+        if a.mode() != NO_FIT:
+            return
+        overall = ""
+        for ps in a.pod_sets:
+            if ps.mode() != NO_FIT:
+                continue
+            if not ps.attempts:
+                overall = most_severe(overall, NO_MATCHING_FLAVOR)
+                continue
+            rg_min: dict = {}
+            for i, (flavor, (mode, reason)) in enumerate(sorted(ps.attempts.items())):
+                if mode != NO_FIT:
+                    continue
+                idxs = [j for j, rg in enumerate(self.cq.resource_groups) if flavor in [f.name for f in rg.flavors]] or [-1 - i]
+                for j in idxs:
+                    if j not in rg_min or severity(reason) < severity(rg_min[j]):
+                        rg_min[j] = reason
+            ps_reason = ""
+            for r in rg_min.values():
+                ps_reason = most_severe(ps_reason, r)
+            overall = most_severe(overall, ps_reason)
+        a.no_fit_reason = overall
+
+    def _attempt(self, psa: PodSetAssignment, flavor: str, mode: int, reason: str) -> None:
+        """`mergeFlavorAttempts`: the worst mode and the most severe reason per flavor."""
+        if flavor in psa.attempts:
+            m, r = psa.attempts[flavor]
+            psa.attempts[flavor] = (min(m, mode), most_severe(r, reason))
+        else:
+            psa.attempts[flavor] = (mode, reason)
+
+    def find_flavor(self, ps_idx: int, requests: dict, res: str, assigned: dict, psa: PodSetAssignment):
+        """`findFlavorForPodSets`: (flavors per covered resource, reasons, fit)."""
+        _, rg = self.rg_by_resource(res)
+        if rg is None:
+            return {}, [f"resource {res} unavailable in ClusterQueue"], False
+        reasons: list = []
+        covered = {r: v for r, v in requests.items() if r in rg.covered}
+        best, best_mode = None, (P_NO_FIT, BIG)
+        attempted = -1
+        idx = next_flavor_to_try(self.last_tried, ps_idx, res)
+        while idx < len(rg.flavors):
+            attempted = idx
+            fq = rg.flavors[idx]
+            fname = fq.name
+            if self.nomination and fname != self.nomination.get(psa.name, {}).get(res):
+                reasons.append(f"skipping flavor {fname} as it is not found in the nomination mapping for resource {res}")
+                idx += 1
+                continue
+            why = check_flavor(self.engine.setup.flavors.get(fname), fname, [self.wl.pod_sets[ps_idx]])
+            if why is not None:
+                reasons.append(why)
+                self._attempt(psa, fname, NO_FIT, NO_MATCHING_FLAVOR)
+                idx += 1
+                continue
+            choices: dict = {}
+            rep = (P_FIT, 0)
+            flavor_reason = ""
+            for rname in sorted(covered):
+                fr = (fname, rname)
+                pmode, borrow, status, nofit = self.fits_resource_quota(fr, assigned.get(fr, 0), covered[rname])
+                if status:
+                    reasons.append(status)
+                    flavor_reason = most_severe(flavor_reason, nofit)
+                mode = (pmode, borrow)
+                if is_preferred(rep, mode, self.cq.fungibility.preference):
+                    rep = mode
+                if rep[0] == P_NO_FIT:
+                    continue
+                choices[rname] = FlavorChoice(fname, flavor_assignment_mode(pmode), borrow)
+            self._attempt(psa, fname, flavor_assignment_mode(rep[0]), flavor_reason)
+            if not should_try_next_flavor(rep, self.cq):
+                best, best_mode = choices, rep
+                break
+            if is_preferred(rep, best_mode, self.cq.fungibility.preference):
+                best, best_mode = choices, rep
+            idx += 1
+        for f in (best or {}).values():
+            f.tried_idx = -1 if attempted == len(rg.flavors) - 1 else attempted
+        if best_mode[0] == P_FIT:
+            return best or {}, [], True
+        return best or {}, reasons, False
+
+    def fits_resource_quota(self, fr, assumed: int, request: int):
+        """`fitsResourceQuota`: (preemption mode, borrowing level, reason or "", pending reason)."""
+        node, res = self.node, fr[1]
+        avail = t.cq_available(node, fr)
+        max_capacity = t.potential_available(node, fr)
+        val = assumed + request
+        if val > max_capacity:
+            msg = (f"insufficient quota for {res} in flavor {fr[0]}, previously considered podsets requests "
+                   f"({quantity.text(res, assumed)}) + current podset request ({quantity.text(res, request)}) > "
+                   f"maximum capacity ({quantity.text(res, max_capacity)})")
+            return P_NO_FIT, 0, msg, EXCEEDS_MAX_QUOTA
+        borrow, may_reclaim = t.lowest_subtree_that_fits(node, fr, val)
+        if val <= avail:
+            return P_FIT, borrow, "", ""
+        msg = f"insufficient unused quota for {res} in flavor {fr[0]}, {quantity.text(res, val - avail)} more needed"
+        quota = node.quotas.get(fr)
+        nominal = quota.nominal if quota else 0
+        if nominal >= val or may_reclaim or self.can_preempt_while_borrowing():
+            possibility, borrow_after = self.engine.simulate_preemption(self.snap, self.cq.name, self.wl, fr, val)
+            return possibility, borrow_after, msg, ""
+        return P_NO_FIT, borrow, msg, WAITING_FOR_QUOTA
+
+    def can_preempt_while_borrowing(self) -> bool:
+        """`canPreemptWhileBorrowing`."""
+        p = self.cq.preemption
+        return p.borrow_within_cohort != NEVER or (self.engine.setup.fair_sharing and p.reclaim_within_cohort != NEVER)

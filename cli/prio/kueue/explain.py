@@ -1,0 +1,148 @@
+"""`prio explain` for Kueue: the cohort tree with each ClusterQueue's quotas, limits, usage,
+borrowing, lending and fair share, and the pending workloads in the order Kueue will consider
+them, each evaluated against the current quota as Kueue's next cycle would (`nominate`): fits,
+would preempt, or waits, with Kueue's reason and message."""
+from __future__ import annotations
+
+from prio.kueue import quantity, tree as t
+from prio.kueue.assign import FIT, NO_FIT, PREEMPT
+from prio.kueue.model import Setup
+from prio.kueue.report import rfc3339
+from prio.kueue.reference import Entry, ReferenceRun, Snapshot, selector_matches, WAITING_FOR_QUOTA
+
+
+def _amount(res: str, v) -> str | None:
+    return None if v is None else quantity.text(res, v)
+
+
+def tree_rows(setup: Setup, snap: Snapshot) -> list:
+    """Every cohort and ClusterQueue, depth first, with its quota per flavor and resource."""
+    rows = []
+
+    def visit(node, depth):
+        cq = setup.cluster_queues.get(node.name) if node.is_cq else None
+        drs = t.dominant_resource_share(node)
+        row = {"kind": "ClusterQueue" if node.is_cq else "Cohort", "name": node.name, "path": node.path(),
+               "depth": depth, "weight": node.weight, "share": None if node.parent is None else drs.weighted(),
+               "resources": []}
+        if cq is not None:
+            row.update({"queueingStrategy": cq.queueing_strategy, "namespaceSelector": cq.namespace_selector,
+                        "preemption": {"withinClusterQueue": cq.preemption.within_cluster_queue,
+                                       "reclaimWithinCohort": cq.preemption.reclaim_within_cohort,
+                                       "borrowWithinCohort": cq.preemption.borrow_within_cohort}})
+        for fr in sorted(set(node.quotas) | set(node.usage)):
+            q = node.quotas.get(fr)
+            res = fr[1]
+            usage = node.usage.get(fr, 0)
+            nominal = q.nominal if q else 0
+            lendable = nominal if q is None or q.lending_limit is None else min(nominal, q.lending_limit)
+            row["resources"].append({
+                "flavor": fr[0], "resource": res, "nominalQuota": _amount(res, nominal),
+                "borrowingLimit": _amount(res, q.borrowing_limit if q else None),
+                "lendingLimit": _amount(res, q.lending_limit if q else None),
+                "usage": _amount(res, usage), "borrowed": _amount(res, max(0, usage - node.subtree.get(fr, 0))),
+                "lendable": _amount(res, lendable) if node.parent is not None else None,
+                "available": _amount(res, t.cq_available(node, fr)) if node.is_cq else None})
+        rows.append(row)
+        for c in node.child_cohorts:
+            visit(c, depth + 1)
+        for c in node.child_cqs:
+            visit(c, depth + 1)
+
+    roots = sorted([n for n in list(snap.tree.cohorts.values()) + list(snap.tree.cqs.values()) if n.parent is None],
+                   key=lambda n: (n.is_cq, n.name))
+    for r in roots:
+        visit(r, 0)
+    return rows
+
+
+def pending(setup: Setup) -> list:
+    """The pending workloads per ClusterQueue in Kueue's queue order, each evaluated alone
+    against the current quota."""
+    run = ReferenceRun(setup)
+    snap = Snapshot(run)
+    out = []
+    for name, q in run.queues.items():
+        members = sorted(list(q.active.values()) + list(q.inadmissible.values()), key=q.order_key)
+        for pos, s in enumerate(members, 1):
+            out.append(dict(_evaluate(run, snap, name, s), position=pos))
+    for s in sorted(run.states.values(), key=lambda s: s.key):
+        if s.admission is None and (s.cq is None or s.cq not in run.queues):
+            lq = f"{s.wl.namespace}/{s.wl.queue_name}"
+            why = (f"LocalQueue {lq} does not exist" if s.cq is None else f"ClusterQueue {s.cq} does not exist")
+            out.append({"workload": s.key, "clusterQueue": s.cq, "position": None, "priority": s.wl.priority,
+                        "outcome": "never queued", "reason": None, "message": why, "victims": []})
+    return out
+
+
+def _evaluate(run: ReferenceRun, snap: Snapshot, cq: str, s) -> dict:
+    base = {"workload": s.key, "clusterQueue": cq, "priority": s.wl.priority, "victims": []}
+    cqs = run.setup.cluster_queues[cq]
+    if not all(f in run.setup.flavors for f in cqs.flavor_names()):
+        missing = [f for f in cqs.flavor_names() if f not in run.setup.flavors]
+        return dict(base, outcome="never tried", reason=None,
+                    message=f"ClusterQueue {cq} is inactive: flavor {', '.join(missing)} not found")
+    if cqs.stop_policy != "None":
+        return dict(base, outcome="never tried", reason=None, message=f"ClusterQueue {cq} is stopped (stopPolicy {cqs.stop_policy})")
+    if not selector_matches(cqs.namespace_selector, run.setup.namespaces.get(s.wl.namespace, {})):
+        return dict(base, outcome="waits", reason="Misconfigured",
+                    message="workload namespace doesn't match ClusterQueue selector")
+    e = Entry(s, cq)
+    a, targets = run.get_assignments(snap, e)
+    mode = a.mode()
+    if mode == FIT:
+        flavors = "; ".join(f"{r} in {f.flavor}" for ps in a.pod_sets for r, f in sorted(ps.flavors.items()))
+        return dict(base, outcome="fits", reason=None,
+                    message=f"fits ({flavors}{', borrowing' if a.borrowing else ''})")
+    if mode == PREEMPT and targets:
+        return dict(base, outcome="would preempt", reason="WaitingForPreemptedWorkloads", message=a.message(),
+                    victims=[{"workload": tg.adm.key, "clusterQueue": tg.cq, "reason": tg.reason} for tg in targets])
+    if mode == NO_FIT:
+        return dict(base, outcome="waits", reason=a.no_fit_reason, message=a.message())
+    return dict(base, outcome="waits", reason=WAITING_FOR_QUOTA, message=a.message())
+
+
+def explain(setup: Setup) -> dict:
+    run = ReferenceRun(setup)
+    snap = Snapshot(run)
+    return {"model": "kueue", "fairSharing": setup.fair_sharing, "tree": tree_rows(setup, snap),
+            "pending": pending(setup)}
+
+
+def why_workload(setup: Setup, key: str) -> list | None:
+    """--why-workload NS/NAME in prose; None when no such workload."""
+    wl = next((w for w in setup.workloads if w.key == key), None)
+    if wl is None:
+        return None
+    lines = []
+    src = (f"spec.priority {wl.priority}" if wl.priority_class is None and wl.priority else
+           f"{wl.priority_class_kind} {wl.priority_class} = {wl.priority}" if wl.priority_class else "no priority class: 0")
+    lines.append(f"{key}: priority {wl.priority} ({src}), created {rfc3339(wl.created)}, LocalQueue {wl.queue_name or '(none)'}")
+    cq = setup.cluster_queue_of(wl)
+    if wl.admission is not None:
+        lines.append(f"It is running in ClusterQueue {wl.admission.cluster_queue}: it holds its quota, and only "
+                     "preemption can take it back.")
+        return lines
+    if cq is None:
+        lines.append(f"No LocalQueue {wl.namespace}/{wl.queue_name} exists: Kueue never queues it.")
+        return lines
+    row = next((p for p in pending(setup) if p["workload"] == key), None)
+    if row is None:
+        lines.append(f"ClusterQueue {cq} does not exist: Kueue never queues it.")
+        return lines
+    ahead = [p["workload"] for p in pending(setup) if p["clusterQueue"] == cq and p["position"] and p["position"] < row["position"]]
+    strategy = setup.cluster_queues[cq].queueing_strategy
+    lines.append(f"In ClusterQueue {cq} ({strategy}) it is number {row['position']} in Kueue's order "
+                 "(higher priority first, then older creationTimestamp, then UID)"
+                 + (f"; ahead of it: {', '.join(ahead)}." if ahead else "; nothing is ahead of it."))
+    if strategy == "StrictFIFO" and ahead:
+        lines.append("Under StrictFIFO it is not tried while the head before it waits.")
+    if row["outcome"] == "fits":
+        lines.append(f"Evaluated now it {row['message']}.")
+    elif row["outcome"] == "would preempt":
+        v = ", ".join(f"{x['workload']} ({x['reason']})" for x in row["victims"])
+        lines.append(f"Evaluated now it does not fit ({row['message']}); Kueue would preempt {v}, and admit it in a "
+                     "later cycle once they release their quota.")
+    else:
+        lines.append(f"Evaluated now it waits: {row['reason'] or ''}{': ' if row['reason'] else ''}{row['message']}")
+    return lines

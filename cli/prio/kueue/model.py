@@ -1,0 +1,185 @@
+"""The Kueue objects prio reads, as the API server stores them (CRD defaults applied by the
+loader). Amounts are ints in Kueue's units (`prio.kueue.quantity`); times are epoch seconds."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Kueue's enums (apis/kueue/v1beta2)
+NEVER, LOWER_PRIORITY, LOWER_OR_NEWER_EQUAL, ANY = "Never", "LowerPriority", "LowerOrNewerEqualPriority", "Any"
+STRICT_FIFO, BEST_EFFORT_FIFO = "StrictFIFO", "BestEffortFIFO"
+MAY_STOP_SEARCH, TRY_NEXT_FLAVOR = "MayStopSearch", "TryNextFlavor"
+DEFAULT_STRATEGIES = ("LessThanOrEqualToFinalShare", "LessThanInitialShare")
+
+
+@dataclass(frozen=True)
+class Quota:
+    nominal: int
+    borrowing_limit: int | None = None
+    lending_limit: int | None = None
+
+
+@dataclass
+class FlavorQuotas:
+    name: str
+    resources: dict  # resource -> Quota
+
+
+@dataclass
+class ResourceGroup:
+    covered: tuple
+    flavors: list  # FlavorQuotas, in the order Kueue tries them
+
+
+@dataclass(frozen=True)
+class Taint:
+    key: str
+    value: str
+    effect: str
+
+    def __str__(self) -> str:  # corev1.Taint.ToString
+        return f"{self.key}={self.value}:{self.effect}" if self.value else f"{self.key}:{self.effect}"
+
+
+@dataclass(frozen=True)
+class Toleration:
+    key: str = ""
+    operator: str = "Equal"
+    value: str = ""
+    effect: str = ""
+
+
+@dataclass
+class ResourceFlavor:
+    name: str
+    node_labels: dict = field(default_factory=dict)
+    node_taints: list = field(default_factory=list)  # Taint
+    tolerations: list = field(default_factory=list)  # Toleration
+
+
+@dataclass
+class Preemption:
+    within_cluster_queue: str = NEVER
+    reclaim_within_cohort: str = NEVER
+    borrow_within_cohort: str = NEVER
+    max_priority_threshold: int | None = None
+
+
+@dataclass
+class Fungibility:
+    when_can_borrow: str = MAY_STOP_SEARCH
+    when_can_preempt: str = TRY_NEXT_FLAVOR
+    preference: str | None = None
+
+
+@dataclass
+class ClusterQueue:
+    name: str
+    cohort: str | None = None
+    # None: no namespaceSelector (Kueue admits from no namespace); {} admits from every one
+    namespace_selector: dict | None = None
+    queueing_strategy: str = BEST_EFFORT_FIFO
+    resource_groups: list = field(default_factory=list)
+    preemption: Preemption = field(default_factory=Preemption)
+    fungibility: Fungibility = field(default_factory=Fungibility)
+    fair_weight: float = 1.0
+    stop_policy: str = "None"
+    line: int | None = None
+
+    def flavor_names(self) -> list:
+        return [f.name for rg in self.resource_groups for f in rg.flavors]
+
+
+@dataclass
+class Cohort:
+    name: str
+    parent: str | None = None
+    resource_groups: list = field(default_factory=list)
+    fair_weight: float = 1.0
+    declared: bool = True  # False: implied by a ClusterQueue's or Cohort's reference
+
+
+@dataclass
+class LocalQueue:
+    namespace: str
+    name: str
+    cluster_queue: str
+
+
+@dataclass
+class PodSet:
+    name: str
+    count: int
+    requests: dict  # resource -> amount for one pod
+    tolerations: list = field(default_factory=list)
+    node_selector: dict = field(default_factory=dict)
+    affinity_terms: list = field(default_factory=list)  # [[(key, operator, values)]]: required node affinity
+    shape: tuple = ()  # what the pod spec is, for Kueue's scheduling equivalence hash
+
+
+@dataclass
+class PodSetAdmission:
+    name: str
+    count: int
+    flavors: dict  # resource -> flavor
+    usage: dict  # resource -> amount (count x per pod request)
+
+
+@dataclass
+class Admission:
+    cluster_queue: str
+    pod_sets: list  # PodSetAdmission
+
+    def usage(self) -> dict:
+        """{(flavor, resource): amount}, as Kueue's cache counts an admitted workload."""
+        out: dict = {}
+        for ps in self.pod_sets:
+            for res, amount in ps.usage.items():
+                if res in ps.flavors and amount:
+                    fr = (ps.flavors[res], res)
+                    out[fr] = out.get(fr, 0) + amount
+        return out
+
+
+@dataclass
+class Workload:
+    namespace: str
+    name: str
+    uid: str
+    created: float
+    queue_name: str
+    pod_sets: list
+    priority: int = 0
+    priority_class: str | None = None
+    priority_class_kind: str | None = None
+    admission: Admission | None = None  # running from the start
+    reserved_at: float | None = None  # QuotaReserved's lastTransitionTime
+    active: bool = True
+    line: int | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+
+@dataclass
+class Setup:
+    """Everything one Kueue input gives: the objects, and the scheduler's options."""
+
+    flavors: dict = field(default_factory=dict)  # name -> ResourceFlavor
+    cohorts: dict = field(default_factory=dict)  # name -> Cohort (implied ones included)
+    cluster_queues: dict = field(default_factory=dict)  # name -> ClusterQueue
+    local_queues: dict = field(default_factory=dict)  # (namespace, name) -> LocalQueue
+    namespaces: dict = field(default_factory=dict)  # name -> labels
+    workloads: list = field(default_factory=list)  # Workload
+    fair_sharing: bool = False
+    strategies_written: list = field(default_factory=list)
+    clock_start: float = 0.0
+    source: str = ""
+
+    @property
+    def strategies(self) -> tuple:
+        return tuple(self.strategies_written) or DEFAULT_STRATEGIES
+
+    def cluster_queue_of(self, wl: Workload) -> str | None:
+        lq = self.local_queues.get((wl.namespace, wl.queue_name))
+        return lq.cluster_queue if lq else None

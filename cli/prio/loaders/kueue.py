@@ -1,0 +1,325 @@
+"""Read Kueue objects (the v1beta2 API, as in `../shared/testdata/kueue/README.md`) into
+`prio.kueue.model.Setup`, with Kueue's CRD defaults applied as the API server applies them, and
+each Workload's priority resolved once. What the API server would refuse, or what prio cannot
+model, is an InputError at its line."""
+from __future__ import annotations
+
+import json
+from decimal import ROUND_CEILING
+
+from prio.errors import InputError
+from prio.kueue.model import (Admission, Cohort, ClusterQueue, FlavorQuotas, Fungibility, LocalQueue, PodSet,
+                              PodSetAdmission, Preemption, Quota, ResourceFlavor, ResourceGroup, Setup, Taint,
+                              Toleration, Workload, NEVER, BEST_EFFORT_FIFO, MAY_STOP_SEARCH, TRY_NEXT_FLAVOR)
+from prio.loaders.reader import Reader, kind_of_value, parse_time
+
+KINDS = ("Configuration", "ResourceFlavor", "Cohort", "ClusterQueue", "LocalQueue", "WorkloadPriorityClass",
+         "PriorityClass", "Namespace", "Workload")
+CLOCK_START = parse_time("2026-01-01T01:00:00Z")
+PRIORITY_LABEL = "kueue.x-k8s.io/priority-class"
+
+
+def items_of(name: str, doc):
+    """(path, object) of one document: the object itself, or each item of a List."""
+    data = doc.data
+    if isinstance(data, dict) and isinstance(data.get("items"), list) and str(data.get("kind", "")).endswith("List"):
+        item_kind = str(data.get("kind"))[:-4] if data.get("kind") != "List" else ""
+        for i, item in enumerate(data["items"]):
+            if isinstance(item, dict) and "kind" not in item and item_kind:
+                item = dict(item, kind=item_kind)
+            yield ("items", i), item
+    else:
+        yield (), data
+
+
+def _qty(r: Reader, path, res: str, value) -> int:
+    """A Kubernetes quantity in Kueue's units: cpu in millicores, the rest whole units, rounded up."""
+    from prio.kube import quantity as kq
+
+    if isinstance(value, bool) or value is None or not isinstance(value, (int, float, str)):
+        r.fail(path, f"expected a quantity such as \"4\", \"500m\" or \"16Gi\", found {kind_of_value(value)}")
+    try:
+        d = kq.parse(value)
+    except kq.QuantityError as e:
+        r.fail(path, str(e))
+    if d < 0:
+        r.fail(path, f"a quantity cannot be negative, found {value!r}")
+    if res == "cpu":
+        d = d * 1000
+    return int(d.to_integral_value(rounding=ROUND_CEILING))
+
+
+def _time(r: Reader, path, value, what: str) -> float:
+    t = parse_time(value)
+    if t is None:
+        r.fail(path, f"{what} must be an RFC 3339 time such as 2026-01-01T00:00:00Z, found {value!r}")
+    return t
+
+
+def _weight(r: Reader, path, fs) -> float:
+    if fs is None:
+        return 1.0
+    fs = r.mapping(path, fs)
+    w = fs.get("weight")
+    if w is None:
+        return 1.0
+    from prio.kube import quantity as kq
+
+    try:
+        return float(kq.parse(w))
+    except kq.QuantityError as e:
+        r.fail(path + ("weight",), str(e))
+
+
+def _resource_groups(r: Reader, path, groups, owner: str) -> list:
+    out = []
+    for i, g in enumerate(r.sequence(path, groups or [])):
+        gp = path + (i,)
+        g = r.mapping(gp, g)
+        covered = tuple(str(c) for c in r.sequence(gp + ("coveredResources",), g.get("coveredResources") or []))
+        flavors = []
+        for j, f in enumerate(r.sequence(gp + ("flavors",), g.get("flavors") or [])):
+            fp = gp + ("flavors", j)
+            f = r.mapping(fp, f)
+            res = {}
+            for k, rq in enumerate(r.sequence(fp + ("resources",), f.get("resources") or [])):
+                rp = fp + ("resources", k)
+                rq = r.mapping(rp, rq)
+                name = r.string(rp + ("name",), rq.get("name"))
+                nominal = _qty(r, rp + ("nominalQuota",), name, rq.get("nominalQuota", 0))
+                bl = rq.get("borrowingLimit")
+                ll = rq.get("lendingLimit")
+                res[name] = Quota(nominal, None if bl is None else _qty(r, rp + ("borrowingLimit",), name, bl),
+                                  None if ll is None else _qty(r, rp + ("lendingLimit",), name, ll))
+            flavors.append(FlavorQuotas(r.string(fp + ("name",), f.get("name")), res))
+        out.append(ResourceGroup(covered, flavors))
+    return out
+
+
+def _pod_request(r: Reader, path, spec: dict):
+    """Kueue's pod request: the containers' requests summed (limits standing in for missing
+    requests), at least every init container's, plus the overhead."""
+    def container_requests(cp, c):
+        c = r.mapping(cp, c)
+        res = c.get("resources") or {}
+        req = dict(res.get("limits") or {})
+        req.update(res.get("requests") or {})
+        return {k: _qty(r, cp + ("resources", "requests", k), k, v) for k, v in req.items()}
+
+    total: dict = {}
+    shape_containers = []
+    for i, c in enumerate(r.sequence(path + ("containers",), spec.get("containers") or [])):
+        req = container_requests(path + ("containers", i), c)
+        shape_containers.append(sorted(req.items()))
+        for k, v in req.items():
+            total[k] = total.get(k, 0) + v
+    for i, c in enumerate(spec.get("initContainers") or []):
+        req = container_requests(path + ("initContainers", i), c)
+        for k, v in req.items():
+            total[k] = max(total.get(k, 0), v)
+    for k, v in (spec.get("overhead") or {}).items():
+        total[k] = total.get(k, 0) + _qty(r, path + ("overhead", k), k, v)
+    return total, shape_containers
+
+
+def _affinity_terms(spec: dict) -> list:
+    na = ((spec.get("affinity") or {}).get("nodeAffinity") or {}).get("requiredDuringSchedulingIgnoredDuringExecution") or {}
+    terms = []
+    for term in na.get("nodeSelectorTerms") or []:
+        terms.append([(e.get("key"), e.get("operator"), tuple(e.get("values") or ())) for e in term.get("matchExpressions") or []])
+    return terms
+
+
+def _tolerations(items) -> list:
+    return [Toleration(str(t.get("key", "")), str(t.get("operator", "Equal")), str(t.get("value", "")), str(t.get("effect", "")))
+            for t in items or [] if isinstance(t, dict)]
+
+
+class _Builder:
+    def __init__(self):
+        self.setup = Setup()
+        self.wpcs: dict = {}
+        self.pcs: dict = {}
+        self.workload_docs: list = []
+        self.latest = None
+        self.config_seen = None
+
+    def _see_time(self, t: float) -> None:
+        self.latest = t if self.latest is None else max(self.latest, t)
+
+    def add(self, r: Reader, path, obj) -> None:
+        if not isinstance(obj, dict):
+            r.fail(path, f"expected a Kubernetes object, found {kind_of_value(obj)}")
+        kind, api = obj.get("kind"), str(obj.get("apiVersion", ""))
+        meta = obj.get("metadata") or {}
+        name = meta.get("name")
+        spec = obj.get("spec") or {}
+        if kind not in KINDS:
+            r.fail(path + ("kind",), f"a {kind} is not a Kueue object prio reads (expected one of {', '.join(KINDS)})")
+        if kind != "Configuration" and not (isinstance(name, str) and name):
+            r.fail(path + ("metadata",), f"a {kind} needs metadata.name")
+        line = r.doc.pos(path, "value").line if r.doc.pos(path, "value") else None
+        s = self.setup
+        if kind == "Configuration":
+            if self.config_seen:
+                r.fail(path, f"a second Configuration (the first is at line {self.config_seen}); Kueue reads one")
+            self.config_seen = line or 1
+            fs = obj.get("fairSharing")
+            if "fairSharing" in obj:
+                s.fair_sharing = True
+                s.strategies_written = [str(x) for x in (fs or {}).get("preemptionStrategies") or []]
+                for i, st in enumerate(s.strategies_written):
+                    if st not in ("LessThanOrEqualToFinalShare", "LessThanInitialShare"):
+                        r.fail(path + ("fairSharing", "preemptionStrategies", i), f"unknown preemption strategy {st!r}")
+        elif kind == "ResourceFlavor":
+            taints = [Taint(str(t.get("key", "")), str(t.get("value", "")), str(t.get("effect", "")))
+                      for t in spec.get("nodeTaints") or []]
+            s.flavors[name] = ResourceFlavor(name, dict(spec.get("nodeLabels") or {}), taints, _tolerations(spec.get("tolerations")))
+        elif kind == "Cohort":
+            c = s.cohorts.get(name)
+            if c is not None and c.declared:
+                r.fail(path, f"Cohort {name} is defined twice")
+            s.cohorts[name] = Cohort(name, spec.get("parentName") or None,
+                                     _resource_groups(r, path + ("spec", "resourceGroups"), spec.get("resourceGroups"), name),
+                                     _weight(r, path + ("spec", "fairSharing"), spec.get("fairSharing")))
+        elif kind == "ClusterQueue":
+            if name in s.cluster_queues:
+                r.fail(path, f"ClusterQueue {name} is defined twice")
+            p = spec.get("preemption") or {}
+            bwc = p.get("borrowWithinCohort") or {}
+            ff = spec.get("flavorFungibility") or {}
+            s.cluster_queues[name] = ClusterQueue(
+                name=name, cohort=spec.get("cohortName") or None,
+                namespace_selector=None if spec.get("namespaceSelector") is None else dict(spec["namespaceSelector"]),
+                queueing_strategy=spec.get("queueingStrategy") or BEST_EFFORT_FIFO,
+                resource_groups=_resource_groups(r, path + ("spec", "resourceGroups"), spec.get("resourceGroups"), name),
+                preemption=Preemption(p.get("withinClusterQueue") or NEVER, p.get("reclaimWithinCohort") or NEVER,
+                                      bwc.get("policy") or NEVER, bwc.get("maxPriorityThreshold")),
+                fungibility=Fungibility(ff.get("whenCanBorrow") or MAY_STOP_SEARCH, ff.get("whenCanPreempt") or TRY_NEXT_FLAVOR,
+                                        ff.get("preference")),
+                fair_weight=_weight(r, path + ("spec", "fairSharing"), spec.get("fairSharing")),
+                stop_policy=spec.get("stopPolicy") or "None", line=line)
+        elif kind == "LocalQueue":
+            ns = meta.get("namespace") or "default"
+            cq = spec.get("clusterQueue")
+            if not isinstance(cq, str) or not cq:
+                r.fail(path + ("spec",), f"LocalQueue {ns}/{name} needs spec.clusterQueue")
+            s.local_queues[(ns, name)] = LocalQueue(ns, name, cq)
+            s.namespaces.setdefault(ns, {})
+        elif kind == "WorkloadPriorityClass":
+            self.wpcs[name] = r.int32(path + ("value",), obj.get("value", 0), "value")
+        elif kind == "PriorityClass":
+            self.pcs[name] = (r.int32(path + ("value",), obj.get("value", 0), "value"), bool(obj.get("globalDefault")))
+        elif kind == "Namespace":
+            s.namespaces[name] = dict(meta.get("labels") or {})
+        elif kind == "Workload":
+            self.workload_docs.append((r, path, obj, line))
+            ts = meta.get("creationTimestamp")
+            if ts is not None:
+                self._see_time(_time(r, path + ("metadata", "creationTimestamp"), ts, "creationTimestamp"))
+            for c in ((obj.get("status") or {}).get("conditions") or []):
+                if isinstance(c, dict) and c.get("lastTransitionTime") is not None:
+                    self._see_time(_time(r, path, c["lastTransitionTime"], "lastTransitionTime"))
+
+    def workload(self, r: Reader, path, obj, line) -> Workload:
+        meta = obj.get("metadata") or {}
+        spec = r.mapping(path + ("spec",), obj.get("spec") or {})
+        ns, name = meta.get("namespace") or "default", meta["name"]
+        if meta.get("creationTimestamp") is None:
+            r.fail(path + ("metadata",), f"Workload {ns}/{name} needs metadata.creationTimestamp (its place in the queue)")
+        created = _time(r, path + ("metadata", "creationTimestamp"), meta["creationTimestamp"], "creationTimestamp")
+        pod_sets = []
+        for i, ps in enumerate(r.sequence(path + ("spec", "podSets"), spec.get("podSets") or [])):
+            pp = path + ("spec", "podSets", i)
+            ps = r.mapping(pp, ps)
+            pspec = ((ps.get("template") or {}).get("spec")) or {}
+            req, shape_c = _pod_request(r, pp + ("template", "spec"), pspec)
+            shape = json.dumps({"c": shape_c, "ns": pspec.get("nodeSelector"), "aff": pspec.get("affinity"),
+                                "tol": pspec.get("tolerations"), "prio": pspec.get("priority"),
+                                "ov": pspec.get("overhead")}, sort_keys=True, default=str)
+            pod_sets.append(PodSet(str(ps.get("name") or "main"), r.integer(pp + ("count",), ps.get("count", 1), 0, 2**31 - 1),
+                                   req, _tolerations(pspec.get("tolerations")), dict(pspec.get("nodeSelector") or {}),
+                                   _affinity_terms(pspec), shape))
+        if not pod_sets:
+            r.fail(path + ("spec",), f"Workload {ns}/{name} has no podSets")
+        prio, cls, kind = self.priority(r, path, meta, spec, pod_sets, obj)
+        wl = Workload(ns, name, str(meta.get("uid") or name), created, str(spec.get("queueName") or ""), pod_sets,
+                      prio, cls, kind, active=spec.get("active", True) is not False, line=line)
+        status = obj.get("status") or {}
+        adm = status.get("admission")
+        if adm:
+            conds = {c.get("type"): c for c in status.get("conditions") or [] if isinstance(c, dict)}
+            qr = conds.get("QuotaReserved")
+            if qr is None or str(qr.get("status")) == "True":
+                pss = []
+                for j, pa in enumerate(adm.get("podSetAssignments") or []):
+                    ap = path + ("status", "admission", "podSetAssignments", j)
+                    usage = {k: _qty(r, ap + ("resourceUsage", k), k, v) for k, v in (pa.get("resourceUsage") or {}).items()}
+                    pss.append(PodSetAdmission(str(pa.get("name") or "main"), int(pa.get("count", 1)),
+                                               dict(pa.get("flavors") or {}), usage))
+                wl.admission = Admission(str(adm.get("clusterQueue")), pss)
+                wl.reserved_at = _time(r, path, qr["lastTransitionTime"], "lastTransitionTime") \
+                    if qr is not None and qr.get("lastTransitionTime") is not None else created
+        self.setup.namespaces.setdefault(ns, {})
+        return wl
+
+    def priority(self, r: Reader, path, meta, spec, pod_sets, obj):
+        """Priority, resolved once: spec.priority, the priority-class label, priorityClassRef,
+        the first pod template's priorityClassName, the globalDefault PriorityClass, else 0."""
+        if spec.get("priority") is not None:
+            return r.int32(path + ("spec", "priority"), spec["priority"], "spec.priority"), None, None
+        label = (meta.get("labels") or {}).get(PRIORITY_LABEL)
+        if label:
+            if label not in self.wpcs:
+                r.fail(path + ("metadata", "labels", PRIORITY_LABEL), f"WorkloadPriorityClass {label!r} does not exist")
+            return self.wpcs[label], label, "WorkloadPriorityClass"
+        ref = spec.get("priorityClassRef")
+        if isinstance(ref, dict) and ref.get("name"):
+            nm, kind = ref["name"], ref.get("kind") or "WorkloadPriorityClass"
+            table = self.wpcs if kind == "WorkloadPriorityClass" else {k: v[0] for k, v in self.pcs.items()}
+            if nm not in table:
+                r.fail(path + ("spec", "priorityClassRef", "name"), f"{kind} {nm!r} does not exist")
+            return table[nm], nm, kind
+        for i, ps in enumerate(spec.get("podSets") or []):
+            pcn = (((ps or {}).get("template") or {}).get("spec") or {}).get("priorityClassName")
+            if pcn:
+                if pcn not in self.pcs:
+                    r.fail(path + ("spec", "podSets", i, "template", "spec", "priorityClassName"), f"PriorityClass {pcn!r} does not exist")
+                return self.pcs[pcn][0], pcn, "PriorityClass"
+        defaults = sorted((v, n) for n, (v, g) in self.pcs.items() if g)
+        if defaults:
+            return defaults[0][0], defaults[0][1], "PriorityClass"
+        return 0, None, None
+
+
+def load(docs: list) -> Setup:
+    """docs: (file name, Document) pairs holding Kueue objects (and PriorityClasses, Namespaces)."""
+    b = _Builder()
+    names = []
+    for name, doc in docs:
+        names.append(name)
+        r = Reader(name, doc)
+        for path, obj in items_of(name, doc):
+            b.add(r, path, obj)
+    s = b.setup
+    seen = {}
+    for r, path, obj, line in b.workload_docs:
+        wl = b.workload(r, path, obj, line)
+        if wl.key in seen:
+            r.fail(path, f"Workload {wl.key} is defined twice")
+        seen[wl.key] = wl
+        s.workloads.append(wl)
+    # Cohorts named by a ClusterQueue or a Cohort exist even when not written.
+    for cq in s.cluster_queues.values():
+        if cq.cohort and cq.cohort not in s.cohorts:
+            s.cohorts[cq.cohort] = Cohort(cq.cohort, declared=False)
+    for c in list(s.cohorts.values()):
+        if c.parent and c.parent not in s.cohorts:
+            s.cohorts[c.parent] = Cohort(c.parent, declared=False)
+    for lq in s.local_queues.values():
+        s.namespaces.setdefault(lq.namespace, {})
+    if not s.cluster_queues and not s.workloads:
+        raise InputError(names[0] if names else "-", "Kueue objects without a ClusterQueue or a Workload: nothing to schedule")
+    s.clock_start = max(CLOCK_START, (b.latest + 60) if b.latest is not None else CLOCK_START)
+    s.source = ", ".join(dict.fromkeys(names))
+    return s
