@@ -162,3 +162,80 @@ FENCE_OUT_OF_REACH = cfg("""
 FENCE_IN_REACH = FENCE_OUT_OF_REACH.replace('priority.offset: "10"', 'priority.offset: "1000"')
 
 # (rule, failing config, line of the finding, passing config)
+
+
+# ---- Kueue: a setup that validates clean, and variations of it (prio.lint.rules.kueue) ---------
+KUEUE = """apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: default}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: team-a}
+spec:
+  namespaceSelector: {}
+  cohortName: org
+  resourceGroups:
+  - coveredResources: [cpu, memory]
+    flavors:
+    - name: default
+      resources:
+      - {name: cpu, nominalQuota: 8, borrowingLimit: 4, lendingLimit: 2}
+      - {name: memory, nominalQuota: 32Gi}
+  preemption:
+    reclaimWithinCohort: Any
+    withinClusterQueue: LowerPriority
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: team-b}
+spec:
+  namespaceSelector: {}
+  cohortName: org
+  resourceGroups:
+  - coveredResources: [cpu, memory]
+    flavors:
+    - name: default
+      resources:
+      - {name: cpu, nominalQuota: 4}
+      - {name: memory, nominalQuota: 16Gi}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {namespace: team-a, name: queue}
+spec: {clusterQueue: team-a}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: WorkloadPriorityClass
+metadata: {name: high}
+value: 1000
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata:
+  namespace: team-a
+  name: train
+  creationTimestamp: "2026-01-01T00:00:00Z"
+  labels: {kueue.x-k8s.io/priority-class: high}
+spec:
+  queueName: queue
+  podSets:
+  - name: main
+    count: 1
+    template: {spec: {containers: [{name: c, resources: {requests: {cpu: 1, memory: 1Gi}}}]}}
+"""
+
+
+def kueue(*changes, base: str = KUEUE) -> str:
+    """KUEUE with each (old, new) replaced once (each old must be there)."""
+    text = base
+    for old, new in changes:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    return text
+
+
+def line_of(text: str, marker: str, nth: int = 1) -> int:
+    """The line (1-based) of the nth line holding `marker`."""
+    hits = [i for i, ln in enumerate(text.splitlines(), 1) if marker in ln]
+    return hits[nth - 1]

@@ -8,7 +8,7 @@ The config builders and the preemption configs come from configs.py, shared with
 own tests. The config rules' cases live here only (test_rules.py keeps their further shapes);
 the other inputs are taken from their rules' tests (test_preemption_rules.py,
 test_priorityclass_lint.py, test_priorityclass_crosscheck.py, test_armada_lint.py,
-test_suppress.py, test_configmap.py, tests/armada/test_armada_current.py), which keep the finer
+test_suppress.py, test_configmap.py, tests/armada/test_armada_current.py, test_kueue_lint.py), which keep the finer
 points (messages, several shapes per rule); this file keeps the catalogue whole."""
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from typing import Callable, Optional, Union
 import pytest
 
 from configs import (DISABLED_WITH_POLICY, FENCE_OUT_OF_REACH, LEAF_GUARANTEE_ON_PARENT, LEAF_NO_GUARANTEE, QUOTA_BOTH, QUOTA_DELAY_NO_SWITCH,
-                     QUOTA_MAX_UNDER_PARENT_GUARANTEE, QUOTA_PARENT_DELAY, QUOTA_PARENT_DELAY_NO_MAX, cfg, placement, tree)
+                     QUOTA_MAX_UNDER_PARENT_GUARANTEE, QUOTA_PARENT_DELAY, QUOTA_PARENT_DELAY_NO_MAX, KUEUE, cfg, kueue, line_of, placement, tree)
 from conftest import run_cli
 
 Files = Union[str, dict]  # one file's text (named input.yaml), or {file name: text}
@@ -133,6 +133,62 @@ CLEAN_INNER = "partitions:\n  - name: default\n    queues:\n      - name: root\n
 
 
 # rule id -> the cases that trip it and their fixes. Every registered rule has at least one.
+# (rule, failing Kueue setup, a text on the finding's line, passing setup): variations of
+# configs.KUEUE, which validates clean (test_kueue_lint.py checks that, and the finer points)
+_NO_COHORT = ("  cohortName: org\n", "")
+_B_NO_COHORT = ("team-b}\nspec:\n  namespaceSelector: {}\n  cohortName: org", "team-b}\nspec:\n  namespaceSelector: {}")
+_QUOTA = "{name: cpu, nominalQuota: 8, borrowingLimit: 4, lendingLimit: 2}"
+_GPU_WL = ("requests: {cpu: 1, memory: 1Gi}", "requests: {cpu: 1, memory: 1Gi, nvidia.com/gpu: 1}")
+_NS_A = ("kind: ResourceFlavor", "kind: Namespace\nmetadata: {name: team-a, labels: {team: a}}\n---\n"
+                                 "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor")
+
+
+def _selector(labels: str):
+    return ("{name: team-a}\nspec:\n  namespaceSelector: {}", "{name: team-a}\nspec:\n  namespaceSelector: {matchLabels: " + labels + "}")
+
+
+def _cohorts(*docs: str):
+    """Cohort documents written before the ResourceFlavor."""
+    return ("kind: ResourceFlavor", "".join(f"kind: Cohort\n{d}\n---\napiVersion: kueue.x-k8s.io/v1beta2\n" for d in docs) + "kind: ResourceFlavor")
+
+
+_GPU_POOL = "metadata: {name: org}\nspec:\n  resourceGroups:\n  - coveredResources: [RES]\n    flavors: [{name: default, resources: [{name: RES, nominalQuota: 8}]}]"
+KUEUE_CASES = [
+    ("PRIO601", kueue(_NO_COHORT, _B_NO_COHORT), "borrowingLimit: 4",
+     kueue(_NO_COHORT, _B_NO_COHORT, (_QUOTA, "{name: cpu, nominalQuota: 8}"), ("reclaimWithinCohort: Any", "reclaimWithinCohort: Never"))),
+    ("PRIO602", kueue(("lendingLimit: 2", "lendingLimit: 9")), "lendingLimit: 9", KUEUE),
+    ("PRIO603", kueue(("      - {name: memory, nominalQuota: 32Gi}\n", "")), _QUOTA, KUEUE),
+    ("PRIO604", kueue(("  preemption:\n    reclaimWithinCohort",
+                       "  - coveredResources: [cpu]\n    flavors: [{name: spot, resources: [{name: cpu, nominalQuota: 2}]}]\n"
+                       "  preemption:\n    reclaimWithinCohort")), "coveredResources: [cpu]", KUEUE),
+    ("PRIO605", kueue(("reclaimWithinCohort: Any", "reclaimWithinCohort: Never\n    borrowWithinCohort: {policy: LowerPriority}")),
+     "borrowWithinCohort", kueue(("reclaimWithinCohort: Any", "reclaimWithinCohort: Any\n    borrowWithinCohort: {policy: LowerPriority}"))),
+    ("PRIO606", kueue(("  preemption:\n", "  flavorFungibility: {preference: BorrowingOverPreemption}\n  preemption:\n")), "preference",
+     kueue(("  preemption:\n", "  flavorFungibility: {whenCanBorrow: TryNextFlavor, preference: BorrowingOverPreemption}\n  preemption:\n"))),
+    ("PRIO607", kueue(("withinClusterQueue: LowerPriority", "withinClusterQueue: Any")), "withinClusterQueue: Any", KUEUE),
+    ("PRIO608", kueue(("nominalQuota: 32Gi", "nominalQuota: 32GB")), "32GB", KUEUE),
+    ("PRIO609", kueue(("cohortName: org", "cohortName: ML_Org")), "ML_Org", KUEUE),
+    ("PRIO610", kueue(("cohortName: org", "cohort: org")), "cohort: org", KUEUE),
+    ("PRIO611", kueue(("    - name: default\n      resources:\n      - {name: cpu, nominalQuota: 4}",
+                       "    - name: defualt\n      resources:\n      - {name: cpu, nominalQuota: 4}")), "name: defualt", KUEUE),
+    ("PRIO612", kueue(("spec: {clusterQueue: team-a}", "spec: {clusterQueue: team-a-cq}")), "team-a-cq", KUEUE),
+    ("PRIO613", kueue(("  queueName: queue", "  queueName: queue-a")), "queueName: queue-a", KUEUE),
+    ("PRIO614", kueue(_cohorts("metadata: {name: org}\nspec: {parentName: research}", "metadata: {name: research}\nspec: {parentName: org}")),
+     "parentName: research", kueue(_cohorts("metadata: {name: org}\nspec: {parentName: research}", "metadata: {name: research}"))),
+    ("PRIO615", kueue(("metadata: {name: team-a}\nspec:\n  namespaceSelector: {}\n", "metadata: {name: team-a}\nspec:\n")),
+     "spec:", KUEUE),
+    ("PRIO616", kueue(_NS_A, _selector("{team: b}")), "namespace: team-a, name: queue", kueue(_NS_A, _selector("{team: a}"))),
+    ("PRIO617", kueue(_NO_COHORT, (_QUOTA, "{name: cpu, nominalQuota: 8}")), "reclaimWithinCohort: Any", KUEUE),
+    ("PRIO618", kueue(("priority-class: high}", "priority-class: hihg}")), "hihg", KUEUE),
+    ("PRIO619", kueue(_GPU_WL), "requests: {cpu: 1",
+     kueue(_GPU_WL, ("coveredResources: [cpu, memory]\n    flavors:\n    - name: default\n      resources:\n      - {name: cpu, nominalQuota: 8",
+                     "coveredResources: [cpu, memory, nvidia.com/gpu]\n    flavors:\n    - name: default\n      resources:\n"
+                     "      - {name: cpu, nominalQuota: 8"),
+           ("      - {name: memory, nominalQuota: 32Gi}\n", "      - {name: memory, nominalQuota: 32Gi}\n      - {name: nvidia.com/gpu, nominalQuota: 2}\n"))),
+    ("PRIO620", kueue(_cohorts(_GPU_POOL.replace("RES", "nvidia.com/gpu"))), "nominalQuota: 8}]}]", kueue(_cohorts(_GPU_POOL.replace("RES", "cpu")))),
+]
+
+
 CATALOGUE: dict[str, list[Case]] = {
     # ---- decoding: how YuniKorn's decoder reads the YAML -------------------------------------
     "PRIO001": [case(tree("- name: a\n  maxApplications: 5"), 7, tree("- name: a\n  maxapplications: 5"))],
@@ -397,6 +453,8 @@ CATALOGUE: dict[str, list[Case]] = {
     "PRIO412": [case(scenario(RESOURCES="resourcesToConsider: [cpu, gpu]"), 3, scenario())],
     "PRIO413": [case(scenario(CLASS="armada-preemtible"), 10, scenario(CLASS="armada-preemptible"))],
     "PRIO414": [case(scenario(PF="0"), 8, scenario(PF="1"))],
+    # ---- Kueue: what the API server refuses (one object), then what cannot work (the set) ------
+    **{rule: [case(bad, line_of(bad, marker), good)] for rule, bad, marker, good in KUEUE_CASES},
     # ---- preemption --------------------------------------------------------------------------
     "PRIO501": [case(DISABLED_WITH_POLICY, 9, DISABLED_WITH_POLICY.replace("enabled: false", "enabled: true"))],
     "PRIO502": [case(QUOTA_DELAY_NO_SWITCH, 9, QUOTA_BOTH)],

@@ -2,7 +2,8 @@
 the scheduling order, the asks that cannot be placed and the validate findings.
 
 Each side is exactly a `prio simulate OLD INPUT...` run (the same gather, build and engine run)
-plus, for a config, a `prio validate` run; the comparison itself is prio.yunikorn.diff."""
+plus, for a config, a `prio validate` run; the comparison itself is prio.yunikorn.diff, and for
+Kueue setups prio.kueue.diff (workload by workload: admitted, preempted, pending)."""
 from __future__ import annotations
 
 import sys
@@ -16,7 +17,8 @@ FORMATS = names("diff")
 
 SHORT_HELP = "What changes between two configs (or snapshots): priorities, order, pending asks, findings."
 
-HELP = """Compare two configs (or two snapshots) on the same pending work."""
+HELP = """Compare two configs (or two snapshots) on the same pending work. For Kueue setups: which workloads
+are admitted, preempted or left pending differently."""
 
 Options = shared.options(
     "DiffOptions",
@@ -104,6 +106,8 @@ def _diff(o: Options, fmt: str, fail_on: tuple) -> int:
     source.PROVIDED.update(provided)
     try:
         inp_a, inp_b = _gather(o, old), _gather(o, new)
+        if inp_a.kueue or inp_b.kueue:
+            return _kueue(o, fmt, fail_on, inp_a, inp_b)
         role_a, role_b = _role(inp_a, old), _role(inp_b, new)
         if role_a != role_b:
             raise InputError(new, f"OLD ({old}) is {role_a} but NEW is {role_b}: compare two configs or two snapshots")
@@ -122,6 +126,25 @@ def _diff(o: Options, fmt: str, fail_on: tuple) -> int:
         text = htmlreport.diff_page(text, old, new, [old, new, *paths], None)
     write_report(text, o.output_file)
     return 1 if any(d.changed(k) for k in fail_on) else 0
+
+
+def _kueue(o: Options, fmt: str, fail_on: tuple, inp_a, inp_b) -> int:
+    """Kueue setups: both sides Kueue objects (prio.cli.kueue.run_diff)."""
+    from prio.cli.common import width, write_report
+    from prio.errors import InputError
+    from prio.kueue.diff import changed
+
+    if not (inp_a.kueue and inp_b.kueue):
+        kueue_side, other = (o.old, o.new) if inp_a.kueue else (o.new, o.old)
+        raise InputError(other, f"{kueue_side} holds Kueue objects and {other} none: compare two Kueue setups")
+    if fmt == "html":
+        sys.stderr.write("prio: -o html is not available for Kueue inputs yet (use table, plain, markdown or json)\n")
+        return 2
+    from prio.cli.kueue import run_diff
+
+    text, d = run_diff(inp_a, inp_b, o.old, o.new, list(o.inputs), fmt, width=width())
+    write_report(text, o.output_file)
+    return 1 if any(changed(d, k) for k in fail_on) else 0
 
 
 def _gather(o: Options, arg, lend=None):

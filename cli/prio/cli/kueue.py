@@ -57,3 +57,18 @@ def run_explain(inp, fmt: str, width: int | None = None, why_workload: str | Non
 
             raise InputError(setup.source, f"no Workload {key}{did_you_mean(key, [w.key for w in setup.workloads])}")
     return render.explain_text(ex.explain(setup), fmt, width, why)
+
+
+def run_diff(inp_a, inp_b, old: str, new: str, paths: list, fmt: str, width: int | None = None):
+    """(text, diff data) of `prio diff OLD NEW WORK` on Kueue inputs: each side is `prio simulate
+    OLD WORK` (and NEW WORK), compared workload by workload, with each side's validate findings."""
+    from prio.kueue import diff as core
+    from prio.lint.runner import check_paths
+    from prio.render import kueue as render
+
+    def findings(arg):
+        report, _, _ = check_paths([arg, *paths])
+        return [(f.rule, f.message) for f in report.findings]
+
+    d = core.compare(simulate_data(setup_of(inp_a)), simulate_data(setup_of(inp_b)), findings(old), findings(new))
+    return render.diff_text(d, old, new, fmt, width), d

@@ -79,7 +79,7 @@ def kind_of(data) -> str:
 
 
 # What validate checks; every other kind is skipped (and said so with --verbose).
-_CHECKED = ("queues", "priorityclass", "armada-queue", "armada-scenario")
+_CHECKED = ("queues", "priorityclass", "armada-queue", "armada-scenario", "kueue", "namespace")
 
 
 _LABELS = {
@@ -110,6 +110,10 @@ def _unit_kind(data) -> str:
     k = kind_of(data)
     if k == "armada-scenario":  # the current scheduler's settings are linted; a legacy scenario is not
         return k if is_current_scenario(data) else "other"
+    if k == "kueue" and isinstance(data.get("items"), list) and str(data.get("kind", "")).endswith("List"):
+        return "list"  # `kubectl get ... -o yaml`: each Kueue object is linted on its own
+    if k == "namespace":
+        return "namespace"  # read with the Kueue objects of the run (their namespaceSelectors)
     return k if k in _CHECKED or k in ("configmap", "list", "helm-values") else "other"
 
 

@@ -21,6 +21,8 @@ TARGETS = {
     "queues-vs-classes": "a partition's queue tree and the PriorityClasses defined: (root, classes)",
     "armada-queue": "one Armada Queue document: the lint context of its items",
     "armada-scenario": "one Armada scenario for the current scheduler: its Document",
+    "kueue": "one Kueue object (ResourceFlavor, Cohort, ClusterQueue, LocalQueue, ...): its Document",
+    "kueue-set": "every Kueue object of the run, with its PriorityClasses and Namespaces: prio.lint.rules.kueue.KueueSet",
     "configmap": "one ConfigMap that is, or looks meant to be, one the YuniKorn shim reads: its Document",
     "decoder": "declared only: reported while the YAML is decoded or checked against the schema",
     "suppressions": "declared only: reported when `# prio: ignore` directives are applied",

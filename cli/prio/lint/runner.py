@@ -108,6 +108,12 @@ def check_text(name: str, text: str, found: bool = False) -> FileResult:
             from prio.lint.rules import armada_current as current_lint
 
             findings += resolve(name, unit.doc, current_lint.lint_scenario(unit.doc))
+        elif unit.kind == "kueue":
+            from prio.lint.rules import kueue as kueue_lint
+
+            findings += resolve(name, unit.doc, kueue_lint.lint_object(unit.doc))
+        elif unit.kind == "namespace":
+            pass  # its labels are read by the Kueue rules of the run (set_issues); nothing to check alone
         elif unit.kind == "configmap":
             findings += resolve(name, unit.doc, run("configmap", unit.doc))
         elif unit.kind == "priorityclass":
@@ -115,7 +121,8 @@ def check_text(name: str, text: str, found: bool = False) -> FileResult:
 
             findings += resolve(name, unit.doc, k8s_lint.lint_priority_class(unit.doc))
         else:
-            notes.append(f"{name}:{unit.doc.start.line}: skipped {unit.label or 'a document'}: not a queue config, PriorityClass or Armada queue")
+            notes.append(f"{name}:{unit.doc.start.line}: skipped {unit.label or 'a document'}: not a queue config, PriorityClass, "
+                         "Armada queue or Kueue object")
     findings.sort(key=sort_key)
     checked = len(held) < len(units)
     return FileResult(name, text, findings, notes, units, checked, ", ".join(dict.fromkeys(held)))
@@ -158,7 +165,7 @@ def check_paths(paths: list[str], options: Options | None = None):
             skipped = sum(1 for f in found if f not in done)
             errors.append(InputError(d, "nothing to check: " + (
                 f"none of its {skipped} YAML/JSON file{'s' if skipped != 1 else ''} is a queue config, "
-                "yunikorn-configs ConfigMap, PriorityClass or Armada queue manifest" if found
+                "yunikorn-configs ConfigMap, PriorityClass, Armada queue manifest or Kueue object" if found
                 else "no .yaml, .yml or .json files below it")))
     across_files(results)
     for res in results:
@@ -170,7 +177,8 @@ def set_issues(files) -> list:
     """What only the whole set of files shows: `files` is [(file name, [documents.Unit, ...])]
     for every file of the run, --priority-classes files included. Returns (file name, Document,
     Issue) triples: several globalDefault PriorityClasses and one class defined twice
-    (PRIO307/PRIO312), then, when any user class is defined, every queue config against those
+    (PRIO307/PRIO312), the Kueue objects of the run together (PRIO611-PRIO620), then, when any
+    user class is defined, every queue config against those
     classes (PRIO310/PRIO311)."""
     from prio.lint.rules.crosscheck import cross_check_issues
     from prio.lint.rules.priorityclass import cross_file
@@ -178,6 +186,11 @@ def set_issues(files) -> list:
 
     pcs = [(name, u.doc) for name, units in files for u in units if u.kind == "priorityclass"]
     found = list(cross_file(pcs))
+    if any(u.kind == "kueue" for _, units in files for u in units):
+        from prio.lint.rules.kueue import set_issues as kueue_set_issues
+
+        found += kueue_set_issues([(name, u.doc) for name, units in files for u in units
+                                   if u.kind in ("kueue", "priorityclass", "namespace")])
     classes = classes_from_docs(pcs)
     if classes:
         for name, units in files:

@@ -103,3 +103,43 @@ def explain_text(data: dict, fmt: str, width: int | None = None, why: list | Non
     if why:
         o.lines(why, "Why")
     return o.render()
+
+
+def _state(f: dict | None) -> str:
+    """One side of a workload in a diff, as a person reads it."""
+    if f is None:
+        return "(not there)"
+    if f["state"] == "Admitted":
+        when = "from the start" if f["admittedInCycle"] == 0 else f"cycle {f['admittedInCycle']}"
+        flv = "; ".join(", ".join(f"{r} in {fl}" for r, fl in sorted(rs.items())) for rs in f["flavors"].values())
+        s = f"Admitted to {f['clusterQueue']} ({when}{': ' + flv if flv else ''})"
+    else:
+        s = f"Pending: {f['pendingReason'] or 'never evaluated'}" + (f" ({f['pendingMessage']})" if f["pendingMessage"] else "")
+    if f["timesPreempted"]:
+        s += f"; preempted {f['timesPreempted']}x"
+    return s
+
+
+def diff_text(d: dict, old: str, new: str, fmt: str, width: int | None = None) -> str:
+    """d: `prio.kueue.diff.compare`."""
+    if fmt == "json":
+        return json.dumps({"old": old, "new": new, **d}, indent=2) + "\n"
+    o = _Out(fmt, width)
+    s = d["summary"]
+    o.title(f"{LABEL}: prio diff {old} -> {new}: {s['changed']} of {s['workloads']} workloads differ"
+            + (f" ({s['newlyAdmitted']} newly admitted, {s['newlyPending']} newly pending)" if s["changed"] else ""))
+    rows = [[c["workload"], ", ".join(c["changes"]), _state(c["old"]), _state(c["new"])] for c in d["workloads"]]
+    if rows:
+        o.table("Workloads admitted, preempted or left pending differently", ["workload", "change", "OLD", "NEW"], rows)
+    else:
+        o.lines(["every workload ends the same: admitted in the same cycle to the same ClusterQueue and flavors, "
+                 "preempted as often, or pending for the same reason"])
+    if d["cycles"]["old"] != d["cycles"]["new"] or d["stopReason"]["old"] != d["stopReason"]["new"]:
+        o.lines([f"OLD: {d['cycles']['old']} cycles, stopped: {_STOPS.get(d['stopReason']['old'], d['stopReason']['old'])}",
+                 f"NEW: {d['cycles']['new']} cycles, stopped: {_STOPS.get(d['stopReason']['new'], d['stopReason']['new'])}"],
+                "Replays")
+    f = d["findings"]
+    if f["added"] or f["removed"]:
+        o.lines([f"+ {x['rule']} {x['message']}" for x in f["added"]] + [f"- {x['rule']} {x['message']}" for x in f["removed"]],
+                "validate findings (+ new in NEW, - gone)")
+    return o.render()

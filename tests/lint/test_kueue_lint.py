@@ -1,0 +1,218 @@
+"""`prio validate` on Kueue setups (prio.lint.rules.kueue): the finer points the catalogue's one
+case per rule does not show: several files read as one setup, `kubectl get -o yaml` lists, every
+CI format, suppressions, exit codes, the messages' hints, and odd shapes that must not crash."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from configs import KUEUE, kueue, line_of
+from conftest import ROOT, run_cli
+
+
+@pytest.fixture
+def files(tmp_path, monkeypatch):
+    """Write {name: text} into tmp_path (the working directory) and return the names."""
+    for var in ("PRIO_CONFIG", "PRIO_STRICT", "PRIO_OUTPUT_FILE", "PRIO_COLOR", "CI_PROJECT_DIR", "GITHUB_WORKSPACE", "GITHUB_ACTIONS"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.chdir(tmp_path)
+
+    def write(**texts):
+        for name, text in texts.items():
+            (tmp_path / name.replace("_", ".")).write_text(text, encoding="utf-8")
+        return [name.replace("_", ".") for name in texts]
+
+    return write
+
+
+def validate(*args):
+    r = run_cli("validate", "--no-config", "-o", "json", *args)
+    assert "Traceback" not in r.stderr, r.stderr
+    return r.exit_code, (json.loads(r.stdout)["findings"] if r.stdout.strip() else []), r.stderr
+
+
+def rules_of(findings) -> list:
+    return sorted(f["rule"] for f in findings)
+
+
+def test_the_clean_setup_and_the_sample_have_no_findings(files):
+    files(setup_yaml=KUEUE)
+    assert validate("setup.yaml")[:2] == (0, [])
+    assert validate(os.path.join(ROOT, "samples", "kueue.yaml"))[:2] == (0, [])
+
+
+def test_refused_settings_are_errors_and_exit_1_while_warnings_alone_exit_0(files):
+    files(bad_yaml=kueue(("withinClusterQueue: LowerPriority", "withinClusterQueue: lowerPriority")),
+          warn_yaml=kueue(("  queueName: queue", "  queueName: other")))
+    code, found, _ = validate("bad.yaml")
+    assert code == 1 and rules_of(found) == ["PRIO607"] and found[0]["severity"] == "error"
+    assert "did you mean LowerPriority?" in found[0]["message"]
+    code, found, _ = validate("warn.yaml")
+    assert code == 0 and rules_of(found) == ["PRIO613"] and found[0]["severity"] == "warning"
+    assert run_cli("validate", "--no-config", "--strict", "warn.yaml").exit_code == 1
+
+
+def test_references_are_checked_across_the_files_of_the_run(files):
+    """The flavor in one file, the ClusterQueues in another: together no finding; the
+    ClusterQueues alone name a flavor that is not there, at their own file and line."""
+    head, rest = KUEUE.split("---\n", 1)
+    files(flavors_yaml=head, queues_yaml=rest)
+    assert validate("flavors.yaml", "queues.yaml")[:2] == (0, [])
+    code, found, _ = validate("queues.yaml")
+    assert code == 0 and rules_of(found) == ["PRIO611", "PRIO611"]
+    assert {f["file"] for f in found} == {"queues.yaml"}
+    assert [f["line"] for f in found] == [line_of(rest, "- name: default"), line_of(rest, "- name: default", 2)]
+    assert "ResourceFlavor default does not exist" in found[0]["message"] and "inactive (FlavorNotFound)" in found[0]["message"]
+
+
+def test_a_kubectl_list_is_split_into_its_objects_with_their_own_lines(files):
+    """`kubectl get clusterqueues -o yaml`: a typed list whose items carry no kind."""
+    text = """apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueueList
+items:
+- metadata: {name: team-a}
+  spec:
+    namespaceSelector: {}
+    cohort: org
+- metadata: {name: team-b}
+  spec:
+    resourceGroups: []
+"""
+    files(cqs_yaml=text)
+    code, found, _ = validate("cqs.yaml")
+    assert code == 1
+    assert [(f["rule"], f["line"]) for f in found] == [("PRIO610", 7), ("PRIO615", 9)]
+    assert "v1beta2 calls it cohortName" in found[0]["message"]
+
+
+def test_a_namespace_file_is_read_with_the_setup(files):
+    files(ns_yaml="apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a, labels: {team: a}}\n",
+          setup_yaml=kueue(("{name: team-a}\nspec:\n  namespaceSelector: {}", "{name: team-a}\nspec:\n  namespaceSelector: {matchLabels: {team: b}}")))
+    assert validate("ns.yaml")[:2] == (0, [])  # nothing to check in a Namespace alone
+    # without the Namespace its labels are unknown: no finding; with it, the LocalQueue is never served
+    assert validate("setup.yaml")[:2] == (0, [])
+    code, found, _ = validate("setup.yaml", "ns.yaml")
+    assert rules_of(found) == ["PRIO616"] and found[0]["file"] == "setup.yaml"
+
+
+def test_the_namespace_name_label_is_decided_without_the_namespace(files):
+    sel = "{matchExpressions: [{key: kubernetes.io/metadata.name, operator: In, values: [team-b]}]}"
+    files(setup_yaml=kueue(("{name: team-a}\nspec:\n  namespaceSelector: {}", "{name: team-a}\nspec:\n  namespaceSelector: " + sel)))
+    assert rules_of(validate("setup.yaml")[1]) == ["PRIO616"]
+
+
+@pytest.mark.parametrize("fmt,needle", [("text", "PRIO611"), ("github", "::warning file=setup.yaml,line="), ("gitlab", "PRIO611"),
+                                        ("sarif", "PRIO611"), ("junit", "PRIO611"), ("markdown", "PRIO611")])
+def test_every_ci_format_reports_a_kueue_finding(files, fmt, needle):
+    files(setup_yaml=kueue(("    - name: default\n      resources:\n      - {name: cpu, nominalQuota: 4}",
+                            "    - name: gpu\n      resources:\n      - {name: cpu, nominalQuota: 4}")))
+    r = run_cli("validate", "--no-config", "-o", fmt, "setup.yaml")
+    assert r.exit_code == 0, r.stderr
+    assert needle in r.stdout, r.stdout
+
+
+def test_a_finding_is_suppressed_on_its_line(files):
+    text = kueue(("  queueName: queue", "  queueName: other  # prio: ignore[PRIO613]"))
+    files(setup_yaml=text)
+    assert validate("setup.yaml")[:2] == (0, [])
+
+
+def test_messages_say_what_is_meant(files):
+    files(a_yaml=kueue(("namespace: team-a, name: queue", "namespace: team-c, name: queue")),
+          b_yaml=kueue(
+              ("apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor",
+               "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nfairSharing: {}\n---\n"
+               "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor"),
+              ("reclaimWithinCohort: Any", "reclaimWithinCohort: Any\n    borrowWithinCohort: {policy: LowerPriority}")))
+    found = validate("a.yaml")[1]
+    assert [f["message"] for f in found if f["rule"] == "PRIO613"] == [
+        "no LocalQueue queue in namespace team-a (there is one in team-c): Workload team-a/train is never admitted"]
+    found = validate("b.yaml")[1]
+    assert [f["message"] for f in found] == [
+        "borrowWithinCohort LowerPriority on ClusterQueue team-a never preempts: fair sharing is on, and Kueue ignores borrowWithinCohort then"]
+
+
+def test_a_cluster_queue_alone_in_its_cohort_tree_reclaims_nothing(files):
+    files(setup_yaml=kueue(("team-b}\nspec:\n  namespaceSelector: {}\n  cohortName: org", "team-b}\nspec:\n  namespaceSelector: {}\n  cohortName: other")))
+    found = validate("setup.yaml")[1]
+    assert [(f["rule"], f["message"]) for f in found] == [
+        ("PRIO617", "reclaimWithinCohort Any on ClusterQueue team-a never preempts: it is the only ClusterQueue in cohort org's tree")]
+
+
+def test_a_priority_class_of_the_pod_template_and_a_global_class(files):
+    wl = ("labels: {kueue.x-k8s.io/priority-class: high}", "labels: {}")
+    tmpl = ("template: {spec: {containers:", "template: {spec: {priorityClassName: batch, containers:")
+    files(setup_yaml=kueue(wl, tmpl),
+          pc_yaml="apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: batch}\nvalue: 100\n")
+    found = validate("setup.yaml")[1]
+    assert [(f["rule"], f["message"]) for f in found] == [("PRIO618", "PriorityClass batch does not exist: Workload team-a/train gets no priority")]
+    assert validate("setup.yaml", "pc.yaml")[:2] == (0, [])
+    files(builtin_yaml=kueue(wl, ("template: {spec: {containers:", "template: {spec: {priorityClassName: system-cluster-critical, containers:")))
+    assert validate("builtin.yaml")[:2] == (0, [])
+
+
+@pytest.mark.parametrize("odd", [
+    "spec: null", "spec: []", "spec: {resourceGroups: cpu}", "spec: {resourceGroups: [{flavors: 3}]}",
+    "spec: {resourceGroups: [{coveredResources: cpu, flavors: [{name: 3, resources: [{name: cpu, nominalQuota: [1]}]}]}]}",
+    "spec: {preemption: Any, flavorFungibility: [], fairSharing: {weight: -1}}", "spec: {cohortName: 5, namespaceSelector: {matchLabels: 3}}",
+])
+def test_odd_shapes_give_findings_not_tracebacks(files, odd):
+    files(setup_yaml=KUEUE.replace("spec:\n  namespaceSelector: {}\n  cohortName: org\n  resourceGroups:", odd + "\nx_:\n  resourceGroups:", 1))
+    code, _, err = validate("setup.yaml")
+    assert code in (0, 1), err
+
+
+def _leaves(data, path=()):
+    """Every path of a parsed document (mappings' keys and lists' indexes), itself included."""
+    yield path
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from _leaves(v, path + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _leaves(v, path + (i,))
+
+
+def _replaced(data, path, value):
+    import copy
+
+    if not path:
+        return value
+    out = copy.deepcopy(data)
+    node = out
+    for p in path[:-1]:
+        node = node[p]
+    node[path[-1]] = value
+    return out
+
+
+def test_any_value_anywhere_gives_issues_not_exceptions():
+    """Every value of every object of KUEUE (a Namespace and a Configuration added) replaced by
+    each odd value in turn: both targets' checks return issues, whatever the shape."""
+    from prio.io.document import Document
+    from prio.lint.registry import run
+    from prio.lint.rules import kueue as rules
+
+    text = kueue(("kind: ResourceFlavor", "kind: Namespace\nmetadata: {name: team-a, labels: {team: a}}\n---\napiVersion: "
+                                          "config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nfairSharing: {}\n---\n"
+                                          "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Cohort\nmetadata: {name: org}\nspec: {parentName: top, "
+                                          "resourceGroups: [{coveredResources: [cpu], flavors: [{name: default, resources: [{name: cpu, nominalQuota: 1, lendingLimit: 1}]}]}]}\n---\n"
+                                          "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor"))
+    text = text.replace("namespaceSelector: {}", "namespaceSelector: {matchLabels: {team: a}, matchExpressions: [{key: x, operator: In, values: [y]}]}", 1)
+    import yaml
+
+    datas = list(yaml.safe_load_all(text))
+    odd = (None, 5, -1, True, "x", "", [], {}, [{"a": 1}], {"a": [1]})
+    runs = 0
+    for i, data in enumerate(datas):
+        for path in list(_leaves(data)):
+            for value in odd:
+                changed = [_replaced(d, path, value) if j == i else d for j, d in enumerate(datas)]
+                docs = [("f.yaml", Document(d)) for d in changed]
+                for _, doc in docs:
+                    assert isinstance(rules.lint_object(doc), list)
+                assert isinstance(run("kueue-set", rules.kueue_set(docs)), list)
+                runs += 1
+    assert runs > 500
