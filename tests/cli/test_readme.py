@@ -1,5 +1,7 @@
-"""The README and --help agree with prio: every `$ prio ...` example prints what the README shows,
-every bundled sample is named, every test file the docs name exists."""
+"""The README, the documentation site and --help agree with prio: every `$ prio ...` example of
+the README and of every page under docs/ prints what it shows, every bundled sample is named,
+every test file the docs name exists."""
+import glob
 import os
 import subprocess
 import sys
@@ -18,10 +20,14 @@ def _samples():
     return [s.strip() for s in listed.split(",")]
 
 
-def test_every_sample_is_named_in_help_and_readme():
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
-        readme = fh.read()
-    para = readme.split("Bundled samples", 1)[1].split("\n\n", 1)[0]
+def _samples_paragraph() -> str:
+    """The paragraph under docs/inputs.md's "Bundled samples" heading."""
+    with open(os.path.join(ROOT, "docs", "inputs.md"), encoding="utf-8") as fh:
+        return fh.read().split("## Bundled samples\n\n", 1)[1].split("\n\n", 1)[0]
+
+
+def test_every_sample_is_named_in_help_and_the_docs():
+    para = _samples_paragraph()
     help_text = " ".join(run_cli("explain", "--help").stdout.split()).replace("- ", "-")  # wrapped at hyphens
     for name in _samples():
         assert f"`{name}`" in para or f"samples/{name}.yaml" in para, name
@@ -30,11 +36,16 @@ def test_every_sample_is_named_in_help_and_readme():
             assert run_cli("explain", "--sample", name, "-o", "json").exit_code == 0, name
 
 
+def test_the_examples_of_the_site_are_run():
+    """Not only the README's: the walkthrough of getting started and the pages' own examples."""
+    docs = {os.path.basename(d) for d in EXAMPLE_DOCS}
+    assert {"README.md", "getting-started.md", "explain.md", "quota-preemption.md"} <= docs
+    assert len(_readme_examples()) >= 8
+
+
 def test_readme_never_offers_validate_a_sample_option():
     assert run_cli("validate", "--sample", "armada-queues").exit_code == 2  # validate takes files
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
-        para = fh.read().split("Bundled samples", 1)[1].split("\n\n", 1)[0]
-    assert "takes files" in para
+    assert "takes files" in _samples_paragraph()
 
 
 def test_top_level_help_does_not_call_armada_legacy_only():
@@ -43,7 +54,8 @@ def test_top_level_help_does_not_call_armada_legacy_only():
     assert "legacy model" not in out and "Armada" in out
 
 
-EXAMPLE_DOCS = ("README.md", os.path.join("docs", "quota-preemption.md"))
+# The README and every page of the site (the generated rule pages show configs, not commands).
+EXAMPLE_DOCS = ("README.md", *sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "**", "*.md"), recursive=True)))
 
 
 def _readme_examples():
@@ -104,7 +116,7 @@ def test_readme_example_output(tmp_path, commands, shown):
 def test_test_files_the_docs_name_exist():
     import re
 
-    for doc in ("README.md", os.path.join("docs", "ci.md")):
+    for doc in EXAMPLE_DOCS:
         with open(os.path.join(ROOT, doc), encoding="utf-8") as fh:
             for path in re.findall(r"`(tests/[\w/]+\.py)`", fh.read()):
                 assert os.path.exists(os.path.join(ROOT, path)), (doc, path)
