@@ -130,3 +130,21 @@ def test_the_diff_example_makes_its_own_new_config(tmp_path):
     for line in example[:-1]:
         subprocess.run(line, shell=True, cwd=tmp_path, check=True)
     assert (tmp_path / "new-queues.yaml").read_text() == walkthrough_queues_lowered()
+
+
+def test_the_readme_is_short_and_starts_with_the_two_commands():
+    """Issue 32: at most 250 lines, the fresh-machine commands first (.ci/run runs the second, with
+    the docs extra beside the test one), every link to a file of the repository resolves."""
+    import re
+
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+        text = fh.read()
+    lines = text.rstrip("\n").split("\n")
+    assert len(lines) <= 250
+    assert lines[2:6] == ["```sh", "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/prio simulate",
+                          "python3 -m venv .venv && .venv/bin/pip install '.[test]' && .venv/bin/python -m pytest", "```"]
+    with open(os.path.join(ROOT, ".ci", "run"), encoding="utf-8") as fh:
+        assert lines[4].replace("'.[test]'", "'.[test,docs]'") in fh.read()
+    for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
+        if "://" not in target:
+            assert os.path.exists(os.path.join(ROOT, target)), target
