@@ -1,5 +1,7 @@
-"""The README and --help agree with prio: every `$ prio ...` example prints what the README shows,
-every bundled sample is named, every test file the docs name exists."""
+"""The README, the documentation site and --help agree with prio: every `$ prio ...` example of
+the README and of every page under docs/ prints what it shows, every bundled sample is named,
+every test file the docs name exists."""
+import glob
 import os
 import subprocess
 import sys
@@ -18,10 +20,14 @@ def _samples():
     return [s.strip() for s in listed.split(",")]
 
 
-def test_every_sample_is_named_in_help_and_readme():
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
-        readme = fh.read()
-    para = readme.split("Bundled samples", 1)[1].split("\n\n", 1)[0]
+def _samples_paragraph() -> str:
+    """The paragraph under docs/inputs.md's "Bundled samples" heading."""
+    with open(os.path.join(ROOT, "docs", "inputs.md"), encoding="utf-8") as fh:
+        return fh.read().split("## Bundled samples\n\n", 1)[1].split("\n\n", 1)[0]
+
+
+def test_every_sample_is_named_in_help_and_the_docs():
+    para = _samples_paragraph()
     help_text = " ".join(run_cli("explain", "--help").stdout.split()).replace("- ", "-")  # wrapped at hyphens
     for name in _samples():
         assert f"`{name}`" in para or f"samples/{name}.yaml" in para, name
@@ -30,11 +36,16 @@ def test_every_sample_is_named_in_help_and_readme():
             assert run_cli("explain", "--sample", name, "-o", "json").exit_code == 0, name
 
 
+def test_the_examples_of_the_site_are_run():
+    """Not only the README's: the walkthrough of getting started and the pages' own examples."""
+    docs = {os.path.basename(d) for d in EXAMPLE_DOCS}
+    assert {"README.md", "getting-started.md", "explain.md", "quota-preemption.md"} <= docs
+    assert len(_readme_examples()) >= 8
+
+
 def test_readme_never_offers_validate_a_sample_option():
     assert run_cli("validate", "--sample", "armada-queues").exit_code == 2  # validate takes files
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
-        para = fh.read().split("Bundled samples", 1)[1].split("\n\n", 1)[0]
-    assert "takes files" in para
+    assert "takes files" in _samples_paragraph()
 
 
 def test_top_level_help_does_not_call_armada_legacy_only():
@@ -43,7 +54,8 @@ def test_top_level_help_does_not_call_armada_legacy_only():
     assert "legacy model" not in out and "Armada" in out
 
 
-EXAMPLE_DOCS = ("README.md", os.path.join("docs", "quota-preemption.md"))
+# The README and every page of the site (the generated rule pages show configs, not commands).
+EXAMPLE_DOCS = ("README.md", *sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "**", "*.md"), recursive=True)))
 
 
 def _readme_examples():
@@ -104,7 +116,7 @@ def test_readme_example_output(tmp_path, commands, shown):
 def test_test_files_the_docs_name_exist():
     import re
 
-    for doc in ("README.md", os.path.join("docs", "ci.md")):
+    for doc in EXAMPLE_DOCS:
         with open(os.path.join(ROOT, doc), encoding="utf-8") as fh:
             for path in re.findall(r"`(tests/[\w/]+\.py)`", fh.read()):
                 assert os.path.exists(os.path.join(ROOT, path)), (doc, path)
@@ -118,3 +130,21 @@ def test_the_diff_example_makes_its_own_new_config(tmp_path):
     for line in example[:-1]:
         subprocess.run(line, shell=True, cwd=tmp_path, check=True)
     assert (tmp_path / "new-queues.yaml").read_text() == walkthrough_queues_lowered()
+
+
+def test_the_readme_is_short_and_starts_with_the_two_commands():
+    """Issue 32: at most 250 lines, the fresh-machine commands first (.ci/run runs the second, with
+    the docs extra beside the test one), every link to a file of the repository resolves."""
+    import re
+
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+        text = fh.read()
+    lines = text.rstrip("\n").split("\n")
+    assert len(lines) <= 250
+    assert lines[2:6] == ["```sh", "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/prio simulate",
+                          "python3 -m venv .venv && .venv/bin/pip install '.[test]' && .venv/bin/python -m pytest", "```"]
+    with open(os.path.join(ROOT, ".ci", "run"), encoding="utf-8") as fh:
+        assert lines[4].replace("'.[test]'", "'.[test,docs]'") in fh.read()
+    for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
+        if "://" not in target:
+            assert os.path.exists(os.path.join(ROOT, target)), target

@@ -63,3 +63,50 @@ def test_wheel_ships_the_report_page(installed):
     assert r.returncode == 0, r.stderr
     page = (tmp / "report.html").read_text()
     assert "prio report: built in" in page and ".ti > .row" in page
+
+
+def _stand_in_kubectl(tmp):
+    """A directory holding the stand-in kubectl of tests/cli/test_kube.py."""
+    import stat
+
+    bindir = tmp / "fake-kubectl"
+    bindir.mkdir(exist_ok=True)
+    exe = bindir / "kubectl"
+    fake = os.path.join(ROOT, "tests", "fixtures", "kube-cluster", "fake_kubectl.py")
+    exe.write_text(f"#!/bin/sh\nexec {sys.executable} {fake} \"$@\"\n")
+    exe.chmod(exe.stat().st_mode | stat.S_IEXEC)
+    return bindir
+
+
+def test_wheel_installs_the_kubectl_plugin(installed):
+    """kubectl-prio from the wheel: `kubectl prio why POD` and `kubectl prio simulate` read the
+    cluster through the kubectl on PATH (the stand-in), from any directory."""
+    prio, tmp = installed
+    plugin = prio.parent / "kubectl-prio"
+    assert plugin.exists()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PRIO_OUTPUT")}
+    env["PATH"] = f"{_stand_in_kubectl(tmp)}{os.pathsep}{env['PATH']}"
+    r = subprocess.run([str(plugin), "why", "hotfix-build", "--context", "prod"], cwd=tmp, capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("hotfix-build (application hotfix-1187")
+    r = subprocess.run([str(plugin), "simulate", "-o", "json"], cwd=tmp, capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert len(json.loads(r.stdout)["steps"]) == 9
+    r = subprocess.run([str(plugin), "--version"], cwd=tmp, capture_output=True, text=True, env=env, timeout=120)
+    assert r.stdout.startswith("prio ")
+
+
+def test_real_kubectl_runs_the_plugin(installed):
+    """Where a real kubectl is installed, `kubectl prio` finds the wheel's kubectl-prio on PATH
+    (kubectl's plugin mechanism); the plugin's own `kubectl get` goes to the stand-in."""
+    import shutil
+
+    real = shutil.which("kubectl")
+    if real is None:
+        pytest.skip("no kubectl installed")
+    prio, tmp = installed
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PRIO_OUTPUT")}
+    env["PATH"] = os.pathsep.join([str(_stand_in_kubectl(tmp)), str(prio.parent), env["PATH"]])
+    r = subprocess.run([real, "prio", "why", "sim-1"], cwd=tmp, capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("sim-1 (application montecarlo-42")

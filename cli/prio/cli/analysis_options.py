@@ -47,6 +47,12 @@ _DECLS = (
                                  "PRIO_YUNIKORN_CACERT). TLS is always verified.", metavar="FILE"),
     Opt("timeout", ("--timeout",), "With --yunikorn: seconds to wait to connect and for each read (default 10, or "
                                    "PRIO_YUNIKORN_TIMEOUT).", type=float, min=0.001, metavar="SECONDS"),
+    # Reading a cluster through the user's kubectl (explain, simulate, preempt, snapshot, diff; prio.cli.kube).
+    Opt("kube", ("--kube",), "Read the cluster of your kubeconfig through kubectl (read-only, get only): YuniKorn's "
+                             "ConfigMaps, the pods it schedules, the PriorityClasses. kubectl prio turns it on.", type=bool,
+        default=False),
+    Opt("context", ("--context",), "With --kube: the kubeconfig context to read (default: kubectl's current one).", metavar="NAME"),
+    Opt("namespace", ("--namespace",), "With --kube: the namespace of YuniKorn's ConfigMaps (default yunikorn).", metavar="NS"),
     # Which engine schedules (yunikorn/engine.ENGINES): for debugging and bug reports, so hidden.
     Opt("engine", ("--engine",), "The engine that schedules: auto (the fast ones where they support the input), fast, "
                                  "or reference (YuniKorn's rules as written, slow).", choices=("auto", "fast", "reference"),

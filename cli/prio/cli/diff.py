@@ -36,7 +36,7 @@ Options = shared.options(
     shared.SHARED["yunikorn"].but(help="Compare OLD and NEW on the pending work of a running YuniKorn (read-only, GET only); OLD "
                                        "or NEW may be the word live: the config the server runs. PRIO_YUNIKORN_URL stands in when "
                                        "OLD or NEW is live and no INPUT is given."),
-    "header", "cacert", "timeout",
+    "header", "cacert", "timeout", "kube", "context", "namespace",
 )
 
 
@@ -76,6 +76,9 @@ def _fail_on(value: str | None) -> tuple:
 
 
 def _diff(o: Options, fmt: str, fail_on: tuple) -> int:
+    from prio.cli.kube import with_cluster
+
+    o = with_cluster(o)  # --kube: the cluster's objects as inputs
     from prio.cli.diff_live import remote_for
 
     live = remote_for(o)

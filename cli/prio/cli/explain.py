@@ -24,7 +24,7 @@ Options = shared.options(
     Opt("why_workload", ("--why-workload",), "Kueue inputs: why this Workload (NAMESPACE/NAME) waits or runs, in prose.",
         metavar="NS/NAME"),
     Opt("behind", ("--behind",), "With --why-ask: compare with this ask instead of the one placed just before.", metavar="ASK"),
-    "limit", "priority_classes", "armada_decay", "armada_weighting", "armada_model", "verbose", "yunikorn", "header", "cacert", "timeout",
+    "limit", "priority_classes", "armada_decay", "armada_weighting", "armada_model", "verbose", "yunikorn", "header", "cacert", "timeout", "kube", "context", "namespace",
     Opt("pending", ("--pending",), "Why asks stay pending: each reason code with how many asks, per queue, and the first few "
                                    "(--limit N of them; 3 by default).", type=bool, default=False),
 )
@@ -38,6 +38,9 @@ command = typer_command(Options, run, HELP)
 
 
 def _explain(o: Options, fmt: str) -> int:
+    from prio.cli.kube import with_cluster
+
+    o = with_cluster(o)  # --kube: the cluster's objects as inputs
     color, live, limit = o.colored(), o.remote(), o.limit
     from prio.cli.common import check_armada_options, load_inputs, say_notes, say_recognised, width, write_chunks
     from prio.yunikorn.explain import iter_ask_rows, queue_rows

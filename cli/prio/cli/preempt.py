@@ -28,7 +28,7 @@ Options = shared.options(
     shared.SHARED["sample"].but(help="Use a bundled sample (default with no INPUT: preemption)."),
     "output", "output_file",
     Opt("ask", ("--ask",), "Only this ask (an ask id, or APP/ASK).", metavar="ID"),
-    "color", "partition", "priority_classes", "verbose", "yunikorn", "header", "cacert", "timeout",
+    "color", "partition", "priority_classes", "verbose", "yunikorn", "header", "cacert", "timeout", "kube", "context", "namespace",
 )
 
 
@@ -40,6 +40,9 @@ command = typer_command(Options, run, HELP)
 
 
 def _preempt(o: Options, fmt: str) -> int:
+    from prio.cli.kube import with_cluster
+
+    o = with_cluster(o)  # --kube: the cluster's objects as inputs
     color, live = o.colored(), o.remote()
     from prio.cli.common import load_inputs, say_notes, say_recognised, width, write_report
     from prio.errors import InputError

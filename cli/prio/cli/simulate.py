@@ -25,7 +25,7 @@ Options = shared.options(
     "partition", "priority_classes",
     Opt("rounds", ("--rounds",), "Armada scenarios: scheduling rounds to run.", type=int, min=1, metavar="N"),
     Opt("seed", ("--seed",), "Armada scenarios: random seed (overrides the scenario's).", type=int, metavar="N"),
-    "armada_decay", "armada_weighting", "armada_model", "verbose", "yunikorn", "header", "cacert", "timeout",
+    "armada_decay", "armada_weighting", "armada_model", "verbose", "yunikorn", "header", "cacert", "timeout", "kube", "context", "namespace",
 )
 
 
@@ -37,6 +37,9 @@ command = typer_command(Options, run, HELP)
 
 
 def _simulate(o: Options, fmt: str) -> int:
+    from prio.cli.kube import with_cluster
+
+    o = with_cluster(o)  # --kube: the cluster's objects as inputs
     color, live, limit = o.colored(), o.remote(), o.limit
     from prio.cli.common import check_armada_options, load_inputs, say_notes, say_recognised, width, write_chunks
     from prio.loaders.assemble import build

@@ -25,7 +25,7 @@ Options = shared.options(
     Opt("anonymize", ("--anonymize",), "Rename applications, asks and users consistently (app-1, app-1-1, user-1); queues and "
                                        "nodes keep their names.", type=bool, default=False),
     shared.SHARED["output"].but(help="What to print about the capture: " + help_text("snapshot")),
-    "partition", "priority_classes", "verbose", "yunikorn", "header", "cacert", "timeout",
+    "partition", "priority_classes", "verbose", "yunikorn", "header", "cacert", "timeout", "kube", "context", "namespace",
     common=False,
 )
 
@@ -45,6 +45,9 @@ command = typer_command(Options, run, HELP)
 
 
 def _snapshot(o: Options, fmt: str) -> int:
+    from prio.cli.kube import with_cluster
+
+    o = with_cluster(o)  # --kube: the cluster's objects as inputs
     live = o.remote()
     import os
 

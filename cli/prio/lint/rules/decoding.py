@@ -79,7 +79,7 @@ declare("PRIO005", "schema-violation", "error", "decoding", """
 
     Example (fails, under a schema that asks for at least one partition):
         partitions: []
-    Fix: follow the message; the schema can also drive your editor (see the README).
+    Fix: follow the message; the schema can also drive your editor (docs/commands/validate.md).
     """)
 
 declare("PRIO006", "unsupported-tag", "error", "decoding", """

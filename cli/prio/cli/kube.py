@@ -1,0 +1,98 @@
+"""--kube: the cluster of the user's kubeconfig, read through their own kubectl (prio.io.kubectl),
+as the inputs of explain, simulate, preempt, snapshot and diff; `kubectl prio` turns it on.
+
+What is read, each with one `kubectl get ... -o json`: the ConfigMaps the YuniKorn shim reads
+(yunikorn-configs and yunikorn-defaults in --namespace, default yunikorn), the pods the YuniKorn
+scheduler schedules (all namespaces), and the PriorityClasses. Each answer becomes an input by
+a name such as `<kube pods>` (prio.io.source.PROVIDED), recognised by content like a file: a ConfigMap
+List, a pod list, PriorityClasses. Nothing is written to the cluster."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import replace
+
+from prio.errors import InputError
+
+NAMESPACE = "yunikorn"  # where YuniKorn's Helm chart installs it
+TIMEOUT_ENV = "PRIO_KUBECTL_TIMEOUT"  # seconds for each kubectl call (default prio.io.kubectl's)
+LIVE = "live"  # prio diff's OLD or NEW: the config the cluster runs (as with --yunikorn)
+
+
+def _provide(name: str, text: str) -> str:
+    from prio.io import source
+
+    source.PROVIDED[name] = text
+    return name
+
+
+def _timeout() -> float | None:
+    raw = os.environ.get(TIMEOUT_ENV, "").strip()
+    if not raw:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise InputError(TIMEOUT_ENV, f"must be a positive number of seconds, not {raw!r}")
+    return value
+
+
+def fetch(context=None, namespace=None, timeout=None, config: bool = True, verbose: bool = False) -> list[str]:
+    """The cluster's state as input names (read through source.PROVIDED): the YuniKorn ConfigMaps
+    (`config`), the YuniKorn pods and the PriorityClasses."""
+    from prio.io import kubectl
+    from prio.kube.configmap import NAMES
+    from prio.loaders.kubectl import SCHEDULER
+
+    ns = namespace or NAMESPACE
+    asks = []
+    if config:
+        asks.append(["get", "configmap", *NAMES, "-n", ns, "--ignore-not-found", "-o", "json"])
+    asks += [["get", "pods", "--all-namespaces", "--field-selector", f"spec.schedulerName={SCHEDULER}", "-o", "json"],
+             ["get", "priorityclasses", "-o", "json"]]
+    names = []
+    for args in asks:
+        # the input's name in messages: short, and never a REV:PATH (no colon) for prio diff
+        name = f"<kube {args[1]}{f', context {context}' if context else ''}>"
+        text = kubectl.get(args, context, timeout)
+        found = kubectl.items(text)
+        if verbose:
+            sys.stderr.write(f"prio: {name}: {len(found)} object{'s' if len(found) != 1 else ''}\n")
+        if args[1] == "configmap":
+            if not found:
+                where = f" (context {context})" if context else ""
+                raise InputError(kubectl.label(args, context), f"no {' or '.join(NAMES)} ConfigMap in namespace {ns}{where}: YuniKorn runs its "
+                                       "built-in default config there, or is installed elsewhere (--namespace NS)")
+            text = json.dumps({"apiVersion": "v1", "kind": "List", "items": found})  # one object or a List alike
+        elif not found:
+            continue  # no pods or no classes: nothing to read (a config alone still explains)
+        names.append(_provide(name, text))
+    return names
+
+
+def with_cluster(o):
+    """`o` with the cluster's inputs after its own INPUTs when --kube is given; `o` otherwise.
+    prio diff's OLD or NEW may then be `live`: the ConfigMap the cluster runs; its INPUTs get
+    the cluster's pods and classes (the configs compared are OLD and NEW). --kube reads what files
+    would give, so it is refused beside --yunikorn and --sample."""
+    if not o.kube:
+        for flag in ("context", "namespace"):
+            if getattr(o, flag):
+                raise InputError(f"--{flag}", "goes with --kube (or kubectl prio)")
+        return o
+    if o.yunikorn:
+        raise InputError("--kube", "give either --kube (the cluster through kubectl) or --yunikorn URL (YuniKorn's REST API), not both")
+    if getattr(o, "sample", None):
+        raise InputError("--kube", "give either --kube or --sample, not both")
+    sides = (o.old, o.new) if hasattr(o, "old") else None
+    config = sides is None or LIVE in sides
+    names = fetch(o.context, o.namespace, _timeout(), config=config, verbose=o.verbose)
+    changes = {"kube": False}
+    if sides is not None and config:
+        live = names.pop(0)
+        changes.update(old=live if o.old == LIVE else o.old, new=live if o.new == LIVE else o.new)
+    changes["inputs"] = (*o.inputs, *names)
+    return replace(o, **changes)

@@ -1,0 +1,123 @@
+"""Reading a cluster through the user's own `kubectl` (--kube, `kubectl prio`): no Kubernetes
+client library, the user's kubeconfig and credentials as kubectl uses them, and only `get`.
+
+Each call is `kubectl [--context C] get ... -o json` with a deadline (the process is killed when
+it passes) and a cap on what is read of its output (a million pods is about a gigabyte of JSON,
+as for snapshot files). Every fault is one InputError naming what was asked: kubectl missing,
+no current context or an unknown one, the API server unreachable, forbidden, not found, a
+deadline passed, output that is not JSON. kubectl's own message is quoted by its last line
+only, with anything that looks like a token left out."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import threading
+
+from prio.errors import InputError
+
+DEFAULT_TIMEOUT = 30.0  # seconds for one kubectl call, connecting included
+MAX_OUTPUT_BYTES = 1024 * 1024 * 1024
+_STDERR_BYTES = 64 * 1024
+_CHUNK = 1024 * 1024
+_SECRET = re.compile(r"(?i)(bearer\s+|token[=:]\s*|password[=:]\s*)\S+")
+
+
+def command(args: list[str], context: str | None = None) -> list[str]:
+    """The kubectl command line for `args` (a `get`), on `context` when given."""
+    assert args and args[0] == "get", "prio only reads: kubectl get"
+    return ["kubectl", *(["--context", context] if context else []), *args]
+
+
+def label(args: list[str], context: str | None = None) -> str:
+    """How the input is named in messages: the command a user would type."""
+    return " ".join(command(args, context))
+
+
+def get(args: list[str], context: str | None = None, timeout: float | None = None,
+        limit: int = MAX_OUTPUT_BYTES) -> str:
+    """The JSON text `kubectl get ARGS` prints; InputError (one line, exit 2) on any fault."""
+    name = label(args, context)
+    argv = command(args, context)
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except FileNotFoundError:
+        raise InputError(name, "kubectl is not on PATH: install it, or give the cluster's objects as files "
+                               "(kubectl get pods -A -o json > pods.json)") from None
+    except OSError as e:
+        raise InputError(name, f"cannot run kubectl: {e.strerror or e}") from None
+    timed_out = threading.Event()
+
+    def kill() -> None:
+        timed_out.set()
+        proc.kill()
+
+    timer = threading.Timer(timeout or DEFAULT_TIMEOUT, kill)
+    err: list[bytes] = []
+    reader = threading.Thread(target=lambda: err.append(proc.stderr.read(_STDERR_BYTES)), daemon=True)
+    timer.start()
+    reader.start()
+    try:
+        out = bytearray()
+        while len(out) <= limit:
+            chunk = proc.stdout.read(_CHUNK)
+            if not chunk:
+                break
+            out += chunk
+        if len(out) > limit:
+            proc.kill()
+            raise InputError(name, f"kubectl printed more than {limit} bytes; prio reads at most that much")
+        code = proc.wait()
+        reader.join(timeout=5)
+    finally:
+        timer.cancel()
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+    if timed_out.is_set():
+        raise InputError(name, f"kubectl did not answer within {timeout or DEFAULT_TIMEOUT:g} seconds "
+                               "(PRIO_KUBECTL_TIMEOUT=SECONDS to wait longer)")
+    if code != 0:
+        raise InputError(name, _fault(b"".join(err).decode("utf-8", "replace"), code))
+    text = out.decode("utf-8", "replace")
+    if text.strip():
+        try:
+            json.loads(text)
+        except ValueError:
+            raise InputError(name, "kubectl's output is not JSON") from None
+    return text
+
+
+def _fault(stderr: str, code: int) -> str:
+    """kubectl's failure as one line: what it means for prio, then kubectl's last line."""
+    # kubectl's own summary is its last line (klog lines may come before it)
+    first = next((ln.strip() for ln in reversed(stderr.splitlines()) if ln.strip()), f"kubectl exited with status {code}")
+    first = _SECRET.sub(lambda m: m.group(1) + "***", first)[:300]
+    low = stderr.lower()
+    if "current-context is not set" in low or "no configuration has been provided" in low:
+        why = "kubectl has no current context: give --context NAME, or set one (kubectl config use-context NAME)"
+    elif re.search(r'context "[^"]*" does not exist', low) or "no context exists with the name" in low:
+        why = "no such context in your kubeconfig (kubectl config get-contexts lists them)"
+    elif "(forbidden)" in low or " is forbidden" in low:
+        why = "forbidden: your credentials may not read this (prio needs get on it)"
+    elif "(unauthorized)" in low or "must be logged in" in low:
+        why = "the API server refused your credentials (log in again)"
+    elif "(notfound)" in low or "the server doesn't have a resource type" in low:
+        why = "not found"
+    elif "unable to connect" in low or "connection refused" in low or "was refused" in low or "no such host" in low or "i/o timeout" in low:
+        why = "the API server cannot be reached"
+    else:
+        why = f"kubectl failed (exit {code})"
+    return f"{why}: {first}"
+
+
+def items(text: str) -> list:
+    """The objects of a `kubectl get -o json` answer (a List, or one object; nothing: none)."""
+    if not text.strip():
+        return []
+    doc = json.loads(text)
+    if isinstance(doc, dict) and isinstance(doc.get("items"), list):
+        return doc["items"]
+    return [doc] if isinstance(doc, dict) else []

@@ -1,0 +1,193 @@
+"""The GitHub Action (action.yml at the root, issue 32): its metadata has the structure GitHub
+reads (a composite action: inputs with descriptions, outputs with values, run steps with a
+shell), its scripts take inputs only through the environment, and the scripts themselves run
+here, in a scratch git repository, with prio (this checkout's) on PATH: the install step installs
+what the version input says, the validate step writes SARIF, prints annotations and exits as
+prio validate does."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from conftest import ROOT, SHARED
+
+ACTION = Path(ROOT) / "action.yml"
+
+# The action metadata syntax as GitHub documents it ("Metadata syntax for GitHub Actions"), for a
+# composite action: what this action may use and must have.
+_STEP = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string"}, "id": {"type": "string"}, "if": {"type": "string"},
+        "run": {"type": "string"}, "shell": {"type": "string"}, "uses": {"type": "string"},
+        "with": {"type": "object"}, "env": {"type": "object", "additionalProperties": {"type": "string"}},
+        "working-directory": {"type": "string"}, "continue-on-error": {"type": ["boolean", "string"]},
+    },
+    "additionalProperties": False,
+    "oneOf": [{"required": ["run", "shell"], "not": {"required": ["uses"]}},
+              {"required": ["uses"], "not": {"required": ["run"]}}],
+}
+SCHEMA = {
+    "type": "object",
+    "required": ["name", "description", "runs"],
+    "additionalProperties": False,
+    "properties": {
+        "name": {"type": "string"}, "author": {"type": "string"}, "description": {"type": "string"},
+        "branding": {"type": "object", "properties": {"icon": {"type": "string"}, "color": {
+            "enum": ["white", "black", "yellow", "blue", "green", "orange", "red", "purple", "gray-dark"]}},
+            "additionalProperties": False},
+        "inputs": {"type": "object", "propertyNames": {"pattern": "^[A-Za-z_][A-Za-z0-9_-]*$"}, "additionalProperties": {
+            "type": "object", "required": ["description"], "additionalProperties": False, "properties": {
+                "description": {"type": "string"}, "required": {"type": "boolean"}, "default": {"type": "string"},
+                "deprecationMessage": {"type": "string"}}}},
+        "outputs": {"type": "object", "additionalProperties": {
+            "type": "object", "required": ["description", "value"], "additionalProperties": False,
+            "properties": {"description": {"type": "string"}, "value": {"type": "string"}}}},
+        "runs": {"type": "object", "required": ["using", "steps"], "additionalProperties": False, "properties": {
+            "using": {"const": "composite"}, "steps": {"type": "array", "minItems": 1, "items": _STEP}}},
+    },
+}
+
+
+def action() -> dict:
+    with open(ACTION, encoding="utf-8") as fh:
+        return yaml.safe_load(fh)
+
+
+def step(name_or_id: str) -> dict:
+    return next(s for s in action()["runs"]["steps"] if name_or_id in (s.get("id"), s.get("name")))
+
+
+def test_the_action_has_the_structure_github_reads():
+    jsonschema.validate(action(), SCHEMA)
+
+
+def test_expressions_name_declared_inputs_and_steps():
+    a = action()
+    text = ACTION.read_text(encoding="utf-8")
+    for name in re.findall(r"\$\{\{\s*inputs\.([\w-]+)\s*}}", text):
+        assert name in a["inputs"], name
+    ids = {s.get("id") for s in a["runs"]["steps"]}
+    for sid, out in re.findall(r"steps\.([\w-]+)\.outputs\.([\w-]+)", text):
+        assert sid in ids, sid
+        assert f"{out}=" in step(sid)["run"], (sid, out)
+
+
+def test_scripts_take_inputs_through_the_environment():
+    """An input pasted into a script is a script injection (a path named `$(curl ...)`)."""
+    for s in action()["runs"]["steps"]:
+        assert "${{" not in s.get("run", ""), s.get("name")
+
+
+def test_the_docs_page_shows_the_upload_and_the_inputs():
+    page = (Path(ROOT) / "docs" / "github-action.md").read_text(encoding="utf-8")
+    assert "github/codeql-action/upload-sarif" in page and "if: always()" in page
+    for name in action()["inputs"]:
+        assert f"`{name}`" in page, name
+
+
+def _bin(tmp_path: Path, name: str, script: str) -> None:
+    d = tmp_path / "bin"
+    d.mkdir(exist_ok=True)
+    p = d / name
+    p.write_text(script)
+    p.chmod(p.stat().st_mode | stat.S_IEXEC)
+
+
+def _run_step(s: dict, cwd: Path, tmp_path: Path, inputs: dict) -> tuple[subprocess.CompletedProcess, dict]:
+    """The step's script as the runner runs it (bash -e), its env filled from `inputs` as the
+    expressions would, prio (this checkout) on PATH; returns the process and $GITHUB_OUTPUT."""
+    defaults = {k: v.get("default", "") for k, v in action()["inputs"].items()}
+    values = {**defaults, **inputs}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PRIO_")}
+    for k, v in s.get("env", {}).items():
+        m = re.fullmatch(r"\$\{\{\s*inputs\.([\w-]+)\s*}}", v)
+        env[k] = values[m.group(1)] if m else {"${{ github.action_path }}": ROOT}[v]
+    out = tmp_path / "github_output"
+    out.write_text("")
+    env.update(GITHUB_OUTPUT=str(out), PATH=f"{tmp_path / 'bin'}{os.pathsep}{env['PATH']}",
+               PRIO_OUTPUT="json", PRIO_OUTPUT_FILE=str(tmp_path / "stray"))  # the step must not be steered by these
+    p = subprocess.run(["bash", "-e", "-c", s["run"]], cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    outputs = dict(line.split("=", 1) for line in out.read_text().splitlines() if "=" in line)
+    return p, outputs
+
+
+@pytest.fixture
+def repo(tmp_path):
+    """A scratch git repository with a clean config and, under deploy/bad, one with mistakes;
+    `prio` on PATH is this checkout's."""
+    r = tmp_path / "repo"
+    (r / "deploy" / "good").mkdir(parents=True)
+    (r / "deploy" / "bad").mkdir(parents=True)
+    (r / "deploy" / "good" / "queues.yaml").write_text((Path(ROOT) / "samples" / "walkthrough-queues.yaml").read_text())
+    (r / "deploy" / "bad" / "queues.yaml").write_text((Path(ROOT) / "samples" / "mistakes.yaml").read_text())
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+    subprocess.run(["git", "init", "-q", str(r)], check=True)
+    subprocess.run([*git, "-C", str(r), "add", "."], check=True)
+    subprocess.run([*git, "-C", str(r), "commit", "-qm", "configs"], check=True)
+    _bin(tmp_path, "prio", f"#!/bin/sh\nPYTHONPATH={os.path.join(ROOT, 'cli')} exec {sys.executable} -m prio \"$@\"\n")
+    return r
+
+
+def _sarif_ok(text: str) -> dict:
+    doc = json.loads(text)
+    schema = os.path.join(SHARED, "testdata", "sarif-schema-2.1.0.json")
+    if os.path.exists(schema):
+        with open(schema, encoding="utf-8") as fh:
+            jsonschema.validate(doc, json.load(fh))
+    return doc
+
+
+def test_validate_step_on_clean_configs(repo, tmp_path):
+    p, outputs = _run_step(step("validate"), repo, tmp_path, {"paths": "deploy/good"})
+    assert p.returncode == 0, p.stderr
+    assert outputs == {"sarif-file": "prio.sarif", "exit-code": "0"}
+    assert _sarif_ok((repo / "prio.sarif").read_text())["runs"][0]["results"] == []
+    assert not (tmp_path / "stray").exists()
+
+
+def test_validate_step_fails_on_errors_with_annotations_and_sarif(repo, tmp_path):
+    p, outputs = _run_step(step("validate"), repo, tmp_path, {"paths": "deploy/good\ndeploy/bad", "sarif-file": "findings.sarif"})
+    assert p.returncode == 1
+    assert outputs == {"sarif-file": "findings.sarif", "exit-code": "1"}
+    assert "::error file=deploy/bad/queues.yaml,line=7,col=16,title=prio PRIO131" in p.stdout
+    results = _sarif_ok((repo / "findings.sarif").read_text())["runs"][0]["results"]
+    assert {r["ruleId"] for r in results} >= {"PRIO131", "PRIO001"}
+
+
+def test_validate_step_passes_args_and_keeps_paths_literal(repo, tmp_path):
+    p, outputs = _run_step(step("validate"), repo, tmp_path, {"paths": "deploy/*/queues.yaml"})
+    assert p.returncode == 2 and "deploy/*/queues.yaml" in p.stderr  # a glob in paths stays a word
+    p, outputs = _run_step(step("validate"), repo, tmp_path, {"paths": "deploy/good/queues.yaml", "args": "--select PRIO131 --no-config"})
+    assert p.returncode == 0 and outputs["exit-code"] == "0", p.stderr
+    p, outputs = _run_step(step("validate"), repo, tmp_path, {"paths": "deploy/bad", "args": "--select PRIO131"})
+    assert p.returncode == 1
+    assert "PRIO131" in p.stdout and "PRIO001" not in p.stdout
+
+
+def test_validate_step_that_cannot_run_exits_2_once(repo, tmp_path):
+    p, outputs = _run_step(step("validate"), repo, tmp_path, {"paths": "deploy/nosuch.yaml"})
+    assert p.returncode == 2 and outputs["exit-code"] == "2"
+    assert p.stderr.count("nosuch.yaml") == 1  # one line, not one per run
+
+
+@pytest.mark.parametrize("version,want", [("", ROOT), ("1.2.3", "prio-scheduling==1.2.3")])
+def test_install_step_installs_the_version_asked_for(repo, tmp_path, version, want):
+    """A stand-in python records what pip is asked to install (the real install is the wheel
+    test's); the step then runs `prio --version`."""
+    log = tmp_path / "pip.log"
+    _bin(tmp_path, "python", f"#!/bin/sh\necho \"$@\" >> {log}\n")
+    p, _ = _run_step(step("Install prio"), repo, tmp_path, {"version": version})
+    assert p.returncode == 0, p.stderr
+    args = log.read_text().split()
+    assert args[:3] == ["-m", "pip", "install"] and args[-1] == want
+    assert p.stdout.startswith("prio ")
