@@ -19,6 +19,8 @@ WHERE = {
     "queues-vs-classes": "queue configs against the PriorityClasses of the same run",
     "armada-queue": "Armada Queue manifests",
     "armada-scenario": "Armada scenarios (the current scheduler)",
+    "kueue": "Kueue objects (ResourceFlavor, Cohort, ClusterQueue, LocalQueue, Workload, ...), one at a time",
+    "kueue-set": "Kueue objects, all of one run together (with their PriorityClasses and Namespaces)",
     "configmap": "ConfigMaps the YuniKorn shim reads, or that look meant to be",
     "decoder": "any input, while its YAML is read and checked against the schema",
     "suppressions": "`# prio: ignore` comments",
