@@ -153,7 +153,10 @@ _BATCH = 1 << 16  # characters per write: past the allocator's mmap threshold (1
 
 def write_chunks(chunks, out=None) -> None:
     """Write a renderer's chunks in batches of about 64 KiB: a million small writes cost
-    seconds, and huge batches cost page faults."""
+    seconds, and huge batches cost page faults. Stops early when the reader of a pipe has gone
+    (prio.cli.pipes): renderers read no input, so the rest could not change the exit code."""
+    from prio.cli.pipes import closed
+
     out = out or sys.stdout
     batch: list = []
     append = batch.append
@@ -165,5 +168,7 @@ def write_chunks(chunks, out=None) -> None:
             out.write("".join(batch))
             batch.clear()
             size = 0
+            if closed(out):  # the reader has gone (`| head`): nobody reads the rest, the exit code is settled
+                return
     if batch:
         out.write("".join(batch))
