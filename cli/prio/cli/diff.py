@@ -63,9 +63,11 @@ def _fail_on(value: str | None) -> tuple:
 
 def _diff(o: Options, fmt: str, fail_on: tuple) -> int:
     from prio.cli.diff_live import remote_for
+    from prio.cli.outfile import refuse_inputs, write_text
 
+    refuse_inputs(o.output_file, o.input_names())  # before anything is read
     live = remote_for(o)
-    from prio.cli.common import width, write_report
+    from prio.cli.common import width
     from prio.errors import InputError
     from prio.io import gitrev
     from prio.io import source
@@ -100,7 +102,7 @@ def _diff(o: Options, fmt: str, fail_on: tuple) -> int:
         raise InputError(new, f"OLD ({old}) is {role_a} but NEW is {role_b}: compare two configs or two snapshots")
     d = core.compare(a, b)
     text = diff_out.render(fmt, d, old, new, width=width(), color=o.colored())
-    write_report(text, o.output_file)
+    write_text(o.output_file, text)
     return 1 if any(d.changed(k) for k in fail_on) else 0
 
 

@@ -47,7 +47,8 @@ def _partition_of(inp, eng):
 
 def _preempt(o: Options, fmt: str) -> int:
     color, live = o.colored(), o.remote()
-    from prio.cli.common import load_inputs, say_notes, say_recognised, width, write_report
+    from prio.cli.common import load_inputs, say_notes, say_recognised, width
+    from prio.cli.outfile import write_text
     from prio.errors import InputError
     from prio.render import preempt as preempt_out
     from prio.loaders.assemble import build
@@ -96,5 +97,5 @@ def _preempt(o: Options, fmt: str) -> int:
             hint = did_you_mean(o.ask, [f"{r.application}/{r.ask}" if "/" in o.ask else r.ask for r in result.asks])
             raise InputError("--ask", f"no pending ask {o.ask!r} in {snap.source}" + (hint or f" (asks: {known}{', ...' if len(result.asks) > 10 else ''})"))
     text = "".join(preempt_out.render(fmt, result, asks, width=width(), color=color))
-    write_report(text, o.output_file)
+    write_text(o.output_file, text)
     return 0

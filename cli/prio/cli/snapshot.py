@@ -46,12 +46,13 @@ command = typer_command(Options, run, HELP)
 
 def _snapshot(o: Options, fmt: str) -> int:
     live = o.remote()
-    import os
-
     from prio.errors import InputError
 
     if not o.output_file:
         raise InputError("--output-file", "is required: where to write the snapshot (- for stdout)")
+    from prio.cli.outfile import refuse_inputs, write_text
+
+    refuse_inputs(o.output_file, o.input_names())  # before anything is read
     if live is not None:
         from prio.cli import live as live_mod
 
@@ -71,11 +72,6 @@ def _snapshot(o: Options, fmt: str) -> int:
             raise InputError(inp.armada[0][0], "prio snapshot captures YuniKorn state; an Armada scenario is already a file of its own")
         source = ", ".join(inp.names)
         raw_apps, nodes, rejected, config_text = {}, [], [], None
-    if o.output_file != "-":
-        out_abs = os.path.realpath(o.output_file)
-        for name in inp.names:
-            if name not in ("<stdin>",) and os.path.exists(name) and os.path.realpath(name) == out_abs:
-                raise InputError(o.output_file, "is one of the inputs; prio never writes to its inputs")
     from prio.loaders.assemble import build
     from prio.yunikorn.snapshot import Snapshot
 
@@ -99,7 +95,7 @@ def _snapshot(o: Options, fmt: str) -> int:
     if o.output_file == "-":
         sys.stdout.write(text)
     else:
-        _write(o.output_file, text)
+        write_text(o.output_file, text)
     summary = {"output": o.output_file, "source": source if not o.anonymize else "(anonymized)", "partition": snap.partition,
                "applications": len(snap.apps) - len(rejected), "pendingAsks": snap.ask_count(),
                "runningAllocations": sum(len(a.allocations or ()) for a in snap.apps), "nodes": len(snap.nodes or ()),
@@ -123,30 +119,6 @@ def _snapshot(o: Options, fmt: str) -> int:
         sys.stderr.write(f"prio: wrote {o.output_file}: partition {snap.partition}, {count(len(snap.apps) - len(rejected), 'application')}, "
                          f"{count(snap.ask_count(), 'pending ask')}{run_s}{nodes_s}{rej}\n")
     return 0
-
-
-def _write(path: str, text: str) -> None:
-    """Write via a temporary file and a rename: a failed run leaves no half-written snapshot."""
-    import os
-    import tempfile
-
-    from prio.errors import InputError
-
-    d = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".prio-snapshot-", dir=d)
-    except OSError as e:
-        raise InputError(path, f"cannot write here: {e.strerror or e}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise InputError(path, f"cannot write: {e.strerror or e}") from None
 
 
 def config_text_of(inp) -> str | None:

@@ -99,6 +99,9 @@ def _run(o: ValidateOptions, fmt: str) -> int:
     if o.statistics and fmt not in ("text", "json"):
         _err(f"--statistics prints counts as text or json, not {fmt}")
         return 2
+    from prio.cli.outfile import refuse_inputs
+
+    refuse_inputs(o.output_file, [*o.paths, *o.priority_classes, o.config])  # before anything is read
     try:
         settings = settings_mod.load(o.config, discover=not o.no_config)
         if o.select:
@@ -108,6 +111,7 @@ def _run(o: ValidateOptions, fmt: str) -> int:
     except settings_mod.SettingsError as e:
         _err(str(e))
         return 2
+    refuse_inputs(o.output_file, [settings.path])  # the .prio.yaml found upward is an input too
 
     checked, results, errors = check_paths(list(o.paths), Options(list(o.priority_classes)))
     for e in errors:
@@ -144,12 +148,9 @@ def _run(o: ValidateOptions, fmt: str) -> int:
         text = renderer.render(shown, sources={r.name: r.text for r in results}, color=color, rules=ran,
                                input_errors=errors, strict=o.strict, summary=report.summary())
     if to_file:
-        try:
-            with open(o.output_file, "w", encoding="utf-8", newline="") as fh:
-                fh.write(text)
-        except OSError as e:
-            _err(f"cannot write {o.output_file}: {e.strerror or e}")
-            return 2
+        from prio.cli.outfile import write_text
+
+        write_text(o.output_file, text)  # a path that cannot be written: one line, exit 2 (guarded)
     else:
         try:
             sys.stdout.write(text)
