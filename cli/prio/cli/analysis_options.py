@@ -46,7 +46,8 @@ _DECLS = (
         multiple=True, metavar="'NAME: VALUE'"),
     Opt("cacert", ("--cacert",), "With an https:// --yunikorn: the CA bundle (PEM) to verify the server with (default from "
                                  "PRIO_YUNIKORN_CACERT). TLS is always verified.", metavar="FILE"),
-    Opt("timeout", ("--timeout",), "With --yunikorn: seconds to wait to connect and for each read (default 10, or "
+    Opt("timeout", ("--timeout",), "With --yunikorn: seconds to wait to connect, for each read and for a response's "
+                                   "headers; a response gets 10 times as long, the whole run 30 times (default 10, or "
                                    "PRIO_YUNIKORN_TIMEOUT).", type=float, min=0.001, metavar="SECONDS"),
     # Which engine schedules (yunikorn/engine.ENGINES): for debugging and bug reports, so hidden.
     Opt("engine", ("--engine",), "The engine that schedules: auto (the fast ones where they support the input), fast, "

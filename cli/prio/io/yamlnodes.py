@@ -256,6 +256,24 @@ def load(name: str, text: str, go: bool = False) -> list[Document]:
 FAST_JSON_BYTES = 2 * 1024 * 1024
 
 
+def json_error(e, text: str) -> str:
+    """json's error in plain words: text that stops inside a value is "cut short" (a truncated
+    download or file), anything else is invalid JSON, at line:column when there is no other
+    position (json's "Unterminated string starting at" names where the string began)."""
+    if e.msg.startswith("Unterminated string") or e.pos >= len(text.rstrip()):
+        return f"JSON cut short: it ends after {len(text)} characters, inside a value (a truncated file or download?)"
+    return f"invalid JSON: {e.msg.replace(' starting at', '')} (line {e.lineno} column {e.colno})"
+
+
+def too_many_digits(name: str, text: str) -> InputError:
+    """The error for a number too long to read, at its line."""
+    import re
+
+    m = re.search(r"[0-9]{4000}", text)
+    line = text.count("\n", 0, m.start()) + 1 if m else None
+    return InputError(name, "a number of thousands of digits: out of range for any value prio reads", line)
+
+
 def load_fast(name: str, text: str) -> list[Document]:
     """Like load(), but large JSON goes through the json module: no positions (errors then name
     the path instead of a line) and, as with Go's encoding/json, a duplicate key keeps the last
@@ -267,9 +285,11 @@ def load_fast(name: str, text: str) -> list[Document]:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
-            raise InputError(name, f"invalid JSON: {e.msg}", e.lineno, e.colno) from None
+            raise InputError(name, json_error(e, text), e.lineno, e.colno) from None
         except RecursionError:
             raise InputError(name, "JSON nested too deeply") from None
+        except ValueError:  # past Python's 4300 digits: out of range for anything prio reads
+            raise too_many_digits(name, text) from None
         return [Document(data)]
     if head in ("{", "["):  # smaller JSON: the json module too, positions when a message needs one
         from prio.io import lazyjson
