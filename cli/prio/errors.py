@@ -19,3 +19,8 @@ class InputError(Exception):
             if self.column is not None:
                 where += f":{self.column}"
         return f"{where}: {self.message}"
+
+
+class NothingToCheck(InputError):
+    """An input read whole that holds nothing to check (a directory without a queue config):
+    counted apart from unreadable files in validate's summary."""

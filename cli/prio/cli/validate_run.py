@@ -145,8 +145,11 @@ def _run(o: ValidateOptions, fmt: str) -> int:
 
         text = stats.render(input_error_findings(errors) + list(shown.findings), fmt)
     else:
+        # In text on a terminal or a pipe, each unreadable input is the `prio: FILE: reason` line on stderr,
+        # once; a text file, like every machine format, records it as a PRIO000 entry too.
+        shown_errors = errors if fmt != "text" or to_file else []
         text = renderer.render(shown, sources={r.name: r.text for r in results}, color=color, rules=ran,
-                               input_errors=errors, strict=o.strict, summary=report.summary())
+                               input_errors=shown_errors, strict=o.strict, summary=report.summary())
     if to_file:
         from prio.cli.outfile import write_text
 
@@ -162,7 +165,7 @@ def _run(o: ValidateOptions, fmt: str) -> int:
     if not o.quiet:
         from prio.render.validate.text import summary
 
-        sys.stderr.write(summary(report, len(errors)) + "\n")
+        sys.stderr.write(summary(report, errors) + "\n")
     return code
 
 
