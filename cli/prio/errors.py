@@ -11,6 +11,7 @@ class InputError(Exception):
         self.message = message
         self.line = line
         self.column = column
+        self.frame = ""  # the input's line and a caret under the column, for people (stderr only)
 
     def __str__(self) -> str:
         where = self.file

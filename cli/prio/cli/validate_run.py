@@ -115,7 +115,7 @@ def _run(o: ValidateOptions, fmt: str) -> int:
 
     checked, results, errors = check_paths(list(o.paths), Options(list(o.priority_classes)))
     for e in errors:
-        sys.stderr.write(f"prio: {e}\n")
+        sys.stderr.write(f"prio: {e}\n" + getattr(e, "frame", ""))  # a syntax error shows its line and a caret
     if o.verbose:
         if settings.path:
             sys.stderr.write(f"prio: settings from {settings.path}\n")
