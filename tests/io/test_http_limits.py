@@ -2,12 +2,11 @@
 trickling server can stretch, memory bounded by the response cap, credentials never echoed, and
 one clear line for every fault, against the replay stub's hostile answers."""
 import subprocess
-import sys
 import time
 
 import pytest
 
-from conftest import prio_env, run_cli, shared
+from conftest import peak_rss_mib, run_cli, shared
 from yunikorn_replay import Replay
 
 APPS = "/ws/v1/partition/default/applications/active"
@@ -95,19 +94,6 @@ def test_json_that_would_take_too_much_memory_is_refused_before_parsing():
     _one_line(r, srv.url + APPS, "would take about", "MiB of memory to read")
 
 
-def _peak_rss_mib(args) -> tuple:
-    """Run `python -m prio ARGS`; (exit code, stderr, its peak resident memory in MiB). Started
-    from a small intermediate process: a child forked from this big test process would count
-    its pages (ru_maxrss survives exec)."""
-    launcher = ("import resource, subprocess, sys; p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, "
-                "stderr=subprocess.PIPE); sys.stderr.write(p.stderr.decode()); "
-                "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    p = subprocess.run([sys.executable, "-c", launcher, sys.executable, "-m", "prio", *args], capture_output=True, text=True,
-                       env=prio_env(), timeout=600)
-    code, kib = p.stdout.split()
-    return int(code), p.stderr, int(kib) / 1024
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("fault", [("endless",), ("announce", 2**40), "largest-valid", "largest-empty-objects"])
 def test_a_whole_run_stays_under_1_gib_whatever_the_server_sends(fault):
@@ -123,7 +109,7 @@ def test_a_whole_run_stays_under_1_gib_whatever_the_server_sends(fault):
     elif fault == "largest-empty-objects":
         fault = ("body", b"[" + b"{}," * (http.MAX_BODY_BYTES // 3 - 1) + b"{}]")
     with Replay(scenario(), faults={APPS: fault}) as srv:
-        code, err, peak = _peak_rss_mib(["explain", "--yunikorn", srv.url, "-o", "json"])
+        code, err, peak = peak_rss_mib(["explain", "--yunikorn", srv.url, "-o", "json"])
     assert "Traceback" not in err and "internal error" not in err, err
     assert peak < 1024, (peak, err)
 
