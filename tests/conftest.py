@@ -58,6 +58,19 @@ def run_prio(*args, env=None, cwd=None, input=None):
                           env=prio_env(**(env or {})), cwd=cwd, input=input, timeout=120)
 
 
+def peak_rss_mib(args, timeout=600) -> tuple:
+    """Run `python -m prio ARGS`; (exit code, stderr, its peak resident memory in MiB). Started
+    from a small intermediate process: a child forked from the big test process would count its
+    pages (ru_maxrss survives exec)."""
+    launcher = ("import resource, subprocess, sys; p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, "
+                "stderr=subprocess.PIPE); sys.stderr.write(p.stderr.decode()); "
+                "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    p = subprocess.run([sys.executable, "-c", launcher, sys.executable, "-m", "prio", *args], capture_output=True, text=True,
+                       env=prio_env(), timeout=timeout)
+    code, kib = p.stdout.split()
+    return int(code), p.stderr, int(kib) / 1024
+
+
 def lint(text, name="q.yaml"):
     from prio.lint.runner import check_text
 

@@ -5,13 +5,10 @@ registered with @check (pyproject.toml, [tool.vulture]).
 vulture reads this file as code that uses these names; the test also runs it, so an entry whose
 name is gone fails there and the list cannot outlive what it excuses."""
 from prio.cli import app, validate_fast
-from prio.io import http
 from prio.yunikorn import config, snapshot
 
 # typer calls the app's callback (--version, the top-level help)
 app._root
-# urllib's redirect handler calls it: prio refuses redirects
-http._NoRedirect.redirect_request
 # the fast validate path's one-value options: tests/cli/test_validate_fast.py checks them against typer's
 validate_fast.SINGLE
 

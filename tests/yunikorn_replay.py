@@ -1,6 +1,8 @@
 """A YuniKorn REST stub for tests: the standard library's HTTP server on 127.0.0.1 (an
 ephemeral port, in a thread) replaying a recorded scenario of ../shared/testdata/yunikorn-rest-live
-at YuniKorn's real paths, per the scenario's manifest. Faults are injected per path.
+at YuniKorn's real paths, per the scenario's manifest. Faults are injected per path (a status, a
+body, a truncated or mistyped answer, a slow one, and hostile ones: a trickle of headers or body,
+a huge announced length, an endless body).
 
     with Replay(scenario_dir, faults={"/ws/v1/partitions": ("status", 500)}) as srv:
         run_cli("explain", "--yunikorn", srv.url)
@@ -63,9 +65,12 @@ class Replay:
                 self.send_header("Content-Length", str(len(body) if length is None else length))
                 self.send_header("Connection", "close")
                 self.end_headers()
-                self.wfile.write(body)
-                self.wfile.flush()
                 self.close_connection = True
+                try:
+                    self.wfile.write(body)
+                    self.wfile.flush()
+                except OSError:  # the client stopped reading (a refusal at its cap): as it may
+                    pass
 
             def do_GET(self):  # noqa: N802
                 replay.requests.append(("GET", self.path, dict(self.headers)))
@@ -85,6 +90,8 @@ class Replay:
                     return self._send(code, msg)
                 if fault and fault[0] == "body":
                     return self._send(200, fault[1], fault[2] if len(fault) > 2 else "application/json; charset=UTF-8")
+                if fault and fault[0] in ("trickle-headers", "trickle-body", "announce", "endless"):
+                    return self._hostile(fault)
                 if entry is None:
                     msg = json.dumps({"status_code": 404, "message": "404 page not found"}).encode()
                     return self._send(404, msg, "text/plain; charset=utf-8")
@@ -95,6 +102,39 @@ class Replay:
                 if fault and fault[0] == "ctype":
                     return self._send(entry["status"], body, fault[1])
                 self._send(entry["status"], body, entry["contentType"])
+
+            def _hostile(self, fault):
+                """("trickle-headers", s) / ("trickle-body", s): one byte every s seconds, forever;
+                ("announce", n): Content-Length n, then a little; ("endless",): a JSON list that
+                never ends (no Content-Length)."""
+                w = self.wfile
+                self.close_connection = True
+                try:
+                    if fault[0] == "trickle-headers":
+                        w.write(b"HTTP/1.1 200 OK\r\n")
+                        while not replay._stop.wait(fault[1]):
+                            w.write(b"X")
+                            w.flush()
+                        return
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    if fault[0] == "announce":
+                        self.send_header("Content-Length", str(fault[1]))
+                    self.end_headers()
+                    if fault[0] == "trickle-body":
+                        w.write(b"[")
+                        while not replay._stop.wait(fault[1]):
+                            w.write(b" ")
+                            w.flush()
+                    elif fault[0] == "announce":
+                        w.write(b"[" + b" " * 65536)
+                    else:
+                        w.write(b"[")
+                        block = b'{"applicationID": "x"},' * 4096
+                        while not replay._stop.is_set():
+                            w.write(block)
+                except OSError:  # the client went away, as it should
+                    pass
 
             def _refuse(self):
                 replay.requests.append((self.command, self.path, dict(self.headers)))

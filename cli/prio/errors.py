@@ -11,6 +11,7 @@ class InputError(Exception):
         self.message = message
         self.line = line
         self.column = column
+        self.frame = ""  # the input's line and a caret under the column, for people (stderr only)
 
     def __str__(self) -> str:
         where = self.file
@@ -19,3 +20,8 @@ class InputError(Exception):
             if self.column is not None:
                 where += f":{self.column}"
         return f"{where}: {self.message}"
+
+
+class NothingToCheck(InputError):
+    """An input read whole that holds nothing to check (a directory without a queue config):
+    counted apart from unreadable files in validate's summary."""

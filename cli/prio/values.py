@@ -31,10 +31,24 @@ def is_decimal(s: str) -> bool:
 
 def parse_int32(s: str):
     """strconv.ParseInt(s, 10, 32): optional sign and decimal digits, no spaces, in range; else None."""
-    if not is_decimal(s):
+    if not is_decimal(s) or too_long(s):
         return None
     v = int(s)
     return v if in_int32(v) else None
+
+
+def too_long(s: str, digits: int = 20) -> bool:
+    """Whether a decimal text has more significant digits than any 64-bit number: int() of it
+    would be wasted work (and past 4300 digits Python refuses it), it is out of every range."""
+    return len(s.lstrip("+- \t").lstrip("0")) > digits
+
+
+def shown_number(s) -> str:
+    """A number as a message shows it: a long one by its ends and its length."""
+    s = s.strip() if isinstance(s, str) else str(s) if not isinstance(s, int) or abs(s) < 10**30 else None
+    if s is None or len(s) > 30:
+        return "a number of more than 30 digits" if s is None else f"{s[:6]}...{s[-3:]} ({len(s.lstrip('+-'))} digits)"
+    return s
 
 
 def int32_value(v):

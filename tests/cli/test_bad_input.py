@@ -240,3 +240,54 @@ def test_explicit_scalar_tag_on_an_empty_value_is_no_crash():
         for cmd in ("explain", "simulate"):
             r = run_cli(cmd, "-", "-o", "json", input=text)
             assert r.exit_code == 2 and "internal error" not in r.stderr, (text, r.stderr)
+
+
+# A big YAML that is no input prio reads is said so before it is parsed (issue 29, item 9).
+
+def test_a_big_flat_yaml_map_is_refused_before_parsing_in_bounded_time_and_memory(tmp_path):
+    import time
+
+    from conftest import peak_rss_mib
+
+    big = tmp_path / "values.yaml"
+    with open(big, "w") as fh:
+        i = n = 0
+        while n < 27 * 2**20:
+            line = f"key_{i}: some value number {i}\n"
+            fh.write(line)
+            n += len(line)
+            i += 1
+    t = time.monotonic()
+    code, err, peak = peak_rss_mib(["explain", str(big)])
+    assert code == 2 and f"{big}:1: not an input prio understands" in err, err
+    assert time.monotonic() - t < 15 and peak < 300, (time.monotonic() - t, peak)  # parsed whole: 84 s and 1.2 GiB
+    # in a directory it is skipped, and the rest is read
+    d = tmp_path / "d"
+    d.mkdir()
+    big.rename(d / "values.yaml")
+    for name in ("walkthrough-queues.yaml", "walkthrough-asks.yaml"):
+        (d / name).write_text(open(sample(name)).read())
+    r = run_cli("explain", str(d), "-o", "json")
+    assert r.exit_code == 0 and "values.yaml: skipped: not an input prio reads" in r.stderr
+
+
+def test_the_precheck_never_refuses_an_input_prio_reads():
+    """surely_no_input is False for every sample and shared input (padded past the size where it
+    runs), and for every shape it cannot read line by line."""
+    import glob
+
+    from conftest import SHARED
+    from prio.io.recognise import surely_no_input
+
+    files = glob.glob(os.path.join(os.path.dirname(sample("x")), "*")) + \
+        glob.glob(os.path.join(SHARED, "testdata", "**", "*.y*ml"), recursive=True) + \
+        glob.glob(os.path.join(SHARED, "testdata", "**", "*.json"), recursive=True)
+    assert len(files) > 20
+    for f in files:
+        text = open(f, encoding="utf-8", errors="replace").read()
+        assert not surely_no_input(text), f
+    for text in ("  partitions:\n  - name: x\n", "a: 1\n---\npartitions: []\n", "- a\n", "'partitions': []\nb: 1\n",
+                 "a: 1\n<<: *base\n", "%YAML 1.2\n---\na: 1\n", "? partitions\n: []\n", "a: 1\n\"partitions\" : x\n",
+                 "# c\n\nb: 1\nkind: Pod\n", "{a: 1}\n", "a: |\n  x\npartitions: []\n"):
+        assert not surely_no_input(text), text
+    assert surely_no_input("# values\nreplicas: 3\nimage: nginx\nresources:\n  limits: {}\n")

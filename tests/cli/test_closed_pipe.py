@@ -55,3 +55,48 @@ def test_closed_pipe_ends_quietly_through_the_real_entry_point(big, args):
     err = p.stderr.read().decode()
     assert p.wait() == 0, err
     assert err == ""
+
+
+# Issue 29, item 1: the exit code never depends on who reads stdout or stderr. `2>&1 | true`
+# closes both; `| head -3` closes them after a few lines; both paths (the fast parser and typer).
+
+def _shell(cmd, **env):
+    """`cmd` through bash with pipefail, as a CI step runs it; prio is `python -m prio`."""
+    prio = f"{sys.executable} -m prio"
+    p = subprocess.run(["bash", "-c", f"set -o pipefail; {cmd.replace('prio ', prio + ' ', 1)}; echo \"rc=${{PIPESTATUS[0]}}\""],
+                       capture_output=True, text=True, env=prio_env(**env), timeout=120)
+    return int(p.stdout.rsplit("rc=", 1)[1])
+
+
+PATHS = [{}, {"PRIO_NO_FAST_PATH": "1"}]
+
+
+@pytest.mark.parametrize("env", PATHS, ids=["fast-path", "typer"])
+@pytest.mark.parametrize("reader", ["| true", "| head -3", "| head -1 >/dev/null"])
+@pytest.mark.parametrize("fmt", ["text", "github", "json"])
+def test_validate_verdict_survives_any_reader(env, reader, fmt):
+    mistakes = sample("mistakes.yaml")
+    assert _shell(f"prio validate -o {fmt} {mistakes} 2>&1 {reader}", **env) == 1
+    assert _shell(f"prio validate -o {fmt} {sample('walkthrough-queues.yaml')} 2>&1 {reader}", **env) == 0
+
+
+@pytest.mark.parametrize("env", PATHS, ids=["fast-path", "typer"])
+def test_unreadable_input_keeps_2_through_a_closed_pipe(env, tmp_path):
+    assert _shell(f"prio validate {tmp_path / 'missing.yaml'} 2>&1 | true", **env) == 2
+    assert _shell(f"prio validate {tmp_path / 'missing.yaml'} 2>/dev/null | true", **env) == 2
+
+
+def test_only_stderr_closed_keeps_the_verdict():
+    assert _shell(f"prio validate {sample('mistakes.yaml')} 2>&1 >/dev/null | true") == 1
+
+
+def test_diff_fail_on_keeps_its_code_through_a_closed_pipe(tmp_path):
+    from builders import walkthrough_queues_lowered
+
+    new = tmp_path / "new.yaml"
+    new.write_text(walkthrough_queues_lowered())
+    args = f"prio diff {sample('walkthrough-queues.yaml')} {new} {sample('walkthrough-asks.yaml')} --fail-on order"
+    assert _shell(f"{args} >/dev/null") == 1
+    assert _shell(f"{args} 2>&1 | true") == 1
+    assert _shell(f"{args} -o markdown 2>&1 | head -1") == 1
+    assert _shell(f"prio simulate {tmp_path / 'missing.yaml'} 2>&1 | true") == 2

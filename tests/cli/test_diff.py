@@ -509,3 +509,35 @@ def test_one_side_with_work_is_never_compared_with_one_without():
     with_work.rest_queues = [object()]
     with pytest.raises(InputError, match="carries pending work and new.yaml none"):
         _same_work(O, "old.yaml", "new.yaml", with_work, without)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_rev_path_size_is_checked_before_reading_and_options_end_before_the_argument(tmp_path, monkeypatch):
+    """A blob over the limit is refused from `git cat-file -s` without reading it; every git
+    call ends its options before REV:PATH (a REV of --output=FILE is never one of git's options)."""
+    from prio.io import gitrev
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    (repo / "big.yaml").write_text("a: 1\n" * 1000)
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "big")
+    monkeypatch.chdir(repo)
+    calls = []
+    real = subprocess.run
+
+    def spy(cmd, *a, **kw):
+        calls.append(list(cmd[1:]))
+        return real(cmd, *a, **kw)
+
+    monkeypatch.setattr(gitrev.subprocess, "run", spy)
+    with pytest.raises(gitrev.InputError, match="is 5000 bytes in git; prio reads at most 100 bytes"):
+        gitrev.show("HEAD:big.yaml", limit=100)
+    assert not any("blob" in c or "show" in c for c in calls), calls  # never read
+    assert gitrev.show("HEAD:big.yaml", limit=10_000).startswith("a: 1\n")
+    with pytest.raises(gitrev.InputError):
+        gitrev.show("--output=out.txt:big.yaml")
+    assert not (repo / "out.txt").exists()
+    for c in calls:
+        assert "--end-of-options" in c and c.index("--end-of-options") == len(c) - 2, c

@@ -77,3 +77,31 @@ def test_real_entry_point(tmp_path):
     assert f"prio: {d / 'pods.json'}: not something prio validates" in r.stderr
     r = run_prio("validate", str(d))
     assert r.returncode == 0 and "2 skipped: not queue configs" in r.stderr
+
+
+def test_each_unreadable_input_is_reported_once_in_text_output(tmp_path):
+    missing, broken = tmp_path / "missing.yaml", tmp_path / "broken.yaml"
+    broken.write_text("a: [\n")
+    r = run_cli("validate", str(missing), str(broken), sample("walkthrough-queues.yaml"))
+    assert r.exit_code == 2
+    both = r.stdout + r.stderr
+    assert both.count("missing.yaml") == 1 and both.count("broken.yaml") == 1, both
+    assert r.stderr.strip().splitlines()[-1] == "no problems in 1 file; 2 files could not be checked"
+    assert "PRIO000" not in r.stdout
+    # machine formats keep stdout for the machine: the reasons go to stderr as well
+    r = run_cli("validate", "-o", "json", str(missing))
+    assert r.stderr.count("missing.yaml") == 1 and "missing.yaml" in r.stdout
+    out = tmp_path / "report.txt"  # text into a file: the file records it too
+    r = run_cli("validate", str(missing), "--output-file", str(out))
+    assert "missing.yaml: no such file" in r.stderr and "PRIO000" in out.read_text()
+
+
+def test_an_empty_directory_is_nothing_checked_not_an_unreadable_file(tmp_path):
+    (tmp_path / "empty").mkdir()
+    r = run_cli("validate", str(tmp_path / "empty"))
+    assert r.exit_code == 2
+    summary = r.stderr.strip().splitlines()[-1]
+    assert summary == "nothing checked: 1 directory with nothing to check", r.stderr
+    assert "could not be checked" not in r.stderr and "no problems" not in r.stderr
+    r = run_cli("validate", str(tmp_path / "empty"), str(tmp_path / "missing.yaml"))
+    assert r.stderr.strip().splitlines()[-1] == "nothing checked: 1 file could not be checked; 1 directory with nothing to check"

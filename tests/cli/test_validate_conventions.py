@@ -7,6 +7,7 @@ import base64
 import gzip
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -87,7 +88,9 @@ def test_every_error_line_starts_with_prio(tmp_path):
     for argv in (("validate", str(bad)), ("explain", str(bad)), ("simulate", str(bad)), ("rule", "NOPE")):
         r = run_prio(*argv)
         assert r.returncode == 2
-        assert all(ln.startswith("prio: ") for ln in r.stderr.splitlines() if "could not be checked" not in ln), r.stderr
+        frame = re.compile(r"^ +(\d+ )?\| ")  # a syntax error's code frame: the line and a caret under the column
+        assert all(ln.startswith("prio: ") or frame.match(ln) for ln in r.stderr.splitlines()
+                   if "could not be checked" not in ln), r.stderr
 
 
 def test_settings_unknown_key_did_you_mean(tmp_path):

@@ -1,5 +1,7 @@
 """prio.io.yamlnodes: the depth check that refuses deeply nested YAML/JSON before it is parsed
-(what bad input does end to end: tests/cli/test_bad_input.py)."""
+(what bad input does end to end: tests/cli/test_bad_input.py), and syntax errors in plain words
+with a code frame."""
+import pytest
 
 
 def test_the_depth_check_refuses_exactly_what_its_full_count_refuses():
@@ -29,3 +31,39 @@ def test_the_depth_check_refuses_exactly_what_its_full_count_refuses():
     with _pytest.raises(InputError):
         check_depth("t", block(401))
     check_depth("t", block(400))
+
+
+# YAML syntax errors in plain words, with the line and a caret (issue 29, item 18).
+
+@pytest.mark.parametrize("text,line,words,frame", [
+    ("partitions:\n  - name: default\n\tqueues:\n", 3, "tabs are not allowed for indentation", "    3 | →queues:\n      | ^\n"),
+    ("a: [b, c\n", 2, "a ',' or the closing ']' is missing (the list opened at line 1)", "    1 | a: [b, c\n      |    ^\n"),
+    ('a: "abc\n', 2, "a quoted string is never closed (it opened at line 1)", '    1 | a: "abc\n      |    ^\n'),
+    ("a:\n  b: 1\n c: 2\n", 3, "this line's indentation does not match the keys above it", "    3 |  c: 2\n      |  ^\n"),
+    ("a:\n  - b\n  c: 1\n", 3, "does not match the list items above it", "    3 |   c: 1\n      |   ^\n"),
+    ("x: a: b\n", 1, "a value holding ': ' needs quotes", "    1 | x: a: b\n      |     ^\n"),
+    ("a: *x\n", 1, "an alias (*name) with no anchor (&name)", "    1 | a: *x\n      |    ^\n"),
+])
+def test_syntax_errors_in_plain_words_with_a_caret(text, line, words, frame):
+    from prio.errors import InputError
+    from prio.io.yamlnodes import parse
+
+    with pytest.raises(InputError) as e:
+        parse("q.yaml", text)
+    assert e.value.line == line and words in e.value.message, e.value.message
+    assert "while " not in e.value.message and "scanning" not in e.value.message
+    assert e.value.frame == frame
+
+
+def test_a_syntax_error_on_the_command_line_shows_its_frame(tmp_path):
+    from conftest import run_cli
+
+    q = tmp_path / "q.yaml"
+    q.write_text("partitions:\n  - name: default\n\tqueues:\n")
+    for cmd in ("validate", "simulate"):
+        r = run_cli(cmd, str(q))
+        assert r.exit_code == 2
+        assert r.stderr.startswith(f"prio: {q}:3:1: invalid YAML: tabs are not allowed for indentation: indent with spaces\n"
+                                   "    3 | →queues:\n      | ^\n"), r.stderr
+    r = run_cli("validate", "-o", "json", str(q))  # machine output: the message alone
+    assert "tabs are not allowed" in r.stdout and "→" not in r.stdout

@@ -383,7 +383,7 @@ def test_output_file(tmp_path):
 def test_output_file_unwritable(tmp_path):
     r = invoke(CLEAN, "-o", "json", "--output-file", str(tmp_path / "no" / "such" / "dir.json"), "--no-config")
     assert r.exit_code == 2
-    assert r.stderr.startswith("prio: cannot write ") and r.stderr.count("\n") == 1
+    assert r.stderr.startswith(f"prio: {tmp_path / 'no' / 'such' / 'dir.json'}: cannot write") and r.stderr.count("\n") == 1
 
 
 def test_quiet_shows_only_failing_findings_and_no_summary():

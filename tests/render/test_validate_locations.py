@@ -16,7 +16,9 @@ def test_validate_text_location_on_line_100_is_file_colon_100(tmp_path):
 def test_validate_text_location_without_a_column(tmp_path):
     deep = tmp_path / "deep.yaml"
     deep.write_text("[" * 500 + "]" * 500 + "\n")
-    r = run_cli("validate", str(deep))
+    out = tmp_path / "report.txt"  # a text report records unreadable inputs as PRIO000 (on a terminal: stderr's line)
+    r = run_cli("validate", str(deep), "--output-file", str(out))
     assert r.exit_code == 2
-    assert r.stdout.startswith(f"{deep}:1: error PRIO000 (unreadable-input) YAML nested more than 400 levels"), r.stdout
-    assert "None" not in r.stdout
+    text = out.read_text()
+    assert text.startswith(f"{deep}:1: error PRIO000 (unreadable-input) YAML nested more than 400 levels"), text
+    assert "None" not in text and r.stderr.startswith(f"prio: {deep}:1: YAML nested")

@@ -7,6 +7,7 @@ one more such option is one declaration here. No typer (prio.cli.options derives
 signature), no renderers: --help stays fast."""
 from __future__ import annotations
 
+import os
 import sys
 
 from prio.cli import color
@@ -45,7 +46,8 @@ _DECLS = (
         multiple=True, metavar="'NAME: VALUE'"),
     Opt("cacert", ("--cacert",), "With an https:// --yunikorn: the CA bundle (PEM) to verify the server with (default from "
                                  "PRIO_YUNIKORN_CACERT). TLS is always verified.", metavar="FILE"),
-    Opt("timeout", ("--timeout",), "With --yunikorn: seconds to wait to connect and for each read (default 10, or "
+    Opt("timeout", ("--timeout",), "With --yunikorn: seconds to wait to connect, for each read and for a response's "
+                                   "headers; a response gets 10 times as long, the whole run 30 times (default 10, or "
                                    "PRIO_YUNIKORN_TIMEOUT).", type=float, min=0.001, metavar="SECONDS"),
     # Reading a cluster through the user's kubectl (explain, simulate, preempt, snapshot, diff; prio.cli.kube).
     Opt("kube", ("--kube",), "Read the cluster of your kubeconfig through kubectl (read-only, get only): YuniKorn's "
@@ -72,13 +74,20 @@ class AnalysisOptions(Options):
     @property
     def to_file(self) -> bool:
         """--output-file names a file (not -)."""
-        from prio.cli.common import to_file
+        from prio.cli.outfile import to_file
 
         return to_file(self.output_file)
 
     def colored(self) -> bool:
         """--color against stdout; never colour in a file."""
         return color.use_color(self.color, sys.stdout) and not self.to_file
+
+    def input_names(self) -> list:
+        """Every file this run may read, as given: what --output-file must never be
+        (prio.cli.outfile.refuse_inputs)."""
+        names = [getattr(self, "old", None), getattr(self, "new", None), *(self.inputs or ()),
+                 *(getattr(self, "priority_classes", None) or ()), self.cacert, os.environ.get("PRIO_YUNIKORN_CACERT")]
+        return [n for n in names if n]
 
     def remote(self):
         """--yunikorn and its options (prio.cli.live.Remote), or None."""
@@ -96,15 +105,20 @@ def options(name: str, *decls, common: bool = True) -> type:
 
 def report(o, formats, body, redirect: bool = True) -> int:
     """Run `body(o, fmt)` as the analysis commands do: the format first (a bad -o or PRIO_OUTPUT
-    ends the run, exit 2), then the body guarded (an input error is one line, exit 2), its stdout
+    ends the run, exit 2), then the body guarded (an input error is one line, exit 2): an
+    --output-file naming an input is refused before anything is read, and the body's stdout goes
     into --output-file when `redirect` (the body writes its own file otherwise)."""
-    from prio.cli.common import guarded, pick_format, with_output_file
+    from prio.cli.common import guarded, pick_format
+    from prio.cli.outfile import redirected, refuse_inputs
 
     fmt = pick_format(o.output, formats, o.to_file, o.output_file)
     if fmt == "html":  # the page's header lists the notes the run says on stderr
         from prio.cli.htmlreport import listening
 
         body = listening(body)
-    if redirect:
-        return guarded(lambda: with_output_file(o.output_file, lambda: body(o, fmt)))
-    return guarded(lambda: body(o, fmt))
+
+    def guarded_body():
+        refuse_inputs(o.output_file, o.input_names())
+        return redirected(o.output_file, lambda: body(o, fmt)) if redirect else body(o, fmt)
+
+    return guarded(guarded_body)

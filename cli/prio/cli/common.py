@@ -1,4 +1,5 @@
-"""What the commands share: format defaults, output files, sample lookup (error guarding: prio.cli.guard)."""
+"""What the commands share: format defaults, inputs, writing chunks (error guarding: prio.cli.guard; --output-file:
+prio.cli.outfile)."""
 from __future__ import annotations
 
 import os
@@ -23,62 +24,6 @@ def pick_format(output: str | None, formats, to_file: bool = False, path=None) -
         sys.stderr.write(f"prio: unknown output format {fmt!r} (choose from {', '.join(formats)})\n")
         raise SystemExit(2)
     return canonical(fmt)
-
-
-def to_file(path) -> bool:
-    return path not in (None, "", "-")
-
-
-def write_report(text: str, path) -> None:
-    """A finished report to `path` (None or -: standard output); a path that cannot be written
-    is an input error (one line, exit 2)."""
-    if not to_file(path):
-        sys.stdout.write(text)
-        return
-    try:
-        with open(path, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-    except OSError as e:
-        raise InputError(path, f"cannot write: {e.strerror or e}") from None
-
-
-def with_output_file(path, fn) -> int:
-    """Run `fn` with stdout going to `path` (None or - : stdout itself). The report is written to
-    a temporary file beside it and renamed on success, so a failed run leaves no half report."""
-    if not to_file(path):
-        return fn()
-    import tempfile
-
-    d = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".prio-", dir=d)
-    except OSError as e:
-        raise InputError(path, f"cannot write here: {e.strerror or e}") from None
-    saved = sys.stdout
-    ok = False
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            sys.stdout = fh
-            try:
-                code = fn()
-            finally:
-                sys.stdout = saved
-        if code in (0, 1):
-            try:
-                mask = os.umask(0)
-                os.umask(mask)
-                os.chmod(tmp, 0o666 & ~mask)  # as open() would have made it, not mkstemp's 0600
-                os.replace(tmp, path)
-            except OSError as e:
-                raise InputError(path, f"cannot write: {e.strerror or e}") from None
-            ok = True
-        return code
-    finally:
-        if not ok:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
 
 
 def width() -> int:
@@ -161,7 +106,10 @@ _BATCH = 1 << 16  # characters per write: past the allocator's mmap threshold (1
 
 def write_chunks(chunks, out=None) -> None:
     """Write a renderer's chunks in batches of about 64 KiB: a million small writes cost
-    seconds, and huge batches cost page faults."""
+    seconds, and huge batches cost page faults. Stops early when the reader of a pipe has gone
+    (prio.cli.pipes): renderers read no input, so the rest could not change the exit code."""
+    from prio.cli.pipes import closed
+
     out = out or sys.stdout
     batch: list = []
     append = batch.append
@@ -173,5 +121,7 @@ def write_chunks(chunks, out=None) -> None:
             out.write("".join(batch))
             batch.clear()
             size = 0
+            if closed(out):  # the reader has gone (`| head`): nobody reads the rest, the exit code is settled
+                return
     if batch:
         out.write("".join(batch))

@@ -80,9 +80,11 @@ def _diff(o: Options, fmt: str, fail_on: tuple) -> int:
 
     o = with_cluster(o)  # --kube: the cluster's objects as inputs
     from prio.cli.diff_live import remote_for
+    from prio.cli.outfile import refuse_inputs, write_text
 
+    refuse_inputs(o.output_file, o.input_names())  # before anything is read
     live = remote_for(o)
-    from prio.cli.common import width, write_report
+    from prio.cli.common import width
     from prio.errors import InputError
     from prio.io import gitrev
     from prio.io import source
@@ -127,13 +129,14 @@ def _diff(o: Options, fmt: str, fail_on: tuple) -> int:
         from prio.cli import htmlreport
 
         text = htmlreport.diff_page(text, old, new, [old, new, *paths], None)
-    write_report(text, o.output_file)
+    write_text(o.output_file, text)
     return 1 if any(d.changed(k) for k in fail_on) else 0
 
 
 def _kueue(o: Options, fmt: str, fail_on: tuple, inp_a, inp_b) -> int:
     """Kueue setups: both sides Kueue objects (prio.cli.kueue.run_diff)."""
-    from prio.cli.common import width, write_report
+    from prio.cli.common import width
+    from prio.cli.outfile import write_text
     from prio.errors import InputError
     from prio.kueue.diff import changed
 
@@ -146,7 +149,7 @@ def _kueue(o: Options, fmt: str, fail_on: tuple, inp_a, inp_b) -> int:
     from prio.cli.kueue import run_diff
 
     text, d = run_diff(inp_a, inp_b, o.old, o.new, list(o.inputs), fmt, width=width())
-    write_report(text, o.output_file)
+    write_text(o.output_file, text)
     return 1 if any(changed(d, k) for k in fail_on) else 0
 
 

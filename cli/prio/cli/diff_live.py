@@ -31,7 +31,8 @@ def run(r, o, fmt, fail_on=(), side=None) -> int:
     """`o`: prio diff's options; `side` is prio.cli.diff._side (passed in: this module does not
     import the command)."""
     from prio.cli import live as live_mod
-    from prio.cli.common import width, write_report
+    from prio.cli.common import width
+    from prio.cli.outfile import write_text
     from prio.io import gitrev, source
     from prio.render import diff as diff_out
     from prio.yunikorn import diff as core
@@ -69,7 +70,7 @@ def run(r, o, fmt, fail_on=(), side=None) -> int:
         from prio.cli import htmlreport
 
         text = htmlreport.diff_page(text, old, new, (), r)
-    write_report(text, o.output_file)
+    write_text(o.output_file, text)
     return 1 if any(d.changed(k) for k in fail_on) else 0
 
 

@@ -1,7 +1,8 @@
 """The `prio` console script and `python -m prio`: `prio --version` answers before anything is
 imported (pre-commit and CI call it); `prio validate ...` (pre-commit's hook) is parsed without
 typer when prio.cli.validate_fast can read its arguments exactly (PRIO_NO_FAST_PATH=1: never);
-everything else goes to the typer app (prio.cli.app)."""
+everything else goes to the typer app (prio.cli.app). Both streams are wrapped first, so a reader
+that stops early (`| head`, `| true`) never changes the exit code (prio.cli.pipes)."""
 from __future__ import annotations
 
 import os
@@ -9,16 +10,14 @@ import sys
 
 
 def main() -> None:
+    from prio.cli import pipes
+
+    pipes.install()  # a closed stdout or stderr never decides the exit code (prio.cli.pipes)
     if sys.argv[1:] in (["--version"], ["-V"]):  # no typer, no app: the floor is `python -c pass`
         from prio import __version__
 
-        try:
-            sys.stdout.write(f"prio {__version__}\n")
-            sys.stdout.flush()
-        except BrokenPipeError:  # `prio --version | true`: quiet and exit 0, as every command
-            from prio.cli.common import quiet_broken_pipe
-
-            quiet_broken_pipe()
+        sys.stdout.write(f"prio {__version__}\n")
+        sys.stdout.flush()
         return
     if sys.argv[1:2] == ["validate"] and not os.environ.get("PRIO_NO_FAST_PATH"):
         from prio.cli.validate_fast import main as validate_fast

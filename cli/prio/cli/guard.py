@@ -53,7 +53,7 @@ def guarded(fn) -> int:
         quiet_broken_pipe()
         return 0
     except InputError as e:
-        sys.stderr.write(error_line(str(e)) + "\n")
+        sys.stderr.write(error_line(str(e)) + "\n" + getattr(e, "frame", ""))
         return 2
     except RecursionError:
         sys.stderr.write("prio: input nested too deeply\n")

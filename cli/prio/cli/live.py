@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from prio.errors import InputError
 
 HEADER_ENV = "PRIO_YUNIKORN_HEADER"
+TIMEOUT_ENV = "PRIO_YUNIKORN_TIMEOUT"
 
 
 @dataclass
@@ -36,13 +37,15 @@ def remote(url, headers=(), cacert=None, timeout=None, paths=(), sample=None) ->
         return None
     if cacert is None:
         cacert = os.environ.get("PRIO_YUNIKORN_CACERT") or None
-    if timeout is None and os.environ.get("PRIO_YUNIKORN_TIMEOUT", "").strip():
-        raw = os.environ["PRIO_YUNIKORN_TIMEOUT"].strip()
-        try:
-            timeout = float(raw)
-        except ValueError:
-            raise InputError("PRIO_YUNIKORN_TIMEOUT", f"must be a number of seconds, not {raw!r}") from None
-    return Remote(url, extra + list(headers or []), cacert, timeout)
+    from prio.io.http import check_timeout, parse_header
+
+    if timeout is not None:
+        timeout = check_timeout(timeout, "--timeout")
+    elif os.environ.get(TIMEOUT_ENV, "").strip():
+        timeout = check_timeout(os.environ[TIMEOUT_ENV].strip(), TIMEOUT_ENV)
+    # Each header checked here, where its source is known; a message never quotes one (a token).
+    parsed = [parse_header(h, HEADER_ENV) for h in extra] + [parse_header(h, "--header") for h in headers or []]
+    return Remote(url, parsed, cacert, timeout)
 
 
 def client(r: Remote, verbose: bool = False):

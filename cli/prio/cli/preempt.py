@@ -44,7 +44,8 @@ def _preempt(o: Options, fmt: str) -> int:
 
     o = with_cluster(o)  # --kube: the cluster's objects as inputs
     color, live = o.colored(), o.remote()
-    from prio.cli.common import load_inputs, say_notes, say_recognised, width, write_report
+    from prio.cli.common import load_inputs, say_notes, say_recognised, width
+    from prio.cli.outfile import write_text
     from prio.errors import InputError
     from prio.render import preempt as preempt_out
     from prio.loaders.assemble import build, partition_of
@@ -105,5 +106,5 @@ def _preempt(o: Options, fmt: str) -> int:
 
         text = "".join(htmlreport.page("preempt", [text], htmlreport.header(
             "preempt", inp.names, live, eng.snapshot.partition, tree=queue_tree(eng), preempt=preempt_asks(asks))))
-    write_report(text, o.output_file)
+    write_text(o.output_file, text)
     return 0

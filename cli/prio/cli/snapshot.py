@@ -49,14 +49,14 @@ def _snapshot(o: Options, fmt: str) -> int:
 
     o = with_cluster(o)  # --kube: the cluster's objects as inputs
     live = o.remote()
-    import os
-
     from prio.errors import InputError
 
     if not o.output_file:
         raise InputError("--output-file", "is required: where to write the snapshot (- for stdout)")
+    from prio.cli.outfile import refuse_inputs, write_text
     from prio.loaders import restdump
 
+    refuse_inputs(o.output_file, o.input_names())  # before anything is read
     dump = len(o.inputs) == 1 and not o.priority_classes and restdump.layout(o.inputs[0]) is not None
     if live is not None or dump:  # a server, or a saved dump of one (read as the server it recorded)
         from prio.cli import live as live_mod
@@ -82,11 +82,6 @@ def _snapshot(o: Options, fmt: str) -> int:
             raise InputError(inp.armada[0][0], "prio snapshot captures YuniKorn state; an Armada scenario is already a file of its own")
         source = ", ".join(inp.names)
         raw_apps, nodes, rejected, config_text = {}, [], [], None
-    if o.output_file != "-":
-        out_abs = os.path.realpath(o.output_file)
-        for name in inp.names:
-            if name not in ("<stdin>",) and os.path.exists(name) and os.path.realpath(name) == out_abs:
-                raise InputError(o.output_file, "is one of the inputs; prio never writes to its inputs")
     from prio.loaders.assemble import build
     from prio.yunikorn.snapshot import Snapshot
 
@@ -110,7 +105,7 @@ def _snapshot(o: Options, fmt: str) -> int:
     if o.output_file == "-":
         sys.stdout.write(text)
     else:
-        _write(o.output_file, text)
+        write_text(o.output_file, text)
     summary = {"output": o.output_file, "source": source if not o.anonymize else "(anonymized)", "partition": snap.partition,
                "applications": len(snap.apps) - len(rejected), "pendingAsks": snap.ask_count(),
                "runningAllocations": sum(len(a.allocations or ()) for a in snap.apps), "nodes": len(snap.nodes or ()),
@@ -134,30 +129,6 @@ def _snapshot(o: Options, fmt: str) -> int:
         sys.stderr.write(f"prio: wrote {o.output_file}: partition {snap.partition}, {count(len(snap.apps) - len(rejected), 'application')}, "
                          f"{count(snap.ask_count(), 'pending ask')}{run_s}{nodes_s}{rej}\n")
     return 0
-
-
-def _write(path: str, text: str) -> None:
-    """Write via a temporary file and a rename: a failed run leaves no half-written snapshot."""
-    import os
-    import tempfile
-
-    from prio.errors import InputError
-
-    d = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".prio-snapshot-", dir=d)
-    except OSError as e:
-        raise InputError(path, f"cannot write here: {e.strerror or e}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise InputError(path, f"cannot write: {e.strerror or e}") from None
 
 
 def config_text_of(inp) -> str | None:

@@ -99,6 +99,9 @@ def _run(o: ValidateOptions, fmt: str) -> int:
     if o.statistics and fmt not in ("text", "json"):
         _err(f"--statistics prints counts as text or json, not {fmt}")
         return 2
+    from prio.cli.outfile import refuse_inputs
+
+    refuse_inputs(o.output_file, [*o.paths, *o.priority_classes, o.config])  # before anything is read
     try:
         settings = settings_mod.load(o.config, discover=not o.no_config)
         if o.select:
@@ -108,10 +111,11 @@ def _run(o: ValidateOptions, fmt: str) -> int:
     except settings_mod.SettingsError as e:
         _err(str(e))
         return 2
+    refuse_inputs(o.output_file, [settings.path])  # the .prio.yaml found upward is an input too
 
     checked, results, errors = check_paths(list(o.paths), Options(list(o.priority_classes)))
     for e in errors:
-        sys.stderr.write(f"prio: {e}\n")
+        sys.stderr.write(f"prio: {e}\n" + getattr(e, "frame", ""))  # a syntax error shows its line and a caret
     if o.verbose:
         if settings.path:
             sys.stderr.write(f"prio: settings from {settings.path}\n")
@@ -141,15 +145,15 @@ def _run(o: ValidateOptions, fmt: str) -> int:
 
         text = stats.render(input_error_findings(errors) + list(shown.findings), fmt)
     else:
+        # In text on a terminal or a pipe, each unreadable input is the `prio: FILE: reason` line on stderr,
+        # once; a text file, like every machine format, records it as a PRIO000 entry too.
+        shown_errors = errors if fmt != "text" or to_file else []
         text = renderer.render(shown, sources={r.name: r.text for r in results}, color=color, rules=ran,
-                               input_errors=errors, strict=o.strict, summary=report.summary())
+                               input_errors=shown_errors, strict=o.strict, summary=report.summary())
     if to_file:
-        try:
-            with open(o.output_file, "w", encoding="utf-8", newline="") as fh:
-                fh.write(text)
-        except OSError as e:
-            _err(f"cannot write {o.output_file}: {e.strerror or e}")
-            return 2
+        from prio.cli.outfile import write_text
+
+        write_text(o.output_file, text)  # a path that cannot be written: one line, exit 2 (guarded)
     else:
         try:
             sys.stdout.write(text)
@@ -161,7 +165,7 @@ def _run(o: ValidateOptions, fmt: str) -> int:
     if not o.quiet:
         from prio.render.validate.text import summary
 
-        sys.stderr.write(summary(report, len(errors)) + "\n")
+        sys.stderr.write(summary(report, errors) + "\n")
     return code
 
 

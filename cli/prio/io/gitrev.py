@@ -1,5 +1,5 @@
 """REV:PATH arguments (`prio diff origin/main:deploy/queues.yaml ...`): the file as it is at a git
-revision, read with `git show` (the I/O edge; read-only: git show never writes)."""
+revision, read with `git cat-file` (the I/O edge; read-only: cat-file never writes)."""
 from __future__ import annotations
 
 import os
@@ -20,15 +20,24 @@ def is_rev_path(arg: str) -> bool:
 
 def show(arg: str, limit: int = source.MAX_SNAPSHOT_BYTES, cwd: str | None = None) -> str:
     """The text of REV:PATH. PATH is taken as git takes it: relative to the repository root, or
-    to the working directory when it starts with ./ or ../ (git's own rule)."""
+    to the working directory when it starts with ./ or ../ (git's own rule).
+
+    The blob's size is asked first (`git cat-file -s`) and a blob over `limit` is refused
+    without reading it; `--end-of-options` keeps an argument that starts with a dash (a REV of
+    `--output=FILE`) from being read as one of git's options."""
     git = shutil.which("git")
     if git is None:
         raise InputError(arg, "reading REV:PATH needs git, and git is not installed (or not on PATH)")
-    kind = _git(git, arg, ["cat-file", "-t", arg], cwd).decode("utf-8", "replace").strip()
+    kind = _git(git, arg, ["cat-file", "-t", "--end-of-options", arg], cwd).decode("utf-8", "replace").strip()
     if kind != "blob":
         raise InputError(arg, f"is a {kind or 'missing object'} in git, not a file")
-    data = _git(git, arg, ["show", "--no-textconv", arg], cwd)
-    if len(data) > limit:
+    size = _git(git, arg, ["cat-file", "-s", "--end-of-options", arg], cwd).decode("ascii", "replace").strip()
+    if not size.isdigit():
+        raise InputError(arg, f"git gave no size for it ({size[:40]!r})")
+    if int(size) > limit:
+        raise InputError(arg, f"is {size} bytes in git; prio reads at most {limit} bytes of this kind of input")
+    data = _git(git, arg, ["cat-file", "blob", "--end-of-options", arg], cwd)
+    if len(data) > limit:  # it changed between the two calls (a ref moved)
         raise InputError(arg, f"input exceeds {limit} bytes; prio reads at most that much of this kind of input")
     return source.decode(arg, data)
 

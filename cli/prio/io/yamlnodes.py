@@ -67,6 +67,50 @@ def check_depth(name: str, text: str, limit: int = MAX_DEPTH) -> None:
             raise InputError(name, f"YAML nested more than {limit} levels deep; prio refuses it before parsing", lineno)
 
 
+# libyaml's words for a syntax error -> what a person fixing the file needs to hear. Matched on
+# the problem (and the context where it matters); `{start}` is where the unclosed thing began.
+_PLAIN = (
+    ("tab character that violates indentation", None, "tabs are not allowed for indentation: indent with spaces"),
+    ("found character '\\t' that cannot start any token", None, "tabs are not allowed for indentation: indent with spaces"),
+    ("did not find expected ',' or ']'", None, "a ',' or the closing ']' is missing (the list opened {start})"),
+    ("did not find expected ',' or '}'", None, "a ',' or the closing '}' is missing (the mapping opened {start})"),
+    ("found unexpected end of stream", "quoted scalar", "a quoted string is never closed (it opened {start})"),
+    ("found unexpected end of stream", None, "the file ends in the middle of a value (cut short?)"),
+    ("mapping values are not allowed", None, "a ':' YAML cannot place here: a line above may lack its ':', or a value "
+                                             "holding ': ' needs quotes"),
+    ("did not find expected key", None, "this line's indentation does not match the keys above it"),
+    ("did not find expected '-' indicator", None, "this line's indentation does not match the list items above it"),
+    ("expected <block end>", None, "this line's indentation does not match the lines above it"),
+    ("could not find expected ':'", None, "a key without ':' (or a value continued with the wrong indentation)"),
+    ("found undefined alias", None, "an alias (*name) with no anchor (&name) defined before it"),
+    ("that cannot start any token", None, "a plain value cannot start with this character: quote the value"),
+)
+
+
+def plain_yaml_error(e) -> str:
+    """A PyYAML syntax error in plain words (its own words when no plainer ones are known)."""
+    problem, context = e.problem or "", e.context or ""
+    start = f"at line {e.context_mark.line + 1}" if getattr(e, "context_mark", None) is not None else "above"
+    for needle, ctx, words in _PLAIN:
+        if needle in problem and (ctx is None or ctx in context):
+            return words.format(start=start)
+    return " ".join(x for x in (context, problem) if x) or "invalid YAML"
+
+
+def code_frame(text: str, line: int, column: int, width: int = 100) -> str:
+    """The line of `text` an error is on, numbered, and a caret under `column` (1-based); tabs
+    show as '→' and other control characters as '?', so the caret stays under its character."""
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines):
+        return ""
+    src = lines[line - 1]
+    col = max(column - 1, 0)
+    start = max(0, col - width // 2) if len(src) > width else 0
+    shown = "".join("→" if c == "\t" else "?" if (ord(c) < 32 or 127 <= ord(c) < 160) else c for c in src[start:start + width])
+    gutter = f"{line:>5} | "
+    return f"{gutter}{'...' if start else ''}{shown}\n{' ' * (len(gutter) - 2)}| {' ' * (col - start + (3 if start else 0))}^\n"
+
+
 def parse(name: str, text: str) -> list:
     """Compose the documents of `text` into nodes. Syntax errors become InputError with a position."""
     check_depth(name, text)
@@ -78,10 +122,15 @@ def parse(name: str, text: str) -> list:
         return nodes
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
-        msg = " ".join(x for x in (e.context, e.problem) if x) or "invalid YAML"
+        msg = plain_yaml_error(e)
         if mark is None:
             raise InputError(name, f"invalid YAML: {msg}") from None
-        raise InputError(name, f"invalid YAML: {msg}", mark.line + 1, mark.column + 1) from None
+        err = InputError(name, f"invalid YAML: {msg}", mark.line + 1, mark.column + 1)
+        at = mark
+        if mark.line >= len(text.splitlines()) and e.context_mark is not None:
+            at = e.context_mark  # the file ended: show where the unclosed thing began
+        err.frame = code_frame(text, at.line + 1, at.column + 1)
+        raise err from None
     except yaml.YAMLError as e:
         raise InputError(name, f"invalid YAML: {e}") from None
     except RecursionError:
@@ -256,6 +305,24 @@ def load(name: str, text: str, go: bool = False) -> list[Document]:
 FAST_JSON_BYTES = 2 * 1024 * 1024
 
 
+def json_error(e, text: str) -> str:
+    """json's error in plain words: text that stops inside a value is "cut short" (a truncated
+    download or file), anything else is invalid JSON, at line:column when there is no other
+    position (json's "Unterminated string starting at" names where the string began)."""
+    if e.msg.startswith("Unterminated string") or e.pos >= len(text.rstrip()):
+        return f"JSON cut short: it ends after {len(text)} characters, inside a value (a truncated file or download?)"
+    return f"invalid JSON: {e.msg.replace(' starting at', '')} (line {e.lineno} column {e.colno})"
+
+
+def too_many_digits(name: str, text: str) -> InputError:
+    """The error for a number too long to read, at its line."""
+    import re
+
+    m = re.search(r"[0-9]{4000}", text)
+    line = text.count("\n", 0, m.start()) + 1 if m else None
+    return InputError(name, "a number of thousands of digits: out of range for any value prio reads", line)
+
+
 def load_fast(name: str, text: str) -> list[Document]:
     """Like load(), but large JSON goes through the json module: no positions (errors then name
     the path instead of a line) and, as with Go's encoding/json, a duplicate key keeps the last
@@ -267,9 +334,11 @@ def load_fast(name: str, text: str) -> list[Document]:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
-            raise InputError(name, f"invalid JSON: {e.msg}", e.lineno, e.colno) from None
+            raise InputError(name, json_error(e, text), e.lineno, e.colno) from None
         except RecursionError:
             raise InputError(name, "JSON nested too deeply") from None
+        except ValueError:  # past Python's 4300 digits: out of range for anything prio reads
+            raise too_many_digits(name, text) from None
         return [Document(data)]
     if head in ("{", "["):  # smaller JSON: the json module too, positions when a message needs one
         from prio.io import lazyjson

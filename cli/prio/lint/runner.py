@@ -9,7 +9,7 @@ from prio.loaders import queues as queues_loader
 from prio.io import documents
 from prio.lint import schema
 from prio.io import source
-from prio.errors import InputError
+from prio.errors import InputError, NothingToCheck
 from prio.diagnostics import Finding, Issue, Report, format_path, sort_key
 from prio.lint.rules import load_all
 from prio.lint.context import Context
@@ -163,7 +163,7 @@ def check_paths(paths: list[str], options: Options | None = None):
     for d, found in below.items():
         if not any(f in done for f in found):
             skipped = sum(1 for f in found if f not in done)
-            errors.append(InputError(d, "nothing to check: " + (
+            errors.append(NothingToCheck(d, "nothing to check: " + (
                 f"none of its {skipped} YAML/JSON file{'s' if skipped != 1 else ''} is a queue config, "
                 "yunikorn-configs ConfigMap, PriorityClass, Armada queue manifest or Kueue object" if found
                 else "no .yaml, .yml or .json files below it")))

@@ -12,7 +12,7 @@ from prio.values import describe
 
 from prio.yunikorn import quantity
 from prio.errors import InputError
-from prio.values import INT32_MAX, INT32_MIN
+from prio.values import INT32_MAX, INT32_MIN, shown_number, too_long
 
 
 class Reader:
@@ -45,11 +45,13 @@ class Reader:
 
     def int32(self, path, value, what: str) -> int:
         if isinstance(value, str) and re.fullmatch(r"[+-]?\d+", value.strip()):
+            if too_long(value):
+                self.fail(path, f"{what} {shown_number(value)} is outside the int32 range (-2147483648 to 2147483647)")
             value = int(value.strip())
         if isinstance(value, bool) or not isinstance(value, int):
             self.fail(path, f"{what} must be an integer, found {value!r}")
         if not INT32_MIN <= value <= INT32_MAX:
-            self.fail(path, f"{what} {value} is outside the int32 range (-2147483648 to 2147483647)")
+            self.fail(path, f"{what} {shown_number(value)} is outside the int32 range (-2147483648 to 2147483647)")
         return value
 
     def resources(self, path, value) -> dict:

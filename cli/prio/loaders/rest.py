@@ -22,7 +22,7 @@ from prio.yunikorn import properties as P
 from prio.errors import InputError
 from prio.diagnostics import format_path
 from prio.loaders.reader import Reader
-from prio.values import INT32_MAX, INT32_MIN
+from prio.values import INT32_MAX, INT32_MIN, shown_number, too_long
 from prio.yunikorn.snapshot import App, Ask, QueueInfo, Snapshot
 from prio.yunikorn.resources import strictly_positive
 from prio.yunikorn.tree import QNode, empty_root
@@ -60,7 +60,7 @@ def _bool(r: Reader, path, v, what: str):
 
 def _uint(r: Reader, path, v, what: str) -> int:
     if isinstance(v, str) and re.fullmatch(r"\s*\+?\d+\s*", v):
-        v = int(v)
+        v = _decimal(r, path, v, what)
     if isinstance(v, float) and v.is_integer():
         v = int(v)
     if isinstance(v, bool) or not isinstance(v, int) or v < 0:
@@ -82,7 +82,7 @@ def _resources(r: Reader, path, v, legacy: list) -> dict | None:
             k, sep, num = part.rpartition(":")
             if not sep or not k or not re.fullmatch(r"\d+", num):
                 r.fail(path, f"cannot read {part!r} in the resource string {v!r}: expected name:integer")
-            out[k] = int(num)
+            out[k] = _decimal(r, path, num, f"resource {k}")
         legacy.append(True)
         return out
     if not isinstance(v, dict):
@@ -93,13 +93,13 @@ def _resources(r: Reader, path, v, legacy: list) -> dict | None:
         if isinstance(x, float) and x.is_integer():
             x = int(x)
         if isinstance(x, str) and re.fullmatch(r"\s*\d+\s*", x):
-            x = int(x)
+            x = _decimal(r, p, x, f"resource {k}")
         if isinstance(x, bool) or not isinstance(x, int):
             r.fail(p, f"resource {k} must be an integer in YuniKorn's internal unit, found {x!r}")
         if x < 0:
             r.fail(p, f"resource {k} is negative ({x})")
         if x > INT64_MAX:
-            r.fail(p, f"resource {k} = {x} does not fit int64")
+            r.fail(p, f"resource {k} = {shown_number(x)} does not fit int64")
         out[str(k)] = x
     return out
 
@@ -109,15 +109,23 @@ def _int32(r: Reader, path, v, what: str) -> int:
     if isinstance(v, str):
         s = v.strip()
         if not re.fullmatch(r"[+-]?\d+", s):
-            r.fail(path, f"{what} {v!r} is not an integer")
-        v = int(s)
+            r.fail(path, f"{what} {shown_number(v)!r} is not an integer")
+        v = _decimal(r, path, s, what)
     if isinstance(v, float) and v.is_integer():
         v = int(v)
     if isinstance(v, bool) or not isinstance(v, int):
         r.fail(path, f"{what} must be an integer, found {v!r}")
     if not INT32_MIN <= v <= INT32_MAX:
-        r.fail(path, f"{what} {v} is outside the int32 range (-2147483648 to 2147483647)")
+        r.fail(path, f"{what} {shown_number(v)} is outside the int32 range (-2147483648 to 2147483647)")
     return v
+
+
+def _decimal(r: Reader, path, s: str, what: str) -> int:
+    """int() of a decimal text, refused past 20 digits (out of every range, and int() of
+    thousands of digits is slow, then refused by Python)."""
+    if too_long(s):
+        r.fail(path, f"{what} {shown_number(s)} is out of range")
+    return int(s)
 
 
 def _ns(r: Reader, path, v, what: str, notes: list) -> int | None:
@@ -128,7 +136,7 @@ def _ns(r: Reader, path, v, what: str, notes: list) -> int | None:
     if isinstance(v, float) and v.is_integer():
         v = int(v)
     if isinstance(v, str) and re.fullmatch(r"\s*\d+\s*", v):
-        v = int(v)
+        v = _decimal(r, path, v, what)
     if isinstance(v, bool) or not isinstance(v, int) or v < 0:
         r.fail(path, f"{what} must be a unix time in nanoseconds, found {v!r}")
     if v > INT64_MAX:

@@ -23,7 +23,7 @@ def code(s: str) -> str:
 def heading(report: Report, input_errors=()) -> str:
     from prio.render.validate.text import summary
 
-    return f"### prio validate: {summary(report, len(input_errors))}"
+    return f"### prio validate: {summary(report, input_errors)}"
 
 
 @for_terminal

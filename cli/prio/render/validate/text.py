@@ -45,22 +45,30 @@ def render(report: Report, sources: dict | None = None, color: bool = False, fra
     return buf.getvalue()
 
 
-def summary(report: Report, errors: int = 0) -> str:
+def summary(report: Report, input_errors=()) -> str:
     """The one-line summary for stderr: the findings by severity, the files checked, the files
-    skipped (found in a directory, holding nothing prio validates) and those unreadable."""
+    skipped (found in a directory, holding nothing prio validates), those unreadable and the
+    directories with nothing to check. A run that checked nothing never says "no problems"."""
+    from prio.errors import NothingToCheck
+
     e, w, i = report.count("error"), report.count("warning"), report.count("info")
     files = len(report.files)
     skipped = len(getattr(report, "skipped", ()))
+    empty = sum(1 for x in input_errors if isinstance(x, NothingToCheck))
+    unreadable = len(input_errors) - empty
     parts = []
     for n, word in ((e, "error"), (w, "warning"), (i, "info")):
         if n:
             parts.append(f"{n} {word}{'s' if n != 1 else ''}")
     what = ", ".join(parts) if parts else "no problems"
     tail = f" ({report.suppressed} suppressed)" if report.suppressed else ""
-    bad = f"{errors} file{'s' if errors != 1 else ''} could not be checked" if errors else ""
-    if not files and bad:
-        return bad + (f"; {skipped} skipped: not queue configs" if skipped else "")
+    bad = [f"{unreadable} file{'s' if unreadable != 1 else ''} could not be checked"] if unreadable else []
+    if empty:
+        bad.append(f"{empty} director{'ies' if empty != 1 else 'y'} with nothing to check")
+    if not files:
+        why = "; ".join(bad + ([f"{skipped} skipped: not queue configs"] if skipped else []))
+        return "nothing checked" + (f": {why}" if why else "")
     where = f"{files} file{'s' if files != 1 else ''}"
     if skipped:
         where += f" checked, {skipped} skipped: not queue configs"
-    return f"{what} in {where}{tail}" + (f"; {bad}" if bad else "")
+    return f"{what} in {where}{tail}" + "".join(f"; {b}" for b in bad)
