@@ -2,6 +2,7 @@
 127.0.0.1 serving ../shared/testdata/yunikorn-rest-live at YuniKorn's paths), and every fault."""
 import json
 import os
+import re
 import socket
 
 import pytest
@@ -447,10 +448,12 @@ def test_anonymize_is_consistent_and_deterministic(tmp_path):
     assert text == b.read_text()
     for name in ("web-1", "batch-1", "dev-1", "dev-2", "testuser"):
         assert name not in text
-    assert "user-1" in text and "app-1" in text
+    assert re.search(r"user: n\d+\n", text) and "app-1" in text
     back, _ = ok_json("simulate", str(a), "-o", "json")
-    # The same schedule, under the new names.
-    assert [(s["step"], s["queue"], s["priority"]) for s in back["steps"]] == [(s["step"], s["queue"], s["priority"]) for s in live["steps"]]
+    # The same schedule, under the new names (queues renamed too, one name for one name).
+    shape = lambda out: [(s["step"], s["queue"].count("."), s["priority"]) for s in out["steps"]]  # noqa: E731
+    assert shape(back) == shape(live)
+    assert len({(s["queue"], t["queue"]) for s, t in zip(back["steps"], live["steps"])}) == len({s["queue"] for s in live["steps"]})
     assert len(back["unscheduled"]) == len(live["unscheduled"])
 
 

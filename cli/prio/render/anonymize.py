@@ -8,7 +8,9 @@ What is renamed, and how (the README's snapshot section says the same for users)
 - queues, users and groups share one numbering, `nNN`: a placement rule turns a user's name into
   a queue's (`user`), an application's queue into a queue (`provided`), and a user without groups
   is a member of the group named as the user, so one original name must stay one new name across
-  the three. Queue names are compared as YuniKorn compares them (lowercased, a user's `.` as
+  the three. `default` (root.default takes what no rule placed) and `testuser` (the user of an
+  application that names none) keep their names, and the new names sort around them (`c1`
+  below `default`, `n9` above). Queue names are compared as YuniKorn compares them (lowercased, a user's `.` as
   `_dot_`); names that differ only in case get new names that differ only in case.
 
 Every kind is numbered in the sorted order of its original names, zero-padded, so the new names
@@ -219,21 +221,28 @@ def _parts(path: str, relative_is_one: bool) -> list:
     return path.split(".")
 
 
+_LETTERS = "nmlkjihgfedcbaopqrstuvwxyz"  # n first, then the nearest
+
+
 def _between(keys: list, kept: list) -> dict:
     """New names for `keys` (sorted) that sort among the `kept` names (sorted) as the keys did:
-    `nNN` without kept names; else `_nNN` below the first kept name K, `K-nNN` after K."""
+    a letter and the rank (`n07`); with kept names, each run of keys between two kept names takes
+    a letter between theirs (`c01` below `default`, `n05` above it), or, when no letter fits,
+    the kept name below it and `-n` (`alice-n02`), so nothing can take a kept name."""
     width = len(str(max(len(keys), 1)))
-    out, k = {}, 0
+    runs: dict = {}
     for i, key in enumerate(keys, 1):
-        while k < len(kept) and kept[k] < key:
-            k += 1
-        if not kept:
-            prefix = "n"
-        elif k == 0:  # below every kept name ("_" sorts before the letters)
-            prefix = "_n"
-        else:
-            prefix = kept[k - 1] + "-n"
-        out[key] = f"{prefix}{i:0{width}d}"
+        k = sum(1 for x in kept if x < key)
+        runs.setdefault(k, []).append((i, key))
+    out = {}
+    for k, run in runs.items():
+        lo, hi = (kept[k - 1] if k else None), (kept[k] if k < len(kept) else None)
+        fit = [c for c in _LETTERS if (lo is None or lo[:1] < c) and (hi is None or c < hi[:1])]
+        prefix = fit[0] if fit else (lo + "-n" if lo is not None else "_n")
+        out.update({key: f"{prefix}{i:0{width}d}" for i, key in run})
+    if set(out.values()) & set(kept):  # a kept name shaped like a new one: the longer, safe form
+        out = {key: f"{(kept[k - 1] + '-n') if k else '_n'}{i:0{width}d}"
+               for i, key in enumerate(keys, 1) for k in [sum(1 for x in kept if x < key)]}
     return out
 
 
