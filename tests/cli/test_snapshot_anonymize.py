@@ -315,3 +315,23 @@ def test_a_filter_expression_matches_what_it_matched():
     assert n.filter_entries(["^x"], False, users) == [NEVER]
     assert n.filter_entries(["bob", "not valid!"], False, users) == [n.user("bob"), "-"]
     assert n.filter_entries([".*"], False, users)[0].startswith("^(?:|")  # it matched an application without a user
+
+
+def test_a_pod_list_leaves_no_namespace_label_pod_or_node_name(tmp_path):
+    from conftest import sample
+
+    pods = json.load(open(sample("pods.json")))["items"]
+    words = set()
+    for p in pods:
+        meta = p["metadata"]
+        words |= {meta["name"], meta.get("namespace", "")} | set((meta.get("labels") or {}).values())
+        words.add((p.get("spec") or {}).get("nodeName") or "")
+    words = {w for w in words if len(w) > 3} - {"default"}
+    args = (sample("walkthrough-queues.yaml"), sample("pods.json"), sample("priorityclasses.yaml"))
+    want = json.loads(run_cli("simulate", *args, "-o", "json").stdout)
+    out = tmp_path / "a.yaml"
+    r = run_cli("snapshot", *args, "--anonymize", "--output-file", str(out))
+    assert r.exit_code == 0, r.stderr
+    text = out.read_text()
+    assert not {w for w in words if w in text}, {w for w in words if w in text}
+    _isomorphic(want, json.loads(run_cli("simulate", str(out), "-o", "json").stdout), {}, {})
