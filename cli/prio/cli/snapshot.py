@@ -22,8 +22,12 @@ Options = shared.options(
                                      "(recognised by content). Not with --yunikorn."),
     shared.SHARED["output_file"].but(help="Where to write the snapshot (YAML: the queue config, then the native snapshot, as two "
                                           "documents). '-' is stdout.", metavar="FILE"),
-    Opt("anonymize", ("--anonymize",), "Rename applications, asks and users consistently (app-1, app-1-1, user-1); queues and "
-                                       "nodes keep their names.", type=bool, default=False),
+    Opt("anonymize", ("--anonymize",), "Rename every application, ask, allocation, user, group, queue and node in both documents "
+                                       "(app-1, app-1-1, n1, node-1), keeping every number and order: the file gives the same "
+                                       "answers under the new names.", type=bool, default=False),
+    Opt("keep_queue_names", ("--keep-queue-names",), "With --anonymize: queues keep their names (users and groups named "
+                                                     "like a queue too).", type=bool, default=False),
+    Opt("keep_node_names", ("--keep-node-names",), "With --anonymize: nodes keep their names.", type=bool, default=False),
     shared.SHARED["output"].but(help="What to print about the capture: " + help_text("snapshot")),
     "partition", "priority_classes", "verbose", "yunikorn", "header", "cacert", "timeout", "kube", "context", "namespace",
     common=False,
@@ -97,11 +101,14 @@ def _snapshot(o: Options, fmt: str) -> int:
     from prio.render import snapshot as snapshot_out
 
     used: dict = {}
+    if (o.keep_queue_names or o.keep_node_names) and not o.anonymize:
+        raise InputError("--keep-queue-names" if o.keep_queue_names else "--keep-node-names", "goes with --anonymize")
+    keep = {"anonymize": o.anonymize, "keep_queues": o.keep_queue_names, "keep_nodes": o.keep_node_names}
     if config_text is None:  # nothing describes the queues: the snapshot alone (all queues dynamic)
-        text = snapshot_out.render_snapshot_only(snap, source=source, anonymize=o.anonymize, names_out=used)
+        text = snapshot_out.render_snapshot_only(snap, source=source, names_out=used, **keep)
     else:
-        text = snapshot_out.render(config_text, snap, source=source, anonymize=o.anonymize, raw_apps=raw_apps, nodes=nodes,
-                                   rejected=rejected, names_out=used)
+        text = snapshot_out.render(config_text, snap, source=source, raw_apps=raw_apps, nodes=nodes,
+                                   rejected=rejected, names_out=used, **keep)
     if o.output_file == "-":
         sys.stdout.write(text)
     else:
@@ -110,8 +117,8 @@ def _snapshot(o: Options, fmt: str) -> int:
                "applications": len(snap.apps) - len(rejected), "pendingAsks": snap.ask_count(),
                "runningAllocations": sum(len(a.allocations or ()) for a in snap.apps), "nodes": len(snap.nodes or ()),
                "rejected": [used["names"].app(r["application"]) for r in rejected]}  # as the file names them (--anonymize too)
-    for note in inp.notes:
-        sys.stderr.write(f"prio: note: {note}\n")
+    for note in inp.notes:  # anonymized: the notes name things as the file does, and no input
+        sys.stderr.write(f"prio: note: {_hide(note, used['names'], [source, *inp.names]) if o.anonymize else note}\n")
     if fmt == "json":
         import json
 
@@ -129,6 +136,13 @@ def _snapshot(o: Options, fmt: str) -> int:
         sys.stderr.write(f"prio: wrote {o.output_file}: partition {snap.partition}, {count(len(snap.apps) - len(rejected), 'application')}, "
                          f"{count(snap.ask_count(), 'pending ask')}{run_s}{nodes_s}{rej}\n")
     return 0
+
+
+def _hide(note: str, names, sources) -> str:
+    """A note with its names renamed and the inputs (file names, the server's URL) left out."""
+    for s in sorted({s for s in sources if s}, key=len, reverse=True):
+        note = note.replace(s, "(input)")
+    return names.text(note)
 
 
 def config_text_of(inp) -> str | None:

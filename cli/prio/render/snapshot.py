@@ -2,9 +2,8 @@
 documents. The first is the queues.yaml YuniKorn runs (YuniKorn and `prio validate` read only
 the first document), the second prio's native snapshot; `prio explain FILE` reads both.
 
-Pure: model in, text out. Anonymizing renames applications, asks and users to numbered names in
-the order they are written, zero-padded so that names sort as the originals did where the order
-depends on them (ties on submit time go to the application id)."""
+Pure: model in, text out. Anonymizing (`prio.render.anonymize`) renames every name in both
+documents, keeping every number and every order."""
 from __future__ import annotations
 
 import datetime as _dt
@@ -12,7 +11,10 @@ import re
 
 import yaml
 
+from prio.render import anonymize as anonymize_mod
+from prio.render.anonymize import Names
 from prio.yunikorn.quantity import VCORE
+from prio.yunikorn.ugm import DEFAULT_USER
 
 EXPLAIN = ("prio snapshot: document 1 is the queue config (a queues.yaml: YuniKorn and prio validate read the\n"
            "first document only), document 2 the pending work in prio's native snapshot format.\n"
@@ -39,54 +41,37 @@ def rfc3339(ns: int) -> str:
     return t.strftime("%Y-%m-%dT%H:%M:%S") + frac + "Z"
 
 
-class Names:
-    """Consistent renaming: the same original name gets the same new one every time."""
-
-    def __init__(self, enabled: bool, apps: int, users: int):
-        self.on = enabled
-        self.app_w = len(str(max(apps, 1)))
-        self.user_w = len(str(max(users, 1)))
-        self.apps: dict = {}
-        self.users: dict = {}
-        self.asks: dict = {}
-
-    def app(self, name: str) -> str:
-        if not self.on:
-            return name
-        if name not in self.apps:
-            self.apps[name] = f"app-{len(self.apps) + 1:0{self.app_w}d}"
-        return self.apps[name]
-
-    def user(self, name: str) -> str:
-        if not self.on:
-            return name
-        if name not in self.users:
-            self.users[name] = f"user-{len(self.users) + 1:0{self.user_w}d}"
-        return self.users[name]
-
-    def group(self, name: str) -> str:
-        if not self.on:
-            return name
-        groups = self.__dict__.setdefault("groups", {})
-        if name not in groups:
-            groups[name] = f"group-{len(groups) + 1}"
-        return groups[name]
-
-    def ask(self, app: str, key: str, width: int) -> str:
-        if not self.on:
-            return key
-        per = self.asks.setdefault(app, {})
-        if key not in per:
-            per[key] = f"{self.app(app)}-{len(per) + 1:0{width}d}"
-        return per[key]
-
-    def text(self, s: str) -> str:
-        """A message (a rejection reason) with every renamed name replaced."""
-        if not self.on or not s:
-            return s
-        for old, new in sorted({**self.apps, **self.users}.items(), key=lambda kv: -len(kv[0])):
-            s = re.sub(rf"(?<![\w.-]){re.escape(old)}(?![\w.-])", new, s)
-        return s
+def see_snapshot(snap, names: Names, raw_apps=None, nodes=None, rejected=()) -> None:
+    """Every name the snapshot document will hold, for the renaming (before `names.freeze()`)."""
+    raw_apps = raw_apps or {}
+    for n in nodes or ():
+        names.see_node(str(n["name"]))
+    for n in snap.nodes or ():
+        names.see_node(n.name)
+    for a in snap.apps:
+        names.see_app(a.id)
+        names.see_queue(a.queue, names.relative_is_one and not a.placed)
+        raw = raw_apps.get(a.id) or {}
+        user = raw["user"] if isinstance(raw.get("user"), str) and raw["user"] else a.user
+        if user:
+            names.see_user(user)
+        else:
+            names.keep(DEFAULT_USER)  # the user YuniKorn's limits take it for: stays what it is
+        for g in a.groups:
+            names.see_group(g)
+        for k in a.asks:
+            names.see_ask(a.id, k.id)
+        for t in a.allocations or ():
+            names.see_ask(a.id, t.id)
+            names.see_node(t.node)
+        for t in raw.get("allocations") if isinstance(raw.get("allocations"), list) else ():
+            names.see_ask(a.id, str(t.get("allocationKey") or ""))
+            names.see_node(str(t.get("nodeId") or ""))
+    for r in rejected:
+        names.see_app(r["application"])
+        names.see_queue(r.get("queue") or "", names.relative_is_one)
+        if r.get("user"):
+            names.see_user(r["user"])
 
 
 def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None) -> dict:
@@ -96,18 +81,16 @@ def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None) -> dict:
     if snap.capacity:
         out["capacity"] = resources(snap.capacity)
     if nodes:
-        out["nodes"] = [{"name": n["name"], "capacity": resources(n["capacity"])} for n in nodes]
+        out["nodes"] = [{"name": names.node(str(n["name"])), "capacity": resources(n["capacity"])} for n in nodes]
     elif snap.nodes:
-        out["nodes"] = [{"name": n.name, "capacity": resources(n.capacity)} for n in snap.nodes]
+        out["nodes"] = [{"name": names.node(n.name), "capacity": resources(n.capacity)} for n in snap.nodes]
     if snap.priority_classes:
         out["priorityClasses"] = [{"name": c.name, "value": c.value, **({"globalDefault": True} if c.global_default else {})}
                                   for c in snap.priority_classes]
-    for a in sorted(snap.apps, key=lambda a: (a.submit_time, a.id)):
-        names.app(a.id)  # numbered in submit order, so ties on submit time still sort by id alike
     rows = []
     for a in snap.apps:  # the input's order: the engine sets unfitting asks aside in it
         raw = raw_apps.get(a.id) or {}
-        row: dict = {"id": names.app(a.id), "queue": a.queue}
+        row: dict = {"id": names.app(a.id), "queue": names.queue(a.queue, names.relative_is_one and not a.placed)}
         if a.submit_time[1] == 0 and a.submit_time[0] is not None:
             row["submitTime"] = rfc3339(a.submit_time[0])
         if isinstance(raw.get("user"), str) and raw["user"]:
@@ -121,20 +104,20 @@ def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None) -> dict:
                 del row["queue"]  # YuniKorn does not serve the queue a rejected application asked for
             row.update({"state": "Rejected", "rejectedMessage": names.text(a.rejected)})
         allocs = raw.get("allocations") if isinstance(raw.get("allocations"), list) else None
-        width = len(str(max(len(a.asks) + len(allocs or []), 1)))
         if a.allocations:  # the running tasks one by one (preemption's victims)
-            width = len(str(max(len(a.asks) + len(a.allocations), 1)))
-            row["allocations"] = [_model_allocation(a.id, t, names, width) for t in a.allocations]
+            row["allocations"] = [_model_allocation(a.id, t, names) for t in a.allocations]
         elif allocs:
-            row["allocations"] = [_allocation(a.id, t, names, width) for t in sorted(
+            row["allocations"] = [_allocation(a.id, t, names) for t in sorted(
                 allocs, key=lambda t: (_int(t.get("requestTime")), str(t.get("allocationKey"))))]
         elif a.allocated:
             row["allocated"] = resources(a.allocated)
         asks = []
         for k in sorted(a.asks, key=lambda k: k.seq):
-            ask: dict = {"id": names.ask(a.id, k.id, width), "priority": k.priority, "resources": resources(k.resources)}
+            ask: dict = {"id": names.ask(a.id, k.id), "priority": k.priority, "resources": resources(k.resources)}
             if k.create_time[1] == 0 and k.create_time[0] is not None:
                 ask["createTime"] = rfc3339(k.create_time[0])
+            if k.preemption_policy:  # Never: the ask may not preempt
+                ask["preemptionPolicy"] = k.preemption_policy
             asks.append(ask)
         row["asks"] = asks
         rows.append(row)
@@ -149,12 +132,12 @@ def _int(v) -> int:
         return 0
 
 
-def _model_allocation(app_id: str, t, names: Names, width: int) -> dict:
+def _model_allocation(app_id: str, t, names: Names) -> dict:
     """A snapshot.Allocation in the native format (contract: id, priority, resources, node,
     createTime, originator, allowPreemption)."""
-    out = {"id": names.ask(app_id, t.id, width), "priority": t.priority, "resources": resources(t.resources)}
+    out = {"id": names.ask(app_id, t.id), "priority": t.priority, "resources": resources(t.resources)}
     if t.node:
-        out["node"] = t.node
+        out["node"] = names.node(t.node)
     if t.create_time[1] == 0 and t.create_time[0]:
         out["createTime"] = rfc3339(t.create_time[0])
     if t.originator:
@@ -164,15 +147,15 @@ def _model_allocation(app_id: str, t, names: Names, width: int) -> dict:
     return out
 
 
-def _allocation(app_id: str, t: dict, names: Names, width: int) -> dict:
-    out = {"id": names.ask(app_id, str(t.get("allocationKey") or ""), width)}
+def _allocation(app_id: str, t: dict, names: Names) -> dict:
+    out = {"id": names.ask(app_id, str(t.get("allocationKey") or ""))}
     try:
         out["priority"] = int(str(t.get("priority", 0)).strip())
     except ValueError:
         out["priority"] = 0
     out["resources"] = resources({k: v for k, v in (t.get("resource") or {}).items() if isinstance(v, int)})
     if t.get("nodeId"):
-        out["node"] = str(t["nodeId"])
+        out["node"] = names.node(str(t["nodeId"]))
     if _int(t.get("requestTime")) > 0:
         out["createTime"] = rfc3339(_int(t["requestTime"]))
     if isinstance(t.get("originator"), bool) and t["originator"]:
@@ -182,17 +165,36 @@ def _allocation(app_id: str, t: dict, names: Names, width: int) -> dict:
     return out
 
 
-def render(config_text: str, snap, *, source: str, anonymize: bool = False, raw_apps=None, nodes=None,
-           rejected=(), notes=(), names_out: dict | None = None) -> str:
+def plan(snap, config_text: str | None, *, anonymize: bool, keep_queues: bool = False, keep_nodes: bool = False,
+         raw_apps=None, nodes=None, rejected=()) -> Names:
+    """The renaming for one file: every name of the config and the snapshot seen, then numbered
+    (off unless `anonymize`)."""
+    names = Names(anonymize, keep_queues, keep_nodes)
+    names.relative_is_one = config_text is not None  # placement rules read a relative queue as one name
+    if anonymize:
+        tree = anonymize_mod.parse_config(config_text) if config_text is not None else None
+        if tree is not None:
+            anonymize_mod.see_config(tree, names)
+        see_snapshot(snap, names, raw_apps, nodes, rejected)
+    return names.freeze()
+
+
+def render(config_text: str, snap, *, source: str, anonymize: bool = False, keep_queues: bool = False,
+           keep_nodes: bool = False, raw_apps=None, nodes=None, rejected=(), names_out: dict | None = None) -> str:
     """The whole file: header comments, the config document, the snapshot document. `names_out`
     (a dict) receives the renaming used, as "names", so a summary can name things as the file does."""
-    users = {r.get("user") for r in (raw_apps or {}).values() if isinstance(r, dict)} | {r.get("user") for r in rejected}
-    names = Names(anonymize, len(snap.apps) + len(rejected), len(users))
+    names = plan(snap, config_text, anonymize=anonymize, keep_queues=keep_queues, keep_nodes=keep_nodes,
+                 raw_apps=raw_apps, nodes=nodes, rejected=rejected)
     doc = snapshot_doc(snap, names, raw_apps, nodes)
     lines = [f"# {ln}" for ln in EXPLAIN.split("\n")]
-    lines.append(f"# source: {source}" + ("  (application, ask and user names anonymized)" if anonymize else ""))
+    lines.append(f"# source: {source}" if not anonymize else f"# source: (anonymized: {_what_renamed(keep_queues, keep_nodes)})")
     lines.append(f"# partition: {doc['partition']}")
-    body = config_text.rstrip("\n")
+    if anonymize:
+        users, groups = anonymize_mod.filter_candidates(snap.apps)
+        body = anonymize_mod.config(config_text, names, (users, groups))
+    else:
+        body = config_text
+    body = body.rstrip("\n")
     body = re.sub(r"\A(%[^\n]*\n)*---[ \t]*\n", "", body + "\n").rstrip("\n")
     lines.append(body)
     lines.append("---")
@@ -202,21 +204,28 @@ def render(config_text: str, snap, *, source: str, anonymize: bool = False, raw_
         lines.append(f"# YuniKorn rejected {len(rej)} application{'s' if len(rej) != 1 else ''} (never scheduled): "
                      + ("listed below with state: Rejected and YuniKorn's reason (rejectedMessage)" if all(r["application"] in listed for r in rej) else
                         ", ".join(names.app(r["application"]) for r in rej)))
-    for n in notes:
-        lines.append(f"# note: {names.text(n)}")
     text = yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, allow_unicode=True, width=120)
     if names_out is not None:
         names_out["names"] = names
     return "\n".join(lines) + "\n" + text
 
 
-def render_snapshot_only(snap, *, source: str, anonymize: bool = False, names_out: dict | None = None) -> str:
+def _what_renamed(keep_queues: bool, keep_nodes: bool) -> str:
+    kinds = ["applications", "asks", "allocations", "users", "groups"]
+    kinds += [] if keep_queues else ["queues"]
+    kinds += [] if keep_nodes else ["nodes"]
+    return ", ".join(kinds[:-1]) + " and " + kinds[-1] + " renamed"
+
+
+def render_snapshot_only(snap, *, source: str, anonymize: bool = False, keep_queues: bool = False,
+                         keep_nodes: bool = False, names_out: dict | None = None) -> str:
     """No queue config was given: the native snapshot alone (its queues are all dynamic)."""
-    names = Names(anonymize, len(snap.apps), 1)
+    names = plan(snap, None, anonymize=anonymize, keep_queues=keep_queues, keep_nodes=keep_nodes)
     doc = snapshot_doc(snap, names)
     if names_out is not None:
         names_out["names"] = names
-    head = [f"# prio snapshot from {source}: no queue config was given, so this is the native snapshot alone",
+    shown = source if not anonymize else f"(anonymized: {_what_renamed(keep_queues, keep_nodes)})"
+    head = [f"# prio snapshot from {shown}: no queue config was given, so this is the native snapshot alone",
             "# (prio explain FILE takes every queue as dynamic; add a queues.yaml to explain it against a config)"]
     return "\n".join(head) + "\n" + yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, allow_unicode=True, width=120)
 

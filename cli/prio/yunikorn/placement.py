@@ -26,9 +26,9 @@ INVALID_NAME = ("invalid queue name, max 64 characters consisting of alphanumeri
                 "'-', '_', '#', '@', '/', ':' allowed")
 _NAME = re.compile(r"[a-zA-Z0-9_:#/@-]{1,64}")  # fullmatch
 # configs.UserRegExp / GroupRegExp / SpecialRegExp, for filters
-_USER = re.compile(r"[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?")  # fullmatch: Go's $ never matches before a newline
-_GROUP = re.compile(r"[_a-zA-Z][a-zA-Z0-9:_.-]*")  # fullmatch
-_SPECIAL = re.compile(r"[\^$*+?()\[{}|]")
+USER_NAME = re.compile(r"[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?")  # fullmatch: Go's $ never matches before a newline
+GROUP_NAME = re.compile(r"[_a-zA-Z][a-zA-Z0-9:_.-]*")  # fullmatch
+REGEX_CHARS = re.compile(r"[\^$*+?()\[{}|]")
 DEFAULT_QUEUE = "root.default"
 
 
@@ -57,14 +57,14 @@ def find(root, path: str):
     return q
 
 
-def _matcher(entries, valid):
+def matcher(entries, valid):
     """newFilter's list or expression for users or groups: one entry with regular-expression
     characters is an unanchored expression, one plain entry or several are a list of the
     entries that are valid names. None: no entries (nothing to match)."""
     entries = list(entries or [])
     if not entries:
         return None
-    if len(entries) == 1 and _SPECIAL.search(entries[0]):
+    if len(entries) == 1 and REGEX_CHARS.search(entries[0]):
         try:
             exp = re.compile(entries[0])
         except re.error:
@@ -78,7 +78,7 @@ def _allows(rule, user: str, groups=()) -> bool:
     """Filter.allowUser: the user name, then each of the user's groups in order; a match lets
     an allow filter apply and makes a deny filter skip the rule, no match the opposite."""
     allow = (rule.filter_type or "") != "deny"
-    by_user, by_group = _matcher(rule.users, _USER), _matcher(rule.groups, _GROUP)
+    by_user, by_group = matcher(rule.users, USER_NAME), matcher(rule.groups, GROUP_NAME)
     if by_user is None and by_group is None:
         return allow
     if by_user is not None and by_user(user):
