@@ -1,5 +1,7 @@
 """nodes.py: YuniKorn's node rules (FitInNode, preAllocateCheck, FitInScore, the node order)."""
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from prio.yunikorn import nodes as N
 from prio.yunikorn.snapshot import Node
@@ -55,17 +57,18 @@ def test_fit_in_node_and_pre_allocate_check():
     assert not n.can_allocate({"vcore": 0}, ("a", "x"))  # nothing asked for: never allocated
 
 
-def test_the_kept_order_is_the_order_sorted_from_scratch():
+_CHANGES = st.lists(st.tuples(st.integers(0, 11), st.sampled_from([250, 500, 1000]), st.integers(0, 2), st.sampled_from([1, 1, -1])),
+                    max_size=60)
+
+
+@settings(deadline=None)
+@given(st.sampled_from(["fair", "binpacking"]), st.lists(st.tuples(st.sampled_from([4000, 8000]), st.sampled_from([8, 16])),
+                                                       min_size=12, max_size=12), _CHANGES)
+def test_the_kept_order_is_the_order_sorted_from_scratch(policy, caps, changes):
     """Cluster keeps its nodes sorted as each placement or release moves one (NodeUpdated): the
     same as sorting every node by (score, name) again."""
-    import random
-
-    rnd = random.Random()
-    for policy in ("fair", "binpacking"):
-        c = _cluster(policy, **{f"n{i}": {"vcore": rnd.choice([4000, 8000]), "memory": rnd.choice([8, 16])} for i in range(12)})
-        for _ in range(200):
-            n = rnd.choice(c.nodes)
-            res = {"vcore": rnd.choice([250, 500, 1000]), "memory": rnd.choice([0, 1, 2])}
-            c.change(n, res, rnd.choice([1, 1, -1]))
-            want = sorted(c.nodes, key=lambda x: (N.score(c.policy, x.capacity, x.available, c.weights), x.name))
-            assert c.order() == want
+    c = _cluster(policy, **{f"n{i}": {"vcore": v, "memory": m} for i, (v, m) in enumerate(caps)})
+    for k, vcore, mem, sign in changes:
+        c.change(c.nodes[k], {"vcore": vcore, "memory": mem}, sign)
+        want = sorted(c.nodes, key=lambda x: (N.score(c.policy, x.capacity, x.available, c.weights), x.name))
+        assert c.order() == want

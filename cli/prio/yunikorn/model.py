@@ -33,7 +33,7 @@ from prio.yunikorn.nodes import Cluster
 from prio.yunikorn.placement import Rejected, place
 from prio.yunikorn.reference import (considered_groups, fair_max_misaligned, fair_share, headroom_misfit,
                                      maxapplications_reached, path_to_root, priority_value_by_policy)
-from prio.yunikorn.snapshot import Snapshot
+from prio.yunikorn.snapshot import Allocation, Snapshot
 from prio.yunikorn.tree import QNode, ensure_queue, fair_max, set_fairmax
 from prio.yunikorn.ugm import DEFAULT_USER, Usage, limits_of, user_groups
 
@@ -127,6 +127,7 @@ class Model:
                                    partition.resourceweights if partition is not None else None)
         limits = limits_of(partition)
         self.ugm = Usage(limits) if limits else None
+        self.running: list = []  # (AppState, snapshot.Allocation): what runs when the run starts
         if self.cluster is not None or self.ugm is not None:
             self._place_running()
         # When every ask asks for something and nothing negative, whatever has an ask neither
@@ -146,23 +147,25 @@ class Model:
                 q.parent.tracker.add(q.reported)
 
     def _place_running(self) -> None:
-        """What already runs: each running allocation on its node (`allocated` without
-        `allocations` is one allocation on the first node) and in its user's and group's usage."""
+        """What already runs (self.running: (application state, Allocation) in snapshot order):
+        each application's `allocations`, or its `allocated` as one allocation on the first node,
+        placed on its node and counted in its user's and group's usage."""
+        first = self.cluster.nodes[0].name if self.cluster is not None else ""
         for st in self.apps:
             app = st.app
             if app.allocations is not None:
-                running = [(a.node, a.resources) for a in app.allocations]
+                allocs = app.allocations
             elif app.allocated:
-                running = [("", app.allocated)]
+                allocs = [Allocation(f"{app.id}-allocated", 0, app.allocated, first, app.submit_time)]
             else:
                 continue
-            for node, res in running:
+            for a in allocs:
+                self.running.append((st, a))
                 if self.cluster is not None:
-                    n = self.cluster.by_name.get(node) or self.cluster.nodes[0]
-                    self.cluster.change(n, res)
+                    self.cluster.change(self.cluster.by_name.get(a.node) or self.cluster.nodes[0], a.resources)
                 if self.ugm is not None:
                     user = app.user or DEFAULT_USER
-                    self.ugm.add(st.app_id, st.leaf.path, user, user_groups(user, app.groups), res)
+                    self.ugm.add(st.app_id, st.leaf.path, user, user_groups(user, app.groups), a.resources)
 
     @staticmethod
     def _init_state(q: QNode) -> None:

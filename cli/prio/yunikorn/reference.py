@@ -465,23 +465,13 @@ class ReferenceRun:
 
     # -- preemption inside the run
     def _init_runs(self) -> None:
-        """The running allocations preemption may take: every application's `allocations` (its
-        `allocated` as one, on the first node), in snapshot order."""
+        """The running allocations preemption may take: what runs when the run starts (the
+        model's `running`), in snapshot order."""
         from prio.yunikorn.preemption.world import Run
-        from prio.yunikorn.snapshot import Allocation
 
         self.app_of = {st.app_id: st for st in self.eng.apps}
-        first = self.cluster.nodes[0].name
-        for st in self.eng.apps:
-            app = st.app
-            if app.allocations is not None:
-                allocs = app.allocations
-            elif app.allocated:
-                allocs = [Allocation(f"{app.id}-allocated", 0, app.allocated, first, app.submit_time)]
-            else:
-                continue
-            for a in allocs:
-                self.runs.append(Run(a, app.id, st.leaf, len(self.runs)))
+        for st, a in self.eng.running:
+            self.runs.append(Run(a, st.app_id, st.leaf, len(self.runs)))
 
     def _try_preemption(self, st, i: int, ask, nodes_tried: bool):
         """Application.tryPreemption: the preconditions (the ask may preempt, has not preempted
