@@ -68,7 +68,7 @@ def test_human_formats(fmt):
     assert "fence root: root" in out
     assert "not attempted: preemptionPolicy Never" in out
     assert "preemption.policy: disabled" in out
-    assert "prio simulate does not model preemption" in out
+    assert "prio simulate runs these preemptions inside the scheduling order" in out
     if fmt == "markdown":
         assert "### checkout-0" in out and "| task" in out
     if fmt == "table":

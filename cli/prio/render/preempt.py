@@ -168,7 +168,7 @@ def _rich(result, asks, width, color) -> str:
         con.print(tree)
     con.print()
     con.print("Legend: x victim (in YuniKorn's order), o candidate not needed, - not eligible. "
-              "prio simulate does not model preemption; this is what YuniKorn's preemption would do.", soft_wrap=True)
+              "Each pending ask on its own in the state of the snapshot; prio simulate runs these preemptions inside the scheduling order (with nodes).", soft_wrap=True)
     return buf.getvalue()
 
 
@@ -194,5 +194,5 @@ def _tabular(result, asks, tablefmt) -> str:
             out.append("")
             out.append(grid(rows, ("task", "application", "queue", "node", "priority", "ask priority there", "verdict", "why"), tablefmt))
     out.append("")
-    out.append("prio simulate does not model preemption; this is what YuniKorn's preemption would do.")
+    out.append("Each pending ask on its own in the state of the snapshot; prio simulate runs these preemptions inside the scheduling order (with nodes).")
     return "\n".join(out) + "\n"
