@@ -171,7 +171,9 @@ class Engine(Model):
         self._misaligned: set = set()  # ids of parents sorted every step, no heap (see sorted_children)
         self._by_key: set = set()  # ids of parents with a heap whose tie groups SliceStable orders (_descend_by_key)
         self._sort_memo: dict = {}  # id(parent) -> gosort.stable_order's memo of its blocks
-        self._hidden: set = set()  # ids of the heaps of by-key parents with a child pending but nothing live (_set_aside)
+        # id(heap) of a by-key parent with a child pending but nothing live (_set_aside) -> the
+        # (priority, share) keys of those children, fixed from then on (see _descend_by_key)
+        self._hidden: dict = {}
         self._by_name: dict = {}
         self._rekey: dict = {}  # id(leaf) -> _rekey_plan(its path), for the hot path
         self._limits: dict = {}  # id(leaf) -> [(queue, its max)] along the leaf's path
@@ -414,8 +416,11 @@ class Engine(Model):
             q.live -= 1
             if q.live <= 0 and q.parent is not None and id(q.parent) in self._by_key:
                 # still pending (what is set aside stays pending in YuniKorn), so still sorted
-                # among its siblings, but out of the heap: a shortcut over the heap is blind to it
-                self._hidden.add(id(q.parent.heap))
+                # among its siblings, but out of the heap: a shortcut over the heap must know
+                # its key, which nothing changes any more (nothing is placed below it: its
+                # allocated and its reported priority stay as they are)
+                keys = self._hidden.setdefault(id(q.parent.heap), set())
+                keys.add(_keys_and_vectors(q.parent, [q], self._vec)[0][0])
             q = q.parent
 
     def _try_leaf(self, leaf: QNode):
@@ -574,26 +579,35 @@ class Engine(Model):
 
     def _descend_by_key(self, q: QNode):
         """_descend at a parent whose tie groups SliceStable's merges order (beyond_insertion).
-        Its heap holds every candidate while none is hidden (_set_aside): then a child alone
-        on the least key, or the one of that key dominating all the others (gosort.least), is
-        less than every other candidate and first whatever the rest, with no tie. Otherwise,
-        or when nothing below it is placeable, the children sorted (sorted_children)."""
+        Its heap holds every candidate with something live; the others (hidden, _set_aside)
+        are pending still, so YuniKorn sorts them too, and their keys are known (_hidden).
+        A child alone on the heap's least key, or the one of that key dominating all the others
+        of the heap with it (gosort.least), when no hidden child has that key, is first of the
+        children with something live in SliceStable's order, with no tie: every candidate is
+        then either less than it on the key (hidden ones only) or greater than it, and every
+        one of the first kind less than every one of the second: SliceStable keeps such layers
+        in order (gosort's docstring, "Layers"; test_gosort checks it). Otherwise, or when
+        nothing below it is placeable, the children sorted (sorted_children)."""
         heap = q.heap
-        tried = None
-        if id(heap) not in self._hidden:
+        hidden = self._hidden.get(id(heap))
+        while True:
             group = self._pop_group(heap)
-            i = 0 if len(group) == 1 else dominating([e[5] for e in group])  # the least key's group: gosort.least
+            i = None
+            if group and (hidden is None or (group[0][0], group[0][1]) not in hidden):
+                i = 0 if len(group) == 1 else dominating([e[5] for e in group])  # gosort.least
             for j, e in enumerate(group):
                 if j != i:
                     heapq.heappush(heap, e)
-            if i is not None:
-                c = group[i][4]
-                got = self._descend(c)
-                c.version += 1  # stale either way, as in _descend
-                if got is not None:
-                    return got
-                tried = c
-        return self._descend_sorted(q, tried)
+            if i is None:
+                return self._descend_sorted(q)
+            c = group[i][4]
+            got = self._descend(c)
+            c.version += 1  # stale either way, as in _descend
+            if got is not None:
+                return got
+            if c.live > 0:  # not hidden now: the sort decides, c already walked
+                return self._descend_sorted(q, c)
+            hidden = self._hidden[id(heap)]  # c is one of them now: the next of the heap
 
     def _descend_sorted(self, q: QNode, tried=None):
         """_descend at a parent sorted every step (sorted_children), with its tie note;
