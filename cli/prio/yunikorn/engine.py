@@ -40,8 +40,10 @@ from prio.yunikorn.step import NO_CHANGES as _NO_CHANGES
 from prio.yunikorn.step import Step, TieNote, run_steps, take_ask
 from prio.yunikorn.tieorder import ParkedGroups
 from prio.yunikorn.tree import QNode
+from prio.yunikorn.ugm import levels
 
 MIN = INT32_MIN  # what a queue reports with nothing pending (QNode.reported)
+_NO_USAGE: dict = {}  # a user's or group's usage where nothing is tracked yet (read only)
 
 _GENERAL = object()  # _descend_parked: the general walk decides
 _new_step = tuple.__new__  # Step(...) without NamedTuple's Python-level __new__: a million steps
@@ -179,6 +181,8 @@ class Engine(Model):
         self._limits: dict = {}  # id(leaf) -> [(queue, its max)] along the leaf's path
         self._appcap: dict = {}  # id(leaf) -> whether a queue on its path has maxapplications
         self._placing = self._reserving = None  # with nodes: where _try_app's ask goes, or the node it reserves
+        self._user_checks: dict = {}  # id(app) -> _user_checks(app): its user's and group's limits on its path
+        self._user_usage: dict = {}  # id(app) -> the usage dicts its allocations add to (_track_usage)
         self._tie: list = []  # the current step's tied choices, top-down
         self._note = ""
 
@@ -260,11 +264,53 @@ class Engine(Model):
                 self.cluster.change(node, ask.resources)
                 self.step_nodes[s.step] = node.name
             if self.ugm is not None:
-                self.ugm.add(st.app_id, st.leaf.path, user_of(st), groups_of(st), ask.resources)
+                self._track_usage(st, ask.resources)
             ties = [t for t in ties if t not in earlier]
             if earlier or ties or self._note:
                 s = s._replace(tie=tuple(earlier + ties), note=self._note)
             return s
+
+    def _track_usage(self, st: AppState, res: dict) -> None:
+        """ugm.Usage.add for an allocation of st: the first through it (the trackers, the
+        running sets), the later ones straight into the usage dicts that one made or found (its
+        user's and group's at each level of its path: Tracker.add's, which never replaces them;
+        the application is running there already)."""
+        dicts = self._user_usage.get(id(st))
+        if dicts is None:
+            ugm = self.ugm
+            user = user_of(st)
+            ugm.add(st.app_id, st.leaf.path, user, groups_of(st), res)
+            trackers = [ugm.users[user]]
+            g = ugm.group_of(st.app_id, st.leaf.path, groups_of(st))
+            if g is not None:
+                trackers.append(ugm.groups[g])
+            self._user_usage[id(st)] = [t.usage[p] for t in trackers for p in levels(st.leaf.path)]
+            return
+        items = res.items()
+        for u in dicts:
+            for k, v in items:
+                u[k] = u.get(k, 0) + v
+
+    def _user_limits(self, st: AppState) -> list:
+        """The limits ugm.Usage.short_of checks an ask of st against, fixed for a run: (the
+        trackers by name, the user or group, the queue path, its maxresources) where a limit
+        limits something, user's root down, then group's."""
+        ugm = self.ugm
+        lim = ugm.limits
+        user = user_of(st)
+        out = []
+        lv = levels(st.leaf.path)
+        for p in lv:
+            got = lim.user_limit(p, user)
+            if got is not None and got.maxresources and not all(v == 0 for v in got.maxresources.values()):
+                out.append((ugm.users, user, p, got.maxresources))
+        g = ugm.group_of(st.app_id, st.leaf.path, groups_of(st))
+        if g is not None:
+            for p in lv:
+                got = lim.group_limit(p, g)
+                if got is not None and got.maxresources and not all(v == 0 for v in got.maxresources.values()):
+                    out.append((ugm.groups, g, p, got.maxresources))
+        return out
 
     # ---- the heaps ------------------------------------------------------------------------
     def _build_heaps(self) -> None:
@@ -465,12 +511,32 @@ class Engine(Model):
         limits = self._limits.get(id(path[0]))
         if limits is None:  # the queues of the path with a max (fixed for a run)
             limits = self._limits[id(path[0])] = [(q, q.max) for q in path if q.max]
+        checks = None
+        if ugm is not None:
+            checks = self._user_checks.get(id(st))
+            if checks is None:
+                checks = self._user_checks[id(st)] = self._user_limits(st)
         for i in range(st.live, len(asks)):
             if alloc[i] or i in dead:
                 continue
             ask = asks[i]
-            if ugm is not None:
-                short = user_misfit(ugm, st, ask)
+            if checks:  # user_misfit, inline: the common case fits
+                res = ask.resources
+                for trackers, who, p, m in checks:
+                    t = trackers.get(who)
+                    used = (t.usage.get(p) if t is not None else None) or _NO_USAGE
+                    for k, v in res.items():
+                        if k in m:
+                            left = m[k] - used.get(k, 0)
+                            if v > (left if left > 0 else 0):
+                                break
+                    else:
+                        continue
+                    short = user_misfit(ugm, st, ask)  # its reason
+                    if short is not None:
+                        break
+                else:
+                    short = None
                 if short is not None:
                     self._set_aside(st, i, short)
                     continue
@@ -485,7 +551,15 @@ class Engine(Model):
                     break
             if miss is None:
                 if cluster is not None:
-                    node, best = find_node(cluster, (st.app_id, ask.id), ask.resources, True)
+                    res = ask.resources
+                    node = best = None
+                    for v in res.values():
+                        if v <= 0:
+                            break
+                    else:
+                        node = cluster.first_with_room(res)
+                    if node is None:
+                        node, best = find_node(cluster, (st.app_id, ask.id), res, True)
                     if node is None and best is None:
                         self._set_aside(st, i, too_big_reason(cluster, ask.resources) if not any(
                             n.fits_node(ask.resources) for n in cluster.nodes) else no_room_reason(cluster, st, ask, None))
