@@ -26,7 +26,7 @@ from prio.yunikorn.appstate import NO_DEAD as _NO_DEAD
 from prio.yunikorn.appstate import AppState
 from prio.yunikorn.dominance import dominates_vec as _dominates_vec
 from prio.yunikorn.dominance import first_tied
-from prio.yunikorn.gosort import dominating, stable_order
+from prio.yunikorn.gosort import dominating, first_of_group, stable_order
 from prio.yunikorn.dominance import insertion_sort as _insertion_sort
 from prio.yunikorn.model import Model
 from prio.yunikorn.priorities import report_up
@@ -666,9 +666,11 @@ class Engine(Model):
         hidden = self._hidden.get(id(heap))
         while True:
             group = self._pop_group(heap)
-            i = None
+            i = tied = None
             if group and (hidden is None or (group[0][0], group[0][1]) not in hidden):
                 i = 0 if len(group) == 1 else dominating([e[5] for e in group])  # gosort.least
+                if i is None and hidden is None:
+                    i, tied = self._first_of_group(q, group)
             for j, e in enumerate(group):
                 if j != i:
                     heapq.heappush(heap, e)
@@ -678,10 +680,39 @@ class Engine(Model):
             got = self._descend(c)
             c.version += 1  # stale either way, as in _descend
             if got is not None:
+                if tied:
+                    self._say_tie(c, tied, False)
                 return got
             if c.live > 0:  # not hidden now: the sort decides, c already walked
                 return self._descend_sorted(q, c)
             hidden = self._hidden[id(heap)]  # c is one of them now: the next of the heap
+
+    def _first_of_group(self, q: QNode, group: list) -> tuple:
+        """The child of `group` (the heap's least key's entries, in name order, two or more, none
+        dominating the others; no child of q hidden) SliceStable puts first, by
+        gosort.first_of_group from their positions among q's candidates (sorting only the runs
+        where its rules do not decide), and the others tied with it (queue_tie_note's: at most
+        four, named in any order, as a note's text sorts them): (index into group, tied), or
+        (None, None) where only the whole sort tells (first_of_group could not decide, or five
+        or more tie: which four are named is the sort's order)."""
+        cands = self._candidates(q)
+        where = {id(c): k for k, c in enumerate(cands)}
+        memo = self._sort_memo.setdefault(id(q), {})
+        inputs: list = []
+
+        def sort_range(a: int, b: int) -> list:
+            if not inputs:
+                inputs.extend(_keys_and_vectors(q, cands, self._vec))
+            return stable_order(inputs[0], inputs[1], memo, a, b)
+
+        i = first_of_group(len(cands), [where[id(e[4])] for e in group], [e[5] for e in group], sort_range)
+        if i is None:
+            return None, None
+        c = group[i][4]
+        tied, more = first_tied(group[i][5], group, 5, 4, lambda x: x is not c and x.live > 0)
+        if more:
+            return None, None
+        return i, tied
 
     def _descend_sorted(self, q: QNode, tried=None):
         """_descend at a parent sorted every step (sorted_children), with its tie note;
