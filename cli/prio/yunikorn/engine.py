@@ -557,7 +557,8 @@ class Engine(Model):
                         if v <= 0:
                             break
                     else:
-                        node = cluster.first_with_room(res)
+                        if res:  # an ask for nothing is never placed (preAllocateCheck)
+                            node = cluster.first_with_room(res)
                     if node is None:
                         node, best = find_node(cluster, (st.app_id, ask.id), res, True)
                     if node is None and best is None:

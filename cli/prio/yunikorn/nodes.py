@@ -146,8 +146,9 @@ class Cluster:
     def first_with_room(self, res: dict):
         """reference.find_node's answer where some node has room, faster: the first unreserved
         schedulable node in order whose capacity and free room fit `res`, or None (find_node
-        then decides what to reserve). For an ask of positive values only (callers check):
-        then fitting max(0, room) is fitting room, and the ask asks for something."""
+        then decides what to reserve). For an ask of positive values only, at least one
+        (callers check): then fitting max(0, room) is fitting room, and the ask asks for
+        something, as preAllocateCheck requires."""
         for e in self._sorted:
             n = e[2]
             if n.reserved is not None or not n.schedulable:
