@@ -21,6 +21,17 @@ properties; no capacity, no guaranteed, ask priorities uniformly -100..100.
 - fenced-pods: `{pods: 1}` asks (one resource type).
 - fenced-vcore-memory: vcore+memory asks (two resource types).
 The same seed and size give both the same config.
+
+Shape of issue 28 (`CLUSTER_SHAPES`): a real cluster's shape.
+- cluster: the capacity shape's config and asks, the same (same seed, same draws), on nodes and
+  users instead of one pool: 1,000 nodes per 1,000,000 asks (at least 3; varied sizes, half
+  again the asks' total between them, as the capacity shape's capacity), 1,000 users per
+  1,000,000 asks (at least 10; each in one of a tenth as many groups), and user/group `limits:`
+  on a tenth of the queues (every 10th tenant and every 10th leaf: wildcard and named users,
+  groups, some maxapplications), tight enough that some asks are held by them. The partition
+  turns preemption off (`preemption: {enabled: false}`): with guarantees and nodes YuniKorn's
+  preemption inside the run would take the reference engine. run.py times it against the
+  capacity shape: the same run without nodes and limits.
 """
 from __future__ import annotations
 
@@ -34,13 +45,42 @@ GENERATION = 2
 
 SHAPES = ("capacity", "nocap-pods", "nocap-vcore-memory", "equal-priorities")
 FENCED_SHAPES = ("fenced-pods", "fenced-vcore-memory")
+CLUSTER_SHAPES = ("cluster",)
 
 
-def _config(rnd, queues: int, guaranteed: bool, offsets: bool) -> tuple[list[str], list[str]]:
-    # root -> 100 tenants (some fenced, with offsets) -> leaves (the rest)
+def _limits(lrnd, indent: str, users: int, leaf: bool) -> list[str]:
+    """A queue's `limits:` (the cluster shape): a wildcard user limit, a named user and a group
+    above or below it, sometimes a wildcard group or a maxapplications. Drawn from their own
+    generator, so the config's other lines are the capacity shape's."""
+    scale = 1 if leaf else 8  # a tenant's subtree holds about 100 leaves' work
+    out = [f"{indent}limits:",
+           f"{indent}  - limit: each user",
+           f"{indent}    users: [\"*\"]",
+           f"{indent}    maxresources: {{vcore: {lrnd.choice([4, 6, 8]) * scale}, memory: {lrnd.choice([16, 24, 32]) * scale}Gi}}"]
+    u = lrnd.randrange(users)
+    out += [f"{indent}  - limit: user-{u}",
+            f"{indent}    users: [user-{u}]",
+            f"{indent}    maxresources: {{vcore: {lrnd.choice([2, 12]) * scale}}}"]
+    g = lrnd.randrange(max(1, users // 10))
+    out += [f"{indent}  - limit: group-{g}",
+            f"{indent}    groups: [group-{g}]",
+            f"{indent}    maxresources: {{vcore: {lrnd.choice([10, 20]) * scale}, memory: {lrnd.choice([40, 80]) * scale}Gi}}"]
+    if lrnd.random() < 0.3:
+        out += [f"{indent}  - limit: everyone else",
+                f"{indent}    groups: [\"*\"]",
+                f"{indent}    maxapplications: {lrnd.choice([3, 5, 10]) * scale}"]
+    return out
+
+
+def _config(rnd, queues: int, guaranteed: bool, offsets: bool, lrnd=None, users: int = 0) -> tuple[list[str], list[str]]:
+    # root -> 100 tenants (some fenced, with offsets) -> leaves (the rest); with lrnd, limits on
+    # every 10th tenant and every 10th leaf (the cluster shape)
     tenants = max(1, min(100, queues // 100))
     per = max(1, (queues - tenants) // tenants)
-    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
+    lines = ["partitions:", "  - name: default"]
+    if lrnd is not None:
+        lines += ["    preemption:", "      enabled: false"]
+    lines += ["    queues:", "      - name: root", "        queues:"]
     leaves = []
     for t in range(tenants):
         lines += [f"          - name: tenant-{t}",
@@ -50,6 +90,8 @@ def _config(rnd, queues: int, guaranteed: bool, offsets: bool) -> tuple[list[str
         if guaranteed:
             lines += ["            resources:",
                       f"              guaranteed: {{vcore: {rnd.randint(50, 200)}, memory: {rnd.randint(100, 400)}Gi}}"]
+        if lrnd is not None and t % 10 == 0:
+            lines += _limits(lrnd, "            ", users, False)
         lines += ["            queues:"]
         for l in range(per):
             name = f"leaf-{l}"
@@ -58,6 +100,8 @@ def _config(rnd, queues: int, guaranteed: bool, offsets: bool) -> tuple[list[str
                       "                properties:",
                       f"                  application.sort.policy: {'fair' if l % 2 else 'fifo'}",
                       f"                  priority.offset: \"{rnd.randint(-10, 10) if offsets else 0}\""]
+            if lrnd is not None and l % 10 == 0:
+                lines += _limits(lrnd, "                ", users, True)
     return lines, leaves
 
 
@@ -86,11 +130,17 @@ def generate(outdir: str, queues: int = 10_000, asks: int = 1_000_000, seed: int
              shape: str = "capacity") -> tuple[str, str]:
     rnd = random.Random(seed)
     os.makedirs(outdir, exist_ok=True)
-    nocap = shape != "capacity"
+    cluster = shape in CLUSTER_SHAPES
+    nocap = shape not in ("capacity",) + CLUSTER_SHAPES
+    # the cluster shape's own draws (users, nodes, limits) come from another generator: its
+    # config and asks are otherwise the capacity shape's
+    lrnd = random.Random(seed + 1) if cluster else None
+    users = max(10, asks // 1000)
     if shape in FENCED_SHAPES:
         lines, leaves = _fenced_config(rnd, queues)
     else:
-        lines, leaves = _config(rnd, queues, guaranteed=not nocap, offsets=shape != "equal-priorities")
+        lines, leaves = _config(rnd, queues, guaranteed=not nocap, offsets=shape != "equal-priorities",
+                                lrnd=lrnd, users=users)
     qpath = os.path.join(outdir, "queues.yaml")
     with open(qpath, "w") as fh:
         fh.write("\n".join(lines) + "\n")
@@ -112,11 +162,26 @@ def generate(outdir: str, queues: int = 10_000, asks: int = 1_000_000, seed: int
             if not pods:
                 a["resources"] = {"vcore": f"{rnd.choice([250, 500, 1000])}m", "memory": f"{rnd.choice([1, 2, 4])}Gi"}
             app_asks.append(a)
-        apps.append({"id": f"app-{i}", "queue": rnd.choice(leaves), "asks": app_asks})
+        app = {"id": f"app-{i}", "queue": rnd.choice(leaves), "asks": app_asks}
+        if cluster:
+            u = lrnd.randrange(users)
+            app["user"] = f"user-{u}"
+            app["groups"] = [f"group-{u % max(1, users // 10)}"]
+        apps.append(app)
         n += k
         i += 1
     snapshot: dict = {"partition": "default"}
-    if not nocap:
+    if cluster:
+        # nodes of varied sizes (1x-3x a base), half again the asks' total between them
+        cores = sum(int(a["resources"]["vcore"][:-1]) for app in apps for a in app["asks"]) // 1000
+        gib = sum(int(a["resources"]["memory"][:-2]) for app in apps for a in app["asks"])
+        n_nodes = max(3, asks // 1000)
+        sizes = [lrnd.choice((1, 2, 3)) for _ in range(n_nodes)]
+        total = sum(sizes)
+        snapshot["nodes"] = [{"name": f"node-{j}", "capacity": {"vcore": str(cores * 3 // 2 * z // total + 1),
+                                                                   "memory": f"{gib * 3 // 2 * z // total + 1}Gi"}}
+                             for j, z in enumerate(sizes)]
+    elif not nocap:
         # A real partition always has a capacity (root's max is the nodes' total; YuniKorn
         # schedules nothing without nodes): room for every ask, so the step count is the ask count.
         cores = sum(int(a["resources"]["vcore"][:-1]) for app in apps for a in app["asks"]) // 1000
@@ -135,6 +200,6 @@ if __name__ == "__main__":
     ap.add_argument("--queues", type=int, default=10_000)
     ap.add_argument("--asks", type=int, default=1_000_000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--shape", choices=SHAPES + FENCED_SHAPES, default="capacity")
+    ap.add_argument("--shape", choices=SHAPES + FENCED_SHAPES + CLUSTER_SHAPES, default="capacity")
     a = ap.parse_args()
     print(*generate(a.outdir, a.queues, a.asks, a.seed, a.shape))

@@ -32,7 +32,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from generate import FENCED_SHAPES, SHAPES  # noqa: E402
+from generate import CLUSTER_SHAPES, FENCED_SHAPES, SHAPES  # noqa: E402
 from run import SMALL, inputs  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli"), "NO_COLOR": "1", "COLUMNS": "200", "TERM": "dumb"}
@@ -42,7 +42,7 @@ PY = sys.executable
 
 def jobs(asks: int, queues: int, cache: str) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {"version": ["--version"]}
-    for shape in SHAPES + FENCED_SHAPES:
+    for shape in SHAPES + FENCED_SHAPES + CLUSTER_SHAPES:
         q, s = inputs(cache, shape, queues, asks)
         for fmt in ("json", "plain"):
             out[f"simulate-{shape}-{fmt}"] = ["simulate", q, s, "-o", fmt]

@@ -25,6 +25,11 @@ fenced, a fifth of the leaves with an offset, no capacity, priorities -100..100)
   load+sort+write floor (<= 2x).
 - validate-fenced: `prio validate -o json` of that config against parsing it with
   yaml.CSafeLoader inside one process, best of 5 (or of --repeat, if more) (<= 3x).
+Job of issue 28, on generate.CLUSTER_SHAPES:
+- simulate-cluster: `prio simulate -o json` on the capacity shape's config and asks with 1,000
+  nodes (instead of one capacity), 1,000 users and user/group limits on a tenth of the queues,
+  against the same prio run on the capacity shape: the same run without nodes and limits
+  (<= 3x, < 1 GiB); also prints its ratio to the load+sort+write floor.
 Generated inputs are cached under benchmarks/.cache (gitignored; --dir to put them elsewhere).
 --quick runs a tenth of the size (100,000 asks, 1,000 queues; 20,000 fenced asks) while iterating.
 Every process runs with compiled bytecode, as an installed prio does (pip compiles it): the
@@ -47,7 +52,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from generate import FENCED_SHAPES, GENERATION, SHAPES  # noqa: E402
+from generate import CLUSTER_SHAPES, FENCED_SHAPES, GENERATION, SHAPES  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(HERE), "cli")}
 PY = sys.executable
@@ -208,6 +213,16 @@ def main() -> None:
             q, s = inputs(a.dir, shape, queues, fenced)
             base = timed([PY, "-c", FLOOR, s], a.repeat)
             row(job, timed(prio + ["simulate", q, s, "-o", "json"], a.repeat), base, "load+sort+write", "<= 2x")
+    for shape in CLUSTER_SHAPES:
+        job = f"simulate-{shape}"
+        if want(job):
+            q, s = inputs(a.dir, shape, queues, asks)
+            cq, cs = inputs(a.dir, "capacity", queues, asks)
+            base = timed([PY, "-c", FLOOR, s], a.repeat)
+            plain = timed(prio + ["simulate", cq, cs, "-o", "json"], a.repeat)
+            got = timed(prio + ["simulate", q, s, "-o", "json"], a.repeat)
+            row(job, got, plain, "no nodes or limits", "<= 3x, < 1 GiB")
+            row("", got, base, "load+sort+write", "(for reference)")
     if want("explain"):
         q, s = inputs(a.dir, "capacity", queues, asks)
         base = timed([PY, "-c", "import json, sys; json.load(open(sys.argv[1]))", s], a.repeat)

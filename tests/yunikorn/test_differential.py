@@ -43,6 +43,17 @@ def test_with_nodes_and_user_limits_the_fast_runs_give_the_reference_steps(scena
     _agree(*scenario)
 
 
+def test_an_ask_for_nothing_finds_no_node_in_the_walk():
+    """Found by the test above: the walk's node shortcut (Cluster.first_with_room) must leave an
+    ask for nothing to find_node, which never places it (preAllocateCheck)."""
+    queues = ("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n"
+              "          - name: p0\n            resources:\n              max: {vcore: 1}\n")
+    _agree(queues, {"applications": [{"id": "app-000", "queue": "root.p0", "user": "alice",
+                                      "asks": [{"priority": 0, "resources": {"vcore": 1}}, {"priority": 0, "resources": {}}],
+                                      "allocations": [{"id": "app-000-run", "resources": {"vcore": 1}, "node": "node-0"}]}],
+                    "nodes": [{"name": "node-0", "capacity": {"vcore": 2}}]})
+
+
 @pytest.mark.slow
 @SETTINGS
 @given(scenarios(many_siblings=True))

@@ -3,7 +3,7 @@ it for YuniKorn's queue comparator (a key, then pending strictly greater), again
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prio.yunikorn.gosort import first_of_group, least, slice_stable, stable_order
+from prio.yunikorn.gosort import dominating, first_of_group, least, slice_stable, stable_order
 from strategies import sort_inputs
 
 
@@ -35,6 +35,49 @@ def test_the_least_candidate_is_first_whatever_the_rest(inp):
     if i is not None:
         assert _go(keys, vecs)[0] == i
         assert all(_less(keys, vecs)([i, j], 0, 1) for j in range(len(keys)) if j != i)  # less than every other
+
+
+@settings(max_examples=400, deadline=None)
+@given(sort_inputs())
+def test_slice_stable_keeps_the_keys_in_order(inp):
+    """Layers (gosort's docstring): whatever the comparator does inside a key's group, the
+    result is sorted by key."""
+    keys, vecs = inp
+    order = _go(keys, vecs)
+    assert [keys[i] for i in order] == sorted(keys)
+
+
+@settings(max_examples=600, deadline=None)
+@given(sort_inputs(), st.data())
+def test_past_the_hidden_the_least_of_the_rest_is_first(inp, data):
+    """engine._descend_by_key's shortcut: with some candidates hidden (nothing left to place,
+    still sorted), the heap's least key over the others, when no hidden candidate has it, and
+    the one of that key dominating the others of it, is the first candidate not hidden in
+    SliceStable's order."""
+    keys, vecs = inp
+    n = len(keys)
+    hidden = data.draw(st.sets(st.integers(0, max(n - 1, 0)), max_size=n)) if n else set()
+    live = [i for i in range(n) if i not in hidden]
+    if not live:
+        return
+    k = min(keys[i] for i in live)
+    group = [i for i in live if keys[i] == k]
+    if any(keys[h] == k for h in hidden):
+        return
+    j = 0 if len(group) == 1 else dominating([vecs[i] for i in group])
+    if j is None:
+        return
+    assert next(i for i in _go(keys, vecs) if i not in hidden) == group[j]
+
+
+def test_a_hidden_candidate_of_the_least_key_can_change_the_first():
+    """Why the shortcut needs no hidden candidate on its key: here 14 dominates every other
+    candidate not hidden but not 13, hidden, and SliceStable puts another first."""
+    vecs = [(0, 0, 0)] * 27
+    vecs[12], vecs[13], vecs[14] = (0, 1, 0), (0, 0, 1), (0, 2, 0)
+    keys = [0] * 27
+    assert dominating([v for i, v in enumerate(vecs) if i != 13]) == 13  # index 14 without 13
+    assert next(i for i in _go(keys, vecs) if i != 13) != 14
 
 
 def test_least_needs_a_candidate_less_than_all_the_others():

@@ -72,3 +72,23 @@ def test_the_kept_order_is_the_order_sorted_from_scratch(policy, caps, changes):
         c.change(c.nodes[k], {"vcore": vcore, "memory": mem}, sign)
         want = sorted(c.nodes, key=lambda x: (N.score(c.policy, x.capacity, x.available, c.weights), x.name))
         assert c.order() == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0, 2000, 4000, 8000]), st.sampled_from([0, 4, 16]), st.integers(0, 8000),
+                          st.integers(0, 16), st.booleans(), st.booleans()), min_size=1, max_size=12),
+       st.sampled_from(["fair", "binpacking"]),
+       st.dictionaries(st.sampled_from(["vcore", "memory", "pods"]), st.integers(1, 9000), min_size=1))
+def test_first_with_room_is_find_nodes_node_with_room(specs, policy, ask):
+    """The walk's shortcut (engine._try_app) for an ask of positive values: the node find_node
+    places it on, or None exactly when find_node finds no node with room."""
+    from prio.yunikorn.reference import find_node
+
+    c = _cluster(policy, **{f"n{i}": {"vcore": v, "memory": m} for i, (v, m, *_) in enumerate(specs)})
+    for i, (_, _, used_v, used_m, reserved, schedulable) in enumerate(specs):
+        n = c.by_name[f"n{i}"]
+        c.change(n, {"vcore": used_v, "memory": used_m})
+        n.reserved = ("other", "ask") if reserved else None
+        n.schedulable = schedulable
+    node, _ = find_node(c, ("app", "ask"), ask, True)
+    assert c.first_with_room(ask) is node

@@ -12,6 +12,15 @@ from prio.yunikorn.config import Partition, Queue, SchedulerConfig, walk
 class Context:
     config: SchedulerConfig
     _res: dict = field(default_factory=dict)
+    _derived: dict = field(default_factory=dict)
+
+    def derived(self, name, make):
+        """A fact rules derive from the config once and share (read only): make() the first
+        time `name` (any hashable) is asked for."""
+        got = self._derived.get(name)
+        if got is None:
+            got = self._derived[name] = make()
+        return got
 
     @cached_property
     def trees(self) -> list[tuple[Partition, Queue]]:

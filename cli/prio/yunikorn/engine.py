@@ -26,7 +26,7 @@ from prio.yunikorn.appstate import NO_DEAD as _NO_DEAD
 from prio.yunikorn.appstate import AppState
 from prio.yunikorn.dominance import dominates_vec as _dominates_vec
 from prio.yunikorn.dominance import first_tied
-from prio.yunikorn.gosort import dominating, stable_order
+from prio.yunikorn.gosort import dominating, first_of_group, stable_order
 from prio.yunikorn.dominance import insertion_sort as _insertion_sort
 from prio.yunikorn.model import Model
 from prio.yunikorn.priorities import report_up
@@ -40,8 +40,10 @@ from prio.yunikorn.step import NO_CHANGES as _NO_CHANGES
 from prio.yunikorn.step import Step, TieNote, run_steps, take_ask
 from prio.yunikorn.tieorder import ParkedGroups
 from prio.yunikorn.tree import QNode
+from prio.yunikorn.ugm import levels
 
 MIN = INT32_MIN  # what a queue reports with nothing pending (QNode.reported)
+_NO_USAGE: dict = {}  # a user's or group's usage where nothing is tracked yet (read only)
 
 _GENERAL = object()  # _descend_parked: the general walk decides
 _new_step = tuple.__new__  # Step(...) without NamedTuple's Python-level __new__: a million steps
@@ -171,12 +173,16 @@ class Engine(Model):
         self._misaligned: set = set()  # ids of parents sorted every step, no heap (see sorted_children)
         self._by_key: set = set()  # ids of parents with a heap whose tie groups SliceStable orders (_descend_by_key)
         self._sort_memo: dict = {}  # id(parent) -> gosort.stable_order's memo of its blocks
-        self._hidden: set = set()  # ids of the heaps of by-key parents with a child pending but nothing live (_set_aside)
+        # id(heap) of a by-key parent with a child pending but nothing live (_set_aside) -> the
+        # (priority, share) keys of those children, fixed from then on (see _descend_by_key)
+        self._hidden: dict = {}
         self._by_name: dict = {}
         self._rekey: dict = {}  # id(leaf) -> _rekey_plan(its path), for the hot path
         self._limits: dict = {}  # id(leaf) -> [(queue, its max)] along the leaf's path
         self._appcap: dict = {}  # id(leaf) -> whether a queue on its path has maxapplications
         self._placing = self._reserving = None  # with nodes: where _try_app's ask goes, or the node it reserves
+        self._user_checks: dict = {}  # id(app) -> _user_checks(app): its user's and group's limits on its path
+        self._user_usage: dict = {}  # id(app) -> the usage dicts its allocations add to (_track_usage)
         self._tie: list = []  # the current step's tied choices, top-down
         self._note = ""
 
@@ -258,11 +264,53 @@ class Engine(Model):
                 self.cluster.change(node, ask.resources)
                 self.step_nodes[s.step] = node.name
             if self.ugm is not None:
-                self.ugm.add(st.app_id, st.leaf.path, user_of(st), groups_of(st), ask.resources)
+                self._track_usage(st, ask.resources)
             ties = [t for t in ties if t not in earlier]
             if earlier or ties or self._note:
                 s = s._replace(tie=tuple(earlier + ties), note=self._note)
             return s
+
+    def _track_usage(self, st: AppState, res: dict) -> None:
+        """ugm.Usage.add for an allocation of st: the first through it (the trackers, the
+        running sets), the later ones straight into the usage dicts that one made or found (its
+        user's and group's at each level of its path: Tracker.add's, which never replaces them;
+        the application is running there already)."""
+        dicts = self._user_usage.get(id(st))
+        if dicts is None:
+            ugm = self.ugm
+            user = user_of(st)
+            ugm.add(st.app_id, st.leaf.path, user, groups_of(st), res)
+            trackers = [ugm.users[user]]
+            g = ugm.group_of(st.app_id, st.leaf.path, groups_of(st))
+            if g is not None:
+                trackers.append(ugm.groups[g])
+            self._user_usage[id(st)] = [t.usage[p] for t in trackers for p in levels(st.leaf.path)]
+            return
+        items = res.items()
+        for u in dicts:
+            for k, v in items:
+                u[k] = u.get(k, 0) + v
+
+    def _user_limits(self, st: AppState) -> list:
+        """The limits ugm.Usage.short_of checks an ask of st against, fixed for a run: (the
+        trackers by name, the user or group, the queue path, its maxresources) where a limit
+        limits something, user's root down, then group's."""
+        ugm = self.ugm
+        lim = ugm.limits
+        user = user_of(st)
+        out = []
+        lv = levels(st.leaf.path)
+        for p in lv:
+            got = lim.user_limit(p, user)
+            if got is not None and got.maxresources and not all(v == 0 for v in got.maxresources.values()):
+                out.append((ugm.users, user, p, got.maxresources))
+        g = ugm.group_of(st.app_id, st.leaf.path, groups_of(st))
+        if g is not None:
+            for p in lv:
+                got = lim.group_limit(p, g)
+                if got is not None and got.maxresources and not all(v == 0 for v in got.maxresources.values()):
+                    out.append((ugm.groups, g, p, got.maxresources))
+        return out
 
     # ---- the heaps ------------------------------------------------------------------------
     def _build_heaps(self) -> None:
@@ -414,8 +462,11 @@ class Engine(Model):
             q.live -= 1
             if q.live <= 0 and q.parent is not None and id(q.parent) in self._by_key:
                 # still pending (what is set aside stays pending in YuniKorn), so still sorted
-                # among its siblings, but out of the heap: a shortcut over the heap is blind to it
-                self._hidden.add(id(q.parent.heap))
+                # among its siblings, but out of the heap: a shortcut over the heap must know
+                # its key, which nothing changes any more (nothing is placed below it: its
+                # allocated and its reported priority stay as they are)
+                keys = self._hidden.setdefault(id(q.parent.heap), set())
+                keys.add(_keys_and_vectors(q.parent, [q], self._vec)[0][0])
             q = q.parent
 
     def _try_leaf(self, leaf: QNode):
@@ -460,12 +511,32 @@ class Engine(Model):
         limits = self._limits.get(id(path[0]))
         if limits is None:  # the queues of the path with a max (fixed for a run)
             limits = self._limits[id(path[0])] = [(q, q.max) for q in path if q.max]
+        checks = None
+        if ugm is not None:
+            checks = self._user_checks.get(id(st))
+            if checks is None:
+                checks = self._user_checks[id(st)] = self._user_limits(st)
         for i in range(st.live, len(asks)):
             if alloc[i] or i in dead:
                 continue
             ask = asks[i]
-            if ugm is not None:
-                short = user_misfit(ugm, st, ask)
+            if checks:  # user_misfit, inline: the common case fits
+                res = ask.resources
+                for trackers, who, p, m in checks:
+                    t = trackers.get(who)
+                    used = (t.usage.get(p) if t is not None else None) or _NO_USAGE
+                    for k, v in res.items():
+                        if k in m:
+                            left = m[k] - used.get(k, 0)
+                            if v > (left if left > 0 else 0):
+                                break
+                    else:
+                        continue
+                    short = user_misfit(ugm, st, ask)  # its reason
+                    if short is not None:
+                        break
+                else:
+                    short = None
                 if short is not None:
                     self._set_aside(st, i, short)
                     continue
@@ -480,7 +551,16 @@ class Engine(Model):
                     break
             if miss is None:
                 if cluster is not None:
-                    node, best = find_node(cluster, (st.app_id, ask.id), ask.resources, True)
+                    res = ask.resources
+                    node = best = None
+                    for v in res.values():
+                        if v <= 0:
+                            break
+                    else:
+                        if res:  # an ask for nothing is never placed (preAllocateCheck)
+                            node = cluster.first_with_room(res)
+                    if node is None:
+                        node, best = find_node(cluster, (st.app_id, ask.id), res, True)
                     if node is None and best is None:
                         self._set_aside(st, i, too_big_reason(cluster, ask.resources) if not any(
                             n.fits_node(ask.resources) for n in cluster.nodes) else no_room_reason(cluster, st, ask, None))
@@ -574,26 +654,66 @@ class Engine(Model):
 
     def _descend_by_key(self, q: QNode):
         """_descend at a parent whose tie groups SliceStable's merges order (beyond_insertion).
-        Its heap holds every candidate while none is hidden (_set_aside): then a child alone
-        on the least key, or the one of that key dominating all the others (gosort.least), is
-        less than every other candidate and first whatever the rest, with no tie. Otherwise,
-        or when nothing below it is placeable, the children sorted (sorted_children)."""
+        Its heap holds every candidate with something live; the others (hidden, _set_aside)
+        are pending still, so YuniKorn sorts them too, and their keys are known (_hidden).
+        A child alone on the heap's least key, or the one of that key dominating all the others
+        of the heap with it (gosort.least), when no hidden child has that key, is first of the
+        children with something live in SliceStable's order, with no tie: every candidate is
+        then either less than it on the key (hidden ones only) or greater than it, and every
+        one of the first kind less than every one of the second: SliceStable keeps such layers
+        in order (gosort's docstring, "Layers"; test_gosort checks it). Otherwise, or when
+        nothing below it is placeable, the children sorted (sorted_children)."""
         heap = q.heap
-        tried = None
-        if id(heap) not in self._hidden:
+        hidden = self._hidden.get(id(heap))
+        while True:
             group = self._pop_group(heap)
-            i = 0 if len(group) == 1 else dominating([e[5] for e in group])  # the least key's group: gosort.least
+            i = tied = None
+            if group and (hidden is None or (group[0][0], group[0][1]) not in hidden):
+                i = 0 if len(group) == 1 else dominating([e[5] for e in group])  # gosort.least
+                if i is None and hidden is None:
+                    i, tied = self._first_of_group(q, group)
             for j, e in enumerate(group):
                 if j != i:
                     heapq.heappush(heap, e)
-            if i is not None:
-                c = group[i][4]
-                got = self._descend(c)
-                c.version += 1  # stale either way, as in _descend
-                if got is not None:
-                    return got
-                tried = c
-        return self._descend_sorted(q, tried)
+            if i is None:
+                return self._descend_sorted(q)
+            c = group[i][4]
+            got = self._descend(c)
+            c.version += 1  # stale either way, as in _descend
+            if got is not None:
+                if tied:
+                    self._say_tie(c, tied, False)
+                return got
+            if c.live > 0:  # not hidden now: the sort decides, c already walked
+                return self._descend_sorted(q, c)
+            hidden = self._hidden[id(heap)]  # c is one of them now: the next of the heap
+
+    def _first_of_group(self, q: QNode, group: list) -> tuple:
+        """The child of `group` (the heap's least key's entries, in name order, two or more, none
+        dominating the others; no child of q hidden) SliceStable puts first, by
+        gosort.first_of_group from their positions among q's candidates (sorting only the runs
+        where its rules do not decide), and the others tied with it (queue_tie_note's: at most
+        four, named in any order, as a note's text sorts them): (index into group, tied), or
+        (None, None) where only the whole sort tells (first_of_group could not decide, or five
+        or more tie: which four are named is the sort's order)."""
+        cands = self._candidates(q)
+        where = {id(c): k for k, c in enumerate(cands)}
+        memo = self._sort_memo.setdefault(id(q), {})
+        inputs: list = []
+
+        def sort_range(a: int, b: int) -> list:
+            if not inputs:
+                inputs.extend(_keys_and_vectors(q, cands, self._vec))
+            return stable_order(inputs[0], inputs[1], memo, a, b)
+
+        i = first_of_group(len(cands), [where[id(e[4])] for e in group], [e[5] for e in group], sort_range)
+        if i is None:
+            return None, None
+        c = group[i][4]
+        tied, more = first_tied(group[i][5], group, 5, 4, lambda x: x is not c and x.live > 0)
+        if more:
+            return None, None
+        return i, tied
 
     def _descend_sorted(self, q: QNode, tried=None):
         """_descend at a parent sorted every step (sorted_children), with its tie note;

@@ -7,6 +7,18 @@ recorded for that position, not for the queue that sits there after a swap. The 
 depends on exactly which comparisons and swaps Go makes, so this does the same ones: insertion
 sort on blocks of 20, then in-place symmetric merges of doubling width.
 
+Layers. Where the elements fall into layers such that every element of a lower layer is less
+than every element of a higher one (and never the other way), SliceStable's result lists the
+layers in order, whatever `less` says inside a layer: the insertion sort moves an element left
+past a higher layer's elements and stops at a lower layer's; each symMerge's split probes pairs
+whose layers rise with the probe, so the binary search stops where the left run's tail is of no
+lower layer than the right run's head and its head of no higher layer than the right run's
+tail, and both recursive merges keep that (induction). So the result is sorted by YuniKorn's
+(priority, share) key, and an element less than every element of higher key and than every
+other of its own key is at the index of the number of elements of lower key (the walk's
+shortcut past queues with nothing left to place, engine._descend_by_key).
+tests/yunikorn/test_gosort.py checks both.
+
 `less(i, j)` and `swap(i, j)` work on positions, as in Go; `slice_stable_list` is the usual case
 of a Python list whose positions may carry data that does not move (pass `less(items, i, j)`).
 """

@@ -137,10 +137,29 @@ class Cluster:
         if new == old:
             return
         s = self._sorted
-        i = bisect_left(s, old, key=lambda e: (e[0], e[1]))
-        del s[i]
-        s.insert(bisect_left(s, new, key=lambda e: (e[0], e[1])), new + (n,))
+        # (score, name) sorts before (score, name, node) and names are unique: bisecting on the
+        # pair finds the entry itself, or the new one's place, without comparing nodes
+        del s[bisect_left(s, old)]
+        s.insert(bisect_left(s, new), new + (n,))
         self._keys[n.name] = new
+
+    def first_with_room(self, res: dict):
+        """reference.find_node's answer where some node has room, faster: the first unreserved
+        schedulable node in order whose capacity and free room fit `res`, or None (find_node
+        then decides what to reserve). For an ask of positive values only, at least one
+        (callers check): then fitting max(0, room) is fitting room, and the ask asks for
+        something, as preAllocateCheck requires."""
+        for e in self._sorted:
+            n = e[2]
+            if n.reserved is not None or not n.schedulable:
+                continue
+            cap, free = n.capacity, n.available
+            for k, v in res.items():
+                if v > cap.get(k, 0) or v > free.get(k, 0):
+                    break
+            else:
+                return n
+        return None
 
     def order(self) -> list:
         """The nodes by score, then name."""

@@ -60,8 +60,13 @@ def _positive(res):
     return parsed if resources.strictly_positive(parsed) else None
 
 
-def _trees(ctx):
-    """(partition, root _Q) with effective (inherited) properties."""
+def _trees(ctx) -> list:
+    """(partition, root _Q) with effective (inherited) properties: built once for the rules of
+    this family (they only read them)."""
+    return ctx.derived(FAMILY, lambda: list(_build_trees(ctx)))
+
+
+def _build_trees(ctx):
     for p, root in ctx.trees:
         def build(cq, parent, anc):
             eff = P.inherit(parent.eff) if parent is not None else {}

@@ -42,8 +42,13 @@ def reach(root, ask: int):
         stack.extend(q.children)
     for q in reversed(order):  # children before parents
         off, fenced = own_priority(q)
-        if q.children:
-            best = max((out[id(c)] for c in q.children), key=lambda t: t[1])
+        children = q.children
+        if children:
+            best = out[id(children[0])]  # the first of the highest reported, as max() takes it
+            for c in children:
+                t = out[id(c)]
+                if t[1] > best[1]:
+                    best = t
             raw, leaf = best[1], best[2]
         else:
             raw, leaf = ask, q
@@ -53,6 +58,11 @@ def reach(root, ask: int):
         total = raw + off
         out[id(q)] = (total, off if fenced else P.clamp32(total), leaf)
     return out
+
+
+def _reach(ctx, root, ask: int) -> dict:
+    """reach(root, ask), worked out once for the rules that ask (they only read it)."""
+    return ctx.derived(("priority-reach", id(root), ask), lambda: reach(root, ask))
 
 
 def _fence_above(anc):
@@ -79,7 +89,7 @@ def offset_exceeds_system_priority(ctx):
     Fix: keep the offsets on every unfenced path below 1,000,000,000 in total, or fence the queue.
     """
     for p, root in ctx.trees:
-        values = reach(root, USER_MAX)
+        values = _reach(ctx, root, USER_MAX)
         for _, q, anc in ((x, y, z) for x, y, z in ctx.queues if x is p):
             if not anc:
                 continue
@@ -122,7 +132,7 @@ def offset_saturates(ctx):
     Fix: smaller offsets.
     """
     for p, root in ctx.trees:
-        hi, lo = reach(root, USER_MAX), reach(root, 0)
+        hi, lo = _reach(ctx, root, USER_MAX), _reach(ctx, root, 0)
         for _, q, anc in ((x, y, z) for x, y, z in ctx.queues if x is p):
             if not anc:
                 continue
