@@ -122,7 +122,7 @@ def test_a_kueue_setup_against_something_else_and_html_are_one_line(files):
     assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
     files(new_yaml=NO_RECLAIM, work_yaml=WORK)
     r = diff("old.yaml", "new.yaml", "-o", "html")
-    assert r.exit_code == 2 and "not available for Kueue inputs" in r.stderr
+    assert r.exit_code == 2 and "for Kueue objects use -o table" in r.stderr
 
 
 def test_compare_priority_and_only_in_old():
@@ -136,3 +136,10 @@ def test_compare_priority_and_only_in_old():
     d = compare(side(1, "ns/a", "ns/b"), side(2, "ns/a"))
     assert [(c["workload"], c["changes"]) for c in d["workloads"]] == [("ns/a", ["priority changed"]), ("ns/b", ["only in OLD"])]
     assert changed(d, "priority") and not changed(d, "unscheduled") and not changed(d, "findings")
+
+
+def test_html_is_refused_for_kueue_inputs_by_every_command():
+    """The HTML report draws YuniKorn's views: a Kueue setup is one line and exit 2, not a page."""
+    for cmd in ("simulate", "explain"):
+        r = run_cli(cmd, "--sample", "kueue", "-o", "html")
+        assert r.exit_code == 2 and "for Kueue objects use -o table" in r.stderr, cmd

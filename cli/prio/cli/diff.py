@@ -144,8 +144,9 @@ def _kueue(o: Options, fmt: str, fail_on: tuple, inp_a, inp_b) -> int:
         kueue_side, other = (o.old, o.new) if inp_a.kueue else (o.new, o.old)
         raise InputError(other, f"{kueue_side} holds Kueue objects and {other} none: compare two Kueue setups")
     if fmt == "html":
-        sys.stderr.write("prio: -o html is not available for Kueue inputs yet (use table, plain, markdown or json)\n")
-        return 2
+        from prio.cli.htmlreport import refuse_kueue
+
+        return refuse_kueue()
     from prio.cli.kueue import run_diff
 
     text, d = run_diff(inp_a, inp_b, o.old, o.new, list(o.inputs), fmt, width=width())

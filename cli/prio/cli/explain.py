@@ -62,8 +62,9 @@ def _explain(o: Options, fmt: str) -> int:
         return 2
     if inp.kueue:
         if fmt == "html":
-            sys.stderr.write("prio: -o html is not available for Kueue inputs yet (use table, plain, markdown or json)\n")
-            return 2
+            from prio.cli.htmlreport import refuse_kueue
+
+            return refuse_kueue()
         if o.why_ask or o.behind or o.queue or o.why or o.pending:
             sys.stderr.write("prio: --why-ask, --behind, --queue, --why and --pending apply to YuniKorn inputs; for Kueue use --why-workload NS/NAME\n")
             return 2

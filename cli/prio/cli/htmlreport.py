@@ -26,6 +26,11 @@ def refuse_armada() -> int:
     return 2
 
 
+def refuse_kueue() -> int:
+    sys.stderr.write("prio: -o html draws YuniKorn inputs; for Kueue objects use -o table, plain, markdown or json\n")
+    return 2
+
+
 class _Heard:
     """stderr as it was, keeping what prio says there (`prio: note: ...`) for the page's header."""
 

@@ -62,8 +62,9 @@ def _simulate(o: Options, fmt: str) -> int:
         return refuse_armada()
     if inp.kueue:
         if fmt == "html":
-            sys.stderr.write("prio: -o html is not available for Kueue inputs yet (use table, plain, markdown or json)\n")
-            return 2
+            from prio.cli.htmlreport import refuse_kueue
+
+            return refuse_kueue()
         if o.steps is not None or limit is not None or o.rounds is not None or o.seed is not None:
             sys.stderr.write("prio: --steps, --limit, --rounds and --seed do not apply to Kueue inputs\n")
             return 2
