@@ -37,7 +37,7 @@ def test_with_limits_the_fast_runs_give_the_reference_steps(scenario):
 
 
 @pytest.mark.slow
-@SETTINGS
+@settings(SETTINGS, max_examples=50)  # the reference engine on clusters is the slowest of these
 @given(scenarios(cluster=True))
 def test_with_nodes_and_user_limits_the_fast_runs_give_the_reference_steps(scenario):
     _agree(*scenario)
