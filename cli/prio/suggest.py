@@ -1,7 +1,6 @@
 """Did-you-mean for names users type: queue paths and ask ids. Pure (difflib only)."""
 from __future__ import annotations
 
-import difflib
 
 
 def close(name: str, candidates, limit: int = 3) -> list[str]:
@@ -22,11 +21,13 @@ def close(name: str, candidates, limit: int = 3) -> list[str]:
     by_lower = {}
     for c in cands:
         by_lower.setdefault(c.lower(), c)
+    import difflib  # lazy: kept off the start-up of validate
     out += [by_lower[c] for c in difflib.get_close_matches(low, list(by_lower), n=limit, cutoff=0.6)]
     lasts: dict[str, list[str]] = {}
     for c in cands:
         lasts.setdefault(c.lower().replace("/", ".").rsplit(".", 1)[-1], []).append(c)
     last = low.replace("/", ".").rsplit(".", 1)[-1]
+    import difflib  # lazy: kept off the start-up of validate
     for m in difflib.get_close_matches(last, list(lasts), n=limit, cutoff=0.75):
         out += lasts[m]
     return list(dict.fromkeys(out))[:limit]

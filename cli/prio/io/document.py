@@ -17,12 +17,57 @@ class Pos:
     column: int  # 1-based
 
 
-@dataclass
 class Entry:
-    pos: Pos  # where the value starts
-    key: Pos | None = None  # where the key naming it starts (None for list items and the root)
-    raw: str | None = None  # a scalar's source text
-    tag: str = ""  # the resolved tag: str, int, float, bool, null, map, seq, or another tag
+    """Where one path's value (and the key naming it) starts, and a scalar's raw text and tag.
+
+    `pos` and `key` are Pos; the YAML walk hands over the parser's marks instead, and a Pos is
+    made only when asked for: most entries of a large file are never reported on, and making two
+    Pos per node cost a fifth of validate's decode."""
+
+    __slots__ = ("_pos", "_key", "_mark", "_kmark", "_offset", "raw", "tag")
+
+    def __init__(self, pos: Pos, key: Pos | None = None, raw: str | None = None, tag: str = ""):
+        self._pos, self._key, self.raw, self.tag = pos, key, raw, tag
+        self._mark = self._kmark = None
+
+    @classmethod
+    def marked(cls, mark, kmark, offset: tuple, raw: str | None, tag: str) -> Entry:
+        """An entry from a parser's marks (0-based line and column), shifted by `offset`
+        (lines, columns); its positions are made when first read."""
+        e = cls.__new__(cls)
+        e._pos = e._key = None
+        e._mark, e._kmark, e._offset, e.raw, e.tag = mark, kmark, offset, raw, tag
+        return e
+
+    @property
+    def pos(self) -> Pos:  # where the value starts
+        if self._pos is None:
+            m, (dl, dc) = self._mark, self._offset
+            self._pos = Pos(m.line + 1 + dl, m.column + 1 + dc)
+        return self._pos
+
+    @pos.setter
+    def pos(self, value: Pos) -> None:
+        self._pos, self._mark = value, None
+
+    @property
+    def key(self) -> Pos | None:  # where the key naming it starts (None for list items and the root)
+        if self._key is None and self._kmark is not None:
+            m, (dl, dc) = self._kmark, self._offset
+            self._key = Pos(m.line + 1 + dl, m.column + 1 + dc)
+        return self._key
+
+    @key.setter
+    def key(self, value: Pos | None) -> None:
+        self._key, self._kmark = value, None
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Entry) and (self.pos, self.key, self.raw, self.tag) == (other.pos, other.key, other.raw, other.tag)
+
+    __hash__ = None  # mutable, as the dataclass it replaced
+
+    def __repr__(self) -> str:
+        return f"Entry(pos={self.pos!r}, key={self.key!r}, raw={self.raw!r}, tag={self.tag!r})"
 
 
 @dataclass

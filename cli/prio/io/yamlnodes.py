@@ -215,10 +215,15 @@ def to_document(name: str, node, line_offset: int = 0, col_offset: int = 0, go: 
     seen_nodes: set[int] = set()  # nodes already walked: a second visit is an alias expansion
     index = doc.index
     issues = doc.issues
+    offset = (line_offset, col_offset)
     P = lambda m: Pos(m.line + 1 + line_offset, m.column + 1 + col_offset)
+    marked = Entry.marked
     doc.start = P(node.start_mark)
+    # A config repeats few distinct scalars (names aside): resolve each text once per document.
+    resolved: dict[str, tuple] = {}
+    v2 = go == "v2"
 
-    def walk(n, path, key_pos, active):
+    def walk(n, path, kmark, active):
         budget.decoded += 1
         nid = id(n)
         if nid in seen_nodes:
@@ -228,15 +233,17 @@ def to_document(name: str, node, line_offset: int = 0, col_offset: int = 0, go: 
                 raise InputError(name, "recursive alias: an anchor refers to itself", p.line, p.column)
         else:
             seen_nodes.add(nid)
-        budget.check(n)
-        pos = P(n.start_mark)
+        if budget.aliased > 100:
+            budget.check(n)
         if isinstance(n, yaml.ScalarNode):
             tag = n.tag[len(_T):] if n.tag.startswith(_T) else n.tag
             value = n.value
             if go and not n.style and tag in ("null", "bool", "int", "float", "str", "timestamp"):
-                tag, value = go_resolve(n.value, go == "v2")
-                index[path] = Entry(pos, key_pos, n.value, tag)
-                return value
+                got = resolved.get(value)
+                if got is None:
+                    got = resolved[value] = go_resolve(value, v2)
+                index[path] = marked(n.start_mark, kmark, offset, value, got[0])
+                return got[1]
             if tag == "null":
                 value = None
             elif tag in ("bool", "int", "float"):
@@ -248,18 +255,18 @@ def to_document(name: str, node, line_offset: int = 0, col_offset: int = 0, go: 
             elif tag not in ("str", "timestamp", "binary", "merge", "value"):
                 issues.append(Issue("PRIO006", path, f"unsupported YAML tag {n.tag!r}: YuniKorn's decoder does not construct it; prio reads the raw text {n.value!r}"))
                 tag = "str"
-            index[path] = Entry(pos, key_pos, n.value, tag)
+            index[path] = marked(n.start_mark, kmark, offset, n.value, tag)
             return value
         active.add(nid)
         if n.tag not in (_T + "seq", _T + "map", _T + "omap", _T + "set", _T + "pairs"):
             issues.append(Issue("PRIO006", path, f"unsupported YAML tag {n.tag!r}: YuniKorn's decoder does not construct it; prio reads the plain {'list' if isinstance(n, yaml.SequenceNode) else 'mapping'}"))
         try:
             if isinstance(n, yaml.SequenceNode):
-                index[path] = Entry(pos, key_pos, None, "seq")
+                index[path] = marked(n.start_mark, kmark, offset, None, "seq")
                 return [walk(item, path + (i,), None, active) for i, item in enumerate(n.value)]
-            index[path] = Entry(pos, key_pos, None, "map")
+            index[path] = marked(n.start_mark, kmark, offset, None, "map")
             out: dict = {}
-            first: dict[str, Pos] = {}
+            first: dict = {}  # key -> the mark of its first occurrence
             merged: list = []
             for k, v in n.value:
                 if k.tag == _T + "merge":
@@ -269,12 +276,12 @@ def to_document(name: str, node, line_offset: int = 0, col_offset: int = 0, go: 
                     issues.append(Issue("PRIO003", path, "a mapping key must be a plain scalar, found a " + ("list" if isinstance(k, yaml.SequenceNode) else "mapping")))
                     continue
                 key = k.value
-                kpos = P(k.start_mark)
+                km = k.start_mark
                 if key in first:
-                    issues.append(Issue("PRIO002", path + (key,), f"mapping key {key!r} already defined at line {first[key].line}", at="key", pos=kpos))
+                    issues.append(Issue("PRIO002", path + (key,), f"mapping key {key!r} already defined at line {P(first[key]).line}", at="key", pos=P(km)))
                     continue
-                first[key] = kpos
-                out[key] = walk(v, path + (key,), kpos, active)
+                first[key] = km
+                out[key] = walk(v, path + (key,), km, active)
             # `<<` merges: explicit keys win, earlier merge sources win over later ones.
             for src in merged:
                 for m in (src.value if isinstance(src, yaml.SequenceNode) else [src]):
@@ -283,8 +290,8 @@ def to_document(name: str, node, line_offset: int = 0, col_offset: int = 0, go: 
                         continue
                     for k, v in m.value:
                         if isinstance(k, yaml.ScalarNode) and k.tag != _T + "merge" and k.value not in out:
-                            first[k.value] = P(k.start_mark)
-                            out[k.value] = walk(v, path + (k.value,), P(k.start_mark), active)
+                            first[k.value] = k.start_mark
+                            out[k.value] = walk(v, path + (k.value,), k.start_mark, active)
             return out
         finally:
             active.discard(nid)

@@ -8,7 +8,6 @@ other ConfigMap, and any other key, is never read: a near miss is a config that 
 not apply (YuniKorn keeps its defaults)."""
 from __future__ import annotations
 
-import difflib
 
 NAMES = ("yunikorn-configs", "yunikorn-defaults")
 DEFAULT_POLICY_GROUP = "queues"
@@ -31,6 +30,8 @@ def near_miss_name(name) -> str | None:
     for n in NAMES:
         if low == n or low.startswith(n[:-1]) or n.startswith(low) and len(low) >= len("yunikorn-c"):
             return n
+    import difflib  # lazy: kept off the start-up of validate
+
     close = difflib.get_close_matches(low, NAMES, n=1, cutoff=0.8)
     return close[0] if close else None
 
@@ -47,6 +48,8 @@ def near_miss_key(keys, wanted: str) -> str | None:
         if base.rsplit(".", 1)[0] in (stem, stem.rstrip("s"), stem + "s") and base.endswith((".yaml", ".yml", ".json")) \
                 or low in (stem, wanted.lower()):
             return k
+    import difflib  # lazy: kept off the start-up of validate
+
     close = difflib.get_close_matches(wanted, [k for k in keys if isinstance(k, str)], n=1, cutoff=0.8)
     return close[0] if close else None
 

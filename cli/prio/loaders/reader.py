@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import datetime as _dt
-import difflib
 import math
 import re
 
@@ -109,6 +108,7 @@ class Reader:
         for key in data:
             if key in allowed or key in aliases:
                 continue
+            import difflib  # lazy: kept off the start-up of validate
             close = difflib.get_close_matches(str(key), list(allowed), n=1, cutoff=0.6)
             lower = [a for a in allowed if a.lower() == str(key).lower()]
             hint = f"; did you mean {(lower or close)[0]!r}?" if (lower or close) else \

@@ -13,7 +13,6 @@ queue; armadactl itself creates one queue per file.
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 
 from prio.diagnostics import Issue
@@ -105,6 +104,7 @@ def resource_limits_ignored(ctx: LintContext) -> list:
 def _unknown(path: tuple, key, known: tuple) -> Issue:
     hint = HINTS.get(str(key).lower())
     if hint is None:
+        import difflib  # lazy: kept off the start-up of validate
         close = difflib.get_close_matches(str(key), list(known), n=1, cutoff=0.6)
         hint = f"did you mean {close[0]!r}?" if close else f"known keys: {', '.join(known)}"
     return Issue("PRIO403", path + (key,), f"unknown key {key!r}: Armada's decoder drops it silently; {hint}", at="key")
@@ -391,6 +391,7 @@ def unknown_permission_verb(ctx: LintContext) -> list:
                 continue
             for j, v in enumerate(verbs):
                 if isinstance(v, str) and v not in VERBS:
+                    import difflib  # lazy: kept off the start-up of validate
                     close = difflib.get_close_matches(v.lower(), list(VERBS), n=1, cutoff=0.6)
                     hint = f"; did you mean {close[0]!r}?" if close else f"; Armada's verbs are {', '.join(VERBS)}"
                     out.append(Issue("PRIO408", ppath + (vkey, j), f"verb {v!r} grants nothing{hint}"))

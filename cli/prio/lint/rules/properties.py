@@ -1,7 +1,6 @@
 """Queue property values YuniKorn silently replaces by defaults, and properties that do nothing."""
 from __future__ import annotations
 
-import difflib
 
 from prio.yunikorn import properties as P
 from prio.yunikorn.config import queue_path
@@ -61,6 +60,7 @@ _ON, _OFF = ("on", "yes", "true", "y", "1"), ("off", "no", "false", "n", "0")
 
 
 def _closest(value: str, choices) -> str | None:
+    import difflib  # lazy: kept off the start-up of validate
     near = difflib.get_close_matches(str(value).lower(), choices, n=1, cutoff=0.6)
     return near[0] if near else None
 
@@ -211,6 +211,7 @@ def unknown_property(ctx):
     for q, anc, props, path, where in _props(ctx):
         for key in props:
             if key not in P.KNOWN:
+                import difflib  # lazy: kept off the start-up of validate
                 near = difflib.get_close_matches(key.lower(), P.KNOWN, n=1, cutoff=0.75)
                 hint = f"; did you mean {near[0]!r}?" if near else ""
                 fix = f"`{near[0]}: {_quoted(props[key])}`" if near else f"remove `{key}`, or name a property YuniKorn knows"

@@ -2,7 +2,6 @@
 fingerprints, and rule docs as markdown."""
 from __future__ import annotations
 
-import hashlib
 import os
 
 STDIN = "<stdin>"
@@ -34,6 +33,8 @@ def fingerprints(findings, path_of=lambda f: f.file) -> list[str]:
     """One stable id per finding: a hash of rule, file and YAML path, plus the occurrence number
     among findings with the same three. The line is left out so a finding keeps its id when lines
     above it move; the message too (it may quote values that change)."""
+    import hashlib  # lazy: OpenSSL's load is kept off the start-up of validate
+
     seen: dict = {}
     out = []
     for f in findings:
