@@ -42,9 +42,13 @@ class _Q:
         return P.preemption_policy(self.eff.get(P.PREEMPTION_POLICY))[0]
 
     def walk(self):
-        yield self
-        for c in self.children:
-            yield from c.walk()
+        """This queue and every queue below it, depth first in config order (a stack, not
+        nested generators: the rules walk 10,000-queue trees several times)."""
+        stack = [self]
+        while stack:
+            q = stack.pop()
+            yield q
+            stack.extend(reversed(q.children))
 
     def ancestors(self):
         q = self
@@ -71,7 +75,7 @@ def _build_trees(ctx):
         def build(cq, parent, anc):
             eff = P.inherit(parent.eff) if parent is not None else {}
             eff.update(cq.properties)
-            q = _Q(cq, queue_path(cq, anc), parent, eff)
+            q = _Q(cq, f"{parent.path}.{cq.name.lower()}" if parent is not None else queue_path(cq, anc), parent, eff)
             for c in cq.children:
                 q.children.append(build(c, q, anc + (cq,)))
             return q
