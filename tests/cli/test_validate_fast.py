@@ -200,12 +200,23 @@ def _invoke(main, args, env, stdin, root, monkeypatch) -> tuple:
     sys.stdout, sys.stderr = streams
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
     sys.argv = ["prio", "validate", *args]
+    from prio.cli import lifetime
+
+    # entry.main marks the process as prio's own (lifetime.ACTIVE) when typer takes the
+    # arguments: undone after the test, or later in-process runs would keep their objects
+    monkeypatch.setattr(lifetime, "ACTIVE", lifetime.ACTIVE)
+    monkeypatch.setattr(lifetime, "KEPT", [])
+    import gc
+
+    collecting = gc.isenabled()  # a run of prio's own leaves the collector off (guard.py): restored below
     code = 0
     try:
         main()
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     finally:
+        if collecting:
+            gc.enable()
         sys.stdout.flush()
         sys.stderr.flush()
         sys.stdout, sys.stderr, sys.stdin, sys.argv = saved
