@@ -63,13 +63,16 @@ _STOPS = {"noPendingHeads": "no ClusterQueue has a workload left to try",
 def _share(x) -> str:
     if x is None:
         return ""
-    return "inf" if x == float("inf") else f"{x:g}"
+    return "+Inf" if x == float("inf") else f"{x:g}"
 
 
 def explain_text(data: dict, fmt: str, width: int | None = None, why: list | None = None) -> str:
     """data: `prio.kueue.explain.explain`."""
     if fmt == "json":
-        out = dict(data)
+        from prio.render.armada_current import num
+
+        # a zero weight borrowing has an infinite share: "+Inf" (JSON has no infinity), as for Armada
+        out = dict(data, tree=[dict(n, share=None if n["share"] is None else num(n["share"])) for n in data["tree"]])
         if why is not None:
             out["why"] = why
         return json.dumps(out, indent=2) + "\n"
