@@ -83,8 +83,9 @@ def test_a_zero_weight_that_borrows_has_share_plus_inf(tmp_path):
 
 
 def test_diff_outputs_conform(tmp_path):
-    from test_kueue_diff import NO_RECLAIM, SETUP, WORK
+    from builders import kueue_sample_split
 
+    SETUP, NO_RECLAIM, WORK = kueue_sample_split()
     (tmp_path / "old.yaml").write_text(SETUP)
     (tmp_path / "new.yaml").write_text(NO_RECLAIM)
     (tmp_path / "work.yaml").write_text(WORK)
