@@ -78,7 +78,7 @@ def test_the_cohort_tree_shows_quota_usage_and_borrowing(simulate_page):
     assert bar.get("data-borrowing") == "true"
     assert bar.get("title") == "cpu in default: 6 used of nominal 2 (4 borrowed), borrowing limit 4, 0 available"
     a = items["/org/team-a"]
-    assert a.one(cls="bar").get("data-borrowing") is None and "preempts: reclaim Any" in a.text()
+    assert a.one(cls="bar").get("data-borrowing") is None and "reclaim Any" in a.text()
     assert "cohort" in items["/org"].text()
 
 

@@ -142,7 +142,7 @@
       if (parent) parent.kids.push(q); else roots.push(q);
     });
     var openAll = queues.length <= 300;
-    var tree = h('div', { role: 'tree', 'aria-label': opts.label || 'Queues', id: 'tree', 'data-queues': String(queues.length) });
+    var tree = h('div', { role: 'tree', 'aria-label': opts.label || 'Queues', id: 'tree', cls: opts.cls, 'data-queues': String(queues.length) });
     var items = {}; // path -> element, for those drawn
     function bars(q) {
       var res = q.resources;
@@ -1154,7 +1154,7 @@
       if (p.withinClusterQueue && p.withinClusterQueue !== 'Never') pol.push('within ' + p.withinClusterQueue);
       if (p.reclaimWithinCohort && p.reclaimWithinCohort !== 'Never') pol.push('reclaim ' + p.reclaimWithinCohort);
       if (p.borrowWithinCohort && p.borrowWithinCohort !== 'Never') pol.push('borrow ' + p.borrowWithinCohort);
-      if (pol.length) out.push(h('span', { cls: 'tag', title: 'preemption policies', text: 'preempts: ' + pol.join(', ') }));
+      if (pol.length) out.push(h('span', { cls: 'tag', title: 'preemption policies that are not Never', text: pol.join(', ') }));
       if (fair && n.share !== null) out.push(h('span', { cls: 'tag', title: 'fair sharing: weight, and dominant resource share / weight', text: 'w ' + share(n.weight) + ', share ' + share(n.share) }));
       (n.resources || []).forEach(function (r, i) {
         var text = r.resource + ' in ' + r.flavor + ': ' + r.usage + ' used of nominal ' + r.nominalQuota +
@@ -1177,7 +1177,7 @@
     };
   }
   function kueueTree(rows) {
-    return buildTree(kueueNodes(rows), { sep: '/', label: 'Cohorts and ClusterQueues', content: kueueContent(CTX.fairSharing || DATA.fairSharing),
+    return buildTree(kueueNodes(rows), { sep: '/', cls: 'kueue', label: 'Cohorts and ClusterQueues', content: kueueContent(CTX.fairSharing || DATA.fairSharing),
       whyLabel: 'quota', whyTitle: 'Quotas, limits, usage and policies', searchLabel: 'Search cohorts and ClusterQueues (key: /)' });
   }
   function revealLink(treeBox, cq) {
