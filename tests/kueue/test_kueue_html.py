@@ -126,3 +126,12 @@ def test_a_cohort_cycle_with_html_is_still_one_line(tmp_path):
     for command in ("simulate", "explain"):
         r = run_cli(command, str(path), "-o", "html")
         assert r.exit_code == 2 and r.stdout == "" and "Cohort parents form a cycle" in r.stderr, r.stderr
+
+
+def test_past_the_limit_the_page_gives_the_command_instead_of_every_answer(monkeypatch):
+    from prio.render.html import context
+
+    monkeypatch.setattr(context, "WHY_WORKLOADS", 3)
+    _, _, ctx = page_and_json("explain", "--sample", "kueue")  # four workloads
+    assert "whyWorkload" not in ctx
+    assert ctx["whyNote"] == "4 workloads: run prio explain --why-workload NS/NAME for one workload"
