@@ -26,6 +26,18 @@ def walkthrough_queues_lowered() -> str:
     return text.replace('priority.offset: "10"', 'priority.offset: "-10"')
 
 
+def kueue_sample_split() -> tuple:
+    """samples/kueue.yaml as a Kueue setup (everything but the Workloads), the same setup with
+    team-a's reclaimWithinCohort Never, and the work (the Workloads): what the Kueue diff tests
+    compare."""
+    with open(sample("kueue.yaml"), encoding="utf-8") as fh:
+        docs = fh.read().split("\n---\n")
+    work = [d for d in docs if "kind: Workload\n" in d]
+    setup = "\n---\n".join(d for d in docs if d not in work) + "\n"
+    assert "    reclaimWithinCohort: Any" in setup
+    return setup, setup.replace("reclaimWithinCohort: Any", "reclaimWithinCohort: Never"), "\n---\n".join(work) + "\n"
+
+
 def build_engine(queues: str, snapshot, choice: str = "auto", placement: bool = True) -> engine.Engine:
     """An engine over the first partition of `queues` (queues.yaml text) with `snapshot` (the
     native snapshot format, as JSON text or a dict), its placement rules applied; with

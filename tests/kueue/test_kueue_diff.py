@@ -7,20 +7,11 @@ import os
 
 import pytest
 
+from builders import kueue_sample_split
 from conftest import ROOT, run_cli
 
 SAMPLE = open(os.path.join(ROOT, "samples", "kueue.yaml"), encoding="utf-8").read()
-
-
-def _split(text: str):
-    """The sample as a setup (everything but the Workloads) and the work (the Workloads)."""
-    docs = text.split("\n---\n")
-    work = [d for d in docs if "kind: Workload\n" in d]
-    return "\n---\n".join(d for d in docs if d not in work) + "\n", "\n---\n".join(work) + "\n"
-
-
-SETUP, WORK = _split(SAMPLE)
-NO_RECLAIM = SETUP.replace("reclaimWithinCohort: Any", "reclaimWithinCohort: Never")
+SETUP, NO_RECLAIM, WORK = kueue_sample_split()
 
 
 @pytest.fixture
@@ -116,13 +107,10 @@ def test_workloads_with_each_side_and_a_workload_only_on_one(files):
     assert c["changes"] == ["only in NEW"] and c["old"] is None and c["new"]["state"] == "Admitted"
 
 
-def test_a_kueue_setup_against_something_else_and_html_are_one_line(files):
+def test_a_kueue_setup_against_something_else_is_one_line(files):
     files(old_yaml=SAMPLE, yk_yaml="partitions:\n  - name: default\n    queues:\n      - name: root\n")
     r = diff("old.yaml", "yk.yaml")
     assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
-    files(new_yaml=NO_RECLAIM, work_yaml=WORK)
-    r = diff("old.yaml", "new.yaml", "-o", "html")
-    assert r.exit_code == 2 and "for Kueue objects use -o table" in r.stderr
 
 
 def test_compare_priority_and_only_in_old():
@@ -136,10 +124,3 @@ def test_compare_priority_and_only_in_old():
     d = compare(side(1, "ns/a", "ns/b"), side(2, "ns/a"))
     assert [(c["workload"], c["changes"]) for c in d["workloads"]] == [("ns/a", ["priority changed"]), ("ns/b", ["only in OLD"])]
     assert changed(d, "priority") and not changed(d, "unscheduled") and not changed(d, "findings")
-
-
-def test_html_is_refused_for_kueue_inputs_by_every_command():
-    """The HTML report draws YuniKorn's views: a Kueue setup is one line and exit 2, not a page."""
-    for cmd in ("simulate", "explain"):
-        r = run_cli(cmd, "--sample", "kueue", "-o", "html")
-        assert r.exit_code == 2 and "for Kueue objects use -o table" in r.stderr, cmd

@@ -4,21 +4,11 @@ is checked in a real browser: tests/browser.)"""
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
 from conftest import run_cli, sample
-
-
-def scripts(page: str) -> dict:
-    """id -> the text of each JSON script element."""
-    return {m.group(1): m.group(2) for m in re.finditer(r'<script type="application/json" id="([^"]+)">(.*?)</script>', page, re.S)}
-
-
-def data_and_context(page: str):
-    s = scripts(page)
-    return json.loads(s["prio-data"]), json.loads(s["prio-context"])
+from htmlpage import data_and_context
 
 
 def lowered(tmp_path) -> str:

@@ -143,10 +143,6 @@ def _kueue(o: Options, fmt: str, fail_on: tuple, inp_a, inp_b) -> int:
     if not (inp_a.kueue and inp_b.kueue):
         kueue_side, other = (o.old, o.new) if inp_a.kueue else (o.new, o.old)
         raise InputError(other, f"{kueue_side} holds Kueue objects and {other} none: compare two Kueue setups")
-    if fmt == "html":
-        from prio.cli.htmlreport import refuse_kueue
-
-        return refuse_kueue()
     from prio.cli.kueue import run_diff
 
     text, d = run_diff(inp_a, inp_b, o.old, o.new, list(o.inputs), fmt, width=width())

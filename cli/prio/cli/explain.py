@@ -61,13 +61,13 @@ def _explain(o: Options, fmt: str) -> int:
         sys.stderr.write("prio: --why-workload applies to Kueue inputs\n")
         return 2
     if inp.kueue:
-        if fmt == "html":
-            from prio.cli.htmlreport import refuse_kueue
-
-            return refuse_kueue()
         if o.why_ask or o.behind or o.queue or o.why or o.pending:
             sys.stderr.write("prio: --why-ask, --behind, --queue, --why and --pending apply to YuniKorn inputs; for Kueue use --why-workload NS/NAME\n")
             return 2
+        if fmt == "html" and o.why_workload:
+            from prio.cli.htmlreport import refuse
+
+            return refuse("--why-workload", "--why-workload for every workload")
         from prio.cli.kueue import run_explain as kueue_explain
 
         sys.stdout.write(kueue_explain(inp, fmt, width=width(), why_workload=o.why_workload))

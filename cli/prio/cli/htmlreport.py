@@ -1,4 +1,4 @@
-"""`-o html` for explain, simulate, preempt and diff: the wiring. Each command renders its -o json
+"""`-o html` for explain, simulate, preempt and diff (YuniKorn and Kueue inputs): the wiring. Each command renders its -o json
 document as usual and hands the chunks to `page`, with what the page shows beside them: the
 header (what was analysed, when, the notes said on stderr), the queue tree taken before any run
 (prio.render.html.context) and, for a small simulation, the `--why-ask` answer of every ask.
@@ -16,18 +16,13 @@ from prio.cli.guard import public
 WHY_ASKS = 100
 
 
-def refuse(flag: str) -> int:
-    sys.stderr.write(f"prio: {flag} answers in text or json; -o html draws the whole report (with --why for every queue)\n")
+def refuse(flag: str, every: str = "--why for every queue") -> int:
+    sys.stderr.write(f"prio: {flag} answers in text or json; -o html draws the whole report (with {every})\n")
     return 2
 
 
 def refuse_armada() -> int:
     sys.stderr.write("prio: -o html draws YuniKorn inputs; for an Armada scenario use -o table, plain, markdown or json\n")
-    return 2
-
-
-def refuse_kueue() -> int:
-    sys.stderr.write("prio: -o html draws YuniKorn inputs; for Kueue objects use -o table, plain, markdown or json\n")
     return 2
 
 
@@ -137,11 +132,12 @@ def remember_tree(label: str, eng) -> None:
         TREES[label] = queue_tree(eng)
 
 
-def diff_page(text: str, old: str, new: str, names, live) -> str:
-    """prio diff's page: its json `text`, OLD's and NEW's trees (remember_tree)."""
+def diff_page(text: str, old: str, new: str, names, live, **more) -> str:
+    """prio diff's page: its json `text`, OLD's and NEW's trees (remember_tree, unless `more`
+    gives them) and what else `more` holds for the page."""
     seen: list = []
     for n in names:  # the INPUTs are read by both sides: listed once
         if n not in seen:
             seen.append(n)
-    ctx = header("diff", seen, live, None, old=public(str(old)), new=public(str(new)), trees=TREES or {})
+    ctx = header("diff", seen, live, None, old=public(str(old)), new=public(str(new)), **{"trees": TREES or {}, **more})
     return "".join(page("diff", [text], ctx))

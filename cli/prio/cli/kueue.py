@@ -1,5 +1,6 @@
 """What explain, simulate and diff call for Kueue inputs. Each takes the gathered inputs and
-returns the whole stdout text; bad input raises prio.errors.InputError (exit 2, one line)."""
+returns the whole stdout text (for -o html the page: the -o json document with the Kueue context
+of prio.render.html.context.kueue); bad input raises prio.errors.InputError (exit 2, one line)."""
 from __future__ import annotations
 
 
@@ -29,10 +30,24 @@ def simulate_data(setup) -> dict:
     return as_data(replay(setup))
 
 
+def _page(command: str, text: str, inp, setup, **more) -> str:
+    """The -o html page of `text` (the command's -o json) for the Kueue `setup`."""
+    from prio.cli import htmlreport
+    from prio.render.html import context
+
+    ctx = htmlreport.header(command, inp.names, None, None, **context.kueue(setup, why_workloads=command == "explain"), **more)
+    return "".join(htmlreport.page(command, [text], ctx))
+
+
 def run_simulate(inp, fmt: str, width: int | None = None) -> str:
     from prio.render import kueue as render
 
     setup = setup_of(inp)
+    if fmt == "html":
+        from prio.render.html.context import kueue_tree
+
+        tree = kueue_tree(setup)  # before the replay, as the page's tree shows it
+        return _page("simulate", render.simulate_text(simulate_data(setup), {}, "json"), inp, setup, tree=tree)
     data = simulate_data(setup)
     paths = cq_paths(setup)
     if fmt != "json":
@@ -56,6 +71,8 @@ def run_explain(inp, fmt: str, width: int | None = None, why_workload: str | Non
             from prio.suggest import did_you_mean
 
             raise InputError(setup.source, f"no Workload {key}{did_you_mean(key, [w.key for w in setup.workloads])}")
+    if fmt == "html":  # --why-workload is refused with -o html (the page answers it for every workload)
+        return _page("explain", render.explain_text(ex.explain(setup), "json"), inp, setup)
     return render.explain_text(ex.explain(setup), fmt, width, why)
 
 
@@ -70,5 +87,13 @@ def run_diff(inp_a, inp_b, old: str, new: str, paths: list, fmt: str, width: int
         report, _, _ = check_paths([arg, *paths])
         return [(f.rule, f.message) for f in report.findings]
 
-    d = core.compare(simulate_data(setup_of(inp_a)), simulate_data(setup_of(inp_b)), findings(old), findings(new))
+    setup_a, setup_b = setup_of(inp_a), setup_of(inp_b)
+    d = core.compare(simulate_data(setup_a), simulate_data(setup_b), findings(old), findings(new))
+    if fmt == "html":
+        from prio.cli import htmlreport
+        from prio.render.html import context
+
+        # NEW's context (paths, ClusterQueues) and both sides' cohort trees, before their replays
+        ctx = dict(context.kueue(setup_b), trees={"OLD": context.kueue_tree(setup_a), "NEW": context.kueue_tree(setup_b)})
+        return htmlreport.diff_page(render.diff_text(d, old, new, "json"), old, new, [old, new, *paths], None, **ctx), d
     return render.diff_text(d, old, new, fmt, width), d

@@ -61,10 +61,6 @@ def _simulate(o: Options, fmt: str) -> int:
 
         return refuse_armada()
     if inp.kueue:
-        if fmt == "html":
-            from prio.cli.htmlreport import refuse_kueue
-
-            return refuse_kueue()
         if o.steps is not None or limit is not None or o.rounds is not None or o.seed is not None:
             sys.stderr.write("prio: --steps, --limit, --rounds and --seed do not apply to Kueue inputs\n")
             return 2

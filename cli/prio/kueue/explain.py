@@ -102,18 +102,23 @@ def _evaluate(run: ReferenceRun, snap: Snapshot, cq: str, s) -> dict:
     return dict(base, outcome="waits", reason=WAITING_FOR_QUOTA, message=a.message())
 
 
+def tree(setup: Setup) -> list:
+    """The cohort tree's rows (tree_rows) as the inputs have it, before any cycle runs."""
+    return tree_rows(setup, Snapshot(ReferenceRun(setup)))
+
+
 def explain(setup: Setup) -> dict:
-    run = ReferenceRun(setup)
-    snap = Snapshot(run)
-    return {"model": "kueue", "fairSharing": setup.fair_sharing, "tree": tree_rows(setup, snap),
-            "pending": pending(setup)}
+    return {"model": "kueue", "fairSharing": setup.fair_sharing, "tree": tree(setup), "pending": pending(setup)}
 
 
-def why_workload(setup: Setup, key: str) -> list | None:
-    """--why-workload NS/NAME in prose; None when no such workload."""
+def why_workload(setup: Setup, key: str, rows: list | None = None) -> list | None:
+    """--why-workload NS/NAME in prose; None when no such workload. `rows`: `pending(setup)`, when
+    the caller has it already (the HTML report asks for every workload)."""
     wl = next((w for w in setup.workloads if w.key == key), None)
     if wl is None:
         return None
+    if rows is None:
+        rows = pending(setup)
     lines = []
     src = (f"spec.priority {wl.priority}" if wl.priority_class is None and wl.priority else
            f"{wl.priority_class_kind} {wl.priority_class} = {wl.priority}" if wl.priority_class else "no priority class: 0")
@@ -126,11 +131,11 @@ def why_workload(setup: Setup, key: str) -> list | None:
     if cq is None:
         lines.append(f"No LocalQueue {wl.namespace}/{wl.queue_name} exists: Kueue never queues it.")
         return lines
-    row = next((p for p in pending(setup) if p["workload"] == key), None)
+    row = next((p for p in rows if p["workload"] == key), None)
     if row is None:
         lines.append(f"ClusterQueue {cq} does not exist: Kueue never queues it.")
         return lines
-    ahead = [p["workload"] for p in pending(setup) if p["clusterQueue"] == cq and p["position"] and p["position"] < row["position"]]
+    ahead = [p["workload"] for p in rows if p["clusterQueue"] == cq and p["position"] and p["position"] < row["position"]]
     strategy = setup.cluster_queues[cq].queueing_strategy
     lines.append(f"In ClusterQueue {cq} ({strategy}) it is number {row['position']} in Kueue's order "
                  "(higher priority first, then older creationTimestamp, then UID)"

@@ -7,6 +7,17 @@ import datetime as _dt
 from prio.kueue import quantity
 
 
+# Kueue's pending reasons (the QuotaReserved=False condition's reason), in a person's words.
+PENDING_REASONS = {
+    "WaitingForQuota": "fits the quota in principle, but not now",
+    "ExceedsMaxQuota": "can never fit: more than the ClusterQueue could ever get, borrowing included",
+    "NoMatchingFlavor": "no flavor matches its tolerations or node selection",
+    "Misconfigured": "the ClusterQueue cannot admit it (its namespace is not selected, say)",
+    "PendingEvaluation": "preempted, and not evaluated since (the message is the preemption's)",
+    "WaitingForPreemptedWorkloads": "waits for the workloads it preempts to release their quota",
+}
+
+
 def rfc3339(t: float) -> str:
     return _dt.datetime.fromtimestamp(t, _dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 

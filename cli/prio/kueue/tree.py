@@ -239,8 +239,24 @@ def calculate_lendable(n: Node) -> dict:
     return out
 
 
+def cohort_cycles(parent: dict) -> list:
+    """Each cycle of Cohort parents (name -> parentName or None), as the list of its names from
+    the first one met in `parent`'s order; a Cohort its own parent is a cycle of one."""
+    cycles, done = [], set()
+    for start in parent:
+        path, n = [], start
+        while n is not None and n not in done and n not in path:
+            path.append(n)
+            n = parent.get(n)
+        if n is not None and n in path:
+            cycles.append(path[path.index(n):])
+        done.update(path)
+    return cycles
+
+
 class Tree:
-    """Kueue's cache: every ClusterQueue and Cohort as a node, usage of the admitted workloads."""
+    """Kueue's cache: every ClusterQueue and Cohort as a node, usage of the admitted workloads.
+    The Cohorts' parents form no cycle (the loader refuses one: `cohort_cycles`)."""
 
     def __init__(self, setup: Setup):
         self.cqs: dict = {}

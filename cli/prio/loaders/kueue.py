@@ -8,6 +8,7 @@ import json
 from decimal import ROUND_CEILING
 
 from prio.errors import InputError
+from prio.kube import namespace
 from prio.kueue.model import (Admission, Cohort, ClusterQueue, FlavorQuotas, Fungibility, LocalQueue, PodSet,
                               PodSetAdmission, Preemption, Quota, ResourceFlavor, ResourceGroup, Setup, Taint,
                               Toleration, Workload, NEVER, BEST_EFFORT_FIFO, MAY_STOP_SEARCH, TRY_NEXT_FLAVOR)
@@ -143,6 +144,7 @@ class _Builder:
         self.workload_docs: list = []
         self.latest = None
         self.config_seen = None
+        self.cohort_at: dict = {}  # Cohort name -> (Reader, path): where a cycle of parents is reported
 
     def _see_time(self, t: float) -> None:
         self.latest = t if self.latest is None else max(self.latest, t)
@@ -179,6 +181,7 @@ class _Builder:
             c = s.cohorts.get(name)
             if c is not None and c.declared:
                 r.fail(path, f"Cohort {name} is defined twice")
+            self.cohort_at[name] = (r, path)
             s.cohorts[name] = Cohort(name, spec.get("parentName") or None,
                                      _resource_groups(r, path + ("spec", "resourceGroups"), spec.get("resourceGroups"), name),
                                      _weight(r, path + ("spec", "fairSharing"), spec.get("fairSharing")))
@@ -292,6 +295,23 @@ class _Builder:
         return 0, None, None
 
 
+def _refuse_cohort_cycle(b: _Builder) -> None:
+    """A cycle of Cohort parents has no root: Kueue admits nothing below it, and no quota tree
+    can be built from it (prio validate reports it as PRIO614), so it is refused here, at the first
+    Cohort of the cycle's parentName."""
+    from prio.kueue.tree import cohort_cycles
+
+    cycles = cohort_cycles({name: c.parent for name, c in b.setup.cohorts.items()})
+    if cycles:
+        cyc = cycles[0]
+        r, path = b.cohort_at[cyc[0]]
+        ring = " -> ".join(cyc + [cyc[0]])
+        fix = (f"remove Cohort {cyc[0]}'s parentName" if len(cyc) == 1 else
+               f"remove parentName from the Cohort meant to be the root ({' or '.join(cyc)})")
+        r.fail(path + ("spec", "parentName"), f"Cohort parents form a cycle ({ring}): a cohort tree needs a root, and Kueue "
+                                              f"admits nothing below these Cohorts; {fix}")
+
+
 def load(docs: list) -> Setup:
     """docs: (file name, Document) pairs holding Kueue objects (and PriorityClasses, Namespaces)."""
     b = _Builder()
@@ -316,8 +336,12 @@ def load(docs: list) -> Setup:
     for c in list(s.cohorts.values()):
         if c.parent and c.parent not in s.cohorts:
             s.cohorts[c.parent] = Cohort(c.parent, declared=False)
+    _refuse_cohort_cycle(b)
     for lq in s.local_queues.values():
         s.namespaces.setdefault(lq.namespace, {})
+    # Every namespace, written or only named by a LocalQueue or Workload, with the label the API
+    # server sets (a namespaceSelector may select by name).
+    s.namespaces = {ns: namespace.labels(ns, written) for ns, written in s.namespaces.items()}
     if not s.cluster_queues and not s.workloads:
         raise InputError(names[0] if names else "-", "Kueue objects without a ClusterQueue or a Workload: nothing to schedule")
     s.clock_start = max(CLOCK_START, (b.latest + 60) if b.latest is not None else CLOCK_START)

@@ -63,13 +63,21 @@ _STOPS = {"noPendingHeads": "no ClusterQueue has a workload left to try",
 def _share(x) -> str:
     if x is None:
         return ""
-    return "inf" if x == float("inf") else f"{x:g}"
+    return "+Inf" if x == float("inf") else f"{x:g}"
+
+
+def tree_json(rows: list) -> list:
+    """The cohort tree's rows (prio.kueue.explain.tree_rows) as JSON holds them: a zero weight
+    that borrows has an infinite share, written "+Inf" (JSON has no infinity), as for Armada."""
+    from prio.render.armada_current import num
+
+    return [dict(n, share=None if n["share"] is None else num(n["share"])) for n in rows]
 
 
 def explain_text(data: dict, fmt: str, width: int | None = None, why: list | None = None) -> str:
     """data: `prio.kueue.explain.explain`."""
     if fmt == "json":
-        out = dict(data)
+        out = dict(data, tree=tree_json(data["tree"]))
         if why is not None:
             out["why"] = why
         return json.dumps(out, indent=2) + "\n"

@@ -651,18 +651,10 @@ def local_queue_not_found(ks: KueueSet) -> list:
 
 
 def _cohort_cycles(ks: KueueSet) -> list:
-    """Each cycle of Cohort parents once, as the list of names from its first-written member."""
-    parent = {o.name: _str(o.spec.get("parentName")) for o in ks.of("Cohort")}
-    cycles, done = [], set()
-    for start in parent:
-        path, n = [], start
-        while n is not None and n not in done and n not in path:
-            path.append(n)
-            n = parent.get(n)
-        if n is not None and n in path:
-            cycles.append(path[path.index(n):])
-        done.update(path)
-    return cycles
+    """Each cycle of Cohort parents, as the loader finds it (prio.kueue.tree.cohort_cycles)."""
+    from prio.kueue.tree import cohort_cycles
+
+    return cohort_cycles({o.name: _str(o.spec.get("parentName")) for o in ks.of("Cohort")})
 
 
 @check("PRIO614", "kueue-cohort-cycle", "warning", FAMILY, target="kueue-set")
@@ -718,13 +710,14 @@ def no_namespace_selector(ks: KueueSet) -> list:
 
 
 def _namespace_labels(ks: KueueSet, ns: str) -> dict | None:
-    """A namespace's labels as Kubernetes sets them (kubernetes.io/metadata.name included), or
-    None when the Namespace is not among the inputs."""
+    """A namespace's labels as Kubernetes sets them (prio.kube.namespace: kubernetes.io/metadata.name
+    included), or None when the Namespace is not among the inputs."""
+    from prio.kube import namespace
+
     for o in ks.of("Namespace"):
         if o.name == ns:
             meta = o.data.get("metadata") if isinstance(o.data.get("metadata"), dict) else {}
-            labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else {}
-            return {**{str(k): str(v) for k, v in labels.items()}, "kubernetes.io/metadata.name": ns}
+            return namespace.labels(ns, meta.get("labels") if isinstance(meta.get("labels"), dict) else {})
     return None
 
 
@@ -759,6 +752,7 @@ def namespace_not_selected(ks: KueueSet) -> list:
         spec: {clusterQueue: shared}
     Fix: widen the selector (matchExpressions: [{key: team, operator: In, values: [a, b]}]), or label the namespace.
     """
+    from prio.kube import namespace
     from prio.kueue.reference import selector_matches
 
     cqs = ks.names("ClusterQueue")
@@ -771,9 +765,9 @@ def namespace_not_selected(ks: KueueSet) -> list:
         labels = _namespace_labels(ks, lq.namespace)
         if labels is None:
             keys = {e.get("key") for e in sel.get("matchExpressions") or [] if isinstance(e, dict)} | set(sel.get("matchLabels") or {})
-            if keys != {"kubernetes.io/metadata.name"}:
+            if keys != {namespace.NAME_LABEL}:
                 continue
-            labels = {"kubernetes.io/metadata.name": lq.namespace}
+            labels = namespace.labels(lq.namespace)
         if not selector_matches(sel, labels):
             out.append(lq.issue("PRIO616", ("metadata", "namespace") if "namespace" in (lq.data.get("metadata") or {}) else ("metadata",),
                                 f"ClusterQueue {cq.name}'s namespaceSelector does not select namespace {lq.namespace}: "

@@ -24,6 +24,7 @@ from prio import __version__
 CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 
 TITLES = {"explain": "queue priorities", "simulate": "scheduling order", "preempt": "preemption", "diff": "config change"}
+KUEUE_TITLES = {"explain": "Kueue cohorts and queues", "simulate": "Kueue admission cycles", "diff": "Kueue setup change"}
 
 
 def asset(name: str) -> str:
@@ -40,7 +41,8 @@ def page(command: str, chunks, context: dict):
     """The page, in chunks: `chunks` is the command's -o json output, `context` what the page
     shows beside it (prio.render.html.context and the command's header)."""
     what = ", ".join([i["name"].replace("bundled sample ", "").rsplit("/", 1)[-1] for i in context.get("inputs") or ()] or [context.get("live") or ""])
-    title = f"prio {command}: {TITLES.get(command, command)}" + (f" ({what})" if what else "")
+    titles = KUEUE_TITLES if context.get("model") == "kueue" else TITLES
+    title = f"prio {command}: {titles.get(command, command)}" + (f" ({what})" if what else "")
     yield ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
            f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">\n"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
