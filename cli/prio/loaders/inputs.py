@@ -333,16 +333,16 @@ def merge(snaps: list[Snapshot]) -> Snapshot:
     out = Snapshot(source=", ".join(s.source for s in snaps))
     seen = {}
     for s in snaps:
+        if s.nodes is not None and s.nodes is not out.nodes:  # the pod lists of one run share their node list
+            if out.nodes is not None:
+                raise InputError(s.source, "nodes are given by two inputs; give the cluster's nodes once")
+            out.nodes = s.nodes
         if s.capacity:
             if out.capacity and out.capacity != s.capacity:
                 raise InputError(s.source, "two different capacities given")
             out.capacity = s.capacity
         if s.partition and s.partition != "default":
             out.partition = s.partition
-        if s.nodes is not None and s.nodes is not out.nodes:  # the pod lists of one run share their node list
-            if out.nodes is not None:
-                raise InputError(s.source, "nodes are given by two inputs; give the cluster's nodes once")
-            out.nodes = s.nodes
         out.priority_classes += s.priority_classes
         out.queues += s.queues
         out.notes += s.notes
