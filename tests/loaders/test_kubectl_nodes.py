@@ -272,3 +272,9 @@ def test_occupied_room_goes_through_a_snapshot_file(tmp_path):
     assert run_cli("snapshot", str(f), "--output-file", str(out)).exit_code == 0
     assert "  occupied: {vcore: 3}" in out.read_text()
     assert run_cli("simulate", str(out), "-o", "json").stdout == run_cli("simulate", str(f), "-o", "json").stdout
+
+
+def test_a_native_snapshots_nodes_stay_beside_a_pod_list():
+    """Several inputs of work are merged; the nodes of the one that lists them are kept."""
+    inp = gather_data({"applications": [], "nodes": [{"name": "x", "capacity": {"vcore": 4}}]}, listed(pod("p")))
+    assert [n.name for n in inp.snapshot.nodes] == ["x"] and [a.id for a in inp.snapshot.apps] == ["app"]
