@@ -1,6 +1,6 @@
-"""The GitHub Action (action.yml at the root, issue 32): its metadata has the structure GitHub
-reads (a composite action: inputs with descriptions, outputs with values, run steps with a
-shell), its scripts take inputs only through the environment, and the scripts themselves run
+"""The GitHub Action (action.yml at the root, issue 32): its metadata validates against the GitHub
+Action schema check-jsonschema ships (SchemaStore's github-action.json, vendored under
+tests/fixtures/schemas), its scripts take inputs only through the environment, and the scripts themselves run
 here, in a scratch git repository, with prio (this checkout's) on PATH: the install step installs
 what the version input says, the validate step writes SARIF, prints annotations and exits as
 prio validate does."""
@@ -22,40 +22,14 @@ from conftest import ROOT, SHARED
 
 ACTION = Path(ROOT) / "action.yml"
 
-# The action metadata syntax as GitHub documents it ("Metadata syntax for GitHub Actions"), for a
-# composite action: what this action may use and must have.
-_STEP = {
-    "type": "object",
-    "properties": {
-        "name": {"type": "string"}, "id": {"type": "string"}, "if": {"type": "string"},
-        "run": {"type": "string"}, "shell": {"type": "string"}, "uses": {"type": "string"},
-        "with": {"type": "object"}, "env": {"type": "object", "additionalProperties": {"type": "string"}},
-        "working-directory": {"type": "string"}, "continue-on-error": {"type": ["boolean", "string"]},
-    },
-    "additionalProperties": False,
-    "oneOf": [{"required": ["run", "shell"], "not": {"required": ["uses"]}},
-              {"required": ["uses"], "not": {"required": ["run"]}}],
-}
-SCHEMA = {
-    "type": "object",
-    "required": ["name", "description", "runs"],
-    "additionalProperties": False,
-    "properties": {
-        "name": {"type": "string"}, "author": {"type": "string"}, "description": {"type": "string"},
-        "branding": {"type": "object", "properties": {"icon": {"type": "string"}, "color": {
-            "enum": ["white", "black", "yellow", "blue", "green", "orange", "red", "purple", "gray-dark"]}},
-            "additionalProperties": False},
-        "inputs": {"type": "object", "propertyNames": {"pattern": "^[A-Za-z_][A-Za-z0-9_-]*$"}, "additionalProperties": {
-            "type": "object", "required": ["description"], "additionalProperties": False, "properties": {
-                "description": {"type": "string"}, "required": {"type": "boolean"}, "default": {"type": "string"},
-                "deprecationMessage": {"type": "string"}}}},
-        "outputs": {"type": "object", "additionalProperties": {
-            "type": "object", "required": ["description", "value"], "additionalProperties": False,
-            "properties": {"description": {"type": "string"}, "value": {"type": "string"}}}},
-        "runs": {"type": "object", "required": ["using", "steps"], "additionalProperties": False, "properties": {
-            "using": {"const": "composite"}, "steps": {"type": "array", "minItems": 1, "items": _STEP}}},
-    },
-}
+# The GitHub Action metadata schema check-jsonschema ships (SchemaStore's github-action.json),
+# vendored unchanged: tests/fixtures/schemas/README.md names its source, commit and license.
+SCHEMA_PATH = Path(ROOT) / "tests" / "fixtures" / "schemas" / "github-action.json"
+
+
+def schema() -> dict:
+    with open(SCHEMA_PATH, encoding="utf-8") as fh:
+        return json.load(fh)
 
 
 def action() -> dict:
@@ -67,8 +41,28 @@ def step(name_or_id: str) -> dict:
     return next(s for s in action()["runs"]["steps"] if name_or_id in (s.get("id"), s.get("name")))
 
 
-def test_the_action_has_the_structure_github_reads():
-    jsonschema.validate(action(), SCHEMA)
+def test_the_action_validates_against_the_github_action_schema():
+    """As `check-jsonschema --builtin-schema vendor.github-actions action.yml` checks it, with the
+    draft the schema declares (draft-07)."""
+    s = schema()
+    validator = jsonschema.validators.validator_for(s)
+    assert validator is jsonschema.Draft7Validator
+    validator.check_schema(s)
+    assert [e.message for e in validator(s).iter_errors(action())] == []
+
+
+def test_the_schema_is_the_vendored_one_and_catches_what_github_refuses():
+    """The file is the one the README names (unchanged), and it refuses a composite run step
+    without a shell and an unknown top-level key, as GitHub does."""
+    import hashlib
+
+    readme = (SCHEMA_PATH.parent / "README.md").read_text(encoding="utf-8")
+    assert hashlib.sha256(SCHEMA_PATH.read_bytes()).hexdigest() in readme
+    validator = jsonschema.Draft7Validator(schema())
+    a = action()
+    no_shell = {**a, "runs": {**a["runs"], "steps": [{"run": "prio --version"}]}}
+    assert not validator.is_valid(no_shell)
+    assert not validator.is_valid({**a, "outputz": {}})
 
 
 def test_expressions_name_declared_inputs_and_steps():
