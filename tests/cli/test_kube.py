@@ -59,6 +59,7 @@ def _unscheduled(r) -> dict:
 
 def test_asks_are_placed_on_the_clusters_nodes_and_held_by_node_and_user_causes(kube):
     r = run_cli("simulate", "--kube", "-o", "json")
+    assert _json(r) == _json(run_cli("simulate", "--kube", "-o", "json", "--engine", "reference"))  # the walk agrees
     steps = [s for s in _json(r)["steps"] if "ask" in s]
     assert {s["node"] for s in steps} <= {"gpu-1", "worker-1", "worker-3"}  # gpu-2 is cordoned
     assert [s["ask"] for s in steps if s["node"] == "gpu-1"][-1] == "sim-0"  # 4 cores: only gpu-1 is big enough and free
