@@ -278,3 +278,15 @@ def test_a_native_snapshots_nodes_stay_beside_a_pod_list():
     """Several inputs of work are merged; the nodes of the one that lists them are kept."""
     inp = gather_data({"applications": [], "nodes": [{"name": "x", "capacity": {"vcore": 4}}]}, listed(pod("p")))
     assert [n.name for n in inp.snapshot.nodes] == ["x"] and [a.id for a in inp.snapshot.apps] == ["app"]
+
+
+def test_a_terminating_pod_holds_its_node_until_it_is_gone():
+    """The shim reports a pod until it is deleted: a terminating pod bound to a node still runs
+    there; one that never got a node is left out (it will not be placed)."""
+    leaving = pod("leaving", "2", node_name="n1", phase="Running", deletionTimestamp="2024-05-01T10:00:00Z")
+    never = pod("never", "2", deletionTimestamp="2024-05-01T10:00:00Z")
+    d = _doc(listed(node("n1"), leaving, never))
+    snap = kubectl.load_pods("k.json", d, (), kubectl.load_nodes("k.json", d))
+    [app] = snap.apps
+    assert [a.id for a in app.allocations] == ["leaving"] and app.asks == []
+    assert any("terminating: 1" in n for n in snap.notes)

@@ -3,8 +3,10 @@ snapshot, read the way the YuniKorn Kubernetes shim reads pods.
 
 - Only pods with `spec.schedulerName: yunikorn` count. A `Pending` pod not yet bound to a node
   (`spec.nodeName` empty) is a pending ask; a pod that is bound or `Running` is what its
-  application already runs (it counts for fair share); finished and terminating pods are left
-  out. A pod without `status` (a manifest, not yet created) is taken as pending.
+  application already runs (it counts for fair share); finished pods are left out, and so are
+  terminating ones not bound to a node (a terminating bound pod holds its room until it is gone:
+  the shim reports it until the pod is deleted). A pod without `status` (a manifest, not yet
+  created) is taken as pending.
 - Application id, first set of: label `yunikorn.apache.org/app-id`, annotation
   `yunikorn.apache.org/app-id`, label `applicationId`, label `spark-app-selector`; else the
   shim's generated `yunikorn-<namespace>-autogen`.
@@ -333,17 +335,17 @@ def _pod(r, pod: dict, path, order: int, all_classes, cat: dict, counts: dict, s
         else:
             _skip(skipped, f"scheduler {sched}")
         return None
-    if md.get("deletionTimestamp"):
+    phase = (status or {}).get("phase")
+    bound = phase == "Running" or bool(node)
+    if md.get("deletionTimestamp") and not (bound and phase in ("Pending", "Running")):
         _skip(skipped, "terminating")
         return None
-    phase = (status or {}).get("phase")
     if phase in (None, ""):
         counts["no_status"] += 1
         phase = "Pending"
     if phase not in ("Pending", "Running"):
         _skip(skipped, str(phase))
         return None
-    bound = phase == "Running" or bool(node)
     if bound and by_node is not None and node not in by_node:
         counts["orphans"].add(node or "no node")
         _skip(skipped, "bound to a node not listed")
