@@ -1,6 +1,6 @@
-"""The GitHub Action (action.yml at the root, issue 32): its metadata has the structure GitHub
-reads (a composite action: inputs with descriptions, outputs with values, run steps with a
-shell), its scripts take inputs only through the environment, and the scripts themselves run
+"""The GitHub Action (action.yml at the root, issue 32): its metadata validates against the GitHub
+Action schema check-jsonschema ships (SchemaStore's github-action.json, vendored under
+tests/fixtures/schemas), its scripts take inputs only through the environment, and the scripts themselves run
 here, in a scratch git repository, with prio (this checkout's) on PATH: the install step installs
 what the version input says, the validate step writes SARIF, prints annotations and exits as
 prio validate does."""
@@ -22,40 +22,14 @@ from conftest import ROOT, SHARED
 
 ACTION = Path(ROOT) / "action.yml"
 
-# The action metadata syntax as GitHub documents it ("Metadata syntax for GitHub Actions"), for a
-# composite action: what this action may use and must have.
-_STEP = {
-    "type": "object",
-    "properties": {
-        "name": {"type": "string"}, "id": {"type": "string"}, "if": {"type": "string"},
-        "run": {"type": "string"}, "shell": {"type": "string"}, "uses": {"type": "string"},
-        "with": {"type": "object"}, "env": {"type": "object", "additionalProperties": {"type": "string"}},
-        "working-directory": {"type": "string"}, "continue-on-error": {"type": ["boolean", "string"]},
-    },
-    "additionalProperties": False,
-    "oneOf": [{"required": ["run", "shell"], "not": {"required": ["uses"]}},
-              {"required": ["uses"], "not": {"required": ["run"]}}],
-}
-SCHEMA = {
-    "type": "object",
-    "required": ["name", "description", "runs"],
-    "additionalProperties": False,
-    "properties": {
-        "name": {"type": "string"}, "author": {"type": "string"}, "description": {"type": "string"},
-        "branding": {"type": "object", "properties": {"icon": {"type": "string"}, "color": {
-            "enum": ["white", "black", "yellow", "blue", "green", "orange", "red", "purple", "gray-dark"]}},
-            "additionalProperties": False},
-        "inputs": {"type": "object", "propertyNames": {"pattern": "^[A-Za-z_][A-Za-z0-9_-]*$"}, "additionalProperties": {
-            "type": "object", "required": ["description"], "additionalProperties": False, "properties": {
-                "description": {"type": "string"}, "required": {"type": "boolean"}, "default": {"type": "string"},
-                "deprecationMessage": {"type": "string"}}}},
-        "outputs": {"type": "object", "additionalProperties": {
-            "type": "object", "required": ["description", "value"], "additionalProperties": False,
-            "properties": {"description": {"type": "string"}, "value": {"type": "string"}}}},
-        "runs": {"type": "object", "required": ["using", "steps"], "additionalProperties": False, "properties": {
-            "using": {"const": "composite"}, "steps": {"type": "array", "minItems": 1, "items": _STEP}}},
-    },
-}
+# The GitHub Action metadata schema check-jsonschema ships (SchemaStore's github-action.json),
+# vendored unchanged: tests/fixtures/schemas/README.md names its source, commit and license.
+SCHEMA_PATH = Path(ROOT) / "tests" / "fixtures" / "schemas" / "github-action.json"
+
+
+def schema() -> dict:
+    with open(SCHEMA_PATH, encoding="utf-8") as fh:
+        return json.load(fh)
 
 
 def action() -> dict:
@@ -67,8 +41,28 @@ def step(name_or_id: str) -> dict:
     return next(s for s in action()["runs"]["steps"] if name_or_id in (s.get("id"), s.get("name")))
 
 
-def test_the_action_has_the_structure_github_reads():
-    jsonschema.validate(action(), SCHEMA)
+def test_the_action_validates_against_the_github_action_schema():
+    """As `check-jsonschema --builtin-schema vendor.github-actions action.yml` checks it, with the
+    draft the schema declares (draft-07)."""
+    s = schema()
+    validator = jsonschema.validators.validator_for(s)
+    assert validator is jsonschema.Draft7Validator
+    validator.check_schema(s)
+    assert [e.message for e in validator(s).iter_errors(action())] == []
+
+
+def test_the_schema_is_the_vendored_one_and_catches_what_github_refuses():
+    """The file is the one the README names (unchanged), and it refuses a composite run step
+    without a shell and an unknown top-level key, as GitHub does."""
+    import hashlib
+
+    readme = (SCHEMA_PATH.parent / "README.md").read_text(encoding="utf-8")
+    assert hashlib.sha256(SCHEMA_PATH.read_bytes()).hexdigest() in readme
+    validator = jsonschema.Draft7Validator(schema())
+    a = action()
+    no_shell = {**a, "runs": {**a["runs"], "steps": [{"run": "prio --version"}]}}
+    assert not validator.is_valid(no_shell)
+    assert not validator.is_valid({**a, "outputz": {}})
 
 
 def test_expressions_name_declared_inputs_and_steps():
@@ -103,18 +97,23 @@ def _bin(tmp_path: Path, name: str, script: str) -> None:
     p.chmod(p.stat().st_mode | stat.S_IEXEC)
 
 
-def _run_step(s: dict, cwd: Path, tmp_path: Path, inputs: dict) -> tuple[subprocess.CompletedProcess, dict]:
-    """The step's script as the runner runs it (bash -e), its env filled from `inputs` as the
-    expressions would, prio (this checkout) on PATH; returns the process and $GITHUB_OUTPUT."""
+def _run_step(s: dict, cwd: Path, tmp_path: Path, inputs: dict, github: dict | None = None) -> tuple[subprocess.CompletedProcess, dict]:
+    """The step's script as the runner runs it (bash -e), its env filled from `inputs` and the
+    `github` context (expression -> value; default: not a pull request) as the expressions
+    would, prio (this checkout) on PATH; returns the process and $GITHUB_OUTPUT. The job summary
+    goes to tmp_path/step_summary."""
     defaults = {k: v.get("default", "") for k, v in action()["inputs"].items()}
     values = {**defaults, **inputs}
+    contexts = {"${{ github.action_path }}": ROOT, "${{ github.event.pull_request.base.sha }}": "", **(github or {})}
     env = {k: v for k, v in os.environ.items() if not k.startswith("PRIO_")}
     for k, v in s.get("env", {}).items():
         m = re.fullmatch(r"\$\{\{\s*inputs\.([\w-]+)\s*}}", v)
-        env[k] = values[m.group(1)] if m else {"${{ github.action_path }}": ROOT}[v]
+        env[k] = values[m.group(1)] if m else contexts[v]
     out = tmp_path / "github_output"
     out.write_text("")
-    env.update(GITHUB_OUTPUT=str(out), PATH=f"{tmp_path / 'bin'}{os.pathsep}{env['PATH']}",
+    (tmp_path / "step_summary").write_text("")
+    env.update(GITHUB_OUTPUT=str(out), GITHUB_STEP_SUMMARY=str(tmp_path / "step_summary"),
+               PATH=f"{tmp_path / 'bin'}{os.pathsep}{env['PATH']}",
                PRIO_OUTPUT="json", PRIO_OUTPUT_FILE=str(tmp_path / "stray"))  # the step must not be steered by these
     p = subprocess.run(["bash", "-e", "-c", s["run"]], cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
     outputs = dict(line.split("=", 1) for line in out.read_text().splitlines() if "=" in line)
@@ -130,12 +129,18 @@ def repo(tmp_path):
     (r / "deploy" / "bad").mkdir(parents=True)
     (r / "deploy" / "good" / "queues.yaml").write_text((Path(ROOT) / "samples" / "walkthrough-queues.yaml").read_text())
     (r / "deploy" / "bad" / "queues.yaml").write_text((Path(ROOT) / "samples" / "mistakes.yaml").read_text())
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
     subprocess.run(["git", "init", "-q", str(r)], check=True)
-    subprocess.run([*git, "-C", str(r), "add", "."], check=True)
-    subprocess.run([*git, "-C", str(r), "commit", "-qm", "configs"], check=True)
+    _commit(r, "configs")
     _bin(tmp_path, "prio", f"#!/bin/sh\nPYTHONPATH={os.path.join(ROOT, 'cli')} exec {sys.executable} -m prio \"$@\"\n")
     return r
+
+
+def _commit(r: Path, message: str) -> str:
+    """Commit everything in the scratch repository; returns the commit's id."""
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-C", str(r)]
+    subprocess.run([*git, "add", "-A", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", message], check=True)
+    return subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True).stdout.strip()
 
 
 def _sarif_ok(text: str) -> dict:
@@ -191,3 +196,76 @@ def test_install_step_installs_the_version_asked_for(repo, tmp_path, version, wa
     args = log.read_text().split()
     assert args[:3] == ["-m", "pip", "install"] and args[-1] == want
     assert p.stdout.startswith("prio ")
+
+
+# ---- the diff step: what a pull request changes, in the job summary -------------------------------
+
+@pytest.fixture
+def pull_request(repo):
+    """The scratch repository with a base commit (plus pending work under work/) and a pull
+    request's commit on top: tenant-a's offset lowered, a config added, one removed, a YAML file
+    that is no config changed. Returns the base commit's id."""
+    (repo / "work").mkdir()
+    (repo / "work" / "asks.yaml").write_text((Path(ROOT) / "samples" / "walkthrough-asks.yaml").read_text())
+    (repo / "deploy" / "good" / "notes.yaml").write_text("owner: platform\n")
+    base = _commit(repo, "base")
+    good = repo / "deploy" / "good" / "queues.yaml"
+    good.write_text(good.read_text().replace('priority.offset: "10"', 'priority.offset: "-10"'))
+    (repo / "deploy" / "good" / "extra.yaml").write_text((Path(ROOT) / "samples" / "walkthrough-queues.yaml").read_text())
+    (repo / "deploy" / "bad" / "queues.yaml").unlink()
+    (repo / "deploy" / "good" / "notes.yaml").write_text("owner: scheduling\n")
+    _commit(repo, "the pull request")
+    return base
+
+
+PR = "${{ github.event.pull_request.base.sha }}"
+
+
+def test_diff_step_summarises_each_changed_config(repo, tmp_path, pull_request):
+    p, outputs = _run_step(step("diff"), repo, tmp_path, {"diff": "deploy/good\ndeploy/bad", "diff-inputs": "work/asks.yaml"},
+                           {PR: pull_request})
+    assert p.returncode == 0, p.stderr
+    assert outputs == {"compared": "1"}
+    summary = (tmp_path / "step_summary").read_text()
+    assert summary.startswith(f"## prio diff against {pull_request[:12]}\n")
+    changed = summary.split("### deploy/good/queues.yaml\n\n", 1)[1].split("\n### ", 1)[0]
+    assert changed.startswith("**prio diff ")
+    assert "| root.tenants.tenant-a | offset    |       10 |     -10 |" in changed
+    assert "asks move" in changed  # simulated on work/asks.yaml
+    assert "### deploy/good/extra.yaml\n\nNew: nothing to compare it with.\n" in summary
+    assert "### deploy/bad/queues.yaml\n\nRemoved.\n" in summary
+    assert "### deploy/good/notes.yaml\n\nprio could not compare it: prio: " in summary
+    assert "::warning file=deploy/good/notes.yaml,title=prio diff::prio: " in p.stdout
+    assert not (tmp_path / "stray").exists()
+
+
+def test_diff_step_says_when_no_config_changed(repo, tmp_path, pull_request):
+    p, outputs = _run_step(step("diff"), repo, tmp_path, {"diff": "work"}, {PR: pull_request})
+    assert p.returncode == 0 and outputs == {"compared": "0"}
+    assert (tmp_path / "step_summary").read_text() == f"## prio diff against {pull_request[:12]}\n\nNo queue config changed in work.\n"
+
+
+@pytest.mark.parametrize("inputs,github,warning", [
+    ({"diff": "deploy"}, {}, ""),  # not a pull request, no diff-base
+    ({}, {PR: "0" * 40}, ""),  # no diff asked for
+    ({"diff": "deploy"}, {PR: "0" * 40}, "::warning title=prio diff::the base revision is not in the checkout"),
+])
+def test_diff_step_with_nothing_to_compare_passes_quietly(repo, tmp_path, inputs, github, warning):
+    p, outputs = _run_step(step("diff"), repo, tmp_path, inputs, github)
+    assert p.returncode == 0 and outputs == {"compared": "0"}, p.stderr
+    assert (tmp_path / "step_summary").read_text() == ""
+    assert p.stdout.startswith(warning) if warning else p.stdout == ""
+
+
+def test_diff_step_takes_diff_base_and_a_name_cannot_end_a_workflow_command(repo, tmp_path):
+    """diff-base instead of a pull request's base; a changed file whose name holds a line break
+    and a workflow command's separators is named escaped, never as a command of its own."""
+    evil = repo / "deploy" / "good" / "x,y:z\n::error::injected.yaml"
+    evil.write_text("a: 1\n")
+    _commit(repo, "a file with an odd name")
+    evil.write_text("a: 2\n")
+    _commit(repo, "change it")
+    p, outputs = _run_step(step("diff"), repo, tmp_path, {"diff": "deploy/good", "diff-base": "HEAD~1"})
+    assert p.returncode == 0 and outputs == {"compared": "0"}, p.stderr
+    assert not any(line.startswith("::error") for line in p.stdout.splitlines())
+    assert "::warning file=deploy/good/x%2Cy%3Az%0A%3A%3Aerror%3A%3Ainjected.yaml,title=prio diff::" in p.stdout

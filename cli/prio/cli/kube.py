@@ -2,10 +2,13 @@
 as the inputs of explain, simulate, preempt, snapshot and diff; `kubectl prio` turns it on.
 
 What is read, each with one `kubectl get ... -o json`: the ConfigMaps the YuniKorn shim reads
-(yunikorn-configs and yunikorn-defaults in --namespace, default yunikorn), the pods the YuniKorn
-scheduler schedules (all namespaces), and the PriorityClasses. Each answer becomes an input by
-a name such as `<kube pods>` (prio.io.source.PROVIDED), recognised by content like a file: a ConfigMap
-List, a pod list, PriorityClasses. Nothing is written to the cluster."""
+(yunikorn-configs and yunikorn-defaults in --namespace, default yunikorn), the pods that are not
+finished (all namespaces, every scheduler's: YuniKorn's are the work, the others' bound to a node
+take room there), the nodes, and the PriorityClasses. Each answer becomes an input by a name
+such as `<kube pods>` (prio.io.source.PROVIDED), recognised by content like a file: a ConfigMap
+List, a pod list, a node list, PriorityClasses; prio.loaders.kubectl reads pods and nodes as the
+shim reports them to YuniKorn. Nothing is written to the cluster. Credentials that may not list
+the nodes leave them out, with a note (the cluster is then one pool, as for a pod list alone)."""
 from __future__ import annotations
 
 import json
@@ -18,6 +21,7 @@ from prio.errors import InputError
 NAMESPACE = "yunikorn"  # where YuniKorn's Helm chart installs it
 TIMEOUT_ENV = "PRIO_KUBECTL_TIMEOUT"  # seconds for each kubectl call (default prio.io.kubectl's)
 LIVE = "live"  # prio diff's OLD or NEW: the config the cluster runs (as with --yunikorn)
+FINISHED_OUT = "status.phase!=Succeeded,status.phase!=Failed"  # finished pods hold nothing
 
 
 def _provide(name: str, text: str) -> str:
@@ -45,19 +49,27 @@ def fetch(context=None, namespace=None, timeout=None, config: bool = True, verbo
     (`config`), the YuniKorn pods and the PriorityClasses."""
     from prio.io import kubectl
     from prio.kube.configmap import NAMES
-    from prio.loaders.kubectl import SCHEDULER
 
     ns = namespace or NAMESPACE
     asks = []
     if config:
         asks.append(["get", "configmap", *NAMES, "-n", ns, "--ignore-not-found", "-o", "json"])
-    asks += [["get", "pods", "--all-namespaces", "--field-selector", f"spec.schedulerName={SCHEDULER}", "-o", "json"],
+    # every scheduler's pods: another scheduler's pod on a node takes room YuniKorn cannot use
+    asks += [["get", "pods", "--all-namespaces", "--field-selector", FINISHED_OUT, "-o", "json"],
+             ["get", "nodes", "-o", "json"],
              ["get", "priorityclasses", "-o", "json"]]
     names = []
     for args in asks:
         # the input's name in messages: short, and never a REV:PATH (no colon) for prio diff
         name = f"<kube {args[1]}{f', context {context}' if context else ''}>"
-        text = kubectl.get(args, context, timeout)
+        try:
+            text = kubectl.get(args, context, timeout)
+        except InputError as e:
+            if args[1] != "nodes" or not e.message.startswith("forbidden"):
+                raise
+            sys.stderr.write(f"prio: note: {kubectl.label(args, context)}: {e.message}; without the nodes the cluster "
+                             "is one pool (no node room, no cordoned nodes, no other schedulers' pods)\n")
+            continue
         found = kubectl.items(text)
         if verbose:
             sys.stderr.write(f"prio: {name}: {len(found)} object{'s' if len(found) != 1 else ''}\n")

@@ -13,8 +13,8 @@ from prio.diagnostics import Issue
 from prio.io.document import Document
 from prio.io.endpoints import identify as rest_endpoint
 from prio.io.recognise import REST_CONFIG_EXTRA, is_rest_config, queue_config_part
-from prio.io.recognise import (is_kueue, is_namespace, is_apps_dump, is_current_scenario, is_helm_values, is_native, is_pod_list, is_queue_manifest,
-                                is_queues_dump, is_scenario)
+from prio.io.recognise import (is_kueue, is_namespace, is_apps_dump, is_current_scenario, is_helm_values, is_native, is_node_list,
+                                is_pod_list, is_queue_manifest, is_queues_dump, is_scenario)
 
 QUEUES_KEY = "queues.yaml"
 
@@ -35,7 +35,7 @@ REST_CONFIG_LABEL = ("YuniKorn's /ws/v1/config response: the queues.yaml it serv
 def kind_of(data) -> str:
     """What one parsed document is, by content alone. One of: queues (a queues.yaml, also a
     broken one), configmap, priorityclass, armada-queue, armada-scenario, native (a snapshot),
-    rest-queues, rest-apps, pods, kueue (a Kueue object or a List of them), namespace, list (a
+    rest-queues, rest-apps, pods, nodes, kueue (a Kueue object or a List of them), namespace, list (a
     Kubernetes List of other things), other."""
     if data is None:
         return "queues"
@@ -63,6 +63,8 @@ def kind_of(data) -> str:
         return "priorityclass"
     if is_pod_list(data):
         return "pods"
+    if is_node_list(data):
+        return "nodes"
     if kind == "List" or (isinstance(kind, str) and kind.endswith("List") and isinstance(data.get("items"), list)):
         return "list"
     if "kind" in data or "apiVersion" in data:
@@ -87,6 +89,7 @@ _LABELS = {
     "rest-queues": "a YuniKorn REST queues dump (explain and simulate read it)",
     "rest-apps": "a YuniKorn REST applications dump (explain and simulate read it)",
     "pods": "a pod list (explain and simulate read it)",
+    "nodes": "a node list (explain, simulate and preempt read it with pods)",
     "armada-scenario": "an Armada scenario (explain and simulate read it)",
 }
 

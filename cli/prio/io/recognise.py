@@ -92,6 +92,29 @@ def is_pod_list(data) -> bool:
     return not any(isinstance(i, dict) and i.get("kind") in NOT_POD_LISTS for i in items)
 
 
+def is_node(d, bare: bool = False) -> bool:
+    """A Node object; in a NodeList the API leaves out each item's kind (`bare`)."""
+    if not isinstance(d, dict):
+        return False
+    if d.get("kind") == "Node":
+        return True
+    return bare and "kind" not in d and isinstance(d.get("status"), dict) and "allocatable" in d["status"]
+
+
+def is_node_list(data) -> bool:
+    """`kubectl get nodes -o json|yaml`: a List (or NodeList) of Nodes only, or a single Node.
+    (Nodes in a List beside Pods make a pod list: the pods are read with their nodes.)"""
+    if not isinstance(data, dict):
+        return False
+    kind = data.get("kind")
+    if kind == "Node":
+        return True
+    items = data.get("items")
+    if kind not in ("List", "NodeList") or not isinstance(items, list) or not items:
+        return False
+    return all(is_node(i, kind == "NodeList") for i in items)
+
+
 def is_scenario(data) -> bool:
     """A mapping with `model: armada` (or `armada-legacy`)."""
     return isinstance(data, dict) and isinstance(data.get("model"), str) and \

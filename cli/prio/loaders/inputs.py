@@ -42,7 +42,7 @@ class Inputs:
 _WHAT = {"config": "a queue config", "configmap": "a ConfigMap", "configmap-list": "ConfigMaps",
          "priorityclass": "a PriorityClass", "priorityclass-list": "PriorityClasses",
          "native": "a prio snapshot", "rest-queues": "a YuniKorn REST queues dump",
-         "rest-apps": "a YuniKorn REST applications dump", "pods": "a pod list",
+         "rest-apps": "a YuniKorn REST applications dump", "pods": "a pod list", "nodes": "a node list",
          "armada": "an Armada scenario or queue list", "list": "a List of other objects",
          "helm-values": "the YuniKorn Helm chart's values",
          "kueue": "Kueue objects", "namespace": "a Namespace"}
@@ -66,7 +66,7 @@ def _kind(data) -> str:
 
 
 # What a file of pending work holds (a prio snapshot file holds a config and one of these).
-WORK_KINDS = ("native", "rest-queues", "rest-apps", "pods")
+WORK_KINDS = ("native", "rest-queues", "rest-apps", "pods", "nodes")
 _SURE_BYTES = 1 << 20  # texts above this are checked by recognise.surely_no_input before parsing
 
 
@@ -142,7 +142,7 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
                 inp.armada.append((src.name, doc))
             elif k in ("kueue", "namespace"):
                 inp.kueue.append((src.name, doc))
-            elif k in ("native", "rest-queues", "rest-apps", "pods"):
+            elif k in WORK_KINDS:
                 pending_docs.append((k, src.name, doc))
             else:
                 pos = doc.start
@@ -167,7 +167,10 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
             skipped = sum(1 for p in in_dirs if os.path.dirname(p) == d)
             raise InputError(d, f"no input prio reads in this directory ({skipped} YAML/JSON file{'s' if skipped != 1 else ''} skipped); expected {EXPECTED}")
     snaps = []
+    nodes = _kube_nodes(pending_docs)
     for k, name, doc in pending_docs:
+        if k == "nodes":
+            continue  # read by _kube_nodes, and given to the pod lists
         if k == "native":
             from prio.loaders import native
 
@@ -189,7 +192,12 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
         else:
             from prio.loaders import kubectl
 
-            snaps.append(kubectl.load_pods(name, doc, inp.classes))
+            snaps.append(kubectl.load_pods(name, doc, inp.classes, nodes))
+    if nodes is not None and not any(k == "pods" for k, _, _ in pending_docs):  # nodes with other pending work, or alone
+        from prio.yunikorn import resources
+
+        names = ", ".join(name for k, name, _ in pending_docs if k == "nodes")
+        snaps.append(Snapshot(source=names, nodes=nodes, capacity=resources.total(n.capacity for n in nodes)))
     if inp.rest_queues and inp.config is not None:
         raise InputError(inp.config_name, "a queue config and a REST queues dump both describe the queues; give one of them")
     if keep_documents:
@@ -205,6 +213,22 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
         if inp.armada or inp.config is not None or inp.snapshot is not None:
             raise InputError(inp.kueue[0][0], "Kueue objects cannot be combined with YuniKorn or Armada inputs")
     return inp
+
+
+def _kube_nodes(pending_docs) -> list | None:
+    """The Kubernetes Nodes of every node list and pod list among the inputs, as one list (None:
+    no input lists a node): the pod lists are then read against them."""
+    if not any(k in ("nodes", "pods") for k, _, _ in pending_docs):
+        return None
+    from prio.loaders import kubectl
+
+    nodes = None
+    for k, name, doc in pending_docs:
+        if k in ("nodes", "pods"):
+            found = kubectl.load_nodes(name, doc)
+            if found:
+                nodes = kubectl.join_nodes(nodes, found, name)
+    return nodes
 
 
 def check_work_given(inp: Inputs) -> None:
@@ -309,6 +333,10 @@ def merge(snaps: list[Snapshot]) -> Snapshot:
     out = Snapshot(source=", ".join(s.source for s in snaps))
     seen = {}
     for s in snaps:
+        if s.nodes is not None and s.nodes is not out.nodes:  # the pod lists of one run share their node list
+            if out.nodes is not None:
+                raise InputError(s.source, "nodes are given by two inputs; give the cluster's nodes once")
+            out.nodes = s.nodes
         if s.capacity:
             if out.capacity and out.capacity != s.capacity:
                 raise InputError(s.source, "two different capacities given")
@@ -330,6 +358,8 @@ def merge(snaps: list[Snapshot]) -> Snapshot:
                 first.submit_time = min(first.submit_time, a.submit_time)
                 for k, v in a.allocated.items():
                     first.allocated[k] = first.allocated.get(k, 0) + v
+                if a.allocations:
+                    first.allocations = (first.allocations or []) + a.allocations
                 continue
             seen[a.id] = a
             out.apps.append(a)

@@ -83,7 +83,8 @@ def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None) -> dict:
     if nodes:
         out["nodes"] = [{"name": names.node(str(n["name"])), "capacity": resources(n["capacity"])} for n in nodes]
     elif snap.nodes:
-        out["nodes"] = [{"name": names.node(n.name), "capacity": resources(n.capacity)} for n in snap.nodes]
+        out["nodes"] = [{"name": names.node(n.name), "capacity": resources(n.capacity),
+                         **({"occupied": resources(n.occupied)} if n.occupied else {})} for n in snap.nodes]
     if snap.priority_classes:
         out["priorityClasses"] = [{"name": c.name, "value": c.value, **({"globalDefault": True} if c.global_default else {})}
                                   for c in snap.priority_classes]

@@ -76,17 +76,22 @@ def fit_in_score(ask: dict, available: dict) -> float:
 
 class NodeState:
     """One node: its capacity, what is allocated on it, its free room, and the ask (application
-    id, ask id) its reservation is for, if any (a node holds at most one)."""
+    id, ask id) its reservation is for, if any (a node holds at most one). `occupied` is what
+    pods YuniKorn does not schedule take (the core's occupiedResource): less free room, the
+    node's score included, but no application's usage."""
 
-    __slots__ = ("name", "capacity", "allocated", "available", "reserved", "schedulable")
+    __slots__ = ("name", "capacity", "allocated", "available", "reserved", "schedulable", "occupied")
 
-    def __init__(self, name: str, capacity: dict):
+    def __init__(self, name: str, capacity: dict, schedulable: bool = True, occupied: dict | None = None):
         self.name = name
         self.capacity = dict(capacity)
         self.allocated: dict = {}
         self.available = dict(capacity)
         self.reserved: tuple | None = None
-        self.schedulable = True
+        self.schedulable = schedulable
+        self.occupied = dict(occupied or {})
+        for k, v in self.occupied.items():
+            self.available[k] = self.available.get(k, 0) - v
 
     def fits_node(self, res: dict) -> bool:
         """FitInNode: the ask fits the node's capacity (every type the ask names present)."""
@@ -114,7 +119,7 @@ class Cluster:
     normal allocation walk uses."""
 
     def __init__(self, nodes, policy: str | None = None, weights: dict | None = None):
-        self.nodes = [NodeState(n.name, n.capacity) for n in nodes]
+        self.nodes = [NodeState(n.name, n.capacity, n.schedulable, n.occupied) for n in nodes]
         self.by_name = {n.name: n for n in self.nodes}
         self.policy = sort_policy(policy)
         self.weights = weights_of(weights)

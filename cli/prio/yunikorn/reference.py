@@ -25,7 +25,7 @@ from prio.yunikorn.gosort import slice_stable
 from prio.yunikorn.nodes import fit_in_score
 from prio.yunikorn.priorities import change
 from prio.yunikorn.quantity import show_quantity
-from prio.yunikorn.resources import strictly_greater, strictly_positive
+from prio.yunikorn.resources import fit_in, strictly_greater, strictly_positive
 from prio.yunikorn.step import Step, TieNote, run_steps, take_ask
 from prio.yunikorn.ugm import DEFAULT_USER, user_groups
 
@@ -511,7 +511,7 @@ class ReferenceRun:
 
         eng = self.eng
         leaves = {st.app_id: st.leaf for st in eng.apps}
-        nodes = [Node(n.name, n.capacity) for n in self.cluster.nodes]
+        nodes = [Node(n.name, n.capacity, n.schedulable, n.occupied) for n in self.cluster.nodes]
         w = World(eng.root, leaves, nodes, self.runs, True, self.cluster.policy, self.cluster.weights)
         w.predicate_plugin = False  # no resource manager plugin answers predicate checks here
         w.tie_by_application = True  # map-order ties by application id, then allocation key
@@ -785,9 +785,10 @@ def too_big_reason(cluster, res: dict) -> str:
 def no_room_reason(cluster, st, ask, held) -> str:
     """An ask that fits some node's capacity but found no node when the run ended: a node with
     room held by another ask's reservation, else the resource short on the node with the most of
-    it free (and the reservation the ask holds, if any)."""
+    it free (and the reservation the ask holds, if any); cordoned nodes that would have the room
+    are named (YuniKorn places nothing new on them)."""
     res = ask.resources
-    usable = [n for n in cluster.nodes if n.fits_node(res)]
+    usable = [n for n in cluster.nodes if n.schedulable and n.fits_node(res)]
     blocked = [n for n in usable if n.reserved is not None and n is not held and n.can_allocate(res, n.reserved)]
     if blocked:
         n = min(blocked, key=lambda n: n.name)
@@ -802,6 +803,9 @@ def no_room_reason(cluster, st, ask, held) -> str:
                 f"{show_quantity(k, max(top.available.get(k, 0), 0))} ({top.name})")
     if held is not None:
         out += f"; it holds the reservation of {held.name}"
+    cordoned = [n.name for n in cluster.nodes if not n.schedulable and n.fits_node(res) and fit_in(n.available, res)]
+    if cordoned:
+        out += f"; {', '.join(cordoned[:3])}{' ...' if len(cordoned) > 3 else ''} would have room but {'is' if len(cordoned) == 1 else 'are'} cordoned"
     return out
 
 

@@ -53,6 +53,10 @@ class Allocation:
 class Node:
     name: str
     capacity: dict  # YuniKorn units
+    schedulable: bool = True  # False: cordoned (YuniKorn places nothing new on it)
+    # room taken by pods YuniKorn does not schedule (other schedulers' pods bound to the node:
+    # the shim reports them as foreign allocations, the core's node.occupiedResource)
+    occupied: dict = field(default_factory=dict)
 
 
 @dataclass

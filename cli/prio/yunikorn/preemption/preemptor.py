@@ -64,7 +64,7 @@ class Preemptor:
                 if not triggered and priority < self.ask.priority:
                     self.cancelled.append(n)  # waited past reservationWaitTimeout: cancelled
                     held = None
-            if held is not None or not resources.fit_in(self.w.nodes[n], self.res):
+            if held is not None or n in self.w.unschedulable or not resources.fit_in(self.w.nodes[n], self.res):
                 by_node.pop(n, None)
             else:
                 avail[n] = self.w.available(n)

@@ -51,7 +51,9 @@ class World:
         # how victims that tie on YuniKorn's keys are ordered (Go's map order): by queue path,
         # application and snapshot order (prio preempt), or application id and allocation key
         self.tie_by_application = False
-        self.nused = {n: {} for n in self.nodes}
+        # what other schedulers' pods take counts as used; cordoned nodes take no preemptor
+        self.nused = {n.name: dict(n.occupied) for n in nodes}
+        self.unschedulable = {n.name for n in nodes if not n.schedulable}
         for q in root.walk():
             self.qalloc[q.path] = {}
         for run in self.runs:
@@ -101,6 +103,11 @@ class World:
 
     def available(self, node: str) -> dict:
         return resources.sub(self.nodes[node], self.nused.get(node))
+
+    def has_room(self, node: str, res: dict) -> bool:
+        """tryNode's checks: the node is schedulable, big enough and has the room free."""
+        return node not in self.unschedulable and resources.fit_in(self.nodes[node], res) and \
+            resources.fit_in(self.available(node), res)
 
     def sorted_nodes(self) -> list:
         """The node names in the partition's order (nodes.score, then name): the same rule the
