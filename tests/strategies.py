@@ -11,7 +11,7 @@ nothing; ask priorities from a small set (ties everywhere) or all equal; create 
 times given or not (equal ones too); `count`; running applications (`allocated`, `state:
 Running`); applications naming queues the config lacks (dynamic queues).
 
-With `cluster=True`: nodes of one to four sizes (`nodes`, running `allocations` on them), the
+With `cluster=True`: nodes of one to four sizes (`nodes`, some unschedulable, running `allocations` on them), the
 partition's `nodesortpolicy` (absent, fair, binpacking, resource weights), the preemption switch
 off or on, applications' `user` and `groups`, and `limits` entries (named users and groups,
 wildcards, maxresources over some types, maxapplications) at any level.
@@ -152,6 +152,9 @@ def scenarios(draw, limits: bool = True, many_siblings: bool | None = None, clus
         sizes = draw(st.lists(st.integers(2, 9), min_size=1, max_size=3))
         nodes = [{"name": f"node-{k}", "capacity": {t: draw(st.sampled_from(sizes)) for t in types}}
                  for k in range(draw(st.integers(1, 4)))]
+        for node in nodes:  # cordoned or draining: nothing placed there, what runs there stays
+            if draw(st.integers(0, 4)) == 0:
+                node["schedulable"] = False
         snapshot["nodes"] = nodes
         for app in apps:
             if draw(st.integers(0, 2)) == 0:

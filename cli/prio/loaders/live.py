@@ -4,7 +4,8 @@ What is fetched, for one partition: `/ws/v1/partitions` (which partitions exist)
 `/ws/v1/config` (the queue config YuniKorn runs, YAML; the JSON form with Go field names is read
 too), `/ws/v1/partition/{p}/queues` (the runtime tree: currentPriority to compare with, the
 cluster capacity as root's max, the version's shape), `/applications/active` (pending asks and
-running allocations), `/applications/rejected` (listed, never scheduled) and `/nodes`.
+running allocations), `/applications/rejected` (listed, never scheduled), `/nodes` (with
+`schedulable`: a cordoned node takes nothing new).
 
 An older YuniKorn without `/applications/{state}` is read queue by queue
 (`/queue/{q}/applications`); one without `/ws/v1/config` falls back to the queue tree of the
@@ -233,7 +234,13 @@ def _nodes(url: str, data) -> list:
         cap = n.get("capacity") or {}
         if not isinstance(cap, dict) or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in cap.values()):
             raise InputError(url, f"node {n['nodeID']}: capacity must map resource names to whole numbers")
-        out.append({"name": n["nodeID"], "capacity": dict(cap)})
+        schedulable = n.get("schedulable", True)  # absent (an older YuniKorn): schedulable
+        if not isinstance(schedulable, bool):
+            raise InputError(url, f"node {n['nodeID']}: schedulable must be true or false, found {schedulable!r}")
+        row = {"name": n["nodeID"], "capacity": dict(cap)}
+        if not schedulable:  # cordoned or draining: YuniKorn places nothing on it
+            row["schedulable"] = False
+        out.append(row)
     return sorted(out, key=lambda n: n["name"])
 
 

@@ -217,7 +217,7 @@ def nodes(r: Reader, value) -> list:
         p = ("nodes", i)
         if not isinstance(n, dict):
             r.fail(p, "a node is a mapping with name and capacity")
-        r.check_keys(p, n, ("name", "capacity"), "a node")
+        r.check_keys(p, n, ("name", "capacity", "schedulable"), "a node")
         name = n.get("name")
         if not isinstance(name, (str, int)) or isinstance(name, bool) or str(name) == "":
             r.fail(p, "a node needs a name")
@@ -226,7 +226,10 @@ def nodes(r: Reader, value) -> list:
         seen.add(str(name))
         if not isinstance(n.get("capacity"), dict):
             r.fail(p + ("capacity",) if "capacity" in n else p, f"node {name}: capacity must be a mapping of resource name to quantity")
-        out.append(Node(str(name), r.resources(p + ("capacity",), n["capacity"])))
+        schedulable = n.get("schedulable", True)
+        if not isinstance(schedulable, bool):  # prio's addition to the contract: the node DAO's field
+            r.fail(p + ("schedulable",), f"node {name}: schedulable must be true or false, found {schedulable!r}")
+        out.append(Node(str(name), r.resources(p + ("capacity",), n["capacity"]), schedulable))
     return out
 
 

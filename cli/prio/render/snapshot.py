@@ -81,9 +81,9 @@ def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None) -> dict:
     if snap.capacity:
         out["capacity"] = resources(snap.capacity)
     if nodes:
-        out["nodes"] = [{"name": names.node(str(n["name"])), "capacity": resources(n["capacity"])} for n in nodes]
+        out["nodes"] = [_node(str(n["name"]), n["capacity"], n.get("schedulable", True), names) for n in nodes]
     elif snap.nodes:
-        out["nodes"] = [{"name": names.node(n.name), "capacity": resources(n.capacity)} for n in snap.nodes]
+        out["nodes"] = [_node(n.name, n.capacity, n.schedulable, names) for n in snap.nodes]
     if snap.priority_classes:
         out["priorityClasses"] = [{"name": c.name, "value": c.value, **({"globalDefault": True} if c.global_default else {})}
                                   for c in snap.priority_classes]
@@ -122,6 +122,15 @@ def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None) -> dict:
         row["asks"] = asks
         rows.append(row)
     out["applications"] = rows
+    return out
+
+
+def _node(name: str, capacity: dict, schedulable: bool, names: Names) -> dict:
+    """A node in the native format; `schedulable: false` (prio's addition to the contract) only
+    for a cordoned or draining node."""
+    out = {"name": names.node(name), "capacity": resources(capacity)}
+    if not schedulable:
+        out["schedulable"] = False
     return out
 
 

@@ -75,8 +75,14 @@ def fit_in_score(ask: dict, available: dict) -> float:
 
 
 class NodeState:
-    """One node: its capacity, what is allocated on it, its free room, and the ask (application
-    id, ask id) its reservation is for, if any (a node holds at most one)."""
+    """One node: its capacity, what is allocated on it, its free room, the ask (application id,
+    ask id) its reservation is for, if any (a node holds at most one), and whether it is
+    schedulable. An unschedulable node (cordoned or draining: Node.IsSchedulable false) stays in
+    the partition as YuniKorn keeps it: its capacity counts in the partition's total (root's
+    max), what runs on it keeps its room and counts for its queues and users, it sorts in the
+    node order as any node; but tryNodes and tryNodesNoReserve pass over it (nothing is placed or
+    reserved on it) and the preemptor takes no victim on it (initWorkingState). A reservation
+    on it could only predate the cordon, which a snapshot does not hold."""
 
     __slots__ = ("name", "capacity", "allocated", "available", "reserved", "schedulable")
 
@@ -115,6 +121,8 @@ class Cluster:
 
     def __init__(self, nodes, policy: str | None = None, weights: dict | None = None):
         self.nodes = [NodeState(n.name, n.capacity) for n in nodes]
+        for n, given in zip(self.nodes, nodes):
+            n.schedulable = getattr(given, "schedulable", True)
         self.by_name = {n.name: n for n in self.nodes}
         self.policy = sort_policy(policy)
         self.weights = weights_of(weights)

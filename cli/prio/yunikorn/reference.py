@@ -25,7 +25,7 @@ from prio.yunikorn.gosort import slice_stable
 from prio.yunikorn.nodes import fit_in_score
 from prio.yunikorn.priorities import change
 from prio.yunikorn.quantity import show_quantity
-from prio.yunikorn.resources import strictly_greater, strictly_positive
+from prio.yunikorn.resources import fit_in, strictly_greater, strictly_positive
 from prio.yunikorn.step import Step, TieNote, run_steps, take_ask
 from prio.yunikorn.ugm import DEFAULT_USER, user_groups
 
@@ -511,7 +511,7 @@ class ReferenceRun:
 
         eng = self.eng
         leaves = {st.app_id: st.leaf for st in eng.apps}
-        nodes = [Node(n.name, n.capacity) for n in self.cluster.nodes]
+        nodes = [Node(n.name, n.capacity, n.schedulable) for n in self.cluster.nodes]
         w = World(eng.root, leaves, nodes, self.runs, True, self.cluster.policy, self.cluster.weights)
         w.predicate_plugin = False  # no resource manager plugin answers predicate checks here
         w.tie_by_application = True  # map-order ties by application id, then allocation key
@@ -784,24 +784,45 @@ def too_big_reason(cluster, res: dict) -> str:
 
 def no_room_reason(cluster, st, ask, held) -> str:
     """An ask that fits some node's capacity but found no node when the run ended: a node with
-    room held by another ask's reservation, else the resource short on the node with the most of
-    it free (and the reservation the ask holds, if any)."""
+    room held by another ask's reservation; else, when the nodes big enough for it (or those
+    with room for it) are all unschedulable (cordoned or draining: tryNodes passes over them),
+    those; else the resource short on the schedulable node with the most of it free (and the
+    reservation the ask holds, if any)."""
     res = ask.resources
-    usable = [n for n in cluster.nodes if n.fits_node(res)]
+    usable = [n for n in cluster.nodes if n.schedulable and n.fits_node(res)]
     blocked = [n for n in usable if n.reserved is not None and n is not held and n.can_allocate(res, n.reserved)]
     if blocked:
         n = min(blocked, key=lambda n: n.name)
         return f"node {n.name} has room but is reserved for {n.reserved[1]} (application {n.reserved[0]})"
+    cordoned = [n for n in cluster.nodes if not n.schedulable and n.fits_node(res)]
+    if not usable and cordoned:
+        return _only_unschedulable(cluster, res, cordoned)
     pool = [n for n in usable if n.reserved is None or n is held] or usable
     k = next((t for t in res if res[t] > 0 and all(res[t] > n.available.get(t, 0) for n in pool)),
              next((t for t in res if res[t] > 0), None))
-    out = "no node has room"
+    with_room = [n for n in cordoned if strictly_positive(res) and fit_in(n.available, res)]
+    out = f"node {with_room[0].name} has room but is unschedulable; no schedulable node has room" if with_room else "no node has room"
     if k is not None and pool:
         top = max(pool, key=lambda n: (n.available.get(k, 0), n.name))
         out += (f": needs {k} {show_quantity(k, res[k])}, the most free on one node is "
                 f"{show_quantity(k, max(top.available.get(k, 0), 0))} ({top.name})")
     if held is not None:
         out += f"; it holds the reservation of {held.name}"
+    return out
+
+
+def _only_unschedulable(cluster, res: dict, cordoned: list) -> str:
+    """The reason of an ask that only unschedulable nodes are big enough for: those nodes, and
+    the resource every schedulable node is too small in."""
+    names = ", ".join(n.name for n in cordoned[:3]) + (f" and {len(cordoned) - 3} more" if len(cordoned) > 3 else "")
+    out = f"only unschedulable nodes are big enough ({names})"
+    open_nodes = [n for n in cluster.nodes if n.schedulable]
+    if not open_nodes:
+        return out + ": every node is unschedulable"
+    for k, v in res.items():
+        top = max(n.capacity.get(k, 0) for n in open_nodes)
+        if v > top:
+            return out + f": needs {k} {show_quantity(k, v)}, the largest schedulable node has {show_quantity(k, top)}"
     return out
 
 

@@ -53,6 +53,9 @@ class Allocation:
 class Node:
     name: str
     capacity: dict  # YuniKorn units
+    # False: cordoned or draining (the node DAO's `schedulable`, the native `schedulable: false`):
+    # YuniKorn places and reserves nothing on it, what runs there keeps running and counting
+    schedulable: bool = True
 
 
 @dataclass

@@ -52,6 +52,8 @@ def _try_ask(w: World, leaf, ask: Ask, app: App | None = None) -> _Attempt:
     if room is not None and not resources.fit_in(room, ask.resources, True, False):
         return _preempt(w, leaf, ask, nodes_tried=False, quota=True)
     for n in w.sorted_nodes():
+        if not w.schedulable(n):  # tryNodes: skipping node for ask as state is unschedulable
+            continue
         if resources.fit_in(w.nodes[n], ask.resources) and resources.fit_in(w.available(n), ask.resources):
             return _Attempt("allocated", n)
     return _preempt(w, leaf, ask, nodes_tried=True, quota=False)
@@ -75,7 +77,8 @@ def _fits_now(w: World, leaf, ask: Ask) -> bool:
     room = w.headroom(leaf)
     if room is not None and not resources.fit_in(room, ask.resources, True, False):
         return False
-    return any(resources.fit_in(w.nodes[n], ask.resources) and resources.fit_in(w.available(n), ask.resources) for n in w.node_order)
+    return any(w.schedulable(n) and resources.fit_in(w.nodes[n], ask.resources) and resources.fit_in(w.available(n), ask.resources)
+               for n in w.node_order)
 
 
 def _order(w: World, root, apps: list, pending: dict) -> list:

@@ -33,6 +33,9 @@ class World:
         self.leaves = leaves  # app id -> leaf QNode
         self.nodes = {n.name: dict(n.capacity) for n in nodes}
         self.node_order = [n.name for n in nodes]
+        # cordoned or draining nodes: their capacity counts in the partition (root_max), what
+        # runs there stays, but nothing is placed on them and no victim is taken there
+        self.unschedulable = {n.name for n in nodes if not getattr(n, "schedulable", True)}
         self.root_max = resources.total(n.capacity for n in nodes)
         self.runs = list(runs)
         self.preemption_enabled = preemption_enabled
@@ -102,8 +105,12 @@ class World:
     def available(self, node: str) -> dict:
         return resources.sub(self.nodes[node], self.nused.get(node))
 
+    def schedulable(self, node: str) -> bool:
+        return node not in self.unschedulable
+
     def sorted_nodes(self) -> list:
         """The node names in the partition's order (nodes.score, then name): the same rule the
-        scheduling run uses."""
+        scheduling run uses. Unschedulable nodes are in it, as in YuniKorn's node iterator: the
+        callers pass over them (tryNodes, initWorkingState)."""
         policy = sort_policy(self.node_sort)
         return sorted(self.node_order, key=lambda n: (score(policy, self.nodes[n], self.available(n), self.weights), n))
