@@ -14,7 +14,7 @@ import yaml
 from prio.render import anonymize as anonymize_mod
 from prio.render.anonymize import Names
 from prio.yunikorn.quantity import VCORE
-from prio.yunikorn.ugm import DEFAULT_USER
+from prio.yunikorn.ugm import DEFAULT_USER, beyond
 
 EXPLAIN = ("prio snapshot: document 1 is the queue config (a queues.yaml: YuniKorn and prio validate read the\n"
            "first document only), document 2 the pending work in prio's native snapshot format.\n"
@@ -207,6 +207,11 @@ def render(config_text: str, snap, *, source: str, anonymize: bool = False, keep
     body = re.sub(r"\A(%[^\n]*\n)*---[ \t]*\n", "", body + "\n").rstrip("\n")
     lines.append(body)
     lines.append("---")
+    extra = beyond(snap.tracked, snap.apps)
+    if extra:  # the contract's snapshot holds usage only as applications' allocations
+        lines.append(f"# YuniKorn tracked more usage for {len(extra)} user{'s' if len(extra) != 1 else ''} than these applications' "
+                     "running allocations hold (its user/group manager is shared by every partition): the native format has no "
+                     "place for it, so offline runs of this file count the allocations alone for user and group limits")
     rej = [r for r in rejected]
     if rej:
         listed = {a.id for a in snap.apps if a.rejected is not None}

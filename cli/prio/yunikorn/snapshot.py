@@ -88,6 +88,7 @@ class Snapshot:
     source: str = ""
     notes: list = field(default_factory=list)  # what the loader assumed, for explanations
     nodes: list | None = None  # Node, when the snapshot lists them (preemption is per node)
+    tracked: object = None  # ugm.Served: the users' and groups' usage a live YuniKorn tracks
 
     def ask_count(self) -> int:
         return sum(len(a.asks) for a in self.apps)
