@@ -193,7 +193,8 @@ def test_a_cordoned_node_takes_nothing_and_the_snapshot_says_so(tmp_path):
         plain, _ = _simulate(srv, "--no-preemption")
     assert {s["node"] for s in plain["steps"]} == {"node-1"}
     with Replay(sc, faults={NODES: _json(_nodes_cordoned(sc, "node-1"))}) as srv:
-        got, _ = _simulate(srv, "--no-preemption")
+        got, r = _simulate(srv, "--no-preemption")
+        assert f"{srv.url}{NODES}: node node-1 is unschedulable (cordoned or draining)" in r.stderr
         out = tmp_path / "snap.yaml"
         assert run_cli("snapshot", "--yunikorn", srv.url, "--output-file", str(out)).exit_code == 0
     assert plain["steps"] and "node-1" not in {s["node"] for s in got["steps"]}

@@ -54,6 +54,7 @@ def test_nothing_is_placed_on_an_unschedulable_node(files, engine):
     assert why["x-big"] == ("NodeUnschedulable", "only unschedulable nodes are big enough (node-2): needs vcore 6, "
                                                  "the largest schedulable node has 4")
     # the cordoned node has room (6 free), node-1 has 1: x-2 reserves node-1 and waits
+    assert "node node-2 is unschedulable (cordoned or draining): nothing new is placed, reserved or preempted there" in r.stderr
     assert why["x-2"] == ("NodeUnschedulable", "node node-2 has room but is unschedulable; no schedulable node has room: "
                                                "needs vcore 3, the most free on one node is 1 (node-1); it holds the reservation of node-1")
 

@@ -140,6 +140,11 @@ def fetch(client, partition: str | None = None, progress=None) -> Live:
     from prio.loaders import rest_running
 
     asnap.nodes = rest_running.nodes(live.nodes) if nodes is not None else None
+    from prio.yunikorn.nodes import unschedulable_note
+
+    said = unschedulable_note(asnap.nodes)
+    if said:
+        inp.notes.append(f"{client.url(pq + '/nodes')}: {said}")
     live.allocations = rest_running.allocations(aurl, apps, asnap, [n["name"] for n in live.nodes] if nodes is not None else None, inp.notes)
     asnap.apps += rest_running.rejected_apps(live.rejected)  # listed under rejected, never placed
 

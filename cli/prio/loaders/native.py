@@ -9,6 +9,7 @@ from prio.kube.priorityclass import PREEMPTION_POLICIES, PriorityClass, ResolveE
 from prio.loaders.reader import Reader, parse_time, to_ns
 from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn import resources
+from prio.yunikorn.nodes import unschedulable_note
 from prio.yunikorn.snapshot import Allocation, App, Ask, Node, Snapshot
 
 TOP = ("partition", "capacity", "priorityClasses", "applications", "nodes")
@@ -65,6 +66,9 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
     snap.priority_classes = priority_classes(r, data.get("priorityClasses"), ("priorityClasses",)) + list(extra_classes)
     if data.get("nodes") is not None:
         snap.nodes = nodes(r, data["nodes"])
+        said = unschedulable_note(snap.nodes)
+        if said:
+            snap.notes.append(f"{name}: {said}")
         if snap.capacity is None:  # no capacity given: the cluster is the sum of its nodes
             snap.capacity = resources.total(n.capacity for n in snap.nodes)
     seen_apps = set()

@@ -74,6 +74,17 @@ def fit_in_score(ask: dict, available: dict) -> float:
     return s
 
 
+def unschedulable_note(nodes) -> str | None:
+    """What the run makes of the unschedulable nodes among `nodes` (snapshot.Node), for a note;
+    None when every node is schedulable."""
+    off = [n.name for n in nodes or () if not n.schedulable]
+    if not off:
+        return None
+    names = ", ".join(off[:5]) + (f" and {len(off) - 5} more" if len(off) > 5 else "")
+    return (f"{'node' if len(off) == 1 else 'nodes'} {names} {'is' if len(off) == 1 else 'are'} unschedulable (cordoned or "
+            "draining): nothing new is placed, reserved or preempted there; what runs there keeps running and counts")
+
+
 class NodeState:
     """One node: its capacity, what is allocated on it, its free room, the ask (application id,
     ask id) its reservation is for, if any (a node holds at most one), and whether it is
