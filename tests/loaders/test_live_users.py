@@ -222,3 +222,30 @@ def test_a_bad_schedulable_from_the_server_is_one_line(value):
         return
     assert r.exit_code == 2 and "node node-2: schedulable must be true or false" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_saved_dump_without_the_usage_files_is_read_with_a_note(tmp_path):
+    """A dump saved by URL (prio.loaders.restdump reads it as the server it recorded): the usage
+    files are optional, as the endpoints are on a server."""
+    import shutil
+
+    sc = scenario("walkthrough")
+    shutil.copytree(os.path.join(sc, "ws"), tmp_path / "ws")
+    shutil.rmtree(tmp_path / "ws" / "v1" / "partition" / "default" / "usage")
+    r = run_cli("simulate", str(tmp_path), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    assert "usage/users.json and " in r.stderr and "not in the saved dump: the users' and groups' usage" in r.stderr
+    assert len(json.loads(r.stdout)["steps"]) == 11
+
+
+def test_diff_live_counts_the_tracked_usage_on_both_sides(tmp_path):
+    sc = scenario("walkthrough")
+    new = tmp_path / "new.yaml"
+    new.write_bytes(_config_with(sc, PER_USER))
+    with Replay(sc, faults={USERS: _json(ELSEWHERE)}) as srv:
+        r = run_cli("diff", "live", str(new), "--yunikorn", srv.url, "-o", "json")
+    assert r.exit_code in (0, 1), r.stderr
+    added = json.loads(r.stdout)["unscheduled"]["added"]
+    # the new limit holds 9 of the 11 asks: YuniKorn tracks 3 of testuser's 5 pods already
+    assert len(added) == 9 and {u["code"] for u in added} == {"UserQuota"}
+    assert added[0]["reason"] == "user testuser quota in root exceeded: needs pods 1, 0 of 5 left"
