@@ -173,3 +173,34 @@ def test_preempt_takes_no_victim_on_an_unschedulable_node(tmp_path, cordoned):
     pre = [x["preemption"] for x in got["steps"] if "preemption" in x]
     assert (pre == []) == cordoned
     assert [x["ask"] for x in got["steps"] if "ask" in x] == ([] if cordoned else ["hi-1"])
+
+
+def test_a_preemption_that_only_cancels_a_reservation_does_not_go_round_forever():
+    """a-1 fits only the cordoned node-0, so it never finds a node and tries preemption every
+    time time passes; each attempt cancels c-1's lower-priority reservation of node-1
+    (initWorkingState), which c-1 takes again in the next cycle. YuniKorn goes round like this
+    and places nothing; the reference engine ends the run when the state repeats (found by the
+    differential test with unschedulable nodes: it never ended)."""
+    import threading
+
+    queues = UNDER_ROOT + ("          - {name: a, resources: {guaranteed: {vcore: 6}}}\n          - {name: b}\n          - {name: c}\n"
+                           "          - {name: g, resources: {guaranteed: {vcore: 3}}}\n")
+    snap = {"nodes": [{"name": "node-0", "capacity": {"vcore": 8}, "schedulable": False}, {"name": "node-1", "capacity": {"vcore": 4}}],
+            "applications": [
+                {"id": "b", "queue": "root.b", "allocations": [{"id": "b-run", "priority": 0, "resources": {"vcore": 4}, "node": "node-0"}]},
+                {"id": "keep", "queue": "root.g", "allocations": [{"id": "keep-run", "priority": 0, "resources": {"vcore": 3}, "node": "node-1"}]},
+                {"id": "a", "queue": "root.a", "asks": [{"id": "a-1", "priority": 10, "resources": {"vcore": 5}}]},
+                {"id": "c", "queue": "root.c", "asks": [{"id": "c-1", "priority": 1, "resources": {"vcore": 2}}]}]}
+    got: dict = {}
+
+    def run():
+        eng = build_engine(queues, snap, "reference")
+        got["steps"], got["left"] = eng.run(), {u.ask: u.reason for u in eng.leftovers()}
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(60)
+    assert not t.is_alive(), "the run did not end"
+    assert got["steps"] == []
+    assert got["left"]["a-1"].startswith("only unschedulable nodes are big enough (node-0)")
+    assert got["left"]["c-1"].endswith("it holds the reservation of node-1")

@@ -247,6 +247,7 @@ class ReferenceRun:
         self.runs: list = []  # the running allocations (preemption.world.Run): victims to be
         self.triggered: set = set()  # asks that preempted once (MarkTriggeredPreemption): never again
         self.checked: set = set()  # asks that tried since time last passed (preemptAttemptFrequency)
+        self.states_seen: set = set()  # _state_when_time_passes each time it passed: a repeat ends the run
         self.attempts_left = MAX_PREEMPTIONS_PER_QUEUE
         if self.preempting:
             self._init_runs()
@@ -559,19 +560,35 @@ class ReferenceRun:
         """After a cycle that placed, preempted and reserved nothing, YuniKorn's retry delay for
         preemption passes (the recorded harness moves every ask's last attempt into the past):
         asks that tried may try again. Worth another cycle only when something changed since
-        the last time it passed; otherwise the run is over."""
+        the last time it passed; otherwise the run is over. So is a run that comes back to a
+        state it was in when time passed before: preemption attempts that only cancel a
+        lower-priority reservation, which the next ask takes again (one schedulable node left
+        for many asks), would go round forever; YuniKorn does the same and places nothing more,
+        so the run ends there."""
         if not self.preempting or not self.checked:
             return False
         changed = self.progress or self._reservation_count() != held_before or self.cancels != self.cancels_seen
         self.cancels_seen = self.cancels
         if not changed:
             return False
+        state = self._state_when_time_passes()
+        if state in self.states_seen:
+            return False
+        self.states_seen.add(state)
         self.checked.clear()
         self.progress = False
         return True
 
     progress = True  # something happened since time last passed
     cancels_seen = 0
+
+    def _state_when_time_passes(self) -> tuple:
+        """What decides every later cycle, as it stands when time passes: the allocations and
+        preemptions made, the reservations (ask and node), the asks that preempted, the asks
+        set aside (the queues' usage, the nodes' room and the running tasks follow from these)."""
+        held = frozenset((st_id, i, node.name) for st_id, asks in self.reservations.items() for i, node in asks.items())
+        dead = sum(len(st.dead) for st in self.eng.apps)
+        return self.steps_done, len(self.eng.preemptions), held, frozenset(self.triggered), dead
 
     def _unreserve(self, st, i: int) -> None:
         held = self.reservations.get(id(st))
