@@ -66,7 +66,7 @@ def test_the_usage_yunikorn_tracks_counts_for_the_user_limit():
     assert len(quota) == 9 and quota[0]["reason"] == "user testuser quota in root exceeded: needs pods 1, 0 of 5 left"
     # said once, with the user and what YuniKorn tracks beyond the allocations read
     assert "YuniKorn tracks more for 1 user than the running allocations read here hold (testuser: {pods: 3}, " \
-           "running other-partition-app" in r.stderr
+           "1 running application not read here;" in r.stderr
     assert "counted for the user and group limits" in r.stderr
 
 
@@ -169,6 +169,7 @@ def test_snapshot_writes_users_and_groups_and_says_what_it_cannot_hold(tmp_path)
         r = run_cli("snapshot", "--yunikorn", srv.url, "--anonymize", "--output-file", str(anon))
     assert r.exit_code == 0, r.stderr
     assert "testuser" not in anon.read_text() and "other-partition-app" not in anon.read_text()
+    assert "testuser" not in r.stderr and "other-partition-app" not in r.stderr and "tracks more for 1 user" in r.stderr
     # recorded states: the served usage is what the applications hold: no such line
     with Replay(scenario("preemption-properties")) as srv:
         assert run_cli("snapshot", "--yunikorn", srv.url, "--output-file", str(out)).exit_code == 0

@@ -166,6 +166,7 @@ def _fetch_usage(client, pq: str, notes: list, get_json, apps):
     with a note naming the users YuniKorn tracks more for than those allocations hold."""
     from prio.loaders import rest_usage
     from prio.yunikorn.quantity import show_resources
+    from prio.values import count
     from prio.yunikorn.ugm import beyond
 
     got, missing = {}, []
@@ -185,8 +186,10 @@ def _fetch_usage(client, pq: str, notes: list, get_json, apps):
     served = rest_usage.read(client.url(f"{pq}/usage/users"), got["users"], client.url(f"{pq}/usage/groups"), got["groups"])
     more = beyond(served, apps)
     if more:
+        # the applications of other partitions are counted, not named: prio snapshot --anonymize
+        # renames only what the snapshot holds, and its notes must name nothing else
         said = "; ".join(f"{user}: {show_resources(extra) if extra else 'no resources'}"
-                         + (f", running {', '.join(others[:3])}{' ...' if len(others) > 3 else ''}" if others else "")
+                         + (f", {count(len(others), 'running application')} not read here" if others else "")
                          for user, extra, others in more[:5])
         notes.append(f"{client.url(f'{pq}/usage/users')}: YuniKorn tracks more for {len(more)} user{'s' if len(more) != 1 else ''} "
                      f"than the running allocations read here hold ({said}{' ...' if len(more) > 5 else ''}; other partitions "
