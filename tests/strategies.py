@@ -11,9 +11,9 @@ nothing; ask priorities from a small set (ties everywhere) or all equal; create 
 times given or not (equal ones too); `count`; running applications (`allocated`, `state:
 Running`); applications naming queues the config lacks (dynamic queues).
 
-With `cluster=True`: nodes of one to four sizes (`nodes`, some with room `occupied` by other
-schedulers' pods, running `allocations` on them), the partition's `nodesortpolicy` (absent,
-fair, binpacking, resource weights), the preemption switch
+With `cluster=True`: nodes of one to four sizes (`nodes`, some unschedulable, some with room
+`occupied` by other schedulers' pods, running `allocations` on them), the partition's
+`nodesortpolicy` (absent, fair, binpacking, resource weights), the preemption switch
 off or on, applications' `user` and `groups`, and `limits` entries (named users and groups,
 wildcards, maxresources over some types, maxapplications) at any level.
 Sizes stay small (a scenario runs in milliseconds through the reference engine) and every
@@ -156,6 +156,9 @@ def scenarios(draw, limits: bool = True, many_siblings: bool | None = None, clus
         for n in nodes:  # room other schedulers' pods take (occupied), up to the whole node
             if draw(st.integers(0, 3)) == 0:
                 n["occupied"] = {t: draw(st.integers(1, v)) for t, v in n["capacity"].items() if draw(st.booleans())}
+        for node in nodes:  # cordoned or draining: nothing placed there, what runs there stays
+            if draw(st.integers(0, 4)) == 0:
+                node["schedulable"] = False
         snapshot["nodes"] = nodes
         for app in apps:
             if draw(st.integers(0, 2)) == 0:

@@ -66,9 +66,9 @@ def test_asks_are_placed_on_the_clusters_nodes_and_held_by_node_and_user_causes(
     left = _unscheduled(run_cli("simulate", "--kube", "-o", "json"))
     assert set(left) == {"sim-1", "gpu-train-0", "spark-etl-exec-2"}
     # 7910m on gpu-1, less 100m of node-exporter (another scheduler's pod) and the 7050m placed there
-    assert left["sim-1"]["code"] == "NoNodeRoom"
+    assert left["sim-1"]["code"] == "NodeUnschedulable"
     assert "the most free on one node is 760m (gpu-1)" in left["sim-1"]["reason"]
-    assert "gpu-2 would have room but is cordoned" in left["sim-1"]["reason"]
+    assert "gpu-2 has room but is unschedulable" in left["sim-1"]["reason"]
     # 2 GPUs fit the partition (gpu-1 and gpu-2 have one each) but no node
     assert left["gpu-train-0"]["code"] == "NodeTooSmall"
     assert "needs nvidia.com/gpu 2, the largest node has 1" in left["gpu-train-0"]["reason"]
@@ -80,7 +80,8 @@ def test_asks_are_placed_on_the_clusters_nodes_and_held_by_node_and_user_causes(
 def test_explain_pending_names_node_and_user_causes(kube):
     r = run_cli("explain", "--kube", "--pending")
     assert r.exit_code == 0, r.stderr
-    for words in ("NoNodeRoom", "at most 760m free on one node (gpu-1)", "NodeTooSmall", "UserQuota",
+    for words in ("NodeUnschedulable", "gpu-2 has room but is cordoned or draining", "at most 760m free on a schedulable node (gpu-1)",
+                  "NodeTooSmall", "UserQuota",
                   "user alice is short of vcore in root.tenants.tenant-a (needs 2, 1 of 4 left)"):
         assert words in r.stdout, words
     assert "6 pods of other schedulers bound to the nodes take room there (YuniKorn's foreign allocations)" in r.stderr
@@ -136,25 +137,12 @@ def test_kubectl_prio_why_says_what_the_docs_show(kube):
         r = run_cli(*prio_args(command.split()[2:]))
         assert r.exit_code == 0, r.stderr
         assert r.stdout.splitlines()[0] == line
-    assert "gpu-2 would have room but is cordoned" in shown[0] and "larger than every node" in shown[1]
-
-
-def _uncordoned(tmp_path, monkeypatch):
-    """The stand-in serves the nodes with gpu-2 uncordoned (see the test below)."""
-    with open(os.path.join(FIX, "nodes.json"), encoding="utf-8") as fh:
-        nodes = json.load(fh)
-    for n in nodes["items"]:
-        n["spec"].pop("unschedulable", None)
-    path = tmp_path / "nodes-uncordoned.json"
-    path.write_text(json.dumps(nodes))
-    monkeypatch.setenv("FAKE_KUBECTL_NODES", str(path))
+    assert "gpu-2 has room but is unschedulable" in shown[0] and "larger than every node" in shown[1]
 
 
 def test_snapshot_of_the_cluster_explains_offline_alike(kube, tmp_path, monkeypatch):
     """Nodes with what other schedulers' pods take (`occupied`), the running pods on their nodes,
-    users and groups all go into the file. A cordoned node's `schedulable: false` is the native
-    format's to carry (not yet on this branch): the round trip is checked on uncordoned nodes."""
-    _uncordoned(tmp_path, monkeypatch)
+    users and groups, and the cordoned node's `schedulable: false` all go into the file."""
     out = tmp_path / "incident.yaml"
     r = run_cli("snapshot", "--kube", "--output-file", str(out))
     assert r.exit_code == 0, r.stderr
@@ -162,6 +150,7 @@ def test_snapshot_of_the_cluster_explains_offline_alike(kube, tmp_path, monkeypa
     text = out.read_text()
     assert "  occupied: {vcore: 2100m, memory: 2336227328, pods: 2}" in text  # worker-3: node-exporter and ingress
     assert "  user: alice\n  groups: [data-eng]\n" in text and "  user: nobody\n" in text
+    assert "name: gpu-2" in text and "schedulable: false" in text
     for command in ("explain", "simulate", "preempt"):
         assert _json(run_cli(command, str(out), "-o", "json")) == _json(run_cli(command, "--kube", "-o", "json")), command
 

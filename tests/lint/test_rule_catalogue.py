@@ -382,6 +382,17 @@ CATALOGUE: dict[str, list[Case]] = {
             - {users: [alice], maxresources: {vcore: 4}}
             - {users: ["*"], maxresources: {vcore: 4}}
         """))],
+    "PRIO214": [case(tree("""
+        - name: team-a
+          submitacl: " team-a"
+          limits:
+            - {groups: [team-b], maxapplications: 2}
+        """), 9, tree("""
+        - name: team-a
+          submitacl: " team-a,team-b"
+          limits:
+            - {groups: [team-b], maxapplications: 2}
+        """))],
     "PRIO210": [case(tree("- name: a\n  properties:\n    priority.offest: '5'"), 8, tree("- name: a\n  properties:\n    priority.offset: '5'"))],
     "PRIO211": [case(tree("- name: a\n  properties:\n    preemption.delay: '30'"), 8, tree("- name: a\n  properties:\n    preemption.delay: 1m30s"))],
     # ---- PriorityClass manifests -------------------------------------------------------------

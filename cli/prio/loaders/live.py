@@ -4,11 +4,14 @@ What is fetched, for one partition: `/ws/v1/partitions` (which partitions exist)
 `/ws/v1/config` (the queue config YuniKorn runs, YAML; the JSON form with Go field names is read
 too), `/ws/v1/partition/{p}/queues` (the runtime tree: currentPriority to compare with, the
 cluster capacity as root's max, the version's shape), `/applications/active` (pending asks and
-running allocations), `/applications/rejected` (listed, never scheduled) and `/nodes`.
+running allocations), `/applications/rejected` (listed, never scheduled), `/nodes` (with
+`schedulable`: a cordoned node takes nothing new) and `/usage/users` and `/usage/groups` (the
+usage YuniKorn's user/group manager tracks, for the user and group limits: prio.loaders.rest_usage).
 
 An older YuniKorn without `/applications/{state}` is read queue by queue
 (`/queue/{q}/applications`); one without `/ws/v1/config` falls back to the queue tree of the
-queues endpoint. The HTTP side is prio.io.http; the shapes are read by prio.loaders.rest."""
+queues endpoint; one without the usage endpoints takes the users' usage from the running
+allocations alone. The HTTP side is prio.io.http; the shapes are read by prio.loaders.rest."""
 from __future__ import annotations
 
 import re
@@ -137,10 +140,17 @@ def fetch(client, partition: str | None = None, progress=None) -> Live:
     from prio.loaders import rest_running
 
     asnap.nodes = rest_running.nodes(live.nodes) if nodes is not None else None
+    from prio.yunikorn.nodes import unschedulable_note
+
+    said = unschedulable_note(asnap.nodes)
+    if said:
+        inp.notes.append(f"{client.url(pq + '/nodes')}: {said}")
     live.allocations = rest_running.allocations(aurl, apps, asnap, [n["name"] for n in live.nodes] if nodes is not None else None, inp.notes)
     asnap.apps += rest_running.rejected_apps(live.rejected)  # listed under rejected, never placed
 
+    # The users' and groups' usage YuniKorn tracks: the user/group manager's starting point.
     snap = merge(snaps) if len(snaps) > 1 else snaps[0]
+    snap.tracked = _fetch_usage(client, pq, inp.notes, get_json, asnap.apps)
     snap.partition = part
     snap.nodes = asnap.nodes
     snap.source = client.base
@@ -148,6 +158,43 @@ def fetch(client, partition: str | None = None, progress=None) -> Live:
     inp.notes += [n for n in snap.notes if n not in inp.notes]
     inp.names.append(client.base)
     return live
+
+
+def _fetch_usage(client, pq: str, notes: list, get_json, apps):
+    """/usage/users and /usage/groups as ugm.Served (None when neither is served: an older
+    YuniKorn, HTTP 404, whose users' usage is then what the running allocations read hold),
+    with a note naming the users YuniKorn tracks more for than those allocations hold."""
+    from prio.loaders import rest_usage
+    from prio.yunikorn.quantity import show_resources
+    from prio.values import count
+    from prio.yunikorn.ugm import beyond
+
+    got, missing = {}, []
+    for kind in ("users", "groups"):
+        try:
+            got[kind] = get_json(f"{pq}/usage/{kind}", f"the {kind}' usage")
+        except InputError as e:
+            if "HTTP 404" not in e.message:
+                raise
+            got[kind] = None
+            missing.append(client.url(f"{pq}/usage/{kind}"))
+    if missing:
+        notes.append(f"{' and '.join(missing)}: not on this server (HTTP 404, an older YuniKorn): the users' and groups' "
+                     "usage for their limits is what the running allocations read hold")
+    if got["users"] is None and got["groups"] is None:
+        return None
+    served = rest_usage.read(client.url(f"{pq}/usage/users"), got["users"], client.url(f"{pq}/usage/groups"), got["groups"])
+    more = beyond(served, apps)
+    if more:
+        # the applications of other partitions are counted, not named: prio snapshot --anonymize
+        # renames only what the snapshot holds, and its notes must name nothing else
+        said = "; ".join(f"{user}: {show_resources(extra) if extra else 'no resources'}"
+                         + (f", {count(len(others), 'running application')} not read here" if others else "")
+                         for user, extra, others in more[:5])
+        notes.append(f"{client.url(f'{pq}/usage/users')}: YuniKorn tracks more for {len(more)} user{'s' if len(more) != 1 else ''} "
+                     f"than the running allocations read here hold ({said}{' ...' if len(more) > 5 else ''}; other partitions "
+                     "share the tracker, or the state changed between requests): counted for the user and group limits")
+    return served
 
 
 def _sort_time(v) -> int:
@@ -233,7 +280,13 @@ def _nodes(url: str, data) -> list:
         cap = n.get("capacity") or {}
         if not isinstance(cap, dict) or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in cap.values()):
             raise InputError(url, f"node {n['nodeID']}: capacity must map resource names to whole numbers")
-        out.append({"name": n["nodeID"], "capacity": dict(cap)})
+        schedulable = n.get("schedulable", True)  # absent (an older YuniKorn): schedulable
+        if not isinstance(schedulable, bool):
+            raise InputError(url, f"node {n['nodeID']}: schedulable must be true or false, found {schedulable!r}")
+        row = {"name": n["nodeID"], "capacity": dict(cap)}
+        if not schedulable:  # cordoned or draining: YuniKorn places nothing on it
+            row["schedulable"] = False
+        out.append(row)
     return sorted(out, key=lambda n: n["name"])
 
 

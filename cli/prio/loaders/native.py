@@ -9,6 +9,7 @@ from prio.kube.priorityclass import PREEMPTION_POLICIES, PriorityClass, ResolveE
 from prio.loaders.reader import Reader, parse_time, to_ns
 from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn import resources
+from prio.yunikorn.nodes import unschedulable_note
 from prio.yunikorn.snapshot import Allocation, App, Ask, Node, Snapshot
 
 TOP = ("partition", "capacity", "priorityClasses", "applications", "nodes")
@@ -65,6 +66,9 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
     snap.priority_classes = priority_classes(r, data.get("priorityClasses"), ("priorityClasses",)) + list(extra_classes)
     if data.get("nodes") is not None:
         snap.nodes = nodes(r, data["nodes"])
+        said = unschedulable_note(snap.nodes)
+        if said:
+            snap.notes.append(f"{name}: {said}")
         if snap.capacity is None:  # no capacity given: the cluster is the sum of its nodes
             snap.capacity = resources.total(n.capacity for n in snap.nodes)
     seen_apps = set()
@@ -217,7 +221,7 @@ def nodes(r: Reader, value) -> list:
         p = ("nodes", i)
         if not isinstance(n, dict):
             r.fail(p, "a node is a mapping with name and capacity")
-        r.check_keys(p, n, ("name", "capacity", "occupied"), "a node")
+        r.check_keys(p, n, ("name", "capacity", "schedulable", "occupied"), "a node")
         name = n.get("name")
         if not isinstance(name, (str, int)) or isinstance(name, bool) or str(name) == "":
             r.fail(p, "a node needs a name")
@@ -226,7 +230,10 @@ def nodes(r: Reader, value) -> list:
         seen.add(str(name))
         if not isinstance(n.get("capacity"), dict):
             r.fail(p + ("capacity",) if "capacity" in n else p, f"node {name}: capacity must be a mapping of resource name to quantity")
-        node = Node(str(name), r.resources(p + ("capacity",), n["capacity"]))
+        schedulable = n.get("schedulable", True)
+        if not isinstance(schedulable, bool):  # prio's addition to the contract: the node DAO's field
+            r.fail(p + ("schedulable",), f"node {name}: schedulable must be true or false, found {schedulable!r}")
+        node = Node(str(name), r.resources(p + ("capacity",), n["capacity"]), schedulable)
         if n.get("occupied") is not None:  # what pods of other schedulers take on the node
             node.occupied = r.resources(p + ("occupied",), n["occupied"])
         out.append(node)

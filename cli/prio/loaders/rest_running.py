@@ -19,8 +19,9 @@ from prio.yunikorn.snapshot import Allocation, App, Node
 
 
 def nodes(found: list) -> list:
-    """live._nodes' rows ({name, capacity}) as Node objects, in name order."""
-    return [Node(n["name"], dict(n["capacity"])) for n in found]
+    """live._nodes' rows ({name, capacity, schedulable: false when cordoned}) as Node objects,
+    in name order."""
+    return [Node(n["name"], dict(n["capacity"]), n.get("schedulable", True)) for n in found]
 
 
 def allocations(url: str, apps: list, snap, node_names: list | None, notes: list) -> int:

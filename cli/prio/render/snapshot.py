@@ -14,7 +14,7 @@ import yaml
 from prio.render import anonymize as anonymize_mod
 from prio.render.anonymize import Names
 from prio.yunikorn.quantity import VCORE
-from prio.yunikorn.ugm import DEFAULT_USER
+from prio.yunikorn.ugm import DEFAULT_USER, beyond
 
 EXPLAIN = ("prio snapshot: document 1 is the queue config (a queues.yaml: YuniKorn and prio validate read the\n"
            "first document only), document 2 the pending work in prio's native snapshot format.\n"
@@ -81,10 +81,9 @@ def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None) -> dict:
     if snap.capacity:
         out["capacity"] = resources(snap.capacity)
     if nodes:
-        out["nodes"] = [{"name": names.node(str(n["name"])), "capacity": resources(n["capacity"])} for n in nodes]
+        out["nodes"] = [_node(str(n["name"]), n["capacity"], n.get("schedulable", True), names) for n in nodes]
     elif snap.nodes:
-        out["nodes"] = [{"name": names.node(n.name), "capacity": resources(n.capacity),
-                         **({"occupied": resources(n.occupied)} if n.occupied else {})} for n in snap.nodes]
+        out["nodes"] = [_node(n.name, n.capacity, n.schedulable, names, n.occupied) for n in snap.nodes]
     if snap.priority_classes:
         out["priorityClasses"] = [{"name": c.name, "value": c.value, **({"globalDefault": True} if c.global_default else {})}
                                   for c in snap.priority_classes]
@@ -123,6 +122,17 @@ def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None) -> dict:
         row["asks"] = asks
         rows.append(row)
     out["applications"] = rows
+    return out
+
+
+def _node(name: str, capacity: dict, schedulable: bool, names: Names, occupied: dict | None = None) -> dict:
+    """A node in the native format; `schedulable: false` (prio's addition to the contract) only
+    for a cordoned or draining node, `occupied` only where other schedulers' pods take room."""
+    out = {"name": names.node(name), "capacity": resources(capacity)}
+    if occupied:
+        out["occupied"] = resources(occupied)
+    if not schedulable:
+        out["schedulable"] = False
     return out
 
 
@@ -199,6 +209,11 @@ def render(config_text: str, snap, *, source: str, anonymize: bool = False, keep
     body = re.sub(r"\A(%[^\n]*\n)*---[ \t]*\n", "", body + "\n").rstrip("\n")
     lines.append(body)
     lines.append("---")
+    extra = beyond(snap.tracked, snap.apps)
+    if extra:  # the contract's snapshot holds usage only as applications' allocations
+        lines.append(f"# YuniKorn tracked more usage for {len(extra)} user{'s' if len(extra) != 1 else ''} than these applications' "
+                     "running allocations hold (its user/group manager is shared by every partition): the native format has no "
+                     "place for it, so offline runs of this file count the allocations alone for user and group limits")
     rej = [r for r in rejected]
     if rej:
         listed = {a.id for a in snap.apps if a.rejected is not None}

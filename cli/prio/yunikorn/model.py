@@ -126,10 +126,12 @@ class Model:
             self.cluster = Cluster(snapshot.nodes, partition.nodesort_type if partition is not None else None,
                                    partition.resourceweights if partition is not None else None)
         limits = limits_of(partition)
-        self.ugm = Usage(limits) if limits else None
+        self.ugm = Usage(limits, snapshot.tracked) if limits else None
         self.running: list = []  # (AppState, snapshot.Allocation): what runs when the run starts
         if self.cluster is not None or self.ugm is not None:
             self._place_running()
+        if self.ugm is not None:  # a live YuniKorn's tracked usage, where the applications do not hold it
+            self.ugm.include(snapshot.tracked)
         # When every ask asks for something and nothing negative, whatever has an ask neither
         # allocated nor set aside (live) has strictly positive pending resources: the hot path
         # then need not check.

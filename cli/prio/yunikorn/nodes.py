@@ -74,11 +74,28 @@ def fit_in_score(ask: dict, available: dict) -> float:
     return s
 
 
+def unschedulable_note(nodes) -> str | None:
+    """What the run makes of the unschedulable nodes among `nodes` (snapshot.Node), for a note;
+    None when every node is schedulable."""
+    off = [n.name for n in nodes or () if not n.schedulable]
+    if not off:
+        return None
+    names = ", ".join(off[:5]) + (f" and {len(off) - 5} more" if len(off) > 5 else "")
+    return (f"{'node' if len(off) == 1 else 'nodes'} {names} {'is' if len(off) == 1 else 'are'} unschedulable (cordoned or "
+            "draining): nothing new is placed, reserved or preempted there; what runs there keeps running and counts")
+
+
 class NodeState:
-    """One node: its capacity, what is allocated on it, its free room, and the ask (application
-    id, ask id) its reservation is for, if any (a node holds at most one). `occupied` is what
-    pods YuniKorn does not schedule take (the core's occupiedResource): less free room, the
-    node's score included, but no application's usage."""
+    """One node: its capacity, what is allocated on it, its free room, the ask (application id,
+    ask id) its reservation is for, if any (a node holds at most one), and whether it is
+    schedulable. `occupied` is what pods YuniKorn does not schedule take (the core's
+    occupiedResource): less free room, the node's score included, but no application's usage.
+    An unschedulable node (cordoned or draining: Node.IsSchedulable false) stays in the
+    partition as YuniKorn keeps it: its capacity counts in the partition's total (root's max),
+    what runs on it keeps its room and counts for its queues and users, it sorts in the node
+    order as any node; but tryNodes and tryNodesNoReserve pass over it (nothing is placed or
+    reserved on it) and the preemptor takes no victim on it (initWorkingState). A reservation
+    on it could only predate the cordon, which a snapshot does not hold."""
 
     __slots__ = ("name", "capacity", "allocated", "available", "reserved", "schedulable", "occupied")
 
@@ -119,7 +136,8 @@ class Cluster:
     normal allocation walk uses."""
 
     def __init__(self, nodes, policy: str | None = None, weights: dict | None = None):
-        self.nodes = [NodeState(n.name, n.capacity, n.schedulable, n.occupied) for n in nodes]
+        self.nodes = [NodeState(n.name, n.capacity, getattr(n, "schedulable", True), getattr(n, "occupied", None))
+                      for n in nodes]
         self.by_name = {n.name: n for n in self.nodes}
         self.policy = sort_policy(policy)
         self.weights = weights_of(weights)

@@ -31,6 +31,8 @@ and prio's own for what its model adds:
   the resource and the node with the most of it free, and the reservation the ask holds.
 - ``NodeReserved``: a node with room is reserved for another ask (a reserved node is closed to
   every other ask until its reservation is used).
+- ``NodeUnschedulable``: the only nodes big enough for the ask, or the only ones with room for it
+  now, are unschedulable (cordoned or draining: YuniKorn's tryNodes skips them).
 - ``NoCapacity``: the cluster capacity (root's max, the snapshot's ``capacity``) is used up: in
   YuniKorn the ask would wait for a node; prio has one pool and nothing is released.
 - ``QueueStopped``: a queue on the path is Stopped (REST dumps).
@@ -52,6 +54,7 @@ CODES = {
     "NodeTooSmall": ("Larger than every node", "prio: FitInNode fails on every node (YuniKorn never reserves one for it)"),
     "NoNodeRoom": ("No node has room", "prio: no node's free room fits it (tryNodes found none)"),
     "NodeReserved": ("Node reserved for another ask", "prio: the node with room holds another ask's reservation"),
+    "NodeUnschedulable": ("Only unschedulable nodes fit", "prio: the nodes big enough (or with room) are cordoned or draining (tryNodes skips them)"),
     "MaxApplications": ("Application cannot run in queue: maxapplications reached", "YuniKorn's event APP_CANNOTRUN_QUEUE"),
     "RejectedByPlacement": ("Rejected by placement", "YuniKorn's placement manager (failed to place application)"),
     "NoCapacity": ("No capacity left", "prio: the cluster capacity is used up (one pool, nothing released)"),
@@ -89,6 +92,8 @@ _UGM_APPS = re.compile(r"^(user|group) (\S+) maxapplications (\d+) of (\S+) reac
 _TOO_BIG = re.compile(r"^larger than every node(?:: needs (\S+) (\S+), the largest node has (\S+))?")
 _NO_ROOM = re.compile(r"^no node has room(?:: needs (\S+) (\S+), the most free on one node is (\S+) \((\S+)\))?")
 _RESERVED = re.compile(r"^node (\S+) has room but is reserved for (\S+) \(application (\S+)\)")
+_UNSCHED_BIG = re.compile(r"^only unschedulable nodes are big enough \(([^)]*)\)(?:: needs (\S+) (\S+), the largest schedulable node has (\S+))?")
+_UNSCHED_ROOM = re.compile(r"^node (\S+) has room but is unschedulable; no schedulable node has room(?:: needs (\S+) (\S+), the most free on one node is (\S+) \((\S+)\))?")
 
 
 def classify(detail: str) -> Reason:
@@ -131,6 +136,17 @@ def classify(detail: str) -> Reason:
     if m:
         node, ask, app = m.groups()
         return Reason("NodeReserved", f"{CODES['NodeReserved'][0]}: {node} waits for {ask} of {app}", detail)
+    m = _UNSCHED_BIG.match(detail)
+    if m:
+        names, res, need, top = m.groups()
+        more = f"; needs {res} {need}, the largest schedulable node has {top}" if res else ""
+        return Reason("NodeUnschedulable", f"{CODES['NodeUnschedulable'][0]}: {names} (cordoned or draining){more}", detail, None, res)
+    m = _UNSCHED_ROOM.match(detail)
+    if m:
+        node, res, need, top, other = m.groups()
+        more = f"; needs {res} {need}, at most {top} free on a schedulable node ({other})" if res else ""
+        return Reason("NodeUnschedulable", f"{CODES['NodeUnschedulable'][0]}: {node} has room but is cordoned or draining{more}",
+                      detail, None, res)
     m = _STOPPED.match(detail)
     if m:
         return Reason("QueueStopped", f"{CODES['QueueStopped'][0]}: {m.group(1)}", detail, m.group(1))

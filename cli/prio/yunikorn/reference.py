@@ -247,6 +247,7 @@ class ReferenceRun:
         self.runs: list = []  # the running allocations (preemption.world.Run): victims to be
         self.triggered: set = set()  # asks that preempted once (MarkTriggeredPreemption): never again
         self.checked: set = set()  # asks that tried since time last passed (preemptAttemptFrequency)
+        self.states_seen: set = set()  # _state_when_time_passes each time it passed: a repeat ends the run
         self.attempts_left = MAX_PREEMPTIONS_PER_QUEUE
         if self.preempting:
             self._init_runs()
@@ -559,19 +560,35 @@ class ReferenceRun:
         """After a cycle that placed, preempted and reserved nothing, YuniKorn's retry delay for
         preemption passes (the recorded harness moves every ask's last attempt into the past):
         asks that tried may try again. Worth another cycle only when something changed since
-        the last time it passed; otherwise the run is over."""
+        the last time it passed; otherwise the run is over. So is a run that comes back to a
+        state it was in when time passed before: preemption attempts that only cancel a
+        lower-priority reservation, which the next ask takes again (one schedulable node left
+        for many asks), would go round forever; YuniKorn does the same and places nothing more,
+        so the run ends there."""
         if not self.preempting or not self.checked:
             return False
         changed = self.progress or self._reservation_count() != held_before or self.cancels != self.cancels_seen
         self.cancels_seen = self.cancels
         if not changed:
             return False
+        state = self._state_when_time_passes()
+        if state in self.states_seen:
+            return False
+        self.states_seen.add(state)
         self.checked.clear()
         self.progress = False
         return True
 
     progress = True  # something happened since time last passed
     cancels_seen = 0
+
+    def _state_when_time_passes(self) -> tuple:
+        """What decides every later cycle, as it stands when time passes: the allocations and
+        preemptions made, the reservations (ask and node), the asks that preempted, the asks
+        set aside (the queues' usage, the nodes' room and the running tasks follow from these)."""
+        held = frozenset((st_id, i, node.name) for st_id, asks in self.reservations.items() for i, node in asks.items())
+        dead = sum(len(st.dead) for st in self.eng.apps)
+        return self.steps_done, len(self.eng.preemptions), held, frozenset(self.triggered), dead
 
     def _unreserve(self, st, i: int) -> None:
         held = self.reservations.get(id(st))
@@ -784,28 +801,45 @@ def too_big_reason(cluster, res: dict) -> str:
 
 def no_room_reason(cluster, st, ask, held) -> str:
     """An ask that fits some node's capacity but found no node when the run ended: a node with
-    room held by another ask's reservation, else the resource short on the node with the most of
-    it free (and the reservation the ask holds, if any); cordoned nodes that would have the room
-    are named (YuniKorn places nothing new on them)."""
+    room held by another ask's reservation; else, when the nodes big enough for it (or those
+    with room for it) are all unschedulable (cordoned or draining: tryNodes passes over them),
+    those; else the resource short on the schedulable node with the most of it free (and the
+    reservation the ask holds, if any)."""
     res = ask.resources
     usable = [n for n in cluster.nodes if n.schedulable and n.fits_node(res)]
     blocked = [n for n in usable if n.reserved is not None and n is not held and n.can_allocate(res, n.reserved)]
     if blocked:
         n = min(blocked, key=lambda n: n.name)
         return f"node {n.name} has room but is reserved for {n.reserved[1]} (application {n.reserved[0]})"
+    cordoned = [n for n in cluster.nodes if not n.schedulable and n.fits_node(res)]
+    if not usable and cordoned:
+        return _only_unschedulable(cluster, res, cordoned)
     pool = [n for n in usable if n.reserved is None or n is held] or usable
     k = next((t for t in res if res[t] > 0 and all(res[t] > n.available.get(t, 0) for n in pool)),
              next((t for t in res if res[t] > 0), None))
-    out = "no node has room"
+    with_room = [n for n in cordoned if strictly_positive(res) and fit_in(n.available, res)]
+    out = f"node {with_room[0].name} has room but is unschedulable; no schedulable node has room" if with_room else "no node has room"
     if k is not None and pool:
         top = max(pool, key=lambda n: (n.available.get(k, 0), n.name))
         out += (f": needs {k} {show_quantity(k, res[k])}, the most free on one node is "
                 f"{show_quantity(k, max(top.available.get(k, 0), 0))} ({top.name})")
     if held is not None:
         out += f"; it holds the reservation of {held.name}"
-    cordoned = [n.name for n in cluster.nodes if not n.schedulable and n.fits_node(res) and fit_in(n.available, res)]
-    if cordoned:
-        out += f"; {', '.join(cordoned[:3])}{' ...' if len(cordoned) > 3 else ''} would have room but {'is' if len(cordoned) == 1 else 'are'} cordoned"
+    return out
+
+
+def _only_unschedulable(cluster, res: dict, cordoned: list) -> str:
+    """The reason of an ask that only unschedulable nodes are big enough for: those nodes, and
+    the resource every schedulable node is too small in."""
+    names = ", ".join(n.name for n in cordoned[:3]) + (f" and {len(cordoned) - 3} more" if len(cordoned) > 3 else "")
+    out = f"only unschedulable nodes are big enough ({names})"
+    open_nodes = [n for n in cluster.nodes if n.schedulable]
+    if not open_nodes:
+        return out + ": every node is unschedulable"
+    for k, v in res.items():
+        top = max(n.capacity.get(k, 0) for n in open_nodes)
+        if v > top:
+            return out + f": needs {k} {show_quantity(k, v)}, the largest schedulable node has {show_quantity(k, top)}"
     return out
 
 

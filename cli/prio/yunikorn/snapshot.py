@@ -53,7 +53,9 @@ class Allocation:
 class Node:
     name: str
     capacity: dict  # YuniKorn units
-    schedulable: bool = True  # False: cordoned (YuniKorn places nothing new on it)
+    # False: cordoned or draining (the node DAO's `schedulable`, the native `schedulable: false`):
+    # YuniKorn places and reserves nothing on it, what runs there keeps running and counting
+    schedulable: bool = True
     # room taken by pods YuniKorn does not schedule (other schedulers' pods bound to the node:
     # the shim reports them as foreign allocations, the core's node.occupiedResource)
     occupied: dict = field(default_factory=dict)
@@ -89,6 +91,7 @@ class Snapshot:
     source: str = ""
     notes: list = field(default_factory=list)  # what the loader assumed, for explanations
     nodes: list | None = None  # Node, when the snapshot lists them (preemption is per node)
+    tracked: object = None  # ugm.Served: the users' and groups' usage a live YuniKorn tracks
 
     def ask_count(self) -> int:
         return sum(len(a.asks) for a in self.apps)

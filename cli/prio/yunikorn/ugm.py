@@ -126,14 +126,60 @@ class Tracker:
                 self.running.get(p, set()).discard(app_id)
 
 
+class Served:
+    """What a running YuniKorn's user/group manager tracks (`/ws/v1/partition/{p}/usage/users`
+    and `/usage/groups`, the UserResourceUsageDAOInfo and GroupResourceUsageDAOInfo trees).
+
+    YuniKorn's tracked usage is the sum of the allocations its applications hold: each
+    allocation added to an application (placeholders included) is added to its user's and its
+    group's trackers on every queue from root to the leaf (Application.addAllocationInternal ->
+    Manager.IncreaseTrackedResource), and removed when it is released; an application counts as
+    running on those queues from its first allocation until its last is released. So what the
+    applications read from the same server hold is already part of it. What is not: the
+    allocations of applications prio did not read, above all those of other partitions (the
+    manager is one for the whole scheduler and keys its trackers by queue path alone, so
+    `root.a` of two partitions is one tracker), and whatever changed between two requests.
+    Usage.include takes the larger of the two per queue and resource type, and the union of the
+    running applications: never counted twice, never less than YuniKorn holds."""
+
+    __slots__ = ("users", "groups", "app_groups")
+
+    def __init__(self, users=None, groups=None, app_groups=None):
+        self.users: dict = users or {}  # user -> {queue path: (resources, set of running app ids)}
+        self.groups: dict = groups or {}  # group -> the same
+        self.app_groups: dict = app_groups or {}  # app id -> the group YuniKorn tracks it under
+
+    def __bool__(self) -> bool:
+        return bool(self.users or self.groups or self.app_groups)
+
+
 class Usage:
     """Every user's and group's tracker, and the group each application is tracked under."""
 
-    def __init__(self, limits: Limits):
+    def __init__(self, limits: Limits, served: Served | None = None):
+        """`served`: what a running YuniKorn tracks (Served); the groups it tracks applications
+        under are taken as they are (YuniKorn chose them when each application was first tracked,
+        under the config of that time). Call include() once the running allocations are added."""
         self.limits = limits
         self.users: dict = {}
         self.groups: dict = {}
-        self.app_group: dict = {}  # app id -> group name or None
+        self.app_group: dict = dict(served.app_groups) if served is not None else {}  # app id -> group name or None
+
+    def include(self, served: Served | None) -> None:
+        """Raise every tracker to what YuniKorn tracks (Served): per queue and resource type the
+        larger of the two, the running applications their union (see Served for why)."""
+        if not served:
+            return
+        for mine, theirs in ((self.users, served.users), (self.groups, served.groups)):
+            for who, paths in theirs.items():
+                t = mine.setdefault(who, Tracker())
+                for path, (res, running) in paths.items():
+                    u = t.usage.setdefault(path, {})
+                    for k, v in res.items():
+                        if v > u.get(k, 0):
+                            u[k] = v
+                    if running:
+                        t.running.setdefault(path, set()).update(running)
 
     def group_of(self, app_id: str, leaf_path: str, groups) -> str | None:
         if app_id not in self.app_group:
@@ -210,6 +256,34 @@ class Usage:
             if got is not None:
                 return ("group", g) + got
         return None
+
+
+def beyond(served: Served | None, apps) -> list:
+    """Per user, what YuniKorn tracks on root beyond the running allocations of `apps`
+    (snapshot.App: `allocations`, else `allocated`): (user, the extra resources, the running
+    applications not among `apps`), users in name order; only users with something beyond."""
+    if not served:
+        return []
+    held: dict = {}
+    ids = set()
+    for a in apps:
+        ids.add(a.id)
+        if a.rejected is not None:
+            continue
+        u = held.setdefault(a.user or DEFAULT_USER, {})
+        parts = [t.resources for t in a.allocations] if a.allocations is not None else [a.allocated]
+        for res in parts:
+            for k, v in res.items():
+                u[k] = u.get(k, 0) + v
+    out = []
+    for user in sorted(served.users):
+        res, running = served.users[user].get("root", ({}, set()))
+        mine = held.get(user, {})
+        extra = {k: v - mine.get(k, 0) for k, v in res.items() if v > mine.get(k, 0)}
+        others = sorted(set(running) - ids)
+        if extra or others:
+            out.append((user, extra, others))
+    return out
 
 
 def limits_of(partition) -> Limits:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from prio.yunikorn import acl as acl_mod
 from prio.yunikorn import quantity, resources
 from prio.yunikorn.config import queue_path
 from prio.diagnostics import Issue
@@ -289,3 +290,54 @@ def named_limit_above_wildcard(ctx):
                         yield Issue("PRIO213", lim.path + (key,),
                                     f"{kind} {name} has a larger limit than the wildcard {kind} on queue {queue_path(q, anc)} "
                                     f"({what}): YuniKorn refuses any child queue limit for {name} above the wildcard's", at="key")
+
+
+@check("PRIO214", "group-limit-outside-acl", "warning", "limits")
+def group_limit_outside_acl(ctx):
+    """A group limit on a queue whose ACLs admit submitters only by other groups.
+
+    A user may submit to a queue when the submit or admin ACL of the queue, or of any queue
+    above it, allows the user (YuniKorn's CheckSubmitAccess goes up the tree). Groups come from
+    the identity provider, so any group could exist; but where every ACL on the queue's path
+    and below it admits only named groups (no `*`, no user), a member of the limited group can
+    submit there only by also being in one of those groups. The limit then holds only those
+    users, which is rarely what it was written for (a group missing from the ACL, or a typo).
+    No finding where an ACL on the path or below is `*` or names a user (who may be in the
+    group), or where no ACL is set at all.
+
+    Example (warns):
+        - name: team-a
+          submitacl: " team-a"
+          limits:
+            - {groups: [team-b], maxapplications: 2}
+    Fix: add the group to an ACL that admits it (`submitacl: " team-a,team-b"`), or limit a
+    group the ACLs admit.
+    """
+    for p, q, anc in ctx.queues:
+        limited = [(lim, i, g) for lim in q.limits or [] for i, g in enumerate(lim.groups or []) if g and g != "*"]
+        if not limited:
+            continue
+        acls = []
+        for x in anc + tuple(_subtree(q)):
+            for key in ("submitacl", "adminacl"):
+                acls.append(acl_mod.parse(getattr(x, key)))
+        if any(a is None or a.everyone or a.users for a in acls):
+            continue  # refused by YuniKorn (PRIO124/125), open to all, or open to named users
+        admitted = frozenset().union(*(a.groups for a in acls))
+        if not admitted:
+            continue  # no ACL anywhere: not a question of this limit
+        for lim, i, g in limited:
+            if g not in admitted:
+                names = ", ".join(sorted(admitted)[:5]) + (" ..." if len(admitted) > 5 else "")
+                yield Issue("PRIO214", lim.path + ("groups", i),
+                            f"group {g} is limited on queue {queue_path(q, anc)}, but the ACLs on its path and below admit only "
+                            f"the groups {names}: a member of {g} can submit there only by also being in one of them")
+
+
+def _subtree(q):
+    """The queue and every queue below it."""
+    stack = [q]
+    while stack:
+        x = stack.pop()
+        yield x
+        stack.extend(x.children)

@@ -107,11 +107,12 @@ def analyse(root, snapshot: Snapshot, preemption_enabled: bool = True, node_sort
         nodes = [Node("node-1", dict(snapshot.capacity or {}))]
     w, latest = _world(root, snapshot, nodes, preemption_enabled, node_sort, weights)
     if limits:  # the user/group manager's usage (ugm.Limits from the config)
-        w.ugm = Usage(limits)
+        w.ugm = Usage(limits, snapshot.tracked)
         apps = {a.id: a for a in snapshot.apps}
         for run in w.runs:
             user, groups = _who(apps[run.app])
             w.ugm.add(run.app, run.leaf.path, user, groups, run.res)
+        w.ugm.include(snapshot.tracked)  # a live YuniKorn's, where the running allocations do not hold it
     asks = [_initially(w, w.leaves[app.id], app.id, ask) for app in snapshot.apps for ask in app.asks]
     _schedule(w, root, snapshot.apps, asks, latest)
     return Result(asks, [n.name for n in nodes])

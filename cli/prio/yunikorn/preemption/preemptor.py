@@ -64,7 +64,10 @@ class Preemptor:
                 if not triggered and priority < self.ask.priority:
                     self.cancelled.append(n)  # waited past reservationWaitTimeout: cancelled
                     held = None
-            if held is not None or n in self.w.unschedulable or not resources.fit_in(self.w.nodes[n], self.res):
+            # a node reserved for another ask, an unschedulable one (cordoned: its reservations
+            # above are still cancelled, as initWorkingState does before it looks at the state)
+            # or one too small: no victim there
+            if held is not None or not self.w.schedulable(n) or not resources.fit_in(self.w.nodes[n], self.res):
                 by_node.pop(n, None)
             else:
                 avail[n] = self.w.available(n)

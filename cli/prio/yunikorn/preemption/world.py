@@ -33,6 +33,9 @@ class World:
         self.leaves = leaves  # app id -> leaf QNode
         self.nodes = {n.name: dict(n.capacity) for n in nodes}
         self.node_order = [n.name for n in nodes]
+        # cordoned or draining nodes: their capacity counts in the partition (root_max), what
+        # runs there stays, but nothing is placed on them and no victim is taken there
+        self.unschedulable = {n.name for n in nodes if not getattr(n, "schedulable", True)}
         self.root_max = resources.total(n.capacity for n in nodes)
         self.runs = list(runs)
         self.preemption_enabled = preemption_enabled
@@ -51,9 +54,8 @@ class World:
         # how victims that tie on YuniKorn's keys are ordered (Go's map order): by queue path,
         # application and snapshot order (prio preempt), or application id and allocation key
         self.tie_by_application = False
-        # what other schedulers' pods take counts as used; cordoned nodes take no preemptor
-        self.nused = {n.name: dict(n.occupied) for n in nodes}
-        self.unschedulable = {n.name for n in nodes if not n.schedulable}
+        # what other schedulers' pods take counts as used
+        self.nused = {n.name: dict(getattr(n, "occupied", None) or {}) for n in nodes}
         for q in root.walk():
             self.qalloc[q.path] = {}
         for run in self.runs:
@@ -104,13 +106,17 @@ class World:
     def available(self, node: str) -> dict:
         return resources.sub(self.nodes[node], self.nused.get(node))
 
+    def schedulable(self, node: str) -> bool:
+        return node not in self.unschedulable
+
     def has_room(self, node: str, res: dict) -> bool:
         """tryNode's checks: the node is schedulable, big enough and has the room free."""
-        return node not in self.unschedulable and resources.fit_in(self.nodes[node], res) and \
+        return self.schedulable(node) and resources.fit_in(self.nodes[node], res) and \
             resources.fit_in(self.available(node), res)
 
     def sorted_nodes(self) -> list:
         """The node names in the partition's order (nodes.score, then name): the same rule the
-        scheduling run uses."""
+        scheduling run uses. Unschedulable nodes are in it, as in YuniKorn's node iterator: the
+        callers pass over them (tryNodes, initWorkingState)."""
         policy = sort_policy(self.node_sort)
         return sorted(self.node_order, key=lambda n: (score(policy, self.nodes[n], self.available(n), self.weights), n))

@@ -1,0 +1,46 @@
+"""Queue ACLs as YuniKorn's scheduler reads them (yunikorn-core pkg/common/security/acl.go
+NewACL, CheckAccess; pkg/scheduler/objects/queue.go CheckSubmitAccess). Pure: no I/O.
+
+An ACL string is `users groups`: a comma-separated user list, one space, a comma-separated group
+list (a leading space: groups only). `*` alone, or as the whole user or group list, allows
+everyone. Names that do not match the runtime patterns are ignored (silently: the validator is
+laxer). An empty ACL allows no one. Submitting to a queue is allowed when the submit ACL or the
+admin ACL of the queue, or of any queue above it, allows the user (the check goes up the tree)."""
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+WILDCARD = "*"
+# security.userNameRegExp and groupRegExp: stricter than the config validator's
+USER = re.compile(r"^[_a-zA-Z][a-zA-Z0-9_.@-]*[$]?$")
+GROUP = re.compile(r"^[_a-zA-Z][a-zA-Z0-9_-]*$")
+
+
+class ACL(NamedTuple):
+    everyone: bool
+    users: frozenset
+    groups: frozenset
+
+
+NOBODY = ACL(False, frozenset(), frozenset())
+
+
+def parse(text: str | None) -> ACL | None:
+    """NewACL: the ACL a string gives, NOBODY for an absent or empty one; None for a string
+    YuniKorn refuses when it creates the queue (more than two parts on single spaces)."""
+    if not text:
+        return NOBODY
+    fields = text.split(" ")
+    if len(fields) > 2:
+        return None
+    if text.strip() == WILDCARD:
+        return ACL(True, frozenset(), frozenset())
+    users = fields[0].split(",")
+    if users == [WILDCARD]:
+        return ACL(True, frozenset(), frozenset())
+    groups = fields[1].split(",") if len(fields) == 2 else []
+    if groups == [WILDCARD]:
+        return ACL(True, frozenset(), frozenset())
+    return ACL(False, frozenset(u for u in users if u and USER.fullmatch(u)),
+               frozenset(g for g in groups if g and GROUP.fullmatch(g)))
