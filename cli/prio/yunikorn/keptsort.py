@@ -27,6 +27,7 @@ tests/yunikorn/test_keptsort.py checks every first and order against gosort.slic
 through random changes and removals."""
 from __future__ import annotations
 
+from bisect import bisect_left
 from operator import ge
 
 from prio.yunikorn.gosort import BLOCK, _insertion2, _insertion_data, _sym_merge2, _sym_merge_data
@@ -49,9 +50,10 @@ class KeptSort:
     """SliceStable over positions 0..n-1 of `keys` and `vecs` (the caller's lists, one entry a
     candidate in input order), with gosort.stable_order's comparator: key, then pending
     dominance. The caller changes the lists in place and says so: `changed(p)` after position
-    p's key or vector changed, `removed(p)` after position p was deleted from both."""
+    p's key or vector changed (a list's append: the runs holding it are dropped when next
+    asked), `removed(p)` after position p was deleted from both."""
 
-    __slots__ = ("keys", "vecs", "gkey", "firsts", "orders", "ctx")
+    __slots__ = ("keys", "vecs", "gkey", "firsts", "orders", "ctx", "dirty", "changed")
 
     def __init__(self, keys: list, vecs: list):
         self.keys, self.vecs = keys, vecs
@@ -59,25 +61,32 @@ class KeptSort:
         self.firsts: dict = {}  # (s, e) -> the group's first in that run and its members (or None: none)
         self.orders: dict = {}  # (s, e) -> SliceStable's order of positions s..e-1, that run alone
         self.ctx = None  # the comparator's inputs over the current lists (ranks, vectors apart)
+        self.dirty: list = []  # positions changed since the runs were last asked for
+        self.changed = self.dirty.append
 
-    def changed(self, p: int) -> None:
-        """Position p's key or vector changed: the runs holding it are worked out again."""
+    def _flush(self, n: int, firsts_too: bool = True) -> None:
+        """Drop the runs (of the tree over n positions) holding a changed position."""
         firsts, orders = self.firsts, self.orders
-        s, e = 0, len(self.keys)
-        while True:
-            firsts.pop((s, e), None)
-            orders.pop((s, e), None)
-            if e - s <= BLOCK:
-                break
-            m = split(s, e)
-            if p < m:
-                e = m
-            else:
-                s = m
+        for p in set(self.dirty):
+            s, e = 0, n
+            while True:
+                if firsts_too:
+                    firsts.pop((s, e), None)
+                orders.pop((s, e), None)
+                if e - s <= BLOCK:
+                    break
+                m = split(s, e)
+                if p < m:
+                    e = m
+                else:
+                    s = m
+        self.dirty.clear()
         self.ctx = None
 
     def removed(self, p: int) -> None:
         """Position p was deleted (the ones after it moved down by one)."""
+        if self.dirty:
+            self._flush(len(self.keys) + 1)
         self.firsts = {r: f for r, f in self.firsts.items() if r[1] <= p}
         self.orders = {r: o for r, o in self.orders.items() if r[1] <= p}
         self.ctx = None
@@ -87,10 +96,50 @@ class KeptSort:
     def first(self, gkey) -> int:
         """The position SliceStable puts first, gkey being the least key of all (its group two
         or more: a lone least candidate is first anyway, gosort.least)."""
+        n = len(self.keys)
         if gkey != self.gkey:
-            self.firsts = {}
             self.gkey = gkey
-        return self._first(0, len(self.keys))[0]
+            self.firsts = {}
+            if self.dirty:
+                if self.orders:
+                    self._flush(n, False)
+                else:
+                    self.dirty.clear()
+                    self.ctx = None
+            keys = self.keys
+            members = [p for p in range(n) if keys[p] == gkey]
+            return self._build(0, n, members, 0, len(members))[0]
+        if self.dirty:
+            self._flush(n)
+        return self._first(0, n)[0]
+
+    def _build(self, s: int, e: int, members: list, lo: int, hi: int):
+        """_first of the run s..e-1 from scratch, members[lo:hi] being the group's positions in
+        it; runs holding none are None (and so are the runs under them)."""
+        if lo == hi:
+            self._none(s, e)
+            return None
+        if e - s <= BLOCK:
+            info = self._block(members[lo:hi])
+        else:
+            m = split(s, e)
+            k = bisect_left(members, m, lo, hi)
+            left, right = self._build(s, m, members, lo, k), self._build(m, e, members, k, hi)
+            if left is None:
+                info = right
+            elif right is None:
+                info = left
+            else:
+                info = self._merge(s, e, left, right)
+        self.firsts[(s, e)] = info
+        return info
+
+    def _none(self, s: int, e: int) -> None:
+        self.firsts[(s, e)] = None
+        if e - s > BLOCK:
+            m = split(s, e)
+            self._none(s, m)
+            self._none(m, e)
 
     def _first(self, s: int, e: int):
         """The group's first in the run s..e-1 and its members: [first position, then for two
@@ -99,9 +148,9 @@ class KeptSort:
         got = self.firsts.get((s, e), self)
         if got is not self:
             return got
-        two = len(self.vecs[s]) == 2
         if e - s <= BLOCK:
-            info = self._block2(s, e) if two else self._block(s, e)
+            keys, gkey = self.keys, self.gkey
+            info = self._block([p for p in range(s, e) if keys[p] == gkey])
         else:
             m = split(s, e)
             left, right = self._first(s, m), self._first(m, e)
@@ -110,54 +159,60 @@ class KeptSort:
             elif right is None:
                 info = left
             else:
-                info = self._merge2(s, e, left, right) if two else self._merge(s, e, left, right)
+                info = self._merge(s, e, left, right)
         self.firsts[(s, e)] = info
         return info
 
-    def _block2(self, s: int, e: int):
-        """A block's first: the last member dominating every member before it in the block, or
-        its first member (first_of_group's block rule; dominating every one of a set is being
-        >= its greatest in each place and equal to none of them)."""
-        keys, vecs, gkey = self.keys, self.vecs, self.gkey
-        info = None
-        for p in range(s, e):
-            if keys[p] == gkey:
+    def _block(self, members: list):
+        """A block's first from its members' positions, ascending: the last member dominating
+        every member before it in the block, or its first member (first_of_group's block rule;
+        for two types, dominating every one of a set is being >= its greatest in each place and
+        equal to none of them)."""
+        if not members:
+            return None
+        vecs = self.vecs
+        p = members[0]
+        v = vecs[p]
+        if len(v) != 2:
+            info = [p, [v]]
+            for p in members[1:]:
                 v = vecs[p]
-                if info is None:
-                    info = [p, v[0], v[1], [v]]
-                    continue
-                x0, x1 = v
-                m0, m1 = info[1], info[2]
-                if x0 >= m0 and x1 >= m1:
-                    if v not in info[3]:
-                        info[0] = p
-                    info[1], info[2] = x0, x1
-                else:
-                    if x0 > m0:
-                        info[1] = x0
-                    if x1 > m1:
-                        info[2] = x1
-                info[3].append(v)
-        return info
-
-    def _block(self, s: int, e: int):
-        keys, vecs, gkey = self.keys, self.vecs, self.gkey
-        info = None
-        for p in range(s, e):
-            if keys[p] == gkey:
-                v = vecs[p]
-                if info is None:
-                    info = [p, [v]]
-                    continue
                 if all([_dom(v, u) for u in info[1]]):
                     info[0] = p
                 info[1].append(v)
+            return info
+        info = [p, v[0], v[1], [v]]
+        for p in members[1:]:
+            v = vecs[p]
+            x0, x1 = v
+            m0, m1 = info[1], info[2]
+            if x0 >= m0 and x1 >= m1:
+                if v not in info[3]:
+                    info[0] = p
+                info[1], info[2] = x0, x1
+            else:
+                if x0 > m0:
+                    info[1] = x0
+                if x1 > m1:
+                    info[2] = x1
+            info[3].append(v)
         return info
 
-    def _merge2(self, s: int, e: int, left: list, right: list) -> list:
+    def _merge(self, s: int, e: int, left: list, right: list) -> list:
         """A merge's first (first_of_group's rules): the left run's first l0 where nothing of
         the right run dominates it (A); else the right run's first where it dominates every
         member of the left run (B); else the first of the run's own order."""
+        if len(left) == 2:
+            l0, lv = left
+            r0, rv = right
+            vl = self.vecs[l0]
+            if not any([_dom(r, vl) for r in rv]):
+                f = l0
+            elif all([_dom(self.vecs[r0], x) for x in lv]):
+                f = r0
+            else:
+                f = self.order(s, e)[0]
+            return [f, lv + rv]
         l0, lm0, lm1, lv = left
         r0, rm0, rm1, rv = right
         vl = self.vecs[l0]
@@ -174,18 +229,6 @@ class KeptSort:
                     break
         return [f, lm0 if lm0 > rm0 else rm0, lm1 if lm1 > rm1 else rm1, lv + rv]
 
-    def _merge(self, s: int, e: int, left: list, right: list) -> list:
-        l0, lv = left
-        r0, rv = right
-        vl = self.vecs[l0]
-        if not any([_dom(r, vl) for r in rv]):
-            f = l0
-        elif all([_dom(self.vecs[r0], x) for x in lv]):
-            f = r0
-        else:
-            f = self.order(s, e)[0]
-        return [f, lv + rv]
-
     # ---- the order ---------------------------------------------------------------------------
 
     def order(self, s: int = 0, e: int | None = None) -> list:
@@ -193,6 +236,8 @@ class KeptSort:
         The list is kept: read it, do not change it."""
         if e is None:
             e = len(self.keys)
+        if self.dirty:
+            self._flush(len(self.keys))
         got = self.orders.get((s, e))
         if got is not None:
             return got
