@@ -377,34 +377,9 @@ def stable_order(keys: list, vecs: list, memo: dict | None = None, lo: int = 0, 
                 a = b
                 continue
         if two:
-            for i in range(a + 1, b):
-                x = data[i]
-                rx, x0, x1 = rk[x], v0[x], v1[x]
-                j = i
-                while j > a:
-                    y = data[j - 1]
-                    ry = rk[y]
-                    if rx != ry:
-                        if rx > ry:
-                            break
-                    else:
-                        y0 = v0[y]
-                        if x0 < y0:
-                            break
-                        y1 = v1[y]
-                        if x1 < y1 or (x0 == y0 and x1 == y1):
-                            break
-                    data[j] = y
-                    j -= 1
-                data[j] = x
+            _insertion2(data, rk, v0, v1, a, b)
         else:
-            for i in range(a + 1, b):
-                x = data[i]
-                j = i
-                while j > a and _less(rk, vecs, x, data[j - 1]):
-                    data[j] = data[j - 1]
-                    j -= 1
-                data[j] = x
+            _insertion_data(data, rk, vecs, a, b)
         if memo is not None:
             memo[lo + a] = (sig, [x + lo for x in data[a:b]] if lo else data[a:b])
         a = b
@@ -426,6 +401,42 @@ def stable_order(keys: list, vecs: list, memo: dict | None = None, lo: int = 0, 
                 _sym_merge_data(data, rk, vecs, a, m, n)
         block *= 2
     return [lo + x for x in data] if lo else data
+
+
+def _insertion2(data: list, rk: list, v0: list, v1: list, a: int, b: int) -> None:
+    """insertionSort over data[a:b] (positions) for two types, the comparator inline: an
+    element shifts left while it is less than the one before it."""
+    for i in range(a + 1, b):
+        x = data[i]
+        rx, x0, x1 = rk[x], v0[x], v1[x]
+        j = i
+        while j > a:
+            y = data[j - 1]
+            ry = rk[y]
+            if rx != ry:
+                if rx > ry:
+                    break
+            else:
+                y0 = v0[y]
+                if x0 < y0:
+                    break
+                y1 = v1[y]
+                if x1 < y1 or (x0 == y0 and x1 == y1):
+                    break
+            data[j] = y
+            j -= 1
+        data[j] = x
+
+
+def _insertion_data(data: list, rk: list, vecs: list, a: int, b: int) -> None:
+    """_insertion2 for vectors of any number of types."""
+    for i in range(a + 1, b):
+        x = data[i]
+        j = i
+        while j > a and _less(rk, vecs, x, data[j - 1]):
+            data[j] = data[j - 1]
+            j -= 1
+        data[j] = x
 
 
 def _less(rk: list, vecs: list, x: int, y: int) -> bool:

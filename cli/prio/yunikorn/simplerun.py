@@ -46,7 +46,8 @@ from operator import add, sub, truediv
 from prio.values import INT32_MIN
 from prio.yunikorn import features as F
 from prio.yunikorn.dominance import dominates_vec, first_tied, insertion_sort, insertion_sort_bounded, scan_end, tied_vec
-from prio.yunikorn.gosort import BLOCK, dominating, first_of_group, stable_order
+from prio.yunikorn.gosort import BLOCK, dominating
+from prio.yunikorn.keptsort import KeptSort
 from prio.yunikorn.priorities import change, report_level, report_up
 from prio.yunikorn.step import NO_CHANGES, Step, TieNote
 
@@ -517,7 +518,6 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
     # than its insertion sort, and by the queues around it: each choice is made as
     # gosort.stable_order makes it (_choose_sorted), nothing parked.
     exact = len(P.children) > BLOCK
-    memo: dict = {}  # gosort.stable_order's blocks, from one choice to the next
     # the children with something live in name order, a candidate's position in the sort: their
     # names, entries, keys and pending vectors, kept as the choices change them
     cands = None
@@ -525,6 +525,7 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
         by_name = sorted([(e, k) for k, g in groups.items() for e in (g if type(g) is list else (g,))])
         cands = ([e[0] for e, _ in by_name], [e for e, _ in by_name], [k for _, k in by_name], [e[2] for e, _ in by_name])
         names, ep, kp, vp = cands
+        kept = KeptSort(kp, vp)  # SliceStable's runs, from one choice to the next
     picks: list = []
     pnotes: list = []
     pvecs: list | None = [] if P is not root else None
@@ -536,7 +537,7 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
         if exact:
             if not groups:
                 break
-            c, note = _choose_sorted(keys, groups, cands, memo)
+            c, note = _choose_sorted(keys, groups, cands, kept)
         elif parked is not None:  # no key comes before it (keys only grow)
             key, rest, rnotes = parked
             if keys and keys[0] == key:  # children joined: sorted again
@@ -608,6 +609,7 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
             if exact:
                 j = bisect_left(names, c.name)
                 del names[j], ep[j], kp[j], vp[j]
+                kept.removed(j)
             continue
         if two:
             d0, d1 = rec[2]
@@ -622,6 +624,7 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
         if exact:
             j = bisect_left(names, c.name)
             ep[j], kp[j], vp[j] = e, key, pend
+            kept.changed(j)
         g = groups.setdefault(key, e)
         if g is e:
             push(keys, key)
@@ -632,16 +635,16 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
     P.heap = [0, 0, P.heap[2], picks, pnotes, pvecs, pchg]
 
 
-def _choose_sorted(keys: list, groups: dict, cands: tuple, memo: dict):
+def _choose_sorted(keys: list, groups: dict, cands: tuple, kept: KeptSort):
     """The child a parent with more than 20 children takes, and the step's tie note there, from
     its groups (key -> entry (name, queue, pending vector) or list of entries; `keys`: a heap
     of their keys, stale ones skipped) and `cands`, every entry's name, entry, key and vector
-    in name order (lists by position): the least key's lone child, or the child of that key
-    that dominates all the others (gosort.least: first whatever the rest), or the first
-    gosort.first_of_group finds from the group's positions (sorting only the runs where its
-    rules do not decide) when at most four tie with it (the note names them all, in any
-    order), else the first of gosort.stable_order over every child. The child's entry is
-    taken out."""
+    in name order (lists by position, which `kept` sorts as Go does): the least key's lone
+    child, or the child of that key that dominates all the others (gosort.least: first
+    whatever the rest), or SliceStable's first (kept.first: gosort.first_of_group's rules over
+    the runs that changed since the last choice). The note names the others of the key tied
+    with it when at most four are (in any order); when five or more are, the first four in
+    SliceStable's order (kept.order). The child's entry is taken out."""
     while keys[0] not in groups:
         heapq.heappop(keys)
     key = keys[0]
@@ -652,36 +655,17 @@ def _choose_sorted(keys: list, groups: dict, cands: tuple, memo: dict):
         return g[1], None
     i = dominating([e[2] for e in g])  # the least key's group: gosort.least
     note = None
-    names, ep, kp, vp = cands
-    full: list = []  # the whole order, where first_of_group had to sort it all
-
-    def sort_range(a: int, b: int) -> list:
-        order = stable_order(kp, vp, memo, a, b)
-        if b - a == len(kp):
-            full.append(order)
-        return order
-
     if i is None:
-        g.sort()  # by name, as their positions
-        i = first_of_group(len(names), [bisect_left(names, e[0]) for e in g], [e[2] for e in g], sort_range)
-        if i is not None:
-            tied, more = first_tied(g[i][2], g[:i] + g[i + 1:], 2, 1)
-            if more:  # which four are named: the sort's order
-                i = None
-            elif tied:
-                note = TieNote("queues", tied + [g[i][1]], False)
-    if i is None:
-        order = full[0] if full else stable_order(kp, vp, memo)
-        first, fkey = ep[order[0]], kp[order[0]]
-        cv = first[2]
-        tied = [ep[j][1] for j in order[1:] if kp[j] == fkey and tied_vec(cv, vp[j])]
-        if tied:
-            note = TieNote("queues", tied[:4] + [first[1]], len(tied) > 4)
-        key, g = fkey, groups[fkey]
-        if type(g) is not list:
-            del groups[key]
-            return first[1], note
-        i = next(j for j, e in enumerate(g) if e is first)
+        ep, kp, vp = cands[1], cands[2], cands[3]
+        first = ep[kept.first(key)]
+        i = g.index(first)
+        tied, more = first_tied(first[2], g[:i] + g[i + 1:], 2, 1)
+        if more:  # which four are named: the sort's order
+            cv = first[2]
+            tied = [ep[j][1] for j in kept.order() if kp[j] == key and ep[j] is not first and tied_vec(cv, vp[j])]
+            note = TieNote("queues", tied[:4] + [first[1]], True)
+        elif tied:
+            note = TieNote("queues", tied + [first[1]], False)
     e = g.pop(i)
     if len(g) == 1:
         groups[key] = g[0]
