@@ -108,3 +108,15 @@ def test_root_is_always_a_parent_so_its_child_template_counts(tmp_path):
     r = run_cli("validate", str(f), "-o", "json")
     rules = {x["rule"] for x in json.loads(r.stdout)["findings"]}
     assert "PRIO209" not in rules and "PRIO136" in rules and r.exit_code == 1
+
+
+def test_own_priority_of_a_queue_without_priority_properties_is_what_parsing_nothing_gives():
+    """priority.own_priority's shortcut for queues that set neither property."""
+    from prio.lint.rules import priority
+    from prio.yunikorn import properties as P
+    from prio.yunikorn.config import Queue
+
+    plain = Queue((), name="a", properties={"application.sort.policy": "fair"})
+    assert priority.own_priority(plain) == (P.offset(None)[0], P.priority_policy(None)[0] == "fence") == (0, False)
+    fenced = Queue((), name="b", properties={P.PRIORITY_POLICY: "fence", P.PRIORITY_OFFSET: "5"})
+    assert priority.own_priority(fenced) == (5, True)

@@ -14,12 +14,16 @@ from prio.kube.priorityclass import SYSTEM_NODE_CRITICAL as SYSTEM_NODE
 from prio.lint.registry import check
 
 
+_PLAIN = (0, False)  # P.offset(None)[0], and priority_policy(None) is not a fence
 _OWN: dict = {}  # id(queue) -> (queue, (offset, fenced)): the queue is kept, so its id stays its own
 
 
 def own_priority(q):
     """(offset, fenced) from the queue's own properties: neither is inherited. Cached per queue
     (the priority lints ask for every queue several times)."""
+    props = q.properties
+    if P.PRIORITY_OFFSET not in props and P.PRIORITY_POLICY not in props:
+        return _PLAIN  # most queues: nothing to parse, nothing to keep
     got = _OWN.get(id(q))
     if got is not None and got[0] is q:
         return got[1]
