@@ -51,7 +51,8 @@ _DECLS = (
                                    "PRIO_YUNIKORN_TIMEOUT).", type=float, min=0.001, metavar="SECONDS"),
     # Reading a cluster through the user's kubectl (explain, simulate, preempt, snapshot, diff; prio.cli.kube).
     Opt("kube", ("--kube",), "Read the cluster of your kubeconfig through kubectl (read-only, get only): YuniKorn's "
-                             "ConfigMaps, the pods it schedules, the PriorityClasses. kubectl prio turns it on.", type=bool,
+                             "ConfigMaps, the pods (YuniKorn's, and the room other schedulers' pods take), the nodes, "
+                             "the PriorityClasses. kubectl prio turns it on.", type=bool,
         default=False),
     Opt("context", ("--context",), "With --kube: the kubeconfig context to read (default: kubectl's current one).", metavar="NAME"),
     Opt("namespace", ("--namespace",), "With --kube: the namespace of YuniKorn's ConfigMaps (default yunikorn).", metavar="NS"),
