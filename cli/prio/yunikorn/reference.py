@@ -604,7 +604,31 @@ class ReferenceRun:
     cancels = 0  # reservations preemption cancelled (a change in the reservation count)
 
     def _world(self, key):
-        """preemption.world.World over the run's state now, with the nodes other asks hold."""
+        """preemption.world.World over the run's state now, with the nodes other asks hold.
+        The Preemptor only reads it, so one is kept between attempts (_kept_world): _allocate
+        adds its run to it as to self.runs (World.add: the same additions, in the same order,
+        as a World built from scratch over the longer list), a release drops it; only the
+        reservations are filled in again for each attempt."""
+        w = self._kept_world
+        if w is None:
+            w = self._kept_world = self._fresh_world()
+        elif CHECK_CACHES:
+            f = self._fresh_world()
+            assert w.runs == f.runs and w.nodes == f.nodes and w.root_max == f.root_max
+            assert all(list(w.qalloc[q].items()) == list(f.qalloc[q].items()) for q in f.qalloc) and w.qalloc.keys() == f.qalloc.keys()
+            assert all(list(w.nused[n].items()) == list(f.nused[n].items()) for n in f.nused) and w.nused.keys() == f.nused.keys()
+        w.reservations = {}
+        for n in self.cluster.nodes:
+            if n.reserved is not None and n.reserved != key:
+                owner = self.app_of.get(n.reserved[0])
+                ask = next((a for a in owner.asks if a.id == n.reserved[1]), None) if owner else None
+                w.reservations[n.name] = (ask.priority if ask else 0, n.reserved in self.triggered)
+        return w
+
+    _kept_world = None  # the World _world keeps between attempts (None: built at the next one)
+
+    def _fresh_world(self):
+        """preemption.world.World over the running allocations now, without reservations."""
         from prio.yunikorn.preemption.world import World
         from prio.yunikorn.snapshot import Node
 
@@ -614,11 +638,6 @@ class ReferenceRun:
         w = World(eng.root, leaves, nodes, self.runs, True, self.cluster.policy, self.cluster.weights)
         w.predicate_plugin = False  # no resource manager plugin answers predicate checks here
         w.tie_by_application = True  # map-order ties by application id, then allocation key
-        for n in self.cluster.nodes:
-            if n.reserved is not None and n.reserved != key:
-                owner = self.app_of.get(n.reserved[0])
-                ask = next((a for a in owner.asks if a.id == n.reserved[1]), None) if owner else None
-                w.reservations[n.name] = (ask.priority if ask else 0, n.reserved in self.triggered)
         return w
 
     def _preempted(self, st, i: int, node, victims) -> None:
@@ -641,6 +660,7 @@ class ReferenceRun:
     def _release(self, run) -> None:
         """A victim leaves: its node, its queues, its application and its user lose its resources."""
         self.runs.remove(run)
+        self._kept_world = None  # built again from the runs left (a release subtracts: not a sum in order)
         res = run.res
         self.cluster.change(self.cluster.by_name[run.alloc.node], res, -1)
         st = self.app_of.get(run.app)
@@ -710,6 +730,9 @@ class ReferenceRun:
         self.eng.tied_leftovers = set(tied)
         if not self.preempting:  # every ask that found nothing was set aside at the time
             return
+        # no_room_reason reads the nodes, which setting asks aside leaves as they are, the
+        # ask's resources and the node it holds: one answer per pair
+        no_room: dict = {}
         for st in self.eng.apps:
             held = self.reservations.get(id(st), {})
             path = path_to_root(st.leaf)
@@ -720,7 +743,15 @@ class ReferenceRun:
                 why = user_misfit(self.ugm, st, ask) if self.ugm is not None else None
                 if why is None:
                     miss = headroom_misfit(path, ask)
-                    why = headroom_reason(miss, ask) if miss is not None else no_room_reason(self.cluster, st, ask, held.get(i))
+                    if miss is not None:
+                        why = headroom_reason(miss, ask)
+                    else:
+                        k = (tuple(ask.resources.items()), held.get(i))
+                        why = no_room.get(k)
+                        if why is None:
+                            why = no_room[k] = no_room_reason(self.cluster, st, ask, held.get(i))
+                        elif CHECK_CACHES:
+                            assert why == no_room_reason(self.cluster, st, ask, held.get(i)), (st.app_id, ask.id)
                 self._set_aside(st, i, why)
 
     # -- the tie notes: choices Go's map order could have made otherwise
@@ -789,8 +820,11 @@ class ReferenceRun:
                 from prio.yunikorn.preemption.world import Run
                 from prio.yunikorn.snapshot import Allocation
 
-                self.runs.append(Run(Allocation(ask.id, ask.priority, ask.resources, node.name, ask.create_time),
-                                     st.app_id, leaf, len(self.runs)))
+                run = Run(Allocation(ask.id, ask.priority, ask.resources, node.name, ask.create_time), st.app_id, leaf,
+                          len(self.runs))
+                self.runs.append(run)
+                if self._kept_world is not None:
+                    self._kept_world.add(run)
                 self.progress = True
         if self.ugm is not None:
             self.ugm.add(st.app_id, leaf.path, user_of(st), groups_of(st), ask.resources)
