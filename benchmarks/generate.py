@@ -32,6 +32,14 @@ Shape of issue 28 (`CLUSTER_SHAPES`): a real cluster's shape.
   turns preemption off (`preemption: {enabled: false}`): with guarantees and nodes YuniKorn's
   preemption inside the run would take the reference engine. run.py times it against the
   capacity shape: the same run without nodes and limits.
+
+Shape of preemption inside the run (`PREEMPT_SHAPES`, docs/performance.md): what a live cluster
+with guarantees looks like to `prio simulate`, which only the reference engine schedules.
+- preempt: `--asks` applications of one ask each (priority 0, 10 or 100; 1-2 vcore, 1-4 Gi; create
+  times one second apart), spread over `--queues` leaves under root.prod (guaranteed 40 vcore,
+  80 Gi), on one node of 40 vcore and 80 Gi per 50 asks (room for about half of them), each node
+  running a 4-vcore task of root.batch (priority -10, no guarantee: a victim). The partition's
+  preemption is on (the default).
 """
 from __future__ import annotations
 
@@ -46,6 +54,7 @@ GENERATION = 2
 SHAPES = ("capacity", "nocap-pods", "nocap-vcore-memory", "equal-priorities")
 FENCED_SHAPES = ("fenced-pods", "fenced-vcore-memory")
 CLUSTER_SHAPES = ("cluster",)
+PREEMPT_SHAPES = ("preempt",)
 
 
 def _limits(lrnd, indent: str, users: int, leaf: bool) -> list[str]:
@@ -126,10 +135,38 @@ def _fenced_config(rnd, queues: int) -> tuple[list[str], list[str]]:
     return lines, leaves
 
 
+def _preempt(outdir: str, leaves: int, n: int, rnd) -> tuple[str, str]:
+    """The preempt shape (module docstring)."""
+    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:",
+             "          - name: prod", "            resources:", "              guaranteed: {vcore: 40, memory: 80Gi}",
+             "            queues:"]
+    lines += [f"              - name: leaf{j}" for j in range(leaves)]
+    lines.append("          - name: batch")
+    n_nodes = max(3, n // 50)
+    apps = [{"id": f"app-{i:06d}", "queue": f"root.prod.leaf{rnd.randrange(leaves)}",
+             "asks": [{"id": f"ask-{i}", "priority": rnd.choice([0, 10, 100]),
+                       "resources": {"vcore": rnd.choice([1, 2]), "memory": f"{rnd.choice([1, 2, 4])}Gi"},
+                       "createTime": f"2024-05-01T{10 + i // 3600:02d}:{(i // 60) % 60:02d}:{i % 60:02d}Z"}]}
+            for i in range(n)]
+    apps.append({"id": "batch", "queue": "root.batch", "asks": [],
+                 "allocations": [{"id": f"b-{j}", "priority": -10, "resources": {"vcore": 4, "memory": "8Gi"},
+                                  "node": f"node-{j}", "createTime": "2024-05-01T09:00:00Z"} for j in range(n_nodes)]})
+    snapshot = {"nodes": [{"name": f"node-{j}", "capacity": {"vcore": 40, "memory": "80Gi"}} for j in range(n_nodes)],
+                "applications": apps}
+    qpath, spath = os.path.join(outdir, "queues.yaml"), os.path.join(outdir, "asks.json")
+    with open(qpath, "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    with open(spath, "w") as fh:
+        json.dump(snapshot, fh)
+    return qpath, spath
+
+
 def generate(outdir: str, queues: int = 10_000, asks: int = 1_000_000, seed: int = 1,
              shape: str = "capacity") -> tuple[str, str]:
     rnd = random.Random(seed)
     os.makedirs(outdir, exist_ok=True)
+    if shape in PREEMPT_SHAPES:
+        return _preempt(outdir, queues, asks, rnd)
     cluster = shape in CLUSTER_SHAPES
     nocap = shape not in ("capacity",) + CLUSTER_SHAPES
     # the cluster shape's own draws (users, nodes, limits) come from another generator: its
@@ -200,6 +237,6 @@ if __name__ == "__main__":
     ap.add_argument("--queues", type=int, default=10_000)
     ap.add_argument("--asks", type=int, default=1_000_000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--shape", choices=SHAPES + FENCED_SHAPES + CLUSTER_SHAPES, default="capacity")
+    ap.add_argument("--shape", choices=SHAPES + FENCED_SHAPES + CLUSTER_SHAPES + PREEMPT_SHAPES, default="capacity")
     a = ap.parse_args()
     print(*generate(a.outdir, a.queues, a.asks, a.seed, a.shape))

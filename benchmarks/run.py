@@ -30,6 +30,10 @@ Job of issue 28, on generate.CLUSTER_SHAPES:
   nodes (instead of one capacity), 1,000 users and user/group limits on a tenth of the queues,
   against the same prio run on the capacity shape: the same run without nodes and limits
   (<= 3x, < 1 GiB); also prints its ratio to the load+sort+write floor.
+Job of preemption inside the run, on generate.PREEMPT_SHAPES (the reference engine's alone):
+- simulate-preempt: `prio simulate -o json` on 20,000 applications of one ask each in one leaf
+  under a guarantee, with nodes for about half of them and preemption on (2,000 with --quick),
+  against the same load+sort+write floor (target: well under a minute of CPU).
 Generated inputs are cached under benchmarks/.cache (gitignored; --dir to put them elsewhere).
 --quick runs a tenth of the size (100,000 asks, 1,000 queues; 20,000 fenced asks) while iterating.
 Every process runs with compiled bytecode, as an installed prio does (pip compiles it): the
@@ -52,7 +56,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from generate import CLUSTER_SHAPES, FENCED_SHAPES, GENERATION, SHAPES  # noqa: E402
+from generate import CLUSTER_SHAPES, FENCED_SHAPES, GENERATION, PREEMPT_SHAPES, SHAPES  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(HERE), "cli")}
 PY = sys.executable
@@ -223,6 +227,12 @@ def main() -> None:
             got = timed(prio + ["simulate", q, s, "-o", "json"], a.repeat)
             row(job, got, plain, "no nodes or limits", "<= 3x, < 1 GiB")
             row("", got, base, "load+sort+write", "(for reference)")
+    for shape in PREEMPT_SHAPES:
+        job = f"simulate-{shape}"
+        if want(job):
+            q, s = inputs(a.dir, shape, 1, 20_000 // div)
+            base = timed([PY, "-c", FLOOR, s], a.repeat)
+            row(job, timed(prio + ["simulate", q, s, "-o", "json"], a.repeat), base, "load+sort+write", "< 60 s CPU")
     if want("explain"):
         q, s = inputs(a.dir, "capacity", queues, asks)
         base = timed([PY, "-c", "import json, sys; json.load(open(sys.argv[1]))", s], a.repeat)

@@ -19,6 +19,15 @@ def _stable_env(monkeypatch):
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
 
 
+@pytest.fixture(autouse=True)
+def _check_reference_caches(monkeypatch):
+    # The reference engine compares every value it keeps between steps with the value worked
+    # out from scratch, at each use (reference.CHECK_CACHES): in process, in every test.
+    from prio.yunikorn import reference
+
+    monkeypatch.setattr(reference, "CHECK_CACHES", True)
+
+
 def shared(*parts):
     """A file of ../shared (the reference test data); the test is skipped where it is absent."""
     path = os.path.join(SHARED, *parts)

@@ -50,8 +50,10 @@ def limit_lines(draw, types: tuple) -> list[str]:
 
 
 @st.composite
-def queue_settings(draw, leaf: bool, types: tuple, limits: bool, user_limits: bool = False) -> list[str]:
-    """The YAML lines of one queue's settings (properties, maxapplications, resources)."""
+def queue_settings(draw, leaf: bool, types: tuple, limits: bool, user_limits: bool = False,
+                   guarantee: bool = False) -> list[str]:
+    """The YAML lines of one queue's settings (properties, maxapplications, resources);
+    `guarantee`: always a guaranteed resource."""
     props = []
     offset = draw(st.sampled_from(OFFSETS))
     if offset:
@@ -69,7 +71,7 @@ def queue_settings(draw, leaf: bool, types: tuple, limits: bool, user_limits: bo
     if limits and draw(st.integers(0, 4)) == 0:
         t = draw(st.sampled_from(types))
         resources.append(f"max: {{{t}: {draw(st.integers(1, 12))}}}")
-    if draw(st.integers(0, 4)) == 0:
+    if guarantee or draw(st.integers(0, 4)) == 0:
         t = draw(st.sampled_from(types))
         resources.append(f"guaranteed: {{{t}: {draw(st.integers(1, 8))}}}")
     if resources:
@@ -80,10 +82,13 @@ def queue_settings(draw, leaf: bool, types: tuple, limits: bool, user_limits: bo
 
 
 @st.composite
-def scenarios(draw, limits: bool = True, many_siblings: bool | None = None, cluster: bool = False):
+def scenarios(draw, limits: bool = True, many_siblings: bool | None = None, cluster: bool = False,
+              preempting: bool = False):
     """(queues.yaml text, snapshot dict). `limits`: maxes, maxapplications and a capacity may
     occur; `many_siblings`: force (True) or forbid (False) a parent of more than 20 children;
-    `cluster`: nodes, users, groups and user/group limits (above)."""
+    `cluster`: nodes, users, groups and user/group limits (above); `preempting` (with
+    `cluster`): the preemption switch on and a guarantee on root.p0, so that YuniKorn's
+    preemption runs inside the run."""
     types = draw(st.sampled_from(TYPE_SETS))
     lines = ["partitions:", "  - name: default"]
     if cluster:
@@ -92,7 +97,7 @@ def scenarios(draw, limits: bool = True, many_siblings: bool | None = None, clus
             lines += ["    nodesortpolicy:", f"      type: {sort}"]
             if draw(st.integers(0, 3)) == 0:
                 lines.append(f"      resourceweights: {{{types[0]}: {draw(st.sampled_from([0.5, 1, 3]))}}}")
-        if draw(st.booleans()):
+        if not preempting and draw(st.booleans()):
             lines += ["    preemption:", "      enabled: false"]
     lines += ["    queues:", "      - name: root", "        queues:"]
     leaves: list[str] = []
@@ -102,7 +107,8 @@ def scenarios(draw, limits: bool = True, many_siblings: bool | None = None, clus
 
     def add(path: str, name: str, indent: int, leaf: bool) -> None:
         lines.append(" " * indent + f"- name: {name}")
-        lines.extend(" " * (indent + 2) + x for x in draw(queue_settings(leaf, types, limits, cluster)))
+        guarantee = preempting and path == "root" and name == "p0"
+        lines.extend(" " * (indent + 2) + x for x in draw(queue_settings(leaf, types, limits, cluster, guarantee)))
         if leaf:
             leaves.append(f"{path}.{name}")
 

@@ -43,6 +43,25 @@ def test_with_nodes_and_user_limits_the_fast_runs_give_the_reference_steps(scena
     _agree(*scenario)
 
 
+@pytest.mark.skip(reason="the reference engine (before and after the kept values) never ends on some of these inputs: "
+                         "tests/fixtures/preemption-run-loops.json ([queues text, snapshot]) tries preemption forever "
+                         "inside its third step; unskip once the run ends there")
+@pytest.mark.slow
+@settings(SETTINGS, max_examples=60)
+@given(scenarios(cluster=True, preempting=True))
+def test_with_preemption_in_the_run_the_reference_keeps_its_values_right(scenario):
+    """Preemption inside the run is the reference engine's alone (every choice takes it): what
+    it keeps between steps (each leaf's application order and priority, the tie notes read from
+    neighbours, who holds a reservation, the attempts it skips) is compared with the value
+    worked out from scratch at every use (reference.CHECK_CACHES, on in every test), and the
+    three ways still agree."""
+    from prio.yunikorn import features
+
+    eng = build_engine(*scenario)
+    assert features.PREEMPTION_IN_RUN in features.used(eng)
+    _agree(*scenario)
+
+
 def test_an_ask_for_nothing_finds_no_node_in_the_walk():
     """Found by the test above: the walk's node shortcut (Cluster.first_with_room) must leave an
     ask for nothing to find_node, which never places it (preAllocateCheck)."""

@@ -17,11 +17,12 @@ the input order is by name, as the recorded corpora replay it; the step then car
 """
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from typing import NamedTuple
 
 from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn.gosort import slice_stable
+from prio.yunikorn.maxtracker import MaxTracker
 from prio.yunikorn.nodes import fit_in_score
 from prio.yunikorn.priorities import change
 from prio.yunikorn.quantity import show_quantity
@@ -30,6 +31,12 @@ from prio.yunikorn.step import Step, TieNote, run_steps, take_ask
 from prio.yunikorn.ugm import DEFAULT_USER, user_groups
 
 MIN = INT32_MIN
+
+# ReferenceRun keeps a few values between steps instead of working them out again (each
+# application's place in its leaf's order, each leaf's highest priority, who holds a
+# reservation): with this on, every use compares them with the value worked out from scratch
+# (AssertionError on a difference). The tests turn it on (tests/conftest.py).
+CHECK_CACHES = False
 
 
 # ---- priorities -------------------------------------------------------------------------------
@@ -240,6 +247,7 @@ class ReferenceRun:
         self.cluster = eng.cluster  # nodes.Cluster, or None: the capacity is one pool
         self.ugm = eng.ugm  # ugm.Usage, or None: no user or group limits
         self.reservations: dict = {}  # id(st) -> {ask index: the node it holds}
+        self.holders: dict = {}  # id(st) -> st, for each key of reservations
         self.finished = False
         # YuniKorn's preemption inside the run (tryAllocate -> tryPreemption): with nodes, the
         # partition's switch on, and not turned off (simulate --no-preemption)
@@ -256,6 +264,7 @@ class ReferenceRun:
             q.reported = current_priority(q)
         for st in eng.apps:
             st.prio = ask_max_priority(st)
+        self._init_app_order()
 
     # -- the walk
     def step(self):
@@ -272,7 +281,7 @@ class ReferenceRun:
             got = None
             held = self._reservation_count()
             if self.reservations:
-                got = self._try_reserved_queue(self.eng.root)
+                got = self._try_reserved_queue(self.eng.root, self._holding_queues())
             if got is None:
                 got = self._try_queue(self.eng.root, ties, notes)
             if got is None:
@@ -316,13 +325,73 @@ class ReferenceRun:
 
     def _try_leaf(self, leaf, ties: list):
         self.attempts_left = MAX_PREEMPTIONS_PER_QUEUE  # preemptAttemptsRemaining, per leaf and cycle
-        apps = sort_applications(leaf, self.n_types)
-        for st in apps:
+        order = self.app_order[id(leaf)]
+        if CHECK_CACHES:
+            assert [e[3] for e in order] == sort_applications(leaf, self.n_types), leaf.path
+        for e in order:
+            st = e[3]
             got = self._try_app(st)
             if got is not None:
-                self._app_tie(st, apps, ties)
+                self._app_tie(st, order, ties)
                 return got
         return None
+
+    # -- each leaf's applications in sort_applications' order, kept between steps
+    def _init_app_order(self) -> None:
+        """sort_applications for every leaf, kept: (key, application id, place in leaf.apps,
+        state) per application with something pending, sorted. sort_applications is a stable
+        sort by the key of a list in id order (itself stable over leaf.apps), so that tuple
+        orders the applications as it does. A key changes only with the application's
+        priority, usage or pending, so only _allocate and _release move an application
+        (_place_app); the leaf's highest priority (current_priority) is kept with it."""
+        self.app_order: dict = {}  # id(leaf) -> the sorted entries
+        self.app_entry: dict = {}  # id(st) -> its entry in its leaf's order, or None
+        self.leaf_prio: dict = {}  # id(leaf) -> MaxTracker of its applications' priorities
+        self.app_pos: dict = {}  # id(st) -> its place in leaf.apps
+        for q in self.eng.root.walk():
+            if not q.leaf:
+                continue
+            entries = []
+            prios = self.leaf_prio[id(q)] = MaxTracker()
+            for pos, st in enumerate(q.apps):
+                self.app_pos[id(st)] = pos
+                prios.add(st.prio)
+                e = self._entry(st, pos)
+                self.app_entry[id(st)] = e
+                if e is not None:
+                    entries.append(e)
+            entries.sort()
+            self.app_order[id(q)] = entries
+
+    def _entry(self, st, pos: int):
+        if not strictly_positive(st.pending):  # filterOnPendingResources
+            return None
+        return (app_sort_key(st, self.n_types, st.prio), st.app_id, pos, st)
+
+    def _place_app(self, st, old_prio: int) -> None:
+        """st's key, pending or priority may have changed: its entry again, and the leaf's
+        priorities."""
+        leaf = st.leaf
+        if st.prio != old_prio:
+            prios = self.leaf_prio[id(leaf)]
+            prios.remove(old_prio)
+            prios.add(st.prio)
+        old = self.app_entry[id(st)]
+        order = self.app_order[id(leaf)]
+        if old is not None:
+            j = bisect_left(order, old)
+            assert order[j] is old
+            del order[j]
+        e = self.app_entry[id(st)] = self._entry(st, self.app_pos[id(st)])
+        if e is not None:
+            insort(order, e)
+
+    def _leaf_priority(self, leaf) -> int:
+        """current_priority of a leaf, from its kept priorities."""
+        raw = self.leaf_prio[id(leaf)].max
+        if CHECK_CACHES:
+            assert raw == max((ask_max_priority(st) for st in leaf.apps), default=MIN), leaf.path
+        return priority_value_by_policy(leaf, raw)
 
     def _cannot_start(self, st) -> bool:
         """Queue.canRunApp and the user/group manager's CanRunApp for an application that does
@@ -402,13 +471,32 @@ class ReferenceRun:
         return None
 
     # -- the asks holding a reservation
-    def _try_reserved_queue(self, q):
+    def _holding_queues(self) -> set:
+        """The ids of the queues with an application holding a reservation in them (their
+        leaves and every ancestor): _try_reserved_queue finds nothing anywhere else, and
+        sorting a queue has no side effect, so it does not go there."""
+        out = set()
+        for st in self.holders.values():
+            q = st.leaf
+            while q is not None and id(q) not in out:
+                out.add(id(q))
+                q = q.parent
+        if CHECK_CACHES:
+            assert {id(st) for st in self.holders.values()} == {k for k, v in self.reservations.items() if v}
+        return out
+
+    def _try_reserved_queue(self, q, holding: set):
         """Queue.TryReservedAllocate: queues sorted as usual; in a leaf, the applications holding
-        reservations in application id order (prio's stand-in for the map)."""
-        if q.stopped:
+        reservations in application id order (prio's stand-in for the map). `holding`: the
+        queues with such an application (_holding_queues); the others hold nothing to try."""
+        if q.stopped or id(q) not in holding:
             return None
         if q.leaf:
-            for st in sorted((st for st in q.apps if self.reservations.get(id(st))), key=lambda st: st.app_id):
+            pos = self.app_pos
+            holding_here = sorted((st for st in self.holders.values() if st.leaf is q), key=lambda st: (st.app_id, pos[id(st)]))
+            if CHECK_CACHES:
+                assert holding_here == sorted((st for st in q.apps if self.reservations.get(id(st))), key=lambda st: st.app_id)
+            for st in holding_here:
                 if not st.running and self._cannot_start(st):
                     continue
                 got = self._try_reserved_app(st)
@@ -416,7 +504,7 @@ class ReferenceRun:
                     return got
             return None
         for c in sort_queues(q):
-            got = self._try_reserved_queue(c)
+            got = self._try_reserved_queue(c, holding)
             if got is not None:
                 return got
         return None
@@ -460,6 +548,7 @@ class ReferenceRun:
             return
         node.reserved = (st.app_id, st.asks[i].id)
         self.reservations.setdefault(id(st), {})[i] = node
+        self.holders[id(st)] = st
 
     def _reservation_count(self) -> int:
         return sum(len(v) for v in self.reservations.values())
@@ -471,6 +560,8 @@ class ReferenceRun:
         from prio.yunikorn.preemption.world import Run
 
         self.app_of = {st.app_id: st for st in self.eng.apps}
+        # id(queue) -> whether it or an ancestor has a guarantee (resources.is_empty: none given)
+        self.guaranteed_above = {id(q): any(x.guaranteed for x in path_to_root(q)) for q in self.eng.root.walk()}
         for st, a in self.eng.running:
             self.runs.append(Run(a, st.app_id, st.leaf, len(self.runs)))
 
@@ -486,6 +577,14 @@ class ReferenceRun:
             return None
         self.checked.add(key)  # UpdatePreemptCheckTime
         self.attempts_left -= 1
+        if not self.guaranteed_above[id(st.leaf)]:
+            # no guarantee from the leaf up: the ask queue's remaining guarantee is nil
+            # (QueueSnapshot.remaining_guaranteed), so checkPreemptionQueueGuarantees fails
+            # whatever the victims, before anything is changed (the Preemptor below would say so)
+            if CHECK_CACHES:
+                p = Preemptor(self._world(key), st.leaf, ask, nodes_tried)
+                assert p.try_preemption() == (None, None) and not p.cancelled, key
+            return None
         p = Preemptor(self._world(key), st.leaf, ask, nodes_tried)
         node, victims = p.try_preemption()
         for name in p.cancelled:  # lower-priority reservations initWorkingState cancelled
@@ -506,7 +605,31 @@ class ReferenceRun:
     cancels = 0  # reservations preemption cancelled (a change in the reservation count)
 
     def _world(self, key):
-        """preemption.world.World over the run's state now, with the nodes other asks hold."""
+        """preemption.world.World over the run's state now, with the nodes other asks hold.
+        The Preemptor only reads it, so one is kept between attempts (_kept_world): _allocate
+        adds its run to it as to self.runs (World.add: the same additions, in the same order,
+        as a World built from scratch over the longer list), a release drops it; only the
+        reservations are filled in again for each attempt."""
+        w = self._kept_world
+        if w is None:
+            w = self._kept_world = self._fresh_world()
+        elif CHECK_CACHES:
+            f = self._fresh_world()
+            assert w.runs == f.runs and w.nodes == f.nodes and w.root_max == f.root_max
+            assert all(list(w.qalloc[q].items()) == list(f.qalloc[q].items()) for q in f.qalloc) and w.qalloc.keys() == f.qalloc.keys()
+            assert all(list(w.nused[n].items()) == list(f.nused[n].items()) for n in f.nused) and w.nused.keys() == f.nused.keys()
+        w.reservations = {}
+        for n in self.cluster.nodes:
+            if n.reserved is not None and n.reserved != key:
+                owner = self.app_of.get(n.reserved[0])
+                ask = next((a for a in owner.asks if a.id == n.reserved[1]), None) if owner else None
+                w.reservations[n.name] = (ask.priority if ask else 0, n.reserved in self.triggered)
+        return w
+
+    _kept_world = None  # the World _world keeps between attempts (None: built at the next one)
+
+    def _fresh_world(self):
+        """preemption.world.World over the running allocations now, without reservations."""
         from prio.yunikorn.preemption.world import World
         from prio.yunikorn.snapshot import Node
 
@@ -516,11 +639,6 @@ class ReferenceRun:
         w = World(eng.root, leaves, nodes, self.runs, True, self.cluster.policy, self.cluster.weights)
         w.predicate_plugin = False  # no resource manager plugin answers predicate checks here
         w.tie_by_application = True  # map-order ties by application id, then allocation key
-        for n in self.cluster.nodes:
-            if n.reserved is not None and n.reserved != key:
-                owner = self.app_of.get(n.reserved[0])
-                ask = next((a for a in owner.asks if a.id == n.reserved[1]), None) if owner else None
-                w.reservations[n.name] = (ask.priority if ask else 0, n.reserved in self.triggered)
         return w
 
     def _preempted(self, st, i: int, node, victims) -> None:
@@ -543,6 +661,7 @@ class ReferenceRun:
     def _release(self, run) -> None:
         """A victim leaves: its node, its queues, its application and its user lose its resources."""
         self.runs.remove(run)
+        self._kept_world = None  # built again from the runs left (a release subtracts: not a sum in order)
         res = run.res
         self.cluster.change(self.cluster.by_name[run.alloc.node], res, -1)
         st = self.app_of.get(run.app)
@@ -552,6 +671,7 @@ class ReferenceRun:
         if st is not None:
             for k, v in res.items():
                 st.usage[k] = st.usage.get(k, 0) - v
+            self._place_app(st, st.prio)  # the fair policy's key is its usage
             if self.ugm is not None:
                 done = not any(r.app == run.app for r in self.runs)
                 self.ugm.remove(run.app, run.leaf.path, user_of(st), groups_of(st), res, done)
@@ -596,6 +716,7 @@ class ReferenceRun:
             held.pop(i).reserved = None
             if not held:
                 del self.reservations[id(st)]
+                del self.holders[id(st)]
 
     @staticmethod
     def _set_aside(st, i: int, reason: str) -> None:
@@ -626,6 +747,9 @@ class ReferenceRun:
         self.eng.tied_leftovers = set(tied)
         if not self.preempting:  # every ask that found nothing was set aside at the time
             return
+        # no_room_reason reads the nodes, which setting asks aside leaves as they are, the
+        # ask's resources and the node it holds: one answer per pair
+        no_room: dict = {}
         for st in self.eng.apps:
             held = self.reservations.get(id(st), {})
             path = path_to_root(st.leaf)
@@ -636,7 +760,15 @@ class ReferenceRun:
                 why = user_misfit(self.ugm, st, ask) if self.ugm is not None else None
                 if why is None:
                     miss = headroom_misfit(path, ask)
-                    why = headroom_reason(miss, ask) if miss is not None else no_room_reason(self.cluster, st, ask, held.get(i))
+                    if miss is not None:
+                        why = headroom_reason(miss, ask)
+                    else:
+                        k = (tuple(ask.resources.items()), held.get(i))
+                        why = no_room.get(k)
+                        if why is None:
+                            why = no_room[k] = no_room_reason(self.cluster, st, ask, held.get(i))
+                        elif CHECK_CACHES:
+                            assert why == no_room_reason(self.cluster, st, ask, held.get(i)), (st.app_id, ask.id)
                 self._set_aside(st, i, why)
 
     # -- the tie notes: choices Go's map order could have made otherwise
@@ -645,14 +777,30 @@ class ReferenceRun:
         if note is not None:
             ties.append(note)
 
-    def _app_tie(self, st, apps: list, ties: list) -> None:
+    def _app_tie(self, st, order: list, ties: list) -> None:
         """Applications equal to st on the leaf's sort key, in id order, that could still be
-        taken (not held by maxapplications, something left to place): up to four named."""
-        key = app_sort_key(st, self.n_types)
-        tied = [x for x in apps if x is not st and not x.blocked and has_live_ask(x)
-                and strictly_positive(x.pending) and app_sort_key(x, self.n_types) == key]
+        taken (not held by maxapplications, something left to place): up to four named. They
+        are st's neighbours in the leaf's order (_init_app_order: equal keys sit together, in
+        id order), read from the first of st's key until a fifth is found."""
+        key = self.app_entry[id(st)][0]
+        tied: list = []
+        more = False
+        j = bisect_left(order, (key,))  # (key,) sorts before every entry of that key
+        while j < len(order) and order[j][0] == key:
+            x = order[j][3]
+            j += 1
+            if x is not st and not x.blocked and has_live_ask(x) and strictly_positive(x.pending):
+                if len(tied) == 4:
+                    more = True
+                    break
+                tied.append(x)
+        if CHECK_CACHES:
+            full = [x for x in sort_applications(st.leaf, self.n_types) if x is not st and not x.blocked
+                    and has_live_ask(x) and strictly_positive(x.pending)
+                    and app_sort_key(x, self.n_types) == app_sort_key(st, self.n_types)]
+            assert (full[:4], len(full) > 4) == (tied, more), st.app_id
         if tied:
-            ties.append(TieNote("applications", tied[:4] + [st], len(tied) > 4))
+            ties.append(TieNote("applications", tied + [st], more))
 
     def _map_order_note(self, p, c, order: list, ties: list, notes: list) -> None:
         """At a parent whose children differ in fair max the outcome depends on the whole input
@@ -672,7 +820,7 @@ class ReferenceRun:
         before = [q.reported for q in path]
         self.steps_done = n = self.steps_done + 1
         eng.steps_done = n
-        ask, _ = take_ask(st, i, path, n)
+        ask, now = take_ask(st, i, path, n)
         for k, v in ask.resources.items():
             st.pending[k] -= v
             st.usage[k] = st.usage.get(k, 0) + v
@@ -689,15 +837,21 @@ class ReferenceRun:
                 from prio.yunikorn.preemption.world import Run
                 from prio.yunikorn.snapshot import Allocation
 
-                self.runs.append(Run(Allocation(ask.id, ask.priority, ask.resources, node.name, ask.create_time),
-                                     st.app_id, leaf, len(self.runs)))
+                run = Run(Allocation(ask.id, ask.priority, ask.resources, node.name, ask.create_time), st.app_id, leaf,
+                          len(self.runs))
+                self.runs.append(run)
+                if self._kept_world is not None:
+                    self._kept_world.add(run)
                 self.progress = True
         if self.ugm is not None:
             self.ugm.add(st.app_id, leaf.path, user_of(st), groups_of(st), ask.resources)
-        st.prio = ask_max_priority(st)
+        if CHECK_CACHES:
+            assert now == ask_max_priority(st), st.app_id  # its asks are in priority order
+        old_prio, st.prio = st.prio, now
+        self._place_app(st, old_prio)
         changes = []
         for q, old in zip(path, before):  # leaf up: a parent reads its children's new values
-            q.reported = current_priority(q)
+            q.reported = self._leaf_priority(q) if q.leaf else current_priority(q)
             if q.parent is not None and q.reported != old:
                 changes.append(change(q, old, q.reported))
         return Step(n, leaf.path, st.app_id, ask.id, ask.priority, changes, ties, note)
@@ -864,8 +1018,13 @@ def misaligned_note(p, c, doc) -> str:
 
 
 def has_live_ask(st) -> bool:
-    """Whether the application has an ask neither allocated nor set aside."""
-    return any(not st.alloc[i] and i not in st.dead for i in range(len(st.asks)))
+    """Whether the application has an ask neither allocated nor set aside: st.live, the first
+    such ask (take_ask and _set_aside move it on past the asks allocated or set aside, and
+    nothing is ever given back), is within its asks."""
+    got = st.live < len(st.asks)
+    if CHECK_CACHES:
+        assert got == any(not st.alloc[i] and i not in st.dead for i in range(len(st.asks))), st.app_id
+    return got
 
 
 def map_order_alternatives(p, c, order: list, sort=None) -> set:
