@@ -127,14 +127,19 @@ def _requests(r, c: dict, cpath) -> dict:
         for k, v in m.items():
             if what == "limits" and k in req:
                 continue  # a request wins; a limit alone is the request (API defaulting)
-            p = cpath + ("resources", what, k)
-            raw = r.doc.raw(p)
-            try:
-                key, val = kq.to_internal(str(k), raw if raw is not None and not isinstance(v, bool) else v)
-            except kq.QuantityError as e:
-                r.fail(p, str(e))
+            key, val = _quantity(r, cpath + ("resources", what, k), k, v)
             out[key] = val
     return out
+
+
+def _quantity(r, p, name, value) -> tuple:
+    """(YuniKorn's resource name, its value) of one Kubernetes quantity at path p, read from
+    its source text where there is one (so `1.5` stays the text written, not a float)."""
+    raw = r.doc.raw(p)
+    try:
+        return kq.to_internal(str(name), raw if raw is not None and not isinstance(value, bool) else value)
+    except kq.QuantityError as e:
+        r.fail(p, str(e))
 
 
 def pod_resources(r, spec: dict, path) -> dict:
@@ -185,12 +190,7 @@ def _quantities(r, m, path, what: str) -> dict:
         r.fail(path, f"{what} must be a mapping of resource name to quantity")
     out = {}
     for k, v in m.items():
-        p = path + (k,)
-        raw = r.doc.raw(p)
-        try:
-            key, val = kq.to_internal(str(k), raw if raw is not None and not isinstance(v, bool) else v)
-        except kq.QuantityError as e:
-            r.fail(p, str(e))
+        key, val = _quantity(r, path + (k,), k, v)
         out[key] = val
     return out
 
