@@ -66,13 +66,19 @@ def is_apps_dump(data) -> bool:
 NOT_POD_LISTS = ("ConfigMap", "Queue", "QueueList")
 
 
-def is_pod(d, bare: bool = False) -> bool:
-    """A Pod object; in a PodList the API leaves out each item's kind (`bare`)."""
+def _is_object(d, kind: str, bare: bool, part: str, field: str) -> bool:
+    """An object of `kind`; in a typed list (PodList, NodeList) the API leaves out each item's
+    kind (`bare`): then one holding `field` in its `part` (spec, status)."""
     if not isinstance(d, dict):
         return False
-    if d.get("kind") == "Pod":
+    if d.get("kind") == kind:
         return True
-    return bare and "kind" not in d and isinstance(d.get("spec"), dict) and "containers" in d["spec"]
+    return bare and "kind" not in d and isinstance(d.get(part), dict) and field in d[part]
+
+
+def is_pod(d, bare: bool = False) -> bool:
+    """A Pod object; in a PodList the API leaves out each item's kind (`bare`)."""
+    return _is_object(d, "Pod", bare, "spec", "containers")
 
 
 def is_pod_list(data) -> bool:
@@ -94,11 +100,7 @@ def is_pod_list(data) -> bool:
 
 def is_node(d, bare: bool = False) -> bool:
     """A Node object; in a NodeList the API leaves out each item's kind (`bare`)."""
-    if not isinstance(d, dict):
-        return False
-    if d.get("kind") == "Node":
-        return True
-    return bare and "kind" not in d and isinstance(d.get("status"), dict) and "allocatable" in d["status"]
+    return _is_object(d, "Node", bare, "status", "allocatable")
 
 
 def is_node_list(data) -> bool:

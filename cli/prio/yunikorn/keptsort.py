@@ -124,15 +124,18 @@ class KeptSort:
         else:
             m = split(s, e)
             k = bisect_left(members, m, lo, hi)
-            left, right = self._build(s, m, members, lo, k), self._build(m, e, members, k, hi)
-            if left is None:
-                info = right
-            elif right is None:
-                info = left
-            else:
-                info = self._merge(s, e, left, right)
+            info = self._join(s, e, self._build(s, m, members, lo, k), self._build(m, e, members, k, hi))
         self.firsts[(s, e)] = info
         return info
+
+    def _join(self, s: int, e: int, left, right):
+        """The run s..e-1 from its two runs' _first: one side's where the other holds no member
+        of the group, else their merge."""
+        if left is None:
+            return right
+        if right is None:
+            return left
+        return self._merge(s, e, left, right)
 
     def _none(self, s: int, e: int) -> None:
         self.firsts[(s, e)] = None
@@ -153,13 +156,7 @@ class KeptSort:
             info = self._block([p for p in range(s, e) if keys[p] == gkey])
         else:
             m = split(s, e)
-            left, right = self._first(s, m), self._first(m, e)
-            if left is None:
-                info = right
-            elif right is None:
-                info = left
-            else:
-                info = self._merge(s, e, left, right)
+            info = self._join(s, e, self._first(s, m), self._first(m, e))
         self.firsts[(s, e)] = info
         return info
 
