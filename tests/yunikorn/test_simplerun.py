@@ -3,6 +3,8 @@ engine, step for step: the same steps, tie notes, priority changes, leftovers an
 import json
 import random
 
+import pytest
+
 from builders import QUEUE_A, UNDER_ROOT, build_engine
 from prio.yunikorn import engine, simplerun
 
@@ -240,15 +242,17 @@ def test_a_priority_change_reaches_up_through_planned_parents_in_step_order():
     ]
 
 
-def test_progress_moves_while_the_queues_are_planned_and_while_the_steps_are_read():
-    """The progress bar (simulate on a terminal) is told of the planning too: it moves without
-    going back, never past the asks, and the planning alone gets it most of the way."""
+@pytest.mark.parametrize("types", [("vcore", "memory"), ("vcore",)])
+def test_progress_moves_while_the_queues_are_planned_and_while_the_steps_are_read(types):
+    """The progress bar (simulate on a terminal) is told of the planning too, in both runs: it
+    moves without going back, never past the asks, and the planning alone gets it most of the
+    way."""
     rnd = random.Random(3)
     lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
     for p in range(3):
         lines += [f"          - name: p{p}", "            queues:"] + [f"              - name: l{i}" for i in range(5)]
     apps = [{"id": f"a{i}", "queue": f"root.p{i % 3}.l{i % 5}",
-             "asks": [{"priority": rnd.randint(0, 3), "resources": {"vcore": rnd.randint(1, 4), "memory": rnd.randint(1, 4)}}
+             "asks": [{"priority": rnd.randint(0, 3), "resources": {t: rnd.randint(1, 4) for t in types}}
                       for _ in range(100)]} for i in range(30)]
     e = build_engine("\n".join(lines) + "\n", json.dumps({"applications": apps}), placement=False)
     assert simplerun.fits(e)

@@ -8,7 +8,7 @@ dicts of any types, versioned heap entries, limits, the general walk) only costs
 every count is an int (one type, _run_one) or a tuple of ints over the types (_run_vectors),
 every parent's heap holds exactly the current entries (with two or more types, a parent's
 children are held by key, each key's children together: see _run_vectors), a leaf's holds its
-plan (an iterator over _plan_leaf's sequence) and every fair max is positive, so a step takes
+plan (_plan_leaf's sequence) and every fair max is positive, so a step takes
 the first child at each level and its leaf's next allocation, then updates and re-keys the
 path. The order is Engine.step's, to the letter:
 
@@ -24,10 +24,11 @@ path. The order is Engine.step's, to the letter:
   key joins it, and the general engine's other cases do not arise;
 - a leaf's applications by its sort policy's key, then id. Which application a leaf takes
   from next depends on nothing outside the leaf, so each leaf's allocations are worked out
-  before the run, a leaf at a time (_plan_leaf), and a step takes the next of its leaf's
-  (_take): one walk over a leaf's own applications and asks while they are in the cache,
-  where interleaving it with a million steps over 10,000 leaves missed the cache at every turn.
-  _run_vectors plans the queues above the leaves the same way (_plan_parent);
+  before the run, a leaf at a time (_plan_leaf): one walk over a leaf's own applications and
+  asks while they are in the cache, where interleaving it with a million steps over 10,000
+  leaves missed the cache at every turn. Both runs plan the queues above the leaves the same
+  way (_plan_parent, _plan_parent_one), children before parents, and read the steps off the
+  plans (_read_steps);
 - the tie notes, the fair share, the usage key and the priority changes as Engine.step has them
   (a tie group's notes all at once when it is formed: _queue_tie_notes).
 
@@ -48,7 +49,7 @@ from prio.yunikorn import features as F
 from prio.yunikorn.dominance import dominates_vec, first_tied, insertion_sort, insertion_sort_bounded, scan_end, tied_vec
 from prio.yunikorn.gosort import BLOCK, dominating
 from prio.yunikorn.keptsort import KeptSort
-from prio.yunikorn.priorities import change, report_level, report_up
+from prio.yunikorn.priorities import change, report_level
 from prio.yunikorn.step import NO_CHANGES, Step, TieNote
 
 MIN = INT32_MIN
@@ -190,8 +191,8 @@ def _plan_leaf(leaf, heap: list, t, vectors: dict | None, two: bool = False) -> 
     application's id, or where the step has more to say (its id, its tie note or None, its
     priority before, after), then the ask it takes: the note is _heap_tie_note's, when
     another application ties with it on the key. What a step needs is then in the sequence,
-    and the run does not go back to the application (_take, _plan_parent and the steps of
-    _run_vectors read it). Each application's live, usage, priority and running flags, and the
+    and the run does not go back to the application (_plan_parent, _plan_parent_one and
+    _read_steps read it). Each application's live, usage, priority and running flags, and the
     leaf's placement count, end as the run leaves them (nothing is set aside: it takes every
     ask)."""
     seq: list = []
@@ -254,28 +255,6 @@ def _plan_leaf(leaf, heap: list, t, vectors: dict | None, two: bool = False) -> 
     return seq
 
 
-def _take(leaf, n: int) -> tuple | None:
-    """Step n's work in its leaf, in _run_one: the leaf's next allocation
-    (_plan_leaf's, which counts its placements) and its first and last steps. Returns (application id,
-    ask, its tie note or None, the priority changes taking it makes, Engine.step's), or None
-    when the leaf has nothing left (cannot happen without limits). The allocated flags and
-    `first` are set once, by _write_back."""
-    it = leaf.heap
-    app = next(it, None)
-    if app is None:
-        return None
-    note = None
-    changes = NO_CHANGES
-    if type(app) is tuple:
-        app, note, old, new = app
-        if new != old:
-            changes = report_up(leaf, old, new) or NO_CHANGES
-    if leaf.first_step is None:
-        leaf.first_step = n
-    leaf.last_step = n
-    return app, next(it), note, changes
-
-
 def run(eng, progress=None) -> list:
     """Every step until nothing is pending, as Engine.run() gives them (fits(eng) must hold)."""
     return (_run_one if len(eng._ask_types) == 1 else _run_vectors)(eng, progress)
@@ -283,7 +262,10 @@ def run(eng, progress=None) -> list:
 
 def _run_one(eng, progress) -> list:
     """The run over one resource type: counts as ints; the key holds the pending, so a tie is
-    between equals and the heap's name order is YuniKorn's order of it."""
+    between equals and the heap's name order is YuniKorn's order of it. Planned bottom up as
+    _run_vectors plans it (each parent's choices in a loop over its own heap of children,
+    _plan_parent_one), and the steps read off the plans the same way (_read_steps): at 200,000
+    fenced asks the step-by-step walk touched 10,000 leaves' state in turn."""
     t = eng._ask_types[0]
     root = eng.root
     queues = list(root.walk())
@@ -296,18 +278,17 @@ def _run_one(eng, progress) -> list:
         q.pending = q.pending.get(t, 0)
         q.allocated = q.allocated.get(t, 0)
         q.heap = []
-    push, pop = heapq.heappush, heapq.heappop
-    plans: dict = {}  # leaf -> [(queue, its parent, its share divisor, the parent's sort)] up the path, below root
+    push = heapq.heappush
+    leaves: dict = {}  # the leaves with applications (in order)
     for st in apps:
         st.usage = st.usage.get(t, 0)
         leaf = st.leaf
-        if leaf not in plans:
-            plans[leaf] = [(x, x.parent, x.fairmax.get(t), x.parent.sort_priority)
-                           for x in eng.path_of(leaf) if x.parent is not None]
+        if leaf not in leaves:
+            leaves[leaf] = eng.path_of(leaf)  # (its chain, which _plan_leaf counts running on)
         if st.live < len(st.asks):
             push(leaf.heap, _app_entry(st, _usage_one))
-    for leaf in plans:  # its heap of applications becomes its plan
-        leaf.heap = iter(_plan_leaf(leaf, leaf.heap, t, None))
+    for leaf in leaves:  # its heap of applications becomes its plan
+        leaf.heap = _plan_leaf(leaf, leaf.heap, t, None)
 
     def entry(x):  # Engine._push for one type: more pending first among equal (priority, share)
         a, d = x.allocated, x.fairmax.get(t)
@@ -319,58 +300,83 @@ def _run_one(eng, progress) -> list:
     for q in queues:
         if q.parent is not None and q.live > 0:
             push(q.parent.heap, entry(q))
-
-    steps = []
-    n = eng.steps_done
-    new_step = tuple.__new__
-    left = root.live  # root's counts are not kept step by step: _write_back settles them
-    while left > 0:
-        notes = ()  # the step's tie notes, top down
-        q = root
-        while not q.leaf:
-            heap = q.heap
-            if not heap:  # nothing placeable (cannot happen without limits): the check below ends the run
-                break
-            top = pop(heap)
-            if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
-                note = _heap_tie_note(heap, top, "queues")
-                notes += (note,)
-            q = top[3]
-        leaf = q
-        got = _take(leaf, n + 1)
-        if got is None:
-            break
-        n += 1
-        app, ask, note, changes = got
-        if note is not None:
-            notes += (note,)
-        v = ask.resources[t]
-        left -= 1
-        # re-key each queue of the path below root (leaf up): its counts, and its entry in its
-        # parent's heap (entry(), inline: every fair max is positive and nothing allocated
-        # negative here, fits)
-        for x, p, d, prio_first in plans[leaf]:
-            x.pending = pend = x.pending - v
-            x.allocated = a = x.allocated + v
-            x.live = live = x.live - 1
-            if live <= 0:
-                continue
-            if prio_first:
-                push(p.heap, (-x.reported, (a / d, -pend), x.name, x))
-            else:
-                push(p.heap, (a / d, (-x.reported, -pend), x.name, x))
-        steps.append(new_step(Step, (n, leaf.path, app, ask.id, ask.priority, changes,
-                                      notes, "")))
-        if progress is not None and not (len(steps) & 1023):
-            progress(len(steps))
-
-    root.live = left
+    # each queue's record for the run, as _run_vectors': its share divisor the one fair max
+    for q in queues:
+        q.heap = [0, 0, None if q.parent is None else q.fairmax.get(t), q.heap]
+    total = root.live
+    planned, to_plan = 0, sum(q.live for q in queues if not q.leaf) or 1
+    for q in reversed(queues):  # children before their parents
+        if not q.leaf:
+            planned += q.live
+            _plan_parent_one(q, root, t)
+            if progress is not None:
+                progress(int(total * PLANNED * planned / to_plan))
+    for q in queues:
+        if not q.leaf:
+            q.heap[5] = None
+    steps = _read_steps(eng, progress)
     for q in queues:
         q.pending, q.allocated = [q.pending], [q.allocated]
     for st in apps:
         st.usage = [st.usage]
-    _write_back(eng, (t,), queues, before, app_before, n)
+    _write_back(eng, (t,), queues, before, app_before, eng.steps_done + len(steps))
     return steps
+
+
+def _plan_parent_one(P, root, t) -> None:
+    """_plan_parent for the one-type run: P's choices for every allocation under it, from its
+    heap of children (Engine._push's entries: (priority, (share, -pending)) as P sorts them,
+    then name), each choice re-keying the child taken. A tie on the key is between equals, and
+    its note is the heap's (_heap_tie_note). P.heap becomes its record."""
+    heap = P.heap[3]
+    picks: list = []
+    pnotes: list = []
+    pvals: list | None = [] if P is not root else None
+    pchg: dict = {}
+    prio_first = P.sort_priority
+    push, pop = heapq.heappush, heapq.heappop
+    for k in range(P.live):
+        if not heap:  # nothing placeable (cannot happen without limits)
+            break
+        top = pop(heap)
+        note = None
+        if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
+            note = _heap_tie_note(heap, top, "queues")
+        c = top[3]
+        rec = c.heap
+        j = rec[0]
+        rec[0] = j + 1
+        if c.leaf:
+            plan = rec[3]
+            item = plan[2 * j]
+            v = plan[2 * j + 1].resources[t]
+            ch = None
+            if type(item) is tuple:  # the steps need only its id and note from here on
+                if item[2] != item[3]:
+                    ch = (item[2], item[3])
+                plan[2 * j] = item[0] if item[1] is None else (item[0], item[1])
+        else:
+            v = rec[5][j]
+            ch = rec[6].get(j) if rec[6] else None
+        if ch is not None:
+            ch = report_level(c, ch[0], ch[1])
+            if ch is not None:
+                pchg[k] = ch
+                if P is root:
+                    report_level(root, ch[0], ch[1])
+        c.pending = pend = c.pending - v
+        c.allocated = a = c.allocated + v
+        picks.append(c)
+        pnotes.append(note)
+        if pvals is not None:
+            pvals.append(v)
+        c.live = live = c.live - 1
+        if live > 0:  # re-key c (entry(), inline: its fair max is positive, fits)
+            if prio_first:
+                push(heap, (-c.reported, (a / rec[2], -pend), c.name, c))
+            else:
+                push(heap, (a / rec[2], (-c.reported, -pend), c.name, c))
+    P.heap = [0, 0, P.heap[2], picks, pnotes, pvals, pchg]
 
 
 def _run_vectors(eng, progress) -> list:
@@ -460,9 +466,19 @@ def _run_vectors(eng, progress) -> list:
         if not q.leaf:
             q.heap[5] = None
 
+    steps = _read_steps(eng, progress)
+    _write_back(eng, types, queues, before, app_before, eng.steps_done + len(steps))
+    return steps
+
+def _read_steps(eng, progress) -> list:
+    """The steps, read off the plans top down (both runs): at each parent its next choice, that
+    choice's tie note and its child's priority change (leaf up), then the leaf's next
+    allocation. Root's live count ends as the run leaves it."""
+    root = eng.root
     steps = []
     n = eng.steps_done
     new_step = tuple.__new__
+    total = root.live
     done = int(total * PLANNED)
     for _ in range(len(root.heap[3])):
         notes = ()  # the step's tie notes, top down
@@ -501,8 +517,8 @@ def _run_vectors(eng, progress) -> list:
         if progress is not None and not (len(steps) & 1023):
             progress(done + int((total - done) * len(steps) / total))
     root.live -= len(steps)
-    _write_back(eng, types, queues, before, app_before, n)
     return steps
+
 
 def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
     """P's choices among its children, for every allocation under it, worked out before the run
