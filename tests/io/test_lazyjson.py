@@ -56,7 +56,11 @@ def test_item_lines_on_odd_layouts():
     lazy = lazyjson.read("s.json", text, yamlnodes.load)
     full = yamlnodes.load("s.json", text)[0]
     assert lazy.item_lines("applications") == [full.pos(("applications", i)).line for i in range(2)] == [4, 7]
-    assert lazyjson.read("s.json", '{"applications": [1, {"id": "a"}]}', yamlnodes.load).item_lines("applications") is None
+    text = '{"applications":\n [1,\r\n  {"id": "a"}, "x"  ,\n\n[]\n]}'
+    full = yamlnodes.load("s.json", text)[0]
+    assert lazyjson.read("s.json", text, yamlnodes.load).item_lines("applications") == [full.pos(("applications", i)).line for i in range(4)] == [2, 3, 3, 5]
+    assert lazyjson.read("s.json", '{"applications": [1, {"id": "a"}]}', yamlnodes.load).item_lines("applications") == [1, 1]
+    assert lazyjson.read("s.json", '{"applications": \r[1]}', yamlnodes.load).item_lines("applications") is None  # a lone CR
 
 
 @pytest.mark.parametrize("text", [

@@ -81,53 +81,44 @@ class LazyDocument(Document):
 
     def item_lines(self, key: str) -> list | None:
         """The line of each element of the top-level object's `key` array, as the YAML pass
-        would give it, or None when that cannot be told from the tokens alone."""
+        would give it (where the element starts), or None when the text breaks lines with a
+        lone CR (the YAML pass counts it; this counts LFs). Found by the json module's own
+        scanner, an element at a time: the text was already read as JSON without a doubt
+        (read), so its grammar is the json module's."""
         data = self.data
         if type(data) is not dict or type(data.get(key)) is not list:
             return None
         name, text = self._src
-        depth = 0
-        want = False  # the next value at depth 1 is key's array
-        inside = False  # in key's array
-        expect_value = False
-        lines: list = []
-        line, at = 1, 0
-        last_key = None
-        for m in _TOKEN.finditer(text):
-            t = m.group()
-            c = t[0]
-            if c == '"':
-                if inside and depth == 2 and expect_value:
-                    line += text.count("\n", at, m.start())
-                    at = m.start()
-                    lines.append(line)
-                elif depth == 1:
-                    last_key = t
-                expect_value = False
-            elif c in "[{":
-                if inside and depth == 2 and expect_value:
-                    line += text.count("\n", at, m.start())
-                    at = m.start()
-                    lines.append(line)
-                depth += 1
-                if want and c == "[" and depth == 2:
-                    inside, want = True, False
-                expect_value = c == "["
-            elif c in "]}":
-                depth -= 1
-                if inside and depth == 1:
-                    break
-                expect_value = False
-            elif c == ":":
-                if depth == 1 and last_key is not None:
-                    want = json.loads(last_key) == key
-                    last_key = None
-                expect_value = True
-            else:  # ","
-                expect_value = depth == 2 and inside
-        if len(lines) != len(data[key]):
+        n = len(data[key])
+        if "\n" not in text and "\r" not in text:
+            return [1] * n  # one line: machine-written JSON, as the REST API and json.dump write it
+        if "\r" in text.replace("\r\n", ""):
             return None
+        scan = _SCANNER.raw_decode
+        ws = _WS.match
+        at = ws(text, 0).end() + 1  # past the top-level "{"
+        while True:
+            at = ws(text, at).end()
+            k, at = scan(text, at)  # a key (read() refused duplicates)
+            at = ws(text, ws(text, at).end() + 1).end()  # past ":"
+            if k == key:
+                break
+            _, at = scan(text, at)  # another key's value, whole
+            at = ws(text, at).end() + 1  # past ","
+        lines: list = []
+        line, last = 1, 0
+        at = ws(text, at + 1).end()  # past "["
+        for _ in range(n):
+            line += text.count("\n", last, at)
+            last = at
+            lines.append(line)
+            _, at = scan(text, at)
+            at = ws(text, ws(text, at).end() + 1).end()  # past "," (or "]" after the last)
         return lines
+
+
+_SCANNER = json.JSONDecoder()
+_WS = re.compile(r"[ \t\n\r]*")
 
 
 def read(name: str, text: str, load) -> LazyDocument | None:
