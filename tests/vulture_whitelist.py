@@ -4,13 +4,13 @@ registered with @check (pyproject.toml, [tool.vulture]).
 
 vulture reads this file as code that uses these names; the test also runs it, so an entry whose
 name is gone fails there and the list cannot outlive what it excuses."""
-from prio.cli import app, validate_fast
+from prio.cli import app, fastpath
 from prio.yunikorn import config, snapshot
 
 # typer calls the app's callback (--version, the top-level help)
 app._root
-# the fast validate path's one-value options: tests/cli/test_validate_fast.py checks them against typer's
-validate_fast.SINGLE
+# the fast path's one-value options: tests/cli/test_fastpath.py checks them against typer's
+fastpath.Table(()).single
 
 # The configuration model keeps the fields of YuniKorn's schema; the loader fills them (and
 # checks their types), no rule reads them yet.
@@ -26,12 +26,12 @@ snapshot.QueueInfo.preemption_delay
 
 # Python reads these: a module's __getattr__ (PEP 562, color.Color made on demand); a generated
 # typer command's __signature__, __annotations__ and __qualname__ (inspect, typer).
-from prio.cli import color, explain, validate  # noqa: E402
+from prio.cli import color, explain, options, validate  # noqa: E402
 
 color.__getattr__
-explain.command.__signature__
-explain.command.__annotations__
-explain.command.__qualname__
+options.typer_command(explain.Options, explain.run, explain.HELP).__signature__
+options.typer_command(explain.Options, explain.run, explain.HELP).__annotations__
+options.typer_command(explain.Options, explain.run, explain.HELP).__qualname__
 # validate's -o choices as an Enum: tests/render/test_validate_formats.py compares them with the renderers
 validate.OutputFormat
 

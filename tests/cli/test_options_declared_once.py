@@ -1,5 +1,6 @@
-"""Options declared once (issue 27): validate's typer command and the console script's fast path
-derive from one declaration and must agree on every option (names, types, defaults, choices,
+"""Options declared once (issue 27): each command's typer command and the console script's fast
+path (validate, simulate, explain, preempt, diff) derive from one declaration and must agree on
+every option (names, types, defaults, choices,
 limits, environment variables); the commands hand their runners one options object, never a
 list of positional parameters."""
 from __future__ import annotations
@@ -13,7 +14,7 @@ import enum
 import pytest
 import typer.main
 
-from prio.cli import validate_fast as vf
+from prio.cli import fastpath
 
 
 def _command(name):
@@ -32,33 +33,51 @@ def _plain(value):
     return tuple(value) if isinstance(value, list) else value
 
 
-def test_validate_typer_and_fast_path_agree_on_every_option():
-    typer_opts = _typer_options("validate")
-    fast_defaults = vf.parse(["x.yaml"], {})  # every option at its default, as the fast path reads it
+def _options_class(name):
+    import importlib
+
+    module, cls, _run = fastpath.COMMANDS[name]
+    return getattr(importlib.import_module(module), cls)
+
+
+def _bare_args(name):
+    """The fewest positional arguments the command takes."""
+    return ["old.yaml", "new.yaml"] if name == "diff" else ["x.yaml"]
+
+
+@pytest.mark.parametrize("name", sorted(fastpath.COMMANDS))
+def test_typer_and_fast_path_agree_on_every_option(name, monkeypatch):
+    for var in ("PRIO_COLOR", "PRIO_ENGINE", "PRIO_OUTPUT_FILE", "PRIO_CONFIG", "PRIO_STRICT"):
+        monkeypatch.delenv(var, raising=False)
+    typer_opts = _typer_options(name)
+    cls = _options_class(name)
+    t = fastpath.Table(cls.DECLS)
+    fast_defaults = fastpath.parse(cls, _bare_args(name), {})  # every option at its default, as the fast path reads it
     assert fast_defaults is not None
-    fast_names = set(vf.LONG.values()) | set(vf.SHORT.values())
-    assert set(typer_opts) == fast_names == set(vf.FLAGS) | set(vf.MULTIPLE) | set(vf.SINGLE)
-    for name, p in typer_opts.items():
+    fast_names = set(t.long.values()) | set(t.short.values())
+    assert set(typer_opts) == fast_names == set(t.flags) | set(t.multiple) | set(t.single)
+    for opt, p in typer_opts.items():
         # names: every flag string leads to the same parameter
         for o in p.opts + p.secondary_opts:
-            assert (vf.LONG.get(o) if o.startswith("--") else vf.SHORT.get(o[1:])) == name, o
-        # types: a flag, a repeatable option, a choice or a text
-        assert (name in vf.FLAGS) == bool(p.is_flag), name
-        assert (name in vf.MULTIPLE) == bool(p.multiple), name
+            assert (t.long.get(o) if o.startswith("--") else t.short.get(o[1:])) == opt, o
+        # types: a flag, a repeatable option, a choice, a number or a text
+        assert (opt in t.flags) == bool(p.is_flag), opt
+        assert (opt in t.multiple) == bool(p.multiple), opt
         kind = p.type_descriptor.annotation
+        decl = next(d for d in t.opts if d.name == opt)
         if isinstance(kind, type) and issubclass(kind, enum.Enum):
-            assert vf.CHOICES.get(name) == tuple(m.value for m in kind), name
+            assert t.choices.get(opt) == tuple(m.value for m in kind), opt
             assert not p.type_descriptor.parameter_info.case_sensitive  # the fast path casefolds, as typer does here
         else:
-            assert name not in vf.CHOICES, name
-            assert kind in ((bool,) if p.is_flag else (str, typing.List[str])), (name, kind)
-        # limits: the fast path reads texts only; a number (and its limits) is typer's
-        assert p.min is None and p.max is None, name
+            assert opt not in t.choices, opt
+            base = typing.get_args(kind)[0] if typing.get_origin(kind) in (list, typing.Union) else kind
+            assert base is (bool if p.is_flag else decl.type), (opt, kind)
+        # limits: the same lower bound, and no upper one
+        assert p.min == decl.min and p.max is None, opt
         # defaults
-        assert _plain(p.default) == _plain(getattr(fast_defaults, name)), name
+        assert _plain(p.default) == _plain(getattr(fast_defaults, opt)), opt
         # environment variables
-        assert p.envvar == vf.ENVVARS.get(name), name
-    assert fast_defaults.paths == ("x.yaml",)
+        assert p.envvar == t.envvars.get(opt), opt
 
 
 def test_validate_options_object_is_the_declaration():
@@ -69,12 +88,16 @@ def test_validate_options_object_is_the_declaration():
     assert params == [d.name for d in OPTIONS]
 
 
-def test_a_number_option_is_left_to_typer():
-    """The fast path never converts a number (or checks its limit) itself."""
+@pytest.mark.parametrize("text,value", [("3", 3), ("0", 0), ("120", 120), ("-1", None), ("+3", None), (" 3", None),
+                                        ("03", None), ("1_000", None), ("3.0", None), ("\u0663", None), ("9" * 19, None)])
+def test_the_fast_path_reads_plain_decimals_only(text, value):
+    """A plain decimal within the limit is read as typer reads it; any other spelling of a
+    number, and one below the limit, is left to typer (its conversion and its message)."""
     from prio.cli.optspec import Opt
 
-    d = Opt("n", ("--n",), type=int, min=0)
-    assert vf._value(d, "3") is None
+    assert fastpath._value(Opt("n", ("--n",), type=int, min=0), text) == value
+    assert fastpath._value(Opt("n", ("--n",), type=int, min=1), "0") is None
+    assert fastpath._value(Opt("t", ("--t",), type=float, min=0.001), "3") is None  # not an int: typer's
 
 
 ANALYSIS = ("explain", "simulate", "preempt", "diff", "snapshot")

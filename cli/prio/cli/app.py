@@ -2,7 +2,6 @@
 body, so `prio --version` and `--help` stay fast (no rich, jsonschema or tabulate)."""
 from __future__ import annotations
 
-import os
 import sys
 
 import typer
@@ -34,8 +33,9 @@ def _root(
     """prio: why is this job waiting behind that one?"""
 
 
-# The commands, in --help order: each module prio.cli.NAME defines `command` (its docstring is the
-# help) and SHORT_HELP, parses its options and imports its work lazily. They never import the app.
+# The commands, in --help order: each module prio.cli.NAME defines SHORT_HELP and either `command`
+# (its docstring is the help) or Options, run and HELP (typer_command derives the command), and
+# imports its work lazily. They never import the app.
 COMMANDS = ("validate", "explain", "simulate", "preempt", "snapshot", "rule", "diff")
 
 
@@ -46,9 +46,14 @@ def _register() -> None:
 
     from prio.cli.usage import Command
 
+    from prio.cli.options import typer_command
+
     for name in COMMANDS:
         mod = importlib.import_module(f"prio.cli.{name}")
-        app.command(name, short_help=mod.SHORT_HELP, cls=Command)(mod.command)
+        # a command of prio.cli.optspec's declarations is derived here, from its options class
+        # and runner (its module imports no typer: the fast path, prio.cli.fastpath, uses both)
+        command = getattr(mod, "command", None) or typer_command(mod.Options, mod.run, mod.HELP)
+        app.command(name, short_help=mod.SHORT_HELP, cls=Command)(command)
 
 
 def main() -> None:
@@ -92,12 +97,6 @@ def main() -> None:
     except (typer.Abort, KeyboardInterrupt):
         sys.stderr.write("prio: interrupted\n")
         sys.exit(130)
-    code = code if isinstance(code, int) else 0
     from prio.cli import lifetime
 
-    if lifetime.KEPT and lifetime.may_end_early():  # a big run's objects: end without freeing them (stdout is flushed above)
-        try:
-            sys.stderr.flush()
-        finally:
-            os._exit(code)
-    sys.exit(code)
+    lifetime.end(code if isinstance(code, int) else 0)  # stdout is flushed above

@@ -10,7 +10,6 @@ import sys
 
 from prio.cli import analysis_options as shared
 from prio.cli.optspec import Arg, Opt
-from prio.cli.options import typer_command
 from prio.render.formats import names
 
 FORMATS = names("diff")
@@ -58,8 +57,6 @@ def run(o: Options) -> int:
         return guarded(lambda: htmlreport.listening(body)(o, fmt))
     return guarded(lambda: _diff(o, fmt, kinds))
 
-
-command = typer_command(Options, run, HELP)
 
 
 def _fail_on(value: str | None) -> tuple:

@@ -1,6 +1,7 @@
 """The `prio` console script and `python -m prio`: `prio --version` answers before anything is
-imported (pre-commit and CI call it); `prio validate ...` (pre-commit's hook) is parsed without
-typer when prio.cli.validate_fast can read its arguments exactly (PRIO_NO_FAST_PATH=1: never);
+imported (pre-commit and CI call it); `prio validate ...` (pre-commit's hook) and the analysis
+commands are parsed without typer when prio.cli.fastpath can read their arguments exactly
+(PRIO_NO_FAST_PATH=1: never);
 everything else goes to the typer app (prio.cli.app). Both streams are wrapped first, so a reader
 that stops early (`| head`, `| true`) never changes the exit code (prio.cli.pipes)."""
 from __future__ import annotations
@@ -19,10 +20,11 @@ def main() -> None:
         sys.stdout.write(f"prio {__version__}\n")
         sys.stdout.flush()
         return
-    if sys.argv[1:2] == ["validate"] and not os.environ.get("PRIO_NO_FAST_PATH"):
-        from prio.cli.validate_fast import main as validate_fast
+    if len(sys.argv) > 1 and not os.environ.get("PRIO_NO_FAST_PATH"):
+        from prio.cli import fastpath
 
-        validate_fast(sys.argv[2:])  # exits, unless typer must read these arguments
+        if sys.argv[1] in fastpath.COMMANDS:
+            fastpath.main(sys.argv[1], sys.argv[2:])  # exits, unless typer must read these arguments
     from prio.cli import lifetime
     from prio.cli.app import main as app_main
 

@@ -5,7 +5,6 @@ import sys
 
 from prio.cli import analysis_options as shared
 from prio.cli.optspec import Opt
-from prio.cli.options import typer_command
 from prio.render.formats import names
 
 FORMATS = names("explain")
@@ -33,8 +32,6 @@ Options = shared.options(
 def run(o: Options) -> int:
     return shared.report(o, FORMATS, _explain)
 
-
-command = typer_command(Options, run, HELP)
 
 
 def _explain(o: Options, fmt: str) -> int:

@@ -67,7 +67,7 @@ def guarded(fn) -> int:
     finally:
         # In the console script's own run the process ends right after: enabled again, the
         # collector's first pass would walk every object of a big run (0.7 s at a million asks).
-        # prio.cli.lifetime not loaded: nothing made this run its own (validate's fast path).
+        # prio.cli.lifetime not loaded: nothing made this run its own (an in-process call).
         lifetime = sys.modules.get("prio.cli.lifetime")
         if was and not (lifetime is not None and lifetime.ACTIVE):
             gc.enable()

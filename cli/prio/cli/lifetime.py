@@ -9,6 +9,7 @@ under a profiler or tracer (cProfile, coverage) the process ends as usual too, s
 are written at exit."""
 from __future__ import annotations
 
+import os
 import sys
 
 ACTIVE = False
@@ -24,3 +25,14 @@ def may_end_early() -> bool:
     """Whether the process may skip the interpreter's exit: not when a profiler or tracer
     still has to write its report there."""
     return sys.getprofile() is None and sys.gettrace() is None
+
+
+def end(code: int) -> None:
+    """Exit with `code`, without freeing what the run kept when that is allowed (stdout already
+    flushed by the caller)."""
+    if KEPT and may_end_early():  # a big run's objects: end without freeing them
+        try:
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
+    sys.exit(code)

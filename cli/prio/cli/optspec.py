@@ -5,10 +5,10 @@ else derives from that declaration:
 - the command's options object: a frozen dataclass with one field per option (`options_class`),
   the one thing a command passes to its runner;
 - the typer signature (prio.cli.options.typer_command), so `--help` and typer's parsing;
-- validate's fast path tables (prio.cli.validate_fast), which parse without typer.
+- the fast path's tables (prio.cli.fastpath), which parse without typer.
 
 As ruff's clap-derived `Args` structs and check-jsonschema's one `ParseResult`: the parser fills
-one object, and the code that runs takes that object. No typer here (validate's fast path imports
+one object, and the code that runs takes that object. No typer here (the fast path imports
 this module: it imports nothing dataclasses does not, not even typing)."""
 from __future__ import annotations
 

@@ -5,7 +5,6 @@ import sys
 
 from prio.cli import analysis_options as shared
 from prio.cli.optspec import Opt
-from prio.cli.options import typer_command
 from prio.render.formats import names
 
 FORMATS = names("preempt")
@@ -35,8 +34,6 @@ Options = shared.options(
 def run(o: Options) -> int:
     return shared.report(o, FORMATS, _preempt, redirect=False)  # the report is written whole, at the end
 
-
-command = typer_command(Options, run, HELP)
 
 
 def _preempt(o: Options, fmt: str) -> int:

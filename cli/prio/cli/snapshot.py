@@ -6,7 +6,6 @@ import sys
 
 from prio.cli import analysis_options as shared
 from prio.cli.optspec import Opt
-from prio.cli.options import typer_command
 from prio.render.formats import help_text, names
 
 FORMATS = names("snapshot")
@@ -44,8 +43,6 @@ def run(o: Options) -> int:
         raise SystemExit(2)
     return guarded(lambda: _snapshot(o, fmt))
 
-
-command = typer_command(Options, run, HELP)
 
 
 def _snapshot(o: Options, fmt: str) -> int:

@@ -3,7 +3,7 @@
 Only typer and the app are imported here; the checker, the renderers (rich, tabulate) and the
 settings are imported inside the run, so `prio --help` stays fast. The options are declared once
 in prio.cli.validate_run (no typer), as data: the typer command below derives from them, and so
-does the console script's fast path (prio.cli.validate_fast); both call the same `run`."""
+does the console script's fast path (prio.cli.fastpath); both call the same `run`."""
 from __future__ import annotations
 
 from prio.cli import validate_run

@@ -1,7 +1,7 @@
 """`prio validate`'s run, without typer: settings -> check -> suppress -> render -> exit code.
 
 The typer command (prio.cli.validate) and the fast path of the console script
-(prio.cli.validate_fast, which parses validate's arguments without typer) both call `run`: one
+(prio.cli.fastpath, which parses validate's arguments without typer) both call `run`: one
 implementation. The checker, the renderers (rich, tabulate) and the settings are imported inside
 `run`, so importing this module costs nothing."""
 from __future__ import annotations
@@ -15,7 +15,7 @@ from prio.render.formats import VALIDATE_RENDERERS as RENDERERS, help_text, name
 FORMATS = names("validate")
 
 # validate's arguments and options, declared once: the typer command (prio.cli.validate) and the
-# console script's fast path (prio.cli.validate_fast) both derive from this, and `run` takes the
+# console script's fast path (prio.cli.fastpath) both derive from this, and `run` takes the
 # ValidateOptions object either of them builds.
 OPTIONS = opts(
     Arg("paths", "PATH", "queues.yaml files, ConfigMaps, PriorityClass or Armada queue manifests, directories, or - for stdin.",

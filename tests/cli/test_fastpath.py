@@ -1,11 +1,12 @@
-"""`prio validate`'s fast path (prio.cli.validate_fast, issue 13): the console script parses
-validate's arguments without typer when it can read them exactly, and hands everything else to the
-typer app. Both paths must answer byte for byte the same: a matrix of argument shapes (every
-option, long, short, clustered, `--opt=value`, `--`, `-`, repeated, combined, the environment
-variables typer reads, errors, help) runs through the fast path (the console script's entry point)
-and through the typer app alone (prio.cli.app.main), comparing stdout, stderr, the exit code and
-any file written. Each case also says whether the fast path must take it (so a fast path that
-always gives up cannot pass)."""
+"""The console script's fast path (prio.cli.fastpath; issue 13 for validate, issue 27 for
+simulate, explain, preempt and diff): it parses a command's arguments without typer when it can
+read them exactly, and hands everything else to the typer app. Both paths must answer byte for
+byte the same: a matrix of argument shapes per command (every option, long, short, clustered,
+`--opt=value`, `--`, `-`, repeated, combined, numbers, the environment variables typer reads,
+errors, help) runs through the fast path (the console script's entry point) and through the
+typer app alone (prio.cli.app.main), comparing stdout, stderr, the exit code and any file
+written. Each case also says whether the fast path must take it (so a fast path that always
+gives up cannot pass)."""
 from __future__ import annotations
 
 import io
@@ -18,6 +19,7 @@ import sys
 import pytest
 
 from conftest import ROOT, sample
+from prio.cli import fastpath
 
 CLEAN = """\
 partitions:
@@ -48,15 +50,16 @@ partitions:
 """
 
 ENV_VARS = ("PRIO_OUTPUT", "PRIO_OUTPUT_FILE", "PRIO_CONFIG", "PRIO_STRICT", "PRIO_COLOR", "NO_COLOR",
-            "GITHUB_ACTIONS", "PRIO_NO_FAST_PATH", "_PRIO_COMPLETE")
+            "GITHUB_ACTIONS", "PRIO_NO_FAST_PATH", "_PRIO_COMPLETE", "PRIO_ENGINE", "PRIO_YUNIKORN_URL",
+            "PRIO_YUNIKORN_HEADER", "PRIO_YUNIKORN_CACERT", "PRIO_YUNIKORN_TIMEOUT")
 FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit", "markdown", "auto")
 
-# (args after `validate`, environment, stdin, True when the fast path must take the run itself)
-CASES: list[tuple[list[str], dict, str, bool]] = []
+# (the command, args after it, environment, stdin, True when the fast path must take the run itself)
+CASES: list[tuple[str, list[str], dict, str, bool]] = []
 
 
-def case(args, env=None, stdin="", fast=True):
-    CASES.append((list(args), dict(env or {}), stdin, fast))
+def case(args, env=None, stdin="", fast=True, command="validate"):
+    CASES.append((command, list(args), dict(env or {}), stdin, fast))
 
 
 # paths, stdin, directories, missing and broken files
@@ -168,6 +171,84 @@ case(["clean.yaml"], {"_PRIO_COMPLETE": "bash_complete"}, fast=False)
 case(["clean\udcff.yaml"], fast=False)  # not UTF-8: left to typer
 
 
+# The analysis commands: simulate, explain, preempt and diff on small inputs.
+INPUTS = {"simulate": ["q.yaml", "s.yaml"], "explain": ["q.yaml", "s.yaml"], "preempt": ["pq.yaml", "ps.yaml"],
+          "diff": ["q.yaml", "q2.yaml", "s.yaml"]}
+def _long_options(command):
+    import importlib
+
+    module, cls, _run = fastpath.COMMANDS[command]
+    return fastpath.Table(getattr(importlib.import_module(module), cls).DECLS).long
+
+
+for cmd, inputs in INPUTS.items():
+    def acase(args, env=None, stdin="", fast=True, cmd=cmd):
+        known = _long_options(cmd)
+        if all(a.split("=")[0] in known for a in args if a.startswith("--") and a != "--") or not fast:
+            case(args, env, stdin, fast, command=cmd)
+    acase(inputs)
+    acase([*inputs, "-v"])
+    acase(["--verbose", *inputs, "--partition", "default"])
+    acase([*inputs, "--partition=nope"])
+    for f in ("json", "plain", "markdown", "table", "JSON", "bogus"):
+        acase([*inputs, "-o", f])
+        acase([f"-o{f}", *inputs])
+    acase([*inputs, "-vojson"])
+    acase([*inputs, "--output", "plain"])
+    acase([*inputs, "--output-file", "out.txt"])
+    acase([*inputs, "--output-file=out.json", "-o", "json"])
+    acase([*inputs, "--output-file", inputs[0]])  # refused: never over an input
+    acase([*inputs], {"PRIO_OUTPUT_FILE": "env.txt"})
+    acase([*inputs, "--priority-classes", "pcs.yaml"])
+    acase([*inputs, "--priority-classes=pcs.yaml", "--priority-classes", "pcs.yaml"])
+    for c in ("always", "never", "Auto"):
+        acase([*inputs, "--color", c])
+        acase([*inputs], {"PRIO_COLOR": c})
+    acase([*inputs, "--color", "bogus"], fast=False)
+    acase([*inputs], {"PRIO_COLOR": "bogus"}, fast=False)
+    for e in ("fast", "REFERENCE", "auto"):
+        acase([*inputs, "--engine", e])
+        acase([*inputs], {"PRIO_ENGINE": e})
+    acase([*inputs, "--engine", "quick"], fast=False)
+    acase([*inputs], {"PRIO_OUTPUT": "json"})
+    acase([*inputs, "nope.yaml"])
+    acase(["--", *inputs])
+    acase([*inputs, "--kube", "--context", "x", "--namespace", "y"], {"PATH": ""})  # no kubectl: one line, exit 2
+    acase([*inputs, "--yunikorn", "http://127.0.0.1:9", "--header", "X-A: 1", "--cacert", "nope.pem"])
+    acase([*inputs, "--timeout", "1"], fast=False)  # a float: typer reads it
+    for bad in (["--nope"], ["-x"], ["--verbose=1"], ["-o"], ["--partition"], ["--help"], ["-h"]):
+        acase([*inputs, *bad], fast=False)
+for cmd in ("simulate", "explain"):
+    case(["q.yaml", "s.yaml", "--limit", "2"], command=cmd)
+    case(["q.yaml", "s.yaml", "--limit=0", "-o", "plain"], command=cmd)
+    for bad in ("-1", "03", "+2", "1_0", "x", ""):
+        case(["q.yaml", "s.yaml", "--limit", bad], fast=False, command=cmd)
+    case([], command=cmd)  # no input: the bundled sample
+    case(["--sample", "batch"], command=cmd)
+    case(["--sample", "nope"], command=cmd)
+    case(["--sample", "armada-scenario", "--armada-model", "legacy", "--armada-decay", "document",
+          "--armada-weighting", "legacy"], command=cmd)
+case(["q.yaml", "s.yaml", "--steps", "3"], command="simulate")
+case(["q.yaml", "s.yaml", "--steps=0", "--no-preemption"], command="simulate")
+case(["q.yaml", "s.yaml", "--steps", "-3"], fast=False, command="simulate")
+case(["--sample", "armada-scenario", "--rounds", "2", "--seed", "7"], command="simulate")
+case(["--sample", "armada-scenario", "--rounds", "0"], fast=False, command="simulate")  # below the limit: typer's message
+case(["q.yaml", "s.yaml", "--steps", "2", "--limit", "1"], command="simulate")
+for extra in (["--queue", "root.tenants"], ["--why", "root.tenants.tenant-a"], ["--pending"], ["--pending", "--limit", "1"],
+              ["--why-ask", "nope"], ["--why-workload", "a/b"], ["--behind", "x"]):
+    case(["q.yaml", "s.yaml", *extra], command="explain")
+case(["--sample", "walkthrough", "--why-ask", "a1"], command="explain")
+case(["pq.yaml", "ps.yaml", "--ask", "nope"], command="preempt")
+case([], command="preempt")
+case(["--sample", "preemption", "-o", "json"], command="preempt")
+case(["q.yaml", "q2.yaml", "s.yaml", "--fail-on", "priority,order"], command="diff")
+case(["q.yaml", "q2.yaml", "s.yaml", "--fail-on=bogus"], command="diff")
+case(["q.yaml", "q2.yaml"], command="diff")
+case(["q.yaml"], fast=False, command="diff")  # NEW missing: typer's message
+case([], fast=False, command="diff")
+case(["-", "q2.yaml", "s.yaml"], stdin=CLEAN, command="diff")
+
+
 @pytest.fixture()
 def workdir(tmp_path, monkeypatch):
     (tmp_path / "clean.yaml").write_text(CLEAN)
@@ -181,14 +262,19 @@ def workdir(tmp_path, monkeypatch):
     (tmp_path / "dir" / "b.yaml").write_text(WARN)
     (tmp_path / "settings.yaml").write_text("ignore: [PRIO131]\nseverity:\n  PRIO204: error\n")
     (tmp_path / "bad-settings.yaml").write_text("select: [NOPE]\n")
+    shutil.copy(sample("walkthrough-queues.yaml"), tmp_path / "q.yaml")
+    shutil.copy(sample("walkthrough-asks.yaml"), tmp_path / "s.yaml")
+    (tmp_path / "q2.yaml").write_text(open(sample("walkthrough-queues.yaml"), encoding="utf-8").read().replace('"1000"', '"10"'))
+    shutil.copy(sample("preemption-queues.yaml"), tmp_path / "pq.yaml")
+    shutil.copy(sample("preemption-asks.yaml"), tmp_path / "ps.yaml")
     monkeypatch.chdir(tmp_path)
     for k in ENV_VARS:
         monkeypatch.delenv(k, raising=False)
     return tmp_path
 
 
-def _invoke(main, args, env, stdin, root, monkeypatch) -> tuple:
-    """Run `prio validate ARGS` in this process through `main`; stdout, stderr, exit code and the
+def _invoke(main, command, args, env, stdin, root, monkeypatch) -> tuple:
+    """Run `prio COMMAND ARGS` in this process through `main`; stdout, stderr, exit code and the
     files it wrote."""
     before = {p for p in _files(root)}
     for k, v in env.items():
@@ -199,13 +285,14 @@ def _invoke(main, args, env, stdin, root, monkeypatch) -> tuple:
                io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace", write_through=True))
     sys.stdout, sys.stderr = streams
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
-    sys.argv = ["prio", "validate", *args]
+    sys.argv = ["prio", command, *args]
     from prio.cli import lifetime
 
     # entry.main marks the process as prio's own (lifetime.ACTIVE) when typer takes the
     # arguments: undone after the test, or later in-process runs would keep their objects
     monkeypatch.setattr(lifetime, "ACTIVE", lifetime.ACTIVE)
     monkeypatch.setattr(lifetime, "KEPT", [])
+    monkeypatch.setattr(lifetime, "may_end_early", lambda: False)  # never os._exit out of the test process
     import gc
 
     collecting = gc.isenabled()  # a run of prio's own leaves the collector off (guard.py): restored below
@@ -240,51 +327,58 @@ def _files(root):
 
 
 def _ids():
-    return [f"{i}:{' '.join(a)}:{e}" for i, (a, e, _s, _f) in enumerate(CASES)]
+    return [f"{i}:{c}:{' '.join(a)}:{e}" for i, (c, a, e, _s, _f) in enumerate(CASES)]
 
 
-@pytest.mark.parametrize("args,env,stdin,fast", CASES, ids=_ids())
-def test_fast_path_answers_as_typer(args, env, stdin, fast, workdir, monkeypatch):
+def _options_class(command):
+    import importlib
+
+    module, cls, _run = fastpath.COMMANDS[command]
+    return getattr(importlib.import_module(module), cls)
+
+
+@pytest.mark.parametrize("command,args,env,stdin,fast", CASES, ids=_ids())
+def test_fast_path_answers_as_typer(command, args, env, stdin, fast, workdir, monkeypatch):
     from prio.cli import app as app_mod
-    from prio.cli import entry, validate_fast
+    from prio.cli import entry
 
-    environ = {**os.environ, **env}
-    assert (validate_fast.parse(args, environ) is not None) == fast, "the fast path should " + (
-        "take" if fast else "leave to typer") + f" {args} {env}"
-    typer_path = _invoke(app_mod.main, args, env, stdin, workdir, monkeypatch)
-    fast_path = _invoke(entry.main, args, env, stdin, workdir, monkeypatch)
+    environ = {**{k: v for k, v in os.environ.items() if k not in ENV_VARS}, **env}
+    assert (fastpath.parse(_options_class(command), args, environ) is not None) == fast, "the fast path should " + (
+        "take" if fast else "leave to typer") + f" {command} {args} {env}"
+    typer_path = _invoke(app_mod.main, command, args, env, stdin, workdir, monkeypatch)
+    fast_path = _invoke(entry.main, command, args, env, stdin, workdir, monkeypatch)
     assert fast_path[2] == typer_path[2], (fast_path, typer_path)
     assert fast_path[1] == typer_path[1]
     assert fast_path[0] == typer_path[0]
     assert fast_path[3] == typer_path[3]
 
 
-def test_the_matrix_covers_every_option():
-    from prio.cli import validate_fast
+@pytest.mark.parametrize("command", sorted(fastpath.COMMANDS))
+def test_the_matrix_covers_every_option(command):
+    t = fastpath.Table(_options_class(command).DECLS)
+    mine = [(a, e, f) for c, a, e, _s, f in CASES if c == command]
+    used = {a.split("=")[0] for args, _e, _f in mine for a in args if a.startswith("--")}
+    assert set(t.long) <= used
+    short = {a[1] for args, _e, _f in mine for a in args if re.fullmatch(r"-[a-z]", a)}
+    assert set(t.short) <= short
+    assert set(t.envvars.values()) <= {k for _a, e, _f in mine for k in e}
+    assert sum(f for *_x, f in mine) > 40 and sum(not f for *_x, f in mine) > 8
 
-    used = {a.split("=")[0] for args, _e, _s, _f in CASES for a in args if a.startswith("--")}
-    assert set(validate_fast.LONG) <= used
-    short = {a[1] for args, _e, _s, _f in CASES for a in args if re.fullmatch(r"-[a-z]", a)}
-    assert set(validate_fast.SHORT) <= short
-    assert set(validate_fast.ENVVARS.values()) <= {k for _a, e, _s, _f in CASES for k in e}
-    assert sum(f for *_x, f in CASES) > 150 and sum(not f for *_x, f in CASES) > 30
 
-
-def test_the_fast_path_knows_the_options_typer_declares():
-    """Adding an option to `prio validate` without teaching the fast path fails here."""
+@pytest.mark.parametrize("command", sorted(fastpath.COMMANDS))
+def test_the_fast_path_knows_the_options_typer_declares(command):
+    """Adding an option to a fast command without teaching the fast path fails here."""
     import typer.main
 
     from prio.cli.app import _register, app
-    from prio.cli import validate_fast as vf
-    from prio.cli.color import Color
-    from prio.cli.validate_run import FORMATS
 
     _register()
-    cmd = typer.main.get_command(app).commands["validate"]
+    t = fastpath.Table(_options_class(command).DECLS)
+    cmd = typer.main.get_command(app).commands[command]
     long_, short, flags, multiple, single, envvars = {}, {}, set(), set(), set(), {}
     for p in cmd.params:
         if p.param_type_name != "option":
-            assert p.name == "paths" and p.nargs == -1 and p.required
+            assert p.name in {a.name for a in t.args}
             continue
         if p.name == "help":
             continue
@@ -293,18 +387,16 @@ def test_the_fast_path_knows_the_options_typer_declares():
         (flags if p.is_flag else multiple if p.multiple else single).add(p.name)
         if p.envvar:
             envvars[p.name] = p.envvar
-    assert long_ == vf.LONG
-    assert short == vf.SHORT
-    assert flags == set(vf.FLAGS) and multiple == set(vf.MULTIPLE) and single == set(vf.SINGLE)
-    assert envvars == vf.ENVVARS
-    assert tuple(c.value for c in Color) == vf.COLORS
-    assert "auto" in FORMATS
+    assert long_ == t.long
+    assert short == t.short
+    assert flags == set(t.flags) and multiple == set(t.multiple) and single == set(t.single)
+    assert envvars == t.envvars
 
 
-def _process(args, env, stdin=b"", cwd=None):
+def _process(args, env, stdin=b"", cwd=None, command="validate"):
     full = {**{k: v for k, v in os.environ.items() if k not in ENV_VARS}, "PYTHONPATH": os.path.join(ROOT, "cli"),
             "COLUMNS": "120", **env}
-    r = subprocess.run([sys.executable, "-m", "prio", "validate", *args], input=stdin, capture_output=True,
+    r = subprocess.run([sys.executable, "-m", "prio", command, *args], input=stdin, capture_output=True,
                        env=full, cwd=cwd)
     return r.stdout, r.stderr, r.returncode
 
@@ -339,3 +431,36 @@ def test_a_clean_config_loads_no_typer_click_rich_jsonschema_or_pydantic(workdir
     forced = subprocess.run([sys.executable, "-X", "importtime", "-m", "prio", "validate", "clean.yaml"],
                             capture_output=True, text=True, env={**env, "PRIO_NO_FAST_PATH": "1"}, cwd=workdir)
     assert "typer" in forced.stderr  # the switch takes the typer path
+
+
+@pytest.mark.parametrize("command,args", [
+    ("simulate", ["q.yaml", "s.yaml", "-o", "json"]),
+    ("explain", ["q.yaml", "s.yaml", "--pending", "--output-file", "out.txt"]),
+    ("preempt", ["pq.yaml", "ps.yaml", "-o", "json"]),
+    ("diff", ["q.yaml", "q2.yaml", "s.yaml", "--fail-on", "priority"]),
+    ("simulate", ["q.yaml", "s.yaml", "--steps", "-1"]),
+], ids=["simulate", "explain-file", "preempt", "diff", "simulate-typer-error"])
+def test_analysis_commands_as_processes(command, args, workdir):
+    """The real console entry for the analysis commands, with and without PRIO_NO_FAST_PATH:
+    the same output, messages, exit code and file."""
+    fast = _process(args, {}, cwd=workdir, command=command)
+    written = (workdir / "out.txt").read_bytes() if (workdir / "out.txt").exists() else None
+    typer_path = _process(args, {"PRIO_NO_FAST_PATH": "1"}, cwd=workdir, command=command)
+    assert fast == typer_path
+    assert fast[0] or fast[1] or written  # it said (or wrote) something
+    if written is not None:
+        assert (workdir / "out.txt").read_bytes() == written
+
+
+def test_a_simulation_loads_no_typer_click_or_pydantic(workdir):
+    """simulate (and explain, preempt, diff) on a small input: no typer, click or pydantic
+    (their import cost about as much as the whole run)."""
+    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
+    env.pop("PRIO_NO_FAST_PATH", None)
+    r = subprocess.run([sys.executable, "-X", "importtime", "-m", "prio", "simulate", "q.yaml", "s.yaml", "-o", "json"],
+                       capture_output=True, text=True, env=env, cwd=workdir)
+    assert r.returncode == 0, r.stderr
+    loaded = {line.rsplit("|", 1)[1].strip().split(".")[0] for line in r.stderr.splitlines() if line.startswith("import time:")}
+    assert "prio" in loaded and "yaml" in loaded
+    heavy = loaded & {"typer", "click", "pydantic", "pydantic_core"}
+    assert not heavy, heavy
