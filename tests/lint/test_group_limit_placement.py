@@ -189,6 +189,9 @@ def test_the_default_queue_takes_what_no_rule_placed(found):
     ({"filter_type": "allow", "groups": ["staff"], "users": ["bob"]}, "all"),
     ({"filter_type": "allow", "groups": ["(?<=x)y"]}, "all"),  # lookbehind: Go refuses it, not guessed here
     ({"filter_type": "allow", "groups": ["[unclosed"]}, "all"),
+    ({"filter_type": "allow", "groups": ["a{,2}"]}, "all"),  # a literal in Go, a repeat in Python
+    ({"filter_type": "allow", "groups": ["\\pL+"]}, "all"),  # a Unicode class Python lacks
+    ({"filter_type": "allow", "groups": ["(?i)^STAFF$"]}, "through"),  # flags both read alike
 ])
 def test_filter_admission_is_allowuser_for_every_member(filt, want):
     assert reach.filter_admission(PlacementRule((), "provided", **filt), "contractors").kind == want
