@@ -162,7 +162,9 @@ def test_each_limited_group_once_and_not_the_wildcard(found):
     "- {name: tag, value: namespace}",  # a tag value may be any queue
     # a qualified provided name is placed without the parent rule, whose filter then does not count
     "- name: provided\n  parent: {name: fixed, value: tenants, filter: {type: deny, groups: [contractors]}}",
-    "- {name: provided, filter: {groups: ['[[:alpha:]]+']}}",  # Go's POSIX class: not guessed
+    # Go's POSIX class: not guessed (PRIO128 compiles the entry with Python's re, which warns)
+    pytest.param("- {name: provided, filter: {groups: ['[[:alpha:]]+']}}",
+                 marks=pytest.mark.filterwarnings("ignore:Possible nested set:FutureWarning")),
     "- {name: nosuch}\n- {name: fixed, value: other}",  # rules YuniKorn does not build (PRIO133)
     "- {name: tag}\n- {name: fixed, value: other}",
 ])
