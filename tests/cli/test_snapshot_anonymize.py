@@ -298,9 +298,9 @@ def test_names_sort_as_the_originals_around_the_names_kept():
     assert n.user("a.b") == n.user("a_dot_b")  # the same queue name: the same new name
     assert n.user("Zed") != n.user("zed") and n.user("Zed").lower() == n.user("zed").lower()  # one queue, two users
     assert n.user("Zed") < n.user("zed")
-    from prio.yunikorn.placement import GROUP_NAME, USER_NAME, _NAME
+    from prio.yunikorn.placement import GROUP_NAME, USER_NAME, QUEUE_NAME
 
-    assert all(USER_NAME.fullmatch(x) and GROUP_NAME.fullmatch(x) and _NAME.fullmatch(x) for x in news)
+    assert all(USER_NAME.fullmatch(x) and GROUP_NAME.fullmatch(x) and QUEUE_NAME.fullmatch(x) for x in news)
 
 
 def test_a_filter_expression_matches_what_it_matched():

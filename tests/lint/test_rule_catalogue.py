@@ -393,6 +393,29 @@ CATALOGUE: dict[str, list[Case]] = {
           limits:
             - {groups: [team-b], maxapplications: 2}
         """))],
+    "PRIO215": [case(cfg("""
+        partitions:
+          - name: default
+            placementrules:
+              - {name: provided, filter: {type: deny, groups: [contractors]}}
+            queues:
+              - name: root
+                queues:
+                  - name: batch
+                    limits:
+                      - {groups: [contractors], maxapplications: 2}
+        """), 10, cfg("""
+        partitions:
+          - name: default
+            placementrules:
+              - {name: provided, filter: {type: deny, groups: [interns]}}
+            queues:
+              - name: root
+                queues:
+                  - name: batch
+                    limits:
+                      - {groups: [contractors], maxapplications: 2}
+        """))],
     "PRIO210": [case(tree("- name: a\n  properties:\n    priority.offest: '5'"), 8, tree("- name: a\n  properties:\n    priority.offset: '5'"))],
     "PRIO211": [case(tree("- name: a\n  properties:\n    preemption.delay: '30'"), 8, tree("- name: a\n  properties:\n    preemption.delay: 1m30s"))],
     # ---- PriorityClass manifests -------------------------------------------------------------

@@ -32,7 +32,7 @@ import re
 
 import yaml
 
-from prio.yunikorn.placement import DEFAULT_QUEUE, GROUP_NAME, REGEX_CHARS, USER_NAME, matcher
+from prio.yunikorn.placement import DEFAULT_QUEUE, GROUP_NAME, USER_NAME, expression, matcher
 from prio.yunikorn.ugm import user_groups
 
 _STR = "tag:yaml.org,2002:str"
@@ -202,7 +202,7 @@ class Names:
     def filter_entries(self, entries: list, groups: bool, candidates) -> list:
         """A placement filter's users or groups, renamed so they match what they matched."""
         valid = GROUP_NAME if groups else USER_NAME
-        if len(entries) == 1 and REGEX_CHARS.search(entries[0]):
+        if expression(entries) is not None:
             match = matcher(entries, valid)
             hits = sorted({self.user(c) for c in candidates if match(c)})
             if not hits:
@@ -403,7 +403,7 @@ class _Walk:
             valid = GROUP_NAME if groups else USER_NAME
             values = [x.value for x in entries]
             if not self.rewrite:
-                if not (len(values) == 1 and REGEX_CHARS.search(values[0])):
+                if expression(values) is None:
                     for e in values:
                         if valid.fullmatch(e):
                             n.see_user(e)

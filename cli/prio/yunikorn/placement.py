@@ -24,7 +24,7 @@ from prio.yunikorn.ugm import user_groups
 NO_RULE = "application rejected: no placement rule matched"
 INVALID_NAME = ("invalid queue name, max 64 characters consisting of alphanumeric characters and "
                 "'-', '_', '#', '@', '/', ':' allowed")
-_NAME = re.compile(r"[a-zA-Z0-9_:#/@-]{1,64}")  # fullmatch
+QUEUE_NAME = re.compile(r"[a-zA-Z0-9_:#/@-]{1,64}")  # fullmatch
 # configs.UserRegExp / GroupRegExp / SpecialRegExp, for filters
 USER_NAME = re.compile(r"[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?")  # fullmatch: Go's $ never matches before a newline
 GROUP_NAME = re.compile(r"[_a-zA-Z][a-zA-Z0-9:_.-]*")  # fullmatch
@@ -57,16 +57,25 @@ def find(root, path: str):
     return q
 
 
+def expression(entries) -> str | None:
+    """The entry newFilter reads as a regular expression (matched unanchored): the only entry of
+    a list of one, when it has regular-expression characters. None: the entries are names."""
+    entries = list(entries or [])
+    if len(entries) == 1 and REGEX_CHARS.search(entries[0]):
+        return entries[0]
+    return None
+
+
 def matcher(entries, valid):
-    """newFilter's list or expression for users or groups: one entry with regular-expression
-    characters is an unanchored expression, one plain entry or several are a list of the
+    """newFilter's list or expression for users or groups: an `expression`, or a list of the
     entries that are valid names. None: no entries (nothing to match)."""
     entries = list(entries or [])
     if not entries:
         return None
-    if len(entries) == 1 and REGEX_CHARS.search(entries[0]):
+    rx = expression(entries)
+    if rx is not None:
         try:
-            exp = re.compile(entries[0])
+            exp = re.compile(rx)
         except re.error:
             return lambda name: False
         return lambda name: exp.search(name) is not None
@@ -90,7 +99,7 @@ def _allows(rule, user: str, groups=()) -> bool:
 
 def _check_parts(name: str) -> None:
     for part in name.split("."):
-        if not _NAME.fullmatch(part):
+        if not QUEUE_NAME.fullmatch(part):
             raise _Fail(INVALID_NAME)
 
 
@@ -194,7 +203,7 @@ def place(root, app, rules) -> tuple[str | None, Rejected | None]:
         return None, Rejected(app.id, app.queue, f"failed to create rule based queue {name} for application {app.id}\n"
                                                  f"creation of queue {name} failed parent is already a leaf: {current}")
     for part in name[len(current) + 1:].split("."):
-        if not _NAME.fullmatch(part):
+        if not QUEUE_NAME.fullmatch(part):
             return None, Rejected(app.id, app.queue, f"failed to create rule based queue {name} for application {app.id}\n{INVALID_NAME}")
     return name, None
 

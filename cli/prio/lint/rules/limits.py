@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from prio.yunikorn import acl as acl_mod
-from prio.yunikorn import quantity, resources
+from prio.yunikorn import quantity, reach, resources
 from prio.yunikorn.config import queue_path
 from prio.diagnostics import Issue
 from prio.lint.registry import check
@@ -332,6 +332,75 @@ def group_limit_outside_acl(ctx):
                 yield Issue("PRIO214", lim.path + ("groups", i),
                             f"group {g} is limited on queue {queue_path(q, anc)}, but the ACLs on its path and below admit only "
                             f"the groups {names}: a member of {g} can submit there only by also being in one of them")
+
+
+@check("PRIO215", "group-limit-outside-placement", "warning", "limits")
+def group_limit_outside_placement(ctx):
+    """A group limit on a queue the placement rules never give a member of that group.
+
+    A limit on a queue counts the applications in it and below it, and an application gets there
+    only through the partition's placement rules. Each rule (with its parent rules) can place in
+    some queues only: `provided` and `tag` any queue, `user` the user's name below its parent
+    (root without one), `fixed` its value; no rules at all is one `provided` rule, and an
+    application no rule placed goes to root.default when it exists. Each rule's filter, and its
+    parent rules' filters, must admit the user, by the user's name or any of the user's groups
+    (one entry with regex characters is an expression). Where no rule can place in the queue, or
+    every rule that can refuses the group (a deny filter that lists it or matches it, or a deny
+    filter naming no one), no member of the group ever runs there. Where they admit it only
+    through an allow filter that names other groups and no user, a member of the group gets
+    there only by also being in one of those groups: rarely what the limit was written for. No
+    finding where a rule that can place in the queue admits the group or names a user (who may
+    be a member), and none for rules YuniKorn cannot build (PRIO133). Only `type: deny` exactly
+    denies: YuniKorn reads `Deny` as allow.
+
+    Example (warns):
+        placementrules:
+          - name: provided
+            filter: {type: deny, groups: [contractors]}
+        queues:
+          - name: root
+            queues:
+              - name: batch
+                limits:
+                  - {groups: [contractors], maxapplications: 2}
+    Fix: let a rule place the group there (drop it from the deny filter, or add it to the allow
+    filter), or remove the limit.
+    """
+    built: dict = {}
+    for p, q, anc in ctx.queues:
+        limited = [(lim, i, g) for lim in q.limits or [] for i, g in enumerate(lim.groups or []) if g and g != "*"]
+        if not limited:
+            continue
+        if id(p) not in built:
+            built[id(p)] = reach.chains(p.placementrules)
+        chains = built[id(p)]
+        path = tuple(queue_path(q, anc).split("."))
+        if chains is None or reach.default_gives(anc[0] if anc else q, path):
+            continue
+        giving = [(n, c) for n, c in enumerate(chains) if reach.may_give(c, path, q.is_parent)]
+        for lim, i, g in limited:
+            got = [(n, reach.admission(c, g)) for n, c in giving]
+            if any(a.kind == "all" for _, a in got):
+                continue  # (without rules, the one provided rule admits everyone: no rule to name)
+            yield Issue("PRIO215", lim.path + ("groups", i),
+                        _outside_placement(g, queue_path(q, anc), [(f"#{n} {p.placementrules[n].name}", a) for n, a in got]))
+
+
+def _outside_placement(g: str, qpath: str, got: list) -> str:
+    """PRIO215's message: why no placement rule gives the queue to a member of g. `got`: the
+    label and Admission of each rule that can place there."""
+    head = f"group {g} is limited on queue {qpath}, but "
+    if not got:
+        return head + "no placement rule can place an application in it or below it: the limit is never used"
+    rules = ", ".join(label for label, _ in got)
+    odd = sorted({r.filter_type for _, a in got for r in a.rules if r.filter_type != "deny" and r.filter_type.lower() == "deny"})
+    note = f" (YuniKorn reads {', '.join(odd)} as allow: only deny, in lower case, denies)" if odd else ""
+    through = [x for _, a in got for x in a.groups] + [f"matching {x}" for _, a in got for x in a.expressions]
+    if not through:
+        return head + f"the placement rules that can place an application there ({rules}) refuse every member of {g} by their filters{note}"
+    names = ", ".join(dict.fromkeys(through))
+    return (head + f"the placement rules that can place an application there ({rules}) admit members of {g} only through "
+            f"the groups {names}{note}: a member of {g} gets there only by also being in one of them")
 
 
 def _subtree(q):
