@@ -8,11 +8,11 @@ from prio.diagnostics import Issue
 from prio.lint.rules.limits import GROUP, USER
 from prio.lint.registry import check
 from prio.lint.rules.structure import QUEUE_NAME
+from prio.yunikorn import goregex
 
 RULE_NAME = re.compile(r"^[_a-zA-Z][a-zA-Z0-9_]*$")
 SPECIAL = re.compile(r"[\^$*+?()\[{}|]")
 TYPES = ("user", "fixed", "provided", "tag", "test")
-_NOT_RE2 = re.compile(r"\(\?[=!<]|\\[1-9]")  # lookaround and backreferences: Go's regexp refuses them
 
 
 def _rules(ctx):
@@ -63,15 +63,14 @@ def placement_filter_type(ctx):
 
 
 def _proper(entry: str, rx) -> bool:
+    """A valid name, or an expression Go's regexp compiles (read as Python reads its
+    translation; Go syntax prio cannot translate is not said to be wrong)."""
     if rx.fullmatch(entry):
         return True
-    if not SPECIAL.search(entry) or _NOT_RE2.search(entry):
+    if not SPECIAL.search(entry) or goregex.go_refuses(entry):
         return False
-    try:
-        re.compile(entry)
-    except re.error:
-        return False
-    return True
+    py = goregex.translate(entry)
+    return py is None or goregex.compile_python(py) is not None
 
 
 @check("PRIO128", "placement-filter-list", "error", "placement")
