@@ -162,9 +162,8 @@ def test_each_limited_group_once_and_not_the_wildcard(found):
     "- {name: tag, value: namespace}",  # a tag value may be any queue
     # a qualified provided name is placed without the parent rule, whose filter then does not count
     "- name: provided\n  parent: {name: fixed, value: tenants, filter: {type: deny, groups: [contractors]}}",
-    # Go's POSIX class: not guessed (PRIO128 compiles the entry with Python's re, which warns)
-    pytest.param("- {name: provided, filter: {groups: ['[[:alpha:]]+']}}",
-                 marks=pytest.mark.filterwarnings("ignore:Possible nested set:FutureWarning")),
+    # Go's POSIX class, read as Go reads it (goregex): it matches the group
+    "- {name: provided, filter: {groups: ['[[:alpha:]]+']}}",
     "- {name: nosuch}\n- {name: fixed, value: other}",  # rules YuniKorn does not build (PRIO133)
     "- {name: tag}\n- {name: fixed, value: other}",
 ])
@@ -191,7 +190,11 @@ def test_the_default_queue_takes_what_no_rule_placed(found):
     ({"filter_type": "allow", "groups": ["staff"], "users": ["bob"]}, "all"),
     ({"filter_type": "allow", "groups": ["(?<=x)y"]}, "all"),  # lookbehind: Go refuses it, not guessed here
     ({"filter_type": "allow", "groups": ["[unclosed"]}, "all"),
-    ({"filter_type": "allow", "groups": ["a{,2}"]}, "all"),  # a literal in Go, a repeat in Python
+    ({"filter_type": "allow", "groups": ["a{,2}"]}, "through"),  # a literal in Go (a repeat in Python): no match
+    ({"filter_type": "allow", "groups": ["^[[:lower:]]+$"]}, "all"),  # POSIX classes as Go reads them
+    ({"filter_type": "allow", "groups": ["^[[:digit:]]+$"]}, "through"),
+    ({"filter_type": "deny", "groups": ["[[:^digit:]]"]}, "none"),
+    ({"filter_type": "deny", "groups": ["^\\Qcontr\\E"]}, "none"),
     ({"filter_type": "allow", "groups": ["\\pL+"]}, "all"),  # a Unicode class Python lacks
     ({"filter_type": "allow", "groups": ["(?i)^STAFF$"]}, "through"),  # flags both read alike
 ])

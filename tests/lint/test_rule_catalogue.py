@@ -324,6 +324,8 @@ CATALOGUE: dict[str, list[Case]] = {
     "PRIO125": [case(tree("- name: a\n  adminacl: 'alice  admins'"), 7, tree("- name: a\n  adminacl: ' admins'"))],
     "PRIO126": [case(placement("- name: 'tag rule'\n  value: namespace"), 4, placement("- name: tag\n  value: namespace"))],
     "PRIO127": [case(placement("- name: provided\n  filter: {type: permit}"), 5, placement("- name: provided\n  filter: {type: Allow}"))],
+    "PRIO139": [case(placement("- name: provided\n  filter: {type: Deny, groups: [contractors]}"), 5,
+                     placement("- name: provided\n  filter: {type: deny, groups: [contractors]}"))],
     "PRIO128": [case(placement("- name: provided\n  filter: {users: ['bob smith']}"), 5,
                      placement("- name: provided\n  filter: {users: ['^team-.*']}"))],
     "PRIO129": [case(placement("- name: fixed\n  value: root.batch\n  parent:\n    name: fixed\n    value: root.tenants"), 5,

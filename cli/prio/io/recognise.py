@@ -84,18 +84,28 @@ def is_pod(d, bare: bool = False) -> bool:
 def is_pod_list(data) -> bool:
     """`kubectl get pods -o json|yaml`: a List (or PodList) holding Pods, maybe with
     PriorityClasses or other objects alongside (not ConfigMaps), or a single Pod."""
-    if not isinstance(data, dict):
-        return False
-    kind = data.get("kind")
-    if kind == "Pod":
-        return True
-    items = data.get("items")
-    if kind not in ("List", "PodList") or not isinstance(items, list) or not items:
-        return False
-    bare = kind == "PodList"
+    got = _listed(data, "Pod", "PodList")
+    if not isinstance(got, tuple):
+        return got
+    items, bare = got
     if not any(is_pod(i, bare) for i in items):
         return False
     return not any(isinstance(i, dict) and i.get("kind") in NOT_POD_LISTS for i in items)
+
+
+def _listed(data, kind: str, list_kind: str):
+    """What `kubectl get` wrote: True for one object of `kind`, (its items, whether they are
+    bare: a list_kind leaves out each item's kind) for a List or list_kind holding some, else
+    False."""
+    if not isinstance(data, dict):
+        return False
+    got = data.get("kind")
+    if got == kind:
+        return True
+    items = data.get("items")
+    if got not in ("List", list_kind) or not isinstance(items, list) or not items:
+        return False
+    return items, got == list_kind
 
 
 def is_node(d, bare: bool = False) -> bool:
@@ -106,15 +116,11 @@ def is_node(d, bare: bool = False) -> bool:
 def is_node_list(data) -> bool:
     """`kubectl get nodes -o json|yaml`: a List (or NodeList) of Nodes only, or a single Node.
     (Nodes in a List beside Pods make a pod list: the pods are read with their nodes.)"""
-    if not isinstance(data, dict):
-        return False
-    kind = data.get("kind")
-    if kind == "Node":
-        return True
-    items = data.get("items")
-    if kind not in ("List", "NodeList") or not isinstance(items, list) or not items:
-        return False
-    return all(is_node(i, kind == "NodeList") for i in items)
+    got = _listed(data, "Node", "NodeList")
+    if not isinstance(got, tuple):
+        return got
+    items, bare = got
+    return all(is_node(i, bare) for i in items)
 
 
 def is_scenario(data) -> bool:

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from prio.yunikorn.goregex import compile_go
+
 from prio.yunikorn.ugm import user_groups
 
 NO_RULE = "application rejected: no placement rule matched"
@@ -74,9 +76,8 @@ def matcher(entries, valid):
         return None
     rx = expression(entries)
     if rx is not None:
-        try:
-            exp = re.compile(rx)
-        except re.error:
+        exp = compile_go(rx)
+        if exp is None:  # Go refuses it (YuniKorn's filter then matches no one), or prio cannot read it
             return lambda name: False
         return lambda name: exp.search(name) is not None
     names = {e for e in entries if valid.fullmatch(e)}

@@ -20,17 +20,12 @@ queue no chain may give is out of reach for certain.
 """
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
+from prio.yunikorn import goregex
 from prio.yunikorn.placement import GROUP_NAME, QUEUE_NAME, expression, matcher
 
 WILD = "*"  # a pattern segment that may be any name ("*" is no queue name)
-# Syntax Python's re and Go's regexp read differently or only one of them has: POSIX classes,
-# Unicode classes, \Q..\E, \z and \Z, backreferences, {,n} (a literal in Go), and any (?...)
-# but (?:, (?P< and the flags both know (lookaround, comments, (?<name>), the U or x flag). A
-# filter expression using it matches nothing or something else in YuniKorn than here: not guessed.
-_UNSURE = re.compile(r"\[:|\\[pPQzZ1-9]|\{,|\(\?(?!:|P<|[ims-]+[:)])")
 
 
 class Admission(NamedTuple):
@@ -162,9 +157,6 @@ def _lists(entries, group: str) -> bool | None:
     rx = expression(entries)
     if rx is None:
         return matcher(entries, GROUP_NAME)(group)
-    if _UNSURE.search(rx):
-        return None
-    try:
-        return re.search(rx, group) is not None
-    except re.error:
-        return None
+    py = None if goregex.go_refuses(rx) else goregex.translate(rx)
+    exp = None if py is None else goregex.compile_python(py)
+    return None if exp is None else exp.search(group) is not None

@@ -8,11 +8,11 @@ from prio.diagnostics import Issue
 from prio.lint.rules.limits import GROUP, USER
 from prio.lint.registry import check
 from prio.lint.rules.structure import QUEUE_NAME
+from prio.yunikorn import goregex
 
 RULE_NAME = re.compile(r"^[_a-zA-Z][a-zA-Z0-9_]*$")
 SPECIAL = re.compile(r"[\^$*+?()\[{}|]")
 TYPES = ("user", "fixed", "provided", "tag", "test")
-_NOT_RE2 = re.compile(r"\(\?[=!<]|\\[1-9]")  # lookaround and backreferences: Go's regexp refuses them
 
 
 def _rules(ctx):
@@ -62,16 +62,34 @@ def placement_filter_type(ctx):
             yield Issue("PRIO127", r.path + ("filter", "type"), f"invalid rule filter type {r.filter_type!r}, filter type must be either '', allow or deny")
 
 
+@check("PRIO139", "placement-filter-type-case", "warning", "placement")
+def placement_filter_type_case(ctx):
+    """A placement filter type `deny` written in another case (`Deny`, `DENY`): the filter allows.
+
+    YuniKorn's validator accepts the type in any case (PRIO127), but the placement manager reads
+    it exactly: only `deny` in lower case denies (newFilter: allow unless the type is "deny"). So
+    `type: Deny` lets in exactly the users and groups it names, and keeps out everyone else: the
+    opposite of what it says.
+
+    Example (warns): `filter: {type: Deny, groups: [contractors]}`
+    Fix: `filter: {type: deny, groups: [contractors]}`
+    """
+    for p, i, top, r in _rules(ctx):
+        if r.filter_type != "deny" and r.filter_type.lower() == "deny":
+            yield Issue("PRIO139", r.path + ("filter", "type"),
+                        f"filter type {r.filter_type!r} is read as allow by YuniKorn's placement: only 'deny' in lower case denies, "
+                        f"so this filter lets in only the users and groups it names")
+
+
 def _proper(entry: str, rx) -> bool:
+    """A valid name, or an expression Go's regexp compiles (read as Python reads its
+    translation; Go syntax prio cannot translate is not said to be wrong)."""
     if rx.fullmatch(entry):
         return True
-    if not SPECIAL.search(entry) or _NOT_RE2.search(entry):
+    if not SPECIAL.search(entry) or goregex.go_refuses(entry):
         return False
-    try:
-        re.compile(entry)
-    except re.error:
-        return False
-    return True
+    py = goregex.translate(entry)
+    return py is None or goregex.compile_python(py) is not None
 
 
 @check("PRIO128", "placement-filter-list", "error", "placement")
