@@ -10,15 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-Resources = dict  # resource name -> float
+from prio.armada.choices import DECAY_CODE, DECAY_DOCUMENT, DECAYS, MODELS, WEIGHTING_CURRENT, WEIGHTING_LEGACY, WEIGHTINGS  # noqa: F401 - the model's vocabulary
 
-DECAY_CODE = "code"
-DECAY_DOCUMENT = "document"
-WEIGHTING_CURRENT = "current"
-WEIGHTING_LEGACY = "legacy"
-DECAYS = (DECAY_CODE, DECAY_DOCUMENT)
-WEIGHTINGS = (WEIGHTING_CURRENT, WEIGHTING_LEGACY)
-MODELS = ("current", "legacy")  # Armada's schedulers: DRF fair share (today), usage decay (up to 2022)
+Resources = dict  # resource name -> float
 
 MODEL_LABEL = "Armada (legacy, up to 2022)"
 MODEL_ID = "armada-legacy"

@@ -44,7 +44,7 @@ def check_choice(flag: str, value, choices) -> None:
 def check_armada_options(inp, decay, weighting, **only_armada) -> None:
     """Armada options are checked here, once, up front, and refused with YuniKorn inputs (not
     ignored). The choices are the model's."""
-    from prio.armada.model import DECAYS, MODELS, WEIGHTINGS
+    from prio.armada.choices import DECAYS, MODELS, WEIGHTINGS
 
     check_choice("--armada-decay", decay, DECAYS)
     check_choice("--armada-weighting", weighting, WEIGHTINGS)

@@ -11,7 +11,7 @@ from prio.lint import schema
 from prio.io import source
 from prio.errors import InputError, NothingToCheck
 from prio.diagnostics import Finding, Issue, Report, format_path, sort_key
-from prio.lint.rules import load_all
+from prio.lint.rules import load, load_all
 from prio.lint.context import Context
 from prio.values import describe
 from prio.lint.registry import RULES, run
@@ -46,8 +46,10 @@ def resolve(name: str, doc, issues) -> list[Finding]:
 def config_errors(doc, conf) -> list[str]:
     """The cheap checks (decoding, names, structure) that tell whether YuniKorn would take a
     decoded queue config: its errors as lines (empty: it would)."""
-    load_all()
+    load("decoding", "structure")  # the structure family's rules, and the decoder's ids
     issues = list(doc.issues) + run("queues", Context(conf), family="structure")
+    if any(i.rule not in RULES for i in issues):  # an issue the loader raised under another module's rule
+        load_all()
     return [f"line {f.line}: {f.message}" if f.line else f.message
             for f in resolve("", doc, issues) if f.severity == "error"]
 

@@ -10,7 +10,13 @@ MODULES = ("decoding", "structure", "resources", "limits", "acl", "placement", "
 
 
 def load_all() -> None:
-    for mod in MODULES:
+    load(*MODULES)
+
+
+def load(*mods: str) -> None:
+    """Register the rules of these modules (of MODULES) only: a command that runs one family
+    of rules need not import the others (Armada's, Kueue's, ...) on every run."""
+    for mod in mods:
         importlib.import_module(f"prio.lint.rules.{mod}")
 
 
