@@ -289,6 +289,7 @@ def _run_one(eng, progress) -> list:
             push(leaf.heap, _app_entry(st, _usage_one))
     for leaf in leaves:  # its heap of applications becomes its plan
         leaf.heap = _plan_leaf(leaf, leaf.heap, t, None)
+    amounts = {i: r[t] for i, r in eng.ask_shapes.items()}  # id(resources) -> the amount (loaders share one dict per shape)
 
     def entry(x):  # Engine._push for one type: more pending first among equal (priority, share)
         a, d = x.allocated, x.fairmax.get(t)
@@ -308,7 +309,7 @@ def _run_one(eng, progress) -> list:
     for q in reversed(queues):  # children before their parents
         if not q.leaf:
             planned += q.live
-            _plan_parent_one(q, root, t)
+            _plan_parent_one(q, root, amounts)
             if progress is not None:
                 progress(int(total * PLANNED * planned / to_plan))
     for q in queues:
@@ -323,7 +324,36 @@ def _run_one(eng, progress) -> list:
     return steps
 
 
-def _plan_parent_one(P, root, t) -> None:
+def _take(c, k: int, P, root, pchg: dict, amounts: dict):
+    """What child c allocates at P's choice k, for P's plan (both runs): its leaf's next ask's
+    amount (`amounts`: id(resources) -> the int or tuple over the run's types) or the next of
+    its own plan's; and the priority change under c reaches c's tracker (report_level), then,
+    when what c reports changed, pchg[k] (and root's tracker when P is root)."""
+    rec = c.heap
+    j = rec[0]
+    rec[0] = j + 1
+    if c.leaf:
+        plan = rec[3]
+        item = plan[2 * j]
+        got = amounts[id(plan[2 * j + 1].resources)]
+        ch = None
+        if type(item) is tuple:  # the steps need only its id and note from here on: the rest goes
+            if item[2] != item[3]:
+                ch = (item[2], item[3])
+            plan[2 * j] = item[0] if item[1] is None else (item[0], item[1])
+    else:
+        got = rec[5][j]
+        ch = rec[6].get(j) if rec[6] else None
+    if ch is not None:
+        ch = report_level(c, ch[0], ch[1])
+        if ch is not None:
+            pchg[k] = ch
+            if P is root:
+                report_level(root, ch[0], ch[1])
+    return got
+
+
+def _plan_parent_one(P, root, amounts: dict) -> None:
     """_plan_parent for the one-type run: P's choices for every allocation under it, from its
     heap of children (Engine._push's entries: (priority, (share, -pending)) as P sorts them,
     then name), each choice re-keying the child taken. A tie on the key is between equals, and
@@ -343,27 +373,8 @@ def _plan_parent_one(P, root, t) -> None:
         if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
             note = _heap_tie_note(heap, top, "queues")
         c = top[3]
+        v = _take(c, k, P, root, pchg, amounts)
         rec = c.heap
-        j = rec[0]
-        rec[0] = j + 1
-        if c.leaf:
-            plan = rec[3]
-            item = plan[2 * j]
-            v = plan[2 * j + 1].resources[t]
-            ch = None
-            if type(item) is tuple:  # the steps need only its id and note from here on
-                if item[2] != item[3]:
-                    ch = (item[2], item[3])
-                plan[2 * j] = item[0] if item[1] is None else (item[0], item[1])
-        else:
-            v = rec[5][j]
-            ch = rec[6].get(j) if rec[6] else None
-        if ch is not None:
-            ch = report_level(c, ch[0], ch[1])
-            if ch is not None:
-                pchg[k] = ch
-                if P is root:
-                    report_level(root, ch[0], ch[1])
         c.pending = pend = c.pending - v
         c.allocated = a = c.allocated + v
         picks.append(c)
@@ -582,27 +593,8 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
             else:
                 note = None
                 c = group[1]
+        vec = _take(c, k, P, root, pchg, vectors)
         rec = c.heap
-        j = rec[0]
-        rec[0] = j + 1
-        if c.leaf:
-            plan = rec[3]
-            item = plan[2 * j]
-            vec = vectors[id(plan[2 * j + 1].resources)]
-            ch = None
-            if type(item) is tuple:  # the steps need only its id and note from here on: the rest goes
-                if item[2] != item[3]:
-                    ch = (item[2], item[3])
-                plan[2 * j] = item[0] if item[1] is None else (item[0], item[1])
-        else:
-            vec = rec[5][j]
-            ch = rec[6].get(j) if rec[6] else None
-        if ch is not None:
-            ch = report_level(c, ch[0], ch[1])
-            if ch is not None:
-                pchg[k] = ch
-                if P is root:
-                    report_level(root, ch[0], ch[1])
         # re-key c: its counts, and its entry in P's groups. Shares: every fair max is positive
         # and nothing allocated negative here (fits), so the share is the greatest allocated/fair max
         if two:
