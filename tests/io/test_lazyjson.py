@@ -39,7 +39,7 @@ def test_same_data_lines_positions_and_raw_texts_as_the_yaml_pass(indent):
             continue
         text = json.dumps(data, indent=indent, ensure_ascii=False)
         full = yamlnodes.load("s.json", text)[0]
-        lazy = lazyjson.read("s.json", text, yamlnodes.load)
+        lazy = lazyjson.read("s.json", text, yamlnodes.load, yamlnodes.MAX_DEPTH)
         if lazy is None:
             continue
         seen += 1
@@ -53,14 +53,14 @@ def test_same_data_lines_positions_and_raw_texts_as_the_yaml_pass(indent):
 
 def test_item_lines_on_odd_layouts():
     text = '{"partition": "x", "nodes": [{"a": ["[", "{"]}],\n "applications"  :\n [\n  {"id": "a", "queue": "root.a",\n "asks": []},\n\n  {"id": "b",\n "queue": "root.b", "asks": [{"priority": 1}]}]}\n'
-    lazy = lazyjson.read("s.json", text, yamlnodes.load)
+    lazy = lazyjson.read("s.json", text, yamlnodes.load, yamlnodes.MAX_DEPTH)
     full = yamlnodes.load("s.json", text)[0]
     assert lazy.item_lines("applications") == [full.pos(("applications", i)).line for i in range(2)] == [4, 7]
     text = '{"applications":\n [1,\r\n  {"id": "a"}, "x"  ,\n\n[]\n]}'
     full = yamlnodes.load("s.json", text)[0]
-    assert lazyjson.read("s.json", text, yamlnodes.load).item_lines("applications") == [full.pos(("applications", i)).line for i in range(4)] == [2, 3, 3, 5]
-    assert lazyjson.read("s.json", '{"applications": [1, {"id": "a"}]}', yamlnodes.load).item_lines("applications") == [1, 1]
-    assert lazyjson.read("s.json", '{"applications": \r[1]}', yamlnodes.load).item_lines("applications") is None  # a lone CR
+    assert lazyjson.read("s.json", text, yamlnodes.load, yamlnodes.MAX_DEPTH).item_lines("applications") == [full.pos(("applications", i)).line for i in range(4)] == [2, 3, 3, 5]
+    assert lazyjson.read("s.json", '{"applications": [1, {"id": "a"}]}', yamlnodes.load, yamlnodes.MAX_DEPTH).item_lines("applications") == [1, 1]
+    assert lazyjson.read("s.json", '{"applications": \r[1]}', yamlnodes.load, yamlnodes.MAX_DEPTH).item_lines("applications") is None  # a lone CR
 
 
 @pytest.mark.parametrize("text", [
@@ -69,7 +69,7 @@ def test_item_lines_on_odd_layouts():
     '{"a": 1} # comment', '{"a": "\ufeff"}', '{"a": "\x7f"}',
 ])
 def test_texts_the_two_could_read_differently_take_the_yaml_pass(text):
-    assert lazyjson.read("s.json", text, yamlnodes.load) is None
+    assert lazyjson.read("s.json", text, yamlnodes.load, yamlnodes.MAX_DEPTH) is None
 
 
 def _load(text, lazy=True, monkeypatch=None):
@@ -84,7 +84,7 @@ def test_messages_keep_line_and_column(monkeypatch):
     assert isinstance(yamlnodes.load_fast("s.json", text)[0], lazyjson.LazyDocument)
     with pytest.raises(InputError) as lazy_err:
         _load(text)
-    monkeypatch.setattr(lazyjson, "read", lambda name, text, load: None)  # the YAML pass, as before
+    monkeypatch.setattr(lazyjson, "read", lambda name, text, load, max_depth: None)  # the YAML pass, as before
     with pytest.raises(InputError) as full_err:
         _load(text)
     assert str(lazy_err.value) == str(full_err.value) and ":" in str(lazy_err.value).split(" ")[0]
@@ -99,7 +99,7 @@ def test_cli_messages_and_application_lines_as_before(tmp_path, monkeypatch):
     apps[3]["asks"][0]["priority"] = "high"
     snap.write_text(json.dumps({"applications": apps}, indent=2))
     lazy = run_cli("simulate", str(snap))
-    monkeypatch.setattr(lazyjson, "read", lambda name, text, load: None)
+    monkeypatch.setattr(lazyjson, "read", lambda name, text, load, max_depth: None)
     full = run_cli("simulate", str(snap))
     assert lazy.exit_code == full.exit_code == 2
     assert lazy.stderr == full.stderr and f"{snap}:35:23:" in lazy.stderr, lazy.stderr
@@ -112,8 +112,44 @@ def test_random_snapshots_read_the_same():
                  "asks": [{"priority": rnd.randint(-5, 5), "resources": {"vcore": rnd.choice([1, "500m", 2.5]), "memory": rnd.choice(["1Gi", 0, -0.0])}}
                           for _ in range(rnd.randint(0, 3))]} for i in range(rnd.randint(1, 12))]
         text = json.dumps({"applications": apps}, indent=rnd.choice([None, 1, 3]))
-        lazy = lazyjson.read("s.json", text, yamlnodes.load)
+        lazy = lazyjson.read("s.json", text, yamlnodes.load, yamlnodes.MAX_DEPTH)
         full = yamlnodes.load("s.json", text)[0]
         assert lazy is not None and lazy.data == full.data
         for path in _walk(full.data):
             assert lazy.raw(path) == full.raw(path)
+
+
+@pytest.mark.parametrize("text,long", [
+    ('{"a": "' + "x" * 899 + '"}', False),  # under 900: read here
+    ('{"a": "' + "x" * 900 + '"}', True),
+    ('{"a": "' + "\\u00f1" * 190 + '"}', True),  # 190 characters, 950 in YAML's count: the YAML pass
+    ('{"a": "' + "\\u00f1" * 170 + '"}', False),  # 170 characters (searched), 850 in the text
+    ('{"a": ["' + "y" * 300 + '"]}', False),
+])
+def test_long_strings_are_measured_in_the_text(text, long):
+    """A string of 900 or more in the text (escapes counted as YAML's key limit counts them) takes
+    the YAML pass; the text is searched only when the data holds a string of 150 or more."""
+    lazy = lazyjson.read("s.json", text, yamlnodes.load, yamlnodes.MAX_DEPTH)
+    assert (lazy is None) == long
+    if lazy is not None:
+        assert lazy.data == yamlnodes.load("s.json", text)[0].data
+
+
+@pytest.mark.parametrize("depth", [399, 400, 401, 800])
+def test_json_nested_too_deeply_is_refused_as_the_yaml_pass_refuses_it(depth):
+    text = "[" * depth + "1" + "]" * depth
+    assert (lazyjson.read("s.json", text, yamlnodes.load, yamlnodes.MAX_DEPTH) is None) == (depth > yamlnodes.MAX_DEPTH)
+    if depth > yamlnodes.MAX_DEPTH:
+        with pytest.raises(InputError) as fast:
+            yamlnodes.load_fast("s.json", text)
+        with pytest.raises(InputError) as full:
+            yamlnodes.load("s.json", text)
+        assert str(fast.value) == str(full.value) and "nested more than 400 levels" in str(fast.value)
+    else:
+        assert yamlnodes.load_fast("s.json", text)[0].data == json.loads(text)
+
+
+def test_shape_counts_every_container_and_string():
+    assert lazyjson._shape({"k" * 7: [{"a": "xyz"}, [[]]], "b": 1}) == (4, 7)
+    assert lazyjson._shape("plain") == (0, 5)
+    assert lazyjson._shape([]) == (1, 0)

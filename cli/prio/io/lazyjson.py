@@ -8,7 +8,7 @@ for them (an error message, a REST dump's positions), so every message keeps its
 Where the two could read the text differently, `read` returns None and the caller takes the YAML
 pass as before: a duplicate key (an error there, the last value in json), NaN/Infinity, a number
 with an exponent (YAML 1.1 reads 1e3 as a string), a surrogate escape, a character YAML does
-not allow or reads as a line break (NEL, LS, PS) or a BOM, tabs, a string of 900 characters or more or a colon on the line after its key (YAML's
+not allow or reads as a line break (NEL, LS, PS) or a BOM, tabs, a string of 900 characters or more or a colon on the line after its key, data nested deeper than the YAML pass takes (YAML's
 implicit keys are one line, under 1024 characters), or any json error (the YAML pass words it).
 
 `item_lines` gives the line where each element of a top-level array starts without the pass
@@ -22,7 +22,11 @@ import re
 from prio.io.document import Document
 
 _DOUBT = re.compile(r"[0-9][eE]|\\u[dD][89abAB]|\t|[^\x0A\x0D\x20-\x7E\xA0-\u2027\u202A-\uD7FF\uE000-\uFEFE\uFF00-\uFFFD\U00010000-\U0010ffff]"
-                    r'|"\s*\n\s*:|"(?:[^"\\]|\\.){900}')  # a key YAML cannot take: its colon on another line, or a long one
+                    r'|"\s*\n\s*:')  # a key YAML cannot take: its colon on another line
+# ... or a long one: searched only where the data holds a string of LONG_DECODED characters or
+# more (a raw string of 900 takes at least 150 decoded: an escape is at most six of them)
+_LONG = re.compile(r'"(?:[^"\\]|\\.){900}')
+LONG_DECODED = 150
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}:,]')
 
 
@@ -121,13 +125,48 @@ _SCANNER = json.JSONDecoder()
 _WS = re.compile(r"[ \t\n\r]*")
 
 
-def read(name: str, text: str, load) -> LazyDocument | None:
+def read(name: str, text: str, load, max_depth: int) -> LazyDocument | None:
     """The document of a JSON text, or None where the YAML pass (`load`, yamlnodes.load) must
-    read it (see above)."""
+    read it (see above), and where the data is nested deeper than `max_depth` (the YAML pass
+    refuses it, with the line: yamlnodes.check_depth)."""
     if _DOUBT.search(text):
         return None
     try:
         data = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant)
     except (ValueError, _Dup, RecursionError):
         return None
+    depth, longest = _shape(data)
+    if depth > max_depth or (longest >= LONG_DECODED and _LONG.search(text)):
+        return None
     return LazyDocument(data, name, text, load)
+
+
+def _shape(data) -> tuple:
+    """How deep the containers of `data` nest (a bracket level each: a scalar alone is 0) and
+    the length of its longest string, key or value."""
+    depth = longest = 0
+    stack = [(data, 1)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        x, d = pop()
+        t = type(x)
+        if t is dict:
+            items = x.values()
+            for k in x:
+                if len(k) > longest:
+                    longest = len(k)
+        elif t is list:
+            items = x
+        else:
+            if t is str and len(x) > longest:
+                longest = len(x)
+            continue
+        if d > depth:
+            depth = d
+        for v in items:
+            tv = type(v)
+            if tv is dict or tv is list:
+                push((v, d + 1))
+            elif tv is str and len(v) > longest:
+                longest = len(v)
+    return depth, longest

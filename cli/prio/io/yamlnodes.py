@@ -350,8 +350,7 @@ def load_fast(name: str, text: str) -> list[Document]:
     if head in ("{", "["):  # smaller JSON: the json module too, positions when a message needs one
         from prio.io import lazyjson
 
-        check_depth(name, text)  # as the YAML pass would, first
-        doc = lazyjson.read(name, text, load)
+        doc = lazyjson.read(name, text, load, MAX_DEPTH)
         if doc is not None:
             return [doc]
-    return load(name, text)
+    return load(name, text)  # (which refuses text nested too deeply first: check_depth)
