@@ -8,8 +8,10 @@ for them (an error message, a REST dump's positions), so every message keeps its
 Where the two could read the text differently, `read` returns None and the caller takes the YAML
 pass as before: a duplicate key (an error there, the last value in json), NaN/Infinity, a number
 with an exponent (YAML 1.1 reads 1e3 as a string), a surrogate escape, a character YAML does
-not allow or reads as a line break (NEL, LS, PS) or a BOM, tabs, a string of 900 characters or more or a colon on the line after its key, data nested deeper than the YAML pass takes (YAML's
-implicit keys are one line, under 1024 characters), or any json error (the YAML pass words it).
+not allow or reads as a line break (NEL, LS, PS) or a BOM, tabs, a string of 900 characters or
+more or a colon on the line after its key (YAML's implicit keys are one line, under 1024
+characters), data nested deeper than the YAML pass takes (it refuses it, with the line), or any
+json error (the YAML pass words it).
 
 `item_lines` gives the line where each element of a top-level array starts without the pass
 (the native snapshot records each application's line for later messages).
