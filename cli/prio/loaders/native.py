@@ -123,7 +123,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
         ids = set()
         # The hot loop of a million asks: the common case (an int priority, a known resource
         # shape, no times) costs a few dict lookups; anything else takes the careful path.
-        fast_shapes = no_positions
+        fast_shapes = no_positions or deferred  # (a deferred document finds its positions when a message needs one)
         asks_out = app.asks
         append = asks_out.append
         submit = app.submit_time
