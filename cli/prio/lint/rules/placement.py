@@ -250,8 +250,9 @@ def placement_rule_type(ctx):
     The rule types are user, fixed, provided and tag (case-insensitive); `recovery` is internal.
     A fixed rule needs a value whose parts are valid queue names and, when fully qualified, no
     parent rule; a tag rule needs a value. The validator does not check any of this: on a reload
-    the config is rejected, on first start the rules are dropped (logged only) and every
-    application goes through no placement at all.
+    the config is rejected; on first start the placement manager starts without any rule
+    (logged only) and rejects every application ("no placement rule matched"), root.default
+    included (NewPlacementManager, PlaceApplication).
 
     Example (fails): `- name: namespace` (should be `- {name: tag, value: namespace}`).
     Fix: use a known type with the value it needs.
