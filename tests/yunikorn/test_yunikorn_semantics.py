@@ -163,6 +163,27 @@ def test_fixed_rule_filters_user_rule_and_the_default_queue():
     assert e.rejected == []
 
 
+@pytest.mark.parametrize("rules,refused", [
+    ("[{name: provided}, {name: fixed}]", "2 (fixed: a fixed rule needs a non-empty value"),
+    ("[{name: provided}, {name: namespace}]", "2 (namespace: unknown rule name specified namespace"),
+    ("[{name: user, parent: {name: tag}}]", "1 (user: a tag rule needs a non-empty value"),
+    ("[{name: fixed, value: root.leaf, parent: {name: provided}}]", "1 (fixed: a fully qualified fixed rule (root.leaf) cannot have a parent rule"),
+])
+def test_rules_yunikorn_cannot_build_reject_every_application(rules, refused):
+    """newRule refuses one rule (itself or its parent): NewPlacementManager keeps no rule at all and
+    PlaceApplication rejects every application, root.default included (yunikorn-core placement.go)."""
+    e = make(PLACED.format(rules=f"placementrules: {rules}").replace("- name: leaf", "- name: leaf\n          - name: default"), """
+        applications:
+          - {id: ok, queue: root.leaf, asks: [{priority: 1}]}
+          - {id: other, queue: root.nosuch, asks: [{priority: 1}]}
+        """)
+    assert asks(e) == []
+    assert [r.application for r in e.rejected] == ["ok", "other"]
+    first, second = e.rejected[0].reason.split("\n")
+    assert first == "failed to place application ok: application rejected: no placement rule matched"
+    assert second.startswith(f"YuniKorn cannot build placement rule {refused}") and "rejects every application" in second
+
+
 def test_rejected_applications_in_every_output(tmp_path):
     s = tmp_path / "s.yaml"
     s.write_text("applications:\n  - {id: ghost, queue: root.nosuch, asks: [{priority: 1}]}\n"

@@ -161,6 +161,48 @@ def _apply(rule, app, root) -> str | None:
     return name
 
 
+RULE_TYPES = ("user", "fixed", "provided", "tag", "test")  # newRule's (recovery is internal)
+
+
+def build_errors(rule) -> list[tuple[tuple, str, str]]:
+    """What newRule refuses in this rule itself (its parent rule is built with it: `buildable`):
+    (where below the rule's path, the message, "value" or "key"), empty when it builds. The
+    rule types, a fixed rule's value (a queue path of valid names; fully qualified, no parent
+    rule) and a tag rule's value (rule.go newRule, fixed_rule.go and tag_rule.go initialise)."""
+    kind = (rule.name or "").lower()
+    if kind == "recovery":
+        return [(("name",), "the recovery rule is internal to YuniKorn and cannot be configured", "value")]
+    if kind not in RULE_TYPES:
+        return [(("name",), f"unknown rule name specified {rule.name}, failing placement rule config (types: user, fixed, provided, tag)", "value")]
+    out = []
+    value = rule.value or ""
+    if kind == "fixed":
+        if not value:
+            out.append(((), "a fixed rule needs a non-empty value (the queue path)", "value"))
+        else:
+            bad = [part for part in value.split(".") if not QUEUE_NAME.fullmatch(part)]
+            if bad:
+                out.append((("value",), f"fixed rule value {value!r} has invalid queue name parts: {', '.join(repr(b) for b in bad)}", "value"))
+            if value.lower().startswith("root") and rule.parent is not None:  # lowercased at runtime
+                out.append((("parent",), f"a fully qualified fixed rule ({value}) cannot have a parent rule", "key"))
+    elif kind == "tag" and not value:
+        out.append(((), "a tag rule needs a non-empty value (the tag to use, e.g. namespace)", "value"))
+    return out
+
+
+def unbuilt(rules) -> tuple[int, str] | None:
+    """The first of the partition's rules newRule refuses, itself or through a parent rule: (its
+    index, the first error), or None when buildRules builds them all."""
+    for i, rule in enumerate(rules or ()):
+        r = rule
+        while r is not None:
+            errors = build_errors(r)
+            if errors:
+                return i, errors[0][1]
+            r = r.parent
+    return None
+
+
 def target(root, app, rules) -> str:
     """PlaceApplication: the queue the application goes to; _Fail when it is rejected."""
     for rule in rules:
@@ -183,6 +225,13 @@ def place(root, app, rules) -> tuple[str | None, Rejected | None]:
     `rules` None means the queue is taken as given (no config, or a REST dump of placed
     applications); a list (possibly empty) is the partition's placement rules."""
     name = app.queue.lower()
+    if rules:
+        refused = unbuilt(rules)
+        if refused is not None:  # NewPlacementManager keeps no rule, and PlaceApplication then rejects everything
+            i, why = refused
+            return None, Rejected(app.id, app.queue, f"failed to place application {app.id}: {NO_RULE}\n"
+                                                     f"YuniKorn cannot build placement rule {i + 1} ({rules[i].name}: {why}): "
+                                                     "it starts without rules and rejects every application")
     if rules is not None:
         try:
             name = target(root, app, list(rules) or [_PROVIDED])

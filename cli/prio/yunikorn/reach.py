@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from prio.yunikorn import goregex
-from prio.yunikorn.placement import GROUP_NAME, QUEUE_NAME, expression, matcher
+from prio.yunikorn.placement import GROUP_NAME, build_errors, expression, matcher
 
 WILD = "*"  # a pattern segment that may be any name ("*" is no queue name)
 
@@ -71,14 +71,9 @@ def _chain(rule) -> Chain | None:
     """newRule and the rule's placeApplication, read for every application; None: not built."""
     kind = (rule.name or "").lower()
     value = (rule.value or "").lower()
-    if kind not in ("provided", "tag", "user", "fixed", "test"):
-        return None  # unknown, or recovery: not configurable
-    if kind == "tag" and not value:
-        return None
+    if build_errors(rule):
+        return None  # newRule refuses it
     qualified = kind == "fixed" and value.startswith("root")
-    if kind == "fixed" and (not value or not all(QUEUE_NAME.fullmatch(part) for part in value.split("."))
-                            or qualified and rule.parent is not None):
-        return None
     up = _chain(rule.parent) if rule.parent is not None else Chain(("root",), ())
     if up is None:
         return None  # the parent rule is built with the rule: its error is the rule's

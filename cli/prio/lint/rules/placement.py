@@ -7,12 +7,11 @@ import re
 from prio.diagnostics import Issue
 from prio.lint.rules.limits import GROUP, USER
 from prio.lint.registry import check
-from prio.lint.rules.structure import QUEUE_NAME
 from prio.yunikorn import goregex
+from prio.yunikorn.placement import build_errors
 
 RULE_NAME = re.compile(r"^[_a-zA-Z][a-zA-Z0-9_]*$")
 SPECIAL = re.compile(r"[\^$*+?()\[{}|]")
-TYPES = ("user", "fixed", "provided", "tag", "test")
 
 
 def _rules(ctx):
@@ -266,21 +265,7 @@ def placement_rule_type(ctx):
 def _placement_rule_type(ctx):
     """placement_rule_type's findings, before the note on where YuniKorn fails."""
     for p, i, top, r in _rules(ctx):
-        n = r.name.lower()
         if not RULE_NAME.fullmatch(r.name):
-            continue
-        if n == "recovery":
-            yield Issue("PRIO133", r.path + ("name",), "the recovery rule is internal to YuniKorn and cannot be configured")
-        elif n not in TYPES:
-            yield Issue("PRIO133", r.path + ("name",), f"unknown rule name specified {r.name}, failing placement rule config (types: user, fixed, provided, tag)")
-        elif n == "fixed":
-            if not r.value:
-                yield Issue("PRIO133", r.path, "a fixed rule needs a non-empty value (the queue path)")
-            else:
-                bad = [part for part in r.value.split(".") if not QUEUE_NAME.fullmatch(part)]
-                if bad:
-                    yield Issue("PRIO133", r.path + ("value",), f"fixed rule value {r.value!r} has invalid queue name parts: {', '.join(repr(b) for b in bad)}")
-                if r.value.lower().startswith("root") and r.parent is not None:  # lowercased at runtime
-                    yield Issue("PRIO133", r.path + ("parent",), f"a fully qualified fixed rule ({r.value}) cannot have a parent rule", at="key")
-        elif n == "tag" and not r.value:
-            yield Issue("PRIO133", r.path, "a tag rule needs a non-empty value (the tag to use, e.g. namespace)")
+            continue  # PRIO126's
+        for where, message, at in build_errors(r):
+            yield Issue("PRIO133", r.path + where, message, at=at)
