@@ -175,10 +175,7 @@ case(["clean\udcff.yaml"], fast=False)  # not UTF-8: left to typer
 INPUTS = {"simulate": ["q.yaml", "s.yaml"], "explain": ["q.yaml", "s.yaml"], "preempt": ["pq.yaml", "ps.yaml"],
           "diff": ["q.yaml", "q2.yaml", "s.yaml"]}
 def _long_options(command):
-    import importlib
-
-    module, cls, _run = fastpath.COMMANDS[command]
-    return fastpath.Table(getattr(importlib.import_module(module), cls).DECLS).long
+    return fastpath.Table(fastpath.command(command)[0].DECLS).long
 
 
 for cmd, inputs in INPUTS.items():
@@ -331,10 +328,7 @@ def _ids():
 
 
 def _options_class(command):
-    import importlib
-
-    module, cls, _run = fastpath.COMMANDS[command]
-    return getattr(importlib.import_module(module), cls)
+    return fastpath.command(command)[0]
 
 
 @pytest.mark.parametrize("command,args,env,stdin,fast", CASES, ids=_ids())

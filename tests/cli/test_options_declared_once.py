@@ -34,10 +34,7 @@ def _plain(value):
 
 
 def _options_class(name):
-    import importlib
-
-    module, cls, _run = fastpath.COMMANDS[name]
-    return getattr(importlib.import_module(module), cls)
+    return fastpath.command(name)[0]
 
 
 def _bare_args(name):

@@ -205,21 +205,27 @@ def _value(d, value):
     return value
 
 
-def main(command: str, args: list[str]) -> None:
-    """Run `prio COMMAND ARGS` and exit, as prio.cli.app.main would; return (doing nothing) when
-    typer must read these arguments."""
+def command(name: str) -> tuple:
+    """The fast command `name`: (its options class, its runner)."""
     import importlib
 
-    module, cls_name, run_name = COMMANDS[command]
+    module, cls_name, run_name = COMMANDS[name]
     mod = importlib.import_module(module)
-    o = parse(getattr(mod, cls_name), args)
+    return getattr(mod, cls_name), getattr(mod, run_name)
+
+
+def main(name: str, args: list[str]) -> None:
+    """Run `prio NAME ARGS` and exit, as prio.cli.app.main would; return (doing nothing) when
+    typer must read these arguments."""
+    cls, run = command(name)
+    o = parse(cls, args)
     if o is None:
         return
     from prio.cli import lifetime
 
     lifetime.ACTIVE = True  # as the typer path: this process is prio's own (lifetime.py)
     try:
-        code = getattr(mod, run_name)(o)
+        code = run(o)
     except KeyboardInterrupt:  # typer: Exit(130), no message
         code = 130
     except BrokenPipeError:  # click: an EPIPE out of a command exits 1, quietly

@@ -152,6 +152,5 @@ def _lists(entries, group: str) -> bool | None:
     rx = expression(entries)
     if rx is None:
         return matcher(entries, GROUP_NAME)(group)
-    py = None if goregex.go_refuses(rx) else goregex.translate(rx)
-    exp = None if py is None else goregex.compile_python(py)
+    exp = goregex.compile_go(rx)
     return None if exp is None else exp.search(group) is not None
