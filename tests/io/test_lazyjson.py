@@ -7,6 +7,8 @@ import os
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import SHARED, run_cli, sample
 from prio.errors import InputError
@@ -67,6 +69,9 @@ def test_item_lines_on_odd_layouts():
     '{"a": 1, "a": 2}', '{"a": NaN}', '{"a": 1e3}', '{"a": 1.5E+3}', '{"a": "\\ud83d\\ude00"}', '{"a":\t1}',
     '{"a"\n: 1}', '{"' + "k" * 1000 + '": 1}', '{"a": "x\x85y"}', '{"a": "x\u2028y"}', '{"a": 1}\n---\n{"b": 2}',
     '{"a": 1} # comment', '{"a": "\ufeff"}', '{"a": "\x7f"}',
+    # a duplicate key where colons inside strings make up the count, nested, or a key of colons
+    '{"a": "x:y", "a": 1}', '{"b": {"c": 1, "c": 2}}', '{"::": 1, "::": 2}', '[{"a": 1, "a": 1}]',
+    '{"a": -2E-3}', '{"a": [1, 2e0]}', '{"a": "\u000b"}', '{"a": "x\x0cy"}', '\x0c{"a": 1}',
 ])
 def test_texts_the_two_could_read_differently_take_the_yaml_pass(text):
     assert lazyjson.read("s.json", text, yamlnodes.load, yamlnodes.MAX_DEPTH) is None
@@ -150,6 +155,33 @@ def test_json_nested_too_deeply_is_refused_as_the_yaml_pass_refuses_it(depth):
 
 
 def test_shape_counts_every_container_and_string():
-    assert lazyjson._shape({"k" * 7: [{"a": "xyz"}, [[]]], "b": 1}) == (4, 7)
-    assert lazyjson._shape("plain") == (0, 5)
-    assert lazyjson._shape([]) == (1, 0)
+    assert lazyjson._shape({"k" * 7: [{"a": "xyz"}, [[]]], "b": 1}) == (4, 7, 3)
+    assert lazyjson._shape("plain") == (0, 5, 0)
+    assert lazyjson._shape([]) == (1, 0, 0)
+
+
+_scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6),
+                     st.floats(allow_nan=False, allow_infinity=False, width=32),
+                     st.text(st.sampled_from('ab:1eE.\\"\t\n\x7f\x85\u2028\ufeffé\U0001F600'), max_size=6))
+_keys = st.text(st.sampled_from("ab:eE1é"), max_size=3)
+_data = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_keys, inner, max_size=3),
+                     max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_data, st.sampled_from([None, 1]), st.booleans(), st.booleans())
+def test_whatever_json_text_this_reads_the_yaml_pass_reads_the_same(data, indent, ascii_only, dup):
+    """Read here, a text gives the data, and the raw texts, the YAML pass gives; where a key comes
+    twice (json keeps the last, the YAML pass refuses it) it is not read here."""
+    text = json.dumps(data, indent=indent, ensure_ascii=ascii_only)
+    if dup and isinstance(data, dict) and data:
+        key = json.dumps(next(iter(data)), ensure_ascii=ascii_only)
+        text = text[:1] + f"{key}: 0, " + text[1:]  # the same key again, first
+    lazy = lazyjson.read("s.json", text, yamlnodes.load, yamlnodes.MAX_DEPTH)
+    if lazy is None:
+        return
+    assert not (dup and isinstance(data, dict) and data)
+    full = yamlnodes.load("s.json", text)[0]
+    assert lazy.data == full.data
+    for path in _walk(full.data):
+        assert lazy.raw(path) == full.raw(path)

@@ -23,13 +23,19 @@ import re
 
 from prio.io.document import Document
 
-_DOUBT = re.compile(r"[0-9][eE]|\\u[dD][89abAB]|\t|[^\x0A\x0D\x20-\x7E\xA0-\u2027\u202A-\uD7FF\uE000-\uFEFE\uFF00-\uFFFD\U00010000-\U0010ffff]"
-                    r'|"\s*\n\s*:')  # a key YAML cannot take: its colon on another line
+# What could make the YAML pass read a text json accepts differently, looked for with the
+# cheapest search that finds it (_doubt): a character YAML does not allow or reads as a line
+# break (NEL, LS, PS, a BOM) - in ASCII text json itself refuses every control character but tab
+# (in a string or between tokens), so only tab and DEL are left to find -, a surrogate escape, a
+# key YAML cannot take (its colon on another line). A number with an exponent (YAML 1.1 reads 1e3
+# as a string) is refused by the json parse itself (_float), NaN and Infinity too (_constant).
+_NOT_YAML = re.compile(r"[^\x0A\x0D\x20-\x7E\xA0-\u2027\u202A-\uD7FF\uE000-\uFEFE\uFF00-\uFFFD\U00010000-\U0010ffff]")
+_SURROGATE = re.compile(r"\\u[dD][89abAB]")
+_KEY_LINE = re.compile(r'"\s*\n\s*:')
 # ... or a long one: searched only where the data holds a string of LONG_DECODED characters or
 # more (a raw string of 900 takes at least 150 decoded: an escape is at most six of them)
 _LONG = re.compile(r'"(?:[^"\\]|\\.){900}')
 LONG_DECODED = 150
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}:,]')
 
 
 class _Dup(Exception):
@@ -45,6 +51,24 @@ def _pairs(pairs):
 
 def _constant(name):
     raise _Dup  # NaN, Infinity: not JSON, and YAML reads them as strings
+
+
+def _float(text: str) -> float:
+    if "e" in text or "E" in text:
+        raise _Dup  # 1e3: YAML 1.1 reads it as a string
+    return float(text)
+
+
+def _doubt(text: str) -> bool:
+    """Whether the text holds something the two passes could read differently (see above); the
+    json parse refuses the rest."""
+    if "\t" in text or "\x7f" in text:
+        return True
+    if not text.isascii() and _NOT_YAML.search(text):
+        return True
+    if "\\u" in text and _SURROGATE.search(text):
+        return True
+    return "\n" in text and _KEY_LINE.search(text) is not None
 
 
 class LazyDocument(Document):
@@ -131,22 +155,29 @@ def read(name: str, text: str, load, max_depth: int) -> LazyDocument | None:
     """The document of a JSON text, or None where the YAML pass (`load`, yamlnodes.load) must
     read it (see above), and where the data is nested deeper than `max_depth` (the YAML pass
     refuses it, with the line: yamlnodes.check_depth)."""
-    if _DOUBT.search(text):
+    if _doubt(text):
         return None
     try:
-        data = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant)
+        data = json.loads(text, parse_float=_float, parse_constant=_constant)
     except (ValueError, _Dup, RecursionError):
         return None
-    depth, longest = _shape(data)
+    depth, longest, pairs = _shape(data)
     if depth > max_depth or (longest >= LONG_DECODED and _LONG.search(text)):
         return None
+    if pairs != text.count(":"):
+        # Every pair of the text has its colon, so with no colon inside a string the counts
+        # differ only where a key came twice (json keeps the last): json's hook says which.
+        try:
+            json.loads(text, object_pairs_hook=_pairs, parse_float=_float, parse_constant=_constant)
+        except _Dup:
+            return None
     return LazyDocument(data, name, text, load)
 
 
 def _shape(data) -> tuple:
-    """How deep the containers of `data` nest (a bracket level each: a scalar alone is 0) and
-    the length of its longest string, key or value."""
-    depth = longest = 0
+    """How deep the containers of `data` nest (a bracket level each: a scalar alone is 0), the
+    length of its longest string, key or value, and how many key-value pairs its objects hold."""
+    depth = longest = pairs = 0
     stack = [(data, 1)]
     pop, push = stack.pop, stack.append
     while stack:
@@ -154,6 +185,7 @@ def _shape(data) -> tuple:
         t = type(x)
         if t is dict:
             items = x.values()
+            pairs += len(x)
             for k in x:
                 if len(k) > longest:
                     longest = len(k)
@@ -171,4 +203,4 @@ def _shape(data) -> tuple:
                 push((v, d + 1))
             elif tv is str and len(v) > longest:
                 longest = len(v)
-    return depth, longest
+    return depth, longest, pairs
