@@ -69,6 +69,25 @@ def _reach(ctx, root, ask: int) -> dict:
     return ctx.derived(("priority-reach", id(root), ask), lambda: reach(root, ask))
 
 
+def _within_user_range(ctx) -> bool:
+    """Whether no queue can report a value these rules warn about, whatever its place: every
+    reported value lies between the sum of all negative offsets and USER_MAX plus the sum of all
+    positive ones (a leaf adds its offset to the ask, a parent to its highest child, a fence
+    reports its offset alone), so when that range stays below system-cluster-critical and above
+    int32's bottom, neither rule can fire and the two reach walks are not needed (most configs:
+    small offsets or none)."""
+    def bounded():
+        pos = neg = 0
+        for _, q, _ in ctx.queues:
+            off = own_priority(q)[0]
+            if off > 0:
+                pos += off
+            else:
+                neg += off
+        return USER_MAX + pos < SYSTEM_CLUSTER and neg > P.INT32_MIN
+    return ctx.derived("priority-within-user-range", bounded)
+
+
 def _fence_above(anc):
     for a in reversed(anc[1:]):
         if own_priority(a)[1]:
@@ -92,6 +111,8 @@ def offset_exceeds_system_priority(ctx):
             priority.offset: "1500000000"
     Fix: keep the offsets on every unfenced path below 1,000,000,000 in total, or fence the queue.
     """
+    if _within_user_range(ctx):
+        return
     for p, root in ctx.trees:
         values = _reach(ctx, root, USER_MAX)
         for _, q, anc in ((x, y, z) for x, y, z in ctx.queues if x is p):
@@ -135,6 +156,8 @@ def offset_saturates(ctx):
     Example (warns): `priority.offset: "2147483000"` on a queue whose pods reach priority 1000.
     Fix: smaller offsets.
     """
+    if _within_user_range(ctx):
+        return
     for p, root in ctx.trees:
         hi, lo = _reach(ctx, root, USER_MAX), _reach(ctx, root, 0)
         for _, q, anc in ((x, y, z) for x, y, z in ctx.queues if x is p):
