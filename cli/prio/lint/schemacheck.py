@@ -21,84 +21,153 @@ class _Undecided(Exception):
     pass
 
 
-def _is(t: str, v) -> bool:
-    if t == "object":
-        return type(v) is dict
-    if t == "array":
-        return type(v) is list
-    if t == "string":
-        return type(v) is str
-    if t == "null":
-        return v is None
-    if t == "boolean":
-        return type(v) is bool
-    if t == "integer":
-        return type(v) is int or (type(v) is float and v.is_integer())
-    if t == "number":
-        return type(v) is int or (type(v) is float and not math.isnan(v))
-    raise _Undecided(t)
-
-
 def valid(data, schema: dict) -> bool:
     """True when `data` is certainly valid against `schema` (only local "#/$defs/..." refs)."""
-    defs = schema.get("$defs", {})
+    got = _COMPILED.get(id(schema))
+    if got is None or got[0] is not schema:
+        try:
+            got = (schema, _compile(schema))
+        except (_Undecided, RecursionError):
+            got = (schema, None)
+        _COMPILED[id(schema)] = got  # the schema is kept with it, so its id stays its own
+    check = got[1]
+    if check is None:
+        return False
+    try:
+        return check(data)
+    except RecursionError:
+        return False
 
-    def ok(s, v) -> bool:
+
+_COMPILED: dict = {}  # id(schema) -> (schema, its check or None: a keyword this cannot decide)
+
+
+def _compile(schema: dict):
+    """One check function per schema node, made once: a 10,000-queue config is checked node by
+    node, and reading each keyword of each schema again at every node cost more than the check.
+    An unknown keyword anywhere in the schema raises _Undecided (the caller lets jsonschema
+    decide). The checks of a node are all required, so their order does not change the answer."""
+    defs = schema.get("$defs", {})
+    refs: dict = {}  # a $defs name -> a one-element list holding its check (recursive refs)
+
+    def ref(name):
+        box = refs.get(name)
+        if box is None:
+            box = refs[name] = [None]
+            box[0] = node(defs[name])
+        return box
+
+    def node(s):
         if s is True:
-            return True
+            return _yes
         if type(s) is not dict:
             raise _Undecided(s)
         if not s.keys() <= _KNOWN:
             raise _Undecided(set(s) - _KNOWN)
+        tests = []
         t = s.get("type")
         if t is not None:
-            if type(t) is str:
-                if not _is(t, v):
-                    return False
-            elif not any(_is(x, v) for x in t):
-                return False
-        ref = s.get("$ref")
-        if ref is not None:
-            if not (type(ref) is str and ref.startswith("#/$defs/") and ref[8:] in defs):
-                raise _Undecided(ref)
-            if not ok(defs[ref[8:]], v):
-                return False
+            types = [t] if type(t) is str else t
+            for x in types:
+                if x not in _TYPES:
+                    raise _Undecided(x)
+            tests.append(_type_test(types))
+        r = s.get("$ref")
+        if r is not None:
+            if not (type(r) is str and r.startswith("#/$defs/") and r[8:] in defs):
+                raise _Undecided(r)
+            box = ref(r[8:])
+            # the definition itself once it is made; a reference inside it (queues in queues)
+            # reads it when called
+            tests.append(box[0] or (lambda v: box[0](v)))
         enum = s.get("enum")
         if enum is not None:
             if not all(type(e) is str for e in enum):
                 raise _Undecided(enum)
-            if type(v) is not str or v not in enum:
-                return False
+            allowed = frozenset(enum)
+            tests.append(lambda v: type(v) is str and v in allowed)
+        lo, hi = s.get("minimum"), s.get("maximum")
+        if lo is not None or hi is not None:
+            tests.append(_bounds_test(lo, hi))
+        any_of = s.get("anyOf")
+        if any_of is not None:
+            subs = [node(x) for x in any_of]
+            tests.append(lambda v: any(c(v) for c in subs))
+        if "properties" in s or "additionalProperties" in s:
+            tests.append(_object_test({k: node(x) for k, x in s.get("properties", {}).items()},
+                                      s.get("additionalProperties", True), node))
+        items = s.get("items")
+        if items is not None:
+            each = node(items)
+            tests.append(lambda v: type(v) is not list or all(map(each, v)))
+        if not tests:
+            return _yes
+        if len(tests) == 1:
+            return tests[0]
+        return lambda v: all(c(v) for c in tests)
+
+    return node(schema)
+
+
+def _yes(v) -> bool:
+    return True
+
+
+_TYPES = {
+    "object": lambda v: type(v) is dict,
+    "array": lambda v: type(v) is list,
+    "string": lambda v: type(v) is str,
+    "null": lambda v: v is None,
+    "boolean": lambda v: type(v) is bool,
+    "integer": lambda v: type(v) is int or (type(v) is float and v.is_integer()),
+    "number": lambda v: type(v) is int or (type(v) is float and not math.isnan(v)),
+}
+
+
+def _type_test(types: list):
+    if len(types) == 1:
+        return _TYPES[types[0]]
+    tests = [_TYPES[x] for x in types]
+    return lambda v: any(c(v) for c in tests)
+
+
+def _bounds_test(lo, hi):
+    def test(v) -> bool:
         if type(v) is int or type(v) is float:
-            lo, hi = s.get("minimum"), s.get("maximum")
             if lo is not None and not v >= lo:
                 return False
             if hi is not None and not v <= hi:
                 return False
-        any_of = s.get("anyOf")
-        if any_of is not None and not any(ok(x, v) for x in any_of):
-            return False
-        if type(v) is dict:
-            props = s.get("properties", {})
-            extra = s.get("additionalProperties", True)
-            for k, x in v.items():
-                sub = props.get(k) if type(k) is str else None
-                if sub is not None:
-                    if not ok(sub, x):
-                        return False
-                elif extra is False or type(k) is not str:
-                    return False
-                elif extra is not True and not ok(extra, x):
-                    return False
-        elif type(v) is list:
-            items = s.get("items")
-            if items is not None:
-                for x in v:
-                    if not ok(items, x):
-                        return False
         return True
+    return test
 
-    try:
-        return ok(schema, data)
-    except (_Undecided, RecursionError):
-        return False
+
+def _object_test(props: dict, extra, node):
+    """properties and additionalProperties: a key the properties name takes their check, any
+    other (or a key that is not a string) the additionalProperties one."""
+    if extra is False:
+        def test(v) -> bool:
+            if type(v) is not dict:
+                return True
+            get = props.get
+            for k, x in v.items():
+                sub = get(k) if type(k) is str else None
+                if sub is None or not sub(x):
+                    return False
+            return True
+        return test
+    other = None if extra is True else node(extra)
+
+    def test_open(v) -> bool:
+        if type(v) is not dict:
+            return True
+        get = props.get
+        for k, x in v.items():
+            sub = get(k) if type(k) is str else None
+            if sub is not None:
+                if not sub(x):
+                    return False
+            elif type(k) is not str or (other is not None and not other(x)):
+                return False
+        return True
+    return test_open
