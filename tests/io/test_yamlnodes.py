@@ -1,7 +1,12 @@
 """prio.io.yamlnodes: the depth check that refuses deeply nested YAML/JSON before it is parsed
 (what bad input does end to end: tests/cli/test_bad_input.py), and syntax errors in plain words
-with a code frame."""
+with a code frame; the parse's tags are the safe loader's."""
 import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from prio.io import yamlnodes
 
 
 def test_the_depth_check_refuses_exactly_what_its_full_count_refuses():
@@ -67,3 +72,29 @@ def test_a_syntax_error_on_the_command_line_shows_its_frame(tmp_path):
                                    "    3 | →queues:\n      | ^\n"), r.stderr
     r = run_cli("validate", "-o", "json", str(q))  # machine output: the message alone
     assert "tabs are not allowed" in r.stdout and "→" not in r.stdout
+
+
+_SCALARS = ["1", "yes", "~", "null", "<<", "=", "1e3", "1.5", "'1'", '"yes"', "!!str 1", "!!int '7'", "2001-12-14",
+            "a", "0x1F", "-.inf", "|\n      literal", "on", "'<<'", "!custom x"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_SCALARS), st.sampled_from(_SCALARS), st.booleans()), min_size=1, max_size=12))
+def test_the_parse_resolves_tags_as_the_safe_loader_does(entries):
+    """Tags are resolved once per distinct scalar (yamlnodes._Parser): every node gets the tag,
+    value and style PyYAML's safe loader gives it, repeats and explicit tags included."""
+    lines = []
+    for i, (k, v, in_list) in enumerate(entries):
+        lines.append(f"k{i}:" if in_list else f"k{i}: {v}")
+        if in_list:
+            lines += [f"  - {v}", f"  - {k}"]
+    text = "\n".join(lines) + "\n"
+    plain = yaml.compose_all(text, Loader=yamlnodes._Base)  # the same loader, unmemoized
+
+    def flat(n):
+        if isinstance(n, yaml.ScalarNode):
+            return [(n.tag, n.value, n.style)]
+        items = n.value if isinstance(n, yaml.SequenceNode) else [x for pair in n.value for x in pair]
+        return [(n.tag,)] + [t for x in items for t in flat(x)]
+
+    assert [flat(n) for n in yamlnodes.parse("t.yaml", text)] == [flat(n) for n in plain]
