@@ -3,7 +3,7 @@ it for YuniKorn's queue comparator (a key, then pending strictly greater), again
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prio.yunikorn.gosort import dominating, first_of_group, least, slice_stable, stable_order
+from prio.yunikorn.gosort import _sym_merge, dominating, first_of_group, first_of_merge, least, merged_prefix, slice_stable, stable_order
 from strategies import sort_inputs
 
 
@@ -192,3 +192,27 @@ def test_stable_order_over_positions_lo_to_hi_sorts_them_alone(inp, lo):
     assert stable_order(keys, vecs, memo, lo, hi) == want  # its blocks from the memo
     assert stable_order(keys, vecs, memo) == _go(keys, vecs)  # the same memo, every position
     assert stable_order(keys, vecs, memo, lo, hi) == want
+
+
+@settings(max_examples=500, deadline=None)
+@given(sort_inputs(max_size=130), st.data())
+def test_a_merges_prefix_is_symmerges_without_the_rest(inp, data):
+    """merged_prefix (and first_of_merge) follow symMerge's searches into the part holding the
+    first k positions only: the same k elements as the whole merge, for any split and k."""
+    keys, vecs = inp
+    if len(keys) < 2:
+        return
+    m = data.draw(st.integers(1, len(keys) - 1))
+    less = _less(keys, vecs)
+    left = slice_stable(list(range(m)), less)
+    right = slice_stable(list(range(m, len(keys))), less)
+    merged = left + right
+
+    def swap(i, j):
+        merged[i], merged[j] = merged[j], merged[i]
+
+    _sym_merge(lambda i, j: less(merged, i, j), swap, 0, m, len(keys))
+    k = data.draw(st.integers(0, len(keys) + 2))
+    pair_less = lambda x, y: less([x, y], 0, 1)  # noqa: E731
+    assert merged_prefix(left, right, k, pair_less) == merged[:k]
+    assert first_of_merge(left, right, pair_less) == merged[0]

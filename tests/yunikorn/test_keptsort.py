@@ -33,7 +33,7 @@ def _runs(s, e):
 # re-keyed: its key only grows in the runs, but any change must do), or leaves; then the
 # least key's first, the whole order, or one run's order is asked for, or nothing
 steps = st.lists(st.tuples(st.sampled_from(["change", "grow", "remove"]), st.integers(0, 10**6), st.integers(0, 4),
-                           st.integers(0, 6), st.sampled_from(["first", "order", "run", "none"])), max_size=30)
+                           st.integers(0, 6), st.sampled_from(["first", "order", "prefix", "run", "none"])), max_size=30)
 
 
 @settings(max_examples=300, deadline=None)
@@ -59,6 +59,8 @@ def test_kept_first_and_order_are_slice_stables_after_every_change(inp, ops):
             assert kept.first(min(keys)) == want[0]
         elif ask == "order":
             assert kept.order() == want
+        elif ask == "prefix":
+            assert kept.prefix(1 + v) == want[:1 + v]
         elif ask == "run":
             s, e = list(_runs(0, len(keys)))[v % len(list(_runs(0, len(keys))))]
             assert kept.order(s, e) == _go(keys, vecs, s, e)

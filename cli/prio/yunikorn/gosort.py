@@ -588,3 +588,66 @@ def _sym_merge_data(data: list, rk: list, vecs: list, a: int, m: int, b: int) ->
         _sym_merge_data(data, rk, vecs, a, start, mid)
     if mid < end < b:
         _sym_merge_data(data, rk, vecs, mid, end, b)
+
+
+def merged_prefix(left: list, right: list, k: int, less) -> list:
+    """The first k of what symMerge makes of the runs `left` and `right` (each already in its
+    SliceStable order; `less` the sort's comparator), without merging the rest: symMerge's own
+    searches, followed into the parts that end up holding those positions. After its search
+    and rotation, symMerge(a, m, b) holds the left run's first `start` elements and the right
+    run's first `mid - start` in [a, mid), and the rest of both in [mid, b), and merges each
+    part on its own (or leaves it, where one run of it is empty); a one-element merge puts its
+    element at its search's end. For a short prefix that is O(log^2 n) comparisons, the ones
+    the merge makes on that path."""
+    out: list = []
+    lo_l, xl, lo_r, yl = 0, len(left), 0, len(right)  # merging left[lo_l:lo_l+xl], right[lo_r:lo_r+yl]
+    while k > 0:
+        if xl == 0 or yl == 0:
+            out += left[lo_l:lo_l + min(k, xl)] if yl == 0 else right[lo_r:lo_r + min(k, yl)]
+            return out
+        if xl == 1 or yl == 1:
+            if xl == 1:  # symMerge's m - a == 1: x goes before the first of right not less than it
+                x, run, at, n = left[lo_l], right, lo_r, yl
+                lo, hi = 0, yl
+                while lo < hi:
+                    h = (lo + hi) >> 1
+                    if less(right[lo_r + h], x):
+                        lo = h + 1
+                    else:
+                        hi = h
+            else:  # b - m == 1: y goes before the first of left it is less than
+                x, run, at, n = right[lo_r], left, lo_l, xl
+                lo, hi = 0, xl
+                while lo < hi:
+                    h = (lo + hi) >> 1
+                    if not less(x, left[lo_l + h]):
+                        lo = h + 1
+                    else:
+                        hi = h
+            merged = run[at:at + lo] + [x] + run[at + lo:at + n]
+            out += merged[:k]
+            return out
+        mid = (xl + yl) >> 1
+        if xl > mid:
+            start, r = mid - yl, mid
+        else:
+            start, r = 0, xl
+        while start < r:  # symMerge's search: data[p - c] is right's (mid - 1 - c)th, data[c] left's c-th
+            c = (start + r) >> 1
+            if not less(right[lo_r + mid - 1 - c], left[lo_l + c]):
+                start = c + 1
+            else:
+                r = c
+        if k <= mid:  # within [a, mid): left's first start, right's first mid - start
+            xl, yl = start, mid - start
+            continue
+        out += merged_prefix(left[lo_l:lo_l + start], right[lo_r:lo_r + mid - start], mid, less)
+        k -= mid
+        lo_l, xl, lo_r, yl = lo_l + start, xl - start, lo_r + mid - start, yl - (mid - start)
+    return out
+
+
+def first_of_merge(left: list, right: list, less) -> int:
+    """What symMerge puts first when it merges the runs `left` and `right` (merged_prefix's
+    first)."""
+    return merged_prefix(left, right, 1, less)[0]

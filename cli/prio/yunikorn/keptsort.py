@@ -30,7 +30,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from operator import ge
 
-from prio.yunikorn.gosort import BLOCK, _insertion2, _insertion_data, _sym_merge2, _sym_merge_data
+from prio.yunikorn.gosort import BLOCK, _insertion2, _insertion_data, _less, _sym_merge2, _sym_merge_data, first_of_merge, merged_prefix
 
 
 def split(s: int, e: int) -> int:
@@ -44,6 +44,22 @@ def split(s: int, e: int) -> int:
 
 def _dom(u: tuple, v: tuple) -> bool:
     return u != v and all(map(ge, u, v))
+
+
+def _comparator(ctx: tuple):
+    """less(x, y) over positions, from KeptSort's comparator inputs: key rank, then pending
+    dominance (gosort.stable_order's comparator)."""
+    if len(ctx) == 3:
+        rk, v0, v1 = ctx
+
+        def less(x, y):
+            if rk[x] != rk[y]:
+                return rk[x] < rk[y]
+            x0, x1, y0, y1 = v0[x], v1[x], v0[y], v1[y]
+            return x0 >= y0 and x1 >= y1 and (x0 != y0 or x1 != y1)
+        return less
+    rk, vecs = ctx
+    return lambda x, y: _less(rk, vecs, x, y)
 
 
 class KeptSort:
@@ -208,7 +224,7 @@ class KeptSort:
             elif all([_dom(self.vecs[r0], x) for x in lv]):
                 f = r0
             else:
-                f = self.order(s, e)[0]
+                f = self._merge_first(s, e)
             return [f, lv + rv]
         l0, lm0, lm1, lv = left
         r0, rm0, rm1, rv = right
@@ -222,9 +238,21 @@ class KeptSort:
                     if x0 >= lm0 and x1 >= lm1 and vr not in lv:
                         f = r0
                     else:
-                        f = self.order(s, e)[0]
+                        f = self._merge_first(s, e)
                     break
         return [f, lm0 if lm0 > rm0 else rm0, lm1 if lm1 > rm1 else rm1, lv + rv]
+
+    def _merge_first(self, s: int, e: int) -> int:
+        """The first of the merged run s..e-1's order, where the rules do not decide it: from
+        its two runs' orders (kept) by gosort.first_of_merge, without the merge itself (its
+        order is not kept: the next change inside the run drops it, and it is needed whole only
+        where a wider merge needs it, which then makes it)."""
+        got = self.orders.get((s, e))
+        if got is not None:
+            return got[0]
+        ctx = self._context()
+        m = split(s, e)
+        return first_of_merge(self._order(s, m, ctx), self._order(m, e, ctx), _comparator(ctx))
 
     # ---- the order ---------------------------------------------------------------------------
 
@@ -238,6 +266,26 @@ class KeptSort:
         got = self.orders.get((s, e))
         if got is not None:
             return got
+        return self._order(s, e, self._context())
+
+    def prefix(self, k: int) -> list:
+        """The first k of SliceStable's order of all the positions (order()[:k]): the top merge
+        only as far as those need (gosort.merged_prefix; its two runs are kept whole)."""
+        n = len(self.keys)
+        if self.dirty:
+            self._flush(n)
+        got = self.orders.get((0, n))
+        if got is not None:
+            return got[:k]
+        ctx = self._context()
+        if n <= BLOCK:
+            return self._order(0, n, ctx)[:k]
+        m = split(0, n)
+        return merged_prefix(self._order(0, m, ctx), self._order(m, n, ctx), k, _comparator(ctx))
+
+    def _context(self) -> tuple:
+        """The comparator's inputs over the current lists: the keys' ranks, and the vectors (two
+        types: each place's values apart)."""
         ctx = self.ctx
         if ctx is None:
             keys, vecs = self.keys, self.vecs
@@ -248,7 +296,7 @@ class KeptSort:
             else:
                 ctx = (rk, vecs)
             self.ctx = ctx
-        return self._order(s, e, ctx)
+        return ctx
 
     def _order(self, s: int, e: int, ctx: tuple) -> list:
         got = self.orders.get((s, e))

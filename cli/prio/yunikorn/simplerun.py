@@ -652,7 +652,7 @@ def _choose_sorted(keys: list, groups: dict, cands: tuple, kept: KeptSort):
     whatever the rest), or SliceStable's first (kept.first: gosort.first_of_group's rules over
     the runs that changed since the last choice). The note names the others of the key tied
     with it when at most four are (in any order); when five or more are, the first four in
-    SliceStable's order (kept.order). The child's entry is taken out."""
+    SliceStable's order (kept.prefix). The child's entry is taken out."""
     while keys[0] not in groups:
         heapq.heappop(keys)
     key = keys[0]
@@ -670,7 +670,8 @@ def _choose_sorted(keys: list, groups: dict, cands: tuple, kept: KeptSort):
         tied, more = first_tied(first[2], g[:i] + g[i + 1:], 2, 1)
         if more:  # which four are named: the sort's order
             cv = first[2]
-            tied = [ep[j][1] for j in kept.order() if kp[j] == key and ep[j] is not first and tied_vec(cv, vp[j])]
+            # the key's group comes first in the order: its len(g) positions are all it needs
+            tied = [ep[j][1] for j in kept.prefix(len(g)) if kp[j] == key and ep[j] is not first and tied_vec(cv, vp[j])]
             note = TieNote("queues", tied[:4] + [first[1]], True)
         elif tied:
             note = TieNote("queues", tied + [first[1]], False)
