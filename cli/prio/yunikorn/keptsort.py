@@ -46,22 +46,6 @@ def _dom(u: tuple, v: tuple) -> bool:
     return u != v and all(map(ge, u, v))
 
 
-def _comparator(ctx: tuple):
-    """less(x, y) over positions, from KeptSort's comparator inputs: key rank, then pending
-    dominance (gosort.stable_order's comparator)."""
-    if len(ctx) == 3:
-        rk, v0, v1 = ctx
-
-        def less(x, y):
-            if rk[x] != rk[y]:
-                return rk[x] < rk[y]
-            x0, x1, y0, y1 = v0[x], v1[x], v0[y], v1[y]
-            return x0 >= y0 and x1 >= y1 and (x0 != y0 or x1 != y1)
-        return less
-    rk, vecs = ctx
-    return lambda x, y: _less(rk, vecs, x, y)
-
-
 class KeptSort:
     """SliceStable over positions 0..n-1 of `keys` and `vecs` (the caller's lists, one entry a
     candidate in input order), with gosort.stable_order's comparator: key, then pending
@@ -252,7 +236,7 @@ class KeptSort:
             return got[0]
         ctx = self._context()
         m = split(s, e)
-        return first_of_merge(self._order(s, m, ctx), self._order(m, e, ctx), _comparator(ctx))
+        return first_of_merge(self._order(s, m, ctx), self._order(m, e, ctx), self._less(ctx))
 
     # ---- the order ---------------------------------------------------------------------------
 
@@ -281,7 +265,13 @@ class KeptSort:
         if n <= BLOCK:
             return self._order(0, n, ctx)[:k]
         m = split(0, n)
-        return merged_prefix(self._order(0, m, ctx), self._order(m, n, ctx), k, _comparator(ctx))
+        return merged_prefix(self._order(0, m, ctx), self._order(m, n, ctx), k, self._less(ctx))
+
+    def _less(self, ctx: tuple):
+        """less(x, y) over positions: gosort.stable_order's comparator (key rank, then pending
+        dominance), for the few comparisons a merge's first positions take."""
+        rk, vecs = ctx[0], self.vecs
+        return lambda x, y: _less(rk, vecs, x, y)
 
     def _context(self) -> tuple:
         """The comparator's inputs over the current lists: the keys' ranks, and the vectors (two
