@@ -343,13 +343,15 @@ def _places(doc) -> list:
 def mutated(draw, doc):
     """A copy of a JSON-like document (as YAML or JSON reads it) with one to three of its
     values replaced by one of AWKWARD_VALUES, or a key added beside one (an unknown key, a
-    name's case changed)."""
+    name's case changed). Half the values replaced are numbers where the document has any:
+    few of a config's values are, and they are where a schema's types and bounds bite."""
     doc = copy.deepcopy(doc)
     places = _places(doc)
     if not places:
         return doc
+    numbers = [(c, k) for c, k in places if type(c[k]) in (int, float)]
     for _ in range(draw(_int(1, 3))):
-        parent, key = draw(st.sampled_from(places))
+        parent, key = draw(st.sampled_from(numbers if numbers and draw(_BOOL) else places))
         value = copy.deepcopy(draw(st.sampled_from(AWKWARD_VALUES)))
         if isinstance(parent, dict) and draw(_int(0, 4)) == 0:
             name = draw(st.sampled_from(["nosuch", "Name", key if isinstance(key, str) else "k"]))
