@@ -18,13 +18,33 @@ off or on, applications' `user` and `groups`, and `limits` entries (named users 
 wildcards, maxresources over some types, maxapplications) at any level.
 Sizes stay small (a scenario runs in milliseconds through the reference engine) and every
 choice shrinks towards the plain case: hypothesis then reports the smallest disagreement.
+`simple=True` keeps to what simplerun runs.
+
+Besides: `tie_groups` (siblings tied, tens of them with `big`), `long_runs` (thousands of
+steps), `sort_keys`, `sort_inputs`, `vectors` and `pendings` (what gosort, keptsort and
+dominance compare), `mutated` (a document with values made awkward: the schema check) and
+`snapshot_documents` (snapshot files to read). A property test that must reach a case (tie
+notes, both routes of a run) says so with `an_example`, beside hypothesis's `event()`: no
+fixed seed, no count over a fixed sequence of inputs.
 """
 from __future__ import annotations
 
+import copy
+import functools
+import itertools
+import warnings
+
+from hypothesis import Phase, find, settings
 from hypothesis import strategies as st
+from hypothesis.errors import HypothesisWarning
 
 TYPE_SETS = [("pods",), ("vcore",), ("memory", "vcore"), ("gpu", "memory", "vcore")]
 OFFSETS = [0, 1, -1, 3, -5, 2147483647, -2147483648]
+
+# The strategies drawn in loops, made once: hypothesis spends about 20 microseconds a draw, and
+# as much again to make (look up) the strategy each time.
+_int = functools.cache(st.integers)
+_BOOL = st.booleans()
 
 
 USERS = ["alice", "bob", "carol"]
@@ -35,79 +55,84 @@ GROUPS = ["g1", "g2", "g3"]
 def limit_lines(draw, types: tuple) -> list[str]:
     """A queue's `limits`: one to three entries for named users or groups or wildcards."""
     out = ["limits:"]
-    for _ in range(draw(st.integers(1, 3))):
+    for _ in range(draw(_int(1, 3))):
         kind = draw(st.sampled_from(["users", "groups"]))
         names = draw(st.sampled_from([["*"], [USERS[0]], [USERS[1], USERS[2]]] if kind == "users" else
                                      [["*"], [GROUPS[0]], [GROUPS[1], GROUPS[2]]]))
         out.append("  - limit: l")
         out.append(f"    {kind}: [{', '.join(repr(n) for n in names)}]")
-        if draw(st.booleans()):
+        if draw(_BOOL):
             t = draw(st.sampled_from(types))
-            out.append(f"    maxresources: {{{t}: {draw(st.integers(0, 6))}}}")
-        if draw(st.booleans()):
-            out.append(f"    maxapplications: {draw(st.integers(1, 3))}")
+            out.append(f"    maxresources: {{{t}: {draw(_int(0, 6))}}}")
+        if draw(_BOOL):
+            out.append(f"    maxapplications: {draw(_int(1, 3))}")
     return out
 
 
 @st.composite
 def queue_settings(draw, leaf: bool, types: tuple, limits: bool, user_limits: bool = False,
-                   guarantee: bool = False) -> list[str]:
+                   guarantee: bool | None = None) -> list[str]:
     """The YAML lines of one queue's settings (properties, maxapplications, resources);
-    `guarantee`: always a guaranteed resource."""
+    `guarantee`: always (True), never (False) or sometimes (None) a guaranteed resource."""
     props = []
     offset = draw(st.sampled_from(OFFSETS))
     if offset:
         props.append(f'priority.offset: "{offset}"')
-    if draw(st.booleans()) and draw(st.booleans()):
+    if draw(_BOOL) and draw(_BOOL):
         props.append("priority.policy: fence")
-    if leaf and draw(st.booleans()):
+    if leaf and draw(_BOOL):
         props.append("application.sort.policy: fair")
-    if draw(st.integers(0, 5)) == 0:
+    if draw(_int(0, 5)) == 0:
         props.append("application.sort.priority: disabled")
     out = ["properties:"] + ["  " + p for p in props] if props else []
-    if limits and draw(st.integers(0, 5)) == 0:
-        out.append(f"maxapplications: {draw(st.integers(1, 3))}")
+    if limits and draw(_int(0, 5)) == 0:
+        out.append(f"maxapplications: {draw(_int(1, 3))}")
     resources = []
-    if limits and draw(st.integers(0, 4)) == 0:
+    if limits and draw(_int(0, 4)) == 0:
         t = draw(st.sampled_from(types))
-        resources.append(f"max: {{{t}: {draw(st.integers(1, 12))}}}")
-    if guarantee or draw(st.integers(0, 4)) == 0:
+        resources.append(f"max: {{{t}: {draw(_int(1, 12))}}}")
+    if guarantee or guarantee is None and draw(_int(0, 4)) == 0:
         t = draw(st.sampled_from(types))
-        resources.append(f"guaranteed: {{{t}: {draw(st.integers(1, 8))}}}")
+        resources.append(f"guaranteed: {{{t}: {draw(_int(1, 8))}}}")
     if resources:
         out += ["resources:"] + ["  " + r for r in resources]
-    if user_limits and draw(st.integers(0, 2)) == 0:
+    if user_limits and draw(_int(0, 2)) == 0:
         out += draw(limit_lines(types))
     return out
 
 
 @st.composite
-def scenarios(draw, limits: bool = True, many_siblings: bool | None = None, cluster: bool = False,
-              preempting: bool = False):
-    """(queues.yaml text, snapshot dict). `limits`: maxes, maxapplications and a capacity may
-    occur; `many_siblings`: force (True) or forbid (False) a parent of more than 20 children;
-    `cluster`: nodes, users, groups and user/group limits (above); `preempting` (with
-    `cluster`): the preemption switch on and a guarantee on root.p0, so that YuniKorn's
-    preemption runs inside the run."""
+def scenarios(draw, limits: bool | None = True, many_siblings: bool | None = None, cluster: bool = False,
+              preempting: bool = False, simple: bool = False):
+    """(queues.yaml text, snapshot dict). `limits`: maxes, maxapplications, a capacity and asks
+    for nothing may occur (None: in three scenarios of four, drawn once; each queue draws them
+    apart, so with tens of queues hardly any scenario of limits=True is without them);
+    `many_siblings`: force (True) or forbid (False) a parent of more than
+    20 children; `cluster`: nodes, users, groups and user/group limits (above); `preempting`
+    (with `cluster`): the preemption switch on and a guarantee on root.p0, so that YuniKorn's
+    preemption runs inside the run; `simple`: no guarantee and every ask names every type, so
+    that without `limits` (and `cluster`) simplerun takes any scenario with an ask."""
+    if limits is None:
+        limits = draw(_int(0, 3)) > 0
     types = draw(st.sampled_from(TYPE_SETS))
     lines = ["partitions:", "  - name: default"]
     if cluster:
         sort = draw(st.sampled_from([None, "fair", "binpacking"]))
         if sort:
             lines += ["    nodesortpolicy:", f"      type: {sort}"]
-            if draw(st.integers(0, 3)) == 0:
+            if draw(_int(0, 3)) == 0:
                 lines.append(f"      resourceweights: {{{types[0]}: {draw(st.sampled_from([0.5, 1, 3]))}}}")
-        if not preempting and draw(st.booleans()):
+        if not preempting and draw(_BOOL):
             lines += ["    preemption:", "      enabled: false"]
     lines += ["    queues:", "      - name: root", "        queues:"]
     leaves: list[str] = []
-    big = draw(st.booleans()) if many_siblings is None else many_siblings
-    n_parents = draw(st.integers(1, 3))
-    big_parent = draw(st.integers(0, n_parents - 1)) if big else -1
+    big = draw(_BOOL) if many_siblings is None else many_siblings
+    n_parents = draw(_int(1, 3))
+    big_parent = draw(_int(0, n_parents - 1)) if big else -1
 
     def add(path: str, name: str, indent: int, leaf: bool) -> None:
         lines.append(" " * indent + f"- name: {name}")
-        guarantee = preempting and path == "root" and name == "p0"
+        guarantee = True if preempting and path == "root" and name == "p0" else False if simple else None
         lines.extend(" " * (indent + 2) + x for x in draw(queue_settings(leaf, types, limits, cluster, guarantee)))
         if leaf:
             leaves.append(f"{path}.{name}")
@@ -115,79 +140,267 @@ def scenarios(draw, limits: bool = True, many_siblings: bool | None = None, clus
     for p in range(n_parents):
         add("root", f"p{p}", 10, False)
         lines.append(" " * 12 + "queues:")
-        n_children = draw(st.integers(21, 26)) if p == big_parent else draw(st.integers(1, 4))
+        n_children = draw(_int(21, 26)) if p == big_parent else draw(_int(1, 4))
         for m in range(n_children):
-            if p == big_parent or draw(st.booleans()):
+            if p == big_parent or draw(_BOOL):
                 add(f"root.p{p}", f"l{m:02}", 14, True)
                 continue
             add(f"root.p{p}", f"m{m}", 14, False)
             lines.append(" " * 16 + "queues:")
-            for k in range(draw(st.integers(1, 3))):
+            for k in range(draw(_int(1, 3))):
                 add(f"root.p{p}.m{m}", f"l{k}", 18, True)
-    equal = draw(st.booleans())
+    equal = draw(_BOOL)
     priorities = st.just(0) if equal else st.sampled_from([0, 0, 1, 5, -3, 2147483647])
     apps = []
-    n_apps = draw(st.integers(1, 30 if big else 14))
+    leaf = st.sampled_from(leaves)
+    n_apps = draw(_int(1, 30 if big else 14))
     for i in range(n_apps):
         asks = []
-        for _ in range(draw(st.integers(0, 4))):
+        for _ in range(draw(_int(0, 4))):
             a: dict = {"priority": draw(priorities)}
-            if types != ("pods",) or draw(st.booleans()):
-                named = draw(st.lists(st.sampled_from(types), min_size=1, unique=True)) if draw(st.integers(0, 5)) == 0 else types
-                a["resources"] = {t: draw(st.integers(0, 3)) for t in named}
+            if types != ("pods",) or draw(_BOOL):
+                named = types if simple or draw(_int(0, 5)) else draw(st.lists(st.sampled_from(types), min_size=1, unique=True))
+                a["resources"] = {t: draw(_int(0, 3)) for t in named}
                 a["resources"][named[0]] = max(1, a["resources"][named[0]])
-                if limits and draw(st.integers(0, 20)) == 0:
-                    a["resources"] = {}  # an ask for nothing
-            if draw(st.integers(0, 6)) == 0:
-                a["createTime"] = draw(st.integers(1, 3))
-            if draw(st.integers(0, 6)) == 0:
-                a["count"] = draw(st.integers(2, 4))
+                if limits and draw(_int(0, 20)) == 0:  # an ask for nothing
+                    a["resources"] = draw(st.sampled_from([{}, {types[0]: 0}]))
+            if draw(_int(0, 6)) == 0:
+                a["createTime"] = draw(_int(1, 3))
+            if draw(_int(0, 6)) == 0:
+                a["count"] = draw(_int(2, 4))
             asks.append(a)
-        queue = draw(st.sampled_from(leaves))
-        if draw(st.integers(0, 15)) == 0:  # not in the config: a dynamic leaf under p0
-            queue = f"root.p0.dyn{draw(st.integers(0, 1))}"
-        app: dict = {"id": f"app-{draw(st.integers(0, 9))}{i:02}", "queue": queue, "asks": asks}
-        if draw(st.integers(0, 3)) == 0:
-            app["submitTime"] = draw(st.integers(1, 3))
-        if draw(st.integers(0, 6)) == 0:
-            app["allocated"] = {t: draw(st.integers(1, 4)) for t in types if draw(st.booleans())}
-        elif draw(st.integers(0, 9)) == 0:
+        queue = draw(leaf)
+        if draw(_int(0, 15)) == 0:  # not in the config: a dynamic leaf under p0
+            queue = f"root.p0.dyn{draw(_int(0, 1))}"
+        app: dict = {"id": f"app-{draw(_int(0, 9))}{i:02}", "queue": queue, "asks": asks}
+        if draw(_int(0, 3)) == 0:
+            app["submitTime"] = draw(_int(1, 3))
+        if draw(_int(0, 6)) == 0:
+            app["allocated"] = {t: draw(_int(1, 4)) for t in types if draw(_BOOL)}
+        elif draw(_int(0, 9)) == 0:
             app["state"] = "Running"
         apps.append(app)
     snapshot: dict = {"applications": apps}
     if cluster:
-        sizes = draw(st.lists(st.integers(2, 9), min_size=1, max_size=3))
+        sizes = draw(st.lists(_int(2, 9), min_size=1, max_size=3))
         nodes = [{"name": f"node-{k}", "capacity": {t: draw(st.sampled_from(sizes)) for t in types}}
-                 for k in range(draw(st.integers(1, 4)))]
+                 for k in range(draw(_int(1, 4)))]
         for n in nodes:  # room other schedulers' pods take (occupied), up to the whole node
-            if draw(st.integers(0, 3)) == 0:
-                n["occupied"] = {t: draw(st.integers(1, v)) for t, v in n["capacity"].items() if draw(st.booleans())}
+            if draw(_int(0, 3)) == 0:
+                n["occupied"] = {t: draw(_int(1, v)) for t, v in n["capacity"].items() if draw(_BOOL)}
         for node in nodes:  # cordoned or draining: nothing placed there, what runs there stays
-            if draw(st.integers(0, 4)) == 0:
+            if draw(_int(0, 4)) == 0:
                 node["schedulable"] = False
         snapshot["nodes"] = nodes
         for app in apps:
-            if draw(st.integers(0, 2)) == 0:
+            if draw(_int(0, 2)) == 0:
                 app["user"] = draw(st.sampled_from(USERS))
-                if draw(st.booleans()):
+                if draw(_BOOL):
                     app["groups"] = draw(st.lists(st.sampled_from(GROUPS), min_size=1, max_size=2, unique=True))
-            if app.pop("allocated", None) is not None or draw(st.integers(0, 8)) == 0:
+            if app.pop("allocated", None) is not None or draw(_int(0, 8)) == 0:
                 node = draw(st.sampled_from(nodes))
-                app["allocations"] = [{"id": f"{app['id']}-run", "resources": {t: draw(st.integers(1, 2)) for t in types},
+                app["allocations"] = [{"id": f"{app['id']}-run", "resources": {t: draw(_int(1, 2)) for t in types},
                                        "node": node["name"]}]
             app.pop("state", None)
-    elif limits and draw(st.integers(0, 3)) == 0:
-        snapshot["capacity"] = {t: draw(st.integers(4, 60)) for t in types}
+    elif limits and draw(_int(0, 3)) == 0:
+        snapshot["capacity"] = {t: draw(_int(4, 60)) for t in types}
     return "\n".join(lines) + "\n", snapshot
+
+
+def vectors(width: int, high: int, min_size: int = 0, max_size: int = 30, unique: bool = False):
+    """Lists of pending vectors (tuples of `width` quantities from 0 to `high`)."""
+    return st.lists(st.tuples(*[_int(0, high)] * width), min_size=min_size, max_size=max_size, unique=unique)
+
+
+def pendings(types, low: int = 0, high: int = 4, partial: bool = False):
+    """A pending (or asked) resource dict over `types`, quantities from `low` to `high`;
+    `partial`: any type may be missing."""
+    if not partial:
+        return st.fixed_dictionaries({t: _int(low, high) for t in types})
+    return st.fixed_dictionaries({}, optional={t: _int(low, high) for t in types})
+
+
+@st.composite
+def sort_keys(draw, min_size: int = 0, max_size: int = 130) -> list[int]:
+    """Keys of a parent's candidates: few distinct ones, so that tie groups abound."""
+    n = draw(_int(min_size, max_size))
+    return draw(st.lists(_int(0, draw(_int(1, 4))), min_size=n, max_size=n))
 
 
 @st.composite
 def sort_inputs(draw, max_size: int = 130):
     """Keys and pending vectors of a parent's candidates, as gosort's functions take them:
     few distinct keys and small vectors, so that tie groups and incomparable pairs abound."""
-    n = draw(st.integers(0, max_size))
-    width = draw(st.integers(1, 3))
-    n_keys = draw(st.integers(1, 4))
-    keys = draw(st.lists(st.integers(0, n_keys), min_size=n, max_size=n))
-    vecs = draw(st.lists(st.tuples(*[st.integers(0, 6)] * width), min_size=n, max_size=n))
-    return keys, vecs
+    keys = draw(sort_keys(max_size=max_size))
+    width = draw(_int(1, 3))
+    return keys, draw(vectors(width, 6, len(keys), len(keys)))
+
+
+def _two_levels(draw, parents, leaves, max_line=None) -> tuple[list[str], list[str]]:
+    """The lines of a queues.yaml whose root has `parents` (a range) parents of `leaves` (a
+    range) leaves each, and the leaves' paths; `max_line(draw)`: a leaf's resource line, or None."""
+    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
+    paths = []
+    for p in range(draw(_int(*parents))):
+        lines += [f"          - name: p{p}", "            queues:"]
+        for l in range(draw(_int(*leaves))):
+            lines.append(f"              - name: l{l:02}")
+            extra = max_line(draw) if max_line else None
+            if extra:
+                lines += ["                resources:", f"                  {extra}"]
+            paths.append(f"root.p{p}.l{l:02}")
+    return lines, paths
+
+
+def _asked(types: tuple, amounts: tuple, partial: bool) -> list[dict]:
+    """Every resources dict an ask over `types` may hold, quantities from `amounts`, each asking
+    for something (else its first type, or the last without `partial`, is made 1), the
+    plainest first; `partial`: a type may be missing. One draw picks one: hypothesis spends
+    about 20 microseconds a draw, and big scenarios draw thousands of asks."""
+    out = []
+    for combo in itertools.product(*[amounts + ((None,) if partial else ())] * len(types)):
+        r = {t: v for t, v in zip(types, combo) if v is not None}
+        named = next(iter(r), types[0]) if partial else types[-1]
+        r[named] = max(1, r.get(named, 0))
+        out.append(r)
+    return out
+
+
+@st.composite
+def tie_groups(draw, types: tuple, big: bool = False, limits: bool = False, partial: bool = False):
+    """(queues.yaml text, snapshot dict) where siblings tie: parents of leaves under root,
+    priorities all 0 (`big`) or nearly, small asks (a 0 for some type too: the largest type's
+    share, and so the key, of the queue taken can stay as it was, and it joins its group again),
+    some applications running (usage). `types`: the types asks name (none: the default pods);
+    `big`: 2 to 4 parents of 8 to 30 leaves and 60 to 140 applications (tie groups of more than
+    20: Go's merges), else 2 to 5 parents of 2 to 8 leaves and 5 to 40 applications; `limits`:
+    a max on some leaves and a cluster capacity that runs out (queues dropped on the way);
+    `partial`: asks may leave a type out. Without `limits` and `partial`, simplerun takes every
+    one of them."""
+    def leaf_max(draw):
+        return f"max: {{{types[0]}: {draw(_int(2, 8))}}}" if limits and types and draw(_int(0, 4)) == 0 else None
+
+    lines, leaves = _two_levels(draw, (2, 4) if big else (2, 5), (8, 30) if big else (2, 8), leaf_max)
+    priority = st.just(0) if big else st.sampled_from([0, 0, 0, 1])
+    resources = st.sampled_from(_asked(types, (0, 1, 2, 4) if big else (0, 1, 2, 3), partial)) if types else st.none()
+    apps = []
+    for i in range(draw(_int(60, 140) if big else _int(5, 40))):
+        asks = []
+        for _ in range(draw(_int(1, 4 if big else 6))):
+            a: dict = {"priority": draw(priority)}
+            r = draw(resources)
+            if r is not None:
+                a["resources"] = dict(r)
+            asks.append(a)
+        app: dict = {"id": f"app-{i}", "queue": draw(st.sampled_from(leaves)), "asks": asks}
+        if types and draw(_int(0, 4)) == 0:
+            app["allocated"] = {t: draw(st.sampled_from([2, 4])) for t in types}
+        apps.append(app)
+    snapshot: dict = {"applications": apps}
+    if limits and types and draw(_BOOL):
+        snapshot["capacity"] = {t: draw(_int(100, 600) if big else _int(5, 40)) for t in types}
+    return "\n".join(lines) + "\n", snapshot
+
+
+@st.composite
+def long_runs(draw, types: tuple, parents: int = 3, leaves: int = 5, apps: int = 30, asks: int = 100):
+    """(queues.yaml text, snapshot dict) of `apps` applications of `asks` asks each over
+    `parents` parents of `leaves` leaves, for what only a long run shows (thousands of steps).
+    Hypothesis caps what one example draws, so each application repeats a short drawn list of
+    (priority, resources)."""
+    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
+    for p in range(parents):
+        lines += [f"          - name: p{p}", "            queues:"] + [f"              - name: l{i}" for i in range(leaves)]
+    ask = st.tuples(_int(0, 3), pendings(types, 1, 4))
+    out = []
+    for i in range(apps):
+        pattern = draw(st.lists(ask, min_size=1, max_size=6))
+        out.append({"id": f"a{i}", "queue": f"root.p{i % parents}.l{i % leaves}",
+                    "asks": [{"priority": pattern[k % len(pattern)][0], "resources": pattern[k % len(pattern)][1]}
+                             for k in range(asks)]})
+    return "\n".join(lines) + "\n", {"applications": out}
+
+
+# Values a config or a snapshot should not hold, or holds at an edge: what `mutated` writes.
+AWKWARD_VALUES = [None, True, False, 0, -1, 1.5, 2.0, float("nan"), float("inf"), 18446744073709551616, "x", "yes",
+                  [], {}, [1], {"a": 1}, {1: 2}]
+
+
+def _places(doc) -> list:
+    """Every (container, key or index) of a JSON-like document, depth first."""
+    out = []
+
+    def walk(x):
+        for k in (list(x) if isinstance(x, dict) else range(len(x)) if isinstance(x, list) else ()):
+            out.append((x, k))
+            walk(x[k])
+
+    walk(doc)
+    return out
+
+
+@st.composite
+def mutated(draw, doc):
+    """A copy of a JSON-like document (as YAML or JSON reads it) with one to three of its
+    values replaced by one of AWKWARD_VALUES, or a key added beside one (an unknown key, a
+    name's case changed). Half the values replaced are numbers where the document has any:
+    few of a config's values are, and they are where a schema's types and bounds bite."""
+    doc = copy.deepcopy(doc)
+    places = _places(doc)
+    if not places:
+        return doc
+    numbers = [(c, k) for c, k in places if type(c[k]) in (int, float)]
+    for _ in range(draw(_int(1, 3))):
+        parent, key = draw(st.sampled_from(numbers if numbers and draw(_BOOL) else places))
+        value = copy.deepcopy(draw(st.sampled_from(AWKWARD_VALUES)))
+        if isinstance(parent, dict) and draw(_int(0, 4)) == 0:
+            name = draw(st.sampled_from(["nosuch", "Name", key if isinstance(key, str) else "k"]))
+            parent[name + draw(st.sampled_from(["", "x"]))] = value
+        else:
+            parent[key] = value
+    return doc
+
+
+QUANTITIES = [1, 2.5, "500m", "1Gi", 0, -0.0, 2147483647]
+
+
+@st.composite
+def snapshot_documents(draw):
+    """A small native snapshot as a file holds it: applications (some with a submit time,
+    running with usage, a user and groups), their asks (priorities, quantities written every
+    way a file may write them: QUANTITIES, ints, floats, '500m', '1Gi', -0.0), nodes or a
+    capacity. For reading files: nothing here need make sense to schedule."""
+    quantity = st.sampled_from(QUANTITIES)
+
+    def resources():
+        return {t: draw(quantity) for t in ("vcore", "memory") if draw(_BOOL)} or {"vcore": draw(quantity)}
+
+    apps = []
+    for i in range(draw(_int(1, 12))):
+        app: dict = {"id": f"a{i}", "queue": draw(st.sampled_from(["root.a", "root.b.c"])),
+                     "asks": [{"priority": draw(_int(-5, 5)), "resources": resources()} for _ in range(draw(_int(0, 3)))]}
+        if draw(_int(0, 3)) == 0:
+            app["submitTime"] = draw(_int(1, 3))
+        if draw(_int(0, 3)) == 0:
+            app["allocated"] = resources()
+        if draw(_int(0, 3)) == 0:
+            app["user"] = draw(st.sampled_from(USERS))
+            app["groups"] = draw(st.lists(st.sampled_from(GROUPS), max_size=2, unique=True))
+        apps.append(app)
+    snapshot: dict = {"applications": apps}
+    if draw(_BOOL):
+        snapshot["nodes"] = [{"name": f"node-{k}", "capacity": resources(), "schedulable": draw(_BOOL)}
+                             for k in range(draw(_int(1, 3)))]
+    elif draw(_BOOL):
+        snapshot["capacity"] = resources()
+    return snapshot
+
+
+def an_example(strategy, condition, max_examples: int = 500):
+    """An example `strategy` draws that meets `condition`, found by generating alone (no
+    shrinking: it proves the strategy reaches the case, it need not be the smallest); fails the
+    test (hypothesis.errors.NoSuchExample) when none of `max_examples` does. For the guarantee
+    a property test needs beside its own examples: that its strategy reaches a case at all."""
+    with warnings.catch_warnings():  # find reports what it found, a scenario's repr is long
+        warnings.filterwarnings("ignore", "Generating overly large repr", HypothesisWarning)
+        return find(strategy, condition, settings=settings(max_examples=max_examples, phases=[Phase.generate], database=None))

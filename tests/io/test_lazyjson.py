@@ -4,7 +4,6 @@ needs a position; texts the two could read differently take the YAML pass."""
 import glob
 import json
 import os
-import random
 
 import pytest
 from hypothesis import given, settings
@@ -14,6 +13,7 @@ from conftest import SHARED, run_cli, sample
 from prio.errors import InputError
 from prio.io import lazyjson, yamlnodes
 from prio.loaders import native
+from strategies import snapshot_documents
 
 
 def _snapshots():
@@ -110,18 +110,18 @@ def test_cli_messages_and_application_lines_as_before(tmp_path, monkeypatch):
     assert lazy.stderr == full.stderr and f"{snap}:35:23:" in lazy.stderr, lazy.stderr
 
 
-def test_random_snapshots_read_the_same():
-    rnd = random.Random(5)
-    for _ in range(30):
-        apps = [{"id": f"a{i}", "queue": rnd.choice(["root.a", "root.b.c"]),
-                 "asks": [{"priority": rnd.randint(-5, 5), "resources": {"vcore": rnd.choice([1, "500m", 2.5]), "memory": rnd.choice(["1Gi", 0, -0.0])}}
-                          for _ in range(rnd.randint(0, 3))]} for i in range(rnd.randint(1, 12))]
-        text = json.dumps({"applications": apps}, indent=rnd.choice([None, 1, 3]))
-        lazy = lazyjson.read("s.json", text, yamlnodes.load, yamlnodes.MAX_DEPTH)
-        full = yamlnodes.load("s.json", text)[0]
-        assert lazy is not None and lazy.data == full.data
-        for path in _walk(full.data):
-            assert lazy.raw(path) == full.raw(path)
+@settings(max_examples=30, deadline=None)
+@given(snapshot_documents(), st.sampled_from([None, 1, 3]))
+def test_snapshots_are_read_here_as_the_yaml_pass_reads_them(snapshot, indent):
+    """A snapshot (tests/strategies.py: applications, asks, usage, users, nodes; quantities as
+    ints, floats, '500m', '1Gi', -0.0) is read here, never left to the YAML pass, and gives the
+    YAML pass's data and raw texts."""
+    text = json.dumps(snapshot, indent=indent)
+    lazy = lazyjson.read("s.json", text, yamlnodes.load, yamlnodes.MAX_DEPTH)
+    full = yamlnodes.load("s.json", text)[0]
+    assert lazy is not None and lazy.data == full.data
+    for path in _walk(full.data):
+        assert lazy.raw(path) == full.raw(path)
 
 
 @pytest.mark.parametrize("text,long", [

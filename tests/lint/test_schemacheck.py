@@ -1,17 +1,21 @@
 """The jsonschema-free check (lint/schemacheck.py) says "valid" only where jsonschema finds no
 error, on every recorded config, the samples and mutations of them, and validate does not import
 jsonschema or rich for a clean config."""
-import copy
+import functools
 import glob
 import os
-import random
 import subprocess
 import sys
+
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 from conftest import ROOT, SHARED, sample
 from prio.io import yamlnodes
 from prio.lint.schema import load_schema, validator
 from prio.lint.schemacheck import valid
+from strategies import an_example, mutated
 
 
 def _datas():
@@ -44,42 +48,26 @@ def test_valid_only_where_jsonschema_finds_nothing():
     assert seen_valid > 10
 
 
-_VALUES = [None, True, False, 0, -1, 1.5, 2.0, float("nan"), float("inf"), 18446744073709551616, "x", "yes", [], {}, [1], {"a": 1}, {1: 2}]
+@functools.cache
+def _documents() -> list:
+    """The recorded configs and the samples that are mappings: what the mutations start from."""
+    return [d for d in _datas() if isinstance(d, dict)]
 
 
-def _mutate(rnd, data):
-    data = copy.deepcopy(data)
-    nodes = []
-
-    def walk(x):
-        if isinstance(x, dict):
-            for k in list(x):
-                nodes.append((x, k))
-                walk(x[k])
-        elif isinstance(x, list):
-            for i in range(len(x)):
-                nodes.append((x, i))
-                walk(x[i])
-
-    walk(data)
-    if not nodes:
-        return data
-    for _ in range(rnd.randint(1, 3)):
-        parent, key = rnd.choice(nodes)
-        if isinstance(parent, dict) and rnd.random() < 0.2:
-            parent[rnd.choice(["nosuch", "Name", key if isinstance(key, str) else "k"]) + ("" if rnd.random() < 0.5 else "x")] = rnd.choice(_VALUES)
-        else:
-            parent[key] = copy.deepcopy(rnd.choice(_VALUES))
-    return data
+# a recorded config or a sample with one to three values made awkward (tests/strategies.py mutated)
+_mutations = st.deferred(lambda: st.sampled_from(_documents()).flatmap(mutated))
 
 
-def test_mutations_agree():
-    rnd = random.Random(13)
-    datas = [d for d in _datas() if isinstance(d, dict)]
-    found_both = set()
-    for _ in range(1500):
-        found_both.add(_agrees(_mutate(rnd, rnd.choice(datas))))
-    assert found_both == {True, False}
+@settings(max_examples=350, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_mutations)
+def test_mutations_agree(data):
+    event("valid" if _agrees(data) else "invalid")
+
+
+@pytest.mark.parametrize("valid_one", [True, False])
+def test_the_mutations_are_valid_and_invalid_both(valid_one):
+    """The property above holds to jsonschema both documents it finds valid and invalid."""
+    an_example(_mutations, lambda data: _agrees(data) == valid_one)
 
 
 def test_clean_validate_imports_neither_jsonschema_nor_rich():

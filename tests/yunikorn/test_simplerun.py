@@ -1,12 +1,16 @@
 """The run for one resource type without limits (yunikorn/simplerun.py) against the general
 engine, step for step: the same steps, tie notes, priority changes, leftovers and final state."""
 import json
-import random
 
 import pytest
+from hypothesis import HealthCheck, event, given, settings, target
+from hypothesis import strategies as st
 
 from builders import QUEUE_A, UNDER_ROOT, build_engine
 from prio.yunikorn import engine, simplerun
+from strategies import an_example, long_runs, scenarios, tie_groups
+
+SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 def _state(e: engine.Engine):
@@ -14,80 +18,6 @@ def _state(e: engine.Engine):
            q.tracker.max, dict(q.tracker.counts)) for q in e.root.walk()]
     apps = [(st.app_id, list(st.alloc), st.live, st.first, st.prio, st.pending, st.usage, st.running) for st in e.apps]
     return qs, apps, e.steps_done
-
-
-def _scenario(rnd, limits=False):
-    """One resource type, three levels, every ordering feature: fences, offsets, fair and fifo
-    leaves, priority sorting off, equal priorities and times (ties at every level), submit and
-    create times, running applications with usage. `limits`: also what the run must refuse."""
-    types = rnd.choice([["pods"], ["vcore"], ["vcore", "memory"], ["vcore", "memory"], ["gpu", "memory", "vcore"]])
-    t = types[0]
-    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
-    leaves = []
-
-    def queue(name, indent, leaf):
-        lines.append(" " * indent + f"- name: {name}")
-        props = []
-        if rnd.random() < 0.3:
-            props.append(f'priority.offset: "{rnd.choice([-5, -1, 1, 3, 2147483647])}"')
-        if rnd.random() < 0.15:
-            props.append("priority.policy: fence")
-        if leaf and rnd.random() < 0.5:
-            props.append("application.sort.policy: fair")
-        if rnd.random() < 0.15:
-            props.append("application.sort.priority: disabled")
-        if props:
-            lines.append(" " * (indent + 2) + "properties:")
-            lines.extend(" " * (indent + 4) + p for p in props)
-        if limits and rnd.random() < 0.1:
-            lines.append(" " * (indent + 2) + f"maxapplications: {rnd.randint(1, 3)}")
-        if limits and rnd.random() < 0.1:
-            lines.extend([" " * (indent + 2) + "resources:", " " * (indent + 4) + f"max: {{{t}: {rnd.randint(2, 9)}}}"])
-
-    for p in range(rnd.randint(1, 3)):
-        queue(f"p{p}", 10, False)
-        lines.append(" " * 12 + "queues:")
-        for m in range(rnd.randint(1, 3)):
-            if rnd.random() < 0.3:  # a leaf right under the parent
-                queue(f"l{m}", 14, True)
-                leaves.append(f"root.p{p}.l{m}")
-                continue
-            queue(f"m{m}", 14, False)
-            lines.append(" " * 16 + "queues:")
-            for l in range(rnd.randint(1, 3)):
-                queue(f"l{l}", 18, True)
-                leaves.append(f"root.p{p}.m{m}.l{l}")
-    apps = []
-    for i in range(rnd.randint(1, 25)):
-        asks = []
-        for _ in range(rnd.randint(1, 6)):
-            a = {"priority": rnd.choice([0, 0, 0, 1, 5, -3])}
-            if t != "pods" or rnd.random() < 0.3:
-                a["resources"] = {k: rnd.choice([0, 1, 1, 2, 3]) for k in types}
-                a["resources"][t] = max(1, a["resources"][t])  # asks for something
-            if rnd.random() < 0.1:
-                a["createTime"] = rnd.randint(1, 3)
-            if rnd.random() < 0.1:
-                a["count"] = rnd.randint(2, 4)
-            if limits and rnd.random() < 0.05:
-                a["resources"] = {t: 0}
-            asks.append(a)
-        if rnd.random() < 0.05:  # only running: nothing to place, usage kept as it was
-            asks = []
-        app = {"id": f"app-{rnd.randint(0, 99):02}-{i}", "queue": rnd.choice(leaves), "asks": asks}
-        if rnd.random() < 0.3:
-            app["submitTime"] = rnd.randint(1, 3)
-        if rnd.random() < 0.15:
-            app["allocated"] = {k: rnd.randint(1, 4) for k in types if rnd.random() < 0.7}
-        elif rnd.random() < 0.1:
-            app["state"] = "Running"
-        apps.append(app)
-    snap = {"applications": apps}
-    if limits and rnd.random() < 0.2:
-        snap["capacity"] = {t: rnd.randint(5, 30)}
-    if limits and rnd.random() < 0.2:  # a second resource type
-        apps[0]["asks"].append({"priority": 1, "resources": {"memory": 1}})
-    return "\n".join(lines) + "\n", json.dumps(snap)
 
 
 def _both(queues, snapshot):
@@ -102,23 +32,38 @@ def _both(queues, snapshot):
     return used, want
 
 
-def test_the_simple_run_gives_the_general_engines_steps_and_state():
-    rnd = random.Random(5)
-    used = ties = 0
-    for _ in range(400):
-        u, steps = _both(*_scenario(rnd))
-        used += u
-        ties += sum(1 for s in steps if s.tie)
-    assert used > 390 and ties > 200  # (nearly) every scenario fits; tie notes are exercised
+def _share_tied(steps) -> float:
+    return sum(1 for s in steps if s.tie) / max(1, len(steps))
 
 
-def test_inputs_with_limits_go_the_general_way_with_the_same_result():
-    rnd = random.Random(6)
-    used = 0
-    for _ in range(300):
-        u, _ = _both(*_scenario(rnd, limits=True))
-        used += u
-    assert 5 < used < 250  # both ways are taken
+@settings(SETTINGS, max_examples=75)
+@given(scenarios(limits=False, simple=True))
+def test_the_simple_run_gives_the_general_engines_steps_and_state(scenario):
+    """Every ordering feature (fences, offsets at the int32 ends, fair and fifo leaves, priority
+    sorting off, more than 20 siblings, one to three types, equal priorities and times, running
+    applications): whatever has an ask goes the simple way, and gives the general engine's steps."""
+    used, steps = _both(*scenario)
+    assert used == any(app["asks"] for app in scenario[1]["applications"])
+    event("tie notes" if any(s.tie for s in steps) else "no tie note")
+    target(_share_tied(steps), label="share of steps with a tie note")
+
+
+def test_the_simple_scenarios_hold_tie_notes():
+    """The property above is not only about untied steps: its scenarios reach tie notes."""
+    an_example(scenarios(limits=False, simple=True), lambda sc: _share_tied(_both(*sc)[1]) > 0)
+
+
+@settings(SETTINGS, max_examples=75)
+@given(scenarios(limits=None, simple=True))
+def test_inputs_with_limits_go_the_general_way_with_the_same_result(scenario):
+    used, _ = _both(*scenario)
+    event("simple run" if used else "general engine")
+
+
+@pytest.mark.parametrize("simple", [True, False])
+def test_scenarios_with_limits_take_both_ways(simple):
+    """The property above holds both ways to its results: some of its scenarios draw no limit."""
+    an_example(scenarios(limits=None, simple=True), lambda sc: simplerun.fits(build_engine(*sc, placement=False)) == simple)
 
 
 def test_what_the_simple_run_refuses():
@@ -155,40 +100,22 @@ def test_what_the_simple_run_refuses():
     assert [s.ask for s in e.run()] == ["x-1"]
 
 
-def _big(rnd, types):
-    """Big tie groups: every priority equal, tens of siblings whose shares tie while the one
-    taken often keeps its share (its largest resource did not grow) and joins its group again."""
-    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
-    leaves = []
-    for p in range(rnd.randint(2, 4)):
-        lines += [f"          - name: p{p}", "            queues:"]
-        for l in range(rnd.randint(8, 25)):
-            lines.append(f"              - name: l{l:02}")
-            leaves.append(f"root.p{p}.l{l:02}")
-    apps = []
-    for i in range(rnd.randint(60, 140)):
-        # a zero for some type: the share (the largest type's) can stay as it is, and the queue
-        # taken comes back with its group's key and joins it
-        asks = [{"priority": 0, "resources": {k: rnd.choice([0, 1, 2, 4]) for k in types}} for _ in range(rnd.randint(1, 4))]
-        for a in asks:
-            a["resources"][types[-1]] = max(1, a["resources"][types[-1]])
-        app = {"id": f"app-{i}", "queue": rnd.choice(leaves), "asks": asks}
-        if rnd.random() < 0.2:
-            app["allocated"] = {k: rnd.choice([2, 4]) for k in types}
-        apps.append(app)
-    return "\n".join(lines) + "\n", json.dumps({"applications": apps})
+@pytest.mark.parametrize("types", [("memory", "vcore"), ("gpu", "memory", "vcore"), ("pods",)])
+@settings(SETTINGS, max_examples=4)
+@given(data=st.data())
+def test_big_tie_groups_as_the_general_engine_keeps_them(types, data):
+    """Big tie groups (tests/strategies.py tie_groups): every priority equal, tens of siblings
+    whose shares tie while the one taken often keeps its share and joins its group again; each
+    goes the simple way."""
+    used, steps = _both(*data.draw(tie_groups(types, big=True)))
+    assert used
+    target(_share_tied(steps), label="share of steps with a tie note")
 
 
-def test_big_tie_groups_as_the_general_engine_keeps_them():
-    for types in (["memory", "vcore"], ["gpu", "memory", "vcore"], ["pods"]):
-        rnd = random.Random(len(types))
-        ties = total = 0
-        for _ in range(6):
-            used, steps = _both(*_big(rnd, types))
-            assert used
-            ties += sum(1 for s in steps if s.tie)
-            total += len(steps)
-        assert ties > total // 20, (types, ties, total)
+@pytest.mark.parametrize("types", [("memory", "vcore"), ("gpu", "memory", "vcore"), ("pods",)])
+def test_big_tie_groups_put_tie_notes_on_many_steps(types):
+    """The groups above are exercised: tie notes on more than a twentieth of the steps."""
+    an_example(tie_groups(types, big=True), lambda sc: _share_tied(_both(*sc)[1]) > 1 / 20)
 
 
 def test_an_application_tied_with_the_first_only_as_its_second_child_is_named():
@@ -243,18 +170,13 @@ def test_a_priority_change_reaches_up_through_planned_parents_in_step_order():
 
 
 @pytest.mark.parametrize("types", [("vcore", "memory"), ("vcore",)])
-def test_progress_moves_while_the_queues_are_planned_and_while_the_steps_are_read(types):
+@settings(SETTINGS, max_examples=2)
+@given(data=st.data())
+def test_progress_moves_while_the_queues_are_planned_and_while_the_steps_are_read(types, data):
     """The progress bar (simulate on a terminal) is told of the planning too, in both runs: it
     moves without going back, never past the asks, and the planning alone gets it most of the
     way."""
-    rnd = random.Random(3)
-    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
-    for p in range(3):
-        lines += [f"          - name: p{p}", "            queues:"] + [f"              - name: l{i}" for i in range(5)]
-    apps = [{"id": f"a{i}", "queue": f"root.p{i % 3}.l{i % 5}",
-             "asks": [{"priority": rnd.randint(0, 3), "resources": {t: rnd.randint(1, 4) for t in types}}
-                      for _ in range(100)]} for i in range(30)]
-    e = build_engine("\n".join(lines) + "\n", json.dumps({"applications": apps}), placement=False)
+    e = build_engine(*data.draw(long_runs(types, parents=3, leaves=5, apps=30, asks=100)), placement=False)
     assert simplerun.fits(e)
     seen = []
     steps = e.run(None, seen.append)

@@ -1,16 +1,18 @@
 """Tie groups keep their order between steps (yunikorn/tieorder.py) and, with one resource type,
 the heap orders them by pending: the scheduling order is exactly what sorting every group again
 every step gives."""
-import json
-import random
-
 import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 from builders import build_engine, step_rows
 from prio.yunikorn import engine
 from prio.yunikorn.dominance import insertion_sort
 from prio.yunikorn.resources import strictly_greater
 from prio.yunikorn.tieorder import TieOrders
+from strategies import an_example, pendings, scenarios, tie_groups, vectors
+
+SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 def _insertion_first(items, key):
@@ -28,31 +30,35 @@ def _entry(o):
     return (0, 0.0, o.name, o.version, o)
 
 
-def test_removing_a_prefix_of_the_order_keeps_the_rest_and_anything_else_sorts_again():
-    rnd = random.Random(3)
-    for _ in range(300):
-        objs = [Obj(f"q{i:02}", {"vcore": rnd.randint(0, 4), "memory": rnd.randint(0, 4)}) for i in range(rnd.randint(2, 30))]
-        entries = {o.name: _entry(o) for o in objs}
-        heap = []
-        cache = TieOrders()
-        calls = []
+@settings(SETTINGS, max_examples=100)
+@given(st.lists(pendings(("vcore", "memory")), min_size=2, max_size=30), st.lists(st.none() | pendings(("vcore", "memory"))))
+def test_removing_a_prefix_of_the_order_keeps_the_rest_and_anything_else_sorts_again(pending, changes):
+    """The group loses its first (scheduled or dropped: None in `changes`, and every step
+    once `changes` runs out) or its first changes and stays (a new entry)."""
+    objs = [Obj(f"q{i:02}", p) for i, p in enumerate(pending)]
+    entries = {o.name: _entry(o) for o in objs}
+    heap = []
+    cache = TieOrders()
+    calls = []
+    changes = iter(changes)
 
-        def sort(g):
-            calls.append(len(g))
-            return _insertion_first(g, lambda e: e[4].pending)
+    def sort(g):
+        calls.append(len(g))
+        return _insertion_first(g, lambda e: e[4].pending)
 
-        while entries:
-            group = [entries[n] for n in sorted(entries)]
-            got = cache.order(heap, group, sort)
-            assert got == _insertion_first(group, lambda e: e[4].pending)
-            first = got[0][4]
-            if rnd.random() < 0.2:  # the first one changes and stays in the group: a new entry
-                first.pending = {"vcore": rnd.randint(0, 4), "memory": rnd.randint(0, 4)}
-                first.version += 1
-                entries[first.name] = _entry(first)
-            else:  # scheduled or dropped: it leaves the group
-                del entries[first.name]
-        assert calls[0] > 1
+    while entries:
+        group = [entries[n] for n in sorted(entries)]
+        got = cache.order(heap, group, sort)
+        assert got == _insertion_first(group, lambda e: e[4].pending)
+        first = got[0][4]
+        change = next(changes, None)
+        if change is not None:  # the first one changes and stays in the group: a new entry
+            first.pending = change
+            first.version += 1
+            entries[first.name] = _entry(first)
+        else:  # scheduled or dropped: it leaves the group
+            del entries[first.name]
+    assert calls[0] > 1
 
 
 def test_a_cached_order_is_reused_only_for_the_same_entries():
@@ -68,26 +74,6 @@ def test_a_cached_order_is_reused_only_for_the_same_entries():
     assert [e[2] for e in cache.order(heap, [ea, eb, d], sort)] == ["d", "b", "a"] and len(sorts) == 2
 
 
-def _scenario(rnd, types):
-    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
-    leaves = []
-    for t in range(rnd.randint(2, 5)):
-        lines += [f"          - name: p{t}", "            queues:"]
-        for l in range(rnd.randint(2, 8)):
-            lines += [f"              - name: l{l}"]
-            leaves.append(f"root.p{t}.l{l}")
-    apps = []
-    for i in range(rnd.randint(5, 40)):
-        asks = []
-        for _ in range(rnd.randint(1, 6)):
-            a = {"priority": rnd.choice([0, 0, 0, 1])}
-            if types:
-                a["resources"] = {k: rnd.choice([1, 2, 3]) for k in types if rnd.random() < 0.8} or {types[0]: 1}
-            asks.append(a)
-        apps.append({"id": f"app-{i}", "queue": rnd.choice(leaves), "asks": asks})
-    return "\n".join(lines) + "\n", json.dumps({"applications": apps})
-
-
 def _run(queues, asks, reference_engine=False, fast=True, checked=False):
     e = build_engine(queues, asks, "reference" if reference_engine else "auto", placement=False)
     if not fast:  # every step by the general walk
@@ -98,73 +84,72 @@ def _run(queues, asks, reference_engine=False, fast=True, checked=False):
 
 
 @pytest.mark.parametrize("types", [(), ("pods",), ("vcore",), ("vcore", "memory"), ("vcore", "memory", "gpu")])
-def test_the_kept_tie_orders_give_the_reference_engines_order(types):
-    rnd = random.Random(len(types))
-    for _ in range(25):
-        queues, asks = _scenario(rnd, list(types))
-        assert _run(queues, asks) == _run(queues, asks, reference_engine=True)
-
-
-def _big_scenario(rnd, types):
-    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
-    leaves = []
-    for t in range(3):
-        lines += [f"          - name: p{t}", "            queues:"]
-        for l in range(rnd.randint(10, 30)):
-            lines += [f"              - name: l{l:02}"]
-            if rnd.random() < 0.2:
-                lines += ["                resources:", f"                  max: {{{types[0]}: {rnd.randint(2, 8)}}}"]
-            leaves.append(f"root.p{t}.l{l:02}")
-    apps = []
-    for i in range(rnd.randint(60, 140)):
-        asks = [{"priority": 0, "resources": {k: rnd.choice([1, 2, 4]) for k in types}} for _ in range(rnd.randint(1, 4))]
-        apps.append({"id": f"app-{i}", "queue": rnd.choice(leaves), "asks": asks})
-    snap = {"applications": apps}
-    if rnd.random() < 0.5:  # a capacity that runs out: queues are dropped on the way
-        snap["capacity"] = {k: rnd.randint(100, 600) for k in types}
-    return "\n".join(lines) + "\n", json.dumps(snap)
+@settings(SETTINGS, max_examples=12)
+@given(data=st.data())
+def test_the_kept_tie_orders_give_the_reference_engines_order(types, data):
+    queues, asks = data.draw(tie_groups(types, partial=True))
+    assert _run(queues, asks) == _run(queues, asks, reference_engine=True)
 
 
 @pytest.mark.parametrize("types", [("vcore",), ("vcore", "memory"), ("vcore", "memory", "gpu")])
-def test_big_tie_groups_give_the_reference_engines_order(types):
-    rnd = random.Random(7 + len(types))
-    for _ in range(4):
-        queues, asks = _big_scenario(rnd, list(types))
-        assert _run(queues, asks) == _run(queues, asks, reference_engine=True)
+@settings(SETTINGS, max_examples=3)
+@given(data=st.data())
+def test_big_tie_groups_give_the_reference_engines_order(types, data):
+    """Tens of siblings tied, maxes on some leaves and a capacity that runs out."""
+    queues, asks = data.draw(tie_groups(types, big=True, limits=True))
+    assert _run(queues, asks) == _run(queues, asks, reference_engine=True)
 
 
-@pytest.mark.parametrize("types", [("pods",), ("memory", "vcore"), ("gpu", "memory", "vcore")])
-def test_pending_vectors_compare_as_the_dicts_do(types):
+TYPES = pytest.mark.parametrize("types", [("pods",), ("memory", "vcore"), ("gpu", "memory", "vcore")])
+
+
+@TYPES
+@settings(SETTINGS, max_examples=60)
+@given(data=st.data())
+def test_pending_vectors_compare_as_the_dicts_do(types, data):
     """Ties are ordered and checked on tuples over the ask types (missing = 0): the same answers
     as YuniKorn's dominance over the dicts, negative quantities included."""
-    from prio.yunikorn.dominance import dominates_vec as _dominates_vec
-    from prio.yunikorn.dominance import first_tied
-    from prio.yunikorn.dominance import tied_vec as _tied_vec
-    from prio.yunikorn.engine import _insertion_first_vec
+    from prio.yunikorn.dominance import dominates_vec, tied_vec
     from prio.yunikorn.model import vector_of
-    from prio.yunikorn.resources import strictly_greater as _dominates
 
     vec = vector_of(types)
-    rnd = random.Random(len(types))
-    for _ in range(3000):
-        l = {k: rnd.randint(-2, 3) for k in types if rnd.random() < 0.8}
-        r = {k: rnd.randint(-2, 3) for k in types if rnd.random() < 0.8}
-        lv, rv = vec(l), vec(r)
-        assert _dominates_vec(lv, rv) == _dominates(l, r)
-        if len(types) == 2:
-            assert engine._dominates_vec2(lv, rv) == _dominates(l, r)
-        assert _tied_vec(lv, rv) == (not _dominates(l, r) and not _dominates(r, l))
-    # the tie note's scan: the first four tied (inline for two types), a fifth as "more"
-    for _ in range(300):
-        cv = vec({k: rnd.randint(0, 3) for k in types})
-        entries = [(vec({k: rnd.randint(0, 3) for k in types}), i) for i in range(rnd.randint(0, 12))]
-        want = [i for v, i in entries if _tied_vec(cv, v)]
-        assert first_tied(cv, iter(entries), 0, 1) == (want[:4], len(want) > 4)
-        assert first_tied(cv, iter(entries), 0, 1, lambda i: i % 2) == ([i for i in want if i % 2][:4], len([i for i in want if i % 2]) > 4)
-    for _ in range(200):
-        objs = [Obj(f"q{i:02}", {k: rnd.randint(0, 3) for k in types if rnd.random() < 0.8}) for i in range(rnd.randint(1, 25))]
-        entries = [_entry(o) + (vec(o.pending),) for o in objs]
-        assert _insertion_first_vec(entries) == _insertion_first(entries, lambda e: e[4].pending)
+    l, r = data.draw(pendings(types, -2, 3, partial=True)), data.draw(pendings(types, -2, 3, partial=True))
+    lv, rv = vec(l), vec(r)
+    assert dominates_vec(lv, rv) == strictly_greater(l, r)
+    if len(types) == 2:
+        assert engine._dominates_vec2(lv, rv) == strictly_greater(l, r)
+    assert tied_vec(lv, rv) == (not strictly_greater(l, r) and not strictly_greater(r, l))
+
+
+@TYPES
+@settings(SETTINGS, max_examples=40)
+@given(data=st.data())
+def test_a_tie_notes_scan_names_the_first_four_tied_and_more(types, data):
+    """The tie note's scan: the first four tied (inline for two types), a fifth as "more"."""
+    from prio.yunikorn.dominance import first_tied, tied_vec
+    from prio.yunikorn.model import vector_of
+
+    vec = vector_of(types)
+    cv = vec(data.draw(pendings(types, 0, 3)))
+    entries = [(vec(p), i) for i, p in enumerate(data.draw(st.lists(pendings(types, 0, 3), max_size=12)))]
+    want = [i for v, i in entries if tied_vec(cv, v)]
+    assert first_tied(cv, iter(entries), 0, 1) == (want[:4], len(want) > 4)
+    odd = [i for i in want if i % 2]
+    assert first_tied(cv, iter(entries), 0, 1, lambda i: i % 2) == (odd[:4], len(odd) > 4)
+
+
+@TYPES
+@settings(SETTINGS, max_examples=40)
+@given(data=st.data())
+def test_the_insertion_sort_over_vectors_is_the_one_over_dicts(types, data):
+    """The engine's insertion sort of a tie group by the pending vectors its entries carry."""
+    from prio.yunikorn.engine import _insertion_first_vec
+    from prio.yunikorn.model import vector_of
+
+    vec = vector_of(types)
+    objs = [Obj(f"q{i:02}", p) for i, p in enumerate(data.draw(st.lists(pendings(types, 0, 3, partial=True), min_size=1, max_size=25)))]
+    entries = [_entry(o) + (vec(o.pending),) for o in objs]
+    assert _insertion_first_vec(entries) == _insertion_first(entries, lambda e: e[4].pending)
 
 
 def _negated_suffix_maxima(vectors):
@@ -172,127 +157,108 @@ def _negated_suffix_maxima(vectors):
     return [[-max(v[t] for v in vectors[k:]) for k in range(len(vectors))] for t in range(len(vectors[0]))]
 
 
-@pytest.mark.parametrize("types", [("pods",), ("memory", "vcore"), ("gpu", "memory", "vcore")])
-def test_the_bounded_insertion_sort_is_the_insertion_sort(types):
-    """insertion_sort_bounded (bisection over the negated suffix maxima of the entries placed so
-    far) orders as comparing neighbours one by one does, and gives those maxima of the result."""
+def _bounded_and_plain(vectors):
     from prio.yunikorn.dominance import dominates_vec, insertion_sort, insertion_sort_bounded
 
-    rnd = random.Random(11 * len(types))
-    moved = 0
-    for _ in range(3000):
-        vectors = list({tuple(rnd.randint(0, 9) for _ in types) for _ in range(rnd.randint(0, 30))})
-        rnd.shuffle(vectors)
-        entries = [(f"q{i:02}", v) for i, v in enumerate(vectors)]
-        want = insertion_sort(list(entries), list(vectors), dominates_vec)
-        got, bounds = insertion_sort_bounded(entries, 1)
-        assert got == want
-        moved += got != entries
-        assert bounds == (_negated_suffix_maxima([v for _, v in got]) if got else [])
-    assert moved > 1000
+    entries = [(f"q{i:02}", v) for i, v in enumerate(vectors)]
+    return entries, insertion_sort_bounded(entries, 1), insertion_sort(list(entries), list(vectors), dominates_vec)
 
 
-@pytest.mark.parametrize("types", [("pods",), ("memory", "vcore"), ("gpu", "memory", "vcore")])
-def test_scan_end_skips_only_what_is_dominated(types):
+@TYPES
+@settings(SETTINGS, max_examples=100)
+@given(data=st.data())
+def test_the_bounded_insertion_sort_is_the_insertion_sort(types, data):
+    """insertion_sort_bounded (bisection over the negated suffix maxima of the entries placed so
+    far) orders as comparing neighbours one by one does, and gives those maxima of the result."""
+    entries, (got, bounds), want = _bounded_and_plain(data.draw(vectors(len(types), 9, unique=True)))
+    assert got == want
+    assert bounds == (_negated_suffix_maxima([v for _, v in got]) if got else [])
+    event("reordered" if got != entries else "kept in order")
+
+
+@TYPES
+def test_the_bounded_insertion_sort_is_checked_on_inputs_it_reorders(types):
+    """The property above is not only about inputs already in order."""
+    def reordered(vs):
+        entries, (got, _), _ = _bounded_and_plain(vs)
+        return got != entries
+
+    an_example(vectors(len(types), 9, unique=True), reordered)
+
+
+def _scan(types, data):
+    """Vectors (all different, mostly), the bounds scan_end takes (none where two are equal), a
+    start, and where it stops."""
+    from prio.yunikorn.dominance import scan_end
+
+    distinct = data.draw(st.integers(0, 3)) < 3  # (only then are there bounds)
+    vs = data.draw(vectors(len(types), 40 if len(types) == 1 else 6, min_size=1, max_size=15, unique=distinct))
+    n = len(vs)
+    bounds = _negated_suffix_maxima(vs) if len(set(vs)) == n else None
+    start = data.draw(st.integers(0, n - 1))
+    return vs, bounds, start, scan_end(bounds, vs[start], start + 1, n)
+
+
+@TYPES
+@settings(SETTINGS, max_examples=100)
+@given(data=st.data())
+def test_scan_end_skips_only_what_is_dominated(types, data):
     """A tie note's scan stops where the rest of the group is all dominated by the vector it is
     for; without bounds (two equal vectors in the group) it scans to the end."""
-    from prio.yunikorn.dominance import dominates_vec, scan_end
+    from prio.yunikorn.dominance import dominates_vec
 
-    rnd = random.Random(7 * len(types))
-    stopped_early = 0
-    for _ in range(2000):
-        n = rnd.randint(1, 15)
-        vectors = [tuple(rnd.randint(0, 40 if len(types) == 1 else 6) for _ in types) for _ in range(n)]
-        bounds = _negated_suffix_maxima(vectors) if len(set(vectors)) == n else None
-        start = rnd.randrange(n)
-        end = scan_end(bounds, vectors[start], start + 1, n)
-        assert start + 1 <= end <= n
-        assert all(dominates_vec(vectors[start], v) for v in vectors[end:])
-        if bounds is None:
-            assert end == n
-        elif end < n:
-            stopped_early += 1
-            # the first place it may stop: the one before is not dominated (else it stops there)
-            assert end == start + 1 or not all(dominates_vec(vectors[start], v) for v in vectors[end - 1:])
-    assert stopped_early > 100
+    vs, bounds, start, end = _scan(types, data)
+    n = len(vs)
+    assert start + 1 <= end <= n
+    assert all(dominates_vec(vs[start], v) for v in vs[end:])
+    if bounds is None:
+        assert end == n
+    elif end < n:
+        event("stopped early")
+        # the first place it may stop: the one before is not dominated (else it stops there)
+        assert end == start + 1 or not all(dominates_vec(vs[start], v) for v in vs[end - 1:])
 
 
-def _rich_scenario(rnd):
-    """Everything the fast pick must step aside for: maxapplications, maxes, a capacity, running
-    applications, fences and offsets, fair and fifo leaves, priority sorting off, equal keys."""
-    types = rnd.choice([("pods",), ("vcore", "memory")])
-    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
-    leaves = []
+@TYPES
+def test_scan_end_is_checked_where_it_stops_early(types):
+    """The property above reaches a scan that stops before the end."""
+    def early(data):
+        vs, bounds, _, end = _scan(types, data)
+        return bounds is not None and end < len(vs)
 
-    def props(indent, leaf):
-        out = []
-        if rnd.random() < 0.3:
-            out.append(f"priority.offset: \"{rnd.randint(-3, 3)}\"")
-        if rnd.random() < 0.15:
-            out.append("priority.policy: fence")
-        if leaf and rnd.random() < 0.5:
-            out.append("application.sort.policy: fair")
-        if rnd.random() < 0.15:
-            out.append("application.sort.priority: disabled")
-        lines.extend([" " * indent + "properties:"] + [" " * (indent + 2) + p for p in out] if out else [])
-        if rnd.random() < 0.15:
-            lines.append(" " * indent + f"maxapplications: {rnd.randint(1, 3)}")
-        if leaf and rnd.random() < 0.15:
-            lines.extend([" " * indent + "resources:", " " * (indent + 2) + f"max: {{{types[0]}: {rnd.randint(2, 6)}}}"])
-
-    for t in range(rnd.randint(1, 4)):
-        lines.append(f"          - name: p{t}")
-        props(12, False)
-        lines.append("            queues:")
-        for l in range(rnd.randint(1, 5)):
-            lines.append(f"              - name: l{l}")
-            props(16, True)
-            leaves.append(f"root.p{t}.l{l}")
-    apps = []
-    empty = rnd.random() < 0.3
-    for i in range(rnd.randint(3, 30)):
-        asks = []
-        for _ in range(rnd.randint(1, 5)):
-            a = {"priority": rnd.choice([0, 0, 1, 2, -1])}
-            if types != ("pods",):
-                a["resources"] = {k: rnd.choice([1, 2]) for k in types}
-            if empty and rnd.random() < 0.1:  # an ask for nothing: pending resources can run out first
-                a["resources"] = rnd.choice([{}, {types[0]: 0}])
-            asks.append(a)
-        app = {"id": f"app-{i}", "queue": rnd.choice(leaves), "asks": asks}
-        if rnd.random() < 0.3:
-            app["submitTime"] = rnd.randint(1, 3)
-        if rnd.random() < 0.15:
-            app["state"] = "Running"
-        apps.append(app)
-    snap = {"applications": apps}
-    if rnd.random() < 0.4:
-        snap["capacity"] = {k: rnd.randint(5, 40) for k in types}
-    return "\n".join(lines) + "\n", json.dumps(snap)
+    an_example(st.data(), early)
 
 
-def test_the_fast_pick_takes_what_the_general_walk_takes():
+@settings(SETTINGS, max_examples=70)
+@given(scenarios(limits=True))
+def test_the_fast_pick_takes_what_the_general_walk_takes(scenario):
     """The fast pick is only a shortcut: without it (every step by the general walk) every
-    scenario gives the same steps, tie notes and leftovers."""
-    rnd = random.Random(13)
-    for _ in range(300):
-        queues, asks = _rich_scenario(rnd)
-        want = _run(queues, asks, fast=False)
-        assert _run(queues, asks) == want, (queues, asks)
+    scenario (maxapplications, maxes, a capacity, running applications, fences and offsets, fair
+    and fifo leaves, priority sorting off, equal keys: everything it must step aside for) gives
+    the same steps, tie notes and leftovers."""
+    queues, asks = scenario
+    assert _run(queues, asks) == _run(queues, asks, fast=False)
 
 
-def test_pending_is_checked_only_where_an_ask_could_leave_it_empty():
+def _trusted(scenario) -> bool:
+    """Whether every ask of the scenario asks for something."""
+    return all(any(a.get("resources", {"pods": 1}).values()) for app in scenario[1]["applications"] for a in app["asks"])
+
+
+@settings(SETTINGS, max_examples=70)
+@given(scenarios(limits=True))
+def test_pending_is_checked_only_where_an_ask_could_leave_it_empty(scenario):
     """The engine skips the strictly-positive check of pending resources when every ask asks
-    for something: the same steps as checking every time, and scenarios with asks for nothing
-    (where the check decides) are told apart."""
-    rnd = random.Random(17)
-    trusted = 0
-    for _ in range(300):
-        queues, asks = _rich_scenario(rnd)
-        got = _run(queues, asks)
-        assert got == _run(queues, asks, checked=True), (queues, asks)
-        trusted += all(any(a.get("resources", {"pods": 1}).values()) for app in json.loads(asks)["applications"] for a in app["asks"])
-    assert 150 < trusted < 280
+    for something: the same steps as checking every time."""
+    queues, asks = scenario
+    assert _run(queues, asks) == _run(queues, asks, checked=True)
+    event("every ask asks for something" if _trusted(scenario) else "an ask for nothing")
+
+
+@pytest.mark.parametrize("trusted", [True, False])
+def test_scenarios_with_asks_for_nothing_and_without_are_told_apart(trusted):
+    """The property above sees both: scenarios where the check decides, and where it is skipped."""
+    an_example(scenarios(limits=True), lambda sc: _trusted(sc) == trusted)
 
 
 def test_a_tie_note_reads_as_its_text_and_compares_as_it():

@@ -2,15 +2,17 @@
 sort.SliceStable, the fair-max defect, fair shares without a capacity, sortedRequests
 insertion, placement rules and rejected applications, and the map-order tie marks."""
 import json
-import random
 import textwrap
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from builders import build_engine
 from conftest import run_cli, sample
 from prio.yunikorn import engine
 from prio.yunikorn.gosort import slice_stable
+from strategies import sort_keys
 
 
 def make(queues_yaml: str, asks_yaml: str) -> engine.Engine:
@@ -23,9 +25,12 @@ def asks(e, **kw):
 
 # ---- Go's sort.SliceStable -------------------------------------------------------------------
 @pytest.mark.parametrize("n", [0, 1, 2, 19, 20, 21, 40, 41, 57, 100, 333])
-def test_slice_stable_is_a_stable_sort_for_a_proper_comparator(n):
-    rnd = random.Random(n)
-    xs = [(rnd.randint(0, 4), i) for i in range(n)]
+@settings(max_examples=6, deadline=None)
+@given(data=st.data())
+def test_slice_stable_is_a_stable_sort_for_a_proper_comparator(n, data):
+    """n: the sizes around Go's blocks of 20 and its merges of doubling width."""
+    keys = data.draw(sort_keys(min_size=n, max_size=n))
+    xs = [(k, i) for i, k in enumerate(keys)]
     assert slice_stable(list(xs), lambda it, i, j: it[i][0] < it[j][0]) == sorted(xs, key=lambda x: x[0])
 
 
