@@ -94,3 +94,22 @@ def test_edge_values():
                 _conf(nosuch=1), _conf(properties={"a": [1]}), _conf(queues={"a": 1}), ["x"]):
         assert not valid(bad, schema), bad
         assert list(validator().iter_errors(bad)), bad
+
+
+def test_a_schema_is_compiled_once_and_an_unknown_keyword_leaves_the_answer_to_jsonschema():
+    """The schema becomes check functions once (kept by its identity); a keyword the check does
+    not know, anywhere the schema's root reaches, makes it answer False (jsonschema then
+    decides), whatever the data; a recursive definition reads itself when called."""
+    tree = {"$defs": {"node": {"type": "object", "additionalProperties": False,
+                               "properties": {"name": {"type": "string"},
+                                              "children": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}},
+            "$ref": "#/$defs/node"}
+    deep = {"name": "a", "children": [{"name": "b", "children": [{"name": "c"}]}]}
+    assert valid(deep, tree)
+    assert not valid({"name": "a", "children": [{"name": "b", "children": [{"name": 3}]}]}, tree)
+    assert not valid({"name": "a", "children": [{"nom": "b"}]}, tree)
+    node = tree["$defs"]["node"]
+    unknown = {**tree, "$defs": {"node": {**node, "properties": {**node["properties"], "tag": {"pattern": "^a"}}}}}
+    assert not valid(deep, unknown)  # the data never has a tag: still undecided
+    unused = {**tree, "$defs": {**tree["$defs"], "unused": {"pattern": "^a"}}}
+    assert valid(deep, unused)  # a definition nothing refers to is never compiled

@@ -45,8 +45,8 @@ _COMPILED: dict = {}  # id(schema) -> (schema, its check or None: a keyword this
 def _compile(schema: dict):
     """One check function per schema node, made once: a 10,000-queue config is checked node by
     node, and reading each keyword of each schema again at every node cost more than the check.
-    An unknown keyword anywhere in the schema raises _Undecided (the caller lets jsonschema
-    decide). The checks of a node are all required, so their order does not change the answer."""
+    An unknown keyword anywhere the root reaches raises _Undecided (the caller lets jsonschema
+    decide), whatever the data. The checks of a node are all required, so their order does not change the answer."""
     defs = schema.get("$defs", {})
     refs: dict = {}  # a $defs name -> a one-element list holding its check (recursive refs)
 
