@@ -43,6 +43,8 @@ class _Parser(_Base):
         if tag is None:
             tag = self._tags[key] = _resolve(self, kind, value, implicit)
         return tag
+
+
 _scalar = SafeConstructor()
 _T = "tag:yaml.org,2002:"
 _FLOW = re.compile(r"[\[\]{}]")

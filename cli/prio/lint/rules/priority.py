@@ -76,6 +76,7 @@ def _within_user_range(ctx) -> bool:
     reports its offset alone), so when that range stays below system-cluster-critical and above
     int32's bottom, neither rule can fire and the two reach walks are not needed (most configs:
     small offsets or none)."""
+
     def bounded():
         pos = neg = 0
         for _, q, _ in ctx.queues:
