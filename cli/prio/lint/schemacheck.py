@@ -145,20 +145,10 @@ def _bounds_test(lo, hi):
 def _object_test(props: dict, extra, node):
     """properties and additionalProperties: a key the properties name takes their check, any
     other (or a key that is not a string) the additionalProperties one."""
-    if extra is False:
-        def test(v) -> bool:
-            if type(v) is not dict:
-                return True
-            get = props.get
-            for k, x in v.items():
-                sub = get(k) if type(k) is str else None
-                if sub is None or not sub(x):
-                    return False
-            return True
-        return test
-    other = None if extra is True else node(extra)
+    closed = extra is False
+    other = None if extra is True or closed else node(extra)
 
-    def test_open(v) -> bool:
+    def test(v) -> bool:
         if type(v) is not dict:
             return True
         get = props.get
@@ -167,7 +157,7 @@ def _object_test(props: dict, extra, node):
             if sub is not None:
                 if not sub(x):
                     return False
-            elif type(k) is not str or (other is not None and not other(x)):
+            elif closed or type(k) is not str or (other is not None and not other(x)):
                 return False
         return True
-    return test_open
+    return test
