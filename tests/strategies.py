@@ -47,6 +47,12 @@ _int = functools.cache(st.integers)
 _BOOL = st.booleans()
 
 
+def _sometimes(draw, k: int) -> bool:
+    """True once in k + 1 draws, and False where hypothesis shrinks (towards 0): a failing
+    example shrinks towards the plain case, without the rare setting."""
+    return draw(_int(0, k)) == k
+
+
 USERS = ["alice", "bob", "carol"]
 GROUPS = ["g1", "g2", "g3"]
 
@@ -82,21 +88,21 @@ def queue_settings(draw, leaf: bool, types: tuple, limits: bool, user_limits: bo
         props.append("priority.policy: fence")
     if leaf and draw(_BOOL):
         props.append("application.sort.policy: fair")
-    if draw(_int(0, 5)) == 0:
+    if _sometimes(draw, 5):
         props.append("application.sort.priority: disabled")
     out = ["properties:"] + ["  " + p for p in props] if props else []
-    if limits and draw(_int(0, 5)) == 0:
+    if limits and _sometimes(draw, 5):
         out.append(f"maxapplications: {draw(_int(1, 3))}")
     resources = []
-    if limits and draw(_int(0, 4)) == 0:
+    if limits and _sometimes(draw, 4):
         t = draw(st.sampled_from(types))
         resources.append(f"max: {{{t}: {draw(_int(1, 12))}}}")
-    if guarantee or guarantee is None and draw(_int(0, 4)) == 0:
+    if guarantee or guarantee is None and _sometimes(draw, 4):
         t = draw(st.sampled_from(types))
         resources.append(f"guaranteed: {{{t}: {draw(_int(1, 8))}}}")
     if resources:
         out += ["resources:"] + ["  " + r for r in resources]
-    if user_limits and draw(_int(0, 2)) == 0:
+    if user_limits and _sometimes(draw, 2):
         out += draw(limit_lines(types))
     return out
 
@@ -120,7 +126,7 @@ def scenarios(draw, limits: bool | None = True, many_siblings: bool | None = Non
         sort = draw(st.sampled_from([None, "fair", "binpacking"]))
         if sort:
             lines += ["    nodesortpolicy:", f"      type: {sort}"]
-            if draw(_int(0, 3)) == 0:
+            if _sometimes(draw, 3):
                 lines.append(f"      resourceweights: {{{types[0]}: {draw(st.sampled_from([0.5, 1, 3]))}}}")
         if not preempting and draw(_BOOL):
             lines += ["    preemption:", "      enabled: false"]
@@ -162,22 +168,22 @@ def scenarios(draw, limits: bool | None = True, many_siblings: bool | None = Non
                 named = types if simple or draw(_int(0, 5)) else draw(st.lists(st.sampled_from(types), min_size=1, unique=True))
                 a["resources"] = {t: draw(_int(0, 3)) for t in named}
                 a["resources"][named[0]] = max(1, a["resources"][named[0]])
-                if limits and draw(_int(0, 20)) == 0:  # an ask for nothing
+                if limits and _sometimes(draw, 20):  # an ask for nothing
                     a["resources"] = draw(st.sampled_from([{}, {types[0]: 0}]))
-            if draw(_int(0, 6)) == 0:
+            if _sometimes(draw, 6):
                 a["createTime"] = draw(_int(1, 3))
-            if draw(_int(0, 6)) == 0:
+            if _sometimes(draw, 6):
                 a["count"] = draw(_int(2, 4))
             asks.append(a)
         queue = draw(leaf)
-        if draw(_int(0, 15)) == 0:  # not in the config: a dynamic leaf under p0
+        if _sometimes(draw, 15):  # not in the config: a dynamic leaf under p0
             queue = f"root.p0.dyn{draw(_int(0, 1))}"
         app: dict = {"id": f"app-{draw(_int(0, 9))}{i:02}", "queue": queue, "asks": asks}
-        if draw(_int(0, 3)) == 0:
+        if _sometimes(draw, 3):
             app["submitTime"] = draw(_int(1, 3))
-        if draw(_int(0, 6)) == 0:
+        if _sometimes(draw, 6):
             app["allocated"] = {t: draw(_int(1, 4)) for t in types if draw(_BOOL)}
-        elif draw(_int(0, 9)) == 0:
+        elif _sometimes(draw, 9):
             app["state"] = "Running"
         apps.append(app)
     snapshot: dict = {"applications": apps}
@@ -186,23 +192,23 @@ def scenarios(draw, limits: bool | None = True, many_siblings: bool | None = Non
         nodes = [{"name": f"node-{k}", "capacity": {t: draw(st.sampled_from(sizes)) for t in types}}
                  for k in range(draw(_int(1, 4)))]
         for n in nodes:  # room other schedulers' pods take (occupied), up to the whole node
-            if draw(_int(0, 3)) == 0:
+            if _sometimes(draw, 3):
                 n["occupied"] = {t: draw(_int(1, v)) for t, v in n["capacity"].items() if draw(_BOOL)}
         for node in nodes:  # cordoned or draining: nothing placed there, what runs there stays
-            if draw(_int(0, 4)) == 0:
+            if _sometimes(draw, 4):
                 node["schedulable"] = False
         snapshot["nodes"] = nodes
         for app in apps:
-            if draw(_int(0, 2)) == 0:
+            if _sometimes(draw, 2):
                 app["user"] = draw(st.sampled_from(USERS))
                 if draw(_BOOL):
                     app["groups"] = draw(st.lists(st.sampled_from(GROUPS), min_size=1, max_size=2, unique=True))
-            if app.pop("allocated", None) is not None or draw(_int(0, 8)) == 0:
+            if app.pop("allocated", None) is not None or _sometimes(draw, 8):
                 node = draw(st.sampled_from(nodes))
                 app["allocations"] = [{"id": f"{app['id']}-run", "resources": {t: draw(_int(1, 2)) for t in types},
                                        "node": node["name"]}]
             app.pop("state", None)
-    elif limits and draw(_int(0, 3)) == 0:
+    elif limits and _sometimes(draw, 3):
         snapshot["capacity"] = {t: draw(_int(4, 60)) for t in types}
     return "\n".join(lines) + "\n", snapshot
 
@@ -278,7 +284,7 @@ def tie_groups(draw, types: tuple, big: bool = False, limits: bool = False, part
     `partial`: asks may leave a type out. Without `limits` and `partial`, simplerun takes every
     one of them."""
     def leaf_max(draw):
-        return f"max: {{{types[0]}: {draw(_int(2, 8))}}}" if limits and types and draw(_int(0, 4)) == 0 else None
+        return f"max: {{{types[0]}: {draw(_int(2, 8))}}}" if limits and types and _sometimes(draw, 4) else None
 
     lines, leaves = _two_levels(draw, (2, 4) if big else (2, 5), (8, 30) if big else (2, 8), leaf_max)
     priority = st.just(0) if big else st.sampled_from([0, 0, 0, 1])
@@ -293,7 +299,7 @@ def tie_groups(draw, types: tuple, big: bool = False, limits: bool = False, part
                 a["resources"] = dict(r)
             asks.append(a)
         app: dict = {"id": f"app-{i}", "queue": draw(st.sampled_from(leaves)), "asks": asks}
-        if types and draw(_int(0, 4)) == 0:
+        if types and _sometimes(draw, 4):
             app["allocated"] = {t: draw(st.sampled_from([2, 4])) for t in types}
         apps.append(app)
     snapshot: dict = {"applications": apps}
@@ -353,7 +359,7 @@ def mutated(draw, doc):
     for _ in range(draw(_int(1, 3))):
         parent, key = draw(st.sampled_from(numbers if numbers and draw(_BOOL) else places))
         value = copy.deepcopy(draw(st.sampled_from(AWKWARD_VALUES)))
-        if isinstance(parent, dict) and draw(_int(0, 4)) == 0:
+        if isinstance(parent, dict) and _sometimes(draw, 4):
             name = draw(st.sampled_from(["nosuch", "Name", key if isinstance(key, str) else "k"]))
             parent[name + draw(st.sampled_from(["", "x"]))] = value
         else:
@@ -379,11 +385,11 @@ def snapshot_documents(draw):
     for i in range(draw(_int(1, 12))):
         app: dict = {"id": f"a{i}", "queue": draw(st.sampled_from(["root.a", "root.b.c"])),
                      "asks": [{"priority": draw(_int(-5, 5)), "resources": resources()} for _ in range(draw(_int(0, 3)))]}
-        if draw(_int(0, 3)) == 0:
+        if _sometimes(draw, 3):
             app["submitTime"] = draw(_int(1, 3))
-        if draw(_int(0, 3)) == 0:
+        if _sometimes(draw, 3):
             app["allocated"] = resources()
-        if draw(_int(0, 3)) == 0:
+        if _sometimes(draw, 3):
             app["user"] = draw(st.sampled_from(USERS))
             app["groups"] = draw(st.lists(st.sampled_from(GROUPS), max_size=2, unique=True))
         apps.append(app)
