@@ -3,7 +3,7 @@ it for YuniKorn's queue comparator (a key, then pending strictly greater), again
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prio.yunikorn.gosort import _sym_merge, dominating, first_of_group, first_of_merge, least, merged_prefix, slice_stable, stable_order
+from prio.yunikorn.gosort import _sym_merge, dominating, first_of_group, least, merged_prefix, slice_stable, stable_order
 from strategies import sort_inputs
 
 
@@ -197,8 +197,8 @@ def test_stable_order_over_positions_lo_to_hi_sorts_them_alone(inp, lo):
 @settings(max_examples=500, deadline=None)
 @given(sort_inputs(max_size=130), st.data())
 def test_a_merges_prefix_is_symmerges_without_the_rest(inp, data):
-    """merged_prefix (and first_of_merge) follow symMerge's searches into the part holding the
-    first k positions only: the same k elements as the whole merge, for any split and k."""
+    """merged_prefix follows symMerge's searches into the part holding the first k positions
+    only: the same k elements as the whole merge, for any split and k."""
     keys, vecs = inp
     if len(keys) < 2:
         return
@@ -215,4 +215,3 @@ def test_a_merges_prefix_is_symmerges_without_the_rest(inp, data):
     k = data.draw(st.integers(0, len(keys) + 2))
     pair_less = lambda x, y: less([x, y], 0, 1)  # noqa: E731
     assert merged_prefix(left, right, k, pair_less) == merged[:k]
-    assert first_of_merge(left, right, pair_less) == merged[0]

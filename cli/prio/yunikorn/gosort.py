@@ -646,8 +646,3 @@ def merged_prefix(left: list, right: list, k: int, less) -> list:
         lo_l, xl, lo_r, yl = lo_l + start, xl - start, lo_r + mid - start, yl - (mid - start)
     return out
 
-
-def first_of_merge(left: list, right: list, less) -> int:
-    """What symMerge puts first when it merges the runs `left` and `right` (merged_prefix's
-    first)."""
-    return merged_prefix(left, right, 1, less)[0]

@@ -30,7 +30,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from operator import ge
 
-from prio.yunikorn.gosort import BLOCK, _insertion2, _insertion_data, _less, _sym_merge2, _sym_merge_data, first_of_merge, merged_prefix
+from prio.yunikorn.gosort import BLOCK, _insertion2, _insertion_data, _less, _sym_merge2, _sym_merge_data, merged_prefix
 
 
 def split(s: int, e: int) -> int:
@@ -227,16 +227,10 @@ class KeptSort:
         return [f, lm0 if lm0 > rm0 else rm0, lm1 if lm1 > rm1 else rm1, lv + rv]
 
     def _merge_first(self, s: int, e: int) -> int:
-        """The first of the merged run s..e-1's order, where the rules do not decide it: from
-        its two runs' orders (kept) by gosort.first_of_merge, without the merge itself (its
-        order is not kept: the next change inside the run drops it, and it is needed whole only
-        where a wider merge needs it, which then makes it)."""
-        got = self.orders.get((s, e))
-        if got is not None:
-            return got[0]
-        ctx = self._context()
-        m = split(s, e)
-        return first_of_merge(self._order(s, m, ctx), self._order(m, e, ctx), self._less(ctx))
+        """The first of the merged run s..e-1's order, where the rules do not decide it
+        (_run_prefix: its order is not kept; the next change inside the run drops it, and it is
+        needed whole only where a wider merge needs it, which then makes it)."""
+        return self._run_prefix(s, e, 1)[0]
 
     # ---- the order ---------------------------------------------------------------------------
 
@@ -253,19 +247,25 @@ class KeptSort:
         return self._order(s, e, self._context())
 
     def prefix(self, k: int) -> list:
-        """The first k of SliceStable's order of all the positions (order()[:k]): the top merge
-        only as far as those need (gosort.merged_prefix; its two runs are kept whole)."""
+        """The first k of SliceStable's order of all the positions (order()[:k]), the top merge
+        made only as far as those need (_run_prefix)."""
         n = len(self.keys)
         if self.dirty:
             self._flush(n)
-        got = self.orders.get((0, n))
+        if n <= BLOCK:
+            return self.order()[:k]
+        return self._run_prefix(0, n, k)
+
+    def _run_prefix(self, s: int, e: int, k: int) -> list:
+        """The first k of the merged run s..e-1's order: the kept order's, else from its two
+        runs' orders (kept, or made whole) by gosort.merged_prefix, without the rest of the
+        merge."""
+        got = self.orders.get((s, e))
         if got is not None:
             return got[:k]
         ctx = self._context()
-        if n <= BLOCK:
-            return self._order(0, n, ctx)[:k]
-        m = split(0, n)
-        return merged_prefix(self._order(0, m, ctx), self._order(m, n, ctx), k, self._less(ctx))
+        m = split(s, e)
+        return merged_prefix(self._order(s, m, ctx), self._order(m, e, ctx), k, self._less(ctx))
 
     def _less(self, ctx: tuple):
         """less(x, y) over positions: gosort.stable_order's comparator (key rank, then pending

@@ -664,14 +664,14 @@ def _choose_sorted(keys: list, groups: dict, cands: tuple, kept: KeptSort):
     i = dominating([e[2] for e in g])  # the least key's group: gosort.least
     note = None
     if i is None:
-        ep, kp, vp = cands[1], cands[2], cands[3]
+        ep, vp = cands[1], cands[3]
         first = ep[kept.first(key)]
         i = g.index(first)
         tied, more = first_tied(first[2], g[:i] + g[i + 1:], 2, 1)
         if more:  # which four are named: the sort's order
             cv = first[2]
-            # the key's group comes first in the order: its len(g) positions are all it needs
-            tied = [ep[j][1] for j in kept.prefix(len(g)) if kp[j] == key and ep[j] is not first and tied_vec(cv, vp[j])]
+            # the order is in key order: its first len(g) positions are the key's group
+            tied = [ep[j][1] for j in kept.prefix(len(g)) if ep[j] is not first and tied_vec(cv, vp[j])]
             note = TieNote("queues", tied[:4] + [first[1]], True)
         elif tied:
             note = TieNote("queues", tied + [first[1]], False)
