@@ -545,14 +545,8 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
     # than its insertion sort, and by the queues around it: each choice is made as
     # gosort.stable_order makes it (_choose_sorted), nothing parked.
     exact = len(P.children) > BLOCK
-    # the children with something live in name order, a candidate's position in the sort: their
-    # names, entries, keys and pending vectors, kept as the choices change them
-    cands = None
     if exact:
-        by_name = sorted([(e, k) for k, g in groups.items() for e in (g if type(g) is list else (g,))])
-        cands = ([e[0] for e, _ in by_name], [e for e, _ in by_name], [k for _, k in by_name], [e[2] for e, _ in by_name])
-        names, ep, kp, vp = cands
-        kept = KeptSort(kp, vp)  # SliceStable's runs, from one choice to the next
+        sibs = _Siblings(groups)
     picks: list = []
     pnotes: list = []
     pvecs: list | None = [] if P is not root else None
@@ -564,7 +558,7 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
         if exact:
             if not groups:
                 break
-            c, note = _choose_sorted(keys, groups, cands, kept)
+            c, note = _choose_sorted(keys, groups, sibs)
         elif parked is not None:  # no key comes before it (keys only grow)
             key, rest, rnotes = parked
             if keys and keys[0] == key:  # children joined: sorted again
@@ -615,9 +609,7 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
         c.live = live = c.live - 1
         if live <= 0:
             if exact:
-                j = bisect_left(names, c.name)
-                del names[j], ep[j], kp[j], vp[j]
-                kept.removed(j)
+                sibs.later[c.name] = None
             continue
         if two:
             d0, d1 = rec[2]
@@ -630,9 +622,7 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
         key = (-c.reported, sh) if prio_first else (sh, -c.reported)
         e = (c.name, c, pend)
         if exact:
-            j = bisect_left(names, c.name)
-            ep[j], kp[j], vp[j] = e, key, pend
-            kept.changed(j)
+            sibs.later[c.name] = (e, key)
         g = groups.setdefault(key, e)
         if g is e:
             push(keys, key)
@@ -643,16 +633,51 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
     P.heap = [0, 0, P.heap[2], picks, pnotes, pvecs, pchg]
 
 
-def _choose_sorted(keys: list, groups: dict, cands: tuple, kept: KeptSort):
+class _Siblings:
+    """A parent's children with something live, in name order (a child's position in the
+    sort): their names, entries (name, queue, pending vector) and keys, and the KeptSort over
+    those keys and vectors. A choice's change is noted by name in `later` (the new entry and
+    key, or None: nothing left) and made only when a sort is asked for (`synced`): most choices
+    need none (a lone least key, or one child dominating its group)."""
+
+    __slots__ = ("names", "entries", "keys", "vecs", "kept", "later")
+
+    def __init__(self, groups: dict):
+        by_name = sorted([(e, k) for k, g in groups.items() for e in (g if type(g) is list else (g,))])
+        self.names = [e[0] for e, _ in by_name]
+        self.entries = [e for e, _ in by_name]
+        self.keys = [k for _, k in by_name]
+        self.vecs = [e[2] for e, _ in by_name]
+        self.kept = KeptSort(self.keys, self.vecs)
+        self.later: dict = {}
+
+    def synced(self) -> KeptSort:
+        """The sort, once the changes noted are made (one child's entry in turn: a removal
+        moves the positions after it)."""
+        names, entries, keys, vecs, kept = self.names, self.entries, self.keys, self.vecs, self.kept
+        for name, got in self.later.items():
+            j = bisect_left(names, name)
+            if got is None:
+                del names[j], entries[j], keys[j], vecs[j]
+                kept.removed(j)
+            else:
+                e = entries[j] = got[0]
+                keys[j] = got[1]
+                vecs[j] = e[2]
+                kept.changed(j)
+        self.later.clear()
+        return kept
+
+
+def _choose_sorted(keys: list, groups: dict, sibs: _Siblings):
     """The child a parent with more than 20 children takes, and the step's tie note there, from
     its groups (key -> entry (name, queue, pending vector) or list of entries; `keys`: a heap
-    of their keys, stale ones skipped) and `cands`, every entry's name, entry, key and vector
-    in name order (lists by position, which `kept` sorts as Go does): the least key's lone
+    of their keys, stale ones skipped) and `sibs`, all of them by name: the least key's lone
     child, or the child of that key that dominates all the others (gosort.least: first
-    whatever the rest), or SliceStable's first (kept.first: gosort.first_of_group's rules over
-    the runs that changed since the last choice). The note names the others of the key tied
-    with it when at most four are (in any order); when five or more are, the first four in
-    SliceStable's order (kept.prefix). The child's entry is taken out."""
+    whatever the rest), or SliceStable's first (sibs' KeptSort.first: gosort.first_of_group's
+    rules over the runs that changed since the last choice). The note names the others of the
+    key tied with it when at most four are (in any order); when five or more are, the first
+    four in SliceStable's order (KeptSort.prefix). The child's entry is taken out."""
     while keys[0] not in groups:
         heapq.heappop(keys)
     key = keys[0]
@@ -664,7 +689,8 @@ def _choose_sorted(keys: list, groups: dict, cands: tuple, kept: KeptSort):
     i = dominating([e[2] for e in g])  # the least key's group: gosort.least
     note = None
     if i is None:
-        ep, vp = cands[1], cands[3]
+        kept = sibs.synced()
+        ep, vp = sibs.entries, sibs.vecs
         first = ep[kept.first(key)]
         i = g.index(first)
         tied, more = first_tied(first[2], g[:i] + g[i + 1:], 2, 1)
