@@ -543,7 +543,7 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
     keys, groups = P.heap[3]
     # More than 20 children: YuniKorn's SliceStable merges can order a tie group otherwise
     # than its insertion sort, and by the queues around it: each choice is made as
-    # gosort.stable_order makes it (_choose_sorted), nothing parked.
+    # gosort.stable_order makes it (_choose_tied where the least key is shared), nothing parked.
     exact = len(P.children) > BLOCK
     if exact:
         sibs = _Siblings(groups)
@@ -558,7 +558,14 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
         if exact:
             if not groups:
                 break
-            c, note = _choose_sorted(keys, groups, sibs)
+            while keys[0] not in groups:  # (stale keys: a group taken whole, or gone to another key)
+                pop(keys)
+            g = groups[keys[0]]
+            if type(g) is list:
+                c, note = _choose_tied(keys[0], g, groups, sibs)
+            else:  # the least key's lone child (most choices: inline)
+                del groups[pop(keys)]
+                c, note = g[1], None
         elif parked is not None:  # no key comes before it (keys only grow)
             key, rest, rnotes = parked
             if keys and keys[0] == key:  # children joined: sorted again
@@ -669,23 +676,15 @@ class _Siblings:
         return kept
 
 
-def _choose_sorted(keys: list, groups: dict, sibs: _Siblings):
-    """The child a parent with more than 20 children takes, and the step's tie note there, from
-    its groups (key -> entry (name, queue, pending vector) or list of entries; `keys`: a heap
-    of their keys, stale ones skipped) and `sibs`, all of them by name: the least key's lone
-    child, or the child of that key that dominates all the others (gosort.least: first
-    whatever the rest), or SliceStable's first (sibs' KeptSort.first: gosort.first_of_group's
-    rules over the runs that changed since the last choice). The note names the others of the
-    key tied with it when at most four are (in any order); when five or more are, the first
-    four in SliceStable's order (KeptSort.prefix). The child's entry is taken out."""
-    while keys[0] not in groups:
-        heapq.heappop(keys)
-    key = keys[0]
-    g = groups[key]
-    if type(g) is not list:
-        del groups[key]
-        heapq.heappop(keys)
-        return g[1], None
+def _choose_tied(key: tuple, g: list, groups: dict, sibs: _Siblings):
+    """The child a parent with more than 20 children takes when two or more share the least
+    key, and the step's tie note there: g, their entries (name, queue, pending vector) in its
+    `groups` (key -> entry, or list of entries), `sibs` all its children by name. The child
+    of the key that dominates all the others (gosort.least: first whatever the rest), or
+    SliceStable's first (sibs' KeptSort.first: gosort.first_of_group's rules over the runs
+    that changed since the last choice). The note names the others of the key tied with it
+    when at most four are (in any order); when five or more are, the first four in
+    SliceStable's order (KeptSort.prefix). The child's entry is taken out of g."""
     i = dominating([e[2] for e in g])  # the least key's group: gosort.least
     note = None
     if i is None:
