@@ -168,6 +168,28 @@ _data = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=3) | st.di
                      max_leaves=12)
 
 
+def _shape_by_recursion(x) -> tuple:
+    """_shape's three counts the obvious way: a container is one level more than its deepest
+    element, and every string, key or value, is measured."""
+    if isinstance(x, str):
+        return 0, len(x), 0
+    if isinstance(x, dict):
+        inner = [_shape_by_recursion(v) for v in x.values()]
+        keys = max(map(len, x), default=0)
+    elif isinstance(x, list):
+        inner, keys = [_shape_by_recursion(v) for v in x], 0
+    else:
+        return 0, 0, 0
+    return (1 + max([d for d, _, _ in inner], default=0), max([keys] + [n for _, n, _ in inner]),
+            (len(x) if isinstance(x, dict) else 0) + sum(p for _, _, p in inner))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_data)
+def test_shape_walked_a_level_at_a_time_counts_what_a_recursion_counts(data):
+    assert lazyjson._shape(data) == _shape_by_recursion(data)
+
+
 @settings(max_examples=300, deadline=None)
 @given(_data, st.sampled_from([None, 1]), st.booleans(), st.booleans())
 def test_whatever_json_text_this_reads_the_yaml_pass_reads_the_same(data, indent, ascii_only, dup):

@@ -177,31 +177,31 @@ def read(name: str, text: str, load, max_depth: int) -> LazyDocument | None:
 
 def _shape(data) -> tuple:
     """How deep the containers of `data` nest (a bracket level each: a scalar alone is 0), the
-    length of its longest string, key or value, and how many key-value pairs its objects hold."""
+    length of its longest string, key or value, and how many key-value pairs its objects hold.
+    Walked a level at a time: the depth is the number of levels, and a container is only
+    collected for the next one."""
+    t = type(data)
+    if t is not dict and t is not list:
+        return 0, len(data) if t is str else 0, 0
     depth = longest = pairs = 0
-    stack = [(data, 1)]
-    pop, push = stack.pop, stack.append
-    while stack:
-        x, d = pop()
-        t = type(x)
-        if t is dict:
-            items = x.values()
-            pairs += len(x)
-            for k in x:
-                if len(k) > longest:
-                    longest = len(k)
-        elif t is list:
-            items = x
-        else:
-            if t is str and len(x) > longest:
-                longest = len(x)
-            continue
-        if d > depth:
-            depth = d
-        for v in items:
-            tv = type(v)
-            if tv is dict or tv is list:
-                push((v, d + 1))
-            elif tv is str and len(v) > longest:
-                longest = len(v)
+    level = [data]
+    while level:
+        depth += 1
+        deeper: list = []
+        push = deeper.append
+        for x in level:
+            if type(x) is dict:
+                pairs += len(x)
+                for k in x:
+                    if len(k) > longest:
+                        longest = len(k)
+                x = x.values()
+            for v in x:
+                tv = type(v)
+                if tv is str:
+                    if len(v) > longest:
+                        longest = len(v)
+                elif tv is dict or tv is list:
+                    push(v)
+        level = deeper
     return depth, longest, pairs
