@@ -37,8 +37,12 @@ Job of preemption inside the run, on generate.PREEMPT_SHAPES (the reference engi
 Generated inputs are cached under benchmarks/.cache (gitignored; --dir to put them elsewhere).
 --quick runs a tenth of the size (100,000 asks, 1,000 queues; 20,000 fenced asks) while iterating.
 Every process runs with compiled bytecode, as an installed prio does (pip compiles it): the
-bytecode goes under the cache dir (PYTHONPYCACHEPREFIX, never into the source tree), compiled by
-one untimed run of each command first, even where the environment says PYTHONDONTWRITEBYTECODE.
+bytecode goes under the cache dir (PYTHONPYCACHEPREFIX, never into the source tree), compiled
+before the first job (compileall, untimed), even where the environment says
+PYTHONDONTWRITEBYTECODE.
+A row's commands run in turn, the floor first (floor, prio, floor, prio, ...: `alternated`),
+best of --repeat each: this machine's speed drifts by a third over minutes, and runs of one
+command after all of the other's would put that drift into their ratio.
 The ratio is of wall times, as the targets are; each row also prints the best CPU times (user+sys
 of the process, or of the parse for an in-process floor) and their ratio: on a busy machine wall
 times wait for a core, and the two ratios part (then measure again, or read the CPU one).
@@ -107,34 +111,55 @@ partitions:
 """
 
 
+def once(cmd: list[str]) -> tuple[float, float, float]:
+    """One run of cmd: its wall time, the peak RSS (MiB) of the child itself and its CPU time
+    (user+sys, os.wait4)."""
+    with tempfile.TemporaryFile() as err:
+        t = time.perf_counter()
+        p = subprocess.Popen(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t
+        p.returncode = os.waitstatus_to_exitcode(status)
+        if p.returncode not in (0, 1):
+            err.seek(0)
+            raise SystemExit(f"{cmd} failed: {err.read().decode()[-500:]}")
+    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
+
+
+def once_in_process(cmd: list[str]) -> tuple[float, float, float]:
+    """One run of a floor that times itself (wall and CPU time, printed on stdout)."""
+    r = subprocess.run(cmd, env=ENV, capture_output=True, text=True, check=True)
+    wall, used = r.stdout.split()[-2:]
+    return float(wall), 0.0, float(used)
+
+
+def best(runs: list) -> tuple[float, float, float]:
+    """The best wall time, the highest peak and the best CPU time of some runs."""
+    return min(r[0] for r in runs), max(r[1] for r in runs), min(r[2] for r in runs)
+
+
+def alternated(jobs: list, repeat: int) -> list:
+    """Each job (a function making one run) run `repeat` times in turn, the first job first,
+    then the next...: a machine whose speed drifts during a row slows every job of it alike,
+    where runs of one job after the other's would put the drift into their ratio. The best of
+    each job's runs."""
+    runs: list = [[] for _ in jobs]
+    for _ in range(repeat):
+        for got, job in zip(runs, jobs):
+            got.append(job())
+    return [best(r) for r in runs]
+
+
 def timed(cmd: list[str], repeat: int) -> tuple[float, float, float]:
-    """Best wall time, the peak RSS (MiB) of the child itself and its best CPU time (user+sys,
-    os.wait4)."""
-    best = cpu = float("inf")
-    peak = 0.0
-    for _ in range(repeat):
-        with tempfile.TemporaryFile() as err:
-            t = time.perf_counter()
-            p = subprocess.Popen(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=err)
-            _, status, usage = os.wait4(p.pid, 0)
-            best = min(best, time.perf_counter() - t)
-            p.returncode = os.waitstatus_to_exitcode(status)
-            if p.returncode not in (0, 1):
-                err.seek(0)
-                raise SystemExit(f"{cmd} failed: {err.read().decode()[-500:]}")
-        peak = max(peak, usage.ru_maxrss / 1024)
-        cpu = min(cpu, usage.ru_utime + usage.ru_stime)
-    return best, peak, cpu
+    """Best of `repeat` runs of cmd alone (once)."""
+    return alternated([lambda: once(cmd)], repeat)[0]
 
 
-def in_process(cmd: list[str], repeat: int) -> tuple[float, float, float]:
-    """A floor the child times itself (wall and CPU time, printed on stdout)."""
-    best = cpu = float("inf")
-    for _ in range(repeat):
-        r = subprocess.run(cmd, env=ENV, capture_output=True, text=True, check=True)
-        wall, used = r.stdout.split()[-2:]
-        best, cpu = min(best, float(wall)), min(cpu, float(used))
-    return best, 0.0, cpu
+def against(cmd: list[str], floor: list[str], repeat: int, floor_in_process: bool = False) -> tuple:
+    """(prio's, the floor's) best of `repeat` runs each, alternated, the floor first."""
+    measure = once_in_process if floor_in_process else once
+    base, got = alternated([lambda: measure(floor), lambda: once(cmd)], repeat)
+    return got, base
 
 
 def row(name, prio, base, base_name, target):
@@ -197,6 +222,7 @@ def main() -> None:
     a = ap.parse_args()
     ENV.pop("PYTHONDONTWRITEBYTECODE", None)
     ENV["PYTHONPYCACHEPREFIX"] = os.path.join(a.dir, "pycache")
+    subprocess.run([PY, "-m", "compileall", "-q", os.path.join(os.path.dirname(HERE), "cli", "prio")], env=ENV, check=True)
     div = 10 if a.quick else 1
     asks = a.asks or 1_000_000 // div
     queues = a.queues or 10_000 // div
@@ -209,40 +235,39 @@ def main() -> None:
         job = f"simulate-{shape}"
         if want(job):
             q, s = inputs(a.dir, shape, queues, asks)
-            base = timed([PY, "-c", FLOOR, s], a.repeat)
-            row(job, timed(prio + ["simulate", q, s, "-o", "json"], a.repeat), base, "load+sort+write", "<= 2x, < 1 GiB")
+            got, base = against(prio + ["simulate", q, s, "-o", "json"], [PY, "-c", FLOOR, s], a.repeat)
+            row(job, got, base, "load+sort+write", "<= 2x, < 1 GiB")
     for shape in FENCED_SHAPES:
         job = f"simulate-{shape}"
         if want(job):
             q, s = inputs(a.dir, shape, queues, fenced)
-            base = timed([PY, "-c", FLOOR, s], a.repeat)
-            row(job, timed(prio + ["simulate", q, s, "-o", "json"], a.repeat), base, "load+sort+write", "<= 2x")
+            got, base = against(prio + ["simulate", q, s, "-o", "json"], [PY, "-c", FLOOR, s], a.repeat)
+            row(job, got, base, "load+sort+write", "<= 2x")
     for shape in CLUSTER_SHAPES:
         job = f"simulate-{shape}"
         if want(job):
             q, s = inputs(a.dir, shape, queues, asks)
             cq, cs = inputs(a.dir, "capacity", queues, asks)
-            base = timed([PY, "-c", FLOOR, s], a.repeat)
-            plain = timed(prio + ["simulate", cq, cs, "-o", "json"], a.repeat)
-            got = timed(prio + ["simulate", q, s, "-o", "json"], a.repeat)
+            base, plain, got = alternated([lambda: once([PY, "-c", FLOOR, s]), lambda: once(prio + ["simulate", cq, cs, "-o", "json"]),
+                                           lambda: once(prio + ["simulate", q, s, "-o", "json"])], a.repeat)
             row(job, got, plain, "no nodes or limits", "<= 3x, < 1 GiB")
             row("", got, base, "load+sort+write", "(for reference)")
     for shape in PREEMPT_SHAPES:
         job = f"simulate-{shape}"
         if want(job):
             q, s = inputs(a.dir, shape, 1, 20_000 // div)
-            base = timed([PY, "-c", FLOOR, s], a.repeat)
-            row(job, timed(prio + ["simulate", q, s, "-o", "json"], a.repeat), base, "load+sort+write", "< 60 s CPU")
+            got, base = against(prio + ["simulate", q, s, "-o", "json"], [PY, "-c", FLOOR, s], a.repeat)
+            row(job, got, base, "load+sort+write", "< 60 s CPU")
     if want("explain"):
         q, s = inputs(a.dir, "capacity", queues, asks)
-        base = timed([PY, "-c", "import json, sys; json.load(open(sys.argv[1]))", s], a.repeat)
-        row("explain", timed(prio + ["explain", q, s, "-o", "json"], a.repeat), base, "json.load", "<= 2x")
+        got, base = against(prio + ["explain", q, s, "-o", "json"], [PY, "-c", "import json, sys; json.load(open(sys.argv[1]))", s], a.repeat)
+        row("explain", got, base, "json.load", "<= 2x")
     page = os.path.join(a.dir, f"report-{queues}q-{asks}a.html")
     if want("html-report"):
         q, s = inputs(a.dir, "capacity", queues, asks)
-        base = timed(prio + ["simulate", q, s, "-o", "json", "--output-file", os.path.join(a.dir, "report.json")], a.repeat)
-        row("html-report", timed(prio + ["simulate", q, s, "-o", "html", "--output-file", page], a.repeat), base,
-            "the same -o json", "<= 1.1x")
+        got, base = against(prio + ["simulate", q, s, "-o", "html", "--output-file", page],
+                            prio + ["simulate", q, s, "-o", "json", "--output-file", os.path.join(a.dir, "report.json")], a.repeat)
+        row("html-report", got, base, "the same -o json", "<= 1.1x")
         print(f"{'':28} page {os.path.getsize(page) / 2**20:.1f} MiB, its JSON {os.path.getsize(os.path.join(a.dir, 'report.json')) / 2**20:.1f} MiB", flush=True)
     if want("html-load"):
         browser = chromium()
@@ -261,25 +286,25 @@ def main() -> None:
             print(f"{'':28} the page's script built it in {load[3] / 1000:.2f} s (parse of the embedded JSON included)", flush=True)
     if want("validate-10k"):
         q, _ = inputs(a.dir, "capacity", queues, asks)
-        base = in_process([PY, "-c", PARSE, q], a.repeat)
-        row("validate-10k", timed(prio + ["validate", q], a.repeat), base, "CSafeLoader parse", "<= 3x")
+        got, base = against(prio + ["validate", q], [PY, "-c", PARSE, q], a.repeat, floor_in_process=True)
+        row("validate-10k", got, base, "CSafeLoader parse", "<= 3x")
     if want("validate-fenced"):
         q, _ = inputs(a.dir, FENCED_SHAPES[0], queues, fenced)
         n = max(5, a.repeat)
-        base = in_process([PY, "-c", PARSE, q], n)
-        row("validate-fenced", timed(prio + ["validate", q, "-o", "json"], n), base, "CSafeLoader parse", "<= 3x")
+        got, base = against(prio + ["validate", q, "-o", "json"], [PY, "-c", PARSE, q], n, floor_in_process=True)
+        row("validate-fenced", got, base, "CSafeLoader parse", "<= 3x")
     if want("validate-20"):
         small = os.path.join(a.dir, "small.yaml")
         os.makedirs(a.dir, exist_ok=True)
         with open(small, "w") as fh:
             fh.write(SMALL)
         timed([PY, "-c", "import yaml"], 1), timed(prio + ["validate", small], 1)  # compiled first
-        base = timed([PY, "-c", "import yaml"], a.repeat)
-        row("validate-20", timed(prio + ["validate", small], a.repeat), base, "python -c 'import yaml'", "<= 3x")
+        got, base = against(prio + ["validate", small], [PY, "-c", "import yaml"], a.repeat)
+        row("validate-20", got, base, "python -c 'import yaml'", "<= 3x")
     if want("version"):
         timed([PY, "-c", "pass"], 1), timed(prio + ["--version"], 1)
-        base = timed([PY, "-c", "pass"], a.repeat)
-        row("version", timed(prio + ["--version"], a.repeat), base, "python -c pass", "<= 3x")
+        got, base = against(prio + ["--version"], [PY, "-c", "pass"], a.repeat)
+        row("version", got, base, "python -c pass", "<= 3x")
 
 
 if __name__ == "__main__":

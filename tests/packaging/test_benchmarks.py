@@ -145,3 +145,19 @@ def test_outputs_engines_mode_runs_both_engines_and_compares(tmp_path):
     assert (keep / "explain-fenced-pods-json.fast.stdout").read_text() == "fast\n"
     assert (keep / "explain-fenced-pods-json.reference.stdout").read_text() == "reference\n"
     assert (keep / "explain-fenced-pods-json.reference.rc").read_text() == "1"
+
+
+def test_a_rows_commands_run_in_turn_and_each_keeps_its_best():
+    """run.alternated: floor, prio, floor, prio, ... (a drifting machine slows both alike), and
+    each job's best wall and CPU time and its highest peak."""
+    sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+    try:
+        import run
+    finally:
+        sys.path.pop(0)
+    order = []
+    floor = iter([(2.0, 10.0, 1.5), (1.0, 30.0, 1.2), (3.0, 20.0, 0.9)])
+    prio = iter([(5.0, 7.0, 4.0), (6.0, 9.0, 3.0), (4.0, 8.0, 5.0)])
+    got = run.alternated([lambda: order.append("floor") or next(floor), lambda: order.append("prio") or next(prio)], 3)
+    assert order == ["floor", "prio"] * 3
+    assert got == [(1.0, 30.0, 0.9), (4.0, 9.0, 3.0)]
