@@ -184,3 +184,39 @@ def test_progress_moves_while_the_queues_are_planned_and_while_the_steps_are_rea
     assert seen == sorted(seen) and seen[-1] <= len(steps)
     planning = [v for v in seen if v <= int(len(steps) * simplerun.PLANNED)]
     assert len(planning) > 1 and planning[-1] >= len(steps) // 2
+
+
+@settings(SETTINGS, max_examples=200)
+@given(data=st.data())
+def test_a_wide_parents_siblings_take_the_changes_noted_by_name_when_synced(data):
+    """_Siblings: whatever changes and removals were noted by name since the last sync, once
+    synced the name-ordered lists are the children left with their newest entries and keys,
+    and the sort over them is SliceStable's over those lists (made anew)."""
+    from prio.yunikorn.gosort import stable_order
+    from strategies import sort_inputs
+
+    keys, vecs = data.draw(sort_inputs(max_size=60))
+    names = [f"q{i:03d}" for i in range(len(keys))]
+    groups: dict = {}
+    for name, k, v in zip(names, keys, vecs):
+        groups.setdefault(k, []).append((name, None, v))
+    sibs = simplerun._Siblings({k: g if len(g) > 1 else g[0] for k, g in groups.items()})
+    model = {name: ((name, None, v), k) for name, k, v in zip(names, keys, vecs)}
+    for _ in range(data.draw(st.integers(0, 6))):
+        for _ in range(data.draw(st.integers(0, 4))):  # a few choices between two syncs
+            if not model:
+                break
+            name = data.draw(st.sampled_from(sorted(model)))
+            if data.draw(st.booleans()):
+                del model[name]
+                sibs.later[name] = None
+            else:
+                v = tuple(data.draw(st.integers(0, 6)) for _ in model[name][0][2])
+                model[name] = got = ((name, None, v), data.draw(st.integers(0, 5)))
+                sibs.later[name] = got
+        kept = sibs.synced()
+        assert not sibs.later
+        assert sibs.names == sorted(model) and sibs.entries == [model[n][0] for n in sibs.names]
+        assert sibs.keys == [model[n][1] for n in sibs.names] and sibs.vecs == [e[2] for e in sibs.entries]
+        if sibs.keys:
+            assert kept.order() == stable_order(sibs.keys, sibs.vecs)
