@@ -32,8 +32,8 @@ Job of issue 28, on generate.CLUSTER_SHAPES:
   (<= 3x, < 1 GiB); also prints its ratio to the load+sort+write floor.
 Job of preemption inside the run, on generate.PREEMPT_SHAPES (the reference engine's alone):
 - simulate-preempt: `prio simulate -o json` on 20,000 applications of one ask each in one leaf
-  under a guarantee, with nodes for about half of them and preemption on (2,000 with --quick),
-  against the same load+sort+write floor (target: well under a minute of CPU).
+  under a guarantee, with nodes for about half of them and preemption on (2,000 with --quick, never
+  more than --asks), against the same load+sort+write floor (target: well under a minute of CPU).
 Generated inputs are cached under benchmarks/.cache (gitignored; --dir to put them elsewhere).
 --quick runs a tenth of the size (100,000 asks, 1,000 queues; 20,000 fenced asks) while iterating.
 Every process runs with compiled bytecode, as an installed prio does (pip compiles it): the
@@ -255,7 +255,7 @@ def main() -> None:
     for shape in PREEMPT_SHAPES:
         job = f"simulate-{shape}"
         if want(job):
-            q, s = inputs(a.dir, shape, 1, 20_000 // div)
+            q, s = inputs(a.dir, shape, 1, min(20_000 // div, asks))
             got, base = against(prio + ["simulate", q, s, "-o", "json"], [PY, "-c", FLOOR, s], a.repeat)
             row(job, got, base, "load+sort+write", "< 60 s CPU")
     if want("explain"):

@@ -26,6 +26,7 @@ def test_benchmark_script_runs_and_prints_ratios(tmp_path):
                                           "validate-10k", "validate-fenced", "validate-20", "version"]
     assert "page " in r.stdout and ("built it in" in r.stdout if browser else "html-load                    skipped: no Chromium" in r.stdout)
     assert "30 queues, 300 asks (60 in the fenced shapes)" in r.stdout
+    assert sorted(p.name for p in tmp_path.glob("preempt-*")) == ["preempt-1q-300a-v2"]  # never more than --asks
 
 
 def test_benchmark_only_selects_the_fenced_jobs(tmp_path):
