@@ -150,11 +150,6 @@ def alternated(jobs: list, repeat: int) -> list:
     return [best(r) for r in runs]
 
 
-def timed(cmd: list[str], repeat: int) -> tuple[float, float, float]:
-    """Best of `repeat` runs of cmd alone (once)."""
-    return alternated([lambda: once(cmd)], repeat)[0]
-
-
 def against(cmd: list[str], floor: list[str], repeat: int, floor_in_process: bool = False) -> tuple:
     """(prio's, the floor's) best of `repeat` runs each, alternated, the floor first."""
     measure = once_in_process if floor_in_process else once
@@ -276,7 +271,7 @@ def main() -> None:
         else:
             if not os.path.exists(page):
                 q, s = inputs(a.dir, "capacity", queues, asks)
-                timed(prio + ["simulate", q, s, "-o", "html", "--output-file", page], 1)
+                once(prio + ["simulate", q, s, "-o", "html", "--output-file", page])
             empty = os.path.join(a.dir, "empty.html")
             with open(empty, "w") as fh:
                 fh.write("<!DOCTYPE html><title>empty</title>")
@@ -298,11 +293,9 @@ def main() -> None:
         os.makedirs(a.dir, exist_ok=True)
         with open(small, "w") as fh:
             fh.write(SMALL)
-        timed([PY, "-c", "import yaml"], 1), timed(prio + ["validate", small], 1)  # compiled first
         got, base = against(prio + ["validate", small], [PY, "-c", "import yaml"], a.repeat)
         row("validate-20", got, base, "python -c 'import yaml'", "<= 3x")
     if want("version"):
-        timed([PY, "-c", "pass"], 1), timed(prio + ["--version"], 1)
         got, base = against(prio + ["--version"], [PY, "-c", "pass"], a.repeat)
         row("version", got, base, "python -c pass", "<= 3x")
 

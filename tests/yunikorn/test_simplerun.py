@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from builders import QUEUE_A, UNDER_ROOT, build_engine
 from prio.yunikorn import engine, simplerun
-from strategies import an_example, long_runs, scenarios, tie_groups
+from prio.yunikorn.gosort import stable_order
+from strategies import an_example, long_runs, scenarios, sort_inputs, tie_groups
 
 SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -192,9 +193,6 @@ def test_a_wide_parents_siblings_take_the_changes_noted_by_name_when_synced(data
     """_Siblings: whatever changes and removals were noted by name since the last sync, once
     synced the name-ordered lists are the children left with their newest entries and keys,
     and the sort over them is SliceStable's over those lists (made anew)."""
-    from prio.yunikorn.gosort import stable_order
-    from strategies import sort_inputs
-
     keys, vecs = data.draw(sort_inputs(max_size=60))
     names = [f"q{i:03d}" for i in range(len(keys))]
     groups: dict = {}
