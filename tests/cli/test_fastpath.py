@@ -458,3 +458,34 @@ def test_a_simulation_loads_no_typer_click_or_pydantic(workdir):
     assert "prio" in loaded and "yaml" in loaded
     heavy = loaded & {"typer", "click", "pydantic", "pydantic_core"}
     assert not heavy, heavy
+
+
+def test_a_simulation_into_a_pipe_pays_only_for_what_it_uses(workdir):
+    """The walkthrough's simulate -o json into a pipe (every ask placed, every key known): no
+    shutil (the terminal's width; it imports bz2 and lzma), no difflib (a message's suggestion),
+    and none of reasons' patterns compiled (only a pending ask needs them): 7 ms of every run's
+    start, 5% of a small benchmark's budget."""
+    code = ("import sys, runpy; sys.argv = ['prio', 'simulate', 'q.yaml', 's.yaml', '-o', 'json']\n"
+            "import prio.cli.lifetime as lt\n"
+            "def end(code):\n"
+            "    from prio.yunikorn import reasons\n"
+            "    print('LOADED', sorted(m for m in ('shutil', 'difflib', 'bz2', 'lzma') if m in sys.modules), sorted(vars(reasons._P)), file=sys.stderr)\n"
+            "    sys.exit(code)\n"
+            "lt.end = end\n"
+            "runpy.run_module('prio', run_name='__main__')\n")
+    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
+    env.pop("COLUMNS", None)  # (which would answer the width without a look at the terminal)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=workdir)
+    assert r.returncode == 0, r.stderr
+    assert '"steps"' in r.stdout or '"step"' in r.stdout
+    assert "LOADED [] []" in r.stderr, r.stderr
+
+
+def test_reasons_compile_a_pattern_when_first_used_and_know_no_other():
+    from prio.yunikorn import reasons
+
+    fresh = reasons._Patterns()
+    assert fresh.fit.match("does not fit the cluster capacity: needs vcore 1, 0 of 16 left")
+    assert "fit" in vars(fresh) and len(vars(fresh)) == 1  # compiled once, then an attribute
+    with pytest.raises(AttributeError):
+        fresh.nope

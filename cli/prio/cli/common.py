@@ -30,9 +30,11 @@ def width() -> int:
     w = os.environ.get("COLUMNS")
     if w and w.isdigit():
         return int(w)
-    import shutil  # not at import time: validate's fast path never needs it
+    if not sys.stdout.isatty():
+        return 120
+    import shutil  # only for a terminal: it imports bz2, lzma and zlib (3 ms)
 
-    return shutil.get_terminal_size((120, 24)).columns if sys.stdout.isatty() else 120
+    return shutil.get_terminal_size((120, 24)).columns
 
 
 def check_choice(flag: str, value, choices) -> None:

@@ -80,10 +80,10 @@ class Reader:
         return out
 
     def check_keys(self, path, value: dict, allowed, what: str):
-        import difflib
-
         for k in value:
             if k not in allowed:
+                import difflib  # for the message only: every input's keys are checked
+
                 near = difflib.get_close_matches(k, list(allowed), n=1, cutoff=0.6)
                 self.fail(tuple(path) + (k,), f"unknown key {k!r} in {what}" + (f"; did you mean {near[0]!r}?" if near else f" (known: {', '.join(allowed)})"), at="key")
 

@@ -84,26 +84,42 @@ class PendingAsk:
     reason: Reason
 
 
-_MAXAPPS = re.compile(r"^maxapplications (\d+) of (\S+) reached \((\d+) running\)")
-_FIT = re.compile(r"^does not fit (?:the cluster capacity|max of (\S+)): needs (\S+) (\S+), (\S+) of (\S+) left")
-_STOPPED = re.compile(r"^queue (\S+) is Stopped")
-_UGM_QUOTA = re.compile(r"^(user|group) (\S+) quota in (\S+) exceeded: needs (\S+) (\S+), (\S+) of (\S+) left")
-_UGM_APPS = re.compile(r"^(user|group) (\S+) maxapplications (\d+) of (\S+) reached \((\d+) running\)")
-_TOO_BIG = re.compile(r"^larger than every node(?:: needs (\S+) (\S+), the largest node has (\S+))?")
-_NO_ROOM = re.compile(r"^no node has room(?:: needs (\S+) (\S+), the most free on one node is (\S+) \((\S+)\))?")
-_RESERVED = re.compile(r"^node (\S+) has room but is reserved for (\S+) \(application (\S+)\)")
-_UNSCHED_BIG = re.compile(r"^only unschedulable nodes are big enough \(([^)]*)\)(?:: needs (\S+) (\S+), the largest schedulable node has (\S+))?")
-_UNSCHED_ROOM = re.compile(r"^node (\S+) has room but is unschedulable; no schedulable node has room(?:: needs (\S+) (\S+), the most free on one node is (\S+) \((\S+)\))?")
+class _Patterns:
+    """The engine's sentences as patterns, each compiled when first used: only a run that leaves
+    asks pending needs them, and compiling all ten cost every run 3-5 ms of its start."""
+
+    SOURCES = dict(
+        maxapps=r"^maxapplications (\d+) of (\S+) reached \((\d+) running\)",
+        fit=r"^does not fit (?:the cluster capacity|max of (\S+)): needs (\S+) (\S+), (\S+) of (\S+) left",
+        stopped=r"^queue (\S+) is Stopped",
+        ugm_quota=r"^(user|group) (\S+) quota in (\S+) exceeded: needs (\S+) (\S+), (\S+) of (\S+) left",
+        ugm_apps=r"^(user|group) (\S+) maxapplications (\d+) of (\S+) reached \((\d+) running\)",
+        too_big=r"^larger than every node(?:: needs (\S+) (\S+), the largest node has (\S+))?",
+        no_room=r"^no node has room(?:: needs (\S+) (\S+), the most free on one node is (\S+) \((\S+)\))?",
+        reserved=r"^node (\S+) has room but is reserved for (\S+) \(application (\S+)\)",
+        unsched_big=r"^only unschedulable nodes are big enough \(([^)]*)\)(?:: needs (\S+) (\S+), the largest schedulable node has (\S+))?",
+        unsched_room=r"^node (\S+) has room but is unschedulable; no schedulable node has room(?:: needs (\S+) (\S+), the most free on one node is (\S+) \((\S+)\))?",
+    )
+
+    def __getattr__(self, name: str):
+        if name not in self.SOURCES:
+            raise AttributeError(name)
+        pattern = re.compile(self.SOURCES[name])
+        setattr(self, name, pattern)  # found as an attribute from now on
+        return pattern
+
+
+_P = _Patterns()
 
 
 def classify(detail: str) -> Reason:
     """The code of one of the engine's sentences."""
-    m = _MAXAPPS.match(detail)
+    m = _P.maxapps.match(detail)
     if m:
         limit, queue, running = m.groups()
         return Reason("MaxApplications", f"{CODES['MaxApplications'][0]} on {queue} ({running} of {limit} running)",
                       detail, queue)
-    m = _FIT.match(detail)
+    m = _P.fit.match(detail)
     if m:
         queue, res, need, left, total = m.groups()
         if queue is None:
@@ -111,43 +127,43 @@ def classify(detail: str) -> Reason:
                           detail, None, res)
         return Reason("QueueQuota", f"{CODES['QueueQuota'][0]}: {queue} is short of {res} (needs {need}, {left} of max {total} left)",
                       detail, queue, res)
-    m = _UGM_QUOTA.match(detail)
+    m = _P.ugm_quota.match(detail)
     if m:
         kind, who, queue, res, need, left, total = m.groups()
         code = "UserQuota" if kind == "user" else "GroupQuota"
         return Reason(code, f"{CODES[code][0]}: {kind} {who} is short of {res} in {queue} (needs {need}, {left} of {total} left)",
                       detail, queue, res)
-    m = _UGM_APPS.match(detail)
+    m = _P.ugm_apps.match(detail)
     if m:
         kind, who, limit, queue, running = m.groups()
         code = "UserMaxApplications" if kind == "user" else "GroupMaxApplications"
         return Reason(code, f"{CODES[code][0]}: {kind} {who} on {queue} ({running} of {limit} running)", detail, queue)
-    m = _TOO_BIG.match(detail)
+    m = _P.too_big.match(detail)
     if m:
         res, need, top = m.groups()
         more = f": needs {res} {need}, the largest node has {top}" if res else ""
         return Reason("NodeTooSmall", CODES["NodeTooSmall"][0] + more, detail, None, res)
-    m = _NO_ROOM.match(detail)
+    m = _P.no_room.match(detail)
     if m:
         res, need, top, node = m.groups()
         more = f": needs {res} {need}, at most {top} free on one node ({node})" if res else ""
         return Reason("NoNodeRoom", CODES["NoNodeRoom"][0] + more, detail, None, res)
-    m = _RESERVED.match(detail)
+    m = _P.reserved.match(detail)
     if m:
         node, ask, app = m.groups()
         return Reason("NodeReserved", f"{CODES['NodeReserved'][0]}: {node} waits for {ask} of {app}", detail)
-    m = _UNSCHED_BIG.match(detail)
+    m = _P.unsched_big.match(detail)
     if m:
         names, res, need, top = m.groups()
         more = f"; needs {res} {need}, the largest schedulable node has {top}" if res else ""
         return Reason("NodeUnschedulable", f"{CODES['NodeUnschedulable'][0]}: {names} (cordoned or draining){more}", detail, None, res)
-    m = _UNSCHED_ROOM.match(detail)
+    m = _P.unsched_room.match(detail)
     if m:
         node, res, need, top, other = m.groups()
         more = f"; needs {res} {need}, at most {top} free on a schedulable node ({other})" if res else ""
         return Reason("NodeUnschedulable", f"{CODES['NodeUnschedulable'][0]}: {node} has room but is cordoned or draining{more}",
                       detail, None, res)
-    m = _STOPPED.match(detail)
+    m = _P.stopped.match(detail)
     if m:
         return Reason("QueueStopped", f"{CODES['QueueStopped'][0]}: {m.group(1)}", detail, m.group(1))
     return Reason("Unknown", detail, detail)
