@@ -93,9 +93,11 @@ class KeptSort:
 
     # ---- the first of the least key's group ------------------------------------------------
 
-    def first(self, gkey) -> int:
+    def first(self, gkey, members: list | None = None) -> int:
         """The position SliceStable puts first, gkey being the least key of all (its group two
-        or more: a lone least candidate is first anyway, gosort.least)."""
+        or more: a lone least candidate is first anyway, gosort.least). members: the group's
+        positions, ascending, where the caller knows them (read only for a new gkey; else
+        found by a scan of every key)."""
         n = len(self.keys)
         if gkey != self.gkey:
             self.gkey = gkey
@@ -106,8 +108,9 @@ class KeptSort:
                 else:
                     self.dirty.clear()
                     self.ctx = None
-            keys = self.keys
-            members = [p for p in range(n) if keys[p] == gkey]
+            if members is None:
+                keys = self.keys
+                members = [p for p in range(n) if keys[p] == gkey]
             return self._build(0, n, members, 0, len(members))[0]
         if self.dirty:
             self._flush(n)

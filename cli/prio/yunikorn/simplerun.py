@@ -42,17 +42,20 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_left
 from itertools import islice
-from operator import add, sub, truediv
+from operator import add, ge, sub, truediv
 
 from prio.values import INT32_MIN
 from prio.yunikorn import features as F
 from prio.yunikorn.dominance import dominates_vec, first_tied, insertion_sort, insertion_sort_bounded, scan_end, tied_vec
-from prio.yunikorn.gosort import BLOCK, dominating
+from prio.yunikorn.gosort import BLOCK, dominating, first_of_group
 from prio.yunikorn.keptsort import KeptSort
 from prio.yunikorn.priorities import change, report_level
 from prio.yunikorn.step import NO_CHANGES, Step, TieNote
 
 MIN = INT32_MIN
+# A tie group of at most FEW children has its first worked out from its own positions
+# (gosort.first_of_group), a larger one by the KeptSort, which keeps what did not change
+FEW = 12
 PLANNED = 0.75  # _run_vectors' share of the progress bar for planning (about its share of the time)
 
 
@@ -684,13 +687,45 @@ def _choose_tied(key: tuple, g: list, groups: dict, sibs: _Siblings):
     SliceStable's first (sibs' KeptSort.first: gosort.first_of_group's rules over the runs
     that changed since the last choice). The note names the others of the key tied with it
     when at most four are (in any order); when five or more are, the first four in
-    SliceStable's order (KeptSort.prefix). The child's entry is taken out of g."""
+    SliceStable's order (KeptSort.prefix). The child's entry is taken out of g.
+
+    Two children (most tied choices where priorities differ): the one dominating the other,
+    else the first by name, whatever the children around them: an insertion sort moves the
+    later of a block's pair before the earlier only when it dominates it, and a merge puts
+    the right run's first before the left run's only when it dominates it
+    (gosort.first_of_group's block rule and rule A)."""
+    if len(g) == 2:
+        e, o = g
+        u, v = e[2], o[2]
+        if u != v and all(map(ge, u, v)):
+            note = None
+        elif u != v and all(map(ge, v, u)):
+            e, o = o, e
+            note = None
+        else:
+            if o[0] < e[0]:
+                e, o = o, e
+            note = TieNote("queues", [o[1], e[1]], False)
+        groups[key] = o
+        return e[1], note
     i = dominating([e[2] for e in g])  # the least key's group: gosort.least
     note = None
     if i is None:
         kept = sibs.synced()
         ep, vp = sibs.entries, sibs.vecs
-        first = ep[kept.first(key)]
+        f = None
+        if len(g) <= FEW or kept.gkey != key:  # the group's positions, found by name
+            names = sibs.names
+            pos = sorted([bisect_left(names, e[0]) for e in g])
+            if len(g) <= FEW:  # its rules from scratch: a few runs, none of the other children read
+                f = first_of_group(len(names), pos, [vp[p] for p in pos])
+                if f is not None:
+                    f = pos[f]
+            if f is None:
+                f = kept.first(key, pos if kept.gkey != key else None)
+        else:
+            f = kept.first(key)
+        first = ep[f]
         i = g.index(first)
         tied, more = first_tied(first[2], g[:i] + g[i + 1:], 2, 1)
         if more:  # which four are named: the sort's order
