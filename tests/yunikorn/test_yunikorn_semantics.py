@@ -143,6 +143,24 @@ def test_provided_create_makes_dynamic_queues_but_never_below_a_leaf():
                   "creation of queue root.leaf.sub failed parent is already a leaf: root.leaf")]
 
 
+def test_a_queue_created_for_one_application_places_the_next_that_asks_for_it():
+    """The model keeps where place() put an application for the next with the same queue, user
+    and groups, until a queue is created: here alice's first application finds no queue (the
+    creating rule is bob's) and goes to root.default, bob's creates root.tenants.t1, and then
+    alice's second is placed there by the rule that creates nothing."""
+    rules = ("placementrules: [{name: provided, create: true, filter: {type: allow, users: [bob]}},"
+             " {name: provided}, {name: fixed, value: root.default}]")
+    e = make(PLACED.format(rules=rules).replace("- name: leaf", "- name: leaf\n          - name: default"), """
+        applications:
+          - {id: a1, queue: root.tenants.t1, user: alice, asks: [{priority: 1}]}
+          - {id: a2, queue: root.tenants.t1, user: alice, asks: [{priority: 1}]}
+          - {id: b, queue: root.tenants.t1, user: bob, asks: [{priority: 1}]}
+          - {id: a3, queue: root.tenants.t1, user: alice, asks: [{priority: 1}]}
+        """)
+    assert {st.app_id: st.leaf.path for st in e.apps} == {
+        "a1": "root.default", "a2": "root.default", "b": "root.tenants.t1", "a3": "root.tenants.t1"}
+
+
 def test_fixed_rule_filters_user_rule_and_the_default_queue():
     q = """
     partitions:

@@ -99,15 +99,27 @@ class Model:
         # id -> the resources dict of each ask shape among the applications' asks (loaders share
         # one dict per shape: a handful for a million asks), for the runs that key by shape
         self.ask_shapes: dict = {}
+        # Where place() put the applications so far, by what it reads of one (the queue asked
+        # for, user, groups, and whether YuniKorn placed it already): the same answer while the
+        # tree stays as it is. A queue created for an application can change the answers (a rule
+        # that creates nothing now finds it), so they are forgotten then.
+        placed: dict = {}
         for app in snapshot.apps:
             if app.rejected is not None:  # YuniKorn already refused it (a live server, state: Rejected)
                 self.rejected.append(Rejected(app.id, app.queue, app.rejected))
                 continue
-            path, rejected = place(root, app, None if app.placed else rules)
-            if rejected is not None:
-                self.rejected.append(rejected)
-                continue
+            seen = (app.queue, app.user, app.groups, app.placed)
+            path = placed.get(seen)
+            if path is None:
+                path, rejected = place(root, app, None if app.placed else rules)
+                if rejected is not None:  # (not kept: its words name the application)
+                    self.rejected.append(rejected)
+                    continue
             leaf = ensure_queue(root, path, where, app.line)
+            if getattr(leaf, "tracker", None) is None:  # created just now (given its state below)
+                placed.clear()
+            else:
+                placed[seen] = path
             st = AppState(app, leaf, self.ask_shapes)
             self._attach_new_queues(leaf)
             self.apps.append(st)
