@@ -162,3 +162,51 @@ def test_a_rows_commands_run_in_turn_and_each_keeps_its_best():
     got = run.alternated([lambda: order.append("floor") or next(floor), lambda: order.append("prio") or next(prio)], 3)
     assert order == ["floor", "prio"] * 3
     assert got == [(1.0, 30.0, 0.9), (4.0, 9.0, 3.0)]
+
+
+STUB_VALGRIND = """#!/bin/sh
+# a stand-in for valgrind: runs the command after its options, then reports a count that tells
+# this checkout's prio (STUB_HERE) from another
+while [ "${1#--}" != "$1" ]; do shift; done
+"$@" > /dev/null || exit $?
+if [ "$PYTHONPATH" = "$STUB_HERE" ]; then n=1000000000; else n=800000000; fi
+echo "==1== Collected : $n" >&2
+"""
+
+
+def _stub_env(tmp_path, valgrind: bool = True) -> dict:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    if valgrind:
+        stub = bin_dir / "valgrind"
+        stub.write_text(STUB_VALGRIND)
+        stub.chmod(0o755)
+    env = {**os.environ, "STUB_HERE": os.path.join(ROOT, "cli")}
+    env["PATH"] = str(bin_dir) + os.pathsep + (env["PATH"] if valgrind else os.path.dirname(sys.executable))
+    return env
+
+
+def _worktrees() -> list[str]:
+    return subprocess.run(["git", "-C", ROOT, "worktree", "list"], capture_output=True, text=True, check=True).stdout.splitlines()
+
+
+def test_instructions_counts_each_job_here_and_at_a_revision(tmp_path):
+    """benchmarks/instructions.py with a stand-in valgrind that really runs each prio command:
+    the jobs asked for, this checkout's count beside the revision's (its own prio, from a
+    worktree removed at the end) and the change between them."""
+    before = _worktrees()
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "instructions.py"), "--queues", "30", "--asks", "300",
+                        "--only", "simulate-fenced", "--rev", "HEAD", "--dir", str(tmp_path / "cache")],
+                       capture_output=True, text=True, timeout=300, env=_stub_env(tmp_path))
+    assert r.returncode == 0, r.stderr[-2000:]
+    rows = [l.split() for l in r.stdout.splitlines() if l.startswith("simulate-")]
+    assert [row[0] for row in rows] == ["simulate-fenced-pods", "simulate-fenced-vcore-memory"]
+    assert all(row[1:] == ["1.000", "G", "HEAD:", "0.800", "G", "change", "+25.00%"] for row in rows), r.stdout
+    assert "30 queues, 300 asks (300 in the fenced shapes)" in r.stdout and "against HEAD" in r.stdout
+    assert _worktrees() == before
+
+
+def test_instructions_without_valgrind_says_so(tmp_path):
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "instructions.py"), "--only", "version"],
+                       capture_output=True, text=True, timeout=60, env=_stub_env(tmp_path, valgrind=False))
+    assert r.returncode == 2 and "needs valgrind" in r.stderr
