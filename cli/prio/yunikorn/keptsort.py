@@ -53,7 +53,7 @@ class KeptSort:
     p's key or vector changed (a list's append: the runs holding it are dropped when next
     asked), `removed(p)` after position p was deleted from both."""
 
-    __slots__ = ("keys", "vecs", "gkey", "firsts", "orders", "ctx", "dirty", "changed")
+    __slots__ = ("keys", "vecs", "gkey", "firsts", "orders", "ctx", "rank", "dirty", "changed")
 
     def __init__(self, keys: list, vecs: list):
         self.keys, self.vecs = keys, vecs
@@ -61,13 +61,17 @@ class KeptSort:
         self.firsts: dict = {}  # (s, e) -> the group's first in that run and its members (or None: none)
         self.orders: dict = {}  # (s, e) -> SliceStable's order of positions s..e-1, that run alone
         self.ctx = None  # the comparator's inputs over the current lists (ranks, vectors apart)
+        self.rank: dict = {}  # key -> its rank, when ctx was made (a key since gone keeps its rank)
         self.dirty: list = []  # positions changed since the runs were last asked for
         self.changed = self.dirty.append
 
-    def _flush(self, n: int, firsts_too: bool = True) -> None:
-        """Drop the runs (of the tree over n positions) holding a changed position."""
+    def _flush(self, n: int, firsts_too: bool = True, shifted: bool = False) -> None:
+        """Drop the runs (of the tree over n positions) holding a changed position, and take the
+        changed positions into the comparator's inputs (`shifted`: a removal has moved the lists
+        since the changes: the inputs are made again when next asked)."""
         firsts, orders = self.firsts, self.orders
-        for p in set(self.dirty):
+        dirty = set(self.dirty)
+        for p in dirty:
             s, e = 0, n
             while True:
                 if firsts_too:
@@ -81,15 +85,41 @@ class KeptSort:
                 else:
                     s = m
         self.dirty.clear()
-        self.ctx = None
+        if shifted:
+            self.ctx = None
+        else:
+            self._retake(dirty)
+
+    def _retake(self, positions) -> None:
+        """The comparator's inputs at `positions` as the lists hold them now (their rank, their
+        vector), instead of all of them made again: only a key that has no rank yet (a new key
+        may fall between two) drops them, to be made when next asked."""
+        ctx = self.ctx
+        if ctx is None:
+            return
+        rank, rk = self.rank, ctx[0]
+        keys, vecs = self.keys, self.vecs
+        two = len(ctx) == 3
+        for p in positions:
+            r = rank.get(keys[p])
+            if r is None:
+                self.ctx = None
+                return
+            rk[p] = r
+            if two:
+                ctx[1][p], ctx[2][p] = vecs[p]
 
     def removed(self, p: int) -> None:
         """Position p was deleted (the ones after it moved down by one)."""
         if self.dirty:
-            self._flush(len(self.keys) + 1)
+            self._flush(len(self.keys) + 1, shifted=True)
         self.firsts = {r: f for r, f in self.firsts.items() if r[1] <= p}
         self.orders = {r: o for r, o in self.orders.items() if r[1] <= p}
-        self.ctx = None
+        ctx = self.ctx
+        if ctx is not None:  # its lists lose p as the caller's did (one type or more: vecs is the caller's)
+            del ctx[0][p]
+            if len(ctx) == 3:
+                del ctx[1][p], ctx[2][p]
 
     # ---- the first of the least key's group ------------------------------------------------
 
@@ -106,8 +136,9 @@ class KeptSort:
                 if self.orders:
                     self._flush(n, False)
                 else:
+                    dirty = set(self.dirty)
                     self.dirty.clear()
-                    self.ctx = None
+                    self._retake(dirty)
             if members is None:
                 keys = self.keys
                 members = [p for p in range(n) if keys[p] == gkey]
@@ -282,7 +313,7 @@ class KeptSort:
         ctx = self.ctx
         if ctx is None:
             keys, vecs = self.keys, self.vecs
-            rank = {k: r for r, k in enumerate(sorted(set(keys)))}
+            rank = self.rank = {k: r for r, k in enumerate(sorted(set(keys)))}
             rk = [rank[k] for k in keys]
             if len(vecs[0]) == 2:
                 ctx = (rk, [v[0] for v in vecs], [v[1] for v in vecs])
