@@ -56,7 +56,7 @@ MIN = INT32_MIN
 # A tie group of at most FEW children has its first worked out from its own positions
 # (gosort.first_of_group), a larger one by the KeptSort, which keeps what did not change.
 # Counted with benchmarks/instructions.py (0, 5, 8, 12): 8 the fewest on fenced vcore+memory
-# (200,000 asks) and equal priorities (100,000), 1.3% and 0.5% of the whole process below 0
+# (200,000 asks) and equal priorities (100,000), 1.3% and 0.3% of the whole process below 0
 FEW = 8
 PLANNED = 0.75  # _run_vectors' share of the progress bar for planning (about its share of the time)
 
