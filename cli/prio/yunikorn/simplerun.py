@@ -732,8 +732,15 @@ def _choose_tied(key: tuple, g: list, groups: dict, sibs: _Siblings):
         tied, more = first_tied(first[2], g[:i] + g[i + 1:], 2, 1)
         if more:  # which four are named: the sort's order
             cv = first[2]
-            # the order is in key order: its first len(g) positions are the key's group
-            tied = [ep[j][1] for j in kept.prefix(len(g)) if ep[j] is not first and tied_vec(cv, vp[j])]
+            # the order is in key order: its first len(g) positions are the key's group, and
+            # only as many are made as hold four tied with the first (a merge's first k cost
+            # about k of its steps: the whole group's order cost a merge of it at every note)
+            k = 8
+            while True:
+                tied = [ep[j][1] for j in kept.prefix(min(k, len(g))) if ep[j] is not first and tied_vec(cv, vp[j])]
+                if len(tied) >= 4 or k >= len(g):
+                    break
+                k *= 2
             note = TieNote("queues", tied[:4] + [first[1]], True)
         elif tied:
             note = TieNote("queues", tied + [first[1]], False)
