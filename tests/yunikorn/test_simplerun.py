@@ -218,3 +218,28 @@ def test_a_wide_parents_siblings_take_the_changes_noted_by_name_when_synced(data
         assert sibs.keys == [model[n][1] for n in sibs.names] and sibs.vecs == [e[2] for e in sibs.entries]
         if sibs.keys:
             assert kept.order() == stable_order(sibs.keys, sibs.vecs)
+
+
+@settings(SETTINGS, max_examples=200)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), min_size=3, max_size=40),
+       st.lists(st.tuples(st.integers(0, 10**6), st.booleans(), st.tuples(st.integers(0, 4), st.integers(0, 4))), max_size=40))
+def test_the_least_groups_dominating_child_is_gosorts_as_it_loses_and_regains_children(vecs, turns):
+    """simplerun._least_dominating against gosort.dominating through a least group's choices:
+    each turn one entry is taken out (_least_taken) and, some turns, comes back appended with a
+    new vector (its key unchanged); the kept lists answer as dominating over the group does."""
+    from types import SimpleNamespace
+
+    from prio.yunikorn.gosort import dominating
+
+    g = [(f"q{i:02}", i, v) for i, v in enumerate(vecs)]
+    sibs = SimpleNamespace(least=None)
+    for pick, back, vec in turns:
+        if len(g) < 3:
+            break
+        least, top = simplerun._least_dominating(g, sibs)
+        want = dominating([e[2] for e in g])
+        assert top is (None if want is None else g[want])
+        e = g.pop(pick % len(g))
+        simplerun._least_taken(least, e)
+        if back:
+            g.append((e[0], e[1], vec))

@@ -40,7 +40,7 @@ checks steps, tie notes, leftovers and that state against the general engine.
 from __future__ import annotations
 
 import heapq
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from itertools import islice
 from operator import add, ge, sub, truediv
 
@@ -652,7 +652,7 @@ class _Siblings:
     key, or None: nothing left) and made only when a sort is asked for (`synced`): most choices
     need none (a lone least key, or one child dominating its group)."""
 
-    __slots__ = ("names", "entries", "keys", "vecs", "kept", "later")
+    __slots__ = ("names", "entries", "keys", "vecs", "kept", "later", "least")
 
     def __init__(self, groups: dict):
         by_name = sorted([(e, k) for k, g in groups.items() for e in (g if type(g) is list else (g,))])
@@ -662,6 +662,10 @@ class _Siblings:
         self.vecs = [e[2] for e, _ in by_name]
         self.kept = KeptSort(self.keys, self.vecs)
         self.later: dict = {}
+        # the least key's group (two types), kept from one choice to the next for its dominating
+        # child (_least_dominating): [its list in groups, its (vector, entry) ascending, its
+        # vectors' second places ascending], or None
+        self.least = None
 
     def synced(self) -> KeptSort:
         """The sort, once the changes noted are made (one child's entry in turn: a removal
@@ -709,8 +713,14 @@ def _choose_tied(key: tuple, g: list, groups: dict, sibs: _Siblings):
                 e, o = o, e
             note = TieNote("queues", [o[1], e[1]], False)
         groups[key] = o
+        sibs.least = None  # (not kept by this way: made again should the group be asked of again)
         return e[1], note
-    i = dominating([e[2] for e in g])  # the least key's group: gosort.least
+    if len(g[0][2]) == 2:
+        least, top = _least_dominating(g, sibs)
+        i = g.index(top) if top is not None else None
+    else:
+        least = None
+        i = dominating([e[2] for e in g])  # the least key's group: gosort.least
     note = None
     if i is None:
         kept = sibs.synced()
@@ -745,9 +755,44 @@ def _choose_tied(key: tuple, g: list, groups: dict, sibs: _Siblings):
         elif tied:
             note = TieNote("queues", tied + [first[1]], False)
     e = g.pop(i)
+    if least is not None:
+        _least_taken(least, e)
     if len(g) == 1:
         groups[key] = g[0]
     return e[1], note
+
+
+def _least_dominating(g: list, sibs: _Siblings) -> tuple:
+    """gosort.dominating over the least key's group g (vectors of two types), from what is kept
+    between its choices instead of four passes over it at each: its (vector, entry) pairs and
+    its vectors' second places, each sorted. The greatest vector dominates every other one when
+    it is there once and no second place is greater (dominating's own test). Returns
+    (sibs.least, the dominating entry or None); the caller takes the entry it chooses out of
+    both lists.
+
+    The least group only loses the entry taken at each choice and, where that child's key did
+    not change (a zero in its largest type's share), gets it back appended at g's end; nothing
+    else joins it (every other key is greater, and keys only grow). So kept lists one shorter
+    than g lack g[-1]."""
+    least = sibs.least
+    if least is None or least[0] is not g:
+        least = sibs.least = [g, sorted([(e[2], e) for e in g]), sorted([e[2][1] for e in g])]
+    elif len(least[1]) < len(g):
+        e = g[-1]
+        insort(least[1], (e[2], e))
+        insort(least[2], e[2][1])
+    asc = least[1]
+    bv, top = asc[-1]
+    if asc[-2][0] == bv or least[2][-1] > bv[1]:
+        top = None
+    return least, top
+
+
+def _least_taken(least: list, e: tuple) -> None:
+    """Entry e, taken out of the least group, leaves its kept lists (_least_dominating)."""
+    asc, seconds = least[1], least[2]
+    del asc[bisect_left(asc, (e[2], e))]
+    del seconds[bisect_left(seconds, e[2][1])]
 
 
 def _write_back(eng, types: tuple, queues: list, before: list, app_before: list, steps_done: int) -> None:
