@@ -108,7 +108,7 @@ class Model:
             if app.rejected is not None:  # YuniKorn already refused it (a live server, state: Rejected)
                 self.rejected.append(Rejected(app.id, app.queue, app.rejected))
                 continue
-            seen = (app.queue, app.user, app.groups, app.placed)
+            seen = (app.queue, app.user, tuple(app.groups), app.placed)  # (a loader's list of groups too)
             path = placed.get(seen)
             if path is None:
                 path, rejected = place(root, app, None if app.placed else rules)

@@ -42,7 +42,7 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_left, insort
 from itertools import islice
-from operator import add, ge, sub, truediv
+from operator import add, sub, truediv
 
 from prio.values import INT32_MIN
 from prio.yunikorn import features as F
@@ -703,9 +703,9 @@ def _choose_tied(key: tuple, g: list, groups: dict, sibs: _Siblings):
     if len(g) == 2:
         e, o = g
         u, v = e[2], o[2]
-        if u != v and all(map(ge, u, v)):
+        if dominates_vec(u, v):
             note = None
-        elif u != v and all(map(ge, v, u)):
+        elif dominates_vec(v, u):
             e, o = o, e
             note = None
         else:
