@@ -57,21 +57,19 @@ def count(tree: str, args: list[str], cache: str) -> int:
 
 
 def jobs(a) -> list[tuple[str, list[str]]]:
-    """run.py's jobs that callgrind can count in minutes: (name, prio's arguments)."""
-    out = []
-    for shape in SHAPES:
-        q, s = inputs(a.dir, shape, a.queues, a.asks)
-        out.append((f"simulate-{shape}", ["simulate", q, s, "-o", "json"]))
-    for shape in FENCED_SHAPES:
-        q, s = inputs(a.dir, shape, a.queues, a.fenced_asks)
-        out.append((f"simulate-{shape}", ["simulate", q, s, "-o", "json"]))
-    q, s = inputs(a.dir, "capacity", a.queues, a.asks)
-    out.append(("explain", ["explain", q, s, "-o", "json"]))
-    out.append(("validate-10k", ["validate", q]))
-    q, _ = inputs(a.dir, FENCED_SHAPES[0], a.queues, a.fenced_asks)
-    out.append(("validate-fenced", ["validate", q, "-o", "json"]))
-    out.append(("version", ["--version"]))
-    return [(name, args) for name, args in out if name.startswith(a.only) or a.only.startswith(name)]
+    """run.py's jobs that callgrind can count in minutes, those --only asks for: (name, prio's
+    arguments), their inputs generated (only theirs) where not cached yet."""
+    def simulate(shape, asks):
+        q, s = inputs(a.dir, shape, a.queues, asks)
+        return ["simulate", q, s, "-o", "json"]
+
+    table = [(f"simulate-{shape}", lambda shape=shape: simulate(shape, a.asks)) for shape in SHAPES]
+    table += [(f"simulate-{shape}", lambda shape=shape: simulate(shape, a.fenced_asks)) for shape in FENCED_SHAPES]
+    table += [("explain", lambda: ["explain", *inputs(a.dir, "capacity", a.queues, a.asks), "-o", "json"]),
+              ("validate-10k", lambda: ["validate", inputs(a.dir, "capacity", a.queues, a.asks)[0]]),
+              ("validate-fenced", lambda: ["validate", inputs(a.dir, FENCED_SHAPES[0], a.queues, a.fenced_asks)[0], "-o", "json"]),
+              ("version", lambda: ["--version"])]
+    return [(name, make()) for name, make in table if name.startswith(a.only) or a.only.startswith(name)]
 
 
 def main() -> None:
@@ -93,6 +91,11 @@ def main() -> None:
         sys.exit(f"instructions.py: no job starts with {a.only!r}")
     other = None
     if a.rev:
+        known = subprocess.run(["git", "-C", CHECKOUT, "rev-parse", "--verify", "--quiet", f"{a.rev}^{{commit}}"],
+                               capture_output=True, text=True)
+        if known.returncode != 0:
+            print(f"instructions.py: --rev {a.rev}: not a commit of this repository", file=sys.stderr)
+            sys.exit(2)
         other = tempfile.mkdtemp(prefix="prio-rev-")
         os.rmdir(other)  # git worktree add makes it
         subprocess.run(["git", "-C", CHECKOUT, "worktree", "add", "--detach", "-q", other, a.rev], check=True)

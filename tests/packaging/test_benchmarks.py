@@ -204,9 +204,20 @@ def test_instructions_counts_each_job_here_and_at_a_revision(tmp_path):
     assert all(row[1:] == ["1.000", "G", "HEAD:", "0.800", "G", "change", "+25.00%"] for row in rows), r.stdout
     assert "30 queues, 300 asks (300 in the fenced shapes)" in r.stdout and "against HEAD" in r.stdout
     assert _worktrees() == before
+    # only the inputs of the jobs asked for are generated
+    assert sorted(p.name for p in (tmp_path / "cache").glob("*-v*")) == ["fenced-pods-30q-300a-v2", "fenced-vcore-memory-30q-300a-v2"]
 
 
 def test_instructions_without_valgrind_says_so(tmp_path):
     r = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "instructions.py"), "--only", "version"],
                        capture_output=True, text=True, timeout=60, env=_stub_env(tmp_path, valgrind=False))
     assert r.returncode == 2 and "needs valgrind" in r.stderr
+
+
+def test_instructions_refuses_an_unknown_revision_in_one_line(tmp_path):
+    before = _worktrees()
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "instructions.py"), "--only", "version",
+                        "--rev", "no-such-revision", "--dir", str(tmp_path / "cache")],
+                       capture_output=True, text=True, timeout=60, env=_stub_env(tmp_path))
+    assert r.returncode == 2 and r.stderr.strip() == "instructions.py: --rev no-such-revision: not a commit of this repository"
+    assert _worktrees() == before
