@@ -102,7 +102,7 @@ def test_what_the_simple_run_refuses():
 
 
 @pytest.mark.parametrize("types", [("memory", "vcore"), ("gpu", "memory", "vcore"), ("pods",)])
-@settings(SETTINGS, max_examples=4)
+@settings(SETTINGS, max_examples=40)
 @given(data=st.data())
 def test_big_tie_groups_as_the_general_engine_keeps_them(types, data):
     """Big tie groups (tests/strategies.py tie_groups): every priority equal, tens of siblings
