@@ -35,13 +35,13 @@ def run(o: Options) -> int:
 
 
 def _explain(o: Options, fmt: str) -> int:
+    """Load the inputs, refuse options that do not apply to them, and answer the one question
+    asked: Kueue's or Armada's explain, --pending, --why-ask, --why, or the tree and the asks."""
     from prio.cli.kube import with_cluster
 
     o = with_cluster(o)  # --kube: the cluster's objects as inputs
-    color, live, limit = o.colored(), o.remote(), o.limit
-    from prio.cli.common import check_armada_options, load_inputs, say_notes, say_recognised, width, write_chunks
-    from prio.yunikorn.explain import iter_ask_rows, queue_rows
-    from prio.yunikorn.explain import why as why_lines
+    live = o.remote()
+    from prio.cli.common import check_armada_options, load_inputs, say_notes, say_recognised, width
     from prio.loaders.assemble import build
 
     if live is not None:
@@ -54,36 +54,14 @@ def _explain(o: Options, fmt: str) -> int:
     if o.verbose:
         say_recognised(inp)
     check_armada_options(inp, o.armada_decay, o.armada_weighting, armada_decay=o.armada_decay, armada_weighting=o.armada_weighting, armada_model=o.armada_model)
-    if o.why_workload and not inp.kueue:
-        sys.stderr.write("prio: --why-workload applies to Kueue inputs\n")
-        return 2
+    refused = _refused_for_inputs(o, inp, fmt)
+    if refused is not None:
+        return refused
     if inp.kueue:
-        if o.why_ask or o.behind or o.queue or o.why or o.pending:
-            sys.stderr.write("prio: --why-ask, --behind, --queue, --why and --pending apply to YuniKorn inputs; for Kueue use --why-workload NS/NAME\n")
-            return 2
-        if fmt == "html" and o.why_workload:
-            from prio.cli.htmlreport import refuse
-
-            return refuse("--why-workload", "--why-workload for every workload")
         from prio.cli.kueue import run_explain as kueue_explain
 
         sys.stdout.write(kueue_explain(inp, fmt, width=width(), why_workload=o.why_workload))
         return 0
-    if inp.armada and o.pending:
-        sys.stderr.write("prio: --pending applies to YuniKorn inputs, not Armada scenarios\n")
-        return 2
-    if inp.armada and (o.why_ask or o.behind or o.queue):  # refused, not silently ignored
-        flag = "--why-ask" if o.why_ask else "--behind" if o.behind else "--queue"
-        sys.stderr.write(f"prio: {flag} applies to YuniKorn inputs, not Armada scenarios (--why QUEUE explains one Armada queue)\n")
-        return 2
-    if fmt == "html":
-        from prio.cli import htmlreport
-
-        if inp.armada:
-            return htmlreport.refuse_armada()
-        for flag, given in (("--why", o.why), ("--why-ask", o.why_ask), ("--pending", o.pending)):
-            if given:
-                return htmlreport.refuse(flag)
     if inp.armada:
         from prio.cli.armada import run_explain
 
@@ -94,6 +72,60 @@ def _explain(o: Options, fmt: str) -> int:
 
     keep(inp, eng)  # freed with the process, not on return (lifetime.py)
     say_notes(inp)
+    refused = _refused_for_queues(o, eng)
+    if refused is not None:
+        return refused
+    if o.pending:
+        from prio.cli.why_pending import run_pending
+
+        return run_pending(eng, fmt, o.limit, o.colored(), alone=not (o.why or o.why_ask or o.queue))
+    if o.why_ask:
+        return _why_ask(o, fmt, inp, eng)
+    if o.why:
+        from prio.yunikorn.explain import why as why_lines
+
+        lines = why_lines(eng, o.why)
+        return _print_lines(fmt, {"queue": o.why, "why": lines}, lines)
+    return _tree(o, fmt, inp, eng, live)
+
+
+def _refused_for_inputs(o: Options, inp, fmt: str) -> int | None:
+    """2 (said on stderr) where an option does not apply to the inputs' scheduler or to -o
+    html: refused, never silently ignored. None where everything applies."""
+    say = sys.stderr.write
+    if o.why_workload and not inp.kueue:
+        say("prio: --why-workload applies to Kueue inputs\n")
+        return 2
+    if inp.kueue:
+        if o.why_ask or o.behind or o.queue or o.why or o.pending:
+            say("prio: --why-ask, --behind, --queue, --why and --pending apply to YuniKorn inputs; for Kueue use --why-workload NS/NAME\n")
+            return 2
+        if fmt == "html" and o.why_workload:
+            from prio.cli.htmlreport import refuse
+
+            return refuse("--why-workload", "--why-workload for every workload")
+        return None
+    if inp.armada and o.pending:
+        say("prio: --pending applies to YuniKorn inputs, not Armada scenarios\n")
+        return 2
+    if inp.armada and (o.why_ask or o.behind or o.queue):
+        flag = "--why-ask" if o.why_ask else "--behind" if o.behind else "--queue"
+        say(f"prio: {flag} applies to YuniKorn inputs, not Armada scenarios (--why QUEUE explains one Armada queue)\n")
+        return 2
+    if fmt == "html":
+        from prio.cli import htmlreport
+
+        if inp.armada:
+            return htmlreport.refuse_armada()
+        for flag, given in (("--why", o.why), ("--why-ask", o.why_ask), ("--pending", o.pending)):
+            if given:
+                return htmlreport.refuse(flag)
+    return None
+
+
+def _refused_for_queues(o: Options, eng) -> int | None:
+    """2 (said on stderr) where --queue or --why names no queue of the partition (with the
+    nearest names), or --why-ask and --behind are given with what they do not go with."""
     for target in (o.queue, o.why):
         if target:
             from prio.yunikorn.explain import find
@@ -112,33 +144,41 @@ def _explain(o: Options, fmt: str) -> int:
     if o.why_ask and (o.why or o.queue):
         sys.stderr.write("prio: --why-ask goes alone (not with --why or --queue)\n")
         return 2
-    if o.pending:
-        from prio.cli.why_pending import run_pending
+    return None
 
-        return run_pending(eng, fmt, limit, color, alone=not (o.why or o.why_ask or o.queue))
-    if o.why_ask:
-        from prio.yunikorn.explain import why_ask as why_ask_lines
 
-        facts: dict = {}
-        try:
-            lines = why_ask_lines(lambda: build(inp, o.partition, o.engine), o.why_ask, o.behind, facts)
-        except KeyError as e:
-            from prio.suggest import did_you_mean
+def _why_ask(o: Options, fmt: str, inp, eng) -> int:
+    """--why-ask (and --behind): the ask's step in the simulated order and the decisive
+    comparison, from the reference rules (yunikorn.explain.why_ask runs its own engines)."""
+    from prio.loaders.assemble import build
+    from prio.yunikorn.explain import why_ask as why_ask_lines
 
-            key = e.args[0]
-            flag = "--behind" if key == o.behind and key != o.why_ask else "--why-ask"
-            known = [f"{st.app.id}/{a.id}" if "/" in key else a.id for st in eng.apps for a in st.asks]
-            sys.stderr.write(f"prio: {flag}: no pending ask {key!r}{did_you_mean(key, known)}\n")
-            return 2
-        except ValueError as e:
-            sys.stderr.write(f"prio: {e}\n")
-            return 2
-        doc = {"ask": o.why_ask, **{k: facts.get(k) for k in ("step", "placedBefore", "waitsBehind", "partsAt", "rule", "values", "tie")},
-               **({"preemption": facts["preemption"]} if facts.get("preemption") else {}), "lines": lines}
-        return _print_lines(fmt, doc, lines)
-    if o.why:
-        lines = why_lines(eng, o.why)
-        return _print_lines(fmt, {"queue": o.why, "why": lines}, lines)
+    facts: dict = {}
+    try:
+        lines = why_ask_lines(lambda: build(inp, o.partition, o.engine), o.why_ask, o.behind, facts)
+    except KeyError as e:
+        from prio.suggest import did_you_mean
+
+        key = e.args[0]
+        flag = "--behind" if key == o.behind and key != o.why_ask else "--why-ask"
+        known = [f"{st.app.id}/{a.id}" if "/" in key else a.id for st in eng.apps for a in st.asks]
+        sys.stderr.write(f"prio: {flag}: no pending ask {key!r}{did_you_mean(key, known)}\n")
+        return 2
+    except ValueError as e:
+        sys.stderr.write(f"prio: {e}\n")
+        return 2
+    doc = {"ask": o.why_ask, **{k: facts.get(k) for k in ("step", "placedBefore", "waitsBehind", "partsAt", "rule", "values", "tie")},
+           **({"preemption": facts["preemption"]} if facts.get("preemption") else {}), "lines": lines}
+    return _print_lines(fmt, doc, lines)
+
+
+def _tree(o: Options, fmt: str, inp, eng, live) -> int:
+    """The default answer: every queue's effective priority (--queue: one subtree), the pending
+    asks in the order they are considered, and the PriorityClasses' ranges; -o html embeds the
+    json document in the report's page."""
+    from prio.cli.common import width, write_chunks
+    from prio.yunikorn.explain import iter_ask_rows, queue_rows
+
     if inp.rest_queues:
         from prio.yunikorn.explain import reported_differences
 
@@ -147,6 +187,7 @@ def _explain(o: Options, fmt: str) -> int:
             sys.stderr.write(f"prio: note: {len(diff)} queue priorit{'y differs' if len(diff) == 1 else 'ies differ'} from the dump's currentPriority "
                              f"(YuniKorn refreshes parents only on ask events; a partial applications dump differs too): {'; '.join(diff[:5])}\n")
     rows = queue_rows(eng, o.queue)
+    limit = o.limit
     if limit is None and fmt == "table":
         limit = 200
     total = None
@@ -174,8 +215,9 @@ def _explain(o: Options, fmt: str) -> int:
             ranges = [x for x in ranges if x["queue"] == top or x["queue"].startswith(top + ".")]
     from prio.render import explain as explain_out
 
-    chunks = explain_out.render(fmt, rows, asks, ranges=ranges, width=width(), total=total, color=color, rejected=eng.rejected)
+    chunks = explain_out.render(fmt, rows, asks, ranges=ranges, width=width(), total=total, color=o.colored(), rejected=eng.rejected)
     if html:
+        from prio.cli import htmlreport
         from prio.render.html.context import queue_tree
 
         chunks = htmlreport.page("explain", chunks, htmlreport.header("explain", inp.names, live, eng.snapshot.partition,
