@@ -50,7 +50,7 @@ def test_slice_stable_keeps_the_keys_in_order(inp):
 @settings(max_examples=600, deadline=None)
 @given(sort_inputs(), st.data())
 def test_past_the_hidden_the_least_of_the_rest_is_first(inp, data):
-    """engine._descend_by_key's shortcut: with some candidates hidden (nothing left to place,
+    """walkties.TieWalk._descend_by_key's shortcut: with some candidates hidden (nothing left to place,
     still sorted), the heap's least key over the others, when no hidden candidate has it, and
     the one of that key dominating the others of it, is the first candidate not hidden in
     SliceStable's order."""

@@ -16,7 +16,7 @@ lower layer than the right run's head and its head of no higher layer than the r
 tail, and both recursive merges keep that (induction). So the result is sorted by YuniKorn's
 (priority, share) key, and an element less than every element of higher key and than every
 other of its own key is at the index of the number of elements of lower key (the walk's
-shortcut past queues with nothing left to place, engine._descend_by_key).
+shortcut past queues with nothing left to place, walkties.TieWalk._descend_by_key).
 tests/yunikorn/test_gosort.py checks both.
 
 `less(i, j)` and `swap(i, j)` work on positions, as in Go; `slice_stable_list` is the usual case

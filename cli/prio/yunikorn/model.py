@@ -240,7 +240,7 @@ class Model:
     # sort, which keeps the keys in order and insertion-sorts each key group). Elsewhere the
     # order of a tie group also depends on the queues around it (Go's blocks of 20 and merges),
     # and where siblings differ in fair max YuniKorn compares a queue with another position's:
-    # such parents are sorted again at every step (reference.sort_queues, engine.sort_queues_by_key).
+    # such parents are sorted again at every step (reference.sort_queues, walkties.sort_queues_by_key).
 
     def misaligned(self, p: QNode) -> bool:
         return fair_max_misaligned(p)

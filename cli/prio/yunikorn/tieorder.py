@@ -82,7 +82,7 @@ class ParkedGroups(TieOrders):
     def __init__(self):
         super().__init__()
         # id(heap) -> [k1, k2, entries in order, start]: the group is entries[start:] (the
-        # engine's walk advances start in place, see Engine._descend_parked)
+        # engine's walk advances start in place, see walkties.TieWalk._descend_parked)
         self.parked: dict = {}
 
     def ordered(self, heap: list, sort, groups=None):
