@@ -84,89 +84,127 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
     if (list(paths) + list(classes_paths)).count("-") > 1:
         raise InputError("-", "standard input is given more than once; it can be read only once")
     inp = Inputs()
-    pending_docs = []  # (kind, name, doc) loaded after the classes are known
+    pending_docs: list = []  # (kind, name, doc) loaded after the classes are known
     paths, in_dirs = _expand_dirs(list(paths))
     for path in list(classes_paths) + list(paths):
-        src = source.read(path, source.MAX_SNAPSHOT_BYTES)
-        inp.names.append(src.name)
-        if len(src.text) > _SURE_BYTES and recognise.surely_no_input(src.text):
-            # a big mapping of other things: said before parsing it (seconds and a gigabyte for 27 MB)
-            if path in in_dirs:
-                inp.notes.append(f"{src.name}: skipped: not an input prio reads")
-                inp.names.pop()
-                in_dirs[path] = False
-                continue
-            raise InputError(src.name, f"not an input prio understands (none of its top-level keys is one prio reads); "
-                                       f"expected {EXPECTED}", 1)
-        docs = yamlnodes.load_fast(src.name, src.text)
-        if path in in_dirs:  # a directory's files: what prio does not read is skipped, and said so
-            why = _skip_reason(docs)
-            if why:
-                inp.notes.append(f"{src.name}: skipped: {why}")
-                inp.names.pop()
-                in_dirs[path] = False
-                continue
-        if not docs:
-            raise InputError(src.name, f"empty input; expected {EXPECTED}")
-        kinds = [_kind(d.data) for d in docs]
-        for doc, k in zip(docs, kinds):
-            _wrong_endpoint(src.name, doc, k)
-        inp.recognised.append((src.name, ", ".join(dict.fromkeys(_WHAT.get(k, k) for k in kinds))))
-        if path in classes_paths and set(kinds) - {"priorityclass", "priorityclass-list"}:
-            raise InputError(src.name, "--priority-classes takes PriorityClass manifests; this file holds something else")
-        units = None
-        if {"configmap", "configmap-list", "priorityclass", "priorityclass-list", "helm-values"} & set(kinds):
-            units = documents.units(src.name, src.text)  # decoded as Kubernetes and YuniKorn decode them
-        seen_config = False
-        work_only = path in work_from and inp.config is not None and bool(set(kinds) & set(WORK_KINDS))
-        for doc, k in zip(docs, kinds):
-            if k in ("priorityclass", "priorityclass-list"):
-                inp.kueue_classes.append((src.name, doc))
-                if units is None:
-                    from prio.loaders.priorityclasses import classes_from_docs
-
-                    inp.classes += classes_from_docs([(src.name, doc)])
-            elif k == "config" and work_only:
-                if not seen_config:
-                    inp.notes.append(f"{src.name}: its queue config is ignored, its pending work is read")
-                seen_config = True
-            elif k == "config":
-                if seen_config:
-                    inp.notes.append(f"{src.name}: YAML documents after the first are ignored, as YuniKorn reads only the first")
-                    break
-                seen_config = True
-                _set_config(inp, src.name, doc)
-            elif k in ("configmap", "configmap-list", "list", "helm-values"):
-                continue  # ConfigMaps and Helm values are taken from the units below; other lists hold nothing for us
-            elif k == "armada":
-                inp.armada.append((src.name, doc))
-            elif k in ("kueue", "namespace"):
-                inp.kueue.append((src.name, doc))
-            elif k in WORK_KINDS:
-                pending_docs.append((k, src.name, doc))
-            else:
-                pos = doc.start
-                raise InputError(src.name, f"not an input prio understands; expected {EXPECTED}", pos.line if doc.index else None)
-        if units is not None:
-            from prio.loaders.priorityclasses import classes_from_docs
-
-            inp.classes += classes_from_docs([(src.name, u.doc) for u in units if u.kind == "priorityclass"])
-            carried = [u for u in units if u.kind == "queues" and u.label.startswith(("ConfigMap", "Helm values"))]
-            if not carried and "helm-values" in kinds:
-                why = next((u.label for u in units if u.label.startswith("Helm values")), "")
-                raise InputError(src.name, f"{why or 'Helm values without a queue config'}: nothing to explain")
-            if carried:
-                # FlattenConfigMaps: a key of yunikorn-configs replaces the same key of yunikorn-defaults.
-                chosen = next((u for u in carried if u.label.startswith("ConfigMap yunikorn-configs")), carried[0])
-                if len(carried) > 1:
-                    inp.notes.append(f"{src.name}: using the queues.yaml of {chosen.label.split(',')[0]}, "
-                                     "as the shim does (yunikorn-configs replaces yunikorn-defaults)")
-                _set_config(inp, src.name, chosen.doc)
+        _read_file(inp, path, pending_docs, in_dirs, for_classes=path in classes_paths, for_work=path in work_from)
     for d in dict.fromkeys(os.path.dirname(p) for p in in_dirs):
         if not any(ok for p, ok in in_dirs.items() if os.path.dirname(p) == d):
             skipped = sum(1 for p in in_dirs if os.path.dirname(p) == d)
             raise InputError(d, f"no input prio reads in this directory ({skipped} YAML/JSON file{'s' if skipped != 1 else ''} skipped); expected {EXPECTED}")
-    snaps = []
+    snaps = _load_work(inp, pending_docs)
+    if keep_documents:
+        inp.documents = [doc for _, _, doc in pending_docs]
+    if snaps:
+        inp.snapshot = merge(snaps)
+        inp.notes += inp.snapshot.notes
+    if inp.armada and (inp.config is not None or inp.snapshot is not None):
+        raise InputError(inp.armada[0][0], "an Armada scenario cannot be combined with YuniKorn inputs")
+    if inp.kueue:
+        if not any(k == "kueue" for k in (_kind(d.data) for _, d in inp.kueue)):
+            raise InputError(inp.kueue[0][0], "a Namespace alone: give the Kueue objects it goes with (ClusterQueue, Workload, ...)")
+        if inp.armada or inp.config is not None or inp.snapshot is not None:
+            raise InputError(inp.kueue[0][0], "Kueue objects cannot be combined with YuniKorn or Armada inputs")
+    return inp
+
+
+
+
+def _read_file(inp: Inputs, path: str, pending_docs: list, in_dirs: dict, for_classes: bool, for_work: bool) -> None:
+    """One input file into `inp`: classified by its documents' kinds (the queue config, the
+    PriorityClasses, ConfigMaps and Helm values, Armada and Kueue objects), its pending work
+    added to `pending_docs` for _load_work. for_classes: given to --priority-classes; for_work:
+    read for its pending work alone where a config was given before it (gather's work_from). A
+    directory's file prio does not read is skipped, with a note (in_dirs[path] becomes False)."""
+    src = source.read(path, source.MAX_SNAPSHOT_BYTES)
+    inp.names.append(src.name)
+    if len(src.text) > _SURE_BYTES and recognise.surely_no_input(src.text):
+        # a big mapping of other things: said before parsing it (seconds and a gigabyte for 27 MB)
+        if path in in_dirs:
+            inp.notes.append(f"{src.name}: skipped: not an input prio reads")
+            inp.names.pop()
+            in_dirs[path] = False
+            return
+        raise InputError(src.name, f"not an input prio understands (none of its top-level keys is one prio reads); "
+                                   f"expected {EXPECTED}", 1)
+    docs = yamlnodes.load_fast(src.name, src.text)
+    if path in in_dirs:  # a directory's files: what prio does not read is skipped, and said so
+        why = _skip_reason(docs)
+        if why:
+            inp.notes.append(f"{src.name}: skipped: {why}")
+            inp.names.pop()
+            in_dirs[path] = False
+            return
+    if not docs:
+        raise InputError(src.name, f"empty input; expected {EXPECTED}")
+    kinds = [_kind(d.data) for d in docs]
+    for doc, k in zip(docs, kinds):
+        _wrong_endpoint(src.name, doc, k)
+    inp.recognised.append((src.name, ", ".join(dict.fromkeys(_WHAT.get(k, k) for k in kinds))))
+    if for_classes and set(kinds) - {"priorityclass", "priorityclass-list"}:
+        raise InputError(src.name, "--priority-classes takes PriorityClass manifests; this file holds something else")
+    units = None
+    if {"configmap", "configmap-list", "priorityclass", "priorityclass-list", "helm-values"} & set(kinds):
+        units = documents.units(src.name, src.text)  # decoded as Kubernetes and YuniKorn decode them
+    seen_config = False
+    work_only = for_work and inp.config is not None and bool(set(kinds) & set(WORK_KINDS))
+    for doc, k in zip(docs, kinds):
+        if k in ("priorityclass", "priorityclass-list"):
+            inp.kueue_classes.append((src.name, doc))
+            if units is None:
+                from prio.loaders.priorityclasses import classes_from_docs
+
+                inp.classes += classes_from_docs([(src.name, doc)])
+        elif k == "config" and work_only:
+            if not seen_config:
+                inp.notes.append(f"{src.name}: its queue config is ignored, its pending work is read")
+            seen_config = True
+        elif k == "config":
+            if seen_config:
+                inp.notes.append(f"{src.name}: YAML documents after the first are ignored, as YuniKorn reads only the first")
+                break
+            seen_config = True
+            _set_config(inp, src.name, doc)
+        elif k in ("configmap", "configmap-list", "list", "helm-values"):
+            continue  # ConfigMaps and Helm values are taken from the units below; other lists hold nothing for us
+        elif k == "armada":
+            inp.armada.append((src.name, doc))
+        elif k in ("kueue", "namespace"):
+            inp.kueue.append((src.name, doc))
+        elif k in WORK_KINDS:
+            pending_docs.append((k, src.name, doc))
+        else:
+            pos = doc.start
+            raise InputError(src.name, f"not an input prio understands; expected {EXPECTED}", pos.line if doc.index else None)
+    if units is not None:
+        _take_units(inp, src.name, units, kinds)
+
+
+def _take_units(inp: Inputs, name: str, units: list, kinds: list) -> None:
+    """What a file's ConfigMaps, Helm values and PriorityClass manifests hold, decoded as
+    Kubernetes and YuniKorn decode them (documents.units): its PriorityClasses, and the queue
+    config a ConfigMap or Helm values carry (yunikorn-configs' replacing yunikorn-defaults')."""
+    from prio.loaders.priorityclasses import classes_from_docs
+
+    inp.classes += classes_from_docs([(name, u.doc) for u in units if u.kind == "priorityclass"])
+    carried = [u for u in units if u.kind == "queues" and u.label.startswith(("ConfigMap", "Helm values"))]
+    if not carried and "helm-values" in kinds:
+        why = next((u.label for u in units if u.label.startswith("Helm values")), "")
+        raise InputError(name, f"{why or 'Helm values without a queue config'}: nothing to explain")
+    if carried:
+        # FlattenConfigMaps: a key of yunikorn-configs replaces the same key of yunikorn-defaults.
+        chosen = next((u for u in carried if u.label.startswith("ConfigMap yunikorn-configs")), carried[0])
+        if len(carried) > 1:
+            inp.notes.append(f"{name}: using the queues.yaml of {chosen.label.split(',')[0]}, "
+                             "as the shim does (yunikorn-configs replaces yunikorn-defaults)")
+        _set_config(inp, name, chosen.doc)
+
+
+def _load_work(inp: Inputs, pending_docs: list) -> list:
+    """The snapshots of the pending work the files hold (native snapshots, REST dumps, pod and
+    node lists), read once the PriorityClasses are known; a REST queues dump becomes
+    inp.rest_queues."""
+    snaps: list = []
     nodes = _kube_nodes(pending_docs)
     for k, name, doc in pending_docs:
         if k == "nodes":
@@ -200,19 +238,7 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
         snaps.append(Snapshot(source=names, nodes=nodes, capacity=resources.total(n.capacity for n in nodes)))
     if inp.rest_queues and inp.config is not None:
         raise InputError(inp.config_name, "a queue config and a REST queues dump both describe the queues; give one of them")
-    if keep_documents:
-        inp.documents = [doc for _, _, doc in pending_docs]
-    if snaps:
-        inp.snapshot = merge(snaps)
-        inp.notes += inp.snapshot.notes
-    if inp.armada and (inp.config is not None or inp.snapshot is not None):
-        raise InputError(inp.armada[0][0], "an Armada scenario cannot be combined with YuniKorn inputs")
-    if inp.kueue:
-        if not any(k == "kueue" for k in (_kind(d.data) for _, d in inp.kueue)):
-            raise InputError(inp.kueue[0][0], "a Namespace alone: give the Kueue objects it goes with (ClusterQueue, Workload, ...)")
-        if inp.armada or inp.config is not None or inp.snapshot is not None:
-            raise InputError(inp.kueue[0][0], "Kueue objects cannot be combined with YuniKorn or Armada inputs")
-    return inp
+    return snaps
 
 
 def _kube_nodes(pending_docs) -> list | None:
