@@ -48,7 +48,6 @@ def fetch(client, partition: str | None = None, progress=None) -> Live:
     """Everything prio needs from the server, as Inputs (config, snapshot, REST queues).
 
     `progress(line)` hears how far per-queue fetching has got (a line on stderr)."""
-    from prio.io import http
     from prio.loaders import rest
 
     live_fetched: list = []
@@ -67,25 +66,7 @@ def fetch(client, partition: str | None = None, progress=None) -> Live:
         inp.notes.append(f"{client.base}: partition {part}; the server also has {', '.join(n for n in names if n != part)} (--partition NAME)")
     pq = f"/ws/v1/partition/{part}"
 
-    # The queue config YuniKorn runs.
-    try:
-        resp = client.get("/ws/v1/config", accept="application/x-yaml, application/json;q=0.5")
-    except InputError as e:
-        if "HTTP 404" not in e.message:
-            raise
-        resp = None
-        inp.notes.append(f"{client.url('/ws/v1/config')}: no config endpoint on this server (HTTP 404): the queues are "
-                         "taken from the queues endpoint (effective properties, no config order)")
-    if resp is not None:
-        live.config_text = config_yaml(resp)
-        live_fetched.append((resp.url, "the queue config (" + ("JSON, Go field names" if resp.media_type in http.JSON_TYPES else "YAML") + ")"))
-        docs = yamlnodes.load_fast(resp.url, live.config_text)
-        if not docs:
-            raise InputError(resp.url, "the config endpoint answered an empty config")
-        from prio.loaders.inputs import _set_config
-
-        _set_config(inp, resp.url, docs[0])
-        inp.recognised.append((resp.url, "the queue config YuniKorn runs"))
+    _fetch_config(client, live)
 
     # The runtime queue tree: currentPriority (explain compares), capacity, the version's shape.
     qurl = client.url(pq + "/queues")
@@ -112,11 +93,8 @@ def fetch(client, partition: str | None = None, progress=None) -> Live:
     inp.recognised.append((aurl, f"{len(asnap.apps)} active applications, {asnap.ask_count()} pending asks"))
 
     # Rejected applications: listed, never scheduled (YuniKorn refused to place them).
-    try:
-        rej = get_json(pq + "/applications/rejected", "rejected applications")
-    except InputError as e:
-        if "HTTP 404" not in e.message:
-            raise
+    rej = _served(lambda: get_json(pq + "/applications/rejected", "rejected applications"))
+    if rej is _ABSENT:
         rej = []
         inp.notes.append(f"{client.url(pq + '/applications/rejected')}: not on this server (HTTP 404, an older YuniKorn): rejected applications are not listed")
     live.rejected = _rejected(client.url(pq + "/applications/rejected"), rej)
@@ -127,11 +105,8 @@ def fetch(client, partition: str | None = None, progress=None) -> Live:
                          f"left out (never scheduled): {shown}{more}")
 
     # Nodes: for the snapshot's `nodes` (preemption is per node).
-    try:
-        nodes = get_json(pq + "/nodes", "nodes")
-    except InputError as e:
-        if "HTTP 404" not in e.message:
-            raise
+    nodes = _served(lambda: get_json(pq + "/nodes", "nodes"))
+    if nodes is _ABSENT:
         nodes = None
         inp.notes.append(f"{client.url(pq + '/nodes')}: not on this server (HTTP 404): preemption takes one node of the cluster's capacity")
     live.nodes = _nodes(client.url(pq + "/nodes"), nodes if nodes is not None else [])
@@ -160,6 +135,43 @@ def fetch(client, partition: str | None = None, progress=None) -> Live:
     return live
 
 
+_ABSENT = object()  # _served: the server has no such endpoint
+
+
+def _served(call):
+    """call()'s answer, or _ABSENT where the server answers HTTP 404: an endpoint an older
+    YuniKorn does not have (the caller says what is then assumed). Any other failure is raised."""
+    try:
+        return call()
+    except InputError as e:
+        if "HTTP 404" not in e.message:
+            raise
+        return _ABSENT
+
+
+def _fetch_config(client, live: Live) -> None:
+    """The queue config YuniKorn runs (/ws/v1/config, YAML or JSON with Go's field names) into
+    live.inputs; without the endpoint (HTTP 404) a note: the queues come from the queues
+    endpoint."""
+    from prio.io import http
+
+    inp = live.inputs
+    resp = _served(lambda: client.get("/ws/v1/config", accept="application/x-yaml, application/json;q=0.5"))
+    if resp is _ABSENT:
+        inp.notes.append(f"{client.url('/ws/v1/config')}: no config endpoint on this server (HTTP 404): the queues are "
+                         "taken from the queues endpoint (effective properties, no config order)")
+        return
+    live.config_text = config_yaml(resp)
+    live.fetched.append((resp.url, "the queue config (" + ("JSON, Go field names" if resp.media_type in http.JSON_TYPES else "YAML") + ")"))
+    docs = yamlnodes.load_fast(resp.url, live.config_text)
+    if not docs:
+        raise InputError(resp.url, "the config endpoint answered an empty config")
+    from prio.loaders.inputs import _set_config
+
+    _set_config(inp, resp.url, docs[0])
+    inp.recognised.append((resp.url, "the queue config YuniKorn runs"))
+
+
 def _fetch_usage(client, pq: str, notes: list, get_json, apps):
     """/usage/users and /usage/groups as ugm.Served (None when neither is served: an older
     YuniKorn, HTTP 404, whose users' usage is then what the running allocations read hold),
@@ -171,11 +183,8 @@ def _fetch_usage(client, pq: str, notes: list, get_json, apps):
 
     got, missing = {}, []
     for kind in ("users", "groups"):
-        try:
-            got[kind] = get_json(f"{pq}/usage/{kind}", f"the {kind}' usage")
-        except InputError as e:
-            if "HTTP 404" not in e.message:
-                raise
+        got[kind] = _served(lambda kind=kind: get_json(f"{pq}/usage/{kind}", f"the {kind}' usage"))
+        if got[kind] is _ABSENT:
             got[kind] = None
             missing.append(client.url(f"{pq}/usage/{kind}"))
     if missing:
@@ -226,14 +235,10 @@ def _pick_partition(url: str, names: list, want: str | None) -> str:
 
 def _fetch_active(client, pq: str, infos, live: Live, progress) -> list:
     """/applications/active, or (older YuniKorn, HTTP 404) every leaf's /queue/{q}/applications."""
-    try:
-        data = client.get_json(pq + "/applications/active")
+    data = _served(lambda: client.get_json(pq + "/applications/active"))
+    if data is not _ABSENT:
         live.fetched.append((client.url(pq + "/applications/active"), "active applications"))
-    except InputError as e:
-        if "HTTP 404" not in e.message:
-            raise
-        data = None
-    if data is not None:
+    if data is not _ABSENT and data is not None:
         if not isinstance(data, list):
             raise InputError(client.url(pq + "/applications/active"), "expected a list of applications")
         return data
