@@ -109,6 +109,10 @@ class Engine(TieWalk, ClusterWalk, Model):
     the path re-keyed); what can never fit is set aside with its reason (_set_aside). Each step
     notes the ties YuniKorn leaves to Go's map order (TieNote) as the reference does.
 
+    Two concepts live in mixins, reading this class's state: the walk at parents whose children
+    tie (walkties.TieWalk: kept tie groups, SliceStable beyond 20 siblings, parents sorted every
+    step, the tie notes) and the step with nodes or user/group limits (walkcluster.ClusterWalk).
+
     The hot path (_fast_pick, _allocate, _descend, _try_app) inlines what it calls per step;
     tests/yunikorn/test_differential.py holds every step, tie note and leftover to the
     reference's."""
