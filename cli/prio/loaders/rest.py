@@ -170,92 +170,116 @@ def load_queues(name: str, doc) -> tuple[list[QueueInfo], Snapshot | None]:
     stack = [(data, base, None)]
     while stack:
         q, path, parent = stack.pop()
-        if not isinstance(q, dict):
-            r.fail(path, "a queue in the dump must be an object with queuename")
-        qn = q.get("queuename")
-        if not isinstance(qn, str) or not qn.strip():
-            r.fail(path + ("queuename",) if "queuename" in q else path, "a queue in the dump needs a queuename (its full path)")
-        qpath = qn.strip().lower()
-        parts = qpath.split(".")
-        if any(not x for x in parts):
-            r.fail(path + ("queuename",), f"queuename {qn!r} is not a queue path like root.a.b")
-        if parent is not None and not (qpath.startswith(parent + ".") and qpath.count(".") == parent.count(".") + 1):
-            r.fail(path + ("queuename",), f"queue {qn!r} is listed as a child of {parent!r}, but its name does not say so")
-        if qpath in seen:
-            r.fail(path + ("queuename",), f"queue {qpath} appears twice in the dump")
-        seen[qpath] = path
-        status = q.get("status")
-        if isinstance(status, str) and status and status.lower() != "active":
-            flags["inactive"].append(f"{qpath} ({status})")
-        if isinstance(q.get("isLeaf"), str):
-            flags["string_leaf"] += 1
-        is_leaf = _bool(r, path + ("isLeaf",), q.get("isLeaf"), "isLeaf")
-        kids = q.get("children")
-        if kids is not None and not isinstance(kids, list):
-            r.fail(path + ("children",), "children must be a list of queues")
-        kids = kids or []
-        if is_leaf is None:
-            is_leaf = not kids and qpath != "root"
-        if is_leaf and kids:
-            r.fail(path + ("isLeaf",), f"queue {qpath} says isLeaf but has {len(kids)} children")
-        props_raw = q.get("properties")
-        if props_raw is not None and not isinstance(props_raw, dict):
-            r.fail(path + ("properties",), "properties must be a mapping of property name to value")
-        props = {str(k): ("" if v is None else str(v).lower() if isinstance(v, bool) else str(v))
-                 for k, v in (props_raw or {}).items()}
-        # Fence and offset: the DAO fields are the truth when present (the merged properties
-        # show priority.offset "0" and priority.policy "default" for the reset, inherited values).
-        if "isPriorityFence" in q or "priorityOffset" in q:
-            fence = _bool(r, path + ("isPriorityFence",), q.get("isPriorityFence"), "isPriorityFence")
-            if fence:
-                props[P.PRIORITY_POLICY] = "fence"
-            elif fence is False and P.priority_policy(props.get(P.PRIORITY_POLICY))[0] == "fence":
-                props[P.PRIORITY_POLICY] = "default"
-            off = _int32(r, path + ("priorityOffset",), q.get("priorityOffset", 0), "priorityOffset")
-            said = P.offset(props.get(P.PRIORITY_OFFSET))[0]
-            if said != off:  # an unreadable property that YuniKorn read as 0 is kept, for the note
-                if props.get(P.PRIORITY_OFFSET) not in (None, ""):
-                    flags["offset_mismatch"].append(f"{qpath} ({props.get(P.PRIORITY_OFFSET)!r} vs {off})")
-                props[P.PRIORITY_OFFSET] = str(off)
-        else:
-            flags["no_prio_fields"] += 1
-        # prioritySorting (newer DAOs) says what application.sort.priority the queue runs with.
-        sorting = _bool(r, path + ("prioritySorting",), q.get("prioritySorting"), "prioritySorting")
-        if sorting is False and P.SORT_PRIORITY not in props:
-            props[P.SORT_PRIORITY] = "disabled"
-        delay = q.get("preemptionDelay")
-        cur = q.get("currentPriority")
-        if cur is None:
-            flags["no_current"] += 1
-        else:
-            cur = _int32(r, path + ("currentPriority",), cur, "currentPriority")
-        info = QueueInfo(
-            path=qpath,
-            is_leaf=bool(is_leaf),
-            properties=props,
-            guaranteed=_resources(r, path + ("guaranteedResource",), q.get("guaranteedResource"), legacy),
-            max=_resources(r, path + ("maxResource",), q.get("maxResource"), legacy),
-            maxapps=_uint(r, path + ("maxRunningApps",), q.get("maxRunningApps") or 0, "maxRunningApps"),
-            allocated=_resources(r, path + ("allocatedResource",), q.get("allocatedResource"), legacy) or {},
-            current_priority=cur,
-            status=status if isinstance(status, str) and status else "Active",
-            priority_sorting=sorting,
-            preemption_enabled=_bool(r, path + ("preemptionEnabled",), q.get("preemptionEnabled"), "preemptionEnabled"),
-            preemption_fence=_bool(r, path + ("isPreemptionFence",), q.get("isPreemptionFence"), "isPreemptionFence"),
-            preemption_delay=delay if isinstance(delay, str) and delay else None,
-        )
+        info, kids = _queue_info(r, q, path, parent, seen, flags, legacy)
         out.append(info)
         for i in reversed(range(len(kids))):
-            stack.append((kids[i], path + ("children", i), qpath))
+            stack.append((kids[i], path + ("children", i), info.path))
     top = out[0]
     part = _partition(data.get("partition")) or "default"
+    notes += _dump_notes(flags, legacy, len(out), top.path)
+    capacity = top.max if top.path == "root" and top.max else None
+    snap = Snapshot(partition=part, capacity=capacity, source=name, queues=list(out), notes=notes)
+    return out, snap
+
+
+def _queue_info(r: Reader, q, path: tuple, parent: str | None, seen: dict, flags: dict, legacy: list) -> tuple:
+    """One queue object of the dump, at `path` under the queue `parent` (its path, None for the
+    top): its QueueInfo and its children (objects, read next). What the dump's notes count goes
+    into `flags` and `legacy`; every queue path into `seen` (a path twice is refused)."""
+    if not isinstance(q, dict):
+        r.fail(path, "a queue in the dump must be an object with queuename")
+    qn = q.get("queuename")
+    if not isinstance(qn, str) or not qn.strip():
+        r.fail(path + ("queuename",) if "queuename" in q else path, "a queue in the dump needs a queuename (its full path)")
+    qpath = qn.strip().lower()
+    parts = qpath.split(".")
+    if any(not x for x in parts):
+        r.fail(path + ("queuename",), f"queuename {qn!r} is not a queue path like root.a.b")
+    if parent is not None and not (qpath.startswith(parent + ".") and qpath.count(".") == parent.count(".") + 1):
+        r.fail(path + ("queuename",), f"queue {qn!r} is listed as a child of {parent!r}, but its name does not say so")
+    if qpath in seen:
+        r.fail(path + ("queuename",), f"queue {qpath} appears twice in the dump")
+    seen[qpath] = path
+    status = q.get("status")
+    if isinstance(status, str) and status and status.lower() != "active":
+        flags["inactive"].append(f"{qpath} ({status})")
+    if isinstance(q.get("isLeaf"), str):
+        flags["string_leaf"] += 1
+    is_leaf = _bool(r, path + ("isLeaf",), q.get("isLeaf"), "isLeaf")
+    kids = q.get("children")
+    if kids is not None and not isinstance(kids, list):
+        r.fail(path + ("children",), "children must be a list of queues")
+    kids = kids or []
+    if is_leaf is None:
+        is_leaf = not kids and qpath != "root"
+    if is_leaf and kids:
+        r.fail(path + ("isLeaf",), f"queue {qpath} says isLeaf but has {len(kids)} children")
+    props_raw = q.get("properties")
+    if props_raw is not None and not isinstance(props_raw, dict):
+        r.fail(path + ("properties",), "properties must be a mapping of property name to value")
+    props = {str(k): ("" if v is None else str(v).lower() if isinstance(v, bool) else str(v))
+             for k, v in (props_raw or {}).items()}
+    sorting = _priority_fields(r, q, path, qpath, props, flags)
+    delay = q.get("preemptionDelay")
+    cur = q.get("currentPriority")
+    if cur is None:
+        flags["no_current"] += 1
+    else:
+        cur = _int32(r, path + ("currentPriority",), cur, "currentPriority")
+    info = QueueInfo(
+        path=qpath,
+        is_leaf=bool(is_leaf),
+        properties=props,
+        guaranteed=_resources(r, path + ("guaranteedResource",), q.get("guaranteedResource"), legacy),
+        max=_resources(r, path + ("maxResource",), q.get("maxResource"), legacy),
+        maxapps=_uint(r, path + ("maxRunningApps",), q.get("maxRunningApps") or 0, "maxRunningApps"),
+        allocated=_resources(r, path + ("allocatedResource",), q.get("allocatedResource"), legacy) or {},
+        current_priority=cur,
+        status=status if isinstance(status, str) and status else "Active",
+        priority_sorting=sorting,
+        preemption_enabled=_bool(r, path + ("preemptionEnabled",), q.get("preemptionEnabled"), "preemptionEnabled"),
+        preemption_fence=_bool(r, path + ("isPreemptionFence",), q.get("isPreemptionFence"), "isPreemptionFence"),
+        preemption_delay=delay if isinstance(delay, str) and delay else None,
+    )
+    return info, kids
+
+
+def _priority_fields(r: Reader, q: dict, path: tuple, qpath: str, props: dict, flags: dict):
+    """A queue's priority fields (isPriorityFence, priorityOffset, prioritySorting) into its
+    merged properties `props`, where the DAO has them; its prioritySorting (None: not said)."""
+    # Fence and offset: the DAO fields are the truth when present (the merged properties
+    # show priority.offset "0" and priority.policy "default" for the reset, inherited values).
+    if "isPriorityFence" in q or "priorityOffset" in q:
+        fence = _bool(r, path + ("isPriorityFence",), q.get("isPriorityFence"), "isPriorityFence")
+        if fence:
+            props[P.PRIORITY_POLICY] = "fence"
+        elif fence is False and P.priority_policy(props.get(P.PRIORITY_POLICY))[0] == "fence":
+            props[P.PRIORITY_POLICY] = "default"
+        off = _int32(r, path + ("priorityOffset",), q.get("priorityOffset", 0), "priorityOffset")
+        said = P.offset(props.get(P.PRIORITY_OFFSET))[0]
+        if said != off:  # an unreadable property that YuniKorn read as 0 is kept, for the note
+            if props.get(P.PRIORITY_OFFSET) not in (None, ""):
+                flags["offset_mismatch"].append(f"{qpath} ({props.get(P.PRIORITY_OFFSET)!r} vs {off})")
+            props[P.PRIORITY_OFFSET] = str(off)
+    else:
+        flags["no_prio_fields"] += 1
+    # prioritySorting (newer DAOs) says what application.sort.priority the queue runs with.
+    sorting = _bool(r, path + ("prioritySorting",), q.get("prioritySorting"), "prioritySorting")
+    if sorting is False and P.SORT_PRIORITY not in props:
+        props[P.SORT_PRIORITY] = "disabled"
+    return sorting
+
+
+def _dump_notes(flags: dict, legacy: list, count: int, top: str) -> list:
+    """What a queues dump makes prio assume, said once for the dump (_queue_info counted it)."""
+    notes: list = []
     if legacy:
         notes.append("legacy (0.12) resource strings read as written: before YuniKorn 1.0 memory was in megabytes, "
                      "so do not mix this dump with newer ones")
     if flags["string_leaf"]:
         notes.append("isLeaf given as a string (as the site docs show it); read as a boolean")
     if flags["no_prio_fields"]:
-        notes.append(f"{flags['no_prio_fields']} of {len(out)} queues have no isPriorityFence/priorityOffset (a dump "
+        notes.append(f"{flags['no_prio_fields']} of {count} queues have no isPriorityFence/priorityOffset (a dump "
                      "from a YuniKorn before YUNIKORN-2974, or the site docs): their fence and offset are read from "
                      "the merged properties")
     if flags["inactive"]:
@@ -265,11 +289,9 @@ def load_queues(name: str, doc) -> tuple[list[QueueInfo], Snapshot | None]:
                      "; prio uses priorityOffset")
     if flags["no_current"]:
         notes.append("the dump does not report currentPriority for every queue: those are not compared with what prio computes")
-    if top.path != "root":
-        notes.append(f"the dump starts at {top.path}, not root (a /queue/{{q}} response): its ancestors are added with no properties")
-    capacity = top.max if top.path == "root" and top.max else None
-    snap = Snapshot(partition=part, capacity=capacity, source=name, queues=list(out), notes=notes)
-    return out, snap
+    if top != "root":
+        notes.append(f"the dump starts at {top}, not root (a /queue/{{q}} response): its ancestors are added with no properties")
+    return notes
 
 
 def build_tree(queues: list[QueueInfo]) -> QNode:
