@@ -123,3 +123,24 @@ def report(o, formats, body, redirect: bool = True) -> int:
         return redirected(o.output_file, lambda: body(o, fmt)) if redirect else body(o, fmt)
 
     return guarded(guarded_body)
+
+
+def read_inputs(o, keep_documents: bool = False, default_sample: str | None = None) -> tuple:
+    """What an analysis command reads, and the server it came from (prio.cli.live.Remote, or
+    None): --yunikorn's server, else the input files or --sample (`default_sample` where neither
+    is given); with -v, what each input was read as."""
+    from prio.cli.common import load_inputs, say_recognised
+
+    live = o.remote()
+    if live is not None:
+        from prio.cli import live as live_mod
+
+        inp = live_mod.load(live, o)
+    else:
+        sample = o.sample
+        if default_sample and not o.inputs and not sample:
+            sample = default_sample
+        inp = load_inputs(o.inputs, sample, o.priority_classes, keep_documents)
+    if o.verbose:
+        say_recognised(inp)
+    return inp, live

@@ -40,19 +40,11 @@ def _explain(o: Options, fmt: str) -> int:
     from prio.cli.kube import with_cluster
 
     o = with_cluster(o)  # --kube: the cluster's objects as inputs
-    live = o.remote()
-    from prio.cli.common import check_armada_options, load_inputs, say_notes, say_recognised, width
+    from prio.cli.common import check_armada_options, say_notes, width
     from prio.loaders.assemble import build
 
-    if live is not None:
-        from prio.cli import live as live_mod
-
-        inp = live_mod.load(live, o)
-    else:
-        # kept with inp (keep() below): the parsed snapshot is freed with the process, not here
-        inp = load_inputs(o.inputs, o.sample, o.priority_classes, keep_documents=True)
-    if o.verbose:
-        say_recognised(inp)
+    # the documents kept with inp (keep() below): the parsed snapshot is freed with the process
+    inp, live = shared.read_inputs(o, keep_documents=True)
     check_armada_options(inp, o.armada_decay, o.armada_weighting, armada_decay=o.armada_decay, armada_weighting=o.armada_weighting, armada_model=o.armada_model)
     refused = _refused_for_inputs(o, inp, fmt)
     if refused is not None:

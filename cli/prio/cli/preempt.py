@@ -40,8 +40,8 @@ def _preempt(o: Options, fmt: str) -> int:
     from prio.cli.kube import with_cluster
 
     o = with_cluster(o)  # --kube: the cluster's objects as inputs
-    color, live = o.colored(), o.remote()
-    from prio.cli.common import load_inputs, say_notes, say_recognised, width
+    color = o.colored()
+    from prio.cli.common import say_notes, width
     from prio.cli.outfile import write_text
     from prio.errors import InputError
     from prio.render import preempt as preempt_out
@@ -50,17 +50,8 @@ def _preempt(o: Options, fmt: str) -> int:
     from prio.yunikorn.preemption import quota
     from prio.yunikorn.ugm import limits_of
 
-    if live is not None:  # --yunikorn: config, queues, nodes and running allocations from the server
-        from prio.cli import live as live_mod
-
-        inp = live_mod.load(live, o)
-    else:
-        paths, sample = o.inputs, o.sample
-        if not paths and not sample:
-            sample = DEFAULT_SAMPLE
-        inp = load_inputs(paths, sample, o.priority_classes)
-    if o.verbose:
-        say_recognised(inp)
+    # --yunikorn: config, queues, nodes and running allocations from the server
+    inp, live = shared.read_inputs(o, default_sample=DEFAULT_SAMPLE)
     if inp.armada:
         raise InputError(inp.armada[0][0], "prio preempt models YuniKorn's preemption; this is an Armada scenario")
     if inp.snapshot is None:

@@ -37,18 +37,11 @@ def _simulate(o: Options, fmt: str) -> int:
     from prio.cli.kube import with_cluster
 
     o = with_cluster(o)  # --kube: the cluster's objects as inputs
-    color, live, limit = o.colored(), o.remote(), o.limit
-    from prio.cli.common import check_armada_options, load_inputs, say_notes, say_recognised, width, write_chunks
+    color, limit = o.colored(), o.limit
+    from prio.cli.common import check_armada_options, say_notes, width, write_chunks
     from prio.loaders.assemble import build
 
-    if live is not None:
-        from prio.cli import live as live_mod
-
-        inp = live_mod.load(live, o)
-    else:
-        inp = load_inputs(o.inputs, o.sample, o.priority_classes)
-    if o.verbose:
-        say_recognised(inp)
+    inp, live = shared.read_inputs(o)
     check_armada_options(inp, o.armada_decay, o.armada_weighting, armada_decay=o.armada_decay, armada_weighting=o.armada_weighting, rounds=o.rounds, seed=o.seed, armada_model=o.armada_model)
     if inp.armada and (o.steps is not None or limit is not None):  # refused, not silently ignored
         sys.stderr.write(f"prio: {'--steps' if o.steps is not None else '--limit'} applies to YuniKorn inputs, not Armada scenarios\n")
