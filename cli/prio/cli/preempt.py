@@ -50,7 +50,8 @@ def _preempt(o: Options, fmt: str) -> int:
     from prio.yunikorn.preemption import quota
     from prio.yunikorn.ugm import limits_of
 
-    # --yunikorn: config, queues, nodes and running allocations from the server
+    # the files (the preemption sample by default), or --yunikorn's config, queues, nodes and
+    # running allocations
     inp, live = shared.read_inputs(o, default_sample=DEFAULT_SAMPLE)
     if inp.armada:
         raise InputError(inp.armada[0][0], "prio preempt models YuniKorn's preemption; this is an Armada scenario")
