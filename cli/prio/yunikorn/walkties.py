@@ -2,12 +2,13 @@
 children tie on (priority, share) is walked when the heap alone cannot say who is first.
 
 Three kinds of parent, fixed for a run (model.Model decides which is which):
-- a parent whose tie groups insertion sort orders (20 candidates or fewer, or groups that are
-  chains under pending dominance): its group's order is kept between steps
+- a parent whose tie groups insertion sort orders (20 children or fewer, or one resource type,
+  where pending dominance is a total order): its group's order is kept between steps
   (tieorder.ParkedGroups) and walked from its first current entry (_descend_parked);
-- a parent beyond insertion sort (beyond_insertion: more than 20 candidates whose groups
-  SliceStable's merges may order): the least key's lone or dominating child from the heap,
-  else the group's first by gosort.first_of_group from its positions (_descend_by_key);
+- a parent beyond insertion sort (model.beyond_insertion: more than 20 children and two or more
+  resource types, where SliceStable's merges may order a group): the least key's lone or
+  dominating child from the heap, else the group's first by gosort.first_of_group from its
+  positions (_descend_by_key);
 - a parent whose children's fair max differ (misaligned): sorted every step by the reference's
   functions (sorted_children, _descend_sorted).
 Each records the tie note the reference engine would (_ties_with, _queue_tie, _say_tie).
