@@ -3,7 +3,7 @@ children tie on (priority, share) is walked when the heap alone cannot say who i
 
 Three kinds of parent, fixed for a run (model.Model decides which is which):
 - a parent whose tie groups insertion sort orders (20 children or fewer, or one resource type,
-  where pending dominance is a total order): its group's order is kept between steps
+  where pending dominance is a strict weak order): its group's order is kept between steps
   (tieorder.ParkedGroups) and walked from its first current entry (_descend_parked);
 - a parent beyond insertion sort (model.beyond_insertion: more than 20 children and two or more
   resource types, where SliceStable's merges may order a group): the least key's lone or
