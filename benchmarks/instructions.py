@@ -33,7 +33,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from generate import FENCED_SHAPES, SHAPES  # noqa: E402
-from run import PY, inputs  # noqa: E402
+from run import PY, inputs, small_config  # noqa: E402
 
 CHECKOUT = os.path.dirname(HERE)
 COLLECTED = re.compile(r"Collected : (\d+)")
@@ -68,6 +68,7 @@ def jobs(a) -> list[tuple[str, list[str]]]:
     table += [("explain", lambda: ["explain", *inputs(a.dir, "capacity", a.queues, a.asks), "-o", "json"]),
               ("validate-10k", lambda: ["validate", inputs(a.dir, "capacity", a.queues, a.asks)[0]]),
               ("validate-fenced", lambda: ["validate", inputs(a.dir, FENCED_SHAPES[0], a.queues, a.fenced_asks)[0], "-o", "json"]),
+              ("validate-20", lambda: ["validate", small_config(a.dir)]),
               ("version", lambda: ["--version"])]
     return [(name, make()) for name, make in table if name.startswith(a.only) or a.only.startswith(name)]
 

@@ -205,6 +205,15 @@ def inputs(root: str, shape: str, queues: int, asks: int) -> tuple[str, str]:
     return q, s
 
 
+def small_config(d: str) -> str:
+    """validate-20's input: SMALL written under the cache dir `d`; its path."""
+    small = os.path.join(d, "small.yaml")
+    os.makedirs(d, exist_ok=True)
+    with open(small, "w") as fh:
+        fh.write(SMALL)
+    return small
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--asks", type=int, default=None)
@@ -289,11 +298,7 @@ def main() -> None:
         got, base = against(prio + ["validate", q, "-o", "json"], [PY, "-c", PARSE, q], n, floor_in_process=True)
         row("validate-fenced", got, base, "CSafeLoader parse", "<= 3x")
     if want("validate-20"):
-        small = os.path.join(a.dir, "small.yaml")
-        os.makedirs(a.dir, exist_ok=True)
-        with open(small, "w") as fh:
-            fh.write(SMALL)
-        got, base = against(prio + ["validate", small], [PY, "-c", "import yaml"], a.repeat)
+        got, base = against(prio + ["validate", small_config(a.dir)], [PY, "-c", "import yaml"], a.repeat)
         row("validate-20", got, base, "python -c 'import yaml'", "<= 3x")
     if want("version"):
         got, base = against(prio + ["--version"], [PY, "-c", "pass"], a.repeat)

@@ -208,6 +208,16 @@ def test_instructions_counts_each_job_here_and_at_a_revision(tmp_path):
     assert sorted(p.name for p in (tmp_path / "cache").glob("*-v*")) == ["fenced-pods-30q-300a-v2", "fenced-vcore-memory-30q-300a-v2"]
 
 
+def test_instructions_counts_validate_of_the_small_config(tmp_path):
+    """validate-20, the row nearest its target, is counted too: run.py's 20-line config,
+    written under --dir."""
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "instructions.py"), "--only", "validate-20",
+                        "--dir", str(tmp_path / "cache")], capture_output=True, text=True, timeout=300, env=_stub_env(tmp_path))
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert [l.split()[:3] for l in r.stdout.splitlines() if l.startswith("validate")] == [["validate-20", "1.000", "G"]], r.stdout
+    assert (tmp_path / "cache" / "small.yaml").read_text().startswith("partitions:")
+
+
 def test_instructions_without_valgrind_says_so(tmp_path):
     r = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "instructions.py"), "--only", "version"],
                        capture_output=True, text=True, timeout=60, env=_stub_env(tmp_path, valgrind=False))
