@@ -262,6 +262,10 @@ def test_keep_options_need_anonymize(tmp_path):
     for opt in ("--keep-queue-names", "--keep-node-names"):
         r = run_cli("snapshot", q, a, opt, "--output-file", str(tmp_path / "x.yaml"))
         assert r.exit_code == 2 and f"{opt}: goes with --anonymize" in r.stderr, r.stderr
+    # refused before anything is read: an input that does not exist is not even opened
+    r = run_cli("snapshot", str(tmp_path / "missing.yaml"), "--keep-queue-names", "--output-file", str(tmp_path / "x.yaml"))
+    assert r.exit_code == 2 and r.stderr.strip() == "prio: --keep-queue-names: goes with --anonymize", r.stderr
+    assert not (tmp_path / "x.yaml").exists()
 
 
 def test_stderr_notes_name_rejected_applications_as_the_file_does(tmp_path):

@@ -54,6 +54,8 @@ def _snapshot(o: Options, fmt: str) -> int:
 
     if not o.output_file:
         raise InputError("--output-file", "is required: where to write the snapshot (- for stdout)")
+    if (o.keep_queue_names or o.keep_node_names) and not o.anonymize:  # refused before anything is read
+        raise InputError("--keep-queue-names" if o.keep_queue_names else "--keep-node-names", "goes with --anonymize")
     from prio.cli.outfile import refuse_inputs, write_text
     from prio.loaders import restdump
 
@@ -98,8 +100,6 @@ def _snapshot(o: Options, fmt: str) -> int:
     from prio.render import snapshot as snapshot_out
 
     used: dict = {}
-    if (o.keep_queue_names or o.keep_node_names) and not o.anonymize:
-        raise InputError("--keep-queue-names" if o.keep_queue_names else "--keep-node-names", "goes with --anonymize")
     keep = {"anonymize": o.anonymize, "keep_queues": o.keep_queue_names, "keep_nodes": o.keep_node_names}
     if config_text is None:  # nothing describes the queues: the snapshot alone (all queues dynamic)
         text = snapshot_out.render_snapshot_only(snap, source=source, names_out=used, **keep)
@@ -110,12 +110,20 @@ def _snapshot(o: Options, fmt: str) -> int:
         sys.stdout.write(text)
     else:
         write_text(o.output_file, text)
+    _say_written(o, fmt, snap, source, rejected, used["names"], inp)
+    return 0
+
+
+def _say_written(o, fmt: str, snap, source: str, rejected: list, names, inp) -> None:
+    """What was written, once the file is: its summary (json: on stdout, or on stderr when the
+    snapshot itself went to stdout; else one line on stderr) and the inputs' notes, named as
+    the file names things (--anonymize: renamed, no input named)."""
     summary = {"output": o.output_file, "source": source if not o.anonymize else "(anonymized)", "partition": snap.partition,
                "applications": len(snap.apps) - len(rejected), "pendingAsks": snap.ask_count(),
                "runningAllocations": sum(len(a.allocations or ()) for a in snap.apps), "nodes": len(snap.nodes or ()),
-               "rejected": [used["names"].app(r["application"]) for r in rejected]}  # as the file names them (--anonymize too)
+               "rejected": [names.app(r["application"]) for r in rejected]}  # as the file names them (--anonymize too)
     for note in inp.notes:  # anonymized: the notes name things as the file does, and no input
-        sys.stderr.write(f"prio: note: {_hide(note, used['names'], [source, *inp.names]) if o.anonymize else note}\n")
+        sys.stderr.write(f"prio: note: {_hide(note, names, [source, *inp.names]) if o.anonymize else note}\n")
     if fmt == "json":
         import json
 
@@ -132,7 +140,6 @@ def _snapshot(o: Options, fmt: str) -> int:
         nodes_s = f", {count(len(snap.nodes), 'node')}" if snap.nodes else ""
         sys.stderr.write(f"prio: wrote {o.output_file}: partition {snap.partition}, {count(len(snap.apps) - len(rejected), 'application')}, "
                          f"{count(snap.ask_count(), 'pending ask')}{run_s}{nodes_s}{rej}\n")
-    return 0
 
 
 def _hide(note: str, names, sources) -> str:
