@@ -72,6 +72,17 @@ def test_why_ask_names_the_decisive_comparison():
     assert run_cli("explain", "--behind", "app-1-1").exit_code == 2
     assert run_cli("explain", "--why-ask", "app-1-1", "--behind", "app-1-1").exit_code == 2
     assert run_cli("explain", "--why-ask", "app-1-1", "--why", "root").exit_code == 2
+
+
+@pytest.mark.parametrize("args, said", [
+    (("--behind", "app-1-1"), "prio: --behind goes with --why-ask"),
+    (("--why-ask", "app-1-1", "--queue", "root.a"), "prio: --why-ask goes alone (not with --why or --queue)"),
+    (("--pending", "--why-ask", "app-1-1"), "prio: --pending goes alone (not with --why, --why-ask or --queue)"),
+])
+def test_options_that_do_not_go_together_are_refused_before_anything_is_read(tmp_path, args, said):
+    """An input that does not exist is not even opened (nor a cluster or a server asked)."""
+    r = run_cli("explain", str(tmp_path / "missing.yaml"), *args)
+    assert r.exit_code == 2 and r.stdout == "" and r.stderr.strip() == said, r.stderr
     doc = json.loads(run_cli("explain", "--why-ask", "app-5-2", "-o", "json").stdout)
     assert doc["ask"] == "app-5-2" and "step 7" in doc["lines"][0]
 

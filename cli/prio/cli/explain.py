@@ -37,6 +37,9 @@ def run(o: Options) -> int:
 def _explain(o: Options, fmt: str) -> int:
     """Load the inputs, refuse options that do not apply to them, and answer the one question
     asked: Kueue's or Armada's explain, --pending, --why-ask, --why, or the tree and the asks."""
+    refused = _refused_together(o)
+    if refused is not None:
+        return refused
     from prio.cli.kube import with_cluster
 
     o = with_cluster(o)  # --kube: the cluster's objects as inputs
@@ -70,7 +73,7 @@ def _explain(o: Options, fmt: str) -> int:
     if o.pending:
         from prio.cli.why_pending import run_pending
 
-        return run_pending(eng, fmt, o.limit, o.colored(), alone=not (o.why or o.why_ask or o.queue))
+        return run_pending(eng, fmt, o.limit, o.colored())
     if o.why_ask:
         return _why_ask(o, fmt, inp, eng)
     if o.why:
@@ -79,6 +82,22 @@ def _explain(o: Options, fmt: str) -> int:
         lines = why_lines(eng, o.why)
         return _print_lines(fmt, {"queue": o.why, "why": lines}, lines)
     return _tree(o, fmt, inp, eng, live)
+
+
+def _refused_together(o: Options) -> int | None:
+    """2 (said on stderr) where options that do not go together are given, before anything is
+    read (a cluster, a server, a file): each question goes alone, and --behind with --why-ask.
+    None where they go together."""
+    if o.pending and (o.why or o.why_ask or o.queue):
+        sys.stderr.write("prio: --pending goes alone (not with --why, --why-ask or --queue)\n")
+        return 2
+    if o.behind and not o.why_ask:
+        sys.stderr.write("prio: --behind goes with --why-ask\n")
+        return 2
+    if o.why_ask and (o.why or o.queue):
+        sys.stderr.write("prio: --why-ask goes alone (not with --why or --queue)\n")
+        return 2
+    return None
 
 
 def _refused_for_inputs(o: Options, inp, fmt: str) -> int | None:
@@ -117,7 +136,7 @@ def _refused_for_inputs(o: Options, inp, fmt: str) -> int | None:
 
 def _refused_for_queues(o: Options, eng) -> int | None:
     """2 (said on stderr) where --queue or --why names no queue of the partition (with the
-    nearest names), or --why-ask and --behind are given with what they do not go with."""
+    nearest names)."""
     for target in (o.queue, o.why):
         if target:
             from prio.yunikorn.explain import find
@@ -130,12 +149,6 @@ def _refused_for_queues(o: Options, eng) -> int | None:
                 flag = "--queue" if target == o.queue else "--why"
                 sys.stderr.write(f"prio: {flag}: no queue {target!r} in this partition{did_you_mean(target, [q.path for q in eng.root.walk()])}\n")
                 return 2
-    if o.behind and not o.why_ask:
-        sys.stderr.write("prio: --behind goes with --why-ask\n")
-        return 2
-    if o.why_ask and (o.why or o.queue):
-        sys.stderr.write("prio: --why-ask goes alone (not with --why or --queue)\n")
-        return 2
     return None
 
 

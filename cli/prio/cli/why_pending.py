@@ -4,14 +4,11 @@ from __future__ import annotations
 import sys
 
 
-def run_pending(eng, fmt: str, limit, color: bool, alone: bool = True) -> int:
+def run_pending(eng, fmt: str, limit, color: bool) -> int:
     from prio.cli.common import width
     from prio.render import pending as pending_out
     from prio.yunikorn import reasons
 
-    if not alone:
-        sys.stderr.write("prio: --pending goes alone (not with --why, --why-ask or --queue)\n")
-        return 2
     steps = eng.run()
     asks = reasons.pending(eng)
     groups = reasons.summary(asks, first=3 if limit is None else limit)
