@@ -19,8 +19,6 @@ from __future__ import annotations
 import re
 
 from prio.yunikorn import properties as P
-from prio.errors import InputError
-from prio.diagnostics import format_path
 from prio.loaders.reader import Reader
 from prio.values import INT32_MAX, INT32_MIN, shown_number, too_long
 from prio.yunikorn.snapshot import App, Ask, QueueInfo, Snapshot
