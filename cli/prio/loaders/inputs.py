@@ -164,7 +164,7 @@ def _read_file(inp: Inputs, path: str, pending_docs: list, in_dirs: dict, for_cl
                 inp.notes.append(f"{src.name}: YAML documents after the first are ignored, as YuniKorn reads only the first")
                 break
             seen_config = True
-            _set_config(inp, src.name, doc)
+            set_config(inp, src.name, doc)
         elif k in ("configmap", "configmap-list", "list", "helm-values"):
             continue  # ConfigMaps and Helm values are taken from the units below; other lists hold nothing for us
         elif k == "armada":
@@ -197,7 +197,7 @@ def _take_units(inp: Inputs, name: str, units: list, kinds: list) -> None:
         if len(carried) > 1:
             inp.notes.append(f"{name}: using the queues.yaml of {chosen.label.split(',')[0]}, "
                              "as the shim does (yunikorn-configs replaces yunikorn-defaults)")
-        _set_config(inp, name, chosen.doc)
+        set_config(inp, name, chosen.doc)
 
 
 def _load_work(inp: Inputs, pending_docs: list) -> list:
@@ -329,7 +329,10 @@ def _wrong_endpoint(name: str, doc, kind: str) -> None:
         raise InputError(name, endpoints.message(found), doc.start.line if doc.index else None)
 
 
-def _set_config(inp: Inputs, name: str, doc) -> None:
+def set_config(inp: Inputs, name: str, doc) -> None:
+    """The queue config of `doc` (a queues.yaml, or the REST /ws/v1/config answer) decoded into
+    `inp`, read from `name`: a file, a ConfigMap's queues.yaml, or a live server (live.py). A
+    second config is refused; the lint rules run later, by the command (prio.cli.common.check_config)."""
     if inp.config is not None:
         raise InputError(name, f"a second queue config (the first came from {inp.config_name}); give one config at a time")
     data = doc.data

@@ -166,9 +166,9 @@ def _fetch_config(client, live: Live) -> None:
     docs = yamlnodes.load_fast(resp.url, live.config_text)
     if not docs:
         raise InputError(resp.url, "the config endpoint answered an empty config")
-    from prio.loaders.inputs import _set_config
+    from prio.loaders.inputs import set_config
 
-    _set_config(inp, resp.url, docs[0])
+    set_config(inp, resp.url, docs[0])
     inp.recognised.append((resp.url, "the queue config YuniKorn runs"))
 
 
