@@ -238,10 +238,10 @@ def _fetch_active(client, pq: str, infos, live: Live, progress) -> list:
     data = _served(lambda: client.get_json(pq + "/applications/active"))
     if data is not _ABSENT:
         live.fetched.append((client.url(pq + "/applications/active"), "active applications"))
-    if data is not _ABSENT and data is not None:
-        if not isinstance(data, list):
-            raise InputError(client.url(pq + "/applications/active"), "expected a list of applications")
-        return data
+        if data is not None:  # (a null answer is read queue by queue, as a 404 is)
+            if not isinstance(data, list):
+                raise InputError(client.url(pq + "/applications/active"), "expected a list of applications")
+            return data
     leaves = [q.path for q in infos if q.is_leaf]
     live.inputs.notes.append(f"{client.url(pq + '/applications/active')}: not on this server (HTTP 404, an older YuniKorn): "
                              f"applications read queue by queue ({len(leaves)} leaf queues)")
