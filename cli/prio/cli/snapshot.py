@@ -89,6 +89,8 @@ def _snapshot(o: Options, fmt: str) -> int:
     from prio.yunikorn.snapshot import Snapshot
 
     eng = build(inp, o.partition)  # the partition as explain would pick it; fails as explain would
+    # where placement put each application, written as its queue (pods: the queue the core gives)
+    placed = {st.app.id: st.leaf.path for st in eng.apps if not st.app.placed} if inp.config is not None else {}
     if not rejected and eng.rejected:  # from files: the applications the config's placement rules refuse
         rejected = [{"application": r.application, "queue": r.queue, "reason": r.reason} for r in eng.rejected]
     snap = inp.snapshot or Snapshot(source="(no pending work)")
@@ -105,7 +107,7 @@ def _snapshot(o: Options, fmt: str) -> int:
         text = snapshot_out.render_snapshot_only(snap, source=source, names_out=used, **keep)
     else:
         text = snapshot_out.render(config_text, snap, source=source, raw_apps=raw_apps, nodes=nodes,
-                                   rejected=rejected, names_out=used, **keep)
+                                   rejected=rejected, names_out=used, placed=placed, **keep)
     if o.output_file == "-":
         sys.stdout.write(text)
     else:
@@ -154,6 +156,10 @@ def config_text_of(inp) -> str | None:
     written (so YuniKorn reads it exactly as before); a ConfigMap's embedded config re-emitted
     from its data; for a REST queues dump, a config built from the effective properties; None
     when nothing describes the queues."""
+    if inp.default_config:
+        from prio.kube.shim import DEFAULT_CONFIG
+
+        return "# YuniKorn's built-in default config: no queues.yaml was given\n" + DEFAULT_CONFIG
     if inp.config is not None:
         text = _first_document_text(inp.config_name, inp.config_doc)
         if text is not None:

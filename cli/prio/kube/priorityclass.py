@@ -33,6 +33,9 @@ class PriorityClass:
     value: int
     global_default: bool = False
     preemption_policy: str = PREEMPTION_POLICIES[0]
+    # False when the class carries the annotation yunikorn.apache.org/allow-preemption: "false"
+    # (the shim's Context.IsPreemptSelfAllowed: its pods are not preempted)
+    allow_preemption: bool = True
 
 
 class ResolveError(ValueError):

@@ -67,3 +67,21 @@ def to_internal(name: str, text) -> tuple[str, int]:
     if v > INT64_MAX:
         raise QuantityError(f"quantity {str(text).strip()!r} for {name} does not fit int64")
     return key, v
+
+
+INT64_MIN = -(2**63)
+
+
+def as_sent(name: str, text) -> tuple[str, int]:
+    """(YuniKorn resource name, value) exactly as the shim sends a quantity that Kubernetes
+    accepted (getResource): Go's int64 arithmetic kept as it is, where to_internal refuses:
+    `cpu` past int64 millicores overflows (MilliValue: `cpu: 1Ei` is -9223372036854775808), every
+    other name saturates at the int64 maximum (Value: memory `9Ei`)."""
+    d = parse(text)
+    if d < 0:
+        raise QuantityError(f"negative quantity {str(text).strip()!r} for {name}: requests cannot be negative")
+    if name == "cpu":
+        v = int((d * 1000).to_integral_value(rounding=ROUND_CEILING))
+        return "vcore", v if v <= INT64_MAX else INT64_MIN
+    v = int(d.to_integral_value(rounding=ROUND_CEILING))
+    return name, min(v, INT64_MAX)

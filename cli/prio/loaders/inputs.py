@@ -37,6 +37,11 @@ class Inputs:
     # where in notes the caller's note on the config's errors belongs (None: no config, or
     # checked already): loaders run no lint rules, the command does (prio.cli.common.check_config)
     config_note_at: int | None = None
+    # the shim's ConfigMaps' data, merged as FlattenConfigMaps does (yunikorn-configs' keys
+    # replacing yunikorn-defaults'), and the Namespaces' annotations: how pods are read
+    shim_data: dict = field(default_factory=dict)
+    namespaces: dict | None = None
+    default_config: bool = False  # the config is YuniKorn's built-in one (no queues.yaml given)
 
 
 _WHAT = {"config": "a queue config", "configmap": "a ConfigMap", "configmap-list": "ConfigMaps",
@@ -93,6 +98,8 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
             skipped = sum(1 for p in in_dirs if os.path.dirname(p) == d)
             raise InputError(d, f"no input prio reads in this directory ({skipped} YAML/JSON file{'s' if skipped != 1 else ''} skipped); expected {EXPECTED}")
     snaps = _load_work(inp, pending_docs)
+    if inp.config is None and any(k == "pods" for k, _, _ in pending_docs):
+        _default_config(inp)
     if keep_documents:
         inp.documents = [doc for _, _, doc in pending_docs]
     if snaps:
@@ -100,6 +107,8 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
         inp.notes += inp.snapshot.notes
     if inp.armada and (inp.config is not None or inp.snapshot is not None):
         raise InputError(inp.armada[0][0], "an Armada scenario cannot be combined with YuniKorn inputs")
+    if inp.kueue and inp.snapshot is not None and all(_kind(d.data) == "namespace" for _, d in inp.kueue):
+        inp.kueue = []  # Namespaces beside pods: read for the shim's application tags
     if inp.kueue:
         if not any(k == "kueue" for k in (_kind(d.data) for _, d in inp.kueue)):
             raise InputError(inp.kueue[0][0], "a Namespace alone: give the Kueue objects it goes with (ClusterQueue, Workload, ...)")
@@ -143,6 +152,7 @@ def _read_file(inp: Inputs, path: str, pending_docs: list, in_dirs: dict, for_cl
     inp.recognised.append((src.name, ", ".join(dict.fromkeys(_WHAT.get(k, k) for k in kinds))))
     if for_classes and set(kinds) - {"priorityclass", "priorityclass-list"}:
         raise InputError(src.name, "--priority-classes takes PriorityClass manifests; this file holds something else")
+    _cluster_objects(inp, docs, kinds)
     units = None
     if {"configmap", "configmap-list", "priorityclass", "priorityclass-list", "helm-values"} & set(kinds):
         units = documents.units(src.name, src.text)  # decoded as Kubernetes and YuniKorn decode them
@@ -230,7 +240,9 @@ def _load_work(inp: Inputs, pending_docs: list) -> list:
         else:
             from prio.loaders import kubectl
 
-            snaps.append(kubectl.load_pods(name, doc, inp.classes, nodes))
+            from prio.kube import shim
+
+            snaps.append(kubectl.load_pods(name, doc, inp.classes, nodes, shim.settings(inp.shim_data), inp.namespaces))
     if nodes is not None and not any(k == "pods" for k, _, _ in pending_docs):  # nodes with other pending work, or alone
         from prio.yunikorn import resources
 
@@ -239,6 +251,43 @@ def _load_work(inp: Inputs, pending_docs: list) -> list:
     if inp.rest_queues and inp.config is not None:
         raise InputError(inp.config_name, "a queue config and a REST queues dump both describe the queues; give one of them")
     return snaps
+
+
+def _cluster_objects(inp: Inputs, docs, kinds) -> None:
+    """The ConfigMaps the shim reads its settings from and the Namespaces it takes application
+    tags from, wherever they are among a file's documents (alone or in Lists)."""
+    from prio.kube.configmap import NAMES
+
+    for doc, k in zip(docs, kinds):
+        data = doc.data
+        objs = [data] if k in ("configmap", "namespace") else \
+            [i for i in data.get("items") or () if isinstance(i, dict)] if k in ("configmap-list", "list") else []
+        for o in objs:
+            md = o.get("metadata") if isinstance(o.get("metadata"), dict) else {}
+            if o.get("kind") == "Namespace" and isinstance(md.get("name"), str):
+                notes = md.get("annotations")
+                inp.namespaces = inp.namespaces or {}
+                inp.namespaces[md["name"]] = {str(a): str(v) for a, v in notes.items()} if isinstance(notes, dict) else {}
+            elif o.get("kind") == "ConfigMap" and md.get("name") in NAMES and isinstance(o.get("data"), dict):
+                found = {str(a): str(v) for a, v in o["data"].items()}
+                if md["name"] == "yunikorn-configs":
+                    inp.shim_data = {**inp.shim_data, **found}
+                else:  # yunikorn-defaults: yunikorn-configs' keys win whatever the order read
+                    inp.shim_data = {**found, **inp.shim_data}
+
+
+def _default_config(inp: Inputs) -> None:
+    """No queues.yaml among the inputs of pods: the core runs its built-in default config (one
+    tag rule on the namespace that creates the queue, root open to all)."""
+    from prio.kube.shim import DEFAULT_CONFIG
+
+    name = "YuniKorn's built-in default config"
+    [doc] = yamlnodes.load(name, DEFAULT_CONFIG)
+    set_config(inp, name, doc)
+    inp.default_config = True
+    inp.notes.append("no queues.yaml among the inputs: the pods are placed as YuniKorn's built-in default config places them "
+                     "(one rule, tag namespace with create: root.<namespace>; root open to all); give the yunikorn-configs "
+                     "ConfigMap or the queues.yaml your scheduler runs to place them as it does")
 
 
 def _kube_nodes(pending_docs) -> list | None:

@@ -39,11 +39,11 @@ does not report: left out, and said so.
 """
 from __future__ import annotations
 
-import json
 from typing import NamedTuple
 
 from prio.errors import InputError
 from prio.kube import quantity as kq
+from prio.kube import shim
 from prio.loaders.priorityclasses import classes_from_docs
 from prio.kube.priorityclass import ResolveError, catalogue, resolve_class
 from prio.loaders.reader import parse_time, to_ns
@@ -54,13 +54,7 @@ from prio.io.document import Document
 from prio.io.recognise import NOT_POD_LISTS, is_node, is_pod, is_pod_list  # noqa: F401 - recognised by shape
 from prio.values import count
 
-SCHEDULER = "yunikorn"
-APP_ID_LABELS = (("label", "yunikorn.apache.org/app-id"), ("annotation", "yunikorn.apache.org/app-id"),
-                 ("label", "applicationId"), ("label", "spark-app-selector"))
-QUEUE_LABELS = (("label", "yunikorn.apache.org/queue"), ("annotation", "yunikorn.apache.org/queue"), ("label", "queue"))
-USER_INFO = "yunikorn.apache.org/user.info"  # the shim's userInfoKey (utils.GetUserFromPod)
-DEFAULT_USER = "nobody"  # the shim's constants.DefaultUser
-ALLOW_PREEMPTION = "yunikorn.apache.org/allow-preemption"  # "false": the pod is never a victim
+PREEMPT_LOWER = "PreemptLowerPriority"  # the preemptionPolicy admission gives without a class
 
 
 class PodRecord(NamedTuple):
@@ -69,19 +63,22 @@ class PodRecord(NamedTuple):
     order: int  # its place among the pods kept
     created: float | None
     app_id: str
-    queue: str
-    qpath: tuple
+    queue: str  # as the pod asks for it, exactly as written ("" when it names none)
     name: str
     namespace: str
+    uid: str
     priority: int
     resources: dict
     bound: bool
     node: str  # spec.nodeName ("" when not bound)
     user: str
     groups: tuple
-    owned: bool  # has ownerReferences (then the shim marks no task the application's originator)
-    allow_preemption: bool
+    allow_preemption: bool  # the shim's isPreemptSelfAllowed
     preemption_policy: str
+    placeholder: bool
+    task_group: str
+    owners: tuple  # the uids of metadata.ownerReferences (a placeholder's name its originator)
+    tags: dict  # what the pod gives the application it creates (getAppMetadata)
     line: int | None
 
 
@@ -103,83 +100,137 @@ def _strmap(r, md: dict, key: str, path) -> dict:
     return v
 
 
-def _first(sources: dict, order, path) -> tuple[str | None, tuple | None]:
-    for where, key in order:
-        v = sources[where].get(key)
-        if v is not None and str(v) != "":
-            return str(v), path + ("metadata", where + "s", key)
-    return None, None
-
-
-def _requests(r, c: dict, cpath) -> dict:
+def _requests(r, c: dict, cpath, manifest: bool) -> dict:
+    """A container's requests (resources.requests); for a manifest, a limit without a request
+    is the request, as the API server's defaulting makes it on creation. The shim never reads
+    limits: a created pod's export already carries what defaulting wrote."""
     res = c.get("resources")
     if res is None:
         return {}
     if not isinstance(res, dict):
         r.fail(cpath + ("resources",), "resources must be a mapping with requests and limits")
-    out = {}
     req = res.get("requests") or {}
     lim = res.get("limits") or {}
     for what, m in (("requests", req), ("limits", lim)):
         if not isinstance(m, dict):
             r.fail(cpath + ("resources", what), f"resources.{what} must be a mapping of resource name to quantity")
-    for what, m in (("requests", req), ("limits", lim)):
-        for k, v in m.items():
-            if what == "limits" and k in req:
-                continue  # a request wins; a limit alone is the request (API defaulting)
-            key, val = _quantity(r, cpath + ("resources", what, k), k, v)
-            out[key] = val
+    out = {}
+    for k, v in req.items():
+        key, val = _quantity(r, cpath + ("resources", "requests", k), k, v)
+        out[key] = val
+    if manifest:
+        for k, v in lim.items():
+            if k not in req:
+                key, val = _quantity(r, cpath + ("resources", "limits", k), k, v)
+                out[key] = val
     return out
 
 
 def _quantity(r, p, name, value) -> tuple:
-    """(YuniKorn's resource name, its value) of one Kubernetes quantity at path p, read from
-    its source text where there is one (so `1.5` stays the text written, not a float)."""
+    """(YuniKorn's resource name, its value) of one Kubernetes quantity at path p, as the shim
+    sends it (quantity.as_sent), read from its source text where there is one (so `1.5` stays
+    the text written, not a float)."""
     raw = r.doc.raw(p)
     try:
-        return kq.to_internal(str(name), raw if raw is not None and not isinstance(value, bool) else value)
+        return kq.as_sent(str(name), raw if raw is not None and not isinstance(value, bool) else value)
     except kq.QuantityError as e:
         r.fail(p, str(e))
 
 
-def pod_resources(r, spec: dict, path) -> dict:
-    """What the shim asks YuniKorn for (GetPodResource): containers summed, restartable init
-    containers (sidecars) added too; each other init container raises a resource to its own
-    request plus the sidecars started before it, when that is larger; pod-level
-    `spec.resources.requests` replace what the containers give; then the pod overhead and one
-    `pods`."""
-    total: dict = {}
+def _max_into(into: dict, other: dict) -> None:
+    """The shim's updateMax: each resource the larger of the two."""
+    for k, v in other.items():
+        if k not in into or v > into[k]:
+            into[k] = v
+
+
+def _statuses(r, status, path) -> tuple[dict, bool]:
+    """The container statuses by name (init containers' too) and whether a resize is
+    infeasible (status.resize, or a PodResizePending condition with reason Infeasible)."""
+    if not isinstance(status, dict):
+        return {}, False
+    out = {}
+    for key in ("containerStatuses", "initContainerStatuses"):
+        for cs in status.get(key) or () if isinstance(status.get(key), list) else ():
+            if isinstance(cs, dict) and isinstance(cs.get("name"), str):
+                out[cs["name"]] = cs
+    infeasible = status.get("resize") == "Infeasible" or any(
+        isinstance(c, dict) and c.get("type") == "PodResizePending" and c.get("reason") == "Infeasible"
+        for c in (status.get("conditions") or () if isinstance(status.get("conditions"), list) else ()))
+    return out, infeasible
+
+
+def _container(r, c: dict, cpath, statuses: dict, infeasible: bool, manifest: bool) -> dict:
+    """computeContainerResource: the container's requests, raised to what its status shows
+    allocated or requested (in-place resize); an infeasible resize keeps the status' requests."""
+    combined = _requests(r, c, cpath, manifest)
+    cs = statuses.get(c.get("name"))
+    if cs is not None:
+        res = cs.get("resources")
+        if infeasible and isinstance(res, dict):
+            return _quantities(r, res.get("requests") or {}, cpath, "the container status' resources.requests")
+        if isinstance(cs.get("allocatedResources"), dict):
+            _max_into(combined, _quantities(r, cs["allocatedResources"], cpath, "allocatedResources"))
+        if isinstance(res, dict) and isinstance(res.get("requests"), dict):
+            _max_into(combined, _quantities(r, res["requests"], cpath, "the container status' resources.requests"))
+    return combined
+
+
+POD_LEVEL = ("cpu", "memory")  # component-helpers IsSupportedPodLevelResource, with hugepages-*
+
+
+def pod_resources(r, spec: dict, path, status=None, manifest: bool = False) -> dict:
+    """What the shim asks YuniKorn for (GetPodResource): the containers summed (each as
+    _container reads it); init containers as checkInitContainerRequest takes them (sidecars,
+    `restartPolicy: Always`, added to the pod; each init container needs its own request plus
+    the sidecars started before it, and the pod takes the larger); pod-level
+    `spec.resources.requests` replace cpu, memory and hugepages; then the overhead and one `pods`."""
     for key in ("containers", "initContainers"):
         if spec.get(key) is not None and not isinstance(spec.get(key), list):
             r.fail(path + ("spec", key), f"spec.{key} must be a list of containers")
+    statuses, infeasible = _statuses(r, status, path)
+    total: dict = {}
     for i, c in enumerate(spec.get("containers") or []):
         if not isinstance(c, dict):
             r.fail(path + ("spec", "containers", i), "a container must be a mapping")
-        resources.add_to(total, _requests(r, c, path + ("spec", "containers", i)))
-    inits = []
-    sidecars: dict = {}  # the sidecars started so far: they keep running beside later init containers
-    for i, c in enumerate(spec.get("initContainers") or []):
-        if not isinstance(c, dict):
-            r.fail(path + ("spec", "initContainers", i), "an init container must be a mapping")
-        req = _requests(r, c, path + ("spec", "initContainers", i))
-        if c.get("restartPolicy") == "Always":
-            resources.add_to(total, req)
-            resources.add_to(sidecars, req)
-        else:
-            with_sidecars = dict(sidecars)
-            resources.add_to(with_sidecars, req)
-            inits.append(with_sidecars)
-    for req in inits:
-        for k, v in req.items():
-            if v > total.get(k, 0):
-                total[k] = v
+        resources.add_to(total, _container(r, c, path + ("spec", "containers", i), statuses, infeasible, manifest))
+    inits = spec.get("initContainers") or []
+    if inits:
+        init_max: dict = {}
+        sidecars: dict = {}  # the sidecars started so far: they keep running beside later init containers
+        for i, c in enumerate(inits):
+            if not isinstance(c, dict):
+                r.fail(path + ("spec", "initContainers", i), "an init container must be a mapping")
+            own = _container(r, c, path + ("spec", "initContainers", i), statuses, infeasible, manifest)
+            current = dict(own)
+            resources.add_to(current, sidecars)
+            if c.get("restartPolicy") == "Always":
+                resources.add_to(sidecars, own)
+            _max_into(init_max, current)
+        resources.add_to(total, sidecars)
+        _max_into(total, init_max)
     pod_level = spec.get("resources")
-    if isinstance(pod_level, dict) and isinstance(pod_level.get("requests"), dict):
-        total.update(_requests(r, {"resources": {"requests": pod_level["requests"]}}, path + ("spec",)))
+    if isinstance(pod_level, dict):
+        reqs = pod_level.get("requests")
+        if manifest and isinstance(pod_level.get("limits"), dict):
+            # defaulting: a pod-level limit with no pod-level request, that no container requests, is the request
+            reqs = dict(reqs or {})
+            asked = {k for c in spec.get("containers") or () if isinstance(c, dict)
+                     for k in ((c.get("resources") or {}).get("requests") or {})}
+            for k, v in pod_level["limits"].items():
+                if k not in reqs and k not in asked:
+                    reqs[k] = v
+            if reqs:
+                pod_level = {**pod_level, "requests": reqs}
+        if isinstance(reqs, dict) and reqs:
+            for k, v in reqs.items():
+                if k in POD_LEVEL or str(k).startswith("hugepages-"):
+                    key, val = _quantity(r, path + ("spec", "resources", "requests", k), k, v)
+                    total[key] = val
     ov = spec.get("overhead")
     if ov is not None:
         resources.add_to(total, _quantities(r, ov, path + ("spec", "overhead"), "spec.overhead"))
-    total["pods"] = 1
+    total["pods"] = 1 + total.pop("pods", 0)  # the shim starts from pods: 1 (written last, as before)
     return total
 
 
@@ -249,11 +300,14 @@ def _classes_in_file(items) -> list:
     return classes_from_docs(docs)
 
 
-def load_pods(name: str, doc, classes=(), nodes: list | None = None) -> Snapshot:
+def load_pods(name: str, doc, classes=(), nodes: list | None = None, settings: dict | None = None,
+              namespaces: dict | None = None) -> Snapshot:
     """The YuniKorn pods of a pod list as a snapshot of applications, running allocations and
-    pending asks. `nodes`: the cluster's nodes (load_nodes of every input), when known: the
-    snapshot then holds them, what other schedulers' pods take on them added to their
-    `occupied` (the list is shared by every pod list of the run, each adding its own pods)."""
+    pending asks, as the shim submits them. `nodes`: the cluster's nodes (load_nodes of every
+    input), when known: the snapshot then holds them, what other schedulers' pods take on them
+    added to their `occupied` (the list is shared by every pod list of the run, each adding its
+    own pods). `settings`: the shim's settings from its ConfigMaps (shim.settings);
+    `namespaces`: Namespace name -> its annotations, for the application tags."""
     r = Reader(name, doc, name_path="unpositioned")
     items, bare = _items(r, doc.data)
     # as the native loader: the file's own classes first (the first definition of a name counts)
@@ -264,10 +318,8 @@ def load_pods(name: str, doc, classes=(), nodes: list | None = None) -> Snapshot
     if nodes is not None:
         snap.nodes = nodes
         snap.capacity = resources.total(n.capacity for n in nodes)  # root's max: the partition's nodes
-    skipped: dict[str, int] = {}
+    ctx = _Context(settings or {}, namespaces, all_classes, cat, by_node)
     other_kinds: dict[str, int] = {}
-    counts = {"no_queue": set(), "autogen": 0, "no_status": 0, "unknown_class": set(), "bound": 0, "rooted": set(),
-              "stale_class": set(), "foreign": 0, "orphans": set(), "bad_user": set()}
     pods = []  # one record per YuniKorn pod, in file order
     for pod, path in items:
         if not is_pod(pod, bare):
@@ -278,13 +330,28 @@ def load_pods(name: str, doc, classes=(), nodes: list | None = None) -> Snapshot
             continue
         order = len(pods) + 1
         pos = doc.pos(path) if doc.index else None
-        rec = _pod(r, pod, path, order, all_classes, cat, counts, skipped, by_node, pos.line if pos else None)
+        rec = _pod(r, pod, path, order, ctx, pos.line if pos else None)
         if rec is not None:
             pods.append(rec)
-    apps, disagree = _applications(name, pods, counts)
+    apps, disagree = _applications(name, pods, ctx.counts)
     snap.apps = apps
-    snap.notes += _notes(counts, disagree, skipped, other_kinds)
+    snap.notes += _notes(ctx.counts, disagree, ctx.skipped, other_kinds)
     return snap
+
+
+class _Context:
+    """What reading one pod list needs beside the pod: the shim's settings, the Namespaces, the
+    PriorityClasses, the nodes, and the counts the notes are made of."""
+
+    def __init__(self, settings: dict, namespaces: dict | None, classes: list, cat: dict, by_node: dict | None):
+        self.unique_ids = bool(settings.get("generateUniqueAppIds"))
+        self.gangs = not settings.get("disableGangScheduling")
+        self.namespaces = namespaces
+        self.classes, self.cat, self.by_node = classes, cat, by_node
+        self.skipped: dict[str, int] = {}
+        self.counts: dict = {"autogen": 0, "no_status": 0, "unknown_class": set(), "bound": 0, "stale_class": set(),
+                             "foreign": 0, "orphans": set(), "bad_user": set(), "no_priority": set(), "gated": set(),
+                             "refused": []}
 
 
 def _items(r, data) -> tuple[list, bool]:
@@ -304,11 +371,11 @@ def _skip(skipped: dict, why: str) -> None:
     skipped[why] = skipped.get(why, 0) + 1
 
 
-def _pod(r, pod: dict, path, order: int, all_classes, cat: dict, counts: dict, skipped: dict,
-         by_node: dict | None, line: int | None) -> PodRecord | None:
-    """One YuniKorn pod as a PodRecord, or None when YuniKorn leaves it out (terminating,
-    finished, bound to a node `by_node` does not hold: counted in `skipped`) or it is another
-    scheduler's (with nodes, one bound to a node and not finished takes room there)."""
+def _pod(r, pod: dict, path, order: int, ctx: _Context, line: int | None) -> PodRecord | None:
+    """One YuniKorn pod as a PodRecord, or None when the shim reports nothing for it (finished,
+    bound to a node `ctx.by_node` does not hold, waiting on scheduling gates, a manifest the API
+    server would refuse: counted in ctx.skipped) or it is another scheduler's (with nodes, one
+    bound to a node and not finished takes room there: a foreign allocation)."""
     md = _meta(r, pod, path)
     spec = pod.get("spec")
     if not isinstance(spec, dict):
@@ -322,113 +389,124 @@ def _pod(r, pod: dict, path, order: int, all_classes, cat: dict, counts: dict, s
     status = pod.get("status")
     if status is not None and not isinstance(status, dict):
         r.fail(path + ("status",), "status must be a mapping")
+    manifest = status is None  # not created yet: taken through what the API server does on creation
     node = spec.get("nodeName") or ""
     if not isinstance(node, str):
         r.fail(path + ("spec", "nodeName"), f"spec.nodeName must be a string, found {node!r}")
-    sched = spec.get("schedulerName") or "default-scheduler"
-    if sched != SCHEDULER:
-        # the shim's updateForeignPod: assigned and not terminated (Succeeded, Failed) is a
-        # foreign allocation on its node, if the node is known (else an orphan it skips)
-        if by_node is not None and node in by_node and (status or {}).get("phase") not in ("Succeeded", "Failed"):
-            resources.add_to(by_node[node].occupied, pod_resources(r, spec, path))
-            counts["foreign"] += 1
-        else:
-            _skip(skipped, f"scheduler {sched}")
-        return None
     phase = (status or {}).get("phase")
-    bound = phase == "Running" or bool(node)
-    if md.get("deletionTimestamp") and not (bound and phase in ("Pending", "Running")):
-        _skip(skipped, "terminating")
+    sched = spec.get("schedulerName") or "default-scheduler"
+    if sched != shim.SCHEDULER:
+        # the shim's updateForeignPod: assigned and not terminated is a foreign allocation on
+        # its node, if the node is known (else an orphan it skips)
+        if ctx.by_node is not None and node in ctx.by_node and phase not in shim.TERMINATED:
+            resources.add_to(ctx.by_node[node].occupied, pod_resources(r, spec, path, status, manifest))
+            ctx.counts["foreign"] += 1
+        else:
+            _skip(ctx.skipped, f"scheduler {sched}")
         return None
-    if phase in (None, ""):
-        counts["no_status"] += 1
-        phase = "Pending"
-    if phase not in ("Pending", "Running"):
-        _skip(skipped, str(phase))
+    if phase in shim.TERMINATED:
+        _skip(ctx.skipped, str(phase))
         return None
-    if bound and by_node is not None and node not in by_node:
-        counts["orphans"].add(node or "no node")
-        _skip(skipped, "bound to a node not listed")
+    bound = bool(node)  # utils.IsAssignedPod: spec.nodeName, whatever the phase
+    if bound and ctx.by_node is not None and node not in ctx.by_node:
+        ctx.counts["orphans"].add(node)
+        _skip(ctx.skipped, "bound to a node not listed")
         return None
+    gates = spec.get("schedulingGates")
+    if isinstance(gates, list) and gates:
+        ctx.counts["gated"].add(f"{ns}/{pod_name}")
+        _skip(ctx.skipped, "waiting on scheduling gates")
+        return None
+    if manifest:
+        ctx.counts["no_status"] += 1
     labels = _strmap(r, md, "labels", path)
     annotations = _strmap(r, md, "annotations", path)
-    sources = {"label": labels, "annotation": annotations}
-    app_id, _ = _first(sources, APP_ID_LABELS, path)
-    if app_id is None:
-        app_id = f"yunikorn-{ns}-autogen"
-        counts["autogen"] += 1
-    queue, qpath = _first(sources, QUEUE_LABELS, path)
-    if queue is None:
-        queue = f"root.{ns}"
-        counts["no_queue"].add(queue.lower())
-        qpath = path + ("metadata",)
-    queue = queue.strip()
-    if not queue.lower().startswith("root.") and queue.lower() != "root":
-        counts["rooted"].add(queue)
-        queue = "root." + queue
-    if any(not part for part in queue.split(".")) or " " in queue:
-        r.fail(qpath, f"pod {ns}/{pod_name}: queue {queue!r} is not a queue path like root.a.b")
-    prio = _priority(r, spec, path, all_classes, cat, counts, f"{ns}/{pod_name}", admitted=pod.get("status") is not None)
-    res = pod_resources(r, spec, path)
+    uid = str(md.get("uid") or "")
+    app_id, generated = shim.app_id(labels, annotations, ns, uid, ctx.unique_ids)
+    if generated:
+        ctx.counts["autogen"] += 1
+    queue, _ = shim.first_set(labels, annotations, shim.QUEUE_SOURCES)
+    who = f"{ns}/{pod_name}"
+    admitted = _priority(r, spec, path, ctx, who, manifest)
+    if admitted is None:
+        _skip(ctx.skipped, "refused by the API server on creation")
+        return None
+    prio, policy = admitted
+    res = pod_resources(r, spec, path, status, manifest)
     ct = md.get("creationTimestamp")
     created = parse_time(ct)
     if ct is not None and created is None:
         r.fail(path + ("metadata", "creationTimestamp"), f"creationTimestamp {ct!r} is not an RFC 3339 time")
-    user, groups = _user(annotations.get(USER_INFO), counts, f"{ns}/{pod_name}")
-    policy = spec.get("preemptionPolicy")
-    if not isinstance(policy, str) or not policy:  # admission copies the class's
-        c = cat.get(spec.get("priorityClassName")) if isinstance(spec.get("priorityClassName"), str) else None
-        policy = c.preemption_policy if c is not None else ""
-    return PodRecord(order, created, app_id, queue.lower(), qpath, pod_name, ns, prio, res, bound, node, user, groups,
-                     bool(md.get("ownerReferences")), str(annotations.get(ALLOW_PREEMPTION, "")) != "false", policy, line)
+    user, groups, decoded = shim.user_info(annotations.get(shim.USER_INFO))
+    if not decoded:
+        ctx.counts["bad_user"].add(who)
+    cls = ctx.cat.get(spec.get("priorityClassName")) if isinstance(spec.get("priorityClassName"), str) else None
+    allow_self = shim.allow_preempt_self(annotations, {shim.ALLOW_PREEMPTION: "false"} if cls is not None and not cls.allow_preemption else None)
+    owners = tuple(str(o.get("uid") or "") for o in md.get("ownerReferences") or () if isinstance(o, dict)) \
+        if isinstance(md.get("ownerReferences"), list) else ()
+    tags = _tags(spec, annotations, ns, bound, ctx)
+    return PodRecord(order, created, app_id, queue, pod_name, ns, uid, prio, res, bound, node, user, groups,
+                     allow_self, policy, shim.placeholder(annotations), str(annotations.get(shim.TASK_GROUP_NAME) or ""),
+                     owners, tags, line)
 
 
-def _user(info, counts: dict, who: str) -> tuple[str, tuple]:
-    """The user and groups of a pod as the shim reads them (utils.GetUserFromPod): the JSON of
-    the user.info annotation, else the default user; a user left empty is the default user."""
-    if info is None or info == "":
-        return DEFAULT_USER, ()
-    try:
-        ugi = json.loads(str(info))
-    except ValueError:
-        ugi = None
-    if not isinstance(ugi, dict) or not isinstance(ugi.get("user", ""), str) or \
-            not isinstance(ugi.get("groups") or [], list) or not all(isinstance(g, str) for g in ugi.get("groups") or []):
-        counts["bad_user"].add(who)
-        return DEFAULT_USER, ()
-    return ugi.get("user") or DEFAULT_USER, tuple(ugi.get("groups") or ())
+def _tags(spec: dict, annotations: dict, ns: str, bound: bool, ctx: _Context) -> dict:
+    """The tags an application created from this pod is submitted with (getAppMetadata,
+    Context.updateApplicationTags)."""
+    tags = {"namespace": ns, "application.create.force": "true" if bound else "false"}
+    secrets = spec.get("imagePullSecrets")
+    if isinstance(secrets, list) and secrets:
+        tags["imagePullSecrets"] = ",".join(str(s.get("name", "")) if isinstance(s, dict) else "" for s in secrets)
+    if ctx.gangs:
+        tags[shim.TASK_GROUPS] = str(annotations.get(shim.TASK_GROUPS) or "")
+    tags[shim.SCHEDULING_POLICY] = str(annotations.get(shim.SCHEDULING_POLICY) or "")
+    if ctx.namespaces is not None and ns in ctx.namespaces:
+        tags.update(shim.namespace_tags(ctx.namespaces[ns]))
+    return tags
 
 
 def _applications(name: str, pods: list, counts: dict) -> tuple[list, set]:
-    """The applications of the pods (load_pods' records), in the order of their first pod, each
-    with its bound pods as running allocations and its other pods as asks; and the applications
-    whose pods name different queues. The oldest pod stands for the application (the shim
-    creates it from the first pod it sees): its queue, its user, and, when it has no owner, it is
-    the originator task."""
+    """The applications of the pods (load_pods' records), each with its bound pods as running
+    allocations and its other pods as asks; and the applications whose pods name different
+    queues. The shim registers pods sorted by their creation second (registerPods; pods of the
+    same second in file order here, where Go's order is not defined) and creates an
+    application from the first of its pods: that pod's queue, user, groups and tags. Its
+    originator is the creating pod, or, for an application a placeholder created, the first
+    real pod among the placeholder's owners (Context.addTask)."""
     apps: dict[str, App] = {}
     first: dict[str, PodRecord] = {}
+    originators: dict[str, PodRecord] = {}
     disagree = set()
-    for rec in sorted(pods, key=lambda p: (p.created if p.created is not None else float("-inf"), p.order)):
+    for rec in sorted(pods, key=lambda p: (int(p.created) if p.created is not None else -(1 << 62), p.order)):
         when = (to_ns(rec.created), 0) if rec.created is not None else (0, rec.order)
         if rec.app_id not in apps:
-            apps[rec.app_id] = App(rec.app_id, rec.queue, when, line=rec.line, user=rec.user, groups=rec.groups)
+            queue = rec.queue.lower()
+            if queue and not rec.queue.startswith("root."):
+                queue = "root." + queue.replace(".", "_dot_") if queue != "root" else "root.root"
+            apps[rec.app_id] = App(rec.app_id, queue, when, line=rec.line, user=rec.user, groups=rec.groups,
+                                   tags=dict(rec.tags), queue_raw=rec.queue)
             first[rec.app_id] = rec
+            if not rec.placeholder:
+                originators[rec.app_id] = rec
         elif rec.queue != first[rec.app_id].queue:
             disagree.add(rec.app_id)
+        if rec.app_id not in originators and not rec.placeholder and rec.uid and rec.uid in first[rec.app_id].owners:
+            originators[rec.app_id] = rec
     ask_ids: dict[str, set] = {}
     alloc_ids: set = set()  # allocation keys are unique in YuniKorn (the pod's UID there)
     for rec in pods:
         app = apps[rec.app_id]
         when = (to_ns(rec.created), 0) if rec.created is not None else (0, rec.order)
+        originator = originators.get(rec.app_id) is rec
         if rec.bound:
             aid = rec.name if rec.name not in alloc_ids else f"{rec.namespace}/{rec.name}"
             if aid in alloc_ids:
                 raise InputError(name, f"pod {rec.namespace}/{rec.name} appears twice", rec.line)
             alloc_ids.add(aid)
             resources.add_to(app.allocated, rec.resources)
-            originator = first[rec.app_id] is rec and not rec.owned
             app.allocations = (app.allocations or []) + [
-                Allocation(aid, rec.priority, rec.resources, rec.node, when, originator, rec.allow_preemption, rec.order)]
+                Allocation(aid, rec.priority, rec.resources, rec.node, when, originator, rec.allow_preemption, rec.order,
+                           rec.task_group, rec.placeholder)]
             app.state = "Running"
             counts["bound"] += 1
             continue
@@ -437,45 +515,49 @@ def _applications(name: str, pods: list, counts: dict) -> tuple[list, set]:
         if ask_id in ids:
             raise InputError(name, f"pod {rec.namespace}/{rec.name} appears twice in application {rec.app_id}", rec.line)
         ids.add(ask_id)
-        app.asks.append(Ask(ask_id, rec.priority, rec.resources, when, rec.order, rec.preemption_policy))
+        app.asks.append(Ask(ask_id, rec.priority, rec.resources, when, rec.order, rec.preemption_policy, originator,
+                            rec.task_group, rec.placeholder))
     return list(apps.values()), disagree
 
 
 def _notes(counts: dict, disagree: set, skipped: dict, other_kinds: dict) -> list:
     """What load_pods tells about how it read the pods."""
     notes = []
-    if counts["no_queue"]:
-        notes.append("pods without a queue label or annotation are placed in root.<namespace> ("
-                     + ", ".join(sorted(counts["no_queue"])[:5]) + "), as YuniKorn's default placement rule (tag namespace, "
-                     "create) would do; the config's placement rules are not evaluated")
-    if counts["rooted"]:
-        notes.append("queue names without root. are taken as below root: " + ", ".join(sorted(counts["rooted"])[:5]))
     if counts["autogen"]:
-        notes.append(f"{count(counts['autogen'], 'pod')} without an application id label {'is' if counts['autogen'] == 1 else 'are'} grouped per namespace as "
-                     "yunikorn-<namespace>-autogen, as the shim does")
+        notes.append(f"{count(counts['autogen'], 'pod')} without an application id label {'is' if counts['autogen'] == 1 else 'are'} grouped "
+                     "as the shim does (yunikorn-<namespace>-autogen, or <namespace>-<pod uid> with generateUniqueAppId)")
     if counts["no_status"]:
-        notes.append(f"{count(counts['no_status'], 'pod')} {'has' if counts['no_status'] == 1 else 'have'} no status (manifests, not created yet): taken as pending")
+        notes.append(f"{count(counts['no_status'], 'pod')} {'has' if counts['no_status'] == 1 else 'have'} no status (manifests, not created yet): "
+                     "taken as the API server would create them (limits as requests, priority from the PriorityClass) and pending")
     if counts["bound"]:
         whose = "its application's" if counts["bound"] == 1 else "their applications'"
-        notes.append(f"{count(counts['bound'], 'pod')} already bound or running {'counts' if counts['bound'] == 1 else 'count'} as {whose} allocated resources")
+        notes.append(f"{count(counts['bound'], 'pod')} already bound to a node {'counts' if counts['bound'] == 1 else 'count'} as {whose} allocated resources")
     if counts["foreign"]:
         n = counts["foreign"]
         notes.append(f"{count(n, 'pod')} of other schedulers bound to the nodes {'takes' if n == 1 else 'take'} room there "
                      "(YuniKorn's foreign allocations), in no queue")
     if counts["orphans"]:
         notes.append("pods bound to nodes the node list does not hold are left out, as the shim leaves such orphans out: "
-                     + ", ".join(sorted(counts["orphans"])[:5]))
+                     + ", ".join(n for n in sorted(counts["orphans"])[:5]))
+    if counts["gated"]:
+        notes.append("pods with scheduling gates are not sent to YuniKorn until the gates are removed: "
+                     + ", ".join(n for n in sorted(counts["gated"])[:5]))
     if counts["bad_user"]:
-        notes.append(f"the {USER_INFO} annotation is not a JSON object with user and groups; the user {DEFAULT_USER} is taken, "
-                     "as the shim does: " + ", ".join(sorted(counts["bad_user"])[:5]))
+        notes.append(f"the {shim.USER_INFO} annotation does not decode as {{user, groups}}; the user {shim.DEFAULT_USER} is taken, "
+                     "as the shim does: " + ", ".join(n for n in sorted(counts["bad_user"])[:5]))
+    if counts["no_priority"]:
+        notes.append("created pods without spec.priority are priority 0, as the shim sends them (it never reads the PriorityClass; "
+                     "admission fills spec.priority): " + ", ".join(n for n in sorted(counts["no_priority"])[:5]))
     if counts["stale_class"]:
         notes.append("created pods keep the priority admission gave them, although their class has changed since: "
-                     + ", ".join(sorted(counts["stale_class"])[:5]))
+                     + ", ".join(n for n in sorted(counts["stale_class"])[:5]))
     if counts["unknown_class"]:
-        notes.append("spec.priority used as given for classes prio was not shown: " + ", ".join(sorted(counts["unknown_class"])[:5]))
+        notes.append("spec.priority used as given for classes prio was not shown: " + ", ".join(n for n in sorted(counts["unknown_class"])[:5]))
+    for why in counts["refused"][:5]:
+        notes.append(why)
     if disagree:
-        notes.append("pods of one application name different queues; the oldest pod's queue is used (as the shim does): "
-                     + ", ".join(sorted(disagree)[:5]))
+        notes.append("pods of one application name different queues; the queue of the pod that created it is used (as the shim does): "
+                     + ", ".join(n for n in sorted(disagree)[:5]))
     if skipped:
         notes.append("pods left out: " + ", ".join(f"{k}: {n}" for k, n in sorted(skipped.items())))
     if other_kinds:
@@ -483,36 +565,44 @@ def _notes(counts: dict, disagree: set, skipped: dict, other_kinds: dict) -> lis
     return notes
 
 
-def _priority(r, spec: dict, path, classes, cat: dict, counts: dict, who: str, admitted: bool = False) -> int:
-    """The ask priority. YuniKorn takes pod.spec.priority as it is; admission checked it against
-    the class once, at creation. So a created pod (it has a status) keeps its priority even if
-    its class has changed since (noted); a manifest not yet created is checked as admission
-    would check it."""
+def _priority(r, spec: dict, path, ctx: _Context, who: str, manifest: bool) -> tuple[int, str] | None:
+    """The ask's priority and preemption policy, as the shim sends them: `spec.priority` (else
+    0: CreatePriorityForTask never reads the class) and `spec.preemptionPolicy` of a created pod;
+    a manifest is taken through the Priority admission plugin first (priority and policy from
+    its class, or the lowest global default, or 0), and None when admission refuses it (a class
+    that does not exist, a priority or policy that disagrees with the class: noted)."""
     name = spec.get("priorityClassName")
     if name is not None and not isinstance(name, str):
         r.fail(path + ("spec", "priorityClassName"), f"priorityClassName must be a string, found {name!r}")
     given = spec.get("priority")
     if given is not None:
         given = r.int32(path + ("spec", "priority"), given, f"pod {who} spec.priority")
+    pol = spec.get("preemptionPolicy")
+    if pol is not None and not isinstance(pol, str):
+        r.fail(path + ("spec", "preemptionPolicy"), f"preemptionPolicy must be a string, found {pol!r}")
+    if not manifest:
+        if given is None:
+            ctx.counts["no_priority"].add(who)
+            return 0, pol or ""
+        c = ctx.cat.get(name) if name else None
+        if name and c is None:
+            ctx.counts["unknown_class"].add(name)
+        elif c is not None and c.value != given:
+            ctx.counts["stale_class"].add(f"{who} ({given}, class {name} now {c.value})")
+        return given, pol or ""
     try:
-        if given is not None and name and name not in cat:
-            counts["unknown_class"].add(name)  # admitted in its cluster: spec.priority is the truth
-            return given
-        if given is not None and not name:
-            return given  # admission wrote no class: there was no global default, or no admission
-        c = resolve_class(name or None, classes)
-        value = c.value if c is not None else 0
-        if given is not None and given != value and admitted:
-            counts["stale_class"].add(f"{who} ({given}, class {name} now {value})")
-            return given
-        if given is not None and given != value:
-            r.fail(path + ("spec", "priority"),
-                   f"pod {who}: spec.priority {given} disagrees with PriorityClass {name!r} ({value}); admission rejects such a pod")
-        pol = spec.get("preemptionPolicy")
-        if pol is not None and c is not None and pol != c.preemption_policy and not admitted:
-            r.fail(path + ("spec", "preemptionPolicy"),
-                   f"pod {who}: preemptionPolicy {pol!r} disagrees with PriorityClass {c.name!r} ({c.preemption_policy}); "
-                   "admission rejects such a pod")
-        return value
+        c = resolve_class(name or None, ctx.classes)
     except ResolveError as e:
-        r.fail(path + ("spec", "priorityClassName") if name else path + ("spec",), f"pod {who}: {e}")
+        ctx.counts["refused"].append(f"pod {who} is refused by the API server on creation: {e}")
+        return None
+    value = c.value if c is not None else 0
+    if given is not None and given != value:
+        ctx.counts["refused"].append(f"pod {who} is refused by the API server on creation: spec.priority {given} disagrees "
+                                     f"with PriorityClass {str(name)!r} ({value})")
+        return None
+    want = c.preemption_policy if c is not None else PREEMPT_LOWER
+    if pol is not None and c is not None and pol != want:
+        ctx.counts["refused"].append(f"pod {who} is refused by the API server on creation: preemptionPolicy {pol!r} "
+                                     f"disagrees with PriorityClass {c.name!r} ({want})")
+        return None
+    return value, pol or want

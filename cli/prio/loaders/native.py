@@ -13,9 +13,11 @@ from prio.yunikorn.nodes import unschedulable_note
 from prio.yunikorn.snapshot import Allocation, App, Ask, Node, Snapshot
 
 TOP = ("partition", "capacity", "priorityClasses", "applications", "nodes")
-APP = ("id", "queue", "submitTime", "allocated", "asks", "state", "user", "groups", "allocations", "rejectedMessage")
-ASK = ("id", "priority", "priorityClassName", "resources", "createTime", "count", "preemptionPolicy")
-ALLOC = ("id", "priority", "priorityClassName", "resources", "node", "createTime", "originator", "allowPreemption")
+APP = ("id", "queue", "submitTime", "allocated", "asks", "state", "user", "groups", "allocations", "rejectedMessage", "tags")
+ASK = ("id", "priority", "priorityClassName", "resources", "createTime", "count", "preemptionPolicy", "originator",
+       "taskGroup", "placeholder")
+ALLOC = ("id", "priority", "priorityClassName", "resources", "node", "createTime", "originator", "allowPreemption",
+         "taskGroup", "placeholder")
 MAX_COUNT = 10_000_000
 ASK_KEYS = frozenset(ASK)
 DEFAULT_RESOURCES = {"pods": 1}  # what the Kubernetes shim sends for a pod without requests
@@ -97,10 +99,10 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
         seen_apps.add(app_id)
         queue = a.get("queue")
         rejected = str(a.get("state") or "").lower() == "rejected"  # YuniKorn refused it (prio snapshot of a live server)
-        if rejected and queue is None:
-            queue = ""  # YuniKorn does not serve the queue a rejected application asked for
-        elif not isinstance(queue, str) or not queue or any(not part for part in queue.split(".")) or " " in queue:
-            r.fail(ap + ("queue",), f"application {app_id}: queue must be a full queue path like root.tenants.a, found {queue!r}")
+        if queue is None:
+            queue = ""  # none named: the placement rules decide (YuniKorn does not serve a rejected one's)
+        elif not isinstance(queue, str) or (queue and any(not part for part in queue.split("."))):
+            r.fail(ap + ("queue",), f"application {app_id}: queue must be a queue path like root.tenants.a, found {queue!r}")
         submit = parse_time(a.get("submitTime"))
         if a.get("submitTime") is not None and submit is None:
             r.fail(ap + ("submitTime",), f"submitTime {a.get('submitTime')!r} is not an RFC 3339 time or a number of seconds")
@@ -111,6 +113,10 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
                   state=str(a.get("state") or ""), line=app_lines[i] if app_lines is not None else start_line if no_positions else doc.pos(ap).line, user=str(a.get("user") or ""))
         if a.get("groups") is not None:
             app.groups = _groups(r, ap + ("groups",), a["groups"], app_id)
+        if queue and not queue.startswith("root.") and queue != queue.lower():
+            app.queue_raw = queue  # the provided rule reads the case of "root." as written
+        if a.get("tags") is not None:
+            app.tags = _tags(r, ap + ("tags",), a["tags"], app_id)
         if rejected:
             app.rejected = str(a.get("rejectedMessage") or f"application {app_id} was rejected by YuniKorn (state: Rejected)")
         if a.get("allocations") is not None:
@@ -176,13 +182,14 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
                     r.fail(ap + ("asks", j, "createTime"), f"createTime {ct!r} is not an RFC 3339 time or a number of seconds")
                 when = (to_ns(created), 0)
             base = get("id")
+            gang = _gang_fields(r, ap + ("asks", j), k) if ("originator" in k or "taskGroup" in k or "placeholder" in k) else ()
             pp = get("preemptionPolicy")
             if pp is not None or "priorityClassName" in k:
                 pp = _preemption_policy(r, ap + ("asks", j), k, snap.priority_classes)
             if base is None and count == 1:
                 n += 1
                 order += 1
-                asks_out.append(Ask(f"{app_id}-{n}", prio, res, when, order, pp or ""))
+                asks_out.append(Ask(f"{app_id}-{n}", prio, res, when, order, pp or "", *gang))
                 continue
             for c in range(count):
                 n += 1
@@ -194,7 +201,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
                     if ask_id in ids:
                         r.fail(ap + ("asks", j), f"ask id {ask_id!r} appears twice in application {app_id}")
                     ids.add(ask_id)
-                asks_out.append(Ask(ask_id, prio, res, when, order, pp or ""))
+                asks_out.append(Ask(ask_id, prio, res, when, order, pp or "", *gang))
         snap.apps.append(app)
     return snap
 
@@ -293,7 +300,25 @@ def allocations(r: Reader, path, value, classes, app_id: str, node_list=None, se
         if ct is not None and created is None:
             r.fail(p + ("createTime",), f"createTime {ct!r} is not an RFC 3339 time or a number of seconds")
         when = (to_ns(created), 0) if created is not None else (0, i)
+        _, group, placeholder = _gang_fields(r, p, a)
         out.append(Allocation(aid, prio, res, "" if node is None else str(node), when,
                               _flag(r, p + ("originator",), a.get("originator"), False),
-                              _flag(r, p + ("allowPreemption",), a.get("allowPreemption"), True), i))
+                              _flag(r, p + ("allowPreemption",), a.get("allowPreemption"), True), i, group, placeholder))
     return out
+
+
+def _gang_fields(r: Reader, path, k: dict) -> tuple:
+    """A task's originator flag, task group and placeholder flag (what the shim sends with it)."""
+    group = k.get("taskGroup", "")
+    if not isinstance(group, str):
+        r.fail(path + ("taskGroup",), f"taskGroup must be a task group name, found {group!r}")
+    return (_flag(r, path + ("originator",), k.get("originator"), False), group,
+            _flag(r, path + ("placeholder",), k.get("placeholder"), False))
+
+
+def _tags(r: Reader, path, value, app_id: str) -> dict:
+    """An application's `tags`: what the resource manager submitted it with (the shim's
+    namespace, application.create.force, ...): a mapping of strings."""
+    if not isinstance(value, dict) or any(not isinstance(v, str) for v in value.values()):
+        r.fail(path, f"application {app_id}: tags must be a mapping of tag name to string value")
+    return {str(k): v for k, v in value.items()}

@@ -6,6 +6,7 @@ PriorityClass documents among a run's units (items of a `kind: List` included);
 from __future__ import annotations
 
 from prio.io.document import Document
+from prio.kube.shim import ALLOW_PREEMPTION
 from prio.kube.priorityclass import HIGHEST_USER, PREEMPTION_POLICIES, SYSTEM_PREFIX, PriorityClass, is_dns_subdomain
 from prio.values import int32_value
 
@@ -76,5 +77,8 @@ def classes_from_docs(units) -> list[PriorityClass]:
             continue
         policy = pc.data.get("preemptionPolicy")
         seen.add(pc.name)
-        out.append(PriorityClass(pc.name, value, pc.global_default, policy if policy in PREEMPTION_POLICIES else PREEMPTION_POLICIES[0]))
+        notes = pc.metadata.get("annotations")
+        allow = not (isinstance(notes, dict) and notes.get(ALLOW_PREEMPTION) == "false")
+        out.append(PriorityClass(pc.name, value, pc.global_default, policy if policy in PREEMPTION_POLICIES else PREEMPTION_POLICIES[0],
+                                 allow))
     return out

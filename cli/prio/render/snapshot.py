@@ -41,16 +41,20 @@ def rfc3339(ns: int) -> str:
     return t.strftime("%Y-%m-%dT%H:%M:%S") + frac + "Z"
 
 
-def see_snapshot(snap, names: Names, raw_apps=None, nodes=None, rejected=()) -> None:
+def see_snapshot(snap, names: Names, raw_apps=None, nodes=None, rejected=(), placed=None) -> None:
     """Every name the snapshot document will hold, for the renaming (before `names.freeze()`)."""
     raw_apps = raw_apps or {}
+    placed = placed or {}
     for n in nodes or ():
         names.see_node(str(n["name"]))
     for n in snap.nodes or ():
         names.see_node(n.name)
     for a in snap.apps:
         names.see_app(a.id)
-        names.see_queue(a.queue, names.relative_is_one and not a.placed)
+        if a.id in placed:
+            names.see_queue(placed[a.id], False)
+        else:
+            names.see_queue(a.queue_raw if a.queue_raw is not None else a.queue, names.relative_is_one and not a.placed)
         raw = raw_apps.get(a.id) or {}
         user = raw["user"] if isinstance(raw.get("user"), str) and raw["user"] else a.user
         if user:
@@ -74,9 +78,12 @@ def see_snapshot(snap, names: Names, raw_apps=None, nodes=None, rejected=()) -> 
             names.see_user(r["user"])
 
 
-def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None) -> dict:
-    """The native snapshot (contract format) of a Snapshot, as plain data."""
+def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None, placed=None) -> dict:
+    """The native snapshot (contract format) of a Snapshot, as plain data. `placed`: application
+    id -> the queue YuniKorn's placement put it in, written as its queue (with its tags, the
+    same rules place it there again when the file is read)."""
     raw_apps = raw_apps or {}
+    placed = placed or {}
     out: dict = {"partition": snap.partition or "default"}
     if snap.capacity:
         out["capacity"] = resources(snap.capacity)
@@ -90,7 +97,8 @@ def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None) -> dict:
     rows = []
     for a in snap.apps:  # the input's order: the engine sets unfitting asks aside in it
         raw = raw_apps.get(a.id) or {}
-        row: dict = {"id": names.app(a.id), "queue": names.queue(a.queue, names.relative_is_one and not a.placed)}
+        queue = placed.get(a.id) or (a.queue_raw if a.queue_raw is not None else a.queue)
+        row: dict = {"id": names.app(a.id), "queue": names.queue(queue, names.relative_is_one and not a.placed and a.id not in placed)}
         if a.submit_time[1] == 0 and a.submit_time[0] is not None:
             row["submitTime"] = rfc3339(a.submit_time[0])
         if isinstance(raw.get("user"), str) and raw["user"]:
@@ -99,8 +107,12 @@ def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None) -> dict:
             row["user"] = names.user(a.user)
         if a.groups:  # the user's groups (user and group limits, placement filters)
             row["groups"] = [names.group(g) for g in a.groups]
+        if a.tags and not names.on:  # what the resource manager submitted it with (tag rules read them)
+            row["tags"] = dict(a.tags)
+        if not queue:
+            del row["queue"]  # none named: placement decides
         if a.rejected is not None:  # YuniKorn refused it: kept as refused, with its reason
-            if not a.queue:
+            if not a.queue and "queue" in row:
                 del row["queue"]  # YuniKorn does not serve the queue a rejected application asked for
             row.update({"state": "Rejected", "rejectedMessage": names.text(a.rejected)})
         allocs = raw.get("allocations") if isinstance(raw.get("allocations"), list) else None
@@ -118,6 +130,7 @@ def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None) -> dict:
                 ask["createTime"] = rfc3339(k.create_time[0])
             if k.preemption_policy:  # Never: the ask may not preempt
                 ask["preemptionPolicy"] = k.preemption_policy
+            _task_fields(ask, k)
             asks.append(ask)
         row["asks"] = asks
         rows.append(row)
@@ -155,7 +168,19 @@ def _model_allocation(app_id: str, t, names: Names) -> dict:
         out["originator"] = True
     if not t.allow_preemption:
         out["allowPreemption"] = False
+    _task_fields(out, t, originator=False)
     return out
+
+
+def _task_fields(out: dict, t, originator: bool = True) -> None:
+    """The shim's fields of an ask or allocation, where set: originator (asks: allocations
+    write it beside allowPreemption), taskGroup, placeholder."""
+    if originator and t.originator:
+        out["originator"] = True
+    if t.task_group:
+        out["taskGroup"] = t.task_group
+    if t.placeholder:
+        out["placeholder"] = True
 
 
 def _allocation(app_id: str, t: dict, names: Names) -> dict:
@@ -177,7 +202,7 @@ def _allocation(app_id: str, t: dict, names: Names) -> dict:
 
 
 def plan(snap, config_text: str | None, *, anonymize: bool, keep_queues: bool = False, keep_nodes: bool = False,
-         raw_apps=None, nodes=None, rejected=()) -> Names:
+         raw_apps=None, nodes=None, rejected=(), placed=None) -> Names:
     """The renaming for one file: every name of the config and the snapshot seen, then numbered
     (off unless `anonymize`)."""
     names = Names(anonymize, keep_queues, keep_nodes)
@@ -186,17 +211,18 @@ def plan(snap, config_text: str | None, *, anonymize: bool, keep_queues: bool = 
         tree = anonymize_mod.parse_config(config_text) if config_text is not None else None
         if tree is not None:
             anonymize_mod.see_config(tree, names)
-        see_snapshot(snap, names, raw_apps, nodes, rejected)
+        see_snapshot(snap, names, raw_apps, nodes, rejected, placed)
     return names.freeze()
 
 
 def render(config_text: str, snap, *, source: str, anonymize: bool = False, keep_queues: bool = False,
-           keep_nodes: bool = False, raw_apps=None, nodes=None, rejected=(), names_out: dict | None = None) -> str:
+           keep_nodes: bool = False, raw_apps=None, nodes=None, rejected=(), names_out: dict | None = None,
+           placed=None) -> str:
     """The whole file: header comments, the config document, the snapshot document. `names_out`
     (a dict) receives the renaming used, as "names", so a summary can name things as the file does."""
     names = plan(snap, config_text, anonymize=anonymize, keep_queues=keep_queues, keep_nodes=keep_nodes,
-                 raw_apps=raw_apps, nodes=nodes, rejected=rejected)
-    doc = snapshot_doc(snap, names, raw_apps, nodes)
+                 raw_apps=raw_apps, nodes=nodes, rejected=rejected, placed=placed)
+    doc = snapshot_doc(snap, names, raw_apps, nodes, placed)
     lines = [f"# {ln}" for ln in EXPLAIN.split("\n")]
     lines.append(f"# source: {source}" if not anonymize else f"# source: (anonymized: {_what_renamed(keep_queues, keep_nodes)})")
     lines.append(f"# partition: {doc['partition']}")

@@ -44,3 +44,38 @@ def parse(text: str | None) -> ACL | None:
         return ACL(True, frozenset(), frozenset())
     return ACL(False, frozenset(u for u in users if u and USER.fullmatch(u)),
                frozenset(g for g in groups if g and GROUP.fullmatch(g)))
+
+
+RECOVERY = "root.@recovery@"
+
+
+def allows(acl: ACL | None, user: str, groups) -> bool:
+    """ACL.CheckAccess (an ACL YuniKorn refused, None, lets no one in)."""
+    if acl is None:
+        return False
+    return acl.everyone or user in acl.users or any(g in acl.groups for g in groups)
+
+
+def submit_allowed(queue, user: str, groups) -> bool:
+    """Queue.CheckSubmitAccess from `queue` (a tree.QNode) up: its submit or admin ACL, else its
+    parent's. A queue without ACLs (a dynamic one) defers to its parent; the recovery queue
+    admits no one."""
+    q = queue
+    if q is not None and q.path == RECOVERY:
+        return False
+    while q is not None:
+        acls = q.acl
+        if acls is not None and (allows(acls[0], user, groups) or allows(acls[1], user, groups)):
+            return True
+        q = q.parent
+    return False
+
+
+def nobody_may_submit(root) -> bool:
+    """Whether no queue of the tree has a submit or admin ACL that lets anyone in: the config
+    under which YuniKorn refuses every application."""
+    for q in root.walk():
+        for a in q.acl or ():
+            if a is not None and (a.everyone or a.users or a.groups):
+                return False
+    return True

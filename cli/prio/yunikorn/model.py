@@ -108,7 +108,9 @@ class Model:
             if app.rejected is not None:  # YuniKorn already refused it (a live server, state: Rejected)
                 self.rejected.append(Rejected(app.id, app.queue, app.rejected))
                 continue
-            seen = (app.queue, app.user, tuple(app.groups), app.placed)  # (a loader's list of groups too)
+            # (a loader's list of groups too; tags for tag rules and the recovery rule)
+            seen = (app.queue, app.queue_raw, app.user, tuple(app.groups), app.placed,
+                    tuple(app.tags.items()) if app.tags else ())
             path = placed.get(seen)
             if path is None:
                 path, rejected = place(root, app, None if app.placed else rules)

@@ -10,20 +10,26 @@ only when the rule creates queues. When no rule gave a name but `root.default` e
 application goes there. Then the partition creates the missing queues below the deepest queue
 that exists, which must not be a leaf.
 
-Filters see the snapshot's `user` and `groups`. What prio does not know about an application:
-its tags, so `tag` rules never match; a `user` rule matches only when the snapshot names the
-user. Submit ACLs are taken as open.
+Filters see the snapshot's `user` and `groups`; `tag` rules read the application's tags (the
+shim sends `namespace`, `namespace.parentqueue`, ...; matched ignoring case, as GetTag does). A
+rule's queue must admit the user (Queue.CheckSubmitAccess: its submit or admin ACL or an
+ancestor's; for a queue still to be created, the deepest one that exists), or the next rule is
+tried: with no ACL in the config, nobody may submit. A forced application (the tag
+`application.create.force: true`: the shim sends it for a pod already bound to a node) that no
+rule places goes to `root.@recovery@`.
 """
 from __future__ import annotations
 
 import re
 from typing import NamedTuple
 
+from prio.yunikorn import acl
 from prio.yunikorn.goregex import compile_go
 
 from prio.yunikorn.ugm import user_groups
 
 NO_RULE = "application rejected: no placement rule matched"
+BAD_USER = "invalid username, it contains invalid characters"  # security.ConvertUGI
 INVALID_NAME = ("invalid queue name, max 64 characters consisting of alphanumeric characters and "
                 "'-', '_', '#', '@', '/', ':' allowed")
 QUEUE_NAME = re.compile(r"[a-zA-Z0-9_:#/@-]{1,64}")  # fullmatch
@@ -32,6 +38,9 @@ USER_NAME = re.compile(r"[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?")  # fullmatch: Go's $
 GROUP_NAME = re.compile(r"[_a-zA-Z][a-zA-Z0-9:_.-]*")  # fullmatch
 REGEX_CHARS = re.compile(r"[\^$*+?()\[{}|]")
 DEFAULT_QUEUE = "root.default"
+RECOVERY_QUEUE = acl.RECOVERY
+FORCE_TAG = "application.create.force"
+DEFAULT_USER = "nobody"  # the shim's default user: what an application without a user is taken to be
 
 
 class Rejected(NamedTuple):
@@ -124,11 +133,12 @@ def _apply(rule, app, root) -> str | None:
     kind = (rule.name or "").lower()
     user = getattr(app, "user", "") or ""
     groups = user_groups(user, getattr(app, "groups", ())) if user else ()
-    if kind == "provided":
-        name = app.queue
+    if kind in ("provided", "tag"):
+        # provided: the queue the application names, exactly as submitted; tag: the tag's value
+        name = _asked(app) if kind == "provided" else tag(app, rule.value)
         if not name or not _allows(rule, user, groups):
             return None
-        if name.startswith("root."):
+        if name.startswith("root."):  # case-sensitive, on the name as given
             _check_parts(name)
         else:
             child = name.replace(".", "_dot_")
@@ -154,11 +164,31 @@ def _apply(rule, app, root) -> str | None:
         name = _under_parent(rule, child, app, root)
         if name is None:
             return None
-    else:  # tag (prio knows no tags), or a rule YuniKorn would refuse to build
+    else:  # a rule YuniKorn would refuse to build
         return None
     if not rule.create and find(root, name) is None:
         return None
     return name
+
+
+def _asked(app) -> str:
+    raw = getattr(app, "queue_raw", None)
+    return raw if raw is not None else app.queue
+
+
+def tag(app, name: str | None) -> str:
+    """Application.GetTag: the value of the tag whose key equals `name` ignoring case ("" when
+    the application has none)."""
+    want = (name or "").lower()
+    for k, v in (getattr(app, "tags", None) or {}).items():
+        if str(k).lower() == want:
+            return str(v)
+    return ""
+
+
+def forced(app) -> bool:
+    """IsAppCreationForced: the tag application.create.force is `true` (any case)."""
+    return tag(app, FORCE_TAG).lower() == "true"
 
 
 RULE_TYPES = ("user", "fixed", "provided", "tag", "test")  # newRule's (recovery is internal)
@@ -203,19 +233,34 @@ def unbuilt(rules) -> tuple[int, str] | None:
     return None
 
 
-def target(root, app, rules) -> str:
-    """PlaceApplication: the queue the application goes to; _Fail when it is rejected."""
+def _admits(root, name: str, user: str, groups, acls: bool) -> bool:
+    """PlaceApplication's checks of a rule's queue: an existing one must be a leaf and admit
+    the user; for one to be created, the deepest existing queue on its path must admit them."""
+    q = find(root, name)
+    if q is None:
+        current = name
+        while q is None and "." in current:
+            current = current.rsplit(".", 1)[0]
+            q = find(root, current)
+        return not acls or acl.submit_allowed(q, user, groups)
+    if not q.leaf:
+        return False  # placing in a parent queue is not allowed: the next rule is tried
+    return not acls or acl.submit_allowed(q, user, groups)
+
+
+def target(root, app, rules, acls: bool = True) -> str:
+    """PlaceApplication: the queue the application goes to; _Fail when it is rejected. The
+    implicit recovery rule comes last: a forced application goes to the recovery queue (no
+    check), anything else to root.default when that exists and passes the checks."""
+    user = getattr(app, "user", "") or DEFAULT_USER
+    groups = user_groups(user, getattr(app, "groups", ()))
     for rule in rules:
         name = _apply(rule, app, root)
-        if not name:
-            continue
-        q = find(root, name)
-        if q is not None and q.leaf is False:
-            continue  # placing in a parent queue is not allowed: the next rule is tried
-        return name
-    # the recovery rule places nothing here; then the default queue, when it exists
-    q = find(root, DEFAULT_QUEUE)
-    if q is not None and q.leaf:
+        if name and _admits(root, name, user, groups, acls):
+            return name
+    if forced(app):
+        return RECOVERY_QUEUE
+    if find(root, DEFAULT_QUEUE) is not None and _admits(root, DEFAULT_QUEUE, user, groups, acls):
         return DEFAULT_QUEUE
     raise _Fail(NO_RULE)
 
@@ -233,10 +278,20 @@ def place(root, app, rules) -> tuple[str | None, Rejected | None]:
                                                      f"YuniKorn cannot build placement rule {i + 1} ({rules[i].name}: {why}): "
                                                      "it starts without rules and rejects every application")
     if rules is not None:
+        user = getattr(app, "user", "")
+        if user and getattr(app, "groups", ()) and not USER_NAME.fullmatch(user):
+            # ConvertUGI checks the name only when the resource manager sent groups (without
+            # them it resolves the user and returns before the check)
+            return None, Rejected(app.id, app.queue, BAD_USER)
         try:
             name = target(root, app, list(rules) or [_PROVIDED])
         except _Fail as e:
             return None, Rejected(app.id, app.queue, f"failed to place application {app.id}: {e}")
+        if name == RECOVERY_QUEUE:
+            return name, None  # createRecoveryQueue: no rule's checks
+    elif not name:
+        return None, Rejected(app.id, app.queue, f"application {app.id} names no queue, and without a queue config no "
+                                                 "placement rule can give it one")
     elif not name.startswith("root.") and name != "root":
         name = "root." + name
     q = find(root, name)

@@ -17,6 +17,9 @@ class Ask(NamedTuple):
     create_time: tuple  # sort key: (unix ns, 0), or (0, order in the file) when not given
     seq: int = 0  # insertion order: the last tie-break inside an application
     preemption_policy: str = ""  # "" or PreemptLowerPriority: may preempt; Never: may not
+    originator: bool = False  # the task that created the application (the shim's originator)
+    task_group: str = ""  # gang scheduling: the task group the pod names (task-group-name)
+    placeholder: bool = False  # one of the shim's placeholder pods
 
 
 @dataclass
@@ -33,6 +36,13 @@ class App:
     groups: tuple = ()  # the user's groups, in the order the resource manager gives them
     placed: bool = False  # already placed by YuniKorn (REST dumps): placement rules are not applied again
     rejected: str | None = None  # YuniKorn's reason when it already rejected the application (live, state: Rejected)
+    # The application's tags as the resource manager submits them (the shim: namespace,
+    # application.create.force, namespace.parentqueue, ...): placement's tag rules read them, and
+    # application.create.force: true makes the recovery rule take what no other rule places.
+    tags: dict = field(default_factory=dict)
+    # The queue exactly as submitted (None: `queue` is it): the provided rule tells a fully
+    # qualified name by its case-sensitive "root." prefix before anything is lowercased.
+    queue_raw: str | None = None
 
 
 @dataclass
@@ -47,6 +57,8 @@ class Allocation:
     originator: bool = False
     allow_preemption: bool = True
     seq: int = 0  # order in the file
+    task_group: str = ""  # gang scheduling: the task group the pod names
+    placeholder: bool = False  # one of the shim's placeholder pods
 
 
 @dataclass

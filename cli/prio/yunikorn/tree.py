@@ -3,6 +3,7 @@ properties with inheritance, parsed priority settings, resources, child template
 queues for paths a snapshot names but the config lacks."""
 from __future__ import annotations
 
+from prio.yunikorn import acl
 from prio.yunikorn import properties as P
 from prio.yunikorn import quantity, resources
 from prio.yunikorn.config import Partition
@@ -22,7 +23,7 @@ class QNode:
                  "children", "by_name", "props", "own", "offset",
                  "offset_problem", "fenced", "guaranteed", "max",
                  "maxapps", "dynamic", "template", "fairmax", "conf_path", "notes", "depth",
-                 "version", "apps", "stopped", "base_allocated")
+                 "version", "apps", "stopped", "base_allocated", "acl")
 
     def __init__(self, name: str, parent: "QNode | None"):
         self.name = name
@@ -49,6 +50,9 @@ class QNode:
         self.notes: list[str] = []
         self.stopped = False  # a Stopped queue (REST dumps) is never scheduled
         self.base_allocated = None  # allocated resources a REST dump reports for the queue
+        # (submit ACL, admin ACL) as acl.parse reads the config's (an ACL YuniKorn refuses is
+        # None); None for a queue with no ACLs of its own (dynamic ones: the parent decides)
+        self.acl = None
 
     def apply_properties(self, effective: dict, own: dict) -> None:
         self.props = effective
@@ -120,6 +124,7 @@ def from_config(partition: Partition) -> QNode:
             q.guaranteed = _positive(cq.guaranteed)
             q.max = _positive(cq.max)
         q.maxapps = cq.maxapplications
+        q.acl = (acl.parse(cq.submitacl), acl.parse(cq.adminacl))
         tmpl = None
         if cq.childtemplate is not None and cq.is_parent:
             t = Template(cq.childtemplate)

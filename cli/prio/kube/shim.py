@@ -1,0 +1,189 @@
+"""What YuniKorn's Kubernetes shim makes of a pod, as pure functions of the pod's fields
+(yunikorn-k8shim `pkg/common/utils/utils.go`, `pkg/cache/metadata.go`, `task.go`, `context.go`,
+`pkg/common/si_helper.go`). The loader (`prio.loaders.kubectl`) reads the objects and reports
+errors with their positions; the rules themselves live here, once.
+
+- Application id (`GetApplicationIDFromPod`): the first non-empty of label
+  `yunikorn.apache.org/app-id`, annotation `yunikorn.apache.org/app-id`, label `applicationId`,
+  label `spark-app-selector`; an id ending in `-uniqueautogen` has that suffix replaced once by
+  `-<pod uid>`; none: `GenerateApplicationID`.
+- Queue (`GetQueueNameFromPod`): label `yunikorn.apache.org/queue`, annotation
+  `yunikorn.apache.org/queue`, label `queue`, as written (the core's placement rules read it).
+- User (`GetUserFromPod`): the `yunikorn.apache.org/user.info` annotation decoded as Go's
+  `encoding/json` decodes it into `{user, groups}`.
+- Preemption flags (`Task.isPreemptSelfAllowed`, `isPreemptOtherAllowed`), the placeholder
+  flag (`strconv.ParseBool`), the DaemonSet pod's required node (`CreateTagsForTask`).
+"""
+from __future__ import annotations
+
+import json
+
+SCHEDULER = "yunikorn"  # constants.SchedulerName: only pods naming exactly this are YuniKorn's
+APP_ID_SOURCES = (("label", "yunikorn.apache.org/app-id"), ("annotation", "yunikorn.apache.org/app-id"),
+                  ("label", "applicationId"), ("label", "spark-app-selector"))
+QUEUE_SOURCES = (("label", "yunikorn.apache.org/queue"), ("annotation", "yunikorn.apache.org/queue"), ("label", "queue"))
+USER_INFO = "yunikorn.apache.org/user.info"
+DEFAULT_USER = "nobody"  # constants.DefaultUser
+UNIQUE_SUFFIX = "-uniqueautogen"
+ALLOW_PREEMPTION = "yunikorn.apache.org/allow-preemption"
+TASK_GROUP_NAME = "yunikorn.apache.org/task-group-name"
+TASK_GROUPS = "yunikorn.apache.org/task-groups"
+SCHEDULING_POLICY = "yunikorn.apache.org/schedulingPolicyParameters"
+PLACEHOLDER = "internal.yunikorn.apache.org/placeholder"
+PARENT_QUEUE = "yunikorn.apache.org/parentqueue"  # a Namespace annotation: the tag namespace.parentqueue
+NAMESPACE_QUOTA = "yunikorn.apache.org/namespace.quota"
+NAMESPACE_GUARANTEED = "yunikorn.apache.org/namespace.guaranteed"
+NAMESPACE_MAX_APPS = "yunikorn.apache.org/namespace.maxApps"
+TERMINATED = ("Succeeded", "Failed")  # utils.IsPodTerminated
+# The ConfigMap keys the shim's pkg/conf reads for what it sends the core
+GENERATE_UNIQUE_APP_IDS = "admissionController.filtering.generateUniqueAppId"
+DISABLE_GANG = "service.disableGangScheduling"
+
+# The core's built-in configuration, used when the ConfigMaps hold no `<policyGroup>.yaml`
+# (yunikorn-core configs.DefaultSchedulerConfig): one tag rule on the namespace that creates the
+# queue, and root open to everyone.
+DEFAULT_CONFIG = """partitions:
+  - name: default
+    placementrules:
+      - name: tag
+        value: namespace
+        create: true
+    queues:
+      - name: root
+        submitacl: '*'
+"""
+
+
+def first_set(labels: dict, annotations: dict, sources) -> tuple[str, str]:
+    """The first non-empty value among `sources` ((where, key) pairs) and where it was found
+    ("" and "" when none is)."""
+    found = {"label": labels, "annotation": annotations}
+    for where, key in sources:
+        v = found[where].get(key)
+        if isinstance(v, str) and v != "":
+            return v, f"{where} {key}"
+    return "", ""
+
+
+def generated_app_id(namespace: str, uid: str, unique: bool) -> str:
+    """GenerateApplicationID: `yunikorn-<namespace>-autogen`, or with generateUniqueAppIds the
+    namespace cut to 26 characters and the pod's uid; either cut to 63 characters."""
+    if unique:
+        gen = f"{namespace[:26]}{UNIQUE_SUFFIX}" if not uid else f"{namespace[:26]}-{uid}"
+    else:
+        gen = f"yunikorn-{namespace}-autogen"
+    return gen[:63]
+
+
+def app_id(labels: dict, annotations: dict, namespace: str, uid: str, unique: bool) -> tuple[str, bool]:
+    """The pod's application id and whether it was generated (no label or annotation named it)."""
+    found, _ = first_set(labels, annotations, APP_ID_SOURCES)
+    if found.endswith(UNIQUE_SUFFIX):
+        found = f"{found[: -len(UNIQUE_SUFFIX)]}-{uid}"
+    if found:
+        return found, False
+    return generated_app_id(namespace, uid, unique), True
+
+
+class _Strict(Exception):
+    pass
+
+
+def _no_constant(name):
+    raise _Strict(name)  # Go's decoder knows no NaN or Infinity
+
+
+def _go_field(pairs, fields) -> dict:
+    """An object's members as Go's decoder assigns them to a struct: a key names the field it
+    equals, else one it equals ignoring case; later members overwrite earlier ones."""
+    out: dict = {}
+    for k, v in pairs:
+        name = next((f for f in fields if k == f), None) or next((f for f in fields if k.casefold() == f), None)
+        if name is not None:
+            out[name] = v
+    return out
+
+
+def user_info(value) -> tuple[str, tuple, bool]:
+    """(user, groups, decoded): the user.info annotation as GetUserFromPod reads it. Go's
+    encoding/json into si.UserGroupInformation: keys matched case-insensitively, unknown keys
+    ignored, the last of a duplicated key kept, `null` leaving a field unset; anything that
+    does not decode (not JSON, not an object, a user that is not a string, groups that are not
+    a list of strings) gives the default user without groups. An empty user is the default user,
+    the groups kept. `decoded` is False when the value did not decode."""
+    if not isinstance(value, str) or value == "":
+        return DEFAULT_USER, (), True
+    try:
+        raw = json.loads(value, object_pairs_hook=lambda p: ("__obj", p), parse_constant=_no_constant)
+    except (ValueError, _Strict):
+        return DEFAULT_USER, (), False
+    if raw is None:
+        return DEFAULT_USER, (), True
+    if not (isinstance(raw, tuple) and raw[0] == "__obj"):
+        return DEFAULT_USER, (), False
+    got = _go_field(raw[1], ("user", "groups"))
+    user, groups = got.get("user"), got.get("groups")
+    if user is not None and not isinstance(user, str):
+        return DEFAULT_USER, (), False
+    if groups is not None:
+        if not isinstance(groups, list) or any(g is not None and not isinstance(g, str) for g in groups):
+            return DEFAULT_USER, (), False
+        groups = tuple("" if g is None else g for g in groups)  # a null element decodes to ""
+    return user or DEFAULT_USER, groups or (), True
+
+
+def parse_bool(value) -> bool | None:
+    """Go's strconv.ParseBool: None for a value it refuses."""
+    if value in ("1", "t", "T", "TRUE", "true", "True"):
+        return True
+    if value in ("0", "f", "F", "FALSE", "false", "False"):
+        return False
+    return None
+
+
+def placeholder(annotations: dict) -> bool:
+    """GetPlaceholderFlagFromPodSpec: the placeholder annotation through ParseBool."""
+    return bool(parse_bool(annotations.get(PLACEHOLDER)))
+
+
+def allow_preempt_self(annotations: dict, class_annotations: dict | None) -> bool:
+    """Task.isPreemptSelfAllowed: the pod's allow-preemption annotation when it is exactly
+    `true` or `false`, else its PriorityClass's (exactly `false` forbids), else allowed."""
+    v = annotations.get(ALLOW_PREEMPTION)
+    if v == "true":
+        return True
+    if v == "false":
+        return False
+    return not (class_annotations or {}).get(ALLOW_PREEMPTION) == "false"
+
+
+def required_node(spec: dict, owners) -> str:
+    """CreateTagsForTask's required node: for a pod a DaemonSet owns, the first value of the
+    last `matchFields` requirement on `metadata.name` of its required node affinity ("" when
+    there is none)."""
+    if not any(isinstance(o, dict) and o.get("kind") == "DaemonSet" for o in owners or ()):
+        return ""
+    aff = ((spec.get("affinity") or {}).get("nodeAffinity") or {}) if isinstance(spec.get("affinity"), dict) else {}
+    req = aff.get("requiredDuringSchedulingIgnoredDuringExecution") if isinstance(aff, dict) else None
+    found = ""
+    for term in (req or {}).get("nodeSelectorTerms") or () if isinstance(req, dict) else ():
+        for m in (term or {}).get("matchFields") or () if isinstance(term, dict) else ():
+            if isinstance(m, dict) and m.get("key") == "metadata.name" and m.get("values"):
+                found = str(m["values"][0])
+    return found
+
+
+def namespace_tags(annotations: dict) -> dict:
+    """The application tags Context.updateApplicationTags takes from the pod's Namespace."""
+    tags = {}
+    if annotations.get(PARENT_QUEUE):
+        tags["namespace.parentqueue"] = str(annotations[PARENT_QUEUE])
+    return tags
+
+
+def settings(data: dict) -> dict:
+    """What the shim's pkg/conf reads from the merged ConfigMaps for what it sends the core:
+    `generateUniqueAppIds` and `disableGangScheduling` (ParseBool; a value it refuses keeps the
+    default, false)."""
+    return {"generateUniqueAppIds": bool(parse_bool(data.get(GENERATE_UNIQUE_APP_IDS))),
+            "disableGangScheduling": bool(parse_bool(data.get(DISABLE_GANG)))}
