@@ -15,11 +15,12 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
 import sys
 
 import pytest
 
-from conftest import ROOT, TESTS, run_cli
+from conftest import ROOT, TESTS, prio_env, run_cli
 
 FIX = os.path.join(TESTS, "fixtures", "kube-cluster")
 
@@ -185,7 +186,6 @@ def test_diff_live_is_the_clusters_config_on_its_pods(kube, tmp_path):
     ("no context", {"FAKE_KUBECTL_FAULT": "nocontext"}, "kubectl has no current context: give --context NAME"),
     ("forbidden", {"FAKE_KUBECTL_FAULT": "forbidden"}, 'forbidden: your credentials may not read this (prio needs get on it): Error from server (Forbidden): pods is forbidden: User "jane"'),
     ("unreachable", {"FAKE_KUBECTL_FAULT": "unreachable"}, "the API server cannot be reached: The connection to the server 10.0.0.1:6443 was refused"),
-    ("no ConfigMap", {"FAKE_KUBECTL_NO_CONFIGMAP": "1"}, "no yunikorn-configs or yunikorn-defaults ConfigMap in namespace yunikorn"),
     ("not JSON", {"FAKE_KUBECTL_FAULT": "notjson"}, "kubectl's output is not JSON"),
     ("deadline", {"FAKE_KUBECTL_FAULT": "slow", "PRIO_KUBECTL_TIMEOUT": "0.5"}, "kubectl did not answer within 0.5 seconds"),
 ])
@@ -217,8 +217,58 @@ def test_a_node_prio_cannot_read_is_one_line(kube, tmp_path, monkeypatch, change
 def test_an_unknown_context_and_another_namespace(kube):
     r = run_cli("explain", "--kube", "--context", "staging")
     assert r.exit_code == 2 and 'no such context in your kubeconfig' in r.stderr and 'context "staging" does not exist' in r.stderr
-    r = run_cli("explain", "--kube", "--namespace", "scheduling")
-    assert r.exit_code == 2 and "ConfigMap in namespace scheduling" in r.stderr
+    r = run_cli("diff", "--kube", "--yunikorn-namespace", "scheduling", "live", os.path.join(ROOT, "samples", "walkthrough-queues.yaml"))
+    assert r.exit_code == 2 and "ConfigMap in namespace scheduling" in r.stderr  # diff's live needs the ConfigMap
+    r = run_cli("explain", "--kube", "--namespace", "scheduling")  # the old spelling: still works, said renamed
+    assert r.exit_code == 0 and "--namespace is now --yunikorn-namespace" in r.stderr
+    assert "ConfigMap in namespace scheduling: taken as YuniKorn's built-in default config" in r.stderr
+
+
+def test_without_yunikorns_configmaps_the_built_in_default_config_places_the_pods(kube, monkeypatch):
+    """No yunikorn-configs or yunikorn-defaults ConfigMap: the shim runs the core's built-in
+    config, one `tag namespace` rule that creates the queue, so every pod lands in
+    root.<namespace> whatever its queue label."""
+    monkeypatch.setenv("FAKE_KUBECTL_NO_CONFIGMAP", "1")
+    r = run_cli("explain", "--kube", "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    assert "built-in default config" in r.stderr
+    queues = {a["queue"] for a in json.loads(r.stdout)["asks"]}
+    assert queues == {"root.team-a", "root.team-b", "root.ops", "root.monitoring", "root.web"}  # the pods' namespaces
+
+
+def test_kubectl_prio_why_takes_the_pods_namespace_as_kubectl_does(kube):
+    from prio.cli.kubectl_plugin import prio_args
+
+    for args in (["why", "spark-etl-exec-2", "-n", "team-a"], ["why", "-n", "team-a", "spark-etl-exec-2"],
+                 ["why", "team-a/spark-etl-exec-2"], ["why", "spark-etl-exec-2", "--namespace=team-a"], ["why", "-nteam-a", "spark-etl-exec-2"]):
+        assert prio_args(args) == ["explain", "--kube", "--why-ask", "team-a/spark-etl-exec-2"], args
+        r = run_cli(*prio_args(args))
+        assert r.exit_code == 0, r.stderr
+        assert r.stdout.startswith("spark-etl-exec-2 (application spark-etl-0001"), r.stdout
+    r = run_cli(*prio_args(["why", "spark-etl-exec-2", "-n", "elsewhere"]))
+    assert r.exit_code == 2 and "no pending ask 'elsewhere/spark-etl-exec-2'" in r.stderr
+
+
+def test_kubectl_prio_why_of_a_running_pod_says_where_it_runs(kube):
+    from prio.cli.kubectl_plugin import prio_args
+
+    r = run_cli(*prio_args(["why", "spark-etl-driver", "-n", "team-a"]))
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.startswith("spark-etl-driver (application spark-etl-0001, priority 2000, queue root.tenants.tenant-a.child-a-1) "
+                               "is running on worker-1 since 2024-05-01T10:00:00Z"), r.stdout
+    r = run_cli(*prio_args(["why", "team-a/spark-etl-driver", "-o", "json"]))
+    assert json.loads(r.stdout)["running"] is True
+
+
+def test_kubectl_prio_help_lists_why_and_why_has_its_own_help():
+    r = subprocess.run([sys.executable, "-c", "import sys; sys.argv=['kubectl-prio', *sys.argv[1:]]; "
+                        "from prio.cli.kubectl_plugin import main; main()", "--help"],
+                       capture_output=True, text=True, env=prio_env(), timeout=60)
+    assert r.returncode == 0 and "why POD [-n NAMESPACE]" in r.stdout, r.stdout + r.stderr
+    r = subprocess.run([sys.executable, "-c", "import sys; sys.argv=['kubectl-prio', *sys.argv[1:]]; "
+                        "from prio.cli.kubectl_plugin import main; main()", "why", "--help"],
+                       capture_output=True, text=True, env=prio_env(), timeout=60)
+    assert r.returncode == 0 and r.stdout.startswith("Usage: kubectl prio why POD [-n NAMESPACE]"), r.stdout + r.stderr
 
 
 def test_kube_options_combine_only_as_they_mean(kube):
@@ -241,6 +291,7 @@ def test_a_token_in_kubectls_message_is_not_repeated():
 @pytest.mark.parametrize("args,want", [
     (["why", "sim-1"], ["explain", "--kube", "--why-ask", "sim-1"]),
     (["why", "sim-1", "--context", "prod"], ["explain", "--kube", "--why-ask", "sim-1", "--context", "prod"]),
+    (["why", "sim-1", "-n", "batch", "--behind", "sim-2"], ["explain", "--kube", "--why-ask", "batch/sim-1", "--behind", "sim-2"]),
     (["simulate", "-o", "json"], ["simulate", "--kube", "-o", "json"]),
     (["diff", "live", "new.yaml"], ["diff", "--kube", "live", "new.yaml"]),
     (["explain", "--sample", "batch"], ["explain", "--sample", "batch"]),

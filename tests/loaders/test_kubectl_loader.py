@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 
-from conftest import ROOT, TESTS
+from conftest import ROOT, TESTS, run_cli
 from prio.loaders import inputs  # noqa: E402
 from prio.yunikorn import tree
 from prio.io import yamlnodes
@@ -70,24 +70,24 @@ def test_pods_with_classes_fixture():
     assert set(apps) == {"checkout-6b7f9", "etl-nightly", "node-repair", "yunikorn-dev-autogen"}
     co = apps["checkout-6b7f9"]
     assert co.queue == "root.web"
-    # spec.priority given and agreeing; and a pod without spec.priority resolved from its class
-    assert [(a.id, a.priority) for a in co.asks] == [("checkout-6b7f9-x1", 5000), ("checkout-6b7f9-x2", 5000)]
+    # spec.priority as given; a created pod without spec.priority is 0 whatever its class (the
+    # shim's CreatePriorityForTask never reads the class: admission fills spec.priority)
+    assert [(a.id, a.priority) for a in co.asks] == [("checkout-6b7f9-x1", 5000), ("checkout-6b7f9-x2", 0)]
     assert co.asks[0].resources == {"vcore": 500, "memory": 1610612736, "pods": 1}
     assert co.asks[1].resources == co.asks[0].resources  # "0.5" == 500m, 1536Mi == 1.5Gi
     etl = apps["etl-nightly"]
-    # annotations name app and queue; the bound driver counts as allocated; no class: the
-    # file's global default (batch-default, 100)
+    # annotations name app and queue; the bound driver counts as allocated; created without
+    # spec.priority: 0, not the file's global default (batch-default, 100)
     assert etl.queue == "root.batch" and etl.state == "Running"
     assert etl.allocated == {"vcore": 1000, "memory": 1073741824, "pods": 1}
-    assert [(a.id, a.priority, a.resources["memory"]) for a in etl.asks] == [("etl-nightly-0", 100, 2000000000)]
-    # system classes resolve in any namespace
-    assert apps["node-repair"].asks[0].priority == 2000001000
+    assert [(a.id, a.priority, a.resources["memory"]) for a in etl.asks] == [("etl-nightly-0", 0, 2000000000)]
+    assert apps["node-repair"].asks[0].priority == 0
     dev = apps["yunikorn-dev-autogen"]
-    assert dev.queue == "root.dev"
-    assert dev.asks[0].resources == {"vcore": 250, "memory": 134217728, "pods": 1}  # limits only
+    assert dev.queue == "" and dev.tags["namespace"] == "dev"  # no queue asked for: the placement rules decide
+    assert dev.asks[0].resources == {"pods": 1}  # limits only: a created pod's limits are never read
     assert [c.name for c in snap.priority_classes] == ["web-critical", "batch-default"]
     notes = " ".join(snap.notes)
-    assert "root.<namespace>" in notes and "root.dev" in notes and "placement rules are not evaluated" in notes
+    assert "without spec.priority are priority 0" in notes and "shop/checkout-6b7f9-x2" in notes
     assert "yunikorn-<namespace>-autogen" in notes
     assert "scheduler default-scheduler: 1" in notes
 
@@ -103,7 +103,8 @@ def test_create_times_and_submit_time():
 def test_podlist_quantities_init_sidecar_overhead():
     snap = pods(fx("podlist-api.json"))
     [app] = snap.apps
-    assert app.id == "train-resnet" and app.queue == "root.ml.gpu"
+    # "ml.gpu" is not fully qualified: the provided rule makes it one queue below root
+    assert app.id == "train-resnet" and app.queue == "root.ml_dot_gpu" and app.queue_raw == "ml.gpu"
     t0, t1 = app.asks
     assert t0.resources == {
         "vcore": 4000 + 250,  # init container (4) beats 1.5 + 0.25 + 0.1 sidecar, plus overhead
@@ -113,7 +114,6 @@ def test_podlist_quantities_init_sidecar_overhead():
     }
     assert t1.resources == {"vcore": 1500, "memory": 12 * 2**30, "nvidia.com/gpu": 2, "pods": 1}
     assert t0.priority == 0
-    assert any("below root" in n for n in snap.notes)
 
 
 def test_single_pod_manifest_without_status():
@@ -125,7 +125,7 @@ def test_single_pod_manifest_without_status():
 
 
 def test_classes_argument_and_global_default():
-    d = doc(one_pod())
+    d = doc(one_pod(status=""))  # a manifest: admission gives it the global default
     snap = kubectl.load_pods("p.yaml", d, [PriorityClass("std", 300, True), PriorityClass("low", 10, True)])
     assert snap.apps[0].asks[0].priority == 10  # lowest of several defaults
     snap = kubectl.load_pods("p.yaml", d, [])
@@ -142,7 +142,8 @@ def test_app_id_and_queue_precedence():
     assert (app.id, app.queue) == ("A2", "root.q3")
     meta = "  labels:\n    spark-app-selector: L4\n    yunikorn.apache.org/queue: Root.Q1\n"
     [app] = kubectl.load_pods("p", doc(one_pod(meta_extra=meta))).apps
-    assert (app.id, app.queue) == ("L4", "root.q1")
+    # "Root." is not "root.": not fully qualified (the core's test is case-sensitive)
+    assert (app.id, app.queue, app.queue_raw) == ("L4", "root.root_dot_q1", "Root.Q1")
 
 
 def test_oldest_pod_decides_the_queue():
@@ -175,11 +176,11 @@ def test_phases_and_schedulers():
     text = json.dumps({"kind": "List", "items": items})
     snap = kubectl.load_pods("p.json", yamlnodes.load("p.json", text)[0])
     [app] = snap.apps
-    assert [a.id for a in app.asks] == ["p0"]
+    assert [a.id for a in app.asks] == ["p0", "gone"]  # deletionTimestamp is never read: an ask until it is gone
     assert app.allocated == {"vcore": 2000, "pods": 2} and app.state == "Running"
-    assert app.queue == "root.default"
+    assert app.queue == ""
     notes = " ".join(snap.notes)
-    assert "Failed: 1" in notes and "Succeeded: 1" in notes and "terminating: 1" in notes
+    assert "Failed: 1" in notes and "Succeeded: 1" in notes
 
 
 def test_spec_priority_trusted_for_a_class_prio_was_not_shown():
@@ -221,21 +222,55 @@ def test_bad_quantities(text):
 # ---- errors, with positions -----------------------------------------------------------------------
 
 BAD = [
-    (one_pod("  priorityClassName: tier1\n  priority: 5\n", status=""), [PriorityClass("tier1", 4000)], 12,
-     "spec.priority 5 disagrees with PriorityClass 'tier1' (4000)"),
-    (one_pod("  priorityClassName: tier9\n"), [PriorityClass("tier1", 4000)], 11, "'tier9' resolves to no PriorityClass"),
     (one_pod("  priority: 3000000000\n"), [], 11, "outside the int32 range"),
     (one_pod("  priority: high\n"), [], 11, "must be an integer"),
     (one_pod("    resources:\n      requests:\n        memory: 1GB\n"), [], 13, "without a B"),
     (one_pod("    resources:\n      requests:\n        cpu: -1\n"), [], 13, "negative"),
     (one_pod("    resources: [1]\n"), [], 11, "resources must be a mapping"),
     (one_pod(meta_extra="  creationTimestamp: last tuesday\n"), [], 6, "RFC 3339"),
-    (one_pod(meta_extra="  labels:\n    queue: root..a\n"), [], 7, "not a queue path"),
-    (one_pod("  preemptionPolicy: Never\n  priorityClassName: tier1\n", status=""), [PriorityClass("tier1", 4000)], 11,
-     "preemptionPolicy 'Never' disagrees"),
     ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec: 5\n", [], 5, "needs a spec"),
     ("kind: List\nitems:\n- kind: Pod\n  metadata: [x]\n  spec: {containers: []}\n", [], 4, "metadata must be a mapping"),
 ]
+
+
+REFUSED = [
+    (one_pod("  priorityClassName: tier1\n  priority: 5\n", status=""), [PriorityClass("tier1", 4000)],
+     "spec.priority 5 disagrees with PriorityClass 'tier1' (4000)"),
+    (one_pod("  priorityClassName: tier9\n", status=""), [PriorityClass("tier1", 4000)], "'tier9' resolves to no PriorityClass"),
+    (one_pod("  preemptionPolicy: Never\n  priorityClassName: tier1\n", status=""), [PriorityClass("tier1", 4000)],
+     "preemptionPolicy 'Never' disagrees"),
+]
+
+
+@pytest.mark.parametrize("text,classes,msg", REFUSED)
+def test_a_manifest_admission_refuses_is_left_out_and_named(text, classes, msg):
+    """One bad pod does not refuse the input: the API server would refuse that pod alone."""
+    import yaml
+
+    fine = {"kind": "Pod", "metadata": {"name": "fine"}, "spec": {"schedulerName": "yunikorn", "containers": []},
+            "status": {"phase": "Pending"}}
+    listed = json.dumps({"apiVersion": "v1", "kind": "List", "items": [yaml.safe_load(text), fine]})
+    snap = kubectl.load_pods("bad.json", doc(listed, "bad.json"), classes)
+    assert [k.id for a in snap.apps for k in a.asks] == ["fine"]
+    notes = " ".join(snap.notes)
+    assert msg in notes and "refused by the API server on creation" in notes
+
+
+def test_a_created_pod_of_a_class_that_is_gone_keeps_its_priority():
+    snap = kubectl.load_pods("p.yaml", doc(one_pod("  priorityClassName: tier9\n  priority: 7\n")), [PriorityClass("tier1", 4000)])
+    assert snap.apps[0].asks[0].priority == 7 and any("tier9" in n for n in snap.notes)
+
+
+def test_a_queue_name_the_core_refuses_rejects_that_application_alone(tmp_path):
+    bad = one_pod(meta_extra="  labels:\n    queue: root..a\n")
+    f = tmp_path / "p.yaml"
+    f.write_text(bad)
+    q = tmp_path / "q.yaml"
+    q.write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: '*'\n")
+    r = run_cli("explain", str(q), str(f), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    [rej] = json.loads(r.stdout)["rejected"]
+    assert "invalid queue name" in rej["reason"]
 
 
 @pytest.mark.parametrize("text,classes,line,msg", BAD)
@@ -266,9 +301,9 @@ def test_mismatch_against_class_from_the_same_file(tmp_path):
         """)
     p = tmp_path / "pods.yaml"
     p.write_text(text)
-    with pytest.raises(InputError) as e:
-        inputs.gather([str(p)])
-    assert str(e.value).startswith(f"{p}:14:")
+    inp = inputs.gather([str(p)])  # the manifest admission refuses is left out, named in a note
+    assert inp.snapshot.apps == [] and any("ns/p is refused by the API server on creation: spec.priority 901 disagrees" in n
+                                            for n in inp.notes)
 
 
 def test_created_pod_keeps_its_priority_when_its_class_changed():

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from conftest import run_cli
+from prio.kube import shim
 from prio.errors import InputError
 from prio.io import documents, yamlnodes
 from prio.loaders import inputs, kubectl
@@ -138,7 +139,7 @@ def test_other_schedulers_pods_take_room_on_their_nodes():
 def test_yunikorn_pods_bound_to_nodes_run_there():
     items = [node("n1"), node("n2"),
              pod("driver", "1", node_name="n1", phase="Running", creationTimestamp="2024-05-01T10:00:00Z",
-                 annotations={kubectl.ALLOW_PREEMPTION: "false"}),
+                 annotations={shim.ALLOW_PREEMPTION: "false"}),
              pod("exec-1", "2", node_name="n2", phase="Running", creationTimestamp="2024-05-01T10:01:00Z"),
              pod("exec-2", "2", node_name="n2", phase="Pending", creationTimestamp="2024-05-01T10:02:00Z"),  # bound, starting
              pod("exec-3", "2", creationTimestamp="2024-05-01T10:03:00Z"),
@@ -148,11 +149,12 @@ def test_yunikorn_pods_bound_to_nodes_run_there():
     snap = kubectl.load_pods("k.json", d, (), kubectl.load_nodes("k.json", d))
     apps = {a.id: a for a in snap.apps}
     allocs = [(a.id, a.node, a.originator, a.allow_preemption) for a in apps["app"].allocations]
-    # the oldest pod, without an owner, is the originator (the shim's owner reference is the pod itself)
+    # the oldest pod is the originator (the shim's owner reference is the pod itself)
     assert allocs == [("driver", "n1", True, False), ("exec-1", "n2", False, True), ("exec-2", "n2", False, True)]
     assert apps["app"].allocated == {"vcore": 5000, "memory": 3 * 2 ** 30, "pods": 3}
     assert [a.id for a in apps["app"].asks] == ["exec-3"]
-    assert [(a.id, a.originator) for a in apps["other"].allocations] == [("job-pod", False)]  # owned by a Job
+    # the pod that created its application is the originator whatever its own owners (a Job here)
+    assert [(a.id, a.originator) for a in apps["other"].allocations] == [("job-pod", True)]
     notes = " ".join(snap.notes)
     assert "pods bound to nodes the node list does not hold are left out, as the shim leaves such orphans out: n7" in notes
 
@@ -186,18 +188,25 @@ def test_pods_of_one_name_in_two_namespaces_are_two_allocations():
     (None, ("nobody", ()), False),  # no annotation: the shim's default user
     ("alice", ("nobody", ()), True),  # not JSON: the shim logs it and takes the default
     ('{"user":"alice","groups":"dev"}', ("nobody", ()), True),
+    ('{"User":"dave","GROUPS":["devs"]}', ("dave", ("devs",)), False),  # Go matches key names in any case
+    ('{"user":"a","user":"b"}', ("b", ()), False),  # a repeated key: the last one
+    ('{"user":"a","role":"x"}', ("a", ()), False),  # unknown keys are ignored
+    ("null", ("nobody", ()), False),  # decodes to nothing
+    ('{"user":42}', ("nobody", ()), True),
+    ('["alice"]', ("nobody", ()), True),
+    ('{"user":"a","groups":null}', ("a", ()), False),
 ])
 def test_the_user_comes_from_the_user_info_annotation(info, want, noted):
-    p = pod("p", annotations={kubectl.USER_INFO: info} if info is not None else None)
+    p = pod("p", annotations={shim.USER_INFO: info} if info is not None else None)
     snap = kubectl.load_pods("k.json", _doc(listed(p)))
     assert (snap.apps[0].user, snap.apps[0].groups) == want
-    assert any("user.info annotation is not a JSON object" in n for n in snap.notes) == noted
+    assert any("user.info annotation does not decode" in n for n in snap.notes) == noted
 
 
 def test_an_applications_user_is_its_oldest_pods():
     """The shim creates the application from the first pod it sees, with that pod's user."""
-    late = pod("late", creationTimestamp="2024-05-01T10:05:00Z", annotations={kubectl.USER_INFO: '{"user":"bob"}'})
-    early = pod("early", creationTimestamp="2024-05-01T10:00:00Z", annotations={kubectl.USER_INFO: '{"user":"alice"}'})
+    late = pod("late", creationTimestamp="2024-05-01T10:05:00Z", annotations={shim.USER_INFO: '{"user":"bob"}'})
+    early = pod("early", creationTimestamp="2024-05-01T10:00:00Z", annotations={shim.USER_INFO: '{"user":"alice"}'})
     snap = kubectl.load_pods("k.json", _doc(listed(late, early)))
     assert snap.apps[0].user == "alice"
 
@@ -281,12 +290,12 @@ def test_a_native_snapshots_nodes_stay_beside_a_pod_list():
 
 
 def test_a_terminating_pod_holds_its_node_until_it_is_gone():
-    """The shim reports a pod until it is deleted: a terminating pod bound to a node still runs
-    there; one that never got a node is left out (it will not be placed)."""
+    """The shim never reads deletionTimestamp: a terminating pod is reported until it is gone,
+    bound to a node as an allocation there, unbound as an ask."""
     leaving = pod("leaving", "2", node_name="n1", phase="Running", deletionTimestamp="2024-05-01T10:00:00Z")
     never = pod("never", "2", deletionTimestamp="2024-05-01T10:00:00Z")
     d = _doc(listed(node("n1"), leaving, never))
     snap = kubectl.load_pods("k.json", d, (), kubectl.load_nodes("k.json", d))
     [app] = snap.apps
-    assert [a.id for a in app.allocations] == ["leaving"] and app.asks == []
-    assert any("terminating: 1" in n for n in snap.notes)
+    assert [a.id for a in app.allocations] == ["leaving"] and [a.id for a in app.asks] == ["never"]
+    assert not any("terminating" in n for n in snap.notes)

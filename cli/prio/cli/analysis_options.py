@@ -55,7 +55,11 @@ _DECLS = (
                              "the PriorityClasses. kubectl prio turns it on.", type=bool,
         default=False),
     Opt("context", ("--context",), "With --kube: the kubeconfig context to read (default: kubectl's current one).", metavar="NAME"),
-    Opt("namespace", ("--namespace",), "With --kube: the namespace of YuniKorn's ConfigMaps (default yunikorn).", metavar="NS"),
+    Opt("namespace", ("--yunikorn-namespace",), "With --kube: the namespace of YuniKorn's ConfigMaps (default yunikorn).",
+        metavar="NS"),
+    # the option's first spelling: kubectl users read -n/--namespace as the pods' namespace, so
+    # it is hidden and said to be renamed when used
+    Opt("namespace_old", ("--namespace",), "With --kube: the old spelling of --yunikorn-namespace.", metavar="NS", hidden=True),
     # Which engine schedules (yunikorn/engine.ENGINES): for debugging and bug reports, so hidden.
     Opt("engine", ("--engine",), "The engine that schedules: auto (the fast ones where they support the input), fast, "
                                  "or reference (YuniKorn's rules as written, slow).", choices=("auto", "fast", "reference"),

@@ -20,6 +20,17 @@ app = typer.Typer(
 )
 
 
+# `kubectl prio --help`: the plugin's own command beside prio's (prio.cli.kubectl_plugin)
+PLUGIN_EPILOG = ("kubectl prio also answers: why POD [-n NAMESPACE] (or why NAMESPACE/POD): why a pod waits, or where it "
+                 "runs (`kubectl prio why --help`). The commands that read a cluster (explain, simulate, preempt, "
+                 "snapshot, diff) read the one of your kubeconfig.")
+
+
+def set_plugin_help(epilog: str) -> None:
+    """The top-level help as `kubectl prio --help` shows it: with the plugin's `why`."""
+    app.info.epilog = epilog
+
+
 def _version(value: bool):
     if value:
         typer.echo(f"prio {__version__}")

@@ -35,7 +35,7 @@ Options = shared.options(
     shared.SHARED["yunikorn"].but(help="Compare OLD and NEW on the pending work of a running YuniKorn (read-only, GET only); OLD "
                                        "or NEW may be the word live: the config the server runs. PRIO_YUNIKORN_URL stands in when "
                                        "OLD or NEW is live and no INPUT is given."),
-    "header", "cacert", "timeout", "kube", "context", "namespace",
+    "header", "cacert", "timeout", "kube", "context", "namespace", "namespace_old",
 )
 
 

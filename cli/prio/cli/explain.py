@@ -23,7 +23,7 @@ Options = shared.options(
     Opt("why_workload", ("--why-workload",), "Kueue inputs: why this Workload (NAMESPACE/NAME) waits or runs, in prose.",
         metavar="NS/NAME"),
     Opt("behind", ("--behind",), "With --why-ask: compare with this ask instead of the one placed just before.", metavar="ASK"),
-    "limit", "priority_classes", "armada_decay", "armada_weighting", "armada_model", "verbose", "yunikorn", "header", "cacert", "timeout", "kube", "context", "namespace",
+    "limit", "priority_classes", "armada_decay", "armada_weighting", "armada_model", "verbose", "yunikorn", "header", "cacert", "timeout", "kube", "context", "namespace", "namespace_old",
     Opt("pending", ("--pending",), "Why asks stay pending: each reason code with how many asks, per queue, and the first few "
                                    "(--limit N of them; 3 by default).", type=bool, default=False),
 )
@@ -163,8 +163,13 @@ def _why_ask(o: Options, fmt: str, inp, eng) -> int:
         lines = why_ask_lines(lambda: build(inp, o.partition, o.engine), o.why_ask, o.behind, facts)
     except KeyError as e:
         from prio.suggest import did_you_mean
+        from prio.yunikorn.explain import running
 
         key = e.args[0]
+        runs = running(eng, key) if key == o.why_ask else None
+        if runs is not None:  # a bound pod: where it runs, not "no pending ask"
+            doc = {"ask": o.why_ask, "running": True, "lines": runs}
+            return _print_lines(fmt, doc, runs)
         flag = "--behind" if key == o.behind and key != o.why_ask else "--why-ask"
         known = [f"{st.app.id}/{a.id}" if "/" in key else a.id for st in eng.apps for a in st.asks]
         sys.stderr.write(f"prio: {flag}: no pending ask {key!r}{did_you_mean(key, known)}\n")

@@ -2,7 +2,7 @@
 as the inputs of explain, simulate, preempt, snapshot and diff; `kubectl prio` turns it on.
 
 What is read, each with one `kubectl get ... -o json`: the ConfigMaps the YuniKorn shim reads
-(yunikorn-configs and yunikorn-defaults in --namespace, default yunikorn), the pods that are not
+(yunikorn-configs and yunikorn-defaults in --yunikorn-namespace, default yunikorn), the pods that are not
 finished (all namespaces, every scheduler's: YuniKorn's are the work, the others' bound to a node
 take room there), the nodes, and the PriorityClasses. Each answer becomes an input by a name
 such as `<kube pods>` (prio.io.source.PROVIDED), recognised by content like a file: a ConfigMap
@@ -44,9 +44,11 @@ def _timeout() -> float | None:
     return value
 
 
-def fetch(context=None, namespace=None, timeout=None, config: bool = True, verbose: bool = False) -> list[str]:
+def fetch(context=None, namespace=None, timeout=None, config: bool = True, verbose: bool = False,
+          config_needed: bool = False) -> list[str]:
     """The cluster's state as input names (read through source.PROVIDED): the YuniKorn ConfigMaps
-    (`config`), the YuniKorn pods and the PriorityClasses."""
+    (`config`), the YuniKorn pods and the PriorityClasses. Without the ConfigMaps YuniKorn runs
+    its built-in default config (said in a note), unless `config_needed` (prio diff's `live`)."""
     from prio.io import kubectl
     from prio.kube.configmap import NAMES
 
@@ -76,8 +78,13 @@ def fetch(context=None, namespace=None, timeout=None, config: bool = True, verbo
         if args[1] == "configmap":
             if not found:
                 where = f" (context {context})" if context else ""
-                raise InputError(kubectl.label(args, context), f"no {' or '.join(NAMES)} ConfigMap in namespace {ns}{where}: YuniKorn runs its "
-                                       "built-in default config there, or is installed elsewhere (--namespace NS)")
+                if config_needed:
+                    raise InputError(kubectl.label(args, context), f"no {' or '.join(NAMES)} ConfigMap in namespace {ns}{where}: YuniKorn runs its "
+                                           "built-in default config there, or is installed elsewhere (--yunikorn-namespace NS)")
+                sys.stderr.write(f"prio: note: {kubectl.label(args, context)}: no {' or '.join(NAMES)} ConfigMap in namespace {ns}{where}: "
+                                 "taken as YuniKorn's built-in default config (if YuniKorn is installed elsewhere, say "
+                                 "--yunikorn-namespace NS)\n")
+                continue
             text = json.dumps({"apiVersion": "v1", "kind": "List", "items": found})  # one object or a List alike
         elif not found:
             continue  # no pods or no classes: nothing to read (a config alone still explains)
@@ -91,17 +98,21 @@ def with_cluster(o):
     the cluster's pods and classes (the configs compared are OLD and NEW). --kube reads what files
     would give, so it is refused beside --yunikorn and --sample."""
     if not o.kube:
-        for flag in ("context", "namespace"):
-            if getattr(o, flag):
-                raise InputError(f"--{flag}", "goes with --kube (or kubectl prio)")
+        for flag, name in (("context", "--context"), ("namespace", "--yunikorn-namespace"), ("namespace_old", "--namespace")):
+            if getattr(o, flag, None):
+                raise InputError(name, "goes with --kube (or kubectl prio)")
         return o
+    if getattr(o, "namespace_old", None):
+        sys.stderr.write("prio: note: --namespace is now --yunikorn-namespace (the namespace of YuniKorn's ConfigMaps); "
+                         "-n/--namespace is a pod's namespace in kubectl prio why\n")
+        o = replace(o, namespace=o.namespace or o.namespace_old)
     if o.yunikorn:
         raise InputError("--kube", "give either --kube (the cluster through kubectl) or --yunikorn URL (YuniKorn's REST API), not both")
     if getattr(o, "sample", None):
         raise InputError("--kube", "give either --kube or --sample, not both")
     sides = (o.old, o.new) if hasattr(o, "old") else None
     config = sides is None or LIVE in sides
-    names = fetch(o.context, o.namespace, _timeout(), config=config, verbose=o.verbose)
+    names = fetch(o.context, o.namespace, _timeout(), config=config, verbose=o.verbose, config_needed=sides is not None and config)
     changes = {"kube": False}
     if sides is not None and config:
         live = names.pop(0)

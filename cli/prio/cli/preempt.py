@@ -27,7 +27,7 @@ Options = shared.options(
     shared.SHARED["sample"].but(help="Use a bundled sample (default with no INPUT: preemption)."),
     "output", "output_file",
     Opt("ask", ("--ask",), "Only this ask (an ask id, or APP/ASK).", metavar="ID"),
-    "color", "partition", "priority_classes", "verbose", "yunikorn", "header", "cacert", "timeout", "kube", "context", "namespace",
+    "color", "partition", "priority_classes", "verbose", "yunikorn", "header", "cacert", "timeout", "kube", "context", "namespace", "namespace_old",
 )
 
 

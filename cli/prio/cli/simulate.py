@@ -24,7 +24,7 @@ Options = shared.options(
     "partition", "priority_classes",
     Opt("rounds", ("--rounds",), "Armada scenarios: scheduling rounds to run.", type=int, min=1, metavar="N"),
     Opt("seed", ("--seed",), "Armada scenarios: random seed (overrides the scenario's).", type=int, metavar="N"),
-    "armada_decay", "armada_weighting", "armada_model", "verbose", "yunikorn", "header", "cacert", "timeout", "kube", "context", "namespace",
+    "armada_decay", "armada_weighting", "armada_model", "verbose", "yunikorn", "header", "cacert", "timeout", "kube", "context", "namespace", "namespace_old",
 )
 
 

@@ -28,7 +28,7 @@ Options = shared.options(
                                                      "like a queue too).", type=bool, default=False),
     Opt("keep_node_names", ("--keep-node-names",), "With --anonymize: nodes keep their names.", type=bool, default=False),
     shared.SHARED["output"].but(help="What to print about the capture: " + help_text("snapshot")),
-    "partition", "priority_classes", "verbose", "yunikorn", "header", "cacert", "timeout", "kube", "context", "namespace",
+    "partition", "priority_classes", "verbose", "yunikorn", "header", "cacert", "timeout", "kube", "context", "namespace", "namespace_old",
     common=False,
 )
 
@@ -160,6 +160,12 @@ def config_text_of(inp) -> str | None:
         from prio.kube.shim import DEFAULT_CONFIG
 
         return "# YuniKorn's built-in default config: no queues.yaml was given\n" + DEFAULT_CONFIG
+    if inp.config is not None and inp.config_text:  # a ConfigMap's queues.yaml, as written there
+        return inp.config_text if inp.config_text.endswith("\n") else inp.config_text + "\n"
+    if inp.config is not None and inp.config_text is not None:  # embedded, its text not at hand: re-emitted
+        import yaml
+
+        return yaml.safe_dump(inp.config_doc.data, sort_keys=False, default_flow_style=False, allow_unicode=True)
     if inp.config is not None:
         text = _first_document_text(inp.config_name, inp.config_doc)
         if text is not None:

@@ -42,6 +42,9 @@ class Inputs:
     shim_data: dict = field(default_factory=dict)
     namespaces: dict | None = None
     default_config: bool = False  # the config is YuniKorn's built-in one (no queues.yaml given)
+    # the config's own text where it came embedded (a ConfigMap's queues.yaml as written; "" for
+    # one only its parsed data gives, as Helm values'): None for a config file
+    config_text: str | None = None
 
 
 _WHAT = {"config": "a queue config", "configmap": "a ConfigMap", "configmap-list": "ConfigMaps",
@@ -208,6 +211,8 @@ def _take_units(inp: Inputs, name: str, units: list, kinds: list) -> None:
             inp.notes.append(f"{name}: using the queues.yaml of {chosen.label.split(',')[0]}, "
                              "as the shim does (yunikorn-configs replaces yunikorn-defaults)")
         set_config(inp, name, chosen.doc)
+        key = chosen.label.rsplit(", data.", 1)[-1] if ", data." in chosen.label else None
+        inp.config_text = inp.shim_data.get(key, "") if key else ""
 
 
 def _load_work(inp: Inputs, pending_docs: list) -> list:

@@ -1,6 +1,8 @@
 """The effective priority tree, as data: what each queue reports and why. Pure."""
 from __future__ import annotations
 
+import datetime
+
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -194,15 +196,41 @@ def _ask_key(key: str):
     return app, ask
 
 
+def _names(st, app: str, task_id: str, id_: str, key: str) -> bool:
+    """Whether `key` (ASK, APP/ASK, or a pod's NAMESPACE/NAME) names task `id_` of application
+    state `st` (task_id: the part of the key after its last slash)."""
+    if id_ == key:
+        return True  # a pod whose id is namespace/name (its name repeats in the application)
+    return id_ == task_id and (not app or st.app.id == app or (st.app.tags or {}).get("namespace") == app)
+
+
 def _locate(eng: Engine, key: str):
-    """(AppState, ask index) of an ask by id, or APP/ASK when ask ids repeat across applications."""
+    """(AppState, ask index) of an ask by id, APP/ASK when ask ids repeat across applications, or
+    a pod's NAMESPACE/NAME."""
     app, ask = _ask_key(key)
-    hits = [(st, i) for st in eng.apps for i, a in enumerate(st.asks) if a.id == ask and (not app or st.app.id == app)]
+    hits = [(st, i) for st in eng.apps for i, a in enumerate(st.asks) if _names(st, app, ask, a.id, key)]
     if not hits:
         raise KeyError(key)
     if len(hits) > 1:
         raise ValueError(f"ask id {key!r} is in {len(hits)} applications; say APP/ASK")
     return hits[0]
+
+
+def running(eng: Engine, key: str) -> list[str] | None:
+    """For a task that already runs (a bound pod: a running allocation), where and since when,
+    instead of "no pending ask"; None when no running task has that name."""
+    app, task = _ask_key(key)
+    for st in eng.apps:
+        for t in st.app.allocations or ():
+            if _names(st, app, task, t.id, key):
+                since = ""
+                if t.create_time[1] == 0 and t.create_time[0]:
+                    stamp = datetime.datetime.fromtimestamp(t.create_time[0] / 1e9, datetime.timezone.utc)
+                    since = f" since {stamp.strftime('%Y-%m-%dT%H:%M:%SZ')}"
+                where = f"running on {t.node}" if t.node else "running"
+                return [f"{t.id} (application {st.app.id}, priority {t.priority}, queue {st.leaf.path}) is {where}{since}: "
+                        "it waits for nothing."]
+    return None
 
 
 def why_ask(make_engine, ask: str, behind: str | None = None, facts: dict | None = None) -> list[str]:

@@ -30,6 +30,7 @@ from prio.yunikorn.appstate import AppState
 from prio.yunikorn.gosort import BLOCK
 from prio.yunikorn.maxtracker import MaxTracker
 from prio.yunikorn.nodes import Cluster
+from prio.yunikorn import acl
 from prio.yunikorn.placement import Rejected, place
 from prio.yunikorn.reference import (considered_groups, fair_max_misaligned, fair_share, headroom_misfit,
                                      maxapplications_reached, path_to_root, priority_value_by_policy)
@@ -104,6 +105,7 @@ class Model:
         # tree stays as it is. A queue created for an application can change the answers (a rule
         # that creates nothing now finds it), so they are forgotten then.
         placed: dict = {}
+        closed = rules is not None and acl.nobody_may_submit(root)  # said with each rejection
         for app in snapshot.apps:
             if app.rejected is not None:  # YuniKorn already refused it (a live server, state: Rejected)
                 self.rejected.append(Rejected(app.id, app.queue, app.rejected))
@@ -113,7 +115,7 @@ class Model:
                     tuple(app.tags.items()) if app.tags else ())
             path = placed.get(seen)
             if path is None:
-                path, rejected = place(root, app, None if app.placed else rules)
+                path, rejected = place(root, app, None if app.placed else rules, closed)
                 if rejected is not None:  # (not kept: its words name the application)
                     self.rejected.append(rejected)
                     continue

@@ -265,10 +265,15 @@ def target(root, app, rules, acls: bool = True) -> str:
     raise _Fail(NO_RULE)
 
 
-def place(root, app, rules) -> tuple[str | None, Rejected | None]:
+CLOSED = ("no queue of the config has a submitacl or adminacl, so YuniKorn lets no one submit "
+          "(submitacl: '*' on root admits everyone)")
+
+
+def place(root, app, rules, closed: bool = False) -> tuple[str | None, Rejected | None]:
     """Where the application goes: (full queue path, None), or (None, why it is rejected).
     `rules` None means the queue is taken as given (no config, or a REST dump of placed
-    applications); a list (possibly empty) is the partition's placement rules."""
+    applications); a list (possibly empty) is the partition's placement rules. `closed`: no
+    ACL of the tree lets anyone in (acl.nobody_may_submit), said with a rejection."""
     name = app.queue.lower()
     if rules:
         refused = unbuilt(rules)
@@ -286,7 +291,7 @@ def place(root, app, rules) -> tuple[str | None, Rejected | None]:
         try:
             name = target(root, app, list(rules) or [_PROVIDED])
         except _Fail as e:
-            return None, Rejected(app.id, app.queue, f"failed to place application {app.id}: {e}")
+            return None, Rejected(app.id, app.queue, f"failed to place application {app.id}: {e}" + (f"\n{CLOSED}" if closed else ""))
         if name == RECOVERY_QUEUE:
             return name, None  # createRecoveryQueue: no rule's checks
     elif not name:
