@@ -11,8 +11,9 @@ from prio.loaders import queues as config
 from prio.yunikorn import engine, tree
 
 # The head of a queues.yaml of one partition, default: child queues of root follow, each
-# "          - name: ..." (ten spaces), their keys two spaces further in.
-UNDER_ROOT = "partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n"
+# "          - name: ..." (ten spaces), their keys two spaces further in. Root admits everyone
+# (without an ACL anywhere YuniKorn lets no one submit).
+UNDER_ROOT = "partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: '*'\n        queues:\n"
 # The smallest config with a leaf: root.a, nothing set.
 QUEUE_A = UNDER_ROOT + "          - name: a\n"
 

@@ -130,7 +130,7 @@ def scenarios(draw, limits: bool | None = True, many_siblings: bool | None = Non
                 lines.append(f"      resourceweights: {{{types[0]}: {draw(st.sampled_from([0.5, 1, 3]))}}}")
         if not preempting and draw(_BOOL):
             lines += ["    preemption:", "      enabled: false"]
-    lines += ["    queues:", "      - name: root", "        queues:"]
+    lines += ["    queues:", "      - name: root", "        submitacl: '*'", "        queues:"]
     leaves: list[str] = []
     big = draw(_BOOL) if many_siblings is None else many_siblings
     n_parents = draw(_int(1, 3))
@@ -245,7 +245,7 @@ def sort_inputs(draw, max_size: int = 130):
 def _two_levels(draw, parents, leaves, max_line=None) -> tuple[list[str], list[str]]:
     """The lines of a queues.yaml whose root has `parents` (a range) parents of `leaves` (a
     range) leaves each, and the leaves' paths; `max_line(draw)`: a leaf's resource line, or None."""
-    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
+    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        submitacl: '*'", "        queues:"]
     paths = []
     for p in range(draw(_int(*parents))):
         lines += [f"          - name: p{p}", "            queues:"]
@@ -318,7 +318,7 @@ def long_runs(draw, types: tuple, parents: int = 3, leaves: int = 5, apps: int =
     `parents` parents of `leaves` leaves, for what only a long run shows (thousands of steps).
     Hypothesis caps what one example draws, so each application repeats a short drawn list of
     (priority, resources)."""
-    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
+    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        submitacl: '*'", "        queues:"]
     for p in range(parents):
         lines += [f"          - name: p{p}", "            queues:"] + [f"              - name: l{i}" for i in range(leaves)]
     ask = st.tuples(_int(0, 3), pendings(types, 1, 4))

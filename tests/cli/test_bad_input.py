@@ -150,7 +150,7 @@ def test_never_writes_to_inputs(tmp_path):
 
 
 BAD_SNAPSHOTS = [
-    ("applications:\n  - {id: a, queue: 'root..x', asks: [{priority: 1}]}\n", "queue must be a full queue path"),
+    ("applications:\n  - {id: a, queue: 'root..x', asks: [{priority: 1}]}\n", "queue must be a queue path like root.tenants.a"),
     ("applications:\n  - {id: a, queue: root.x, asks: [{priority: 3000000000}]}\n", "outside the int32 range"),
     ("applications:\n  - {id: a, queue: root.x, asks: [{priorityClassName: nosuch}]}\n", "resolves to no PriorityClass"),
     ("applications:\n  - {id: a, queue: root.x, asks: [{priority: 1, resources: {vcore: -2}}]}\n", "negative"),

@@ -329,7 +329,7 @@ def scenario(draw):
     leaves = [f"root.p{p}.l{l}" for p in range(2) for l in range(2)]
 
     def config():
-        lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
+        lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        submitacl: '*'", "        queues:"]
         for p in range(2):
             lines.append(f"          - name: p{p}")
             props = {}

@@ -211,6 +211,7 @@ for cmd, inputs in INPUTS.items():
     acase([*inputs, "nope.yaml"])
     acase(["--", *inputs])
     acase([*inputs, "--kube", "--context", "x", "--namespace", "y"], {"PATH": ""})  # no kubectl: one line, exit 2
+    acase([*inputs, "--kube", "--yunikorn-namespace", "y"], {"PATH": ""})
     acase([*inputs, "--yunikorn", "http://127.0.0.1:9", "--header", "X-A: 1", "--cacert", "nope.pem"])
     acase([*inputs, "--timeout", "1"], fast=False)  # a float: typer reads it
     for bad in (["--nope"], ["-x"], ["--verbose=1"], ["-o"], ["--partition"], ["--help"], ["-h"]):

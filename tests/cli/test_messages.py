@@ -63,7 +63,7 @@ def test_did_you_mean_queue_and_ask_names():
 def test_plurals_say_one_pod(tmp_path):
     pods = {"apiVersion": "v1", "kind": "List", "items": [
         {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "ns"},
-         "spec": {"schedulerName": "yunikorn", "containers": [{"name": "c"}], "priority": 5}}]}
+         "spec": {"schedulerName": "yunikorn", "containers": [{"name": "c"}], "priority": 5}, "status": {"phase": "Pending"}}]}
     f = tmp_path / "pods.json"
     f.write_text(json.dumps(pods))
     r = run_cli("simulate", str(f), "-o", "json")

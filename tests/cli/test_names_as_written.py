@@ -8,6 +8,7 @@ COLON_QUEUES = """partitions:
   - name: default
     queues:
       - name: root
+        submitacl: '*'
         queues:
           - name: "team:100:x"
 """

@@ -171,7 +171,7 @@ def test_rejected_state_in_a_native_snapshot(tmp_path):
                                {"application": "c", "queue": "root.y", "reason": "application c was rejected by YuniKorn (state: Rejected)"}]
     f.write_text("applications:\n  - {id: b, state: Running, asks: []}\n")
     r = run_cli("explain", str(f))
-    assert r.exit_code == 2 and "queue must be a full queue path" in r.stderr
+    assert r.exit_code == 2 and "application b names no queue, and without a queue config" in r.stderr
 
 
 # ---- the shapes a client must handle ------------------------------------------------------------

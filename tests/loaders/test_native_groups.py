@@ -22,7 +22,7 @@ def test_a_placement_filter_matches_the_users_groups(tmp_path):
     q.write_text("partitions:\n  - name: default\n    placementrules:\n"
                  "      - {name: fixed, value: root.ml, filter: {type: allow, groups: [ml]}}\n"
                  "      - {name: fixed, value: root.other}\n"
-                 "    queues:\n      - name: root\n        queues:\n          - {name: ml}\n          - {name: other}\n")
+                 "    queues:\n      - name: root\n        submitacl: '*'\n        queues:\n          - {name: ml}\n          - {name: other}\n")
     s = tmp_path / "s.yaml"
     s.write_text("applications:\n"
                  "  - {id: a, queue: root.x, user: alice, groups: [staff, ml], asks: [{priority: 1}]}\n"

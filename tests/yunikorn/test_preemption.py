@@ -6,6 +6,7 @@ import os
 
 import pytest
 
+from replayed import replayed
 from conftest import ROOT, SHARED, run_cli, shared
 
 CORPUS = os.path.join(SHARED, "testdata", "yunikorn-preemption")
@@ -26,7 +27,7 @@ def test_the_corpus_is_there():
 
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_recorded_scenario(name):
-    queues = shared("testdata", "yunikorn-preemption", f"{name}.queues.yaml")
+    queues = replayed(shared("testdata", "yunikorn-preemption", f"{name}.queues.yaml"))  # as the harness ran it
     snapshot = shared("testdata", "yunikorn-preemption", f"{name}.snapshot.yaml")
     with open(os.path.join(CORPUS, f"{name}.yunikorn.json"), encoding="utf-8") as fh:
         want = json.load(fh)["asks"]
@@ -309,7 +310,7 @@ def test_victims_killed_for_nothing_carry_a_warning():
     from conftest import shared
 
     base = shared("testdata", "yunikorn-conformance-2", "scheduling", "schedpreempt-00021.yunikorn.json")[: -len(".yunikorn.json")]
-    got = json.loads(run_cli("simulate", base + ".queues.yaml", base + ".asks.yaml", "-o", "json").stdout)
+    got = json.loads(run_cli("simulate", replayed(base + ".queues.yaml"), base + ".asks.yaml", "-o", "json").stdout)
     warned = [s for s in got["steps"] if "preemption" in s and s["preemption"].get("warning")]
     assert warned and "not under the queue's max" in warned[0]["preemption"]["warning"]
     ask = warned[0]["preemption"]["ask"]

@@ -7,6 +7,7 @@ import os
 
 import pytest
 
+from replayed import replayed
 from conftest import SHARED, run_cli, shared
 
 CORPUS = os.path.join(SHARED, "testdata", "yunikorn-quota-preemption")
@@ -26,7 +27,7 @@ def test_the_corpus_is_there():
 
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_recorded_scenario(name):
-    queues = shared("testdata", "yunikorn-quota-preemption", f"{name}.queues.yaml")
+    queues = replayed(shared("testdata", "yunikorn-quota-preemption", f"{name}.queues.yaml"))  # as the harness ran it
     snapshot = shared("testdata", "yunikorn-quota-preemption", f"{name}.snapshot.yaml")
     with open(os.path.join(CORPUS, f"{name}.yunikorn.json"), encoding="utf-8") as fh:
         want = json.load(fh)
@@ -76,7 +77,7 @@ def test_sample_quota_every_format_says_it(fmt):
 
 def test_a_queue_that_stays_above_its_max_says_why():
     name = "quota-00014"  # every candidate of root.p0.l1 alone is over the amount to free
-    r = run_cli("preempt", "-o", "plain", shared("testdata", "yunikorn-quota-preemption", f"{name}.queues.yaml"),
+    r = run_cli("preempt", "-o", "plain", replayed(shared("testdata", "yunikorn-quota-preemption", f"{name}.queues.yaml")),
                 shared("testdata", "yunikorn-quota-preemption", f"{name}.snapshot.yaml"))
     assert r.exit_code == 0, r.stderr
     above = r.stdout.split("Armed queues still above their max", 1)[1]
@@ -86,7 +87,7 @@ def test_a_queue_that_stays_above_its_max_says_why():
 
 def test_switch_off_arms_but_preempts_nothing():
     name = "quota-00024"
-    r = run_cli("preempt", "-o", "json", shared("testdata", "yunikorn-quota-preemption", f"{name}.queues.yaml"),
+    r = run_cli("preempt", "-o", "json", replayed(shared("testdata", "yunikorn-quota-preemption", f"{name}.queues.yaml")),
                 shared("testdata", "yunikorn-quota-preemption", f"{name}.snapshot.yaml"))
     q = json.loads(r.stdout)["quota"]
     assert q["armed"] and q["preempted"] == {} and q["enabled"] is False

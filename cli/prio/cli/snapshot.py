@@ -89,8 +89,10 @@ def _snapshot(o: Options, fmt: str) -> int:
     from prio.yunikorn.snapshot import Snapshot
 
     eng = build(inp, o.partition)  # the partition as explain would pick it; fails as explain would
-    # where placement put each application, written as its queue (pods: the queue the core gives)
-    placed = {st.app.id: st.leaf.path for st in eng.apps if not st.app.placed} if inp.config is not None else {}
+    # where placement put each application, written as its queue (pods: the queue the core gives);
+    # not when anonymized: a queue a user rule made names the user (the queue asked for and the
+    # tags, renamed, place it again)
+    placed = {st.app.id: st.leaf.path for st in eng.apps if not st.app.placed} if inp.config is not None and not o.anonymize else {}
     if not rejected and eng.rejected:  # from files: the applications the config's placement rules refuse
         rejected = [{"application": r.application, "queue": r.queue, "reason": r.reason} for r in eng.rejected]
     snap = inp.snapshot or Snapshot(source="(no pending work)")

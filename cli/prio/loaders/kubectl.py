@@ -597,8 +597,10 @@ def _priority(r, spec: dict, path, ctx: _Context, who: str, manifest: bool) -> t
         return None
     value = c.value if c is not None else 0
     if given is not None and given != value:
+        of = f"PriorityClass {name!r}" if c is not None and name else f"the global default PriorityClass {c.name!r}" if c is not None \
+            else "the priority admission gives a pod of no class when no class is the global default"
         ctx.counts["refused"].append(f"pod {who} is refused by the API server on creation: spec.priority {given} disagrees "
-                                     f"with PriorityClass {str(name)!r} ({value})")
+                                     f"with {of} ({value})")
         return None
     want = c.preemption_policy if c is not None else PREEMPT_LOWER
     if pol is not None and c is not None and pol != want:

@@ -55,6 +55,9 @@ def see_snapshot(snap, names: Names, raw_apps=None, nodes=None, rejected=(), pla
             names.see_queue(placed[a.id], False)
         else:
             names.see_queue(a.queue_raw if a.queue_raw is not None else a.queue, names.relative_is_one and not a.placed)
+        for k, v in (a.tags or {}).items():
+            if k.lower() in _QUEUE_TAGS:
+                names.see_queue(v, _QUEUE_TAGS[k.lower()])
         raw = raw_apps.get(a.id) or {}
         user = raw["user"] if isinstance(raw.get("user"), str) and raw["user"] else a.user
         if user:
@@ -107,8 +110,8 @@ def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None, placed=None) -> 
             row["user"] = names.user(a.user)
         if a.groups:  # the user's groups (user and group limits, placement filters)
             row["groups"] = [names.group(g) for g in a.groups]
-        if a.tags and not names.on:  # what the resource manager submitted it with (tag rules read them)
-            row["tags"] = dict(a.tags)
+        if a.tags:  # what the resource manager submitted it with (tag rules read them)
+            row["tags"] = _tags(a.tags, names)
         if not queue:
             del row["queue"]  # none named: placement decides
         if a.rejected is not None:  # YuniKorn refused it: kept as refused, with its reason
@@ -169,6 +172,24 @@ def _model_allocation(app_id: str, t, names: Names) -> dict:
     if not t.allow_preemption:
         out["allowPreemption"] = False
     _task_fields(out, t, originator=False)
+    return out
+
+
+# Tags whose value names a queue (renamed as the queue is, so tag rules still place the file's
+# applications where they went) and tags that name nothing; --anonymize drops the others.
+_QUEUE_TAGS = {"namespace": True, "namespace.parentqueue": False}  # tag -> its value is one queue name
+_PLAIN_TAGS = ("application.create.force",)
+
+
+def _tags(tags: dict, names: Names) -> dict:
+    if not names.on:
+        return dict(tags)
+    out = {}
+    for k, v in tags.items():
+        if k.lower() in _QUEUE_TAGS:
+            out[k] = names.queue(v, _QUEUE_TAGS[k.lower()])
+        elif k.lower() in _PLAIN_TAGS:
+            out[k] = v
     return out
 
 

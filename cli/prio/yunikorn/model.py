@@ -30,6 +30,7 @@ from prio.yunikorn.appstate import AppState
 from prio.yunikorn.gosort import BLOCK
 from prio.yunikorn.maxtracker import MaxTracker
 from prio.yunikorn.nodes import Cluster
+from prio.errors import InputError
 from prio.yunikorn import acl
 from prio.yunikorn.placement import Rejected, place
 from prio.yunikorn.reference import (considered_groups, fair_max_misaligned, fair_share, headroom_misfit,
@@ -111,6 +112,9 @@ class Model:
                 self.rejected.append(Rejected(app.id, app.queue, app.rejected))
                 continue
             # (a loader's list of groups too; tags for tag rules and the recovery rule)
+            if not app.queue and rules is None and not app.placed:
+                raise InputError(where, f"application {app.id} names no queue, and without a queue config no placement rule "
+                                        "can give it one: give its queue (a full path like root.tenants.a) or the queue config", app.line)
             seen = (app.queue, app.queue_raw, app.user, tuple(app.groups), app.placed,
                     tuple(app.tags.items()) if app.tags else ())
             path = placed.get(seen)

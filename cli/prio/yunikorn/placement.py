@@ -294,9 +294,6 @@ def place(root, app, rules, closed: bool = False) -> tuple[str | None, Rejected 
             return None, Rejected(app.id, app.queue, f"failed to place application {app.id}: {e}" + (f"\n{CLOSED}" if closed else ""))
         if name == RECOVERY_QUEUE:
             return name, None  # createRecoveryQueue: no rule's checks
-    elif not name:
-        return None, Rejected(app.id, app.queue, f"application {app.id} names no queue, and without a queue config no "
-                                                 "placement rule can give it one")
     elif not name.startswith("root.") and name != "root":
         name = "root." + name
     q = find(root, name)
