@@ -17,6 +17,7 @@ errors with their positions; the rules themselves live here, once.
 from __future__ import annotations
 
 import json
+import re
 
 SCHEDULER = "yunikorn"  # constants.SchedulerName: only pods naming exactly this are YuniKorn's
 APP_ID_SOURCES = (("label", "yunikorn.apache.org/app-id"), ("annotation", "yunikorn.apache.org/app-id"),
@@ -34,6 +35,9 @@ PARENT_QUEUE = "yunikorn.apache.org/parentqueue"  # a Namespace annotation: the 
 NAMESPACE_QUOTA = "yunikorn.apache.org/namespace.quota"
 NAMESPACE_GUARANTEED = "yunikorn.apache.org/namespace.guaranteed"
 NAMESPACE_MAX_APPS = "yunikorn.apache.org/namespace.maxApps"
+CPU_QUOTA = "yunikorn.apache.org/namespace.max.cpu"  # deprecated spellings of the quota
+MEM_QUOTA = "yunikorn.apache.org/namespace.max.memory"
+QUOTA_TAG, GUARANTEED_TAG, MAX_APPS_TAG = "namespace.resourcequota", "namespace.resourceguaranteed", "namespace.resourcemaxapps"
 TERMINATED = ("Succeeded", "Failed")  # utils.IsPodTerminated
 # The ConfigMap keys the shim's pkg/conf reads for what it sends the core
 GENERATE_UNIQUE_APP_IDS = "admissionController.filtering.generateUniqueAppId"
@@ -173,12 +177,80 @@ def required_node(spec: dict, owners) -> str:
     return found
 
 
+def _resource(quantities: dict) -> dict | None:
+    """common.GetResource: a map of Kubernetes quantities in YuniKorn's units, or None when one
+    of them does not parse (the whole map is then ignored)."""
+    from prio.kube import quantity as kq
+
+    out = {}
+    for name, text in quantities.items():
+        try:
+            key, value = kq.as_sent(str(name), text)
+        except kq.QuantityError:
+            return None
+        out[key] = value
+    return out
+
+
+def _string_map(text: str) -> dict | None:
+    """A JSON object of strings, as Go's json.Unmarshal into map[string]string takes it."""
+    try:
+        m = json.loads(text, parse_constant=_no_constant)
+    except (ValueError, _Strict):
+        return None
+    if m is None:
+        return {}
+    if not isinstance(m, dict) or not all(isinstance(v, str) or v is None for v in m.values()):
+        return None
+    return {k: v or "" for k, v in m.items()}
+
+
+def _as_tag(res: dict | None) -> str | None:
+    """A resource as the tag carries it: si.Resource marshalled by Go (keys sorted); None for
+    none or one of zeros (common.IsZero: the shim sends no tag)."""
+    if not res or all(v == 0 for v in res.values()):
+        return None
+    return json.dumps({"resources": {k: {"value": res[k]} for k in sorted(res)}}, separators=(",", ":"))
+
+
 def namespace_tags(annotations: dict) -> dict:
-    """The application tags Context.updateApplicationTags takes from the pod's Namespace."""
+    """The application tags Context.updateApplicationTags takes from the pod's Namespace: the
+    quota (`namespace.quota`, else the deprecated `namespace.max.cpu` / `.max.memory`), the
+    guaranteed resources, maxApps (a non-negative integer) and the parent queue."""
     tags = {}
+    quota = None
+    if annotations.get(NAMESPACE_QUOTA):
+        m = _string_map(annotations[NAMESPACE_QUOTA])
+        quota = _resource(m) if m is not None else None
+    elif annotations.get(CPU_QUOTA) or annotations.get(MEM_QUOTA):
+        quota = _resource({k: v for k, v in (("cpu", annotations.get(CPU_QUOTA)), ("memory", annotations.get(MEM_QUOTA))) if v})
+    if _as_tag(quota):
+        tags[QUOTA_TAG] = _as_tag(quota)
+    if annotations.get(NAMESPACE_GUARANTEED):
+        m = _string_map(annotations[NAMESPACE_GUARANTEED])
+        guaranteed = _resource(m) if m is not None else None
+        if _as_tag(guaranteed):
+            tags[GUARANTEED_TAG] = _as_tag(guaranteed)
+    apps = annotations.get(NAMESPACE_MAX_APPS)
+    if apps and re.fullmatch(r"[+-]?[0-9]+", apps) and int(apps) >= 0:
+        tags[MAX_APPS_TAG] = apps
     if annotations.get(PARENT_QUEUE):
         tags["namespace.parentqueue"] = str(annotations[PARENT_QUEUE])
     return tags
+
+
+def tag_resource(value: str | None) -> dict | None:
+    """Application.getResourceFromTags: the resource a quota or guaranteed tag carries, None
+    when there is none, it does not parse, or it is not strictly greater than zero."""
+    if not value:
+        return None
+    try:
+        data = json.loads(value)
+        res = {str(k): int(v.get("value", 0)) for k, v in (data.get("resources") or {}).items()}
+    except (ValueError, AttributeError, TypeError):
+        return None
+    # StrictlyGreaterThanZero: one amount above zero and none below
+    return res if any(v > 0 for v in res.values()) and not any(v < 0 for v in res.values()) else None
 
 
 def settings(data: dict) -> dict:

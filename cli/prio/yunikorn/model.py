@@ -32,7 +32,7 @@ from prio.yunikorn.maxtracker import MaxTracker
 from prio.yunikorn.nodes import Cluster
 from prio.errors import InputError
 from prio.yunikorn import acl
-from prio.yunikorn.placement import Rejected, place
+from prio.yunikorn.placement import RECOVERY_QUEUE, Rejected, place
 from prio.yunikorn.reference import (considered_groups, fair_max_misaligned, fair_share, headroom_misfit,
                                      maxapplications_reached, path_to_root, priority_value_by_policy)
 from prio.yunikorn.snapshot import Allocation, Snapshot
@@ -60,6 +60,26 @@ def vector_of(types: tuple):
         t0, t1 = types
         return lambda r: (r.get(t0, 0), r.get(t1, 0))
     return lambda r: tuple([r.get(t, 0) for t in types])
+
+
+def namespace_limits(leaf: QNode, tags: dict) -> None:
+    """PartitionContext.AddApplication: an application whose tags carry its namespace's quota,
+    guaranteed resources or maxApps sets them on the unmanaged (dynamic) queue it is placed in,
+    each application again (the last one's stay); a quota or guarantee given replaces both."""
+    from prio.kube import shim
+
+    get = {str(k).lower(): v for k, v in tags.items()}.get
+    quota, guaranteed = shim.tag_resource(get(shim.QUOTA_TAG)), shim.tag_resource(get(shim.GUARANTEED_TAG))
+    apps = get(shim.MAX_APPS_TAG)
+    max_apps = int(apps) if apps and apps.isdigit() else 0
+    if quota is None and guaranteed is None and not max_apps:
+        return
+    if max_apps:
+        leaf.maxapps = max_apps
+    if quota is not None or guaranteed is not None:
+        leaf.max, leaf.guaranteed = quota, guaranteed
+        if getattr(leaf, "tracker", None) is not None and leaf.parent is not None:  # its engine state is made already
+            leaf.fairmax = fair_max(leaf.parent.fairmax, leaf.max)
 
 
 class Model:
@@ -124,6 +144,8 @@ class Model:
                     self.rejected.append(rejected)
                     continue
             leaf = ensure_queue(root, path, where, app.line)
+            if leaf.dynamic and app.tags and path != RECOVERY_QUEUE:
+                namespace_limits(leaf, app.tags)
             if getattr(leaf, "tracker", None) is None:  # created just now (given its state below)
                 placed.clear()
             else:
