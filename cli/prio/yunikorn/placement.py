@@ -292,6 +292,7 @@ def place(root, app, rules, closed: bool = False) -> tuple[str | None, Rejected 
             name = target(root, app, list(rules) or [_PROVIDED])
         except _Fail as e:
             return None, Rejected(app.id, app.queue, f"failed to place application {app.id}: {e}" + (f"\n{CLOSED}" if closed else ""))
+        name = name.lower()  # queue paths are lowercase in the core (getQueueInternal, the dynamic queues' names)
         if name == RECOVERY_QUEUE:
             return name, None  # createRecoveryQueue: no rule's checks
     elif not name.startswith("root.") and name != "root":
