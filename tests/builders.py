@@ -8,7 +8,7 @@ from conftest import sample
 from prio.io import yamlnodes
 from prio.loaders import native
 from prio.loaders import queues as config
-from prio.yunikorn import engine, tree
+from prio.yunikorn import acl, engine, tree
 
 # The head of a queues.yaml of one partition, default: child queues of root follow, each
 # "          - name: ..." (ten spaces), their keys two spaces further in. Root admits everyone
@@ -48,6 +48,10 @@ def build_engine(queues: str, snapshot, choice: str = "auto", placement: bool = 
     d = yamlnodes.load("q.yaml", queues)[0]
     partition = config.decode(d).partitions[0]
     root = tree.from_config(partition)
+    if acl.nobody_may_submit(root):
+        # A scheduling test's config without any ACL: root admits everyone, as the recorded
+        # corpora's harness made it (YuniKorn itself would admit no one: test_placement_acl.py)
+        root.acl = (acl.parse("*"), acl.NOBODY)
     return engine.Engine(root, native.load("a.json", yamlnodes.load("a.json", snapshot)[0]),
                          partition.placementrules if placement else None, choice, partition)
 

@@ -31,7 +31,7 @@ def _resources(res: dict | None) -> dict:
 
     out = {}
     for k, v in (res or {}).items():
-        n = v if isinstance(v, int) and k != "vcore" else kq.to_internal("cpu" if k == "vcore" else k, v)[1]
+        n = v if isinstance(v, int) and k != "vcore" else kq.as_sent("cpu" if k == "vcore" else k, v)[1]
         if n != 0:
             out[k] = n
     return out

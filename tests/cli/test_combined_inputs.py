@@ -190,9 +190,9 @@ def test_directories_skip_yaml_that_is_plainly_not_a_queue_config(tmp_path):
 def test_cross_check_severity_offsets_warn_fences_inform():
     r = run_cli("validate", "-o", "json", sample("walkthrough-queues.yaml"), sample("priorityclasses.yaml"))
     sev = {(f["rule"], f["line"]): f["severity"] for f in json.loads(r.stdout)["findings"]}
-    assert sev[("PRIO311", 17)] == "warning"  # system-high's +1000 offset
-    assert sev[("PRIO310", 23)] == "warning"  # a user class passing a system class: always a warning
-    assert sev[("PRIO311", 23)] == "info"  # a class swap the tenants fence makes, by design
+    assert sev[("PRIO311", 16)] == "warning"  # system-high's +1000 offset
+    assert sev[("PRIO310", 22)] == "warning"  # a user class passing a system class: always a warning
+    assert sev[("PRIO311", 22)] == "info"  # a class swap the tenants fence makes, by design
 
 
 def test_cross_check_skips_parents_that_sort_by_fair_share(tmp_path):

@@ -19,7 +19,7 @@ def cm(body: str, style="|") -> str:
 
 def test_literal_block_positions_map_to_outer_lines():
     f = lint(cm(INNER))
-    assert [(x.rule, x.line, x.column) for x in f] == [("PRIO203", 14, 36)]
+    assert [(x.rule, x.line, x.column) for x in f] == [("PRIO203", 15, 36)]  # UNDER_ROOT: 6 lines
 
 
 def test_sample_configmap():

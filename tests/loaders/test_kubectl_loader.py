@@ -210,13 +210,19 @@ def test_other_items_skipped_and_noted():
     ("memory", "1E", ("memory", 10**18)),
 ])
 def test_quantities(name, text, want):
-    assert kq.to_internal(name, text) == want
+    assert kq.as_sent(name, text) == want
 
 
-@pytest.mark.parametrize("text", ["1GB", "1 Gi", "abc", "", "1.2.3", "-1", "1Gb", "10E"])
+def test_quantities_past_int64_as_go_computes_them():
+    assert kq.as_sent("memory", "10E") == ("memory", 2**63 - 1)  # Value saturates
+    assert kq.as_sent("memory", "9Ei") == ("memory", 2**63 - 1)
+    assert kq.as_sent("cpu", "1Ei") == ("vcore", -2**63)  # MilliValue overflows
+
+
+@pytest.mark.parametrize("text", ["1GB", "1 Gi", "abc", "", "1.2.3", "-1", "1Gb"])
 def test_bad_quantities(text):
     with pytest.raises(kq.QuantityError):
-        kq.to_internal("memory", text)
+        kq.as_sent("memory", text)
 
 
 # ---- errors, with positions -----------------------------------------------------------------------

@@ -64,7 +64,7 @@ def test_with_preemption_in_the_run_the_reference_keeps_its_values_right(scenari
 def test_an_ask_for_nothing_finds_no_node_in_the_walk():
     """Found by the test above: the walk's node shortcut (Cluster.first_with_room) must leave an
     ask for nothing to find_node, which never places it (preAllocateCheck)."""
-    queues = ("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n"
+    queues = ("partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: '*'\n        queues:\n"
               "          - name: p0\n            resources:\n              max: {vcore: 1}\n")
     _agree(queues, {"applications": [{"id": "app-000", "queue": "root.p0", "user": "alice",
                                       "asks": [{"priority": 0, "resources": {"vcore": 1}}, {"priority": 0, "resources": {}}],
@@ -85,7 +85,7 @@ def test_why_ask_says_when_siblings_are_ordered_by_go_merges(tmp_path):
     from conftest import run_cli
 
     leaves = "\n".join(f"          - name: l{i:02}" for i in range(21))
-    (tmp_path / "q.yaml").write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n" + leaves + "\n")
+    (tmp_path / "q.yaml").write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: '*'\n        queues:\n" + leaves + "\n")
     apps = [{"id": f"a{i:02}", "queue": f"root.l{i:02}", "asks": [{"priority": 0, "resources": {"vcore": 1 + i % 3, "memory": 3 - i % 3}}]}
             for i in range(21)]
     import json

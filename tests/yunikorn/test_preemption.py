@@ -110,6 +110,7 @@ partitions:
   - name: default
     queues:
       - name: root
+        submitacl: '*'
         queues:
           - name: a
             resources: {guaranteed: {vcore: 4}}

@@ -62,6 +62,7 @@ partitions:
   - name: default
     queues:
       - name: root
+        submitacl: '*'
         queues:
           - name: a
           - name: b
@@ -106,6 +107,7 @@ partitions:
     {rules}
     queues:
       - name: root
+        submitacl: '*'
         queues:
           - name: leaf
           - name: tenants
@@ -170,6 +172,7 @@ def test_fixed_rule_filters_user_rule_and_the_default_queue():
           - {name: user, create: true, parent: {name: fixed, value: root.users}}
         queues:
           - name: root
+            submitacl: '*'
             queues:
               - {name: leaf}
               - {name: users, parent: true}
@@ -236,6 +239,7 @@ partitions:
   - name: default
     queues:
       - name: root
+        submitacl: '*'
         queues:
           - name: s0
           - name: s1

@@ -53,28 +53,12 @@ def parse(text) -> Decimal:
         raise QuantityError(f"invalid quantity {s!r}") from None
 
 
-def to_internal(name: str, text) -> tuple[str, int]:
-    """(YuniKorn resource name, value) for one request: cpu -> vcore millicores, others whole
-    units, both rounded up. Negative quantities are refused (pod validation refuses them)."""
-    d = parse(text)
-    if d < 0:
-        raise QuantityError(f"negative quantity {str(text).strip()!r} for {name}: requests cannot be negative")
-    if name == "cpu":
-        key, d = "vcore", d * 1000
-    else:
-        key = name
-    v = int(d.to_integral_value(rounding=ROUND_CEILING))
-    if v > INT64_MAX:
-        raise QuantityError(f"quantity {str(text).strip()!r} for {name} does not fit int64")
-    return key, v
-
-
 INT64_MIN = -(2**63)
 
 
 def as_sent(name: str, text) -> tuple[str, int]:
     """(YuniKorn resource name, value) exactly as the shim sends a quantity that Kubernetes
-    accepted (getResource): Go's int64 arithmetic kept as it is, where to_internal refuses:
+    accepted (getResource), Go's int64 arithmetic kept as it is:
     `cpu` past int64 millicores overflows (MilliValue: `cpu: 1Ei` is -9223372036854775808), every
     other name saturates at the int64 maximum (Value: memory `9Ei`)."""
     d = parse(text)

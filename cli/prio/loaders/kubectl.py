@@ -79,6 +79,7 @@ class PodRecord(NamedTuple):
     task_group: str
     owners: tuple  # the uids of metadata.ownerReferences (a placeholder's name its originator)
     tags: dict  # what the pod gives the application it creates (getAppMetadata)
+    required_node: str  # a DaemonSet pod's node (CreateTagsForTask)
     line: int | None
 
 
@@ -447,7 +448,8 @@ def _pod(r, pod: dict, path, order: int, ctx: _Context, line: int | None) -> Pod
     tags = _tags(spec, annotations, ns, bound, ctx)
     return PodRecord(order, created, app_id, queue, pod_name, ns, uid, prio, res, bound, node, user, groups,
                      allow_self, policy, shim.placeholder(annotations), str(annotations.get(shim.TASK_GROUP_NAME) or ""),
-                     owners, tags, line)
+                     owners, tags, shim.required_node(spec, md.get("ownerReferences") if isinstance(md.get("ownerReferences"), list) else ()),
+                     line)
 
 
 def _tags(spec: dict, annotations: dict, ns: str, bound: bool, ctx: _Context) -> dict:
@@ -516,7 +518,7 @@ def _applications(name: str, pods: list, counts: dict) -> tuple[list, set]:
             raise InputError(name, f"pod {rec.namespace}/{rec.name} appears twice in application {rec.app_id}", rec.line)
         ids.add(ask_id)
         app.asks.append(Ask(ask_id, rec.priority, rec.resources, when, rec.order, rec.preemption_policy, originator,
-                            rec.task_group, rec.placeholder))
+                            rec.task_group, rec.placeholder, rec.required_node))
     return list(apps.values()), disagree
 
 

@@ -15,7 +15,7 @@ from prio.yunikorn.snapshot import Allocation, App, Ask, Node, Snapshot
 TOP = ("partition", "capacity", "priorityClasses", "applications", "nodes")
 APP = ("id", "queue", "submitTime", "allocated", "asks", "state", "user", "groups", "allocations", "rejectedMessage", "tags")
 ASK = ("id", "priority", "priorityClassName", "resources", "createTime", "count", "preemptionPolicy", "originator",
-       "taskGroup", "placeholder")
+       "taskGroup", "placeholder", "requiredNode")
 ALLOC = ("id", "priority", "priorityClassName", "resources", "node", "createTime", "originator", "allowPreemption",
          "taskGroup", "placeholder")
 MAX_COUNT = 10_000_000
@@ -182,7 +182,8 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
                     r.fail(ap + ("asks", j, "createTime"), f"createTime {ct!r} is not an RFC 3339 time or a number of seconds")
                 when = (to_ns(created), 0)
             base = get("id")
-            gang = _gang_fields(r, ap + ("asks", j), k) if ("originator" in k or "taskGroup" in k or "placeholder" in k) else ()
+            gang = _task_fields(r, ap + ("asks", j), k) if ("originator" in k or "taskGroup" in k or "placeholder" in k
+                                                             or "requiredNode" in k) else ()
             pp = get("preemptionPolicy")
             if pp is not None or "priorityClassName" in k:
                 pp = _preemption_policy(r, ap + ("asks", j), k, snap.priority_classes)
@@ -300,20 +301,24 @@ def allocations(r: Reader, path, value, classes, app_id: str, node_list=None, se
         if ct is not None and created is None:
             r.fail(p + ("createTime",), f"createTime {ct!r} is not an RFC 3339 time or a number of seconds")
         when = (to_ns(created), 0) if created is not None else (0, i)
-        _, group, placeholder = _gang_fields(r, p, a)
+        _, group, placeholder, _ = _task_fields(r, p, a)
         out.append(Allocation(aid, prio, res, "" if node is None else str(node), when,
                               _flag(r, p + ("originator",), a.get("originator"), False),
                               _flag(r, p + ("allowPreemption",), a.get("allowPreemption"), True), i, group, placeholder))
     return out
 
 
-def _gang_fields(r: Reader, path, k: dict) -> tuple:
-    """A task's originator flag, task group and placeholder flag (what the shim sends with it)."""
-    group = k.get("taskGroup", "")
-    if not isinstance(group, str):
-        r.fail(path + ("taskGroup",), f"taskGroup must be a task group name, found {group!r}")
-    return (_flag(r, path + ("originator",), k.get("originator"), False), group,
-            _flag(r, path + ("placeholder",), k.get("placeholder"), False))
+def _task_fields(r: Reader, path, k: dict) -> tuple:
+    """A task's originator flag, task group, placeholder flag and required node (what the shim
+    sends with it)."""
+    out = []
+    for key in ("taskGroup", "requiredNode"):
+        v = k.get(key, "")
+        if not isinstance(v, str):
+            r.fail(path + (key,), f"{key} must be a name, found {v!r}")
+        out.append(v)
+    return (_flag(r, path + ("originator",), k.get("originator"), False), out[0],
+            _flag(r, path + ("placeholder",), k.get("placeholder"), False), out[1])
 
 
 def _tags(r: Reader, path, value, app_id: str) -> dict:

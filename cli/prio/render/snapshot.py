@@ -68,6 +68,8 @@ def see_snapshot(snap, names: Names, raw_apps=None, nodes=None, rejected=(), pla
             names.see_group(g)
         for k in a.asks:
             names.see_ask(a.id, k.id)
+            if k.required_node:
+                names.see_node(k.required_node)
         for t in a.allocations or ():
             names.see_ask(a.id, t.id)
             names.see_node(t.node)
@@ -133,7 +135,7 @@ def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None, placed=None) -> 
                 ask["createTime"] = rfc3339(k.create_time[0])
             if k.preemption_policy:  # Never: the ask may not preempt
                 ask["preemptionPolicy"] = k.preemption_policy
-            _task_fields(ask, k)
+            _task_fields(ask, k, names=names)
             asks.append(ask)
         row["asks"] = asks
         rows.append(row)
@@ -193,15 +195,17 @@ def _tags(tags: dict, names: Names) -> dict:
     return out
 
 
-def _task_fields(out: dict, t, originator: bool = True) -> None:
+def _task_fields(out: dict, t, originator: bool = True, names: Names | None = None) -> None:
     """The shim's fields of an ask or allocation, where set: originator (asks: allocations
-    write it beside allowPreemption), taskGroup, placeholder."""
+    write it beside allowPreemption), taskGroup, placeholder, requiredNode."""
     if originator and t.originator:
         out["originator"] = True
     if t.task_group:
         out["taskGroup"] = t.task_group
     if t.placeholder:
         out["placeholder"] = True
+    if getattr(t, "required_node", ""):
+        out["requiredNode"] = names.node(t.required_node) if names is not None else t.required_node
 
 
 def _allocation(app_id: str, t: dict, names: Names) -> dict:

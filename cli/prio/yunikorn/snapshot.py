@@ -20,6 +20,7 @@ class Ask(NamedTuple):
     originator: bool = False  # the task that created the application (the shim's originator)
     task_group: str = ""  # gang scheduling: the task group the pod names (task-group-name)
     placeholder: bool = False  # one of the shim's placeholder pods
+    required_node: str = ""  # a DaemonSet pod's node (the allocation tag yunikorn.apache.org/requiredNode)
 
 
 @dataclass
