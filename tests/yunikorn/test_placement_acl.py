@@ -96,3 +96,26 @@ def test_a_user_name_the_core_refuses_rejects_only_when_groups_were_sent():
     path, rejected = _place(cfg(TAG), tags={"namespace": "a"}, user="bad user", groups=("x",))
     assert path is None and rejected.reason == placement.BAD_USER
     assert _place(cfg(TAG), tags={"namespace": "a"}, user="bad user")[0] == "root.a"  # resolved, not checked
+
+
+def test_the_recovery_queue_is_fifo_whatever_roots_child_template(tmp_path):
+    import json
+
+    from conftest import run_cli
+
+    q = tmp_path / "q.yaml"
+    q.write_text("partitions:\n  - name: default\n    placementrules:\n      - {name: tag, value: namespace, create: true}\n"
+                 "    queues:\n      - name: root\n        childtemplate:\n          properties: {application.sort.policy: fair}\n")
+    pods = {"kind": "List", "items": [
+        {"kind": "Pod", "metadata": {"name": "run", "namespace": "a", "labels": {"applicationId": "x"}},
+         "spec": {"schedulerName": "yunikorn", "nodeName": "n1", "containers": []}, "status": {"phase": "Running"}},
+        {"kind": "Pod", "metadata": {"name": "wait", "namespace": "a", "labels": {"applicationId": "x"}},
+         "spec": {"schedulerName": "yunikorn", "containers": []}, "status": {"phase": "Pending"}}]}
+    p = tmp_path / "pods.json"
+    p.write_text(json.dumps(pods))
+    r = run_cli("explain", str(q), str(p), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    got = json.loads(r.stdout)
+    assert [a["queue"] for a in got["asks"]] == [placement.RECOVERY_QUEUE]  # no ACL: only the forced application gets in
+    rq = next(x for x in got["queues"] if x["queue"] == placement.RECOVERY_QUEUE)
+    assert rq["sortPolicy"] == "fifo"

@@ -144,7 +144,12 @@ class Model:
                     self.rejected.append(rejected)
                     continue
             leaf = ensure_queue(root, path, where, app.line)
-            if leaf.dynamic and app.tags and path != RECOVERY_QUEUE:
+            if path == RECOVERY_QUEUE and getattr(leaf, "tracker", None) is None:
+                # NewRecoveryQueue: fifo, nothing of a child template, no ACL (it admits no one else)
+                leaf.apply_properties({}, {})
+                leaf.maxapps, leaf.guaranteed, leaf.max = 0, None, None
+                leaf.notes[:] = ["the recovery queue: forced applications (pods already bound) no rule placed"]
+            elif leaf.dynamic and app.tags:
                 namespace_limits(leaf, app.tags)
             if getattr(leaf, "tracker", None) is None:  # created just now (given its state below)
                 placed.clear()
