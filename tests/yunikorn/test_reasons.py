@@ -134,3 +134,12 @@ def test_why_ask_uses_the_same_codes(files):
 def test_explain_pending_refuses_armada_scenarios():
     r = run_cli("explain", sample("armada-current.yaml"), "--pending")
     assert r.exit_code == 2 and "--pending" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_rejections_for_acls_and_user_names_have_codes_of_their_own():
+    from prio.yunikorn import placement, reasons
+
+    closed = reasons.rejected(f"failed to place application x: {placement.NO_RULE}\n{placement.CLOSED}", "root.a")
+    assert closed.code == "NoSubmitAccess" and "no submitacl or adminacl" in closed.words
+    assert reasons.rejected(placement.BAD_USER, "root.a").code == "InvalidUser"
+    assert reasons.rejected(f"failed to place application x: {placement.NO_RULE}", "root.a").code == "RejectedByPlacement"

@@ -22,6 +22,10 @@ The words are YuniKorn's own where it has a string for the case:
   APP_CANNOTRUN_QUEUE: the maxapplications of a queue on its path is reached.
 - ``RejectedByPlacement``: no placement rule places the application; the words are the
   placement error YuniKorn logs ("failed to place application ...").
+- ``NoSubmitAccess``: the same, when no queue of the config has a submit or admin ACL, so no one
+  may submit anywhere (the commonest newcomer's config: YuniKorn rejects every application).
+- ``InvalidUser``: the core refuses the user name the resource manager sent (ConvertUGI: "invalid
+  username, it contains invalid characters").
 
 and prio's own for what its model adds:
 
@@ -57,6 +61,9 @@ CODES = {
     "NodeUnschedulable": ("Only unschedulable nodes fit", "prio: the nodes big enough (or with room) are cordoned or draining (tryNodes skips them)"),
     "MaxApplications": ("Application cannot run in queue: maxapplications reached", "YuniKorn's event APP_CANNOTRUN_QUEUE"),
     "RejectedByPlacement": ("Rejected by placement", "YuniKorn's placement manager (failed to place application)"),
+    "NoSubmitAccess": ("Rejected: no queue of the config admits anyone (no submitacl or adminacl)",
+                       "YuniKorn's placement manager: Queue.CheckSubmitAccess fails on every queue"),
+    "InvalidUser": ("Rejected: the user name is invalid", "YuniKorn's user conversion (ConvertUGI)"),
     "NoCapacity": ("No capacity left", "prio: the cluster capacity is used up (one pool, nothing released)"),
     "QueueStopped": ("Queue is stopped", "prio: a Stopped queue is never scheduled"),
     "NotReached": ("Not reached", "prio: the simulation stopped before it (--steps)"),
@@ -171,7 +178,13 @@ def classify(detail: str) -> Reason:
 
 def rejected(detail: str, queue: str) -> Reason:
     """An application no placement rule places (its first line is YuniKorn's error)."""
+    from prio.yunikorn.placement import BAD_USER, CLOSED
+
     first = detail.splitlines()[0] if detail else "no placement rule places it"
+    if CLOSED in detail:
+        return Reason("NoSubmitAccess", f"{CODES['NoSubmitAccess'][0]}: {first}", detail, queue)
+    if first == BAD_USER:
+        return Reason("InvalidUser", f"{CODES['InvalidUser'][0]}: {first}", detail, queue)
     return Reason("RejectedByPlacement", f"{CODES['RejectedByPlacement'][0]}: {first}", detail, queue)
 
 
