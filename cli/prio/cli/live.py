@@ -60,7 +60,7 @@ def _progress(line: str) -> None:
     sys.stderr.flush()
 
 
-def fetch(r: Remote, partition=None, verbose: bool = False, paths=(), sample=None, classes=()):
+def fetch(r: Remote, partition=None, verbose: bool = False, paths=(), sample=None, classes=(), release=None):
     """The server's state (prio.loaders.live.Live). Input files do not mix with --yunikorn."""
     if paths or sample:
         raise InputError("--yunikorn", "reads everything from the server; give no input files or --sample with it")
@@ -70,7 +70,7 @@ def fetch(r: Remote, partition=None, verbose: bool = False, paths=(), sample=Non
     from prio.loaders import live
 
     state = live.fetch(client(r, verbose), partition, progress=_progress)
-    check_config(state.inputs)
+    check_config(state.inputs, release)
     if verbose:
         snap = state.inputs.snapshot
         config = next((what for _, what in state.fetched if what.startswith("the queue config")), "no config endpoint")
@@ -87,4 +87,4 @@ def fetch(r: Remote, partition=None, verbose: bool = False, paths=(), sample=Non
 
 def load(r: Remote, o):
     """Inputs for explain, simulate and preempt from a running YuniKorn (`o`: the command's options)."""
-    return fetch(r, o.partition, o.verbose, o.inputs, o.sample, o.priority_classes).inputs
+    return fetch(r, o.partition, o.verbose, o.inputs, o.sample, o.priority_classes, o.release()).inputs

@@ -305,6 +305,8 @@ def to_document(name: str, node, line_offset: int = 0, col_offset: int = 0, go: 
                     continue
                 first[key] = km
                 out[key] = walk(v, path + (key,), km, active)
+            if merged and any(not isinstance(k, yaml.ScalarNode) for m in [n, *_sources(merged)] for k, _ in m.value):
+                doc.merge_panics.append(path)
             # `<<` merges: explicit keys win, earlier merge sources win over later ones.
             for src in merged:
                 for m in (src.value if isinstance(src, yaml.SequenceNode) else [src]):
@@ -324,6 +326,11 @@ def to_document(name: str, node, line_offset: int = 0, col_offset: int = 0, go: 
     except RecursionError:
         raise InputError(name, "YAML nested too deeply to read") from None
     return doc
+
+
+def _sources(merged) -> list:
+    """The mappings `<<` merges (a mapping, or a list of them)."""
+    return [m for src in merged for m in (src.value if isinstance(src, yaml.SequenceNode) else [src]) if isinstance(m, yaml.MappingNode)]
 
 
 def load(name: str, text: str, go: bool = False) -> list[Document]:

@@ -5,12 +5,14 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from prio.yunikorn import quantity
+from prio.yunikorn.releases import NEWEST, Release
 from prio.yunikorn.config import Partition, Queue, SchedulerConfig, walk
 
 
 @dataclass
 class Context:
     config: SchedulerConfig
+    release: Release = NEWEST  # the YuniKorn release the rules judge for (--yunikorn-version)
     _res: dict = field(default_factory=dict)
     _derived: dict = field(default_factory=dict)
 

@@ -10,7 +10,6 @@ from prio.yunikorn.config import queue_path
 from prio.diagnostics import Issue
 from prio.lint.registry import check
 
-USER = re.compile(r"^[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?$")
 GROUP = re.compile(r"^[_a-zA-Z][a-zA-Z0-9:_.-]*$")
 
 
@@ -74,7 +73,7 @@ def invalid_limit_name(ctx):
     Fix: use the real account name.
     """
     for p, q, anc, lim in _limits(ctx):
-        for kind, rx, key in (("user", USER, "users"), ("group", GROUP, "groups")):
+        for kind, rx, key in (("user", ctx.release.user_name_re, "users"), ("group", GROUP, "groups")):
             for i, name in enumerate(_principals(lim, kind)):
                 if name != "*" and not rx.fullmatch(name):
                     yield Issue("PRIO117", lim.path + (key, i), f"invalid limit {kind} name {name!r} in limit definition {_desc(lim)}")

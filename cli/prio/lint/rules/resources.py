@@ -178,10 +178,16 @@ def childtemplate_quantity(ctx):
           resources: {max: {memory: ten}}
     Fix: use a valid quantity.
     """
+    refused = ctx.release.bad_template_refused
     for p, q, anc in ctx.queues:
         ct = q.childtemplate
         if ct is None or not q.is_parent:
             continue
         for kind in ("guaranteed", "max"):
             for path, msg in _bad_entries(getattr(ct, kind), ct.path + ("resources", kind)):
-                yield Issue("PRIO136", path, msg + " (in a child template: YuniKorn fails the queue creation, not the validation)")
+                if refused:
+                    yield Issue("PRIO136", path, msg + " (in a child template: YuniKorn fails the queue creation, not the validation)")
+                else:  # 1.5's applyConf drops the error, and stops: nothing after the template is applied
+                    yield Issue("PRIO136", path, msg + f" (in a child template: YuniKorn {ctx.release.name} accepts the config, drops the "
+                                f"template and with it the rest of {queue_path(q, anc)}'s config: its max and guaranteed are never set"
+                                + (", nor root's properties" if not anc else "") + ")", severity="warning")
