@@ -32,8 +32,7 @@ class Release:
     """What one YuniKorn minor does with a queue config where releases differ."""
 
     name: str  # "1.5": what --yunikorn-version takes
-    tag: str  # the yunikorn-core recorded
-    stands_for: str  # the releases it answers for
+    tag: str  # the yunikorn-core recorded (the one its k8shim builds against; the minor's others judge configs alike)
     queue_name: str  # QueueNameRegExp (fullmatch)
     queue_name_chars: str  # the characters besides letters and digits, as messages list them
     user_name: str  # UserRegExp (fullmatch): users in limits and single-user placement filters
@@ -65,13 +64,13 @@ _FROM_16 = dict(queue_name=r"[a-zA-Z0-9_:#/@-]{1,64}", queue_name_chars="- _ # @
                 bad_template_refused=True, recovery_error="recovery rule cannot be part of the config, failing placement rule config")
 
 RELEASES: dict[str, Release] = {r.name: r for r in (
-    Release("1.5", "v1.5.2", "1.5.0 to 1.5.2", r"[a-zA-Z0-9_-]{1,64}", "- _", r"[_a-zA-Z][a-zA-Z0-9:_.@-]*[$]?", (),
+    Release("1.5", "v1.5.2", r"[a-zA-Z0-9_-]{1,64}", "- _", r"[_a-zA-Z][a-zA-Z0-9:_.@-]*[$]?", (),
             _SIX, None, False, True, False, True, "unknown rule name specified recovery, failing placement rule config"),
-    Release("1.6", "v1.6.3", "1.6.0 to 1.6.3", partition_keys=(), properties=_SIX, quota_delay=None, merge_key_panics=True, **_FROM_16),
-    Release("1.7", "v1.7.0", "1.7.0", partition_keys=(), properties=_SIX, quota_delay=None, merge_key_panics=True, **_FROM_16),
-    Release("1.8", "v1.8.0", "1.8.0", partition_keys=(QUOTA_SWITCH, RESOLVER), properties=_SIX + _BACKOFF + (QUOTA_DELAY_18,),
+    Release("1.6", "v1.6.3", partition_keys=(), properties=_SIX, quota_delay=None, merge_key_panics=True, **_FROM_16),
+    Release("1.7", "v1.7.0", partition_keys=(), properties=_SIX, quota_delay=None, merge_key_panics=True, **_FROM_16),
+    Release("1.8", "v1.8.0", partition_keys=(QUOTA_SWITCH, RESOLVER), properties=_SIX + _BACKOFF + (QUOTA_DELAY_18,),
             quota_delay=QUOTA_DELAY_18, merge_key_panics=False, **_FROM_16),
-    Release("1.9", "v1.9.0-1", "1.9.0", partition_keys=(QUOTA_SWITCH, RESOLVER), properties=_SIX + _BACKOFF + (QUOTA_DELAY_19,),
+    Release("1.9", "v1.9.0-1", partition_keys=(QUOTA_SWITCH, RESOLVER), properties=_SIX + _BACKOFF + (QUOTA_DELAY_19,),
             quota_delay=QUOTA_DELAY_19, merge_key_panics=False, **_FROM_16),
 )}
 NAMES = tuple(RELEASES)
@@ -105,10 +104,25 @@ def span(names) -> str:
 # The lint rules that hold for some releases only: rule id -> (the releases, why not the others).
 # Any rule not named holds for every release (tests/lint/test_yunikorn_versions.py).
 RULE_RELEASES: dict[str, tuple[tuple, str]] = {
-    "PRIO205": (NAMES[1:], "in 1.5 stateaware is a sort policy of its own (one application starting at a time)"),
+    "PRIO205": (NAMES[1:], "in 1.5 stateaware is a sort policy of its own, one application starting at a time"),
     "PRIO502": (NAMES[3:], "before 1.8 there is no quota preemption (its partition switch refuses the config)"),
     "PRIO503": (NAMES[3:], "before 1.8 there is no quota preemption"),
     "PRIO506": (NAMES[3:], "before 1.8 there is no quota preemption"),
+}
+
+
+# The lint rules that hold for every release, but judge by each release's own rule (which the
+# fields of RELEASES hold): what `prio rule` says of them.
+RULE_DIFFERS: dict[str, str] = {
+    "PRIO001": "1.5 to 1.7 also refuse the partition keys preemption.quotapreemptionenabled and usergroupresolver",
+    "PRIO003": "1.5 to 1.7 panic on a << merge into a mapping with a key that is not a scalar",
+    "PRIO106": "in 1.5 a queue name is letters, digits, - and _ only",
+    "PRIO117": "1.5 allows no # or / in user names",
+    "PRIO128": "1.5 allows no # or / in a single-user filter",
+    "PRIO133": "1.5 does not check that a fixed rule's value is made of queue names, and words the recovery rule's error its own way",
+    "PRIO136": "1.5 accepts the config and drops the template, with the rest of that queue's config (a warning there)",
+    "PRIO210": "the keys each release reads differ: the backoff keys from 1.8, the quota-preemption delay 1.8.0's or 1.9's",
+    "PRIO211": "only the keys the release reads",
 }
 
 
@@ -118,12 +132,13 @@ def applies(rule_id: str, release: Release) -> bool:
     return held is None or release.name in held[0]
 
 
-def rule_releases(rule_id: str) -> str:
-    """What `prio rule` says of the releases a rule applies to."""
+def rule_releases(rule_id: str) -> tuple[list, str]:
+    """The releases a lint rule applies to, and what `prio rule` says of them."""
     held = RULE_RELEASES.get(rule_id)
-    if held is None:
-        return f"YuniKorn {span(NAMES)} (every release prio knows)"
-    return f"YuniKorn {span(held[0])} ({held[1]})"
+    if held is not None:
+        return list(held[0]), f"YuniKorn {span(held[0])}; {held[1]}"
+    differs = RULE_DIFFERS.get(rule_id)
+    return list(NAMES), f"YuniKorn {span(NAMES)}" + (f", each by its own rule: {differs}" if differs else "")
 
 
 @dataclass(frozen=True)
