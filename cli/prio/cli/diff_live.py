@@ -51,7 +51,8 @@ def run(r, o, fmt, fail_on=(), side=None) -> int:
         provided["-"] = source.read("-", source.MAX_SNAPSHOT_BYTES).text
     if old == new:
         sys.stderr.write(f"prio: note: OLD and NEW are the same argument ({old}): nothing can differ\n")
-    state = live_mod.fetch(r, o.partition, o.verbose, release=o.release())
+    o.release()  # an unknown one ends the run before the server is asked
+    state = live_mod.fetch(r, o.partition, o.verbose, version=o.yunikorn_version, judge=True)
     for note in state.inputs.notes:
         sys.stderr.write(f"prio: note: {state.url}: {note}\n")
     if state.config_text is not None:

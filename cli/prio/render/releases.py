@@ -16,8 +16,3 @@ def markdown_table() -> str:
     lines += ["| " + " | ".join([what, *cells]).replace("\n", " ") + " |" for what, cells in rows]
     return "\n".join([BEGIN, *lines, END])
 
-
-def with_table(page: str) -> str:
-    """`page` (Markdown) with the text between the markers replaced by the current table."""
-    start, end = page.index(BEGIN), page.index(END) + len(END)
-    return page[:start] + markdown_table() + page[end:]

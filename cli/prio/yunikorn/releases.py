@@ -195,6 +195,21 @@ def read_as(conf, release: Release) -> None:
                 q.childtemplate.properties = reads(q.childtemplate.properties, release)
 
 
+def from_queue_fields(fields) -> tuple:
+    """The releases whose REST API serves a queue tree with these fields (the queues of
+    /ws/v1/partition/P/queues; webservice/dao/queue_info.go at each tag), from the fields that are
+    there: an omitempty field that is absent proves nothing. Empty: none prio knows (older)."""
+    if "childrenNames" in fields:  # renamed childNames in 1.6
+        return NAMES[:1]
+    if "quotaPreemptionDelay" in fields:  # from 1.8
+        return NAMES[3:]
+    if "isPriorityFence" in fields:  # from 1.7, never left out
+        return NAMES[2:]
+    if "childNames" in fields:  # 1.6: the new name, no priority fields yet
+        return NAMES[1:2]
+    return NAMES
+
+
 def _yes(flag: bool, yes: str, no: str) -> str:
     return yes if flag else no
 
