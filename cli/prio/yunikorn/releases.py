@@ -105,9 +105,10 @@ def span(names) -> str:
 # Any rule not named holds for every release (tests/lint/test_yunikorn_versions.py).
 RULE_RELEASES: dict[str, tuple[tuple, str]] = {
     "PRIO205": (NAMES[1:], "in 1.5 stateaware is a sort policy of its own, one application starting at a time"),
-    "PRIO502": (NAMES[3:], "before 1.8 there is no quota preemption (its partition switch refuses the config)"),
-    "PRIO503": (NAMES[3:], "before 1.8 there is no quota preemption"),
-    "PRIO506": (NAMES[3:], "before 1.8 there is no quota preemption"),
+    "PRIO502": (NAMES[3:], "before 1.8 there is no quota preemption (its partition switch refuses the config); "
+                           "1.8.0 reads the delay as preemption.quota.delay"),
+    "PRIO503": (NAMES[3:], "before 1.8 there is no quota preemption; 1.8.0 reads the delay as preemption.quota.delay"),
+    "PRIO506": (NAMES[3:], "before 1.8 there is no quota preemption; 1.8.0 reads the delay as preemption.quota.delay"),
 }
 
 
