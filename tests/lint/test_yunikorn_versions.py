@@ -66,3 +66,39 @@ def test_each_release_verdict(entry, release):
     on_parents = {p["path"] for p in want["readProperties"] if p["key"] in LEAF_ONLY and p["in"] == "properties"
                   and not want["queues"].get(p["queue"], {}).get("leaf", True)}
     assert warned - defaulted <= on_parents, findings
+
+
+ROOT_TEMPLATE_FAILS = """partitions:
+- name: default
+  queues:
+  - name: root
+    properties:
+      application.sort.policy: Fair
+      priority.offest: "3"
+    queues:
+    - name: a
+      parent: true
+      childtemplate:
+        properties: {bogus.key: x}
+        resources: {max: {vcore: abc}}
+      properties: {other.key: y}
+    childtemplate:
+      properties: {bogus2: x}
+      resources: {max: {vcore: abc}}
+"""
+
+
+def test_what_a_failed_child_template_drops_in_1_5(tmp_path):
+    """1.5's applyConf drops a child template that does not parse and stops: the template's
+    properties are never read, and on root (which merges no parent's) neither are its own. So
+    nothing is said of them; root.a's own properties it still takes (mergeProperties)."""
+    (tmp_path / "q.yaml").write_text(ROOT_TEMPLATE_FAILS, encoding="utf-8")
+    r = run_cli("validate", "--no-config", "--yunikorn-version", "1.5", str(tmp_path / "q.yaml"), "-o", "json")
+    found = json.loads(r.stdout)["findings"]
+    assert r.exit_code == 0
+    assert sorted((f["rule"], f["severity"], f["line"]) for f in found) == [
+        ("PRIO136", "warning", 13), ("PRIO136", "warning", 17), ("PRIO210", "warning", 14)]
+    assert "nor root's properties" in next(f["message"] for f in found if f["line"] == 17)
+    later = run_cli("validate", "--no-config", "--yunikorn-version", "1.6", str(tmp_path / "q.yaml"), "-o", "json")
+    assert later.exit_code == 1  # from 1.6 the config is refused, and every property is judged
+    assert {f["line"] for f in json.loads(later.stdout)["findings"] if f["rule"] in ("PRIO204", "PRIO210")} == {6, 7, 12, 14, 16}

@@ -7,6 +7,7 @@ from prio.yunikorn import releases
 from prio.yunikorn.config import queue_path
 from prio.diagnostics import Issue
 from prio.lint.registry import check
+from prio.lint.rules.resources import dropped_properties
 
 
 class _Where:
@@ -24,11 +25,13 @@ class _Where:
 
 
 def _props(ctx):
-    """(queue, ancestors, properties map, path of the map, where) for queues and child templates."""
+    """(queue, ancestors, properties map, path of the map, where) for queues and child templates,
+    but the maps the release drops with a child template that fails (dropped_properties)."""
+    dropped = dropped_properties(ctx)
     for p, q, anc in ctx.queues:
-        if q.properties:
+        if q.properties and id(q.properties) not in dropped:
             yield q, anc, q.properties, q.path + ("properties",), _Where(q, anc)
-        if q.childtemplate is not None and q.childtemplate.properties:
+        if q.childtemplate is not None and q.childtemplate.properties and id(q.childtemplate.properties) not in dropped:
             yield q, anc, q.childtemplate.properties, q.childtemplate.path + ("properties",), _Where(q, anc, " (child template)")
 
 

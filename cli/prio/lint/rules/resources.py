@@ -16,6 +16,31 @@ def _bad_entries(res, path):
             yield path + (k,), str(e)
 
 
+def template_fails(q) -> bool:
+    """Whether parsing queue `q`'s child template fails (a quantity that does not parse)."""
+    ct = q.childtemplate
+    return ct is not None and q.is_parent and any(True for kind in ("guaranteed", "max")
+                                                  for _ in _bad_entries(getattr(ct, kind), ()))
+
+
+def dropped_properties(ctx) -> frozenset:
+    """The ids of the property maps the release never reads because a child template failed (1.5,
+    applyConf: the template, and on root the queue's own properties too, are dropped)."""
+    if ctx.release.bad_template_refused:
+        return frozenset()
+
+    def make():
+        out = set()
+        for p, q, anc in ctx.queues:
+            if template_fails(q):
+                out.add(id(q.childtemplate.properties))
+                if not anc:  # other queues get theirs through mergeProperties, root does not
+                    out.add(id(q.properties))
+        return frozenset(out)
+
+    return ctx.derived("dropped-properties", make)
+
+
 @check("PRIO108", "invalid-quantity", "error", "resources")
 def invalid_quantity(ctx):
     """A resource quantity YuniKorn cannot parse.
