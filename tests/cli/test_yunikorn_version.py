@@ -66,6 +66,11 @@ def test_the_option_wins_over_the_settings(tmp_path, monkeypatch):
     assert r.exit_code == 0
 
 
+def test_upgrade_to_an_older_release_is_refused(tmp_path):
+    r, _ = _validate(tmp_path, HASH_NAME, "--no-config", "--upgrade-to", "1.8")
+    assert r.exit_code == 2 and "--upgrade-to 1.8 is older than YuniKorn 1.9" in r.stderr
+
+
 @pytest.mark.parametrize("args,settings", [(["--yunikorn-version", "2.0"], None), (["--upgrade-to", "1.10"], None),
                                            ([], "yunikornVersion: 1.10\n"), ([], "yunikornVersion: [1.9]\n")])
 def test_an_unknown_release_is_one_line_and_exit_2(tmp_path, monkeypatch, args, settings):

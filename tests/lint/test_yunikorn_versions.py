@@ -102,3 +102,19 @@ def test_what_a_failed_child_template_drops_in_1_5(tmp_path):
     later = run_cli("validate", "--no-config", "--yunikorn-version", "1.6", str(tmp_path / "q.yaml"), "-o", "json")
     assert later.exit_code == 1  # from 1.6 the config is refused, and every property is judged
     assert {f["line"] for f in json.loads(later.stdout)["findings"] if f["rule"] in ("PRIO204", "PRIO210")} == {6, 7, 12, 14, 16}
+
+
+@pytest.mark.parametrize("text,panics", [
+    ("partitions:\n  - &b {name: default, queues: [{name: root}]}\n  - <<: *b\n    name: x\n    ? [a, b]\n    : c\n", True),
+    # the key that is not a scalar is in what is merged: decoded into the struct's string names, no hash
+    ("partitions:\n  - &b {name: default, queues: [{name: root}], ? [a, b] : c}\n  - <<: *b\n    name: x\n", False),
+    ("partitions:\n  - name: x\n    ? [a, b]\n    : c\n", False),  # no merge at all
+])
+def test_the_merge_panic_of_1_5_to_1_7(tmp_path, text, panics):
+    """go-yaml v3.0.1 hashes the keys of a mapping that holds a << merge: one that is not a scalar
+    panics; every release refuses the config either way (1.8's v3.0.4 turns it into an error)."""
+    (tmp_path / "q.yaml").write_text(text, encoding="utf-8")
+    for release in RELEASES:
+        r = run_cli("validate", "--no-config", "--yunikorn-version", release, str(tmp_path / "q.yaml"), "-o", "json")
+        said = " ".join(f["message"] for f in json.loads(r.stdout)["findings"] if f["severity"] == "error")
+        assert r.exit_code == 1 and ("panics" in said) == (panics and release in ("1.5", "1.6", "1.7")), (release, said)

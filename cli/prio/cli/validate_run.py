@@ -126,6 +126,10 @@ def _run(o: ValidateOptions, fmt: str) -> int:
         if given is not None and got is None:
             _err(f"unknown YuniKorn release {given!r} (prio knows {', '.join(releases.NAMES)})")
             return 2
+    if target is not None and releases.NAMES.index(target.name) < releases.NAMES.index(release.name):
+        _err(f"--upgrade-to {target.name} is older than YuniKorn {release.name}, the release judged for: "
+             "give the release you run now with --yunikorn-version")
+        return 2
 
     checked, results, errors = check_paths(list(o.paths), Options(list(o.priority_classes), release))
     if target is not None:

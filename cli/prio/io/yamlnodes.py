@@ -305,8 +305,8 @@ def to_document(name: str, node, line_offset: int = 0, col_offset: int = 0, go: 
                     continue
                 first[key] = km
                 out[key] = walk(v, path + (key,), km, active)
-            if merged and any(not isinstance(k, yaml.ScalarNode) for m in [n, *_sources(merged)] for k, _ in m.value):
-                doc.merge_panics.append(path)
+            if merged and any(not isinstance(k, yaml.ScalarNode) for k, _ in n.value):
+                doc.merge_panics.append(path)  # go-yaml v3.0.1's merge hashes this mapping's keys as they decode
             # `<<` merges: explicit keys win, earlier merge sources win over later ones.
             for src in merged:
                 for m in (src.value if isinstance(src, yaml.SequenceNode) else [src]):
@@ -326,11 +326,6 @@ def to_document(name: str, node, line_offset: int = 0, col_offset: int = 0, go: 
     except RecursionError:
         raise InputError(name, "YAML nested too deeply to read") from None
     return doc
-
-
-def _sources(merged) -> list:
-    """The mappings `<<` merges (a mapping, or a list of them)."""
-    return [m for src in merged for m in (src.value if isinstance(src, yaml.SequenceNode) else [src]) if isinstance(m, yaml.MappingNode)]
 
 
 def load(name: str, text: str, go: bool = False) -> list[Document]:
