@@ -7,7 +7,6 @@ build. Needs prio importable (the `docs` extra is installed beside it)."""
 from __future__ import annotations
 
 from mkdocs.structure.files import File
-
 from prio.cli.rule import releases_of
 
 INDENT = "    "  # a docstring's example block: lines indented by four spaces

@@ -11,7 +11,6 @@ import json
 import os
 
 import pytest
-
 from conftest import SHARED, run_cli, shared
 
 CORPUS = os.path.join(SHARED, "testdata", "yunikorn-versions")

@@ -5,8 +5,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from prio.yunikorn import quantity
-from prio.yunikorn.releases import NEWEST, Release
 from prio.yunikorn.config import Partition, Queue, SchedulerConfig, walk
+from prio.yunikorn.releases import NEWEST, Release
 
 
 @dataclass

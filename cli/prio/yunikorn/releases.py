@@ -10,7 +10,7 @@ newest; master's rules equal 1.9.0's on every recorded config."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from prio.yunikorn import properties as P
@@ -59,20 +59,20 @@ class Release:
         return f"names are 1-64 characters of letters, digits and {self.queue_name_chars}"
 
 
-_FROM_16 = dict(queue_name=r"[a-zA-Z0-9_:#/@-]{1,64}", queue_name_chars="- _ # @ / :",
-                user_name=r"[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?", fixed_value_checked=True, stateaware_policy=False,
-                bad_template_refused=True, recovery_error="recovery rule cannot be part of the config, failing placement rule config")
-
-RELEASES: dict[str, Release] = {r.name: r for r in (
-    Release("1.5", "v1.5.2", r"[a-zA-Z0-9_-]{1,64}", "- _", r"[_a-zA-Z][a-zA-Z0-9:_.@-]*[$]?", (),
-            _SIX, None, False, True, False, True, "unknown rule name specified recovery, failing placement rule config"),
-    Release("1.6", "v1.6.3", partition_keys=(), properties=_SIX, quota_delay=None, merge_key_panics=True, **_FROM_16),
-    Release("1.7", "v1.7.0", partition_keys=(), properties=_SIX, quota_delay=None, merge_key_panics=True, **_FROM_16),
-    Release("1.8", "v1.8.0", partition_keys=(QUOTA_SWITCH, RESOLVER), properties=_SIX + _BACKOFF + (QUOTA_DELAY_18,),
-            quota_delay=QUOTA_DELAY_18, merge_key_panics=False, **_FROM_16),
-    Release("1.9", "v1.9.0-1", partition_keys=(QUOTA_SWITCH, RESOLVER), properties=_SIX + _BACKOFF + (QUOTA_DELAY_19,),
-            quota_delay=QUOTA_DELAY_19, merge_key_panics=False, **_FROM_16),
-)}
+# 1.6 in full, then each other release as what it changed (1.5: what 1.6 changed from it).
+_R16 = Release("1.6", "v1.6.3", queue_name=r"[a-zA-Z0-9_:#/@-]{1,64}", queue_name_chars="- _ # @ / :",  # YUNIKORN-2657
+               user_name=r"[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?", partition_keys=(), properties=_SIX, quota_delay=None,  # YUNIKORN-2656
+               fixed_value_checked=True, stateaware_policy=False, bad_template_refused=True, merge_key_panics=True,  # 2483, 2482
+               recovery_error="recovery rule cannot be part of the config, failing placement rule config")
+_R15 = replace(_R16, name="1.5", tag="v1.5.2", queue_name=r"[a-zA-Z0-9_-]{1,64}", queue_name_chars="- _",
+               user_name=r"[_a-zA-Z][a-zA-Z0-9:_.@-]*[$]?", fixed_value_checked=False, stateaware_policy=True,
+               bad_template_refused=False, recovery_error="unknown rule name specified recovery, failing placement rule config")
+_R17 = replace(_R16, name="1.7", tag="v1.7.0")
+# YUNIKORN-656 and 3193 (the partition keys), 3115 (backoff), go.yaml.in/yaml/v3 v3.0.4 (YUNIKORN-3114)
+_R18 = replace(_R17, name="1.8", tag="v1.8.0", partition_keys=(QUOTA_SWITCH, RESOLVER), properties=_SIX + _BACKOFF + (QUOTA_DELAY_18,),
+               quota_delay=QUOTA_DELAY_18, merge_key_panics=False)
+_R19 = replace(_R18, name="1.9", tag="v1.9.0-1", properties=_SIX + _BACKOFF + (QUOTA_DELAY_19,), quota_delay=QUOTA_DELAY_19)  # 3208
+RELEASES: dict[str, Release] = {r.name: r for r in (_R15, _R16, _R17, _R18, _R19)}
 NAMES = tuple(RELEASES)
 NEWEST = RELEASES[NAMES[-1]]
 
@@ -86,6 +86,12 @@ def get(text: str | None) -> Release | None:
     if len(parts) < 2 or not all(p.isdigit() for p in parts[:3]) or len(parts) > 3:
         return None
     return RELEASES.get(f"{int(parts[0])}.{int(parts[1])}")
+
+
+def user_name_note(name: str, release: Release) -> str:
+    """What a message adds when `release` refuses a user name that later releases take."""
+    later = [r.name for r in RELEASES.values() if r.user_name_re.fullmatch(name)]
+    return f" (YuniKorn {release.name} allows no # or / in user names; {span(later)} take it)" if later else ""
 
 
 def reads_elsewhere(key: str, release: Release) -> list[str]:
@@ -105,8 +111,8 @@ def span(names) -> str:
 # Any rule not named holds for every release (tests/lint/test_yunikorn_versions.py).
 RULE_RELEASES: dict[str, tuple[tuple, str]] = {
     "PRIO205": (NAMES[1:], "in 1.5 stateaware is a sort policy of its own, one application starting at a time"),
-    "PRIO502": (NAMES[3:], "before 1.8 there is no quota preemption (its partition switch refuses the config); "
-                           "1.8.0 reads the delay as preemption.quota.delay"),
+    "PRIO502": (NAMES[3:], ("before 1.8 there is no quota preemption (its partition switch refuses the config); "
+                            "1.8.0 reads the delay as preemption.quota.delay")),
     "PRIO503": (NAMES[3:], "before 1.8 there is no quota preemption; 1.8.0 reads the delay as preemption.quota.delay"),
     "PRIO506": (NAMES[3:], "before 1.8 there is no quota preemption; 1.8.0 reads the delay as preemption.quota.delay"),
 }

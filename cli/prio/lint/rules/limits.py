@@ -9,6 +9,7 @@ from prio.yunikorn import quantity, reach, resources
 from prio.yunikorn.config import queue_path
 from prio.diagnostics import Issue
 from prio.lint.registry import check
+from prio.yunikorn.releases import user_name_note
 
 GROUP = re.compile(r"^[_a-zA-Z][a-zA-Z0-9:_.-]*$")
 
@@ -76,7 +77,8 @@ def invalid_limit_name(ctx):
         for kind, rx, key in (("user", ctx.release.user_name_re, "users"), ("group", GROUP, "groups")):
             for i, name in enumerate(_principals(lim, kind)):
                 if name != "*" and not rx.fullmatch(name):
-                    yield Issue("PRIO117", lim.path + (key, i), f"invalid limit {kind} name {name!r} in limit definition {_desc(lim)}")
+                    later = user_name_note(name, ctx.release) if kind == "user" else ""
+                    yield Issue("PRIO117", lim.path + (key, i), f"invalid limit {kind} name {name!r} in limit definition {_desc(lim)}{later}")
 
 
 @check("PRIO118", "duplicate-limit-name", "error", "limits")
