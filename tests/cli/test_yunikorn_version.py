@@ -131,3 +131,12 @@ def test_properties_are_read_as_the_release_reads_them():
                                                              "priority.offest": "1"}
     assert releases.reads(props, releases.RELEASES["1.7"]) == {"priority.offest": "1"}  # a typo stays a typo
     assert releases.reads(props, releases.RELEASES["1.9"]) == {"application.unschedasks.backoff": "3", "priority.offest": "1"}
+
+
+@pytest.mark.parametrize("image,version", [("apache/yunikorn:scheduler-1.6.3", "1.6.3"), ("docker.io/apache/yunikorn:scheduler-plugin-1.8.0", "1.8.0"),
+                                           ("apache/yunikorn:admission-1.9.0@sha256:ab", "1.9.0"), ("apache/yunikorn:web-1.6.3", None),
+                                           ("apache/spark:3.5.1", None), ("myregistry/yunikorn-fork:scheduler-1.6.3", None)])
+def test_the_release_an_image_of_yunikorn_names(image, version):
+    from prio.yunikorn.releases import from_image
+
+    assert from_image(image) == version

@@ -217,6 +217,17 @@ def from_queue_fields(fields) -> tuple:
     return NAMES
 
 
+# The images of YuniKorn's own pods (the Helm chart's scheduler, plugin and admission
+# controller): apache/yunikorn:scheduler-1.6.3, ...:scheduler-plugin-1.6.3, ...:admission-1.6.3.
+_IMAGE = re.compile(r"(?:^|/)yunikorn:(?:scheduler|scheduler-plugin|admission)-v?([0-9]+\.[0-9]+(?:\.[0-9]+)?)(?:$|[-@])")
+
+
+def from_image(image: str) -> str | None:
+    """The YuniKorn version a container image of YuniKorn's names (`1.6.3`), or None."""
+    m = _IMAGE.search(image or "")
+    return m.group(1) if m else None
+
+
 def _yes(flag: bool, yes: str, no: str) -> str:
     return yes if flag else no
 
