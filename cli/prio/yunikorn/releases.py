@@ -171,6 +171,8 @@ SCHEDULING = (
     Scheduling("quota preemption", NAMES[:3], True, "YUNIKORN-3193, v1.8.0: none before (its keys do nothing: read_as drops them)"),
     Scheduling("victims that leave a parent below its guarantee (before YUNIKORN-3240)", NAMES[:4], False, "fixed in v1.9.0"),
     Scheduling("the fence root of a queue at its max (before YUNIKORN-3241)", NAMES[:4], False, "fixed in v1.9.0"),
+    Scheduling("after a config update, inherited properties missing from the queues and the dynamic queues created below them "
+               "(before YUNIKORN-3285)", NAMES[:4], False, "updateQueues, fixed in v1.9.0; prio reads a config as at start-up"),
 )
 
 
