@@ -55,7 +55,7 @@ def test_the_release_comes_from_the_option_the_environment_or_the_settings(tmp_p
     r, found = _validate(tmp_path, HASH_NAME, *args, env=env)
     assert r.exit_code == 1
     assert [f["rule"] for f in found if f["severity"] == "error"] == ["PRIO106"]
-    assert "letters, digits and - _ (in YuniKorn 1.5)" in found[0]["message"]
+    assert "YuniKorn 1.5: invalid child name team#1, a name must only have alphanumeric characters, - or _" in found[0]["message"]
 
 
 def test_the_option_wins_over_the_settings(tmp_path, monkeypatch):

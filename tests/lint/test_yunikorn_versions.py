@@ -4,11 +4,13 @@ its README is the specification). For every config and release:
 
 - the verdict: refused means at least one error finding and exit 1, accepted none and exit 0;
 - where the release refuses it only when it builds the partition or on a config update, or its
-  decoder panics, the error says so;
+  decoder panics, the error says so; where its error says what the newest's does not (its own rule
+  or its own wording), prio's errors say it in YuniKorn's words;
 - for an accepted config: PRIO210 names exactly the keys the release ignores (by YAML path), no key
   the release reads, and the value warnings name exactly the values it replaces by its default."""
 import json
 import os
+import re
 
 import pytest
 from conftest import SHARED, run_cli, shared
@@ -27,6 +29,23 @@ def _cases():
     with open(path) as f:
         entries = json.load(f)
     return [pytest.param(e, v, id=f"{e['file']}-{v}") for e in entries for v in RELEASES]
+
+
+def _error_lines(error: str) -> set:
+    """YuniKorn's error as the lines that say something: no "yaml: unmarshal errors:" heading, no
+    "line N: " or "configured queue creation failed: " prefix."""
+    out = set()
+    for line in error.split("\n"):
+        line = re.sub(r"^(line \d+: |configured queue creation failed: )", "", line.strip())
+        if line and line != "yaml: unmarshal errors:":
+            out.add(line)
+    return out
+
+
+def _own_error_lines(entry, release) -> set:
+    """The lines of `release`'s error the newest release does not say (its own rule or wording)."""
+    newest = entry["versions"][RELEASES[-1]]
+    return _error_lines(entry["versions"][release]["error"]) - _error_lines(newest["error"] if newest["verdict"] == "reject" else "")
 
 
 def _validate(entry, release):
@@ -49,6 +68,8 @@ def test_each_release_verdict(entry, release):
             assert any(w in said for w in ("creat", "reload", "builds")), errors
         if want["stage"] == "panic":
             assert "panic" in said, errors
+        for line in _own_error_lines(entry, release):  # the release's own words, where they are its own
+            assert line in said, f"YuniKorn {release} says {line!r}; prio: {said}"
         return
     assert not errors and r.exit_code == 0, f"YuniKorn {release} accepts it: {errors}"
     ignored = sorted(f["path"] for f in findings if f["rule"] == "PRIO210")

@@ -35,6 +35,7 @@ class Release:
     tag: str  # the yunikorn-core recorded (the one its k8shim builds against; the minor's others judge configs alike)
     queue_name: str  # QueueNameRegExp (fullmatch)
     queue_name_chars: str  # the characters besides letters and digits, as messages list them
+    queue_name_error: str  # what its validator says of a name that does not match ({name}: the name)
     user_name: str  # UserRegExp (fullmatch): users in limits and single-user placement filters
     partition_keys: tuple  # QUOTA_SWITCH, RESOLVER: the ones its decoder knows
     properties: tuple  # the queue property keys it reads; any other is "queue property skipped"
@@ -61,10 +62,14 @@ class Release:
 
 # 1.6 in full, then each other release as what it changed (1.5: what 1.6 changed from it).
 _R16 = Release("1.6", "v1.6.3", queue_name=r"[a-zA-Z0-9_:#/@-]{1,64}", queue_name_chars="- _ # @ / :",  # YUNIKORN-2657
+               queue_name_error="invalid queue name, max 64 characters consisting of alphanumeric characters and "
+                                "'-', '_', '#', '@', '/', ':' allowed",
                user_name=r"[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?", partition_keys=(), properties=_SIX, quota_delay=None,  # YUNIKORN-2656
                fixed_value_checked=True, stateaware_policy=False, bad_template_refused=True, merge_key_panics=True,  # 2483, 2482
                recovery_error="recovery rule cannot be part of the config, failing placement rule config")
 _R15 = replace(_R16, name="1.5", tag="v1.5.2", queue_name=r"[a-zA-Z0-9_-]{1,64}", queue_name_chars="- _",
+               queue_name_error="invalid child name {name}, a name must only have alphanumeric characters, - or _, and be no "
+                                "longer than 64 characters",
                user_name=r"[_a-zA-Z][a-zA-Z0-9:_.@-]*[$]?", fixed_value_checked=False, stateaware_policy=True,
                bad_template_refused=False, recovery_error="unknown rule name specified recovery, failing placement rule config")
 _R17 = replace(_R16, name="1.7", tag="v1.7.0")

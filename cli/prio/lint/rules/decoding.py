@@ -29,9 +29,9 @@ def release_issues(doc, release) -> list:
                              fix=f"remove `{key}`, or run YuniKorn {since}"))
     if release.merge_key_panics:
         out += [Issue("PRIO003", path, f"a << merge into a mapping with a key that is not a scalar: YuniKorn {release.name}'s YAML "
-                      "library (gopkg.in/yaml.v3 v3.0.1) panics on it (hash of unhashable type): the scheduler dies, and the "
-                      "admission webhook's check fails", fix="write the keys out instead of merging them, with scalar keys only")
-                for path in doc.merge_panics]
+                      f"library (gopkg.in/yaml.v3 v3.0.1) panics on it (runtime error: hash of unhashable type {go_type}): the "
+                      "scheduler dies, and the admission webhook's check fails", fix="write the keys out instead of merging them, with scalar keys only")
+                for path, go_type in doc.merge_panics]
     return out
 
 declare("PRIO000", "unreadable-input", "error", "decoding", """

@@ -145,12 +145,12 @@ def invalid_queue_name(ctx):
     """
     rel = ctx.release
     allowed = rel.queue_name_re.pattern[:-len("{1,64}")]  # the character class
-    older = "" if rel is NEWEST else f" (in YuniKorn {rel.name})"
     for p, q, anc in ctx.queues:
         if anc and not rel.queue_name_re.fullmatch(q.name):
             why = "it is empty" if not q.name else "it is longer than 64 characters" if len(q.name) > 64 else "it contains " + ", ".join(repr(c) for c in sorted(set(re.sub(allowed, "", q.name))))
             fixed = re.sub(allowed.replace("[", "[^", 1), "-", q.name)[:64]
-            yield Issue("PRIO106", q.path + ("name",), f"invalid queue name {q.name!r}: {why}; {rel.queue_name_message}{older}",
+            said = rel.queue_name_message if rel is NEWEST else f"YuniKorn {rel.name}: {rel.queue_name_error.format(name=q.name)}"
+            yield Issue("PRIO106", q.path + ("name",), f"invalid queue name {q.name!r}: {why}; {said}",
                         fix=f"`- name: {fixed}`" if fixed.strip("-") else f"a name of letters, digits and {rel.queue_name_chars}")
 
 
