@@ -140,3 +140,16 @@ def test_the_release_an_image_of_yunikorn_names(image, version):
     from prio.yunikorn.releases import from_image
 
     assert from_image(image) == version
+
+
+def test_preempt_reads_the_quota_delay_key_of_the_release(tmp_path):
+    """1.8.0 reads the quota-preemption delay as preemption.quota.delay: under 1.8 the sample's
+    lowered max is armed with it; 1.9 ignores that key, so nothing is armed."""
+    from conftest import sample
+
+    with open(sample("quota-queues.yaml"), encoding="utf-8") as f:
+        text = f.read().replace("quota.preemption.delay: 5m", "preemption.quota.delay: 5m")
+    (tmp_path / "q.yaml").write_text(text, encoding="utf-8")
+    args = ("preempt", str(tmp_path / "q.yaml"), sample("quota-asks.yaml"))
+    assert "armed root.tenants.team-a" in run_cli(*args, "--yunikorn-version", "1.8").stdout
+    assert "none armed" in run_cli(*args, "--yunikorn-version", "1.9").stdout
