@@ -112,14 +112,14 @@ def span(names) -> str:
     return ", ".join(names)
 
 
-# The lint rules that hold for some releases only: rule id -> (the releases, why not the others).
-# Any rule not named holds for every release (tests/lint/test_yunikorn_versions.py).
+# The lint rules that hold for some releases only: rule id -> (the releases, why not the others),
+# the releases from the fields above. Any rule not named holds for every release.
+_FIFO = tuple(r.name for r in RELEASES.values() if not r.stateaware_policy)
+_QUOTA = tuple(r.name for r in RELEASES.values() if r.quota_delay)
+_NO_QUOTA = f"before {_QUOTA[0]} there is no quota preemption; {QUOTA_DELAY_18} is 1.8.0's delay key"
 RULE_RELEASES: dict[str, tuple[tuple, str]] = {
-    "PRIO205": (NAMES[1:], "in 1.5 stateaware is a sort policy of its own, one application starting at a time"),
-    "PRIO502": (NAMES[3:], ("before 1.8 there is no quota preemption (its partition switch refuses the config); "
-                            "1.8.0 reads the delay as preemption.quota.delay")),
-    "PRIO503": (NAMES[3:], "before 1.8 there is no quota preemption; 1.8.0 reads the delay as preemption.quota.delay"),
-    "PRIO506": (NAMES[3:], "before 1.8 there is no quota preemption; 1.8.0 reads the delay as preemption.quota.delay"),
+    "PRIO205": (_FIFO, f"in {span(set(NAMES) - set(_FIFO))} stateaware is a sort policy of its own, one application starting at a time"),
+    "PRIO502": (_QUOTA, _NO_QUOTA), "PRIO503": (_QUOTA, _NO_QUOTA), "PRIO506": (_QUOTA, _NO_QUOTA),
 }
 
 
@@ -201,6 +201,9 @@ def read_as(conf, release: Release) -> None:
     (prio.yunikorn.config.SchedulerConfig) as `release` reads them (`reads`), in place."""
     from prio.yunikorn.config import walk
 
+    if conf.read_for:  # read once: a second reading would drop the keys renamed by the first
+        return
+    conf.read_for = release.name
     for p in conf.partitions:
         root = p.root()
         for q, _ in walk(root) if root is not None else ():
@@ -212,7 +215,7 @@ def read_as(conf, release: Release) -> None:
 def from_queue_fields(fields) -> tuple:
     """The releases whose REST API serves a queue tree with these fields (the queues of
     /ws/v1/partition/P/queues; webservice/dao/queue_info.go at each tag), from the fields that are
-    there: an omitempty field that is absent proves nothing. Empty: none prio knows (older)."""
+    there: an omitempty field that is absent proves nothing (no telling field: every release)."""
     if "childrenNames" in fields:  # renamed childNames in 1.6
         return NAMES[:1]
     if "quotaPreemptionDelay" in fields:  # from 1.8
@@ -256,6 +259,6 @@ def changes_table() -> tuple[list[str], list[tuple]]:
         ("`<<` merge into a mapping with a non-scalar key", [_yes(r.merge_key_panics, "the decoder panics", "refused") for r in rs]),
         ("placement rule named `recovery` (refused on reload)", [f'"{r.recovery_error.split(",")[0]}"' for r in rs]),
     ]
-    rows += [(f"scheduling: {s.what}" + ("" if s.modelled else " (not modelled)"),
+    rows += [(f"scheduling: {s.what}" + ("" if s.modelled else " (not modelled)") + f"; {s.source}",
               ["differs" if r.name in s.releases else "as the newest" for r in rs]) for s in SCHEDULING]
     return ["", *(f"{r.name} (`{r.tag}`)" for r in rs)], rows
