@@ -27,11 +27,12 @@ RULE = declare("PRIO216", "upgrade-changes-meaning", "warning", "properties", ta
 def upgrade(results, old, new) -> None:
     """Replace each checked file's findings (`results`, judged by release `old`) by what changes
     from `old` to `new`."""
-    from prio.lint.runner import check_text
+    from prio.lint.runner import across_files, check_text
 
-    for res in results:
-        after = check_text(res.name, res.text, release=new).findings
-        res.findings = changes(res.findings, after, old, new)
+    again = [check_text(res.name, res.text, release=new) for res in results]
+    across_files(again)  # the findings across files too, as the first run made them
+    for res, after in zip(results, again):
+        res.findings = changes(res.findings, after.findings, old, new)
 
 
 def changes(before: list, after: list, old, new) -> list:
