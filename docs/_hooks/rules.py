@@ -7,6 +7,7 @@ build. Needs prio importable (the `docs` extra is installed beside it)."""
 from __future__ import annotations
 
 from mkdocs.structure.files import File
+from prio.cli.rule import releases_of
 
 INDENT = "    "  # a docstring's example block: lines indented by four spaces
 
@@ -24,6 +25,7 @@ WHERE = {
     "configmap": "ConfigMaps the YuniKorn shim reads, or that look meant to be",
     "decoder": "any input, while its YAML is read and checked against the schema",
     "suppressions": "`# prio: ignore` comments",
+    "upgrade": "queue configs under two YuniKorn releases (`prio validate --upgrade-to`)",
 }
 
 
@@ -46,6 +48,9 @@ def rule_markdown(rule) -> str:
             flush()
             out.append(line)
     flush()
+    said = releases_of(rule)[1]  # what `prio rule` says of the YuniKorn releases it applies to
+    if said:
+        out += ["", f"Releases: {said} ([what changes by release](../yunikorn.md#what-changes-by-release))."]
     out += ["", "## Using it", "",
             f"`prio rule {rule.id}` (or `prio rule {rule.name}`) prints this page in a terminal. "
             f"`# prio: ignore[{rule.id}]` on the line silences one finding; `.prio.yaml` selects, "

@@ -121,6 +121,12 @@ for value in ("settings.yaml", "bad-settings.yaml", "missing.yaml", ""):
     case(["mistakes.yaml"], {"PRIO_CONFIG": value})
     case(["mistakes.yaml", "--no-config"], {"PRIO_CONFIG": value})
     case(["mistakes.yaml", "--config", "settings.yaml"], {"PRIO_CONFIG": value})
+# the YuniKorn release: --yunikorn-version, PRIO_YUNIKORN_VERSION, --upgrade-to
+for rel in (["--yunikorn-version", "1.5"], ["--yunikorn-version=1.8.0"], ["--yunikorn-version", "2.0"],
+            ["--yunikorn-version", "1.8", "--upgrade-to", "1.9"], ["--upgrade-to=1.6"], ["--upgrade-to", "bogus"]):
+    case(["mistakes.yaml", *rel])
+case(["mistakes.yaml"], {"PRIO_YUNIKORN_VERSION": "1.6"})
+case(["mistakes.yaml", "--yunikorn-version"], fast=False)
 # PriorityClasses
 for pcs in (["--priority-classes", "pcs.yaml"], ["--priority-classes=pcs.yaml"],
             ["--priority-classes", "pcs.yaml", "--priority-classes", "pcs.yaml"], ["--priority-classes", "nope.yaml"],
@@ -207,6 +213,9 @@ for cmd, inputs in INPUTS.items():
         acase([*inputs, "--engine", e])
         acase([*inputs], {"PRIO_ENGINE": e})
     acase([*inputs, "--engine", "quick"], fast=False)
+    for v in ("1.5", "1.8.0", "nope"):
+        acase([*inputs, "--yunikorn-version", v])
+    acase([*inputs], {"PRIO_YUNIKORN_VERSION": "1.7"})
     acase([*inputs], {"PRIO_OUTPUT": "json"})
     acase([*inputs, "nope.yaml"])
     acase(["--", *inputs])

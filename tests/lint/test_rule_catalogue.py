@@ -37,6 +37,7 @@ class Case:
     classes: tuple = ()  # files given with --priority-classes rather than as paths
     severity: Optional[str] = None  # the finding's severity, when not the rule's own
     setup: Optional[Callable] = field(default=None, compare=False)  # setup(monkeypatch), before validate runs
+    args: tuple = ()  # more options of validate (--yunikorn-version ...)
 
 
 def case(bad, line, good, **kw) -> Case:
@@ -56,6 +57,19 @@ def pc(body: str, api: str = "scheduling.k8s.io/v1") -> str:
     """A PriorityClass manifest: metadata is on line 3, so `name` is on 4 and `value` on 5."""
     return f"apiVersion: {api}\nkind: PriorityClass\n" + textwrap.dedent(body)
 
+
+# Quota preemption on, a queue with a max and the quota-preemption delay under `key` (line 9).
+UPGRADE_QUOTA = """partitions:
+  - name: default
+    preemption: {{quotapreemptionenabled: true}}
+    queues:
+      - name: root
+        queues:
+          - name: a
+            properties:
+              {key}: 30s
+            resources: {{max: {{vcore: "4"}}}}
+"""
 
 ARMADA_QUEUE = "apiVersion: armadaproject.io/v1beta1\nkind: Queue\n"  # the queue's fields from line 3
 
@@ -500,6 +514,10 @@ CATALOGUE: dict[str, list[Case]] = {
     "PRIO506": [case(QUOTA_MAX_UNDER_PARENT_GUARANTEE, 12, QUOTA_PARENT_DELAY)],
     "PRIO505": [case(FENCE_OUT_OF_REACH, 8, FENCE_OUT_OF_REACH.replace('priority.offset: "10"', 'priority.offset: "1000"'))],
     # ---- suppressions: a directive on a line with no finding; the fix puts it where PRIO201 is ---
+    # the quota-preemption delay key of 1.8.0, which 1.9 ignores (the message names the key 1.9 reads)
+    # (first at line 3: with the key 1.9 ignores, no queue of 1.9 sets the delay the switch waits for)
+    "PRIO216": [case(UPGRADE_QUOTA.format(key="preemption.quota.delay"), 3, UPGRADE_QUOTA.format(key="preemption.delay"),
+                     args=("--yunikorn-version", "1.8", "--upgrade-to", "1.9"))],
     "PRIO901": [case(with_comment(SUPPRESS_QUEUES, 2, "  # prio: ignore[PRIO201]"), 2,
                      with_comment(SUPPRESS_QUEUES, 8, "  # prio: ignore[PRIO201]"))],
 }
@@ -516,7 +534,7 @@ def validate(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     runs = iter(range(1000))
 
-    def go(files: Files, classes: tuple = ()):
+    def go(files: Files, classes: tuple = (), more: tuple = ()):
         files = {"input.yaml": files} if isinstance(files, str) else files
         sub = tmp_path / f"run{next(runs)}"
         sub.mkdir()
@@ -526,7 +544,7 @@ def validate(tmp_path, monkeypatch):
         args = [name for name in files if name not in classes]
         for name in classes:
             args += ["--priority-classes", name]
-        r = run_cli("validate", "--no-config", "-o", "json", *args)
+        r = run_cli("validate", "--no-config", "-o", "json", *more, *args)
         assert r.exit_code in (0, 1), (r.exit_code, r.stdout, r.stderr)
         assert "Traceback" not in r.stderr, r.stderr
         return r.exit_code, json.loads(r.stdout)["findings"]
@@ -544,7 +562,7 @@ def test_rule_fails_then_passes(rule, i, c, validate, monkeypatch):
     bad = {"input.yaml": c.bad} if isinstance(c.bad, str) else c.bad
     where = c.file or next(iter(bad))
 
-    _, found = validate(c.bad, c.classes)
+    _, found = validate(c.bad, c.classes, c.args)
     mine = [f for f in found if f["rule"] == rule]
     assert mine, f"{rule} not reported; got {[(f['rule'], f['file'], f['line'], f['message']) for f in found]}"
     f = next((f for f in mine if f["file"] == where), None)
@@ -556,7 +574,7 @@ def test_rule_fails_then_passes(rule, i, c, validate, monkeypatch):
     assert f["severity"] == (c.severity or meta.severity)
     assert f["message"]
 
-    _, found = validate(c.good, c.classes)
+    _, found = validate(c.good, c.classes, c.args)
     assert not [f for f in found if f["rule"] == rule], [(f["file"], f["line"], f["message"]) for f in found if f["rule"] == rule]
 
 

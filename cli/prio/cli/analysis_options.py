@@ -13,6 +13,7 @@ import sys
 from prio.cli import color
 from prio.cli.optspec import Arg, Opt, Options, options_class, opts
 from prio.render.formats import help_text
+from prio.yunikorn import releases
 
 _DECLS = (
     Arg("inputs", "INPUT", "Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses, an Armada scenario, Kueue objects, in any "
@@ -60,6 +61,10 @@ _DECLS = (
     # the option's first spelling: kubectl users read -n/--namespace as the pods' namespace, so
     # it is hidden and said to be renamed when used
     Opt("namespace_old", ("--namespace",), "With --kube: the old spelling of --yunikorn-namespace.", metavar="NS", hidden=True),
+    # The YuniKorn release whose rules apply (issue 46; prio.yunikorn.releases): validate's too.
+    Opt("yunikorn_version", ("--yunikorn-version",), f"The YuniKorn release to judge for: {', '.join(releases.NAMES)} (a patch "
+                                                      f"such as 1.6.3 is its minor). Default: the newest ({releases.NEWEST.name}), or "
+                                                      "PRIO_YUNIKORN_VERSION.", envvar="PRIO_YUNIKORN_VERSION", metavar="X.Y"),
     # Which engine schedules (yunikorn/engine.ENGINES): for debugging and bug reports, so hidden.
     Opt("engine", ("--engine",), "The engine that schedules: auto (the fast ones where they support the input), fast, "
                                  "or reference (YuniKorn's rules as written, slow).", choices=("auto", "fast", "reference"),
@@ -68,7 +73,7 @@ _DECLS = (
 SHARED = {d.name: d for d in _DECLS}
 
 # What every analysis command (explain, simulate, preempt, diff) takes after its own options.
-COMMON = (SHARED["engine"],)
+COMMON = (SHARED["yunikorn_version"], SHARED["engine"])
 
 
 class AnalysisOptions(Options):
@@ -93,6 +98,16 @@ class AnalysisOptions(Options):
         names = [getattr(self, "old", None), getattr(self, "new", None), *(self.inputs or ()),
                  *(getattr(self, "priority_classes", None) or ()), self.cacert, os.environ.get("PRIO_YUNIKORN_CACERT")]
         return [n for n in names if n]
+
+    def release(self):
+        """The YuniKorn release of --yunikorn-version (prio.yunikorn.releases.Release; not given:
+        the newest); one line and exit 2 for one prio does not know."""
+        from prio.errors import InputError
+
+        got = releases.get(self.yunikorn_version)
+        if got is None:
+            raise InputError("--yunikorn-version", f"unknown YuniKorn release {self.yunikorn_version!r} (prio knows {', '.join(releases.NAMES)})")
+        return got
 
     def remote(self):
         """--yunikorn and its options (prio.cli.live.Remote), or None."""
@@ -144,7 +159,7 @@ def read_inputs(o, keep_documents: bool = False, default_sample: str | None = No
         sample = o.sample
         if default_sample and not o.inputs and not sample:
             sample = default_sample
-        inp = load_inputs(o.inputs, sample, o.priority_classes, keep_documents)
+        inp = load_inputs(o.inputs, sample, o.priority_classes, keep_documents, o.release())
     if o.verbose:
         say_recognised(inp)
     return inp, live

@@ -69,7 +69,7 @@ def say_notes(inp) -> None:
         sys.stderr.write(f"prio: note: {printable(public(note))}\n")
 
 
-def load_inputs(paths, sample, classes, keep_documents=False):
+def load_inputs(paths, sample, classes, keep_documents=False, release=None):
     from prio.loaders import inputs
     from prio.loaders import assemble
 
@@ -79,25 +79,48 @@ def load_inputs(paths, sample, classes, keep_documents=False):
         paths = assemble.sample_paths(sample)
     from prio.loaders import restdump
 
-    inp = check_config(restdump.gather(list(paths), list(classes), keep_documents))
+    inp = check_config(restdump.gather(list(paths), list(classes), keep_documents), release)
     inputs.check_work_given(inp)
     return inp
 
 
-def check_config(inp):
+def check_config(inp, release=None):
     """The loaders read a queue config and run no lint rules: here the command runs the cheap
-    ones (prio.lint.runner.config_errors) and, when YuniKorn would refuse the config, notes it
-    where the loader read it (Inputs.config_note_at). Returns `inp`."""
+    ones (prio.lint.runner.config_errors) for YuniKorn `release` (--yunikorn-version; None: the
+    newest) and, when it would refuse the config, notes it where the loader read it
+    (Inputs.config_note_at). An older release's properties are then read as it reads them, and
+    what prio does not model of its scheduling is noted (for_release). Returns `inp`."""
+    from prio.yunikorn import releases
+
+    release = release or releases.NEWEST
     at = inp.config_note_at
     if at is None:
-        return inp
+        return for_release(inp, release)
     inp.config_note_at = None
     from prio.lint.runner import config_errors
 
-    errors = config_errors(inp.config_doc, inp.config)
+    errors = config_errors(inp.config_doc, inp.config, release)
     if errors:
-        inp.notes.insert(at, f"{inp.config_name}: YuniKorn would refuse this config ({errors[0]}); "
+        who = "YuniKorn" if release is releases.NEWEST else f"YuniKorn {release.name}"
+        inp.notes.insert(at, f"{inp.config_name}: {who} would refuse this config ({errors[0]}); "
                              "explained as written, run prio validate for the full list")
+    return for_release(inp, release)
+
+
+def for_release(inp, release):
+    """`inp` as YuniKorn `release` runs it: the config's properties as that release reads them
+    (prio.yunikorn.releases.read_as), and a note naming its scheduling rules prio does not model
+    (the engine schedules with the newest's). Nothing for the newest. Returns `inp`."""
+    from prio.yunikorn import releases
+
+    if release is releases.NEWEST:
+        return inp
+    if inp.config is not None:
+        releases.read_as(inp.config, release)
+    missing = releases.unmodelled(release)
+    if missing:
+        inp.notes.append(f"YuniKorn {release.name}: prio schedules with the rules of {releases.NEWEST.name} where releases differ "
+                         f"and it has no model of {release.name}'s: {'; '.join(missing)} (no recording to check them against)")
     return inp
 
 

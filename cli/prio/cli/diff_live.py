@@ -51,7 +51,8 @@ def run(r, o, fmt, fail_on=(), side=None) -> int:
         provided["-"] = source.read("-", source.MAX_SNAPSHOT_BYTES).text
     if old == new:
         sys.stderr.write(f"prio: note: OLD and NEW are the same argument ({old}): nothing can differ\n")
-    state = live_mod.fetch(r, o.partition, o.verbose)
+    o.release()  # an unknown one ends the run before the server is asked
+    state = live_mod.fetch(r, o.partition, o.verbose, version=o.yunikorn_version, judge=True)
     for note in state.inputs.notes:
         sys.stderr.write(f"prio: note: {state.url}: {note}\n")
     if state.config_text is not None:
@@ -92,7 +93,7 @@ def _side(side, o, arg, state, label):
         return side(o, name, label, inp=inp)[0]
     from prio.cli.common import check_config
 
-    inp = check_config(inputs_mod.gather([arg]))
+    inp = check_config(inputs_mod.gather([arg]), o.release())
     name = "<stdin>" if arg == "-" else arg
     if inp.armada:
         raise InputError(inp.armada[0][0], "prio diff compares YuniKorn configs; Armada scenarios are not supported")

@@ -45,10 +45,11 @@ def _timeout() -> float | None:
 
 
 def fetch(context=None, namespace=None, timeout=None, config: bool = True, verbose: bool = False,
-          config_needed: bool = False) -> list[str]:
+          config_needed: bool = False, images=None) -> list[str]:
     """The cluster's state as input names (read through source.PROVIDED): the YuniKorn ConfigMaps
     (`config`), the YuniKorn pods and the PriorityClasses. Without the ConfigMaps YuniKorn runs
-    its built-in default config (said in a note), unless `config_needed` (prio diff's `live`)."""
+    its built-in default config (said in a note), unless `config_needed` (prio diff's `live`).
+    `images`: a list the images of the pods' containers are added to."""
     from prio.io import kubectl
     from prio.kube.configmap import NAMES
 
@@ -73,6 +74,8 @@ def fetch(context=None, namespace=None, timeout=None, config: bool = True, verbo
                              "is one pool (no node room, no cordoned nodes, no other schedulers' pods)\n")
             continue
         found = kubectl.items(text)
+        if args[1] == "pods" and images is not None:  # the release YuniKorn's own pods run
+            images += [c.get("image") for p in found if isinstance(p, dict) for c in _containers(p)]
         if verbose:
             sys.stderr.write(f"prio: {name}: {len(found)} object{'s' if len(found) != 1 else ''}\n")
         if args[1] == "configmap":
@@ -90,6 +93,37 @@ def fetch(context=None, namespace=None, timeout=None, config: bool = True, verbo
             continue  # no pods or no classes: nothing to read (a config alone still explains)
         names.append(_provide(name, text))
     return names
+
+
+def _containers(pod: dict) -> list:
+    spec = pod.get("spec")
+    got = spec.get("containers") if isinstance(spec, dict) else None
+    return [c for c in got if isinstance(c, dict) and isinstance(c.get("image"), str)] if isinstance(got, list) else []
+
+
+def shown_release(o, images) -> dict:
+    """What the images of YuniKorn's pods say of the release (prio.yunikorn.releases.from_image):
+    not given, --yunikorn-version becomes the one they show (said in a note); given, a note when
+    they show another. The options to change (for `replace`)."""
+    from prio.render.printable import printable
+    from prio.yunikorn import releases
+
+    shown = sorted({v for v in map(releases.from_image, images) if v})
+    if not shown or not hasattr(o, "yunikorn_version"):
+        return {}
+    known = [releases.get(v) for v in shown]
+    names = sorted({r.name for r in known if r is not None})
+    what = f"the cluster's YuniKorn runs {', '.join(shown)} (its pods' images)"
+    if o.yunikorn_version is not None:
+        if o.release().name not in names:
+            sys.stderr.write(f"prio: note: --yunikorn-version {printable(o.yunikorn_version)}, but {printable(what)}\n")
+        return {}
+    if len(names) == 1 and None not in known:
+        sys.stderr.write(f"prio: note: {printable(what)}: judged as YuniKorn {names[0]} (--yunikorn-version says otherwise)\n")
+        return {"yunikorn_version": names[0]}
+    sys.stderr.write(f"prio: note: {printable(what)}: judged as YuniKorn {releases.NEWEST.name}, the newest prio knows "
+                     "(--yunikorn-version says otherwise)\n")
+    return {}
 
 
 def with_cluster(o):
@@ -112,8 +146,10 @@ def with_cluster(o):
         raise InputError("--kube", "give either --kube or --sample, not both")
     sides = (o.old, o.new) if hasattr(o, "old") else None
     config = sides is None or LIVE in sides
-    names = fetch(o.context, o.namespace, _timeout(), config=config, verbose=o.verbose, config_needed=sides is not None and config)
-    changes = {"kube": False}
+    images: list = []
+    names = fetch(o.context, o.namespace, _timeout(), config=config, verbose=o.verbose, config_needed=sides is not None and config,
+                  images=images)
+    changes = {"kube": False, **shown_release(o, images)}
     if sides is not None and config:
         live = names.pop(0)
         changes.update(old=live if o.old == LIVE else o.old, new=live if o.new == LIVE else o.new)

@@ -60,8 +60,10 @@ def _progress(line: str) -> None:
     sys.stderr.flush()
 
 
-def fetch(r: Remote, partition=None, verbose: bool = False, paths=(), sample=None, classes=()):
-    """The server's state (prio.loaders.live.Live). Input files do not mix with --yunikorn."""
+def fetch(r: Remote, partition=None, verbose: bool = False, paths=(), sample=None, classes=(), version=None, judge=False):
+    """The server's state (prio.loaders.live.Live). Input files do not mix with --yunikorn.
+    `judge`: its config is judged by the YuniKorn release `version` names, or, not given, the one
+    the server shows (server_release); else (prio snapshot) by the newest, and nothing is noted."""
     if paths or sample:
         raise InputError("--yunikorn", "reads everything from the server; give no input files or --sample with it")
     if classes:
@@ -70,7 +72,7 @@ def fetch(r: Remote, partition=None, verbose: bool = False, paths=(), sample=Non
     from prio.loaders import live
 
     state = live.fetch(client(r, verbose), partition, progress=_progress)
-    check_config(state.inputs)
+    check_config(state.inputs, server_release(state, version) if judge else None)
     if verbose:
         snap = state.inputs.snapshot
         config = next((what for _, what in state.fetched if what.startswith("the queue config")), "no config endpoint")
@@ -87,4 +89,25 @@ def fetch(r: Remote, partition=None, verbose: bool = False, paths=(), sample=Non
 
 def load(r: Remote, o):
     """Inputs for explain, simulate and preempt from a running YuniKorn (`o`: the command's options)."""
-    return fetch(r, o.partition, o.verbose, o.inputs, o.sample, o.priority_classes).inputs
+    o.release()  # an unknown one ends the run before the server is asked
+    return fetch(r, o.partition, o.verbose, o.inputs, o.sample, o.priority_classes, o.yunikorn_version, judge=True).inputs
+
+
+def server_release(state, version):
+    """The YuniKorn release a server's state is judged by: `version` (--yunikorn-version, known),
+    with a note when the server's queue tree has the REST shape of other releases only; not
+    given, the newest release the shape allows, said when it is not the newest."""
+    from prio.yunikorn import releases
+
+    shown = releases.from_queue_fields(state.queue_fields)
+    if version is not None:
+        release = releases.get(version)
+        if shown and release.name not in shown:
+            state.inputs.notes.append(f"{state.url}: --yunikorn-version {release.name}, but the server's queues have the REST shape "
+                                      f"of YuniKorn {releases.span(shown)}")
+        return release
+    release = releases.RELEASES[shown[-1]] if shown else releases.NEWEST
+    if release is not releases.NEWEST:
+        state.inputs.notes.append(f"{state.url}: judged as YuniKorn {release.name}, the release whose REST shape the server's "
+                                  "queues have (--yunikorn-version says otherwise)")
+    return release

@@ -41,12 +41,15 @@ def run(rule_id, fmt: str) -> int:
         if r is None:
             sys.stderr.write(f"prio: no rule {rule_id!r} (see `prio rule` for the list)\n")
             return 2
+        names, said = releases_of(r)
         if fmt == "json":
-            sys.stdout.write(json.dumps({"id": r.id, "name": r.name, "severity": r.severity, "family": r.family, "doc": r.doc}, indent=2) + "\n")
+            shown = {"id": r.id, "name": r.name, "severity": r.severity, "family": r.family, "doc": r.doc}
+            sys.stdout.write(json.dumps(shown if names is None else {**shown, "yunikornReleases": names}, indent=2) + "\n")
         else:
             from prio.cli.common import width
 
-            sys.stdout.write(f"# {r.id} {r.name} ({r.severity})\n\n{_wrapped(r.doc, width())}\n")
+            tail = "" if said is None else "\n\n" + _wrapped(f"Releases: {said}.", width())
+            sys.stdout.write(f"# {r.id} {r.name} ({r.severity})\n\n{_wrapped(r.doc, width())}{tail}\n")
         return 0
     rows = [(r.id, r.name, r.severity, r.summary) for r in rules.values()]
     if fmt == "json":
@@ -79,6 +82,16 @@ def run(rule_id, fmt: str) -> int:
                 sys.stdout.write(textwrap.fill(summary, max(width(), 40), initial_indent="    ", subsequent_indent="    ",
                                                break_on_hyphens=False) + "\n")
     return 0
+
+
+def releases_of(r) -> tuple:
+    """(the YuniKorn releases a rule of YuniKorn's configs applies to, what to say of them), or
+    (None, None) for the rules of other inputs (Kueue, Armada, PriorityClasses)."""
+    if r.target not in ("queues", "queues-vs-classes", "upgrade") and r.family != "decoding":
+        return None, None
+    from prio.yunikorn.releases import rule_releases
+
+    return rule_releases(r.id)
 
 
 def _wrapped(doc: str, width: int) -> str:

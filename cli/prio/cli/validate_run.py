@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 
+from prio.cli.analysis_options import SHARED as ANALYSIS_OPTIONS
 from prio.cli.color import CHOICES as COLORS, use_color
 from prio.cli.optspec import Arg, Opt, options_class, opts
 from prio.render.formats import VALIDATE_RENDERERS as RENDERERS, help_text, names
@@ -43,6 +44,11 @@ OPTIONS = opts(
                                          "(with -o text or json).", type=bool, default=False),
     Opt("exit_zero", ("--exit-zero",), "Exit 0 even when findings fail the run (2 still means prio could not run).",
         type=bool, default=False),
+    ANALYSIS_OPTIONS["yunikorn_version"].but(help=ANALYSIS_OPTIONS["yunikorn_version"].help.replace(
+        "Default: the newest", "Default: .prio.yaml's yunikornVersion, else the newest")),
+    Opt("upgrade_to", ("--upgrade-to",), "Report only what changes meaning when YuniKorn --yunikorn-version is upgraded to this "
+                                         "release (PRIO216): keys that stop or start being read, values read otherwise, configs "
+                                         "refused after the upgrade.", metavar="X.Y"),
 )
 ValidateOptions = options_class("ValidateOptions", OPTIONS)
 
@@ -112,8 +118,24 @@ def _run(o: ValidateOptions, fmt: str) -> int:
         _err(str(e))
         return 2
     refuse_inputs(o.output_file, [settings.path])  # the .prio.yaml found upward is an input too
+    from prio.yunikorn import releases
 
-    checked, results, errors = check_paths(list(o.paths), Options(list(o.priority_classes)))
+    release = releases.get(o.yunikorn_version or settings.yunikorn_version)
+    target = releases.get(o.upgrade_to) if o.upgrade_to is not None else None
+    for given, got in ((o.yunikorn_version, release), (o.upgrade_to, target)):
+        if given is not None and got is None:
+            _err(f"unknown YuniKorn release {given!r} (prio knows {', '.join(releases.NAMES)})")
+            return 2
+    if target is not None and releases.NAMES.index(target.name) < releases.NAMES.index(release.name):
+        _err(f"--upgrade-to {target.name} is older than YuniKorn {release.name}, the release judged for: "
+             "give the release you run now with --yunikorn-version")
+        return 2
+
+    checked, results, errors = check_paths(list(o.paths), Options(list(o.priority_classes), release))
+    if target is not None:
+        from prio.lint.rules.upgrade import upgrade
+
+        upgrade(results, release, target)
     for e in errors:
         sys.stderr.write(f"prio: {e}\n" + getattr(e, "frame", ""))  # a syntax error shows its line and a caret
     if o.verbose:

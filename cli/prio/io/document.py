@@ -78,6 +78,9 @@ class Document:
     index: dict = field(default_factory=dict)
     issues: list = field(default_factory=list)
     start: Pos = Pos(1, 1)
+    # (path, Go type of the key) of the mappings with a << merge and a key that is not a scalar:
+    # the YAML library of YuniKorn 1.5 to 1.7 panics on them (prio.yunikorn.releases)
+    merge_panics: list = field(default_factory=list)
 
     def pos(self, path, at: str = "value") -> Pos | None:
         path = tuple(path)

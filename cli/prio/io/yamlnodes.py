@@ -305,6 +305,9 @@ def to_document(name: str, node, line_offset: int = 0, col_offset: int = 0, go: 
                     continue
                 first[key] = km
                 out[key] = walk(v, path + (key,), km, active)
+            bad = next((k for k, _ in n.value if not isinstance(k, yaml.ScalarNode)), None) if merged else None
+            if bad is not None:  # go-yaml v3.0.1's merge hashes this mapping's keys as they decode, as Go values
+                doc.merge_panics.append((path, "[]interface {}" if isinstance(bad, yaml.SequenceNode) else "map[string]interface {}"))
             # `<<` merges: explicit keys win, earlier merge sources win over later ones.
             for src in merged:
                 for m in (src.value if isinstance(src, yaml.SequenceNode) else [src]):

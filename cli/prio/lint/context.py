@@ -6,11 +6,13 @@ from functools import cached_property
 
 from prio.yunikorn import quantity
 from prio.yunikorn.config import Partition, Queue, SchedulerConfig, walk
+from prio.yunikorn.releases import NEWEST, Release
 
 
 @dataclass
 class Context:
     config: SchedulerConfig
+    release: Release = NEWEST  # the YuniKorn release the rules judge for (--yunikorn-version)
     _res: dict = field(default_factory=dict)
     _derived: dict = field(default_factory=dict)
 

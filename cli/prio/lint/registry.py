@@ -26,6 +26,7 @@ TARGETS = {
     "configmap": "one ConfigMap that is, or looks meant to be, one the YuniKorn shim reads: its Document",
     "decoder": "declared only: reported while the YAML is decoded or checked against the schema",
     "suppressions": "declared only: reported when `# prio: ignore` directives are applied",
+    "upgrade": "declared only: reported by `validate --upgrade-to`, the findings of two YuniKorn releases compared",
 }
 
 

@@ -15,11 +15,13 @@ from prio.lint.rules import load, load_all
 from prio.lint.context import Context
 from prio.values import describe
 from prio.lint.registry import RULES, run
+from prio.yunikorn.releases import NEWEST, Release, applies
 
 
 @dataclass
 class Options:
     priority_classes: list = field(default_factory=list)  # extra PriorityClass files (issue 5)
+    release: Release = NEWEST  # the YuniKorn release judged for (--yunikorn-version, issue 46)
 
 
 @dataclass
@@ -43,19 +45,22 @@ def resolve(name: str, doc, issues) -> list[Finding]:
     return out
 
 
-def config_errors(doc, conf) -> list[str]:
-    """The cheap checks (decoding, names, structure) that tell whether YuniKorn would take a
-    decoded queue config: its errors as lines (empty: it would)."""
+def config_errors(doc, conf, release: Release = NEWEST) -> list[str]:
+    """The cheap checks (decoding, names, structure) that tell whether YuniKorn `release` would
+    take a decoded queue config: its errors as lines (empty: it would)."""
     load("decoding", "structure")  # the structure family's rules, and the decoder's ids
-    issues = list(doc.issues) + run("queues", Context(conf), family="structure")
+    from prio.lint.rules.decoding import release_issues
+
+    issues = list(doc.issues) + release_issues(doc, release) + run("queues", Context(conf, release), family="structure")
     if any(i.rule not in RULES for i in issues):  # an issue the loader raised under another module's rule
         load_all()
     return [f"line {f.line}: {f.message}" if f.line else f.message
             for f in resolve("", doc, issues) if f.severity == "error"]
 
 
-def check_queues(doc) -> list[Issue]:
-    """Every issue of one queues.yaml document: decoding, schema, then YuniKorn's rules."""
+def check_queues(doc, release: Release = NEWEST) -> list[Issue]:
+    """Every issue of one queues.yaml document, as YuniKorn `release` judges it: decoding,
+    schema, then YuniKorn's rules (those that hold for that release)."""
     load_all()
     issues = list(doc.issues)
     if doc.data is not None and not isinstance(doc.data, dict):
@@ -63,7 +68,12 @@ def check_queues(doc) -> list[Issue]:
         return issues
     if doc.data is not None:
         issues.extend(schema.validate(doc.data))
-    return issues + run("queues", Context(queues_loader.decode(doc)))
+    if release is not NEWEST:
+        from prio.lint.rules.decoding import release_issues
+
+        issues.extend(release_issues(doc, release))
+    issues += run("queues", Context(queues_loader.decode(doc), release))
+    return issues if release is NEWEST else [i for i in issues if applies(i.rule, release)]
 
 
 def _not_validated(name: str, res: FileResult) -> InputError:
@@ -79,10 +89,10 @@ def _not_validated(name: str, res: FileResult) -> InputError:
     return InputError(name, f"not something prio validates: it holds {res.held}")
 
 
-def check_text(name: str, text: str, found: bool = False) -> FileResult:
-    """Check one file. `found`: it came from a directory, not from the command line, so a YAML
-    file that is plainly something else (a Helm values.yaml: no partitions, no kind) is skipped
-    rather than reported as a queue config full of unknown keys."""
+def check_text(name: str, text: str, found: bool = False, release: Release = NEWEST) -> FileResult:
+    """Check one file, for YuniKorn `release`. `found`: it came from a directory, not from the
+    command line, so a YAML file that is plainly something else (a Helm values.yaml: no
+    partitions, no kind) is skipped rather than reported as a queue config full of unknown keys."""
     load_all()
     notes: list[str] = []
     findings: list[Finding] = []
@@ -101,7 +111,7 @@ def check_text(name: str, text: str, found: bool = False) -> FileResult:
         if unit.kind == "other":
             held.append(unit.label or "a document")
         if unit.kind == "queues":
-            findings += resolve(name, unit.doc, check_queues(unit.doc))
+            findings += resolve(name, unit.doc, check_queues(unit.doc, release))
         elif unit.kind == "armada-queue":
             from prio.lint.rules import armada as armada_lint
 
@@ -136,6 +146,7 @@ def check_paths(paths: list[str], options: Options | None = None):
     results: list[FileResult] = []
     errors: list[InputError] = []
     extra = list(options.priority_classes) if options else []
+    release = options.release if options else NEWEST
     named = set(paths) | set(extra)
     below: dict = {}  # each directory named -> the files found below it
     todo: list = []
@@ -148,7 +159,7 @@ def check_paths(paths: list[str], options: Options | None = None):
     for path in todo:
         try:
             src = source.read(path)
-            res = check_text(src.name, src.text, found=path not in named)
+            res = check_text(src.name, src.text, found=path not in named, release=release)
         except InputError as e:
             errors.append(e)
             continue

@@ -10,6 +10,7 @@ per-path-ignores:                 # optional: each entry needs a reason
   - paths: ["vendor/**", "charts/upstream/*.yaml"]
     rules: [PRIO201]              # optional: all rules when absent
     reason: upstream chart, tracked in OPS-123
+yunikornVersion: "1.8"            # optional: the YuniKorn release to judge for (default: the newest)
 ```
 
 The file is found upward from the working directory (`.prio.yaml`, then `.prio.yml`, in each
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from prio.diagnostics import SEVERITIES as SEVERITY_LEVELS
 
 CONFIG_NAMES = (".prio.yaml", ".prio.yml")
-KEYS = ("select", "ignore", "severity", "per-path-ignores")
+KEYS = ("select", "ignore", "severity", "per-path-ignores", "yunikornVersion")
 ENTRY_KEYS = ("paths", "rules", "reason")
 
 
@@ -54,6 +55,7 @@ class Settings:
     ignore: frozenset = frozenset()
     severity: dict = field(default_factory=dict)  # rule id -> level
     per_path_ignores: list = field(default_factory=list)
+    yunikorn_version: str | None = None  # yunikornVersion: the release judged for, as written (--yunikorn-version wins)
 
     def enabled(self, rule_id: str) -> bool:
         return (self.select is None or rule_id in self.select) and rule_id not in self.ignore
@@ -234,6 +236,13 @@ def parse(path: str, text: str) -> Settings:
                 raise SettingsError(f"{at(('severity', k))}severity of {k}: expected error, warning or info, found {level!r}")
             for rid in resolve_selectors([k], "severity", at(("severity", k), True)):
                 s.severity[rid] = level
+    if data.get("yunikornVersion") is not None:
+        from prio.yunikorn import releases
+
+        raw = doc.raw(("yunikornVersion",))  # as written: 1.10 is not the number 1.1
+        if isinstance(data["yunikornVersion"], (dict, list)) or releases.get(raw) is None:
+            raise SettingsError(f"{at(('yunikornVersion',))}yunikornVersion: expected one of {', '.join(releases.NAMES)}, found {raw or data['yunikornVersion']!r}")
+        s.yunikorn_version = raw
     ppi = data.get("per-path-ignores")
     if ppi is not None:
         if not isinstance(ppi, list):

@@ -40,6 +40,7 @@ class Live:
     nodes: list = field(default_factory=list)  # {"name", "capacity"} (internal units)
     raw_apps: dict = field(default_factory=dict)  # application id -> its ApplicationDAOInfo
     shape: str = ""
+    queue_fields: frozenset = frozenset()  # every field the queues endpoint's queues carry (the release shows in them)
     allocations: int = 0  # running allocations read (prio preempt's victims)
     fetched: list = field(default_factory=list)  # (url, what) for -v
 
@@ -74,6 +75,7 @@ def fetch(client, partition: str | None = None, progress=None) -> Live:
     infos, qsnap = rest.load_queues(qurl, _doc(qurl, qdata))
     inp.rest_queues = infos
     live.shape = queue_shape(qdata)
+    live.queue_fields = frozenset(queue_fields(qdata))
     inp.recognised.append((qurl, f"the queue tree, {len(infos)} queues; shape: {live.shape}"))
 
     # Applications: pending asks and running allocations.
@@ -295,8 +297,8 @@ def _nodes(url: str, data) -> list:
     return sorted(out, key=lambda n: n["name"])
 
 
-def queue_shape(data) -> str:
-    """Which version's shape the queues endpoint has, from the fields it carries."""
+def queue_fields(data) -> set:
+    """Every field the queues of the queues endpoint's tree carry."""
     seen: set = set()
     stack = [data]
     n = 0
@@ -307,6 +309,12 @@ def queue_shape(data) -> str:
             continue
         seen |= set(q)
         stack += [c for c in (q.get("children") or []) if isinstance(c, dict)] if isinstance(q.get("children"), list) else []
+    return seen
+
+
+def queue_shape(data) -> str:
+    """Which version's shape the queues endpoint has, from the fields it carries."""
+    seen = queue_fields(data)
     legacy = isinstance(data, dict) and isinstance(data.get("maxResource"), str)
     if legacy:
         return "YuniKorn 0.12 (resources as strings)"

@@ -106,6 +106,7 @@ class Partition:
 class SchedulerConfig:
     partitions: list = field(default_factory=list)
     checksum: str = ""
+    read_for: str = ""  # the release whose reading the properties hold (releases.read_as; "": as written)
 
 
 def walk(q: Queue, parents: tuple = ()):

@@ -25,6 +25,7 @@ from typing import NamedTuple
 
 from prio.yunikorn import acl
 from prio.yunikorn.goregex import compile_go
+from prio.yunikorn.releases import NEWEST, Release
 
 from prio.yunikorn.ugm import user_groups
 
@@ -194,13 +195,16 @@ def forced(app) -> bool:
 RULE_TYPES = ("user", "fixed", "provided", "tag", "test")  # newRule's (recovery is internal)
 
 
-def build_errors(rule) -> list[tuple[tuple, str, str]]:
+def build_errors(rule, release: Release = NEWEST) -> list[tuple[tuple, str, str]]:
     """What newRule refuses in this rule itself (its parent rule is built with it: `buildable`):
     (where below the rule's path, the message, "value" or "key"), empty when it builds. The
-    rule types, a fixed rule's value (a queue path of valid names; fully qualified, no parent
-    rule) and a tag rule's value (rule.go newRule, fixed_rule.go and tag_rule.go initialise)."""
+    rule types, a fixed rule's value (a queue path of valid names, which YuniKorn 1.5 did not
+    check; fully qualified, no parent rule) and a tag rule's value (rule.go newRule,
+    fixed_rule.go and tag_rule.go initialise), as `release` builds them."""
     kind = (rule.name or "").lower()
     if kind == "recovery":
+        if release is not NEWEST:  # the release's own words (1.5 does not know the rule at all)
+            return [(("name",), f"YuniKorn {release.name}: {release.recovery_error}", "value")]
         return [(("name",), "the recovery rule is internal to YuniKorn and cannot be configured", "value")]
     if kind not in RULE_TYPES:
         return [(("name",), f"unknown rule name specified {rule.name}, failing placement rule config (types: user, fixed, provided, tag)", "value")]
@@ -210,7 +214,7 @@ def build_errors(rule) -> list[tuple[tuple, str, str]]:
         if not value:
             out.append(((), "a fixed rule needs a non-empty value (the queue path)", "value"))
         else:
-            bad = [part for part in value.split(".") if not QUEUE_NAME.fullmatch(part)]
+            bad = [part for part in value.split(".") if not QUEUE_NAME.fullmatch(part)] if release.fixed_value_checked else []
             if bad:
                 out.append((("value",), f"fixed rule value {value!r} has invalid queue name parts: {', '.join(repr(b) for b in bad)}", "value"))
             if value.lower().startswith("root") and rule.parent is not None:  # lowercased at runtime

@@ -14,10 +14,11 @@ PRIORITY_OFFSET = "priority.offset"
 PREEMPTION_POLICY = "preemption.policy"
 PREEMPTION_DELAY = "preemption.delay"
 QUOTA_PREEMPTION_DELAY = "quota.preemption.delay"
+QUOTA_PREEMPTION_DELAY_18 = "preemption.quota.delay"  # v1.8.0's spelling (yunikorn/releases.py)
 BACKOFF = "application.unschedasks.backoff"
 BACKOFF_DELAY = "application.unschedasks.backoff.delay"
-KNOWN = (SORT_POLICY, SORT_PRIORITY, PRIORITY_POLICY, PRIORITY_OFFSET, PREEMPTION_POLICY,
-         PREEMPTION_DELAY, QUOTA_PREEMPTION_DELAY, BACKOFF, BACKOFF_DELAY)
+# The keys every release reads, then those of some releases only (which: yunikorn/releases.py).
+EVERY_RELEASE = (SORT_POLICY, SORT_PRIORITY, PRIORITY_POLICY, PRIORITY_OFFSET, PREEMPTION_POLICY, PREEMPTION_DELAY)
 
 _UINT = re.compile(r"^[0-9]+$")  # strconv.ParseUint: no sign
 
@@ -88,7 +89,9 @@ def backoff(s: str | None):
 def problem(key: str, value: str) -> str | None:
     """Why YuniKorn would not take `value` for property `key` as written (None if it would)."""
     if key == PRIORITY_OFFSET:
-        return offset(value)[1]
+        # An empty offset means 0 like an absent one, but ParseInt fails on it and YuniKorn logs a
+        # configuration error: said here, not where the value is read (explain has nothing to add).
+        return "'' is not a base-10 integer, so YuniKorn logs a parse error and uses 0" if value == "" else offset(value)[1]
     if key == SORT_POLICY:
         return sort_policy(value)[1]
     if key == SORT_PRIORITY:
@@ -99,7 +102,7 @@ def problem(key: str, value: str) -> str | None:
         return preemption_policy(value)[1]
     if key == PREEMPTION_DELAY:
         return duration(value, "30s")[1]
-    if key == QUOTA_PREEMPTION_DELAY:
+    if key in (QUOTA_PREEMPTION_DELAY, QUOTA_PREEMPTION_DELAY_18):
         return duration(value, "0 (disabled)")[1]
     if key == BACKOFF_DELAY:
         return duration(value, "30s")[1]

@@ -1,7 +1,38 @@
 """How YuniKorn's decoder reads the YAML: strict keys, duplicate keys, types, documents, tags.
 
-These findings come from the loader and the JSON Schema rather than from check functions."""
+These findings come from the loader and the JSON Schema rather than from check functions, and,
+for a release older than the newest (--yunikorn-version), from `release_issues`."""
+from prio.diagnostics import Issue, format_path
 from prio.lint.registry import declare
+from prio.yunikorn import releases
+
+# The Go struct that holds each partition key only some releases know, as their decoder names it.
+_GO_TYPE = {releases.QUOTA_SWITCH: "PartitionPreemptionConfig", releases.RESOLVER: "PartitionConfig"}
+
+
+def release_issues(doc, release) -> list:
+    """What `release`'s decoder refuses that the newest's reads: a partition key its structs do not
+    have (PRIO001: strict decoding refuses the whole config), and a << merge its YAML library
+    panics on (PRIO003)."""
+    out = []
+    parts = doc.data.get("partitions") if isinstance(doc.data, dict) else None
+    for i, part in enumerate(parts if isinstance(parts, list) else ()):
+        for where, key in releases.QUOTA_SWITCH, releases.RESOLVER:
+            holder = part.get(where) if where and isinstance(part, dict) else part
+            if (where, key) in release.partition_keys or not isinstance(holder, dict) or key not in holder:
+                continue
+            path = ("partitions", i) + ((where,) if where else ())
+            since = releases.span([r.name for r in releases.RELEASES.values() if (where, key) in r.partition_keys])
+            out.append(Issue("PRIO001", path + (key,), f"unknown key {key!r} in {format_path(path)}: YuniKorn {release.name}'s strict "
+                             f"decoder rejects the config (field {key} not found in type configs.{_GO_TYPE[where, key]}); "
+                             f"YuniKorn {since} read{'s' if ' ' not in since else ''} it", at="key",
+                             fix=f"remove `{key}`, or run YuniKorn {since}"))
+    if release.merge_key_panics:
+        out += [Issue("PRIO003", path, f"a << merge into a mapping with a key that is not a scalar: YuniKorn {release.name}'s YAML "
+                      f"library (gopkg.in/yaml.v3 v3.0.1) panics on it (runtime error: hash of unhashable type {go_type}): the "
+                      "scheduler dies, and the admission webhook's check fails", fix="write the keys out instead of merging them, with scalar keys only")
+                for path, go_type in doc.merge_panics]
+    return out
 
 declare("PRIO000", "unreadable-input", "error", "decoding", """
     An input prio could not check: unreadable, not YAML or JSON, not something validate checks

@@ -9,8 +9,8 @@ from prio.yunikorn import quantity, reach, resources
 from prio.yunikorn.config import queue_path
 from prio.diagnostics import Issue
 from prio.lint.registry import check
+from prio.yunikorn.releases import user_name_note
 
-USER = re.compile(r"^[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?$")
 GROUP = re.compile(r"^[_a-zA-Z][a-zA-Z0-9:_.-]*$")
 
 
@@ -74,10 +74,11 @@ def invalid_limit_name(ctx):
     Fix: use the real account name.
     """
     for p, q, anc, lim in _limits(ctx):
-        for kind, rx, key in (("user", USER, "users"), ("group", GROUP, "groups")):
+        for kind, rx, key in (("user", ctx.release.user_name_re, "users"), ("group", GROUP, "groups")):
             for i, name in enumerate(_principals(lim, kind)):
                 if name != "*" and not rx.fullmatch(name):
-                    yield Issue("PRIO117", lim.path + (key, i), f"invalid limit {kind} name {name!r} in limit definition {_desc(lim)}")
+                    later = user_name_note(name, ctx.release) if kind == "user" else ""
+                    yield Issue("PRIO117", lim.path + (key, i), f"invalid limit {kind} name {name!r} in limit definition {_desc(lim)}{later}")
 
 
 @check("PRIO118", "duplicate-limit-name", "error", "limits")

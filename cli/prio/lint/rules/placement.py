@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from prio.diagnostics import Issue
-from prio.lint.rules.limits import GROUP, USER
+from prio.lint.rules.limits import GROUP
+from prio.yunikorn.releases import user_name_note
 from prio.lint.registry import check
 from prio.yunikorn import goregex
 from prio.yunikorn.placement import build_errors
@@ -103,9 +104,10 @@ def placement_filter_list(ctx):
     Fix: a valid user name, or a regex like `^team-.*`.
     """
     for p, i, top, r in _rules(ctx):
-        for kind, lst, rx in (("user", r.users, USER), ("group", r.groups, GROUP)):
+        for kind, lst, rx in (("user", r.users, ctx.release.user_name_re), ("group", r.groups, GROUP)):
             if len(lst or []) == 1 and not _proper(lst[0], rx):
-                yield Issue("PRIO128", r.path + ("filter", kind + "s", 0), f"invalid rule filter {kind} list is not a proper list or regexp: [{lst[0]}]")
+                later = user_name_note(lst[0], ctx.release) if kind == "user" else ""
+                yield Issue("PRIO128", r.path + ("filter", kind + "s", 0), f"invalid rule filter {kind} list is not a proper list or regexp: [{lst[0]}]{later}")
 
 
 def _static_path(top):
@@ -267,5 +269,5 @@ def _placement_rule_type(ctx):
     for p, i, top, r in _rules(ctx):
         if not RULE_NAME.fullmatch(r.name):
             continue  # PRIO126's
-        for where, message, at in build_errors(r):
+        for where, message, at in build_errors(r, ctx.release):
             yield Issue("PRIO133", r.path + where, message, at=at)

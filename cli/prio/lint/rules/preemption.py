@@ -119,17 +119,17 @@ def quota_preemption_switch(ctx):
     Example (warns): `quota.preemption.delay: 5m` on a queue, no quotapreemptionenabled
     Fix: `preemption: {quotapreemptionenabled: true}` on the partition, or drop the delay.
     """
-    for p, root in _trees(ctx):
-        delays = [q for q in root.walk() if P.QUOTA_PREEMPTION_DELAY in q.own
-                  and P.duration(q.own[P.QUOTA_PREEMPTION_DELAY], "0")[1] is None]
+    key = ctx.release.quota_delay
+    for p, root in _trees(ctx) if key else ():
+        delays = [q for q in root.walk() if key in q.own and P.duration(q.own[key], "0")[1] is None]
         if not p.quota_preemption_enabled:
             for q in delays:
-                yield Issue("PRIO502", q.conf.path + ("properties", P.QUOTA_PREEMPTION_DELAY),
-                            f"quota.preemption.delay on {q.path} has no effect: partition {p.display_name} does not set "
+                yield Issue("PRIO502", q.conf.path + ("properties", key),
+                            f"{key} on {q.path} has no effect: partition {p.display_name} does not set "
                             "preemption: {quotapreemptionenabled: true}", at="key")
         elif not delays:
             yield Issue("PRIO502", p.path + ("preemption", "quotapreemptionenabled"),
-                        f"quotapreemptionenabled is true in partition {p.display_name} but no queue sets quota.preemption.delay: "
+                        f"quotapreemptionenabled is true in partition {p.display_name} but no queue sets {key}: "
                         "quota preemption never runs")
 
 
@@ -145,15 +145,16 @@ def quota_preemption_needs_max(ctx):
     Example (warns): `quota.preemption.delay: 1m` on a leaf with no `max`
     Fix: a max on the queue (or on the queues below that inherit the delay), or no delay.
     """
-    for p, root in _trees(ctx):
+    key = ctx.release.quota_delay
+    for p, root in _trees(ctx) if key else ():
         for q in root.walk():
-            if P.QUOTA_PREEMPTION_DELAY not in q.own or P.duration(q.own[P.QUOTA_PREEMPTION_DELAY], "0")[1] is not None:
+            if key not in q.own or P.duration(q.own[key], "0")[1] is not None:
                 continue
-            if any(x.max for x in _inheriting(q, P.QUOTA_PREEMPTION_DELAY)):
+            if any(x.max for x in _inheriting(q, key)):
                 continue
             below = " nor any queue that inherits the delay" if q.children else ""
-            yield Issue("PRIO503", q.conf.path + ("properties", P.QUOTA_PREEMPTION_DELAY),
-                        f"quota.preemption.delay on {q.path} has no effect: neither {q.path}{below} has max resources", at="key")
+            yield Issue("PRIO503", q.conf.path + ("properties", key),
+                        f"{key} on {q.path} has no effect: neither {q.path}{below} has max resources", at="key")
 
 
 def _inheriting(q: _Q, key: str):
@@ -177,10 +178,10 @@ def quota_max_under_parent_guarantee(ctx):
     `max: {vcore: 8}` and a `quota.preemption.delay`
     Fix: a max at or above the parent's guarantee, or a lower guarantee on the parent.
     """
-    for p, root in _trees(ctx):
+    key = ctx.release.quota_delay
+    for p, root in _trees(ctx) if key else ():
         for q in root.walk():
-            if not q.max or q.parent is None or P.duration(q.eff.get(P.QUOTA_PREEMPTION_DELAY), "0")[1] is not None \
-                    or q.eff.get(P.QUOTA_PREEMPTION_DELAY) is None:
+            if not q.max or q.parent is None or P.duration(q.eff.get(key), "0")[1] is not None or q.eff.get(key) is None:
                 continue
             for a in list(q.ancestors())[1:]:
                 low = sorted(k for k, v in q.max.items() if a.guaranteed and k in a.guaranteed and v < a.guaranteed[k])

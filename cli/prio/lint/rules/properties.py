@@ -3,9 +3,11 @@ from __future__ import annotations
 
 
 from prio.yunikorn import properties as P
+from prio.yunikorn import releases
 from prio.yunikorn.config import queue_path
 from prio.diagnostics import Issue
 from prio.lint.registry import check
+from prio.lint.rules.resources import dropped_properties
 
 
 class _Where:
@@ -23,11 +25,13 @@ class _Where:
 
 
 def _props(ctx):
-    """(queue, ancestors, properties map, path of the map, where) for queues and child templates."""
+    """(queue, ancestors, properties map, path of the map, where) for queues and child templates,
+    but the maps the release drops with a child template that fails (dropped_properties)."""
+    dropped = dropped_properties(ctx)
     for p, q, anc in ctx.queues:
-        if q.properties:
+        if q.properties and id(q.properties) not in dropped:
             yield q, anc, q.properties, q.path + ("properties",), _Where(q, anc)
-        if q.childtemplate is not None and q.childtemplate.properties:
+        if q.childtemplate is not None and q.childtemplate.properties and id(q.childtemplate.properties) not in dropped:
             yield q, anc, q.childtemplate.properties, q.childtemplate.path + ("properties",), _Where(q, anc, " (child template)")
 
 
@@ -41,6 +45,7 @@ _INHERITANCE = {
 
 
 def _value_issues(ctx, rule, keys):
+    keys = [k for k in keys if k in ctx.release.properties]  # a key the release ignores is PRIO210's
     for q, anc, props, path, where in _props(ctx):
         for key in keys:
             if key in props:
@@ -81,7 +86,7 @@ def _fix(key: str, value) -> str:
     if key == P.PREEMPTION_POLICY:
         near = _closest(v, ("default", "fence", "disabled"))
         return f"`{key}: {near}`" if near else f"`{key}:` default, fence or disabled"
-    if key in (P.PREEMPTION_DELAY, P.QUOTA_PREEMPTION_DELAY, P.BACKOFF_DELAY):
+    if key in (P.PREEMPTION_DELAY, P.QUOTA_PREEMPTION_DELAY, P.QUOTA_PREEMPTION_DELAY_18, P.BACKOFF_DELAY):
         if P.is_decimal(v) and v.lstrip("+").strip("0"):  # a count without a unit: seconds, presumably
             return f"`{key}: {v.lstrip('+')}s` (a Go duration needs a unit)"
         return f"a positive Go duration with a unit, like `{key}: 30s` or `1m30s`"
@@ -164,7 +169,8 @@ def invalid_property_value(ctx):
     Example (warns): `preemption.delay: 30` (no unit)
     Fix: `preemption.delay: 30s`
     """
-    yield from _value_issues(ctx, "PRIO211", (P.PREEMPTION_POLICY, P.PREEMPTION_DELAY, P.QUOTA_PREEMPTION_DELAY, P.BACKOFF, P.BACKOFF_DELAY))
+    yield from _value_issues(ctx, "PRIO211", (P.PREEMPTION_POLICY, P.PREEMPTION_DELAY, P.QUOTA_PREEMPTION_DELAY, P.QUOTA_PREEMPTION_DELAY_18,
+                                              P.BACKOFF, P.BACKOFF_DELAY))
 
 
 @check("PRIO208", "root-priority-no-effect", "warning", "properties")
@@ -208,11 +214,22 @@ def unknown_property(ctx):
     Example (warns): `priority.offest: "10"`
     Fix: `priority.offset: "10"`
     """
+    release = ctx.release
+    known = release.properties
     for q, anc, props, path, where in _props(ctx):
         for key in props:
-            if key not in P.KNOWN:
+            if key not in known:
+                elsewhere = releases.reads_elsewhere(key, release)
+                if elsewhere:  # a key of another release: say which, and what this one reads instead
+                    instead = release.quota_delay if key in (P.QUOTA_PREEMPTION_DELAY_18, P.QUOTA_PREEMPTION_DELAY) else None
+                    also = f"; YuniKorn {release.name} reads {instead!r} instead" if instead else ""
+                    yield Issue("PRIO210", path + (key,), f"property {key!r} on {where} is ignored by YuniKorn {release.name}: "
+                                f"only YuniKorn {releases.span(elsewhere)} read{'s' if len(elsewhere) == 1 else ''} it{also}",
+                                at="key", fix=f"`{instead}: {_quoted(props[key])}`" if instead else
+                                f"remove `{key}`, or run YuniKorn {releases.span(elsewhere)}")
+                    continue
                 import difflib  # lazy: kept off the start-up of validate
-                near = difflib.get_close_matches(key.lower(), P.KNOWN, n=1, cutoff=0.75)
+                near = difflib.get_close_matches(key.lower(), known, n=1, cutoff=0.75)
                 hint = f"; did you mean {near[0]!r}?" if near else ""
                 fix = f"`{near[0]}: {_quoted(props[key])}`" if near else f"remove `{key}`, or name a property YuniKorn knows"
                 yield Issue("PRIO210", path + (key,), f"unknown property {key!r} on {where} is ignored by YuniKorn{hint}",

@@ -16,6 +16,31 @@ def _bad_entries(res, path):
             yield path + (k,), str(e)
 
 
+def template_fails(q) -> bool:
+    """Whether parsing queue `q`'s child template fails (a quantity that does not parse)."""
+    ct = q.childtemplate
+    return ct is not None and q.is_parent and any(True for kind in ("guaranteed", "max")
+                                                  for _ in _bad_entries(getattr(ct, kind), ()))
+
+
+def dropped_properties(ctx) -> frozenset:
+    """The ids of the property maps the release never reads because a child template failed (1.5,
+    applyConf: the template, and on root the queue's own properties too, are dropped)."""
+    if ctx.release.bad_template_refused:
+        return frozenset()
+
+    def make():
+        out = set()
+        for p, q, anc in ctx.queues:
+            if template_fails(q):
+                out.add(id(q.childtemplate.properties))
+                if not anc:  # other queues get theirs through mergeProperties, root does not
+                    out.add(id(q.properties))
+        return frozenset(out)
+
+    return ctx.derived("dropped-properties", make)
+
+
 @check("PRIO108", "invalid-quantity", "error", "resources")
 def invalid_quantity(ctx):
     """A resource quantity YuniKorn cannot parse.
@@ -178,10 +203,16 @@ def childtemplate_quantity(ctx):
           resources: {max: {memory: ten}}
     Fix: use a valid quantity.
     """
+    refused = ctx.release.bad_template_refused
     for p, q, anc in ctx.queues:
         ct = q.childtemplate
         if ct is None or not q.is_parent:
             continue
         for kind in ("guaranteed", "max"):
             for path, msg in _bad_entries(getattr(ct, kind), ct.path + ("resources", kind)):
-                yield Issue("PRIO136", path, msg + " (in a child template: YuniKorn fails the queue creation, not the validation)")
+                if refused:
+                    yield Issue("PRIO136", path, msg + " (in a child template: YuniKorn fails the queue creation, not the validation)")
+                else:  # 1.5's applyConf drops the error, and stops: nothing after the template is applied
+                    yield Issue("PRIO136", path, msg + f" (in a child template: YuniKorn {ctx.release.name} accepts the config, drops the "
+                                f"template and with it the rest of {queue_path(q, anc)}'s config: its max and guaranteed are never set"
+                                + (", nor root's properties" if not anc else "") + ")", severity="warning")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 
 from prio.yunikorn.config import queue_path
+from prio.yunikorn.releases import NEWEST
 from prio.diagnostics import Issue
 from prio.lint.registry import check
 
-QUEUE_NAME = re.compile(r"^[a-zA-Z0-9_:#/@-]{1,64}$")
 
 
 @check("PRIO101", "duplicate-partition", "error", "structure")
@@ -143,12 +143,15 @@ def invalid_queue_name(ctx):
     Example (fails): `- name: team.a`
     Fix: `- name: team-a`
     """
+    rel = ctx.release
+    allowed = rel.queue_name_re.pattern[:-len("{1,64}")]  # the character class
     for p, q, anc in ctx.queues:
-        if anc and not QUEUE_NAME.fullmatch(q.name):
-            why = "it is empty" if not q.name else "it is longer than 64 characters" if len(q.name) > 64 else "it contains " + ", ".join(repr(c) for c in sorted(set(re.sub(r"[a-zA-Z0-9_:#/@-]", "", q.name))))
-            fixed = re.sub(r"[^a-zA-Z0-9_:#/@-]", "-", q.name)[:64]
-            yield Issue("PRIO106", q.path + ("name",), f"invalid queue name {q.name!r}: {why}; names are 1-64 characters of letters, digits and - _ # @ / :",
-                        fix=f"`- name: {fixed}`" if fixed.strip("-") else "a name of letters, digits and - _ # @ / :")
+        if anc and not rel.queue_name_re.fullmatch(q.name):
+            why = "it is empty" if not q.name else "it is longer than 64 characters" if len(q.name) > 64 else "it contains " + ", ".join(repr(c) for c in sorted(set(re.sub(allowed, "", q.name))))
+            fixed = re.sub(allowed.replace("[", "[^", 1), "-", q.name)[:64]
+            said = rel.queue_name_message if rel is NEWEST else f"YuniKorn {rel.name}: {rel.queue_name_error.format(name=q.name)}"
+            yield Issue("PRIO106", q.path + ("name",), f"invalid queue name {q.name!r}: {why}; {said}",
+                        fix=f"`- name: {fixed}`" if fixed.strip("-") else f"a name of letters, digits and {rel.queue_name_chars}")
 
 
 @check("PRIO107", "duplicate-queue-name", "error", "structure")
