@@ -20,6 +20,7 @@ from prio.errors import InputError
 
 NAMESPACE = "yunikorn"  # where YuniKorn's Helm chart installs it
 TIMEOUT_ENV = "PRIO_KUBECTL_TIMEOUT"  # seconds for each kubectl call (default prio.io.kubectl's)
+MAX_TIMEOUT = 86400.0  # a day: longer is no deadline (and inf would never fire)
 LIVE = "live"  # prio diff's OLD or NEW: the config the cluster runs (as with --yunikorn)
 FINISHED_OUT = "status.phase!=Succeeded,status.phase!=Failed"  # finished pods hold nothing
 
@@ -39,8 +40,8 @@ def _timeout() -> float | None:
         value = float(raw)
     except ValueError:
         value = 0.0
-    if not value > 0:
-        raise InputError(TIMEOUT_ENV, f"must be a positive number of seconds, not {raw!r}")
+    if not 0 < value < MAX_TIMEOUT:  # inf and nan included: a deadline that never comes is none
+        raise InputError(TIMEOUT_ENV, f"must be a number of seconds above 0 and below {MAX_TIMEOUT:g}, not {raw!r}")
     return value
 
 
