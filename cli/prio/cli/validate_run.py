@@ -117,6 +117,14 @@ def _run(o: ValidateOptions, fmt: str) -> int:
     except settings_mod.SettingsError as e:
         _err(str(e))
         return 2
+    if not any(settings.enabled(rid) for rid in all_rules()):
+        # a check that runs nothing never passes silently (a planted `ignore: [ALL]`)
+        where = "--select/--ignore" if o.select or o.ignore else settings.path
+        if not settings.allow_no_rules:
+            _err(f"{where}: leaves no rule on, so validate would check nothing and pass "
+                 "(`allow-no-rules: true` in .prio.yaml if that is meant)")
+            return 2
+        _err(f"note: no rule is on ({where}, allow-no-rules: true): nothing was checked")
     refuse_inputs(o.output_file, [settings.path])  # the .prio.yaml found upward is an input too
     from prio.yunikorn import releases
 
@@ -141,6 +149,12 @@ def _run(o: ValidateOptions, fmt: str) -> int:
     if o.verbose:
         if settings.path:
             sys.stderr.write(f"prio: settings from {settings.path}\n")
+        elif o.no_config:
+            sys.stderr.write("prio: settings: none (--no-config)\n")
+        else:
+            where = "from here up to the repository root" if settings_mod.repository_root() else \
+                "in the working directory (outside a repository no folder above it is searched)"
+            sys.stderr.write(f"prio: settings: none (no .prio.yaml or .prio.yml {where})\n")
         for r in results:
             for n in r.notes:
                 sys.stderr.write(("" if n.startswith("prio: ") else "prio: ") + n + "\n")
