@@ -8,10 +8,12 @@ import sys
 from dataclasses import dataclass
 
 from prio.errors import InputError
+from prio.io import caps
 
 # Real queue configs are kilobytes; snapshots of a million asks are large but JSON-friendly.
-MAX_CONFIG_BYTES = 16 * 1024 * 1024
-MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024
+# The defaults of the caps (prio.io.caps): the environment raises them for a run.
+MAX_CONFIG_BYTES = caps.CONFIG_BYTES.default
+MAX_SNAPSHOT_BYTES = caps.INPUT_BYTES.default
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
 
 
@@ -48,6 +50,10 @@ def read(path: str, limit: int | None = None) -> Source:
     """Read one path ("-" = stdin). Never writes; refuses directories, specials and huge files."""
     if limit is None:
         limit = MAX_CONFIG_BYTES
+    cap = {caps.CONFIG_BYTES.default: caps.CONFIG_BYTES, caps.INPUT_BYTES.default: caps.INPUT_BYTES}.get(limit)
+    if cap is not None:
+        limit = cap.value()  # a kind's default limit, raised by the environment where it says so
+    hint = f" ({cap.env}=N raises the cap)" if cap is not None else ""
     if path in PROVIDED:
         return Source("<stdin>" if path == "-" else path, PROVIDED[path])
     if path == "-":
@@ -64,14 +70,14 @@ def read(path: str, limit: int | None = None) -> Source:
         if os.path.isdir(path):
             raise InputError(name, "is a directory")
         if st.st_size > limit:
-            raise InputError(name, f"file is {st.st_size} bytes; prio reads at most {limit} bytes of this kind of input")
+            raise InputError(name, f"file is {st.st_size} bytes; prio reads at most {limit} bytes of this kind of input{hint}")
         try:
             with open(path, "rb") as fh:
                 data = fh.read(limit + 1)
         except OSError as e:
             raise InputError(name, e.strerror or str(e)) from None
     if len(data) > limit:
-        raise InputError(name, f"input exceeds {limit} bytes; prio reads at most that much of this kind of input")
+        raise InputError(name, f"input exceeds {limit} bytes; prio reads at most that much of this kind of input{hint}")
     return Source(name, decode(name, data))
 
 
