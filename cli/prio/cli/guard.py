@@ -27,6 +27,21 @@ def error_line(text: str) -> str:
     return text if text.startswith("prio:") else f"prio: {text}"
 
 
+def frame(e) -> str:
+    """The input's line and a caret under the column (after a syntax error's message), its
+    control characters written out and every line indented: text of the input never starts one."""
+    from prio.render.printable import printable
+
+    text = getattr(e, "frame", "")
+    return "".join(ln if ln.startswith(" ") else " " + ln for ln in printable(text, lines=True).splitlines(True)) if text else ""
+
+
+def say(text: str) -> None:
+    """One message on stderr, as error_line writes it: a name from an input never starts a line
+    nor carries a control character there (issue 43, item 2)."""
+    sys.stderr.write(error_line(text) + "\n")
+
+
 def quiet_broken_pipe() -> None:
     """stdout was closed early (`prio simulate -o json | head -1`): end quietly, as text does.
     stdout is pointed at /dev/null so the interpreter's last flush cannot fail again."""
@@ -53,7 +68,7 @@ def guarded(fn) -> int:
         quiet_broken_pipe()
         return 0
     except InputError as e:
-        sys.stderr.write(error_line(str(e)) + "\n" + getattr(e, "frame", ""))
+        sys.stderr.write(error_line(str(e)) + "\n" + frame(e))
         return 2
     except RecursionError:
         sys.stderr.write("prio: input nested too deeply\n")

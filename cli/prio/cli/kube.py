@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+
+from prio.cli.guard import say
 from dataclasses import replace
 
 from prio.errors import InputError
@@ -71,14 +73,14 @@ def fetch(context=None, namespace=None, timeout=None, config: bool = True, verbo
         except InputError as e:
             if args[1] != "nodes" or not e.message.startswith("forbidden"):
                 raise
-            sys.stderr.write(f"prio: note: {kubectl.label(args, context)}: {e.message}; without the nodes the cluster "
-                             "is one pool (no node room, no cordoned nodes, no other schedulers' pods)\n")
+            say(f"prio: note: {kubectl.label(args, context)}: {e.message}; without the nodes the cluster "
+                             "is one pool (no node room, no cordoned nodes, no other schedulers' pods)")
             continue
         found = kubectl.items(text)
         if args[1] == "pods" and images is not None:  # the release YuniKorn's own pods run
             images += [c.get("image") for p in found if isinstance(p, dict) for c in _containers(p)]
         if verbose:
-            sys.stderr.write(f"prio: {name}: {len(found)} object{'s' if len(found) != 1 else ''}\n")
+            say(f"prio: {name}: {len(found)} object{'s' if len(found) != 1 else ''}")
         if args[1] == "configmap":
             if not found:
                 where = f" (context {context})" if context else ""
