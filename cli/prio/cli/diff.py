@@ -55,8 +55,8 @@ def run(o: Options) -> int:
             finally:
                 htmlreport.TREES = None
 
-        return guarded(lambda: htmlreport.listening(body)(o, fmt))
-    return guarded(lambda: _diff(o, fmt, kinds))
+        return guarded(lambda: htmlreport.listening(body)(o, fmt), o.input_names())
+    return guarded(lambda: _diff(o, fmt, kinds), o.input_names())
 
 
 

@@ -52,8 +52,16 @@ def quiet_broken_pipe() -> None:
         pass
 
 
-def guarded(fn) -> int:
-    """Run a command body: input errors are one line and exit 2, never a traceback.
+def nested_too_deeply(inputs) -> str:
+    """The message for a structure deeper than Python's recursion allows (a queue or cohort tree
+    thousands of levels deep), naming the inputs it may be in."""
+    names = ", ".join(n for n in inputs if n) or "the input"
+    return f"{names}: nested too deeply for prio to read (a tree deeper than any scheduler builds)"
+
+
+def guarded(fn, inputs=()) -> int:
+    """Run a command body: input errors are one line and exit 2, never a traceback; `inputs`
+    (the names given) are named when the input is nested too deeply to say which part.
 
     The cyclic garbage collector is paused meanwhile: a snapshot of a million asks creates
     millions of objects and no garbage cycles, and the collector's passes over them cost more
@@ -71,7 +79,7 @@ def guarded(fn) -> int:
         sys.stderr.write(error_line(str(e)) + "\n" + frame(e))
         return 2
     except RecursionError:
-        sys.stderr.write("prio: input nested too deeply\n")
+        say(nested_too_deeply(inputs))
         return 2
     except MemoryError:
         sys.stderr.write("prio: out of memory reading the input\n")

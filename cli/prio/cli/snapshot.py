@@ -42,7 +42,7 @@ def run(o: Options) -> int:
     if fmt not in FORMATS:
         say(f"prio: unknown output format {fmt!r} (choose from {', '.join(FORMATS)})")
         raise SystemExit(2)
-    return guarded(lambda: _snapshot(o, fmt))
+    return guarded(lambda: _snapshot(o, fmt), o.input_names())
 
 
 

@@ -86,7 +86,7 @@ def run(o: ValidateOptions) -> int:
     from prio.cli.guard import guarded
 
     fmt = o.output or _env_format()
-    code = guarded(lambda: _run(o, fmt))
+    code = guarded(lambda: _run(o, fmt), o.paths)
     return 0 if o.exit_zero and code == 1 else code  # --exit-zero: findings never fail the run; 2 still does
 
 
