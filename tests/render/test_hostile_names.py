@@ -154,3 +154,12 @@ def test_the_fixtures_reach_the_outputs(snapshot, tmp_path):
     r = run_cli("simulate", _armada(tmp_path, "armada-current.yaml"), "-o", "plain")
     assert "ml-researchx\\x0a::error::forged" in r.stdout, r.stdout
 
+
+
+def test_a_usage_error_quoting_an_argument_is_one_escaped_line():
+    r = run_cli("validate", "--select", "PRIO1\n::error::forged", "x.yaml")
+    assert r.exit_code == 2
+    _check(r.stderr, "text", "usage error")
+    r = run_cli("simulate", "--steps", "x\n::error::forged", sample("walkthrough-queues.yaml"))
+    assert r.exit_code == 2
+    _check(r.stderr, "text", "usage error")

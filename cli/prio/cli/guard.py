@@ -85,7 +85,7 @@ def guarded(fn, inputs=()) -> int:
         sys.stderr.write("prio: out of memory reading the input\n")
         return 2
     except Exception as e:  # noqa: BLE001 - a bug must still end in one line, not a traceback
-        sys.stderr.write(f"prio: internal error: {type(e).__name__}: {e} (please report it with the input)\n")
+        say(f"prio: internal error: {type(e).__name__}: {e} (please report it with the input)")  # {e} may quote an input
         return 2
     finally:
         # In the console script's own run the process ends right after: enabled again, the
