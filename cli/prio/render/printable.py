@@ -24,7 +24,8 @@ item 2: a newline in a name must never start a line, where GitHub would read `::
   characters that open markup (`<` and `&`, `|`, backtick, the `](` of a link or an image) escaped, so `<!--` in an
   id cannot hide the rest of a comment nor `![x](url)` fetch an image;
 - GitHub workflow commands: prio.render.validate.github's escape_data and escape_property (the
-  Actions toolkit's escaping), on values already printable;
+  Actions toolkit's escaping of line breaks and separators), the other control characters then
+  written out by for_terminal over the whole output;
 - tables: `cell(value, tablefmt)`, which prio.render.align.grid applies to every cell.
 - HTML: the page's own script writes text nodes only (prio.render.html); JSON: its encoder."""
 from __future__ import annotations
