@@ -291,3 +291,34 @@ def test_the_precheck_never_refuses_an_input_prio_reads():
                  "# c\n\nb: 1\nkind: Pod\n", "{a: 1}\n", "a: |\n  x\npartitions: []\n"):
         assert not surely_no_input(text), text
     assert surely_no_input("# values\nreplicas: 3\nimage: nginx\nresources:\n  limits: {}\n")
+
+
+@pytest.mark.parametrize("command", ["validate", "simulate", "explain"])
+def test_nested_too_deeply_names_the_input(monkeypatch, command):
+    """issue 43, item 7: a structure deeper than Python's recursion (a queue or cohort tree
+    thousands of levels deep) is one line naming the input, not "input nested too deeply"."""
+    from prio.lint import runner
+    from prio.loaders import inputs
+
+    def deep(*a, **k):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(runner, "check_paths", deep)
+    monkeypatch.setattr(inputs, "gather", deep)
+    r = run_cli(command, sample("walkthrough-queues.yaml"))
+    assert r.exit_code == 2
+    assert r.stderr.count("\n") == 1 and "walkthrough-queues.yaml: nested too deeply" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("command", ["preempt", "simulate"])
+@pytest.mark.parametrize("where", ["vcore: 8,", "priority: 100,"])
+def test_a_5000_digit_integer_in_preempt_input_is_a_message_about_the_input(tmp_path, command, where):
+    """issue 43, item 7: past 4,300 digits Python refuses int(); prio says what is wrong instead."""
+    with open(sample("preemption-asks.yaml"), encoding="utf-8") as fh:
+        text = fh.read()
+    p = tmp_path / "asks.yaml"
+    p.write_text(text.replace(where, where.split(":")[0] + ": " + "9" * 5000 + ",", 1))
+    r = run_cli(command, sample("preemption-queues.yaml"), str(p))
+    assert r.exit_code == 2
+    assert r.stderr.count("\n") == 1 and "internal error" not in r.stderr and "999999...999 (5000 digits)" in r.stderr, r.stderr
+    assert len(r.stderr) < 400

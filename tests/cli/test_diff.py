@@ -436,7 +436,9 @@ def test_the_pull_request_example_runs(tmp_path, monkeypatch, pair):
         comment = next(s for s in steps if "gh pr comment" in s.get("run", ""))
         assert "always()" in comment["if"] and steps.index(comment) > steps.index(run_steps[0])
         for step in run_steps:
-            cmd = step["run"].replace("${{ github.base_ref }}", "main")
+            cmd = step["run"]
+            for k, v in step.get("env", {}).items():  # expressions reach the script through env:
+                cmd = cmd.replace(f"${k}", {"${{ github.base_ref }}": "main"}[v])
             argv = shlex.split(cmd)
             assert argv[:2] == ["prio", "diff"]
             r = run_cli(*argv[1:])

@@ -1,6 +1,7 @@
 """--output-file on every command (prio.cli.outfile): never one of the inputs, compared by file
-identity before anything is read; a regular file is replaced atomically, a symlink written
-through, and a FIFO, a device or a descriptor name written into, never replaced."""
+identity before anything is read; a regular file is replaced atomically, a symlink never followed
+(the link itself is replaced, issue 43 item 6), and a FIFO, a device or a descriptor name written
+into, never replaced."""
 import os
 import shutil
 import stat
@@ -106,19 +107,34 @@ def test_a_fifo_is_written_into_not_replaced(files, cmd):
     assert got and got[0].strip()
 
 
-def test_a_symlink_is_written_through_and_stays_a_link(files):
+def test_a_symlink_is_never_followed_the_link_itself_is_replaced(files):
+    """A link planted in a shared folder cannot redirect the report: its target is left as it
+    was and the report is a regular file where the link was (issue 43, item 6)."""
     os.mkdir("reports")
     (files / "reports" / "order.txt").write_text("old report\n")
-    os.chmod("reports/order.txt", 0o640)
     os.symlink("reports/order.txt", "latest.txt")
     assert run_cli("simulate", "walkthrough-queues.yaml", "walkthrough-asks.yaml", "--output-file", "latest.txt").exit_code == 0
-    assert os.path.islink("latest.txt")
-    assert "old report" not in (files / "reports" / "order.txt").read_text()
-    assert stat.S_IMODE(os.stat("reports/order.txt").st_mode) == 0o640  # the file keeps its permissions
-    assert [f for f in os.listdir("reports") if f.startswith(".prio-")] == []
-    os.symlink("reports/new.txt", "dangling.txt")  # a link to nothing yet: its target is created
+    assert not os.path.islink("latest.txt") and "tenant" in (files / "latest.txt").read_text()
+    assert (files / "reports" / "order.txt").read_text() == "old report\n"
+    assert [f for f in os.listdir(".") if f.startswith(".prio-")] == []
+    os.symlink("reports/new.txt", "dangling.txt")  # a link to nothing yet: nothing is created there
     assert run_cli("validate", "walkthrough-queues.yaml", "--output-file", "dangling.txt").exit_code == 0
-    assert os.path.islink("dangling.txt") and (files / "reports" / "new.txt").exists()
+    assert not os.path.islink("dangling.txt") and not (files / "reports" / "new.txt").exists()
+
+
+def test_a_symlink_to_a_device_or_fifo_is_not_followed_either(files):
+    os.mkfifo("victim.fifo")
+    os.symlink("victim.fifo", "out.txt")
+    r = run_cli("validate", "walkthrough-queues.yaml", "--output-file", "out.txt")  # would block on the FIFO if followed
+    assert r.exit_code == 0, r.stderr
+    assert not os.path.islink("out.txt") and stat.S_ISFIFO(os.lstat("victim.fifo").st_mode)
+
+
+def test_a_regular_file_keeps_its_permissions(files):
+    (files / "order.txt").write_text("old report\n")
+    os.chmod("order.txt", 0o640)
+    assert run_cli("simulate", "walkthrough-queues.yaml", "walkthrough-asks.yaml", "--output-file", "order.txt").exit_code == 0
+    assert stat.S_IMODE(os.stat("order.txt").st_mode) == 0o640 and "old report" not in (files / "order.txt").read_text()
 
 
 def test_devices_and_descriptor_names_are_written_into(tmp_path):

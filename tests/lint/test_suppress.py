@@ -18,7 +18,7 @@ from typer.testing import CliRunner  # noqa: E402
 
 from prio.cli.app import _register, app  # noqa: E402
 from prio.lint.rules import all_rules  # noqa: E402
-from prio.lint.settings import SettingsError, glob_regex, parse  # noqa: E402
+from prio.lint.settings import SettingsError, glob, parse  # noqa: E402
 from prio.lint.suppress import directives  # noqa: E402
 
 _register()
@@ -261,6 +261,7 @@ def test_config_per_path_ignores(tmp_path):
 
 
 def test_config_found_upward_and_paths_relative_to_it(tmp_path, monkeypatch):
+    write(tmp_path, ".git/HEAD", "ref: refs/heads/main\n")  # upward as far as the repository root
     write(tmp_path, ".prio.yaml", "per-path-ignores:\n  - {paths: [deploy/*.yaml], reason: test}\n")
     write(tmp_path, "deploy/queues.yaml", QUEUES)
     monkeypatch.chdir(tmp_path / "deploy")
@@ -325,7 +326,7 @@ def test_empty_config_is_the_defaults(tmp_path):
     ("./x.yaml", ["x.yaml"], ["y/x.yaml"]),
 ])
 def test_glob(pattern, yes, no):
-    r = glob_regex(pattern)
+    r = glob(pattern)
     assert all(r.match(p) for p in yes), pattern
     assert not any(r.match(p) for p in no), pattern
 

@@ -269,3 +269,67 @@ def test_diff_step_takes_diff_base_and_a_name_cannot_end_a_workflow_command(repo
     assert p.returncode == 0 and outputs == {"compared": "0"}, p.stderr
     assert not any(line.startswith("::error") for line in p.stdout.splitlines())
     assert "::warning file=deploy/good/x%2Cy%3Az%0A%3A%3Aerror%3A%3Ainjected.yaml,title=prio diff::" in p.stdout
+
+
+# ---- issue 43, item 7: the Action and the docs' workflows --------------------------------------
+
+def _workflow_yaml_of_docs() -> list:
+    """Every YAML code block of the docs that is (part of) a workflow: steps with uses: or run:."""
+    import yaml
+
+    blocks = []
+    for page in sorted((Path(ROOT) / "docs").rglob("*.md")):
+        for block in re.findall(r"```yaml\n(.*?)```", page.read_text(encoding="utf-8"), re.S):
+            if "uses:" in block or "run:" in block:
+                blocks.append((page.name, block, yaml.safe_load(block.replace("<owner>/prio@<tag>", "owner/prio@tag"))))
+    return blocks
+
+
+def _steps(node):
+    if isinstance(node, dict):
+        if "uses" in node or "run" in node:
+            yield node
+        for v in node.values():
+            yield from _steps(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _steps(v)
+
+
+def test_other_actions_are_pinned_by_commit_with_the_tag_in_a_comment():
+    texts = [("action.yml", ACTION.read_text(encoding="utf-8"))] + [(n, b) for n, b, _ in _workflow_yaml_of_docs()]
+    seen = 0
+    for name, text in texts:
+        for ref in re.findall(r"uses:\s*(\S+.*)", text):
+            if ref.startswith(("<owner>/prio@", "./")):
+                continue  # this action itself: the reader's own pin
+            seen += 1
+            assert re.fullmatch(r"[\w.-]+/[\w./-]+@[0-9a-f]{40} # v\d+(\.\d+)*", ref.strip()), (name, ref)
+    assert seen >= 4
+
+
+def test_the_docs_workflows_pass_expressions_through_env():
+    blocks = _workflow_yaml_of_docs()
+    assert blocks
+    for name, _, doc in blocks:
+        for s in _steps(doc):
+            assert "${{" not in str(s.get("run", "")), (name, s)
+
+
+def test_diff_step_passes_file_names_after_the_options_and_escapes_them_in_the_summary(repo, tmp_path):
+    """A changed file named like an option is a file; a name with markup or a line break is text
+    in the job summary."""
+    odd = ["--fail-on=findings.yaml", "x<!-- hidden.yaml"]
+    for name in odd:
+        (repo / name).write_text((Path(ROOT) / "samples" / "walkthrough-queues.yaml").read_text())
+    _commit(repo, "odd names")
+    for name in odd:
+        (repo / name).write_text((Path(ROOT) / "samples" / "batch-queues.yaml").read_text())
+    _commit(repo, "change them")
+    p, outputs = _run_step(step("diff"), repo, tmp_path, {"diff": ".", "diff-base": "HEAD~1"})
+    assert p.returncode == 0, p.stderr
+    assert outputs == {"compared": "2"}, (outputs, (tmp_path / "step_summary").read_text())
+    summary = (tmp_path / "step_summary").read_text()
+    assert "### --fail-on=findings.yaml\n\n**prio diff" in summary
+    assert "<!--" not in summary, summary
+    assert "### x&lt;!-- hidden.yaml\n" in summary, summary

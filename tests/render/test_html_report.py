@@ -190,3 +190,19 @@ def test_diff_keeps_no_trees_after_its_page(tmp_path):
     args = CASES["diff"](tmp_path)
     assert run_cli(*args, "-o", "html").exit_code == 0
     assert htmlreport.TREES is None  # the next diff in this process computes no tree it does not show
+
+
+def test_the_policy_pins_the_pages_own_script_by_hash_not_unsafe_inline():
+    """issue 43, item 7: a script element that reached the page any other way would not run."""
+    import base64
+    import hashlib
+    import re
+
+    page = run_cli("simulate", "--sample", "batch", "-o", "html").stdout
+    policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page).group(1)
+    script = re.search(r"<script>(.*?)</script>", page, re.S).group(1)
+    want = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
+    directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
+    assert directives["script-src"] == f"'sha256-{want}'", policy
+    assert "unsafe-inline" not in directives["script-src"] and "unsafe-eval" not in policy
+    assert page.count("<script>") == 1  # one script to run: the data elements are JSON

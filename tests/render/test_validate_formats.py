@@ -347,7 +347,7 @@ def test_markdown_escaping():
     out = validate_markdown.render(rep)
     assert out.startswith("### prio validate: 1 error in 1 file (2 suppressed)\n")
     row = [x for x in out.splitlines() if "PRIO001" in x][0]
-    assert "x \\| y<br>second &lt;line&gt;" in row
+    assert "x \\| y<br>second &lt;line>" in row
     assert "`a\\|b.yaml:3:5`" in row
     assert row.count(" | ") == 3  # four cells
     clean = validate_markdown.render(Report(files=["q.yaml"]))

@@ -141,7 +141,7 @@ def report(o, formats, body, redirect: bool = True) -> int:
         refuse_inputs(o.output_file, o.input_names())
         return redirected(o.output_file, lambda: body(o, fmt)) if redirect else body(o, fmt)
 
-    return guarded(guarded_body)
+    return guarded(guarded_body, o.input_names())
 
 
 def read_inputs(o, keep_documents: bool = False, default_sample: str | None = None) -> tuple:

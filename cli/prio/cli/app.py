@@ -96,7 +96,9 @@ def main() -> None:
         from prio.cli.usage import plain_usage_error
 
         where = f" (see {ctx.command_path} --help)" if ctx is not None else ""
-        sys.stderr.write(f"prio: {plain_usage_error(e.format_message())}{where}\n")
+        from prio.cli.guard import say
+
+        say(f"prio: {plain_usage_error(e.format_message())}{where}")  # it may quote an argument: escaped
         sys.exit(getattr(e, "exit_code", 2) or 2)
     except SystemExit:
         if type(sys.stdout).__name__ == "PacifyFlushWrapper":  # typer's exit 1 for a closed stdout (`prio rule | head -1`, --help)

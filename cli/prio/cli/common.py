@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from prio.cli.guard import error_line, guarded, public, quiet_broken_pipe  # noqa: F401 - where the commands find them
+from prio.cli.guard import error_line, guarded, public, quiet_broken_pipe, say  # noqa: F401 - where the commands find them
 from prio.errors import InputError
 
 
@@ -21,7 +21,7 @@ def pick_format(output: str | None, formats, to_file: bool = False, path=None) -
     fmt = ((output or "").strip().lower() or by_file_name(path, formats) or env_format(formats)
            or ("table" if tty else "plain"))
     if fmt not in formats:
-        sys.stderr.write(f"prio: unknown output format {fmt!r} (choose from {', '.join(formats)})\n")
+        say(f"prio: unknown output format {fmt!r} (choose from {', '.join(formats)})")
         raise SystemExit(2)
     return canonical(fmt)
 
@@ -59,14 +59,14 @@ def check_armada_options(inp, decay, weighting, **only_armada) -> None:
 
 def say_recognised(inp) -> None:
     for name, what in inp.recognised:
-        sys.stderr.write(f"prio: {name}: read as {what}\n")
+        say(f"prio: {name}: read as {what}")
 
 
 def say_notes(inp) -> None:
     from prio.render.printable import printable
 
     for note in inp.notes:  # notes name applications: their ids reach the terminal as text
-        sys.stderr.write(f"prio: note: {printable(public(note))}\n")
+        say(f"prio: note: {printable(public(note))}")
 
 
 def load_inputs(paths, sample, classes, keep_documents=False, release=None):

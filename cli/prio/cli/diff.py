@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 
+from prio.cli.guard import say
 from prio.cli import analysis_options as shared
 from prio.cli.optspec import Arg, Opt
 from prio.render.formats import names
@@ -54,8 +55,8 @@ def run(o: Options) -> int:
             finally:
                 htmlreport.TREES = None
 
-        return guarded(lambda: htmlreport.listening(body)(o, fmt))
-    return guarded(lambda: _diff(o, fmt, kinds))
+        return guarded(lambda: htmlreport.listening(body)(o, fmt), o.input_names())
+    return guarded(lambda: _diff(o, fmt, kinds), o.input_names())
 
 
 
@@ -67,7 +68,7 @@ def _fail_on(value: str | None) -> tuple:
     kinds = tuple(k.strip() for k in value.split(",") if k.strip())
     bad = [k for k in kinds if k not in FAIL_ON]
     if bad or not kinds:
-        sys.stderr.write(f"prio: --fail-on: unknown kind {bad[0] if bad else value!r} (choose from {', '.join(FAIL_ON)})\n")
+        say(f"prio: --fail-on: unknown kind {bad[0] if bad else value!r} (choose from {', '.join(FAIL_ON)})")
         raise SystemExit(2)
     return kinds
 
@@ -103,7 +104,7 @@ def _diff(o: Options, fmt: str, fail_on: tuple) -> int:
     if "-" in every:
         provided["-"] = source.read("-", source.MAX_SNAPSHOT_BYTES).text
     if old == new:
-        sys.stderr.write(f"prio: note: OLD and NEW are the same argument ({old}): nothing can differ\n")
+        say(f"prio: note: OLD and NEW are the same argument ({old}): nothing can differ")
     saved = dict(source.PROVIDED)
     source.PROVIDED.update(provided)
     try:
@@ -201,7 +202,7 @@ def _side(o: Options, arg, label, inp=None, said=None):
     name = "<stdin>" if arg == "-" else arg
     if o.verbose:
         for n, what in inp.recognised:
-            sys.stderr.write(f"prio: {label}: {n}: read as {what}\n")
+            say(f"prio: {label}: {n}: read as {what}")
     if inp.armada:
         raise InputError(inp.armada[0][0], "prio diff compares YuniKorn configs and snapshots; Armada scenarios are not supported")
     role = "a queue config" if inp.config is not None and inp.config_name == name else "pending work"
@@ -219,7 +220,7 @@ def _side(o: Options, arg, label, inp=None, said=None):
             label_ = ""
         else:
             label_ = f"{label}: "
-        sys.stderr.write(f"prio: note: {label_}{printable(note)}\n")
+        say(f"prio: note: {label_}{printable(note)}")
     before = core.priorities(eng)
     steps = eng.run()
     ranges = None

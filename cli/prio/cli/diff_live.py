@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import sys
 
+from prio.cli.guard import say
 from prio.errors import InputError
 
 LIVE = "live"
@@ -50,11 +51,11 @@ def run(r, o, fmt, fail_on=(), side=None) -> int:
     if "-" in (old, new):
         provided["-"] = source.read("-", source.MAX_SNAPSHOT_BYTES).text
     if old == new:
-        sys.stderr.write(f"prio: note: OLD and NEW are the same argument ({old}): nothing can differ\n")
+        say(f"prio: note: OLD and NEW are the same argument ({old}): nothing can differ")
     o.release()  # an unknown one ends the run before the server is asked
     state = live_mod.fetch(r, o.partition, o.verbose, version=o.yunikorn_version, judge=True)
     for note in state.inputs.notes:
-        sys.stderr.write(f"prio: note: {state.url}: {note}\n")
+        say(f"prio: note: {state.url}: {note}")
     if state.config_text is not None:
         provided[state.inputs.config_name] = state.config_text  # what validate reads for live's findings
     saved = dict(source.PROVIDED)
@@ -89,7 +90,7 @@ def _side(side, o, arg, state, label):
         name = live_inp.config_name if live_inp.config is not None else state.url
         if o.verbose:
             what = "the config it runs" if live_inp.config is not None else "its queue tree (no config endpoint)"
-            sys.stderr.write(f"prio: {label}: live: {state.url}: {what}\n")
+            say(f"prio: {label}: live: {state.url}: {what}")
         return side(o, name, label, inp=inp)[0]
     from prio.cli.common import check_config
 

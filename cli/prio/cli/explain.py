@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import sys
 
+from prio.cli.guard import say
 from prio.cli import analysis_options as shared
 from prio.cli.optspec import Opt
 from prio.render.formats import names
@@ -103,7 +104,7 @@ def _refused_together(o: Options) -> int | None:
 def _refused_for_inputs(o: Options, inp, fmt: str) -> int | None:
     """2 (said on stderr) where an option does not apply to the inputs' scheduler or to -o
     html: refused, never silently ignored. None where everything applies."""
-    say = sys.stderr.write
+    say = sys.stderr.write  # noqa: F811 - its messages carry their own line ends
     if o.why_workload and not inp.kueue:
         say("prio: --why-workload applies to Kueue inputs\n")
         return 2
@@ -147,7 +148,7 @@ def _refused_for_queues(o: Options, eng) -> int | None:
                 from prio.suggest import did_you_mean
 
                 flag = "--queue" if target == o.queue else "--why"
-                sys.stderr.write(f"prio: {flag}: no queue {target!r} in this partition{did_you_mean(target, [q.path for q in eng.root.walk()])}\n")
+                say(f"prio: {flag}: no queue {target!r} in this partition{did_you_mean(target, [q.path for q in eng.root.walk()])}")
                 return 2
     return None
 
@@ -172,10 +173,10 @@ def _why_ask(o: Options, fmt: str, inp, eng) -> int:
             return _print_lines(fmt, doc, runs)
         flag = "--behind" if key == o.behind and key != o.why_ask else "--why-ask"
         known = [f"{st.app.id}/{a.id}" if "/" in key else a.id for st in eng.apps for a in st.asks]
-        sys.stderr.write(f"prio: {flag}: no pending ask {key!r}{did_you_mean(key, known)}\n")
+        say(f"prio: {flag}: no pending ask {key!r}{did_you_mean(key, known)}")
         return 2
     except ValueError as e:
-        sys.stderr.write(f"prio: {e}\n")
+        say(f"prio: {e}")
         return 2
     doc = {"ask": o.why_ask, **{k: facts.get(k) for k in ("step", "placedBefore", "waitsBehind", "partsAt", "rule", "values", "tie")},
            **({"preemption": facts["preemption"]} if facts.get("preemption") else {}), "lines": lines}
@@ -194,8 +195,8 @@ def _tree(o: Options, fmt: str, inp, eng, live) -> int:
 
         diff = reported_differences(eng, inp.rest_queues)
         if diff:
-            sys.stderr.write(f"prio: note: {len(diff)} queue priorit{'y differs' if len(diff) == 1 else 'ies differ'} from the dump's currentPriority "
-                             f"(YuniKorn refreshes parents only on ask events; a partial applications dump differs too): {'; '.join(diff[:5])}\n")
+            say(f"prio: note: {len(diff)} queue priorit{'y differs' if len(diff) == 1 else 'ies differ'} from the dump's currentPriority "
+                             f"(YuniKorn refreshes parents only on ask events; a partial applications dump differs too): {'; '.join(diff[:5])}")
     rows = queue_rows(eng, o.queue)
     limit = o.limit
     if limit is None and fmt == "table":

@@ -27,6 +27,21 @@ def error_line(text: str) -> str:
     return text if text.startswith("prio:") else f"prio: {text}"
 
 
+def frame(e) -> str:
+    """The input's line and a caret under the column (after a syntax error's message), its
+    control characters written out and every line indented: text of the input never starts one."""
+    from prio.render.printable import printable
+
+    text = getattr(e, "frame", "")
+    return "".join(ln if ln.startswith(" ") else " " + ln for ln in printable(text, lines=True).splitlines(True)) if text else ""
+
+
+def say(text: str) -> None:
+    """One message on stderr, as error_line writes it: a name from an input never starts a line
+    nor carries a control character there (issue 43, item 2)."""
+    sys.stderr.write(error_line(text) + "\n")
+
+
 def quiet_broken_pipe() -> None:
     """stdout was closed early (`prio simulate -o json | head -1`): end quietly, as text does.
     stdout is pointed at /dev/null so the interpreter's last flush cannot fail again."""
@@ -37,8 +52,16 @@ def quiet_broken_pipe() -> None:
         pass
 
 
-def guarded(fn) -> int:
-    """Run a command body: input errors are one line and exit 2, never a traceback.
+def nested_too_deeply(inputs) -> str:
+    """The message for a structure deeper than Python's recursion allows (a queue or cohort tree
+    thousands of levels deep), naming the inputs it may be in."""
+    names = ", ".join(n for n in inputs if n) or "the input"
+    return f"{names}: nested too deeply for prio to read (a tree deeper than any scheduler builds)"
+
+
+def guarded(fn, inputs=()) -> int:
+    """Run a command body: input errors are one line and exit 2, never a traceback; `inputs`
+    (the names given) are named when the input is nested too deeply to say which part.
 
     The cyclic garbage collector is paused meanwhile: a snapshot of a million asks creates
     millions of objects and no garbage cycles, and the collector's passes over them cost more
@@ -53,16 +76,16 @@ def guarded(fn) -> int:
         quiet_broken_pipe()
         return 0
     except InputError as e:
-        sys.stderr.write(error_line(str(e)) + "\n" + getattr(e, "frame", ""))
+        sys.stderr.write(error_line(str(e)) + "\n" + frame(e))
         return 2
     except RecursionError:
-        sys.stderr.write("prio: input nested too deeply\n")
+        say(nested_too_deeply(inputs))
         return 2
     except MemoryError:
         sys.stderr.write("prio: out of memory reading the input\n")
         return 2
     except Exception as e:  # noqa: BLE001 - a bug must still end in one line, not a traceback
-        sys.stderr.write(f"prio: internal error: {type(e).__name__}: {e} (please report it with the input)\n")
+        say(f"prio: internal error: {type(e).__name__}: {e} (please report it with the input)")  # {e} may quote an input
         return 2
     finally:
         # In the console script's own run the process ends right after: enabled again, the

@@ -14,12 +14,15 @@ from __future__ import annotations
 import json
 import os
 import sys
+
+from prio.cli.guard import say
 from dataclasses import replace
 
 from prio.errors import InputError
 
 NAMESPACE = "yunikorn"  # where YuniKorn's Helm chart installs it
 TIMEOUT_ENV = "PRIO_KUBECTL_TIMEOUT"  # seconds for each kubectl call (default prio.io.kubectl's)
+MAX_TIMEOUT = 86400.0  # a day: longer is no deadline (and inf would never fire)
 LIVE = "live"  # prio diff's OLD or NEW: the config the cluster runs (as with --yunikorn)
 FINISHED_OUT = "status.phase!=Succeeded,status.phase!=Failed"  # finished pods hold nothing
 
@@ -39,8 +42,8 @@ def _timeout() -> float | None:
         value = float(raw)
     except ValueError:
         value = 0.0
-    if not value > 0:
-        raise InputError(TIMEOUT_ENV, f"must be a positive number of seconds, not {raw!r}")
+    if not 0 < value < MAX_TIMEOUT:  # inf and nan included: a deadline that never comes is none
+        raise InputError(TIMEOUT_ENV, f"must be a number of seconds above 0 and below {MAX_TIMEOUT:g}, not {raw!r}")
     return value
 
 
@@ -70,14 +73,14 @@ def fetch(context=None, namespace=None, timeout=None, config: bool = True, verbo
         except InputError as e:
             if args[1] != "nodes" or not e.message.startswith("forbidden"):
                 raise
-            sys.stderr.write(f"prio: note: {kubectl.label(args, context)}: {e.message}; without the nodes the cluster "
-                             "is one pool (no node room, no cordoned nodes, no other schedulers' pods)\n")
+            say(f"prio: note: {kubectl.label(args, context)}: {e.message}; without the nodes the cluster "
+                             "is one pool (no node room, no cordoned nodes, no other schedulers' pods)")
             continue
         found = kubectl.items(text)
         if args[1] == "pods" and images is not None:  # the release YuniKorn's own pods run
             images += [c.get("image") for p in found if isinstance(p, dict) for c in _containers(p)]
         if verbose:
-            sys.stderr.write(f"prio: {name}: {len(found)} object{'s' if len(found) != 1 else ''}\n")
+            say(f"prio: {name}: {len(found)} object{'s' if len(found) != 1 else ''}")
         if args[1] == "configmap":
             if not found:
                 where = f" (context {context})" if context else ""

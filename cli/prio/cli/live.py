@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
+
+from prio.cli.guard import say
 from dataclasses import dataclass, field
 
 from prio.errors import InputError
@@ -51,12 +53,12 @@ def remote(url, headers=(), cacert=None, timeout=None, paths=(), sample=None) ->
 def client(r: Remote, verbose: bool = False):
     from prio.io.http import Client
 
-    log = (lambda line: sys.stderr.write(f"prio: {line}\n")) if verbose else None
+    log = (lambda line: say(f"prio: {line}")) if verbose else None
     return Client(r.url, r.headers, r.timeout, r.cacert, log=log)
 
 
 def _progress(line: str) -> None:
-    sys.stderr.write(f"prio: {line}\n")
+    say(f"prio: {line}")
     sys.stderr.flush()
 
 
@@ -78,11 +80,11 @@ def fetch(r: Remote, partition=None, verbose: bool = False, paths=(), sample=Non
         config = next((what for _, what in state.fetched if what.startswith("the queue config")), "no config endpoint")
         from prio.values import count
 
-        sys.stderr.write(f"prio: {state.url}: partition {state.partition} (of {', '.join(state.partitions)}); {config}; "
+        say(f"prio: {state.url}: partition {state.partition} (of {', '.join(state.partitions)}); {config}; "
                          f"{count(len(state.inputs.rest_queues), 'queue')}, {count(len(snap.apps), 'active application')} with "
                          f"{count(snap.ask_count(), 'pending ask')}, {count(state.allocations, 'running allocation')}, "
-                         f"{len(state.rejected)} rejected, {count(len(state.nodes), 'node')}\n")
-        sys.stderr.write(f"prio: {state.url}: REST shape seen: {state.shape}\n")
+                         f"{len(state.rejected)} rejected, {count(len(state.nodes), 'node')}")
+        say(f"prio: {state.url}: REST shape seen: {state.shape}")
     state.inputs.recognised = []  # said above, with the URLs
     return state
 

@@ -6,16 +6,17 @@ inode, through symlinks, `./` and `..` spellings, hard links, and stdin redirect
 before anything is read. An input directory stands for the YAML and JSON files below it, so an
 existing such file under it is an input too.
 
-Written by kind:
-- a regular file (or a path that does not exist yet) is written to a temporary file beside it
-  and renamed over it on success, so a failed run leaves no half report; an existing file keeps
-  its permission bits;
-- a symlink is written through: its target gets the report (renamed over as above) and the link
-  stays a link;
-- anything else (a FIFO, a terminal, a device such as /dev/null, and the descriptor names
-  /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N) is opened and written into, never
-  replaced: a reader at the FIFO gets the report, /dev/null stays a device. A reader that goes
-  away early does not change the exit code (prio.cli.pipes)."""
+Written by kind, and never through a symlink prio did not create (issue 43, item 6: a link
+planted in a shared folder such as /tmp cannot redirect the report):
+- a regular file, a path that does not exist yet, or a symlink is written to a temporary file
+  made beside it (O_EXCL, by mkstemp) and renamed over the name on success, so a failed run
+  leaves no half report and a link is replaced, its target left alone; an existing regular file
+  keeps its permission bits;
+- anything else (a FIFO, a terminal, a device) is opened with O_NOFOLLOW and written into, never
+  replaced: a reader at the FIFO gets the report. The descriptor names /dev/stdout, /dev/stderr,
+  /dev/fd/N, /proc/self/fd/N (links the system made, not a user's) and the devices under /dev
+  such as /dev/null are opened as named. A reader that goes away early does not change the exit
+  code (prio.cli.pipes)."""
 from __future__ import annotations
 
 import os
@@ -84,15 +85,15 @@ def refuse_inputs(path, inputs) -> None:
 
 
 def _replaceable(path: str) -> str | None:
-    """The regular file to write by rename (the symlink's target for a symlink), or None: write
-    into `path` as it is."""
+    """`path` itself when it is written by rename (a regular file, nothing yet, a symlink: never
+    followed), or None: write into it as it is (a FIFO, a device, a descriptor name)."""
     if os.path.abspath(path).startswith(_DESCRIPTOR_DIRS):
         return None
-    target = os.path.realpath(path)
-    st = _stat(target)
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        return None
-    return target
+    try:
+        st = os.lstat(path)
+    except (OSError, ValueError):
+        return path
+    return path if stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode) else None
 
 
 def _cannot(path: str, e: OSError, what: str = "cannot write") -> InputError:
@@ -102,8 +103,13 @@ def _cannot(path: str, e: OSError, what: str = "cannot write") -> InputError:
 def _open_into(path: str):
     from prio.cli.pipes import PipeSafe
 
+    # no O_TRUNC: a device or a descriptor is written into as it is; O_NOFOLLOW: a FIFO or device
+    # swapped for a link since it was looked at is refused, not followed (the system's own
+    # descriptor links under /dev and /proc are followed: they name prio's own descriptors)
+    follow = os.path.abspath(path).startswith(_DESCRIPTOR_DIRS)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_NOCTTY | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
     try:
-        fh = open(path, "a", encoding="utf-8", newline="")  # no O_TRUNC: a device or a descriptor is written into as it is
+        fh = os.fdopen(os.open(path, flags), "a", encoding="utf-8", newline="")
     except OSError as e:
         raise _cannot(path, e) from None
     return fh, PipeSafe(fh)
@@ -120,8 +126,11 @@ def _temp_beside(path: str, target: str):
 
 
 def _commit(path: str, tmp: str, target: str) -> None:
-    st = _stat(target)
-    if st is not None:
+    try:
+        st = os.lstat(target)
+    except OSError:
+        st = None
+    if st is not None and stat.S_ISREG(st.st_mode):
         mode = stat.S_IMODE(st.st_mode)
     else:
         mask = os.umask(0)

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 import sys
+
+from prio.cli.guard import say
 from typing import Optional
 
 import typer
@@ -26,7 +28,7 @@ def command(
 
     fmt = (output or env_format(FORMATS) or "text").strip().lower()
     if fmt not in FORMATS:
-        sys.stderr.write(f"prio: unknown output format {fmt!r} (choose from {', '.join(FORMATS)})\n")
+        say(f"prio: unknown output format {fmt!r} (choose from {', '.join(FORMATS)})")
         raise typer.Exit(2)
     raise typer.Exit(run(rule_id, fmt))
 
@@ -39,7 +41,7 @@ def run(rule_id, fmt: str) -> int:
     if rule_id:
         r = by_name_or_id(rule_id)
         if r is None:
-            sys.stderr.write(f"prio: no rule {rule_id!r} (see `prio rule` for the list)\n")
+            say(f"prio: no rule {rule_id!r} (see `prio rule` for the list)")
             return 2
         names, said = releases_of(r)
         if fmt == "json":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from prio.cli.guard import say
 from prio.cli import analysis_options as shared
 from prio.cli.optspec import Opt
 from prio.render.formats import help_text, names
@@ -39,9 +40,9 @@ def run(o: Options) -> int:
 
     fmt = o.output or env_format(FORMATS) or "text"
     if fmt not in FORMATS:
-        sys.stderr.write(f"prio: unknown output format {fmt!r} (choose from {', '.join(FORMATS)})\n")
+        say(f"prio: unknown output format {fmt!r} (choose from {', '.join(FORMATS)})")
         raise SystemExit(2)
-    return guarded(lambda: _snapshot(o, fmt))
+    return guarded(lambda: _snapshot(o, fmt), o.input_names())
 
 
 
@@ -127,7 +128,7 @@ def _say_written(o, fmt: str, snap, source: str, rejected: list, names, inp) -> 
                "runningAllocations": sum(len(a.allocations or ()) for a in snap.apps), "nodes": len(snap.nodes or ()),
                "rejected": [names.app(r["application"]) for r in rejected]}  # as the file names them (--anonymize too)
     for note in inp.notes:  # anonymized: the notes name things as the file does, and no input
-        sys.stderr.write(f"prio: note: {_hide(note, names, [source, *inp.names]) if o.anonymize else note}\n")
+        say(f"prio: note: {_hide(note, names, [source, *inp.names]) if o.anonymize else note}")
     if fmt == "json":
         import json
 
@@ -142,8 +143,8 @@ def _say_written(o, fmt: str, snap, source: str, rejected: list, names, inp) -> 
         running = sum(len(a.allocations or ()) for a in snap.apps)
         run_s = f", {count(running, 'running allocation')}" if running else ""
         nodes_s = f", {count(len(snap.nodes), 'node')}" if snap.nodes else ""
-        sys.stderr.write(f"prio: wrote {o.output_file}: partition {snap.partition}, {count(len(snap.apps) - len(rejected), 'application')}, "
-                         f"{count(snap.ask_count(), 'pending ask')}{run_s}{nodes_s}{rej}\n")
+        say(f"prio: wrote {o.output_file}: partition {snap.partition}, {count(len(snap.apps) - len(rejected), 'application')}, "
+                         f"{count(snap.ask_count(), 'pending ask')}{run_s}{nodes_s}{rej}")
 
 
 def _hide(note: str, names, sources) -> str:

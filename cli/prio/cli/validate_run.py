@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 
 from prio.cli.analysis_options import SHARED as ANALYSIS_OPTIONS
+from prio.cli.guard import frame, say
 from prio.cli.color import CHOICES as COLORS, use_color
 from prio.cli.optspec import Arg, Opt, options_class, opts
 from prio.render.formats import VALIDATE_RENDERERS as RENDERERS, help_text, names
@@ -76,7 +77,7 @@ def _env_format() -> str:
 
 
 def _err(message: str) -> None:
-    sys.stderr.write(f"prio: {message}\n")
+    say(f"prio: {message}")
 
 
 def run(o: ValidateOptions) -> int:
@@ -85,7 +86,7 @@ def run(o: ValidateOptions) -> int:
     from prio.cli.guard import guarded
 
     fmt = o.output or _env_format()
-    code = guarded(lambda: _run(o, fmt))
+    code = guarded(lambda: _run(o, fmt), o.paths)
     return 0 if o.exit_zero and code == 1 else code  # --exit-zero: findings never fail the run; 2 still does
 
 
@@ -117,6 +118,14 @@ def _run(o: ValidateOptions, fmt: str) -> int:
     except settings_mod.SettingsError as e:
         _err(str(e))
         return 2
+    if not any(settings.enabled(rid) for rid in all_rules()):
+        # a check that runs nothing never passes silently (a planted `ignore: [ALL]`)
+        where = "--select/--ignore" if o.select or o.ignore else settings.path
+        if not settings.allow_no_rules:
+            _err(f"{where}: leaves no rule on, so validate would check nothing and pass "
+                 "(`allow-no-rules: true` in .prio.yaml if that is meant)")
+            return 2
+        _err(f"note: no rule is on ({where}, allow-no-rules: true): nothing was checked")
     refuse_inputs(o.output_file, [settings.path])  # the .prio.yaml found upward is an input too
     from prio.yunikorn import releases
 
@@ -137,18 +146,25 @@ def _run(o: ValidateOptions, fmt: str) -> int:
 
         upgrade(results, release, target)
     for e in errors:
-        sys.stderr.write(f"prio: {e}\n" + getattr(e, "frame", ""))  # a syntax error shows its line and a caret
+        say(str(e))
+        sys.stderr.write(frame(e))  # a syntax error shows its line and a caret
     if o.verbose:
         if settings.path:
-            sys.stderr.write(f"prio: settings from {settings.path}\n")
+            say(f"prio: settings from {settings.path}")
+        elif o.no_config:
+            sys.stderr.write("prio: settings: none (--no-config)\n")
+        else:
+            where = "from here up to the repository root" if settings_mod.repository_root() else \
+                "in the working directory (outside a repository no folder above it is searched)"
+            say(f"prio: settings: none (no .prio.yaml or .prio.yml {where})")
         for r in results:
             for n in r.notes:
-                sys.stderr.write(("" if n.startswith("prio: ") else "prio: ") + n + "\n")
+                say(n)
     report = suppress.apply(results, settings, checked.files)
     report.skipped, report.notes = checked.skipped, checked.notes
     if o.verbose:
         for n in checked.notes:
-            sys.stderr.write(f"prio: {n}\n")
+            say(f"prio: {n}")
     failing = ("error", "warning") if o.strict else ("error",)
     code = 2 if errors else 1 if any(f.severity in failing for f in report.findings) else 0
 

@@ -250,11 +250,8 @@ def _configmap(name, text, node, doc) -> list[Unit]:
         out.append(Unit("queues", inner, f"{label}, data.{key}"))
     for key in sorted(k for k in binary if k == f"{qkey}.gz"):
         pos = doc.pos(("binaryData", key), "key")
-        import base64
-        import gzip
-
+        raw = _gunzip(name, key, binary[key], pos)
         try:
-            raw = gzip.decompress(base64.b64decode(str(binary[key]), validate=False))[: 16 * 1024 * 1024]
             from prio.io.source import decode
 
             inner_text = decode(name, raw)  # UTF-8, or UTF-16/32 with a BOM
@@ -269,6 +266,42 @@ def _configmap(name, text, node, doc) -> list[Unit]:
         inner.issues.append(Issue("PRIO007", (), f"binaryData.{key} is compressed: positions inside it point at the key", pos=pos))
         out.append(Unit("queues", inner, f"{label}, binaryData.{key}"))
     return out
+
+
+def _gunzip(name: str, key: str, value, pos) -> bytes:
+    """binaryData's base64 gzip payload, unpacked a chunk at a time up to the cap
+    (prio.io.caps.UNPACKED_BYTES): a gzip bomb is refused after the cap, never unpacked whole,
+    and a payload larger than the cap is refused, never cut."""
+    import base64
+    import binascii
+    import zlib
+
+    from prio.io import caps
+
+    limit = caps.UNPACKED_BYTES.value()
+    try:
+        packed = base64.b64decode(str(value), validate=False)
+    except (binascii.Error, ValueError) as e:
+        raise InputError(name, f"binaryData.{key} is not base64 gzip UTF-8 text ({type(e).__name__})", pos.line, pos.column) from None
+    out = bytearray()
+    try:
+        while packed:  # gzip members one after another, as gzip.decompress reads them
+            member = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            chunk = member.decompress(packed, limit + 1 - len(out))
+            while True:
+                out += chunk
+                if len(out) > limit:
+                    raise InputError(name, f"binaryData.{key} unpacks to more than {limit} bytes; prio unpacks at most that "
+                                           f"({caps.UNPACKED_BYTES.env}=N raises the cap)", pos.line, pos.column)
+                if member.eof or not member.unconsumed_tail:
+                    break
+                chunk = member.decompress(member.unconsumed_tail, limit + 1 - len(out))
+            if not member.eof:
+                raise zlib.error("truncated gzip data")
+            packed = member.unused_data.lstrip(b"\0")
+    except zlib.error as e:
+        raise InputError(name, f"binaryData.{key} is not base64 gzip UTF-8 text ({type(e).__name__})", pos.line, pos.column) from None
+    return bytes(out)
 
 
 def _helm_values(name, text, node, doc) -> list[Unit]:

@@ -6,11 +6,18 @@ it passes) and a cap on what is read of its output (a million pods is about a gi
 as for snapshot files). Every fault is one InputError naming what was asked: kubectl missing,
 no current context or an unknown one, the API server unreachable, forbidden, not found, a
 deadline passed, output that is not JSON. kubectl's own message is quoted by its last line
-only, with anything that looks like a token left out."""
+only, with every common shape of credential masked (`_mask`).
+
+kubectl runs in a process group of its own, and the deadline ends the whole group: a wrapper
+script that does not `exec` (or an exec credential plugin) would otherwise keep the output pipe
+open and prio waiting. Its stderr is read while it runs, keeping only the tail, so a flood of
+warnings can never fill the pipe and stall it."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
 import subprocess
 import threading
 
@@ -20,7 +27,14 @@ DEFAULT_TIMEOUT = 30.0  # seconds for one kubectl call, connecting included
 MAX_OUTPUT_BYTES = 1024 * 1024 * 1024
 _STDERR_BYTES = 64 * 1024
 _CHUNK = 1024 * 1024
-_SECRET = re.compile(r"(?i)(bearer\s+|token[=:]\s*|password[=:]\s*)\S+")
+# The shapes credentials take in kubectl's and its auth plugins' messages: each keeps its
+# first group (what names the secret) and loses the rest. One list, tested shape by shape.
+_SECRETS = tuple(re.compile(p) for p in (
+    r"(?i)(\b(?:bearer|basic)\s+)[^\s\"',;]+",                           # Authorization: Bearer/Basic X
+    r"(?i)([\"']?\b[\w-]*(?:token|secret|password|passwd)[\"']?\s*[=:]\s*[\"']?)[^\s\"',;}]+",  # key: value, key=value, JSON
+    r"(?i)(\b[a-z][a-z0-9+.-]*://[^/\s:@]*:)[^@\s/]+(?=@)",               # scheme://user:PASSWORD@host
+    r"()\beyJ[\w-]*\.[\w-]+\.[\w-]*",                                  # a JWT: base64url JSON header
+))
 
 
 def command(args: list[str], context: str | None = None) -> list[str]:
@@ -40,7 +54,9 @@ def get(args: list[str], context: str | None = None, timeout: float | None = Non
     name = label(args, context)
     argv = command(args, context)
     try:
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        # a session of its own: the deadline can end kubectl and everything it started
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                start_new_session=True)
     except FileNotFoundError:
         raise InputError(name, "kubectl is not on PATH: install it, or give the cluster's objects as files "
                                "(kubectl get pods -A -o json > pods.json)") from None
@@ -50,11 +66,19 @@ def get(args: list[str], context: str | None = None, timeout: float | None = Non
 
     def kill() -> None:
         timed_out.set()
-        proc.kill()
+        _kill_group(proc)
 
     timer = threading.Timer(timeout or DEFAULT_TIMEOUT, kill)
-    err: list[bytes] = []
-    reader = threading.Thread(target=lambda: err.append(proc.stderr.read(_STDERR_BYTES)), daemon=True)
+    err = bytearray()
+
+    def drain() -> None:
+        # read all of it (a full pipe would stall kubectl), keep the tail: the summary is last
+        while chunk := proc.stderr.read(_CHUNK):
+            err.extend(chunk)
+            if len(err) > _STDERR_BYTES:
+                del err[:-_STDERR_BYTES]
+
+    reader = threading.Thread(target=drain, daemon=True)
     timer.start()
     reader.start()
     try:
@@ -65,22 +89,23 @@ def get(args: list[str], context: str | None = None, timeout: float | None = Non
                 break
             out += chunk
         if len(out) > limit:
-            proc.kill()
+            _kill_group(proc)
             raise InputError(name, f"kubectl printed more than {limit} bytes; prio reads at most that much")
         code = proc.wait()
         reader.join(timeout=5)
     finally:
         timer.cancel()
         if proc.poll() is None:
-            proc.kill()
+            _kill_group(proc)
         proc.wait()
+        reader.join(timeout=5)
         proc.stdout.close()
         proc.stderr.close()
     if timed_out.is_set():
         raise InputError(name, f"kubectl did not answer within {timeout or DEFAULT_TIMEOUT:g} seconds "
                                "(PRIO_KUBECTL_TIMEOUT=SECONDS to wait longer)")
     if code != 0:
-        raise InputError(name, _fault(b"".join(err).decode("utf-8", "replace"), code))
+        raise InputError(name, _fault(bytes(err).decode("utf-8", "replace"), code))
     text = out.decode("utf-8", "replace")
     if text.strip():
         try:
@@ -90,11 +115,29 @@ def get(args: list[str], context: str | None = None, timeout: float | None = Non
     return text
 
 
+def _kill_group(proc: subprocess.Popen) -> None:
+    """End kubectl and whatever it started (its session's process group)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:  # already gone (or no such group): kill the one process we know
+        try:
+            proc.kill()
+        except OSError:
+            pass
+
+
+def _mask(text: str) -> str:
+    """`text` with every credential of the shapes in _SECRETS written as ***."""
+    for pattern in _SECRETS:
+        text = pattern.sub(lambda m: m.group(1) + "***", text)
+    return text
+
+
 def _fault(stderr: str, code: int) -> str:
     """kubectl's failure as one line: what it means for prio, then kubectl's last line."""
     # kubectl's own summary is its last line (klog lines may come before it)
     first = next((ln.strip() for ln in reversed(stderr.splitlines()) if ln.strip()), f"kubectl exited with status {code}")
-    first = _SECRET.sub(lambda m: m.group(1) + "***", first)[:300]
+    first = _mask(first)[:300]
     low = stderr.lower()
     if "current-context is not set" in low or "no configuration has been provided" in low:
         why = "kubectl has no current context: give --context NAME, or set one (kubectl config use-context NAME)"

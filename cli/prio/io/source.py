@@ -3,14 +3,17 @@ from __future__ import annotations
 
 import codecs
 import os
+import stat
 import sys
 from dataclasses import dataclass
 
 from prio.errors import InputError
+from prio.io import caps
 
 # Real queue configs are kilobytes; snapshots of a million asks are large but JSON-friendly.
-MAX_CONFIG_BYTES = 16 * 1024 * 1024
-MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024
+# The defaults of the caps (prio.io.caps): the environment raises them for a run.
+MAX_CONFIG_BYTES = caps.CONFIG_BYTES.default
+MAX_SNAPSHOT_BYTES = caps.INPUT_BYTES.default
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
 
 
@@ -47,6 +50,10 @@ def read(path: str, limit: int | None = None) -> Source:
     """Read one path ("-" = stdin). Never writes; refuses directories, specials and huge files."""
     if limit is None:
         limit = MAX_CONFIG_BYTES
+    cap = {caps.CONFIG_BYTES.default: caps.CONFIG_BYTES, caps.INPUT_BYTES.default: caps.INPUT_BYTES}.get(limit)
+    if cap is not None:
+        limit = cap.value()  # a kind's default limit, raised by the environment where it says so
+    hint = f" ({cap.env}=N raises the cap)" if cap is not None else ""
     if path in PROVIDED:
         return Source("<stdin>" if path == "-" else path, PROVIDED[path])
     if path == "-":
@@ -63,26 +70,57 @@ def read(path: str, limit: int | None = None) -> Source:
         if os.path.isdir(path):
             raise InputError(name, "is a directory")
         if st.st_size > limit:
-            raise InputError(name, f"file is {st.st_size} bytes; prio reads at most {limit} bytes of this kind of input")
+            raise InputError(name, f"file is {st.st_size} bytes; prio reads at most {limit} bytes of this kind of input{hint}")
         try:
             with open(path, "rb") as fh:
                 data = fh.read(limit + 1)
         except OSError as e:
             raise InputError(name, e.strerror or str(e)) from None
     if len(data) > limit:
-        raise InputError(name, f"input exceeds {limit} bytes; prio reads at most that much of this kind of input")
+        raise InputError(name, f"input exceeds {limit} bytes; prio reads at most that much of this kind of input{hint}")
     return Source(name, decode(name, data))
 
 
-def expand(paths: list[str]) -> list[str]:
-    """Directories become the YAML/JSON files below them (sorted); other paths pass unchanged."""
+def in_tree(root: str, path: str) -> str | None:
+    """Why `path`, found under the directory `root`, is not read (None: it is): only regular
+    files are, and a symlink only when its target is one inside `root`. A FIFO would block the
+    run forever, a device or a link to /dev/stdin wait on input, and a link out of the tree
+    quote another file's lines (issue 43, item 4). Looked at with lstat: nothing is opened."""
+    try:
+        st = os.lstat(path)
+    except OSError as e:
+        return e.strerror or str(e)
+    if stat.S_ISLNK(st.st_mode):
+        real, top = os.path.realpath(path), os.path.realpath(root)
+        if os.path.commonpath([real, top]) != top:
+            return "a symlink to outside the directory, not followed"
+        try:
+            st = os.stat(real)
+        except OSError:
+            return "a symlink to nothing"
+    if not stat.S_ISREG(st.st_mode):
+        return "not a regular file (a FIFO, a socket or a device), not opened"
+    return None
+
+
+def expand(paths: list[str], skipped: list | None = None) -> list[str]:
+    """Directories become the regular YAML/JSON files below them (sorted, see in_tree); other
+    paths pass unchanged. What a directory holds but is not read goes to `skipped` as notes."""
     out: list[str] = []
     for p in paths:
         if p != "-" and os.path.isdir(p):
             found = []
-            for dirpath, dirnames, filenames in os.walk(p):
+            for dirpath, dirnames, filenames in os.walk(p):  # symlinked directories are not walked
                 dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-                found += [os.path.join(dirpath, f) for f in filenames if f.endswith(YAML_SUFFIXES)]
+                for f in filenames:
+                    if not f.endswith(YAML_SUFFIXES):
+                        continue
+                    path = os.path.join(dirpath, f)
+                    why = in_tree(p, path)
+                    if why is None:
+                        found.append(path)
+                    elif skipped is not None:
+                        skipped.append(f"{path}: skipped: {why}")
             out += sorted(found)
         else:
             out.append(p)

@@ -151,7 +151,7 @@ def check_paths(paths: list[str], options: Options | None = None):
     below: dict = {}  # each directory named -> the files found below it
     todo: list = []
     for p in list(paths) + list(extra):  # --priority-classes files are linted too
-        found = source.expand([p])
+        found = source.expand([p], report.notes)
         if found != [p]:
             below[p] = found
         todo += [f for f in found if f not in todo]

@@ -11,10 +11,15 @@ per-path-ignores:                 # optional: each entry needs a reason
     rules: [PRIO201]              # optional: all rules when absent
     reason: upstream chart, tracked in OPS-123
 yunikornVersion: "1.8"            # optional: the YuniKorn release to judge for (default: the newest)
+allow-no-rules: false             # optional: true lets select/ignore leave no rule on
 ```
 
 The file is found upward from the working directory (`.prio.yaml`, then `.prio.yml`, in each
-directory up to the filesystem root), or given with `--config`. `paths` patterns are relative to
+directory) up to the repository root, the first directory holding `.git` (a directory, or the
+file of a worktree); outside a repository only the working directory is searched. A file planted
+in a parent folder (/tmp, a home directory) therefore applies to no project below it. Or it is
+given with `--config`. Settings that leave no rule on are refused (validate would check nothing
+and pass) unless `allow-no-rules: true` says it is meant (prio.cli.validate_run). `paths` patterns are relative to
 the directory holding the config file: `*` and `?` stay within one path segment, `**` spans
 segments, a trailing `/` means everything below, and a pattern without `/` matches a file name
 in any directory. Anything wrong in the file is a one-line error and exit 2: prio never guesses.
@@ -28,7 +33,7 @@ from dataclasses import dataclass, field
 from prio.diagnostics import SEVERITIES as SEVERITY_LEVELS
 
 CONFIG_NAMES = (".prio.yaml", ".prio.yml")
-KEYS = ("select", "ignore", "severity", "per-path-ignores", "yunikornVersion")
+KEYS = ("select", "ignore", "severity", "per-path-ignores", "yunikornVersion", "allow-no-rules")
 ENTRY_KEYS = ("paths", "rules", "reason")
 
 
@@ -41,10 +46,10 @@ class PathIgnore:
     patterns: tuple  # of the patterns as written
     rules: frozenset | None  # rule ids; None: every rule
     reason: str
-    regexes: tuple = ()
+    globs: tuple = ()  # of PathGlob
 
     def matches(self, relpath: str) -> bool:
-        return any(r.match(relpath) for r in self.regexes)
+        return any(g.match(relpath) for g in self.globs)
 
 
 @dataclass
@@ -56,6 +61,7 @@ class Settings:
     severity: dict = field(default_factory=dict)  # rule id -> level
     per_path_ignores: list = field(default_factory=list)
     yunikorn_version: str | None = None  # yunikornVersion: the release judged for, as written (--yunikorn-version wins)
+    allow_no_rules: bool = False  # select/ignore may leave no rule on (said in the file)
 
     def enabled(self, rule_id: str) -> bool:
         return (self.select is None or rule_id in self.select) and rule_id not in self.ignore
@@ -80,45 +86,116 @@ def _relative(file: str, base: str) -> str:
     return rel.replace(os.sep, "/")
 
 
-def glob_regex(pattern: str) -> re.Pattern:
-    """A path glob as a regex over `/`-separated relative paths (see the module doc)."""
+class PathGlob:
+    """A path pattern (see the module doc) matched over `/`-separated relative paths by a set of
+    positions moved one character at a time (Thompson's construction), so matching takes time
+    linear in the path whatever the pattern: `**/` thirty times over a deep path is no regex
+    backtracking for minutes (issue 43, item 3). No regex and no fnmatch: a class such as `[z-a]`
+    is refused when read, with a message, never an internal error or a Python warning."""
+
+    __slots__ = ("pattern", "_atoms")
+
+    def __init__(self, pattern: str, atoms: tuple):
+        self.pattern = pattern
+        # each atom: (test, loops, skip): `test(c)` says whether it takes character c; a looping
+        # atom takes any number of them; `skip` is how many atoms may be passed over unmatched
+        self._atoms = atoms
+
+    def _closure(self, states: set) -> set:
+        todo, seen = list(states), set(states)
+        while todo:
+            i = todo.pop()
+            if i == len(self._atoms):
+                continue
+            _, loops, skip = self._atoms[i]
+            for j in ((i + 1,) if loops else ()) + ((i + skip,) if skip else ()):
+                if j not in seen:
+                    seen.add(j)
+                    todo.append(j)
+        return seen
+
+    def match(self, path: str) -> bool:
+        atoms, end = self._atoms, len(self._atoms)
+        states = self._closure({0})
+        for c in path:
+            nxt = set()
+            for i in states:
+                if i < end:
+                    test, loops, _ = atoms[i]
+                    if test(c):
+                        nxt.add(i if loops else i + 1)
+            if not nxt:
+                return False
+            states = self._closure(nxt)
+        return end in states
+
+
+def _any(c: str) -> bool:
+    return True
+
+
+def _in_segment(c: str) -> bool:
+    return c != "/"
+
+
+def _char_class(pattern: str, body: str):
+    """The test of `[body]` (`!` or `^` first negates, `a-z` a range); a bad class is an error."""
+    negate = body[:1] in ("!", "^")
+    if negate:
+        body = body[1:]
+    ranges, i = [], 0
+    while i < len(body):
+        if i + 2 < len(body) and body[i + 1] == "-":
+            lo, hi = body[i], body[i + 2]
+            if lo > hi:
+                raise SettingsError(f"bad path pattern {pattern!r}: the range {lo}-{hi} is backwards")
+            ranges.append((lo, hi))
+            i += 3
+        else:
+            ranges.append((body[i], body[i]))
+            i += 1
+    ranges_t = tuple(ranges)
+    return lambda c: c != "/" and any(lo <= c <= hi for lo, hi in ranges_t) != negate
+
+
+def glob(pattern: str) -> PathGlob:
+    """A path pattern as a PathGlob (see the module doc); SettingsError for a bad one."""
     pat = pattern.replace("\\", "/")
     anywhere = "/" not in pat.rstrip("/")
     while pat.startswith("./"):
         pat = pat[2:]
     if pat.endswith("/"):
         pat += "**"
-    out, i, n = [], 0, len(pat)
+    slash = (lambda c: c == "/", False, 0)
+    # a pattern without / matches a file name in any directory: an optional `anything/` first
+    atoms: list = [(_any, True, 2), slash] if anywhere else []
+    i, n = 0, len(pat)
     while i < n:
         c = pat[i]
         if pat.startswith("**/", i):
-            out.append("(?:.*/)?")
+            atoms += [(_any, True, 2), slash]  # no directory, or any number of them
             i += 3
         elif pat.startswith("**", i):
-            out.append(".*")
+            atoms.append((_any, True, 0))
             i += 2
         elif c == "*":
-            out.append("[^/]*")
+            atoms.append((_in_segment, True, 0))
             i += 1
         elif c == "?":
-            out.append("[^/]")
+            atoms.append((_in_segment, False, 0))
             i += 1
         elif c == "[":
-            j = pat.find("]", i + 2 if pat[i + 1:i + 2] in ("!", "]") else i + 1)
+            k = i + 1 + (pat[i + 1:i + 2] in ("!", "^"))
+            k += pat[k:k + 1] == "]"  # a ] first is the character
+            j = pat.find("]", k)
             if j == -1:
-                out.append(re.escape(c))
-                i += 1
-            else:
-                body = pat[i + 1:j]
-                if body.startswith("!"):
-                    body = "^" + body[1:]
-                out.append("[" + body.replace("\\", "\\\\") + "]")
-                i = j + 1
+                raise SettingsError(f"bad path pattern {pattern!r}: a [ that is never closed (write [[] for the character)")
+            atoms.append((_char_class(pattern, pat[i + 1:j]), False, 0))
+            i = j + 1
         else:
-            out.append(re.escape(c))
+            atoms.append(((lambda ch: lambda x: x == ch)(c), False, 0))
             i += 1
-    body = "".join(out)
-    return re.compile(("(?:.*/)?" if anywhere else "") + body + r"\Z")
+    return PathGlob(pattern, tuple(atoms))
 
 
 def resolve_selectors(values, what: str, where: str = "") -> frozenset:
@@ -152,16 +229,30 @@ def _list(value, what: str, where: str) -> list:
     raise SettingsError(f"{where}{what}: expected a list, found {type(value).__name__}")
 
 
-def find(start: str | None = None) -> str | None:
-    """The nearest `.prio.yaml` (or `.prio.yml`) from `start` (the working directory) upward."""
+def repository_root(start: str | None = None) -> str | None:
+    """The first directory from `start` (the working directory) upward that holds `.git`."""
     d = os.path.abspath(start or os.getcwd())
+    while True:
+        if os.path.lexists(os.path.join(d, ".git")):
+            return d
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
+
+
+def find(start: str | None = None) -> str | None:
+    """The nearest `.prio.yaml` (or `.prio.yml`) from `start` (the working directory) upward, up
+    to the repository root; outside a repository, in `start` alone."""
+    d = os.path.abspath(start or os.getcwd())
+    root = repository_root(d) or d
     while True:
         for name in CONFIG_NAMES:
             p = os.path.join(d, name)
             if os.path.isfile(p):
                 return p
         parent = os.path.dirname(d)
-        if parent == d:
+        if d == root or parent == d:
             return None
         d = parent
 
@@ -243,6 +334,11 @@ def parse(path: str, text: str) -> Settings:
         if isinstance(data["yunikornVersion"], (dict, list)) or releases.get(raw) is None:
             raise SettingsError(f"{at(('yunikornVersion',))}yunikornVersion: expected one of {', '.join(releases.NAMES)}, found {raw or data['yunikornVersion']!r}")
         s.yunikorn_version = raw
+    allow = data.get("allow-no-rules")
+    if allow is not None:
+        if not isinstance(allow, bool):
+            raise SettingsError(f"{at(('allow-no-rules',))}allow-no-rules: expected true or false, found {allow!r}")
+        s.allow_no_rules = allow
     ppi = data.get("per-path-ignores")
     if ppi is not None:
         if not isinstance(ppi, list):
@@ -265,8 +361,15 @@ def parse(path: str, text: str) -> Settings:
             rules = None
             if entry.get("rules") is not None:
                 rules = resolve_selectors(_list(entry["rules"], "rules", at(here + ("rules",))), "rules", at(here + ("rules",)))
-            s.per_path_ignores.append(PathIgnore(tuple(patterns), rules, reason.strip(), tuple(glob_regex(p.strip()) for p in patterns)))
+            s.per_path_ignores.append(PathIgnore(tuple(patterns), rules, reason.strip(), _globs(patterns, at(here + ('paths',)))))
     return s
+
+
+def _globs(patterns, where: str) -> tuple:
+    try:
+        return tuple(glob(p.strip()) for p in patterns)
+    except SettingsError as e:
+        raise SettingsError(f"{where}{e}") from None
 
 
 def _did_you_mean(key, known) -> str:

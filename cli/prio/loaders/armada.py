@@ -10,6 +10,7 @@ from prio.loaders import armada_queues
 from prio.armada.model import Job, Queue, Report, Scenario, Settings, add
 from prio.armada.units import UnitError, parse_duration, parse_quantity, parse_timestamp
 from prio.errors import InputError
+from prio.io import caps
 from prio.diagnostics import format_path
 from prio.values import describe
 from prio.io.document import Document
@@ -25,7 +26,6 @@ ALIASES = {"priorityHalftime": "priorityHalfTime"}  # the spelling of Armada's d
 QUEUE_KEYS = ("name", "priorityFactor", "priority", "usage", "resourceLimits")
 REPORT_KEYS = ("time", "cluster", "queues")
 JOB_KEYS = ("queue", "requests", "count", "priority", "id", "runtime")
-MAX_JOBS = 100_000
 MAX_ROUNDS = 10_000
 
 
@@ -280,6 +280,7 @@ def _jobs(r: Reader, data: dict, names: set) -> list[Job]:
     ids = set()
     per_queue: dict = {}
     n = 0
+    max_jobs = caps.JOBS.value()
     for i, item in enumerate(r.sequence(("jobs",), data["jobs"])):
         path = ("jobs", i)
         e = r.mapping(path, item)
@@ -293,10 +294,10 @@ def _jobs(r: Reader, data: dict, names: set) -> list[Job]:
         if "requests" not in e:
             r.fail(path, "a job entry needs requests (the resources one job asks for)")
         requests = r.kube_resources(path + ("requests",), e["requests"])
-        count = r.integer(path + ("count",), e["count"], 0, MAX_JOBS) if e.get("count") is not None else 1
+        count = r.integer(path + ("count",), e["count"], 0, max_jobs) if e.get("count") is not None else 1
         n += count
-        if n > MAX_JOBS:
-            r.fail(path + ("count",), f"more than {MAX_JOBS} jobs in total; prio simulates at most that many")
+        if n > max_jobs:  # the total, before a job is made
+            r.fail(path + ("count",), caps.JOBS.exceeded(n, "in total with the counts expanded"))
         priority = r.number(path + ("priority",), e["priority"]) if e.get("priority") is not None else 0.0
         runtime = None
         if e.get("runtime") is not None:

@@ -16,6 +16,7 @@ from prio.armada.current.model import (DEFAULT_PRIORITY_CLASS, DEFAULT_PROTECTED
                                        Scenario)
 from prio.loaders.reader import Reader, kind_of_value
 from prio.errors import InputError
+from prio.io import caps
 from prio.io.yamlnodes import Document
 from prio.io.recognise import scheduler_of  # noqa: F401 - recognised by shape
 
@@ -28,7 +29,6 @@ CLASS_KEYS = ("priority", "preemptible", "maximumResourceFractionPerQueue")
 QUEUE_KEYS = ("name", "priorityFactor")
 JOB_KEYS = ("queue", "requests", "priorityClass", "count")
 MULTIPLIER_KEYS = ("name", "multiplier")
-MAX_JOBS = 100_000
 INT32 = (-2**31, 2**31 - 1)
 
 # Armada's shipped config (config/scheduler/config.yaml) when the scenario gives no classes.
@@ -152,10 +152,11 @@ def build(file: str, doc: Document, manifests: list | None = None) -> Scenario:
         mult_by_name[name] = m  # a name listed twice: the last wins, as maps.FromSlice does
     multipliers = tuple(mult_by_name.get(k, 0.0) for k in resources)
 
+    n_jobs = sum(e[-1] for e in raw_running) + sum(e[-1] for e in raw_jobs)
+    if n_jobs > caps.JOBS.value():  # the total, before a job is made
+        r.fail((), caps.JOBS.exceeded(n_jobs, "in total with the counts expanded"))
     running = _expand(raw_running, "r", True, resources)
     jobs = _expand(raw_jobs, "j", False, resources)
-    if len(running) + len(jobs) > MAX_JOBS:
-        r.fail((), f"more than {MAX_JOBS} jobs in total; prio models at most that many")
     return Scenario(resources, total, multipliers, tuple(considered), protected, prefer_large, classes, queues,
                     running, jobs, notes)
 
@@ -230,7 +231,7 @@ def _entries(r: Reader, data: dict, key: str, names: set, classes: dict) -> list
             where = path + ("priorityClass",) if e.get("priorityClass") is not None else path
             r.fail(where, f"priority class {pc!r} is not defined" + (f"; did you mean {close[0]!r}?" if close else
                    f"; defined: {', '.join(sorted(classes))}") + " (Armada refuses a job of an unknown class)")
-        count = r.integer(path + ("count",), e["count"], 0, MAX_JOBS) if e.get("count") is not None else 1
+        count = r.integer(path + ("count",), e["count"], 0, caps.JOBS.value()) if e.get("count") is not None else 1
         out.append((i, queue, req, pc, count))
     return out
 

@@ -341,7 +341,7 @@ def _expand_dirs(paths: list[str]):
         except OSError as e:
             raise InputError(p, e.strerror or str(e)) from None
         files = [os.path.join(p, f) for f in names if f.endswith(source.YAML_SUFFIXES) and not f.startswith(".")
-                 and os.path.isfile(os.path.join(p, f))]
+                 and source.in_tree(p, os.path.join(p, f)) is None]
         if not files:
             raise InputError(p, f"a directory with no YAML or JSON files; expected {EXPECTED}")
         out += files

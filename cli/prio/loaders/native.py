@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from prio.io.recognise import is_native  # noqa: F401 - recognised by shape
 from prio.kube.priorityclass import PREEMPTION_POLICIES, PriorityClass, ResolveError, resolve
+from prio.io import caps
 from prio.loaders.reader import Reader, parse_time, to_ns
 from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn import resources
@@ -82,6 +83,8 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
     start_line = doc.start.line if no_positions else None
     shapes: dict = {}
     order = 0
+    max_asks = caps.ASKS.value()
+    before = 0  # asks of the applications read so far: the cap is on the total, checked before expanding
     lo, hi = INT32_MIN, INT32_MAX
     same = {}.setdefault  # one int object per priority value, shared by its asks
     new_ask = tuple.__new__  # Ask(...) without NamedTuple's Python-level __new__
@@ -162,6 +165,8 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
             count = get("count", 1)
             if type(count) is not int or count < 1 or count > MAX_COUNT:
                 r.fail(ap + ("asks", j, "count"), f"count must be a whole number from 1 to {MAX_COUNT}, found {count!r}")
+            if count > 1 and before + len(asks_out) + count > max_asks:
+                r.fail(ap + ("asks", j, "count"), caps.ASKS.exceeded(before + len(asks_out) + count, "in total with the counts expanded"))
             rv = get("resources", _DEFAULT)
             if rv is _DEFAULT:
                 res = DEFAULT_RESOURCES
@@ -203,6 +208,9 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
                         r.fail(ap + ("asks", j), f"ask id {ask_id!r} appears twice in application {app_id}")
                     ids.add(ask_id)
                 asks_out.append(Ask(ask_id, prio, res, when, order, pp or "", *gang))
+        before += len(asks_out)
+        if before > max_asks:  # asks of count 1 only: bounded by the file's size, stopped here
+            r.fail(ap + ("asks",), caps.ASKS.exceeded(before, "in total"))
         snap.apps.append(app)
     return snap
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from prio.yunikorn import properties as P
+from prio.io import caps
 from prio.loaders.reader import Reader
 from prio.values import INT32_MAX, INT32_MIN, shown_number, too_long
 from prio.yunikorn.snapshot import App, Ask, QueueInfo, Snapshot
@@ -363,6 +364,8 @@ def load_apps(name: str, doc) -> Snapshot:
     legacy: list = []
     seen: dict[str, tuple] = {}
     order = 0
+    max_asks = caps.ASKS.value()
+    asks = 0  # made so far, over every application: the cap is on the total
     skipped = {}
     partitions = set()
     for a, ap in items:
@@ -421,6 +424,9 @@ def load_apps(name: str, doc) -> Snapshot:
                 count = _uint(r, kp + ("pendingCount",), k["pendingCount"], "pendingCount")
                 if count > MAX_COUNT:
                     r.fail(kp + ("pendingCount",), f"pendingCount {count} is more than prio handles ({MAX_COUNT})")
+            asks += count
+            if asks > max_asks:  # the total, before the asks are made
+                r.fail(kp + ("pendingCount",) if count > 1 else kp, caps.ASKS.exceeded(asks, "in total"))
             for c in range(count):
                 order += 1
                 ask_id = key if count == 1 else f"{key}-{c + 1}"

@@ -42,6 +42,12 @@ def grid(rows, headers, tablefmt: str) -> str:
     whose `---:` markers keep the alignment when rendered."""
     from tabulate import tabulate
 
+    from prio.render.printable import cell
+
+    # every cell and header escaped for its kind (a name's line break, control characters, markdown)
     rows = list(rows)
+    align = colalign(headers, rows)
+    rows = [tuple(cell(c, tablefmt) for c in r) for r in rows]
+    headers = [cell(h, tablefmt) for h in headers]  # a column may be named for a queue
     fmt = "pipe" if tablefmt == "github" else tablefmt
-    return tabulate(rows, headers=headers, tablefmt=fmt, disable_numparse=True, colalign=colalign(headers, rows))
+    return tabulate(rows, headers=headers, tablefmt=fmt, disable_numparse=True, colalign=align)

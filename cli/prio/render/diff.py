@@ -173,16 +173,15 @@ def _cut(body: list, rows: int):
 
 def _tabular(d, old, new, fmt, rows) -> str:
     from prio.render.align import grid
+    from prio.render.printable import cell
 
     md = fmt == "markdown"
-    out = [("**" + summary(d, old, new) + "**") if md else summary(d, old, new)]
+    head = cell(summary(d, old, new), "github" if md else "plain")  # it names the inputs: escaped for its kind
+    out = [f"**{head}**" if md else head]
     for title, headers, body in sections(d):
         shown, more = _cut(body, rows)
-        table = grid(shown, headers, "github" if md else "plain")
+        table = grid(shown, headers, "github" if md else "plain")  # grid escapes every cell for its kind
         if md:
-            # cells are plain text: a | would end the cell
-            table = table if "|" not in "".join("".join(r) for r in shown) else \
-                grid([[c.replace("|", "\\|") for c in r] for r in shown], headers, "github")
             out.append(f"<details><summary>{_html(title)} ({len(body)})</summary>\n\n{table}\n" + (f"\n{more}\n" if more else "") + "\n</details>")
         else:
             out.append(f"{title} ({len(body)})\n{table}" + (f"\n{more}" if more else ""))

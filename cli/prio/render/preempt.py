@@ -129,7 +129,7 @@ def _rich(result, asks, width, color) -> str:
     from rich.markup import escape
     from rich.tree import Tree
 
-    from prio.render.printable import Console
+    from prio.render.printable import Console, printable
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color, highlight=False, emoji=False)
@@ -137,14 +137,14 @@ def _rich(result, asks, width, color) -> str:
         if n:
             con.print()
         style = {"preempted": "bold yellow", "allocated": "bold green"}.get(r.outcome, "bold red")
-        con.print(f"[{style}]{escape(headline(r))}[/]", soft_wrap=True)
+        con.print(f"[{style}]{escape(printable(headline(r)))}[/]", soft_wrap=True)  # one line: a name's line break written out
         if r.outcome == "allocated" and r.fits_now:
             continue
         for line in _details(r):
-            con.print("  " + escape(line), soft_wrap=True)
+            con.print("  " + escape(printable(line)), soft_wrap=True)
         rank = _victim_rank(r)
         prio_at = dict(r.priority_by_queue)
-        tree = Tree(escape(f"{r.fence_root}  (fence root; ask priority here {prio_at.get(r.fence_root)})"))
+        tree = Tree(escape(printable(f"{r.fence_root}  (fence root; ask priority here {prio_at.get(r.fence_root)})")))
         nodes = {r.fence_root: tree}
 
         def branch(path: str):
@@ -156,14 +156,14 @@ def _rich(result, asks, width, color) -> str:
                 label += f"  (the ask's queue; ask priority {prio_at.get(path)})"
             elif path in prio_at:
                 label += f"  (ask priority here {prio_at[path]})"
-            nodes[path] = parent.add(escape(label))
+            nodes[path] = parent.add(escape(printable(label)))
             return nodes[path]
 
         branch(r.queue) if r.queue != r.fence_root else None
         for c in sorted((c for c in r.candidates if _in_scope(r, c)), key=lambda c: (c.queue, rank.get(c.id, 1 << 30), c.id)):
             mark = _mark(r, c, rank)
             sym = {"candidate": "[cyan]o[/]"}.get(mark, "[yellow]x[/]" if mark.startswith("victim") else "[dim]-[/]")
-            text = escape(f"{c.id}  P{c.priority}  {c.node}  {mark}: {c.why}")
+            text = escape(printable(f"{c.id}  P{c.priority}  {c.node}  {mark}: {c.why}"))
             branch(c.queue).add(f"{sym} {text}" if c.queue != r.fence_root else f"{sym} {text}")
         con.print(tree)
     con.print()
@@ -174,18 +174,19 @@ def _rich(result, asks, width, color) -> str:
 
 def _tabular(result, asks, tablefmt) -> str:
     from prio.render.align import grid
+    from prio.render.printable import cell
 
     out = []
     md = tablefmt == "github"
     for n, r in enumerate(asks):
         if n:
             out.append("")
-        out.append(("### " if md else "") + headline(r))
+        out.append(("### " if md else "") + cell(headline(r), tablefmt))  # escaped as a table's cells are
         if r.outcome == "allocated" and r.fits_now:
             continue
         out.append("")
         for line in _details(r):
-            out.append(("- " if md else "  ") + line)
+            out.append(("- " if md else "  ") + cell(line, tablefmt))
         rank = _victim_rank(r)
         rows = [(c.id, c.application, c.queue, c.node, c.priority, "" if c.compared_with is None else c.compared_with,
                  _mark(r, c, rank), c.why)

@@ -12,7 +12,22 @@ screen or hide a line. The one place of that rule for every human format:
   escaped (JSON is left alone: its encoder escapes control characters already); with colour on,
   the colour sequences rich wrote are kept and nothing else.
 
-JSON keeps the real ids (`\\u001b` in JSON text): machines read those, not terminals."""
+JSON keeps the real ids (`\\u001b` in JSON text): machines read those, not terminals.
+
+One escaping function per output kind, each used by every renderer of that kind (issue 43,
+item 2: a newline in a name must never start a line, where GitHub would read `::error::` or
+`::stop-commands::` as its own workflow command):
+
+- terminal and plain text, and XML values (junit: ElementTree escapes the markup itself):
+  `printable(value)`: every control character written out, `\\n` included;
+- markdown (PR comments, step summaries): `markdown(value)`: printable, then HTML and the
+  characters that open markup (`<` and `&`, `|`, backtick, the `](` of a link or an image) escaped, so `<!--` in an
+  id cannot hide the rest of a comment nor `![x](url)` fetch an image;
+- GitHub workflow commands: prio.render.validate.github's escape_data and escape_property (the
+  Actions toolkit's escaping of line breaks and separators), the other control characters then
+  written out by for_terminal over the whole output;
+- tables: `cell(value, tablefmt)`, which prio.render.align.grid applies to every cell.
+- HTML: the page's own script writes text nodes only (prio.render.html); JSON: its encoder."""
 from __future__ import annotations
 
 import functools
@@ -38,6 +53,27 @@ def printable(text: str, lines: bool = False) -> str:
     tabs (a whole rendered output, whose line breaks are the renderer's own)."""
     pattern = _BUT_LINES if lines else _ANY
     return pattern.sub(_escape, text) if pattern.search(text) else text
+
+
+_MARKDOWN = {"&": "&amp;", "<": "&lt;", "|": "\\|", "`": "\\`", "](": "]\\("}
+# HTML opens with < (a comment, a tag, an autolink), a link or an image with ](; a > opens nothing
+# inside a line (a value never starts one), and [ alone links nothing
+_MARKDOWN_SPECIAL = re.compile(r"[&<|`]|\]\(")
+
+
+def markdown(text: str) -> str:
+    """A value in markdown (prose or a table cell): its control characters written out (a line
+    break included: a value never starts a line), and every character that opens markup or HTML
+    escaped, so the value reads as the text it is."""
+    text = printable(text)
+    return _MARKDOWN_SPECIAL.sub(lambda m: _MARKDOWN[m.group()], text) if _MARKDOWN_SPECIAL.search(text) else text
+
+
+def cell(value, tablefmt: str) -> str:
+    """A table cell, or a line of prose holding names, of a plain (`plain`) or markdown
+    (`github`, tabulate's name) output, escaped for its kind."""
+    text = value if isinstance(value, str) else str(value)
+    return markdown(text) if tablefmt == "github" else printable(text)
 
 
 def _colour_kept(text: str) -> str:

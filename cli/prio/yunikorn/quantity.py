@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from prio.values import shown_number, too_long
 
 _QTY = re.compile(r"(?P<n>[0-9]+)[ \t\n\f\r]*(?P<s>([mkKMGTPE]i?)?)")  # Go's \s is ASCII only
 _MULT = {"": 1, "k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15, "E": 10**18,
@@ -22,6 +23,8 @@ def parse(key: str, value: str) -> int:
     m = _QTY.fullmatch(s)
     if not m:
         raise QuantityError(f"invalid quantity {value!r} for {key}: expected an unsigned integer with an optional suffix (k M G T P E, Ki Mi Gi Ti Pi Ei{', m' if key == VCORE else ''})")
+    if too_long(m.group("n")):  # past int64 whatever the suffix; int() would be wasted work (or refused)
+        raise QuantityError(f"invalid quantity {shown_number(m.group('n'))} for {key}: overflow (does not fit int64)")
     n, suffix = int(m.group("n")), m.group("s")
     if key == VCORE:
         if suffix == "m":

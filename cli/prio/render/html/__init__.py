@@ -20,8 +20,25 @@ from importlib import resources
 
 from prio import __version__
 
-# Nothing leaves the page: no request of any kind, inline style and script only.
-CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+# Nothing leaves the page: no request of any kind, inline style, and no script but the page's own,
+# pinned by its hash (issue 43, item 7): a script element that reached the page by any other way
+# would not run, where 'unsafe-inline' would run it. The data elements are not scripts to CSP.
+_CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src '{script}'; img-src data:; base-uri 'none'; "
+        "form-action 'none'")
+
+
+def script_text() -> str:
+    """The text of the page's one script element, exactly as written (what its hash is of)."""
+    return f"\n{asset('report.js')}"
+
+
+def csp() -> str:
+    """The page's Content-Security-Policy, its script pinned by SHA-256."""
+    import base64
+    import hashlib
+
+    digest = base64.b64encode(hashlib.sha256(script_text().encode("utf-8")).digest()).decode("ascii")
+    return _CSP.format(script=f"sha256-{digest}")
 
 TITLES = {"explain": "queue priorities", "simulate": "scheduling order", "preempt": "preemption", "diff": "config change"}
 KUEUE_TITLES = {"explain": "Kueue cohorts and queues", "simulate": "Kueue admission cycles", "diff": "Kueue setup change"}
@@ -44,7 +61,7 @@ def page(command: str, chunks, context: dict):
     titles = KUEUE_TITLES if context.get("model") == "kueue" else TITLES
     title = f"prio {command}: {titles.get(command, command)}" + (f" ({what})" if what else "")
     yield ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-           f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">\n"
+           f"<meta http-equiv=\"Content-Security-Policy\" content=\"{csp()}\">\n"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
            "<meta name=\"color-scheme\" content=\"light dark\">\n"
            f"<meta name=\"generator\" content=\"prio {html.escape(__version__)}\">\n"
@@ -58,4 +75,4 @@ def page(command: str, chunks, context: dict):
         yield embed(c)
     yield "</script>\n<script type=\"application/json\" id=\"prio-context\">"
     yield embed(json.dumps(context, separators=(",", ":")))
-    yield f"</script>\n<script>\n{asset('report.js')}</script>\n</body>\n</html>\n"
+    yield f"</script>\n<script>{script_text()}</script>\n</body>\n</html>\n"

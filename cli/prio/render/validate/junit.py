@@ -6,19 +6,20 @@ the job fails). A clean file gets one passing testcase, so dashboards count it; 
 not read gets a testcase with an `<error>`. No timestamps: the same input gives the same bytes."""
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 
 from prio.diagnostics import Report
-from prio.render.printable import for_terminal
+from prio.render.printable import for_terminal, printable
 from prio.render.validate.common import by_file, location
 
-# Characters XML 1.0 cannot carry at all, even escaped.
-_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+# Characters XML 1.0 cannot carry at all, even escaped (printable writes the controls out).
+_INVALID = str.maketrans({"\ufffe": "\ufffd", "\uffff": "\ufffd"})
 
 
 def _x(s) -> str:
-    return _INVALID.sub("\ufffd", str(s))
+    """A value of the XML: control characters (XML 1.0 cannot carry most) and line breaks written
+    out, so no text of an input starts a line of the output (ElementTree escapes the markup)."""
+    return printable(str(s)).translate(_INVALID)
 
 
 @for_terminal

@@ -3,19 +3,23 @@ $GITHUB_STEP_SUMMARY (GitHub and GitLab flavoured markdown)."""
 from __future__ import annotations
 
 from prio.diagnostics import Report
-from prio.render.printable import for_terminal
+from prio.render.printable import for_terminal, markdown, printable
 from prio.render.validate.common import location
 
 
 def cell(s: str) -> str:
-    """Text safe in a table cell: pipes escaped, line breaks as <br>, HTML specials escaped."""
-    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
-    return "<br>".join(s.splitlines()) if s else s
+    """Text safe in a table cell: prio's own line breaks as <br>, each line escaped as markdown
+    (prio.render.printable.markdown: pipes, HTML, control characters)."""
+    return "<br>".join(markdown(ln) for ln in s.splitlines()) if s else s
 
 
 def code(s: str) -> str:
-    s = " ".join(s.splitlines()).replace("|", "\\|")
-    fence = "``" if "`" in s else "`"
+    """A code span (HTML and markdown inside it are text): its fence longer than any run of
+    backticks in `s`, so no name can close it early (CommonMark's rule)."""
+    import re
+
+    s = printable(s).replace("|", "\\|")  # a line break is escaped; a pipe would end the table cell
+    fence = "`" * (max((len(run) for run in re.findall("`+", s)), default=0) + 1)
     pad = " " if s.startswith("`") or s.endswith("`") else ""
     return f"{fence}{pad}{s}{pad}{fence}"
 

@@ -19,7 +19,7 @@ def render(report: Report, sources: dict | None = None, color: bool = False, fra
     from rich.markup import escape
 
     from prio.lint.registry import RULES
-    from prio.render.printable import Console
+    from prio.render.printable import Console, printable
     from prio.render.validate.hints import hint
 
     buf = io.StringIO()
@@ -30,7 +30,9 @@ def render(report: Report, sources: dict | None = None, color: bool = False, fra
 
     for f in input_error_findings(input_errors) + list(report.findings):
         loc = f.file + (f":{f.line}" + (f":{f.column}" if f.column else "") if f.line else "")
-        con.print(f"[bold]{escape(loc)}[/]: [{_STYLE[f.severity]}]{f.severity}[/] [bold]{f.rule}[/] ({f.name}) {escape(f.message)}")
+        # a file name or a key with a line break never starts a line of its own (printable)
+        con.print(f"[bold]{escape(printable(loc))}[/]: [{_STYLE[f.severity]}]{f.severity}[/] [bold]{f.rule}[/] ({f.name}) "
+                  f"{escape(printable(f.message))}")
         if frames and f.line and sources and f.file in sources:
             lines = lines_of.get(f.file)
             if lines is None:
@@ -38,7 +40,7 @@ def render(report: Report, sources: dict | None = None, color: bool = False, fra
             if 0 < f.line <= len(lines):
                 text = lines[f.line - 1].rstrip("\r").expandtabs(1)
                 gutter = f"{f.line:>5} | "
-                con.print(escape(gutter + text), style="dim" if color else None)
+                con.print(escape(gutter + printable(text)), style="dim" if color else None)
                 con.print(" " * (len(gutter) - 2) + "| " + " " * max((f.column or 1) - 1, 0) + f"[{_STYLE[f.severity]}]^[/]")
         if frames and f.rule in RULES and f.rule != "PRIO000":  # the rule's Fix, on one line (ruff's help:)
             con.print("      " + escape(hint(RULES[f.rule], f.fix)), style="dim" if color else None)

@@ -1,0 +1,48 @@
+"""The caps on the work a small input can ask for (issue 43, item 1), each checked before the
+work, so a 5 KB snapshot cannot make prio expand half a billion asks nor a 1 MB ConfigMap unpack
+to gigabytes. One line naming the input, exit 2, when an input passes one; each default allows
+the largest real clusters, and an environment variable raises it for the run:
+
+| cap | default | environment |
+| --- | --- | --- |
+| asks in a snapshot, REST answer or pod list, counts expanded | 2,000,000 | PRIO_MAX_ASKS |
+| jobs of an Armada scenario, counts expanded | 100,000 | PRIO_MAX_JOBS |
+| bytes a ConfigMap's binaryData unpacks to | 16 MiB | PRIO_MAX_UNPACKED_BYTES |
+| bytes of a snapshot, REST answer, pod list (any input but a config) | 1 GiB | PRIO_MAX_INPUT_BYTES |
+| bytes of a config file | 16 MiB | PRIO_MAX_CONFIG_BYTES |
+
+docs/security.md states them; a value that is not a whole number above 0 is refused."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from prio.errors import InputError
+
+
+@dataclass(frozen=True)
+class Cap:
+    env: str
+    default: int
+    what: str  # what is counted, in messages ("asks", "bytes")
+
+    def value(self) -> int:
+        """The cap for this run: the environment's, else the default."""
+        raw = os.environ.get(self.env, "").strip().replace("_", "")
+        if not raw:
+            return self.default
+        if not raw.isdigit() or int(raw) < 1 or len(raw) > 19:
+            raise InputError(self.env, f"must be a whole number above 0, not {os.environ[self.env]!r}")
+        return int(raw)
+
+    def exceeded(self, found: int, of: str = "") -> str:
+        """The message for `found` over the cap (`of`: what holds them, "in total")."""
+        return (f"{found} {self.what}{f' {of}' if of else ''}, more than prio reads ({self.value()}); "
+                f"{self.env}=N raises the cap")
+
+
+ASKS = Cap("PRIO_MAX_ASKS", 2_000_000, "asks")
+JOBS = Cap("PRIO_MAX_JOBS", 100_000, "jobs")
+UNPACKED_BYTES = Cap("PRIO_MAX_UNPACKED_BYTES", 16 * 1024 * 1024, "bytes")
+INPUT_BYTES = Cap("PRIO_MAX_INPUT_BYTES", 1024 * 1024 * 1024, "bytes")
+CONFIG_BYTES = Cap("PRIO_MAX_CONFIG_BYTES", 16 * 1024 * 1024, "bytes")
