@@ -63,13 +63,15 @@ class Constraints(NamedTuple):
     pairs, None when absent (an empty {} is not absent: NodeAffinity's PreFilter then runs);
     `required`: the required node affinity's terms, None when there is none; `preferred`: the
     preferred terms, carried as written (plain JSON text) and never judged; `node_name`:
-    spec.nodeName (or the node a YuniKorn DaemonSet pod requires)."""
+    spec.nodeName; `required_node`: the node YuniKorn must place it on (the shim's required
+    node of a YuniKorn DaemonSet pod: the core tries no other node)."""
 
     selector: tuple | None = None
     required: tuple | None = None
     tolerations: tuple = ()
     node_name: str = ""
     preferred: str = ""
+    required_node: str = ""
 
     def is_empty(self) -> bool:
         return self == NONE
@@ -97,7 +99,10 @@ NAME_MISMATCH = Verdict("Filter", "NodeName", "NodeName", "node(s) didn't match 
 SELECTOR_MISMATCH = Verdict("Filter", "NodeAffinity", "NodeAffinity", "node(s) didn't match Pod's node affinity/selector",
                             "NodeSelectorMismatch")
 TAINT_CODE = "TaintNotTolerated"
-CODES = ("NodeNotEligible", "AffinityConflict", "NodeUnschedulable", "NodeNameMismatch", TAINT_CODE, "NodeSelectorMismatch")
+# not a plugin's: the core places an ask with a required node there or nowhere
+OTHER_NODE = Verdict("", "", "", "not the pod's required node", "RequiredNodeMismatch")
+CODES = ("NodeNotEligible", "AffinityConflict", "NodeUnschedulable", "NodeNameMismatch", TAINT_CODE, "NodeSelectorMismatch",
+         "RequiredNodeMismatch")
 
 
 def untolerated(taint: Taint) -> Verdict:
@@ -108,83 +113,85 @@ def untolerated(taint: Taint) -> Verdict:
 
 # ---- reading Kubernetes' shapes (already parsed JSON) -----------------------------------------
 
-def _str(v, where: str) -> str:
+def _str(v, where: tuple) -> str:
     if v is None:
         return ""
     if not isinstance(v, str):
-        raise ValueError(where, f"must be a string, found {v!r}")
+        raise ValueError(where, f"{where[-1]} must be a string, found {v!r}")
     return v
 
 
-def _list(v, where: str) -> list:
+def _list(v, where: tuple) -> list:
     if v is None:
         return []
     if not isinstance(v, list):
-        raise ValueError(where, f"must be a list, found {type(v).__name__}")
+        raise ValueError(where, f"{where[-1]} must be a list, found {type(v).__name__}")
     return v
 
 
-def _requirement(r, where: str) -> Requirement:
+def _requirement(r, where: tuple) -> Requirement:
     if not isinstance(r, dict):
         raise ValueError(where, "a node selector requirement is a mapping (key, operator, values)")
-    values = tuple(_str(x, f"{where}.values") for x in _list(r.get("values"), f"{where}.values"))
-    return Requirement(_str(r.get("key"), f"{where}.key"), _str(r.get("operator"), f"{where}.operator"), values)
+    vs = _list(r.get("values"), where + ("values",))
+    values = tuple(_str(x, where + ("values", i)) for i, x in enumerate(vs))
+    return Requirement(_str(r.get("key"), where + ("key",)), _str(r.get("operator"), where + ("operator",)), values)
 
 
-def _term(t, where: str) -> Term:
+def _term(t, where: tuple) -> Term:
     if t is None:
         return Term((), ())
     if not isinstance(t, dict):
         raise ValueError(where, "a node selector term is a mapping (matchExpressions, matchFields)")
-    return Term(tuple(_requirement(r, f"{where}.matchExpressions[{i}]")
-                      for i, r in enumerate(_list(t.get("matchExpressions"), f"{where}.matchExpressions"))),
-                tuple(_requirement(r, f"{where}.matchFields[{i}]")
-                      for i, r in enumerate(_list(t.get("matchFields"), f"{where}.matchFields"))))
+    return Term(tuple(_requirement(r, where + ("matchExpressions", i))
+                      for i, r in enumerate(_list(t.get("matchExpressions"), where + ("matchExpressions",)))),
+                tuple(_requirement(r, where + ("matchFields", i))
+                      for i, r in enumerate(_list(t.get("matchFields"), where + ("matchFields",)))))
 
 
-def constraints(node_selector=None, node_affinity=None, tolerations=None, node_name=None) -> Constraints:
+def constraints(node_selector=None, node_affinity=None, tolerations=None, node_name=None, required_node=None) -> Constraints:
     """A pod's Constraints from spec.nodeSelector, spec.affinity.nodeAffinity, spec.tolerations
     and spec.nodeName as Kubernetes writes them. A ValueError (where, what) on a wrong shape:
-    `where` is the field's path below the one given (e.g. `tolerations[1].key`)."""
+    `where` is the field's path, a tuple (e.g. ("tolerations", 1, "key")); node affinity's
+    fields start with "affinity"."""
     selector = None
     if node_selector is not None:
         if not isinstance(node_selector, dict):
-            raise ValueError("nodeSelector", "must be a mapping of label to value")
-        selector = tuple(sorted((str(k), _str(v, f"nodeSelector.{k}")) for k, v in node_selector.items()))
+            raise ValueError(("nodeSelector",), "nodeSelector must be a mapping of label to value")
+        selector = tuple(sorted((str(k), _str(v, ("nodeSelector", k))) for k, v in node_selector.items()))
     required, preferred = None, ""
     if node_affinity is not None:
         if not isinstance(node_affinity, dict):
-            raise ValueError("affinity", "nodeAffinity must be a mapping")
+            raise ValueError(("affinity",), "nodeAffinity must be a mapping")
         req = node_affinity.get("requiredDuringSchedulingIgnoredDuringExecution")
         if req is not None:
             if not isinstance(req, dict):
-                raise ValueError("affinity.requiredDuringSchedulingIgnoredDuringExecution", "must be a mapping with nodeSelectorTerms")
-            where = "affinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms"
-            required = tuple(_term(t, f"{where}[{i}]") for i, t in enumerate(_list(req.get("nodeSelectorTerms"), where)))
+                raise ValueError(("affinity", "requiredDuringSchedulingIgnoredDuringExecution"),
+                                 "requiredDuringSchedulingIgnoredDuringExecution must be a mapping with nodeSelectorTerms")
+            where = ("affinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms")
+            required = tuple(_term(t, where + (i,)) for i, t in enumerate(_list(req.get("nodeSelectorTerms"), where)))
         pref = node_affinity.get("preferredDuringSchedulingIgnoredDuringExecution")
         if pref is not None:  # carried as written, as text (hashable)
             preferred = json.dumps(pref, sort_keys=True)
     tols = []
-    for i, t in enumerate(_list(tolerations, "tolerations")):
-        where = f"tolerations[{i}]"
+    for i, t in enumerate(_list(tolerations, ("tolerations",))):
+        where = ("tolerations", i)
         if not isinstance(t, dict):
             raise ValueError(where, "a toleration is a mapping (key, operator, value, effect)")
         secs = t.get("tolerationSeconds")
         if secs is not None and (not isinstance(secs, int) or isinstance(secs, bool)):
-            raise ValueError(f"{where}.tolerationSeconds", f"must be a whole number, found {secs!r}")
-        tols.append(Toleration(_str(t.get("key"), f"{where}.key"), _str(t.get("operator"), f"{where}.operator"),
-                               _str(t.get("value"), f"{where}.value"), _str(t.get("effect"), f"{where}.effect"), secs))
-    return Constraints(selector, required, tuple(tols), _str(node_name, "nodeName"), preferred)
+            raise ValueError(where + ("tolerationSeconds",), f"tolerationSeconds must be a whole number, found {secs!r}")
+        tols.append(Toleration(*(_str(t.get(k), where + (k,)) for k in ("key", "operator", "value", "effect")), secs))
+    return Constraints(selector, required, tuple(tols), _str(node_name, ("nodeName",)), preferred,
+                       _str(required_node, ("requiredNode",)))
 
 
 def taints(value) -> tuple:
     """A node's spec.taints as Taints, in the node's order."""
     out = []
-    for i, t in enumerate(_list(value, "taints")):
+    for i, t in enumerate(_list(value, ("taints",))):
         if not isinstance(t, dict):
-            raise ValueError(f"taints[{i}]", "a taint is a mapping (key, value, effect)")
-        out.append(Taint(_str(t.get("key"), f"taints[{i}].key"), _str(t.get("value"), f"taints[{i}].value"),
-                         _str(t.get("effect"), f"taints[{i}].effect")))
+            raise ValueError(("taints", i), "a taint is a mapping (key, value, effect)")
+        out.append(Taint(*(_str(t.get(k), ("taints", i, k)) for k in ("key", "value", "effect"))))
     return tuple(out)
 
 
@@ -193,8 +200,8 @@ def labels(value) -> dict:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise ValueError("labels", "must be a mapping of label to value")
-    return {str(k): _str(v, f"labels.{k}") for k, v in value.items()}
+        raise ValueError(("labels",), "labels must be a mapping of label to value")
+    return {str(k): _str(v, ("labels", k)) for k, v in value.items()}
 
 
 # ---- writing them back, as Kubernetes writes them ---------------------------------------------
@@ -404,11 +411,6 @@ def verdict(c: Constraints, name: str, node_labels: dict, node_taints, unschedul
     return None
 
 
-def closes_nodes(node_taints, unschedulable: bool) -> bool:
-    """Whether a node can fail a pod that says nothing about its node: a hard taint, or a cordon."""
-    return unschedulable or any(t.effect in HARD_EFFECTS for t in node_taints)
-
-
 class Judge:
     """The verdicts of a list of nodes (objects with name, labels, taints, schedulable) per
     distinct pod Constraints, worked out once per shape for every node: `verdicts(c)` is a
@@ -422,8 +424,9 @@ class Judge:
                         not getattr(n, "schedulable", True)) for n in self.nodes]
         self._by_id: dict = {}  # id(constraints) -> (constraints, verdicts, passing)
         self._by_value: dict = {}  # constraints -> (verdicts, passing)
-        # whether a pod without constraints can fail somewhere: else NONE passes everywhere
-        self.closing = any(closes_nodes(t, u) for _, _, t, u in self._facts)
+        # whether a pod without constraints can fail a node YuniKorn offers (a hard taint; a
+        # cordoned node is never offered): else such a pod passes everywhere it can go
+        self.closing = any(t.effect in HARD_EFFECTS for _, _, ts, _ in self._facts for t in ts)
 
     def _judged(self, c: Constraints) -> tuple:
         got = self._by_id.get(id(c))
@@ -431,7 +434,8 @@ class Judge:
             return got[1], got[2]
         val = self._by_value.get(c)
         if val is None:
-            vs = tuple(verdict(c, *f) for f in self._facts)
+            only = c.required_node
+            vs = tuple(OTHER_NODE if only and f[0] != only else verdict(c, *f) for f in self._facts)
             val = self._by_value[c] = (vs, None if all(v is None for v in vs) else tuple(v is None for v in vs))
         self._by_id[id(c)] = (c, val[0], val[1])
         return val
@@ -440,6 +444,8 @@ class Judge:
         return self._judged(c or NONE)[0]
 
     def passing(self, c: Constraints | None):
+        """None where every node passes, or None for a pod without constraints where no node
+        has a hard taint (a cordoned node is YuniKorn's to skip, not this)."""
         if c is None and not self.closing:
             return None
         return self._judged(c or NONE)[1]

@@ -459,7 +459,7 @@ class ReferenceRun:
         shrinks, reserved nodes stay reserved: nothing is released), so it is set aside at once,
         once its reservation is made (step); an ask no node could ever hold, always."""
         held = self.reservations.get(id(st), {})
-        node, best = find_node(self.cluster, (st.app_id, ask.id), ask.resources, i not in held)
+        node, best = find_node(self.cluster, (st.app_id, ask.id), ask.resources, i not in held, self.cluster.admits(ask))
         if node is not None:
             return st, i, node, ALLOCATE, ()
         if best is not None:
@@ -529,8 +529,9 @@ class ReferenceRun:
             ask = st.asks[i]
             if not headroom_ok(ask):
                 continue
+            ok = self.cluster.admits(ask)  # tryNodesNoReserve: tryNode's preAllocateConditions
             for other in self.cluster.unreserved():
-                if other is node or not other.schedulable or not other.fits_node(ask.resources):
+                if other is node or not other.schedulable or not other.fits_node(ask.resources) or (ok is not None and not ok[other.index]):
                     continue
                 if other.can_allocate(ask.resources, (st.app_id, ask.id)):
                     return st, i, other, ALLOCATE, ()
@@ -763,7 +764,7 @@ class ReferenceRun:
                     if miss is not None:
                         why = headroom_reason(miss, ask)
                     else:
-                        k = (tuple(ask.resources.items()), held.get(i))
+                        k = (tuple(ask.resources.items()), held.get(i), ask.node)  # node: its predicates
                         why = no_room.get(k)
                         if why is None:
                             why = no_room[k] = no_room_reason(self.cluster, st, ask, held.get(i))
@@ -894,21 +895,25 @@ def preemption_in_run(eng) -> bool:
             and any(q.guaranteed for q in eng.root.walk()))
 
 
-def find_node(cluster, key: tuple, res: dict, may_reserve: bool):
+def find_node(cluster, key: tuple, res: dict, may_reserve: bool, ok=None):
     """Application.tryNodes over the unreserved nodes in order: (the first node whose capacity
-    fits the ask and whose free room fits it now, None), else (None, the node to reserve when
-    `may_reserve`: the lowest FitInScore among those whose capacity fits, the first in order on
-    a tie; None when there is none)."""
+    fits the ask, whose free room fits it now and which the shim's predicates admit (`ok`:
+    Cluster.admits), None), else (None, the node to reserve when `may_reserve`: the lowest
+    FitInScore among those whose capacity fits, the first in order on a tie, whatever the
+    predicates say of it; but a node the predicates refuse is not reserved
+    (preReserveConditions), and then nothing is; None when there is none)."""
     best, best_score = None, float("inf")
     for node in cluster.unreserved():
         if not node.schedulable or not node.fits_node(res):
             continue
-        if node.can_allocate(res, key):
+        if node.can_allocate(res, key) and (ok is None or ok[node.index]):
             return node, None
         if may_reserve:
             sc = fit_in_score(res, node.available)
             if sc < best_score:
                 best, best_score = node, sc
+    if best is not None and ok is not None and not ok[best.index]:
+        return None, None
     return None, best
 
 
@@ -961,6 +966,11 @@ def no_room_reason(cluster, st, ask, held) -> str:
     reservation the ask holds, if any)."""
     res = ask.resources
     usable = [n for n in cluster.nodes if n.schedulable and n.fits_node(res)]
+    ok = cluster.admits(ask)
+    if ok is not None and usable:
+        if not any(ok[n.index] for n in usable):
+            return refused_reason(cluster, ask)
+        usable = [n for n in usable if ok[n.index]]
     blocked = [n for n in usable if n.reserved is not None and n is not held and n.can_allocate(res, n.reserved)]
     if blocked:
         n = min(blocked, key=lambda n: n.name)
@@ -979,6 +989,46 @@ def no_room_reason(cluster, st, ask, held) -> str:
                 f"{show_quantity(k, max(top.available.get(k, 0), 0))} ({top.name})")
     if held is not None:
         out += f"; it holds the reservation of {held.name}"
+    return with_refusals(cluster, ask, out) if ok is not None else out
+
+
+class Refused(str):
+    """A reason that names the nodes the shim's predicates refuse the ask on: the sentence, and
+    `nodes`, (node, plugin, Kubernetes' reason, prio's code) per refusing node in the
+    cluster's node list order (reasons.classify reads them)."""
+
+    nodes: tuple = ()
+
+
+def _refusals(cluster, ask) -> list:
+    return [(n.name, v.plugin, v.reason, v.code) for n, v in zip(cluster.nodes, cluster.judge.verdicts(ask.node))
+            if v is not None]
+
+
+def _histogram(refusals: list) -> str:
+    """kube-scheduler's FitError summary: how many nodes gave each reason, reasons sorted."""
+    counts: dict = {}
+    for r in refusals:
+        counts[r[2]] = counts.get(r[2], 0) + 1
+    return ", ".join(f"{counts[w]} {w}" for w in sorted(counts))
+
+
+def refused_reason(cluster, ask) -> Refused:
+    """An ask every schedulable node big enough for it refuses by the shim's predicates, in
+    kube-scheduler's words ("0/4 nodes are available: 3 node(s) didn't match ...")."""
+    got = _refusals(cluster, ask)
+    out = Refused(f"no node admits the pod: 0/{len(cluster.nodes)} nodes are available: {_histogram(got)}")
+    out.nodes = tuple(got)
+    return out
+
+
+def with_refusals(cluster, ask, sentence: str):
+    """`sentence` (no room on the nodes that admit the ask) with the nodes that refuse it, if any."""
+    got = _refusals(cluster, ask)
+    if not got:
+        return sentence
+    out = Refused(f"{sentence}; {len(got)} of {len(cluster.nodes)} nodes refuse the pod: {_histogram(got)}")
+    out.nodes = tuple(got)
     return out
 
 
