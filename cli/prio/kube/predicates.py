@@ -435,7 +435,8 @@ class Judge:
         val = self._by_value.get(c)
         if val is None:
             only = c.required_node
-            vs = tuple(OTHER_NODE if only and f[0] != only else verdict(c, *f) for f in self._facts)
+            # the predicates' own answer first, on every node (what the shim would say of it)
+            vs = tuple(verdict(c, *f) or (OTHER_NODE if only and f[0] != only else None) for f in self._facts)
             val = self._by_value[c] = (vs, None if all(v is None for v in vs) else tuple(v is None for v in vs))
         self._by_id[id(c)] = (c, val[0], val[1])
         return val

@@ -90,7 +90,7 @@ WALK_SUPPORTS = frozenset({
     features.QUEUE_MAX, features.MAXAPPS, features.GUARANTEED, features.STOPPED, features.REST_USAGE,
     features.FAIR_MAX_MISALIGNED, features.SIBLINGS_OVER_20, features.RUNNING, features.TYPES, features.OTHER_TYPES,
     features.PARTIAL_ASKS, features.NOT_POSITIVE_ASKS, features.NEGATIVE_USAGE, features.ZERO_FAIR_MAX,
-    features.NODES, features.UNSCHEDULABLE_NODES, features.USER_LIMITS})
+    features.NODES, features.UNSCHEDULABLE_NODES, features.PREDICATES, features.USER_LIMITS})
 
 
 class Engine(TieWalk, ClusterWalk, Model):

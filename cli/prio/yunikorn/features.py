@@ -33,6 +33,10 @@ NEGATIVE_USAGE = "negative-usage"
 ZERO_FAIR_MAX = "fair-max-zero"
 NODES = "nodes"
 UNSCHEDULABLE_NODES = "unschedulable-nodes"  # cordoned or draining: the walk shares find_node and Cluster.first_with_room, which skip them
+# the shim's node predicates close nodes to some ask (a hard taint, an ask's nodeSelector, node
+# affinity, tolerations or required node): the walk shares find_node and Cluster.first_with_room,
+# which take Cluster.admits' answer; simplerun has no nodes
+PREDICATES = "node-predicates"
 USER_LIMITS = "user-group-limits"
 PREEMPTION_IN_RUN = "preemption-in-the-run"
 
@@ -40,7 +44,8 @@ PREEMPTION_IN_RUN = "preemption-in-the-run"
 # until that run is taught it (tests/yunikorn/test_features.py fails until someone decides).
 ALL = frozenset({OFFSET, FENCE, FAIR_SORT, PRIORITY_SORT_OFF, CAPACITY, QUEUE_MAX, MAXAPPS, GUARANTEED, STOPPED,
                  REST_USAGE, FAIR_MAX_MISALIGNED, SIBLINGS_OVER_20, RUNNING, TYPES, OTHER_TYPES, PARTIAL_ASKS,
-                 NOT_POSITIVE_ASKS, NEGATIVE_USAGE, ZERO_FAIR_MAX, NODES, UNSCHEDULABLE_NODES, USER_LIMITS, PREEMPTION_IN_RUN})
+                 NOT_POSITIVE_ASKS, NEGATIVE_USAGE, ZERO_FAIR_MAX, NODES, UNSCHEDULABLE_NODES, PREDICATES, USER_LIMITS,
+                 PREEMPTION_IN_RUN})
 
 
 # What only the reference engine schedules: YuniKorn's preemption inside the run.
@@ -67,6 +72,8 @@ def used(eng) -> frozenset:
         out.add(NODES)
         if not all(n.schedulable for n in eng.cluster.nodes):
             out.add(UNSCHEDULABLE_NODES)
+        if eng.cluster.judge.closing or any(a.node is not None for st in eng.apps for a in st.asks):
+            out.add(PREDICATES)
     if eng.ugm is not None:
         out.add(USER_LIMITS)
     if preemption_in_run(eng):

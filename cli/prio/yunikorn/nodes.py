@@ -149,7 +149,11 @@ class Cluster:
         self._keys = {}  # name -> its (score, name) in _sorted
         self._sorted: list = []  # (score, name, node), ascending
         for n in self.nodes:
-            self._keys[n.name] = k = (self._score(n), n.name)
+            # scored as the partition added it, before other schedulers' pods: a foreign
+            # allocation changes the node's room but notifies no listener (Node.addAllocationInternal,
+            # UpdateForeignAllocation), so the node keeps its place in the order until something
+            # of YuniKorn's is placed on or released from it (change)
+            self._keys[n.name] = k = (score(self.policy, n.capacity, n.capacity, self.weights), n.name)
             self._sorted.append(k + (n,))
         self._sorted.sort(key=lambda e: (e[0], e[1]))
 

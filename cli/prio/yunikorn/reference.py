@@ -638,6 +638,7 @@ class ReferenceRun:
         leaves = {st.app_id: st.leaf for st in eng.apps}
         nodes = [Node(n.name, n.capacity, n.schedulable, n.occupied) for n in self.cluster.nodes]
         w = World(eng.root, leaves, nodes, self.runs, True, self.cluster.policy, self.cluster.weights)
+        w.judge = self.cluster.judge  # the same nodes in the same order: the predicates' verdicts shared
         w.predicate_plugin = False  # no resource manager plugin answers predicate checks here
         w.tie_by_application = True  # map-order ties by application id, then allocation key
         return w
@@ -1001,6 +1002,8 @@ class Refused(str):
 
 
 def _refusals(cluster, ask) -> list:
+    """(node, plugin, reason, code) of each node the predicates refuse the ask on (for an ask
+    with a required node, the other nodes the predicates pass as not its required node)."""
     return [(n.name, v.plugin, v.reason, v.code) for n, v in zip(cluster.nodes, cluster.judge.verdicts(ask.node))
             if v is not None]
 
