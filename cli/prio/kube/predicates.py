@@ -424,6 +424,7 @@ class Judge:
                         not getattr(n, "schedulable", True)) for n in self.nodes]
         self._by_id: dict = {}  # id(constraints) -> (constraints, verdicts, passing)
         self._by_value: dict = {}  # constraints -> (verdicts, passing)
+        self._refused: dict = {}  # constraints -> refusals(constraints)
         # whether a pod without constraints can fail a node YuniKorn offers (a hard taint; a
         # cordoned node is never offered): else such a pod passes everywhere it can go
         self.closing = any(t.effect in HARD_EFFECTS for _, _, ts, _ in self._facts for t in ts)
@@ -443,6 +444,16 @@ class Judge:
 
     def verdicts(self, c: Constraints | None) -> tuple:
         return self._judged(c or NONE)[0]
+
+    def refusals(self, c: Constraints | None) -> tuple:
+        """(node name, plugin, reason, code) of every node that refuses `c`, in node order;
+        worked out once per shape (a run's pending reasons ask it for every unplaced ask)."""
+        c = c or NONE
+        got = self._refused.get(c)
+        if got is None:
+            got = self._refused[c] = tuple((f[0], v.plugin, v.reason, v.code) for f, v in zip(self._facts, self.verdicts(c))
+                                           if v is not None)
+        return got
 
     def passing(self, c: Constraints | None):
         """None where every node passes, or None for a pod without constraints where no node

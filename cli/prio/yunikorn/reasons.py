@@ -57,6 +57,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from prio.kube import predicates
+
 # code -> (words, where the words come from)
 CODES = {
     "QueueQuota": ("Not enough queue quota", "YuniKorn's allocation log (NotEnoughQueueQuota)"),
@@ -142,6 +144,9 @@ def classify(detail: str) -> Reason:
     refused = getattr(detail, "nodes", None)
     if refused:
         codes = predicate_codes(refused)
+        lead = getattr(detail, "lead", "")
+        if lead:  # the refusal that decides (a required node's) first
+            codes = (lead,) + tuple(c for c in codes if c != lead)
         if detail.startswith("no node admits the pod"):
             words = detail.split(": ", 1)[1]
             return Reason(codes[0], words, detail, codes=codes, nodes=refused)
@@ -161,11 +166,11 @@ def predicate_fields(r: Reason) -> dict:
 
 def predicate_codes(refused) -> tuple:
     """The codes of the refusals (node, plugin, reason, code), the commonest first (ties: the
-    plugins' order)."""
+    plugins' order). An ask's code is the first (reference.Refused's `lead` before them)."""
     counts: dict = {}
     for r in refused:
         counts[r[3]] = counts.get(r[3], 0) + 1
-    order = list(CODES)
+    order = predicates.CODES  # the plugins' order
     return tuple(sorted(counts, key=lambda c: (-counts[c], order.index(c) if c in order else len(order))))
 
 

@@ -965,13 +965,19 @@ def no_room_reason(cluster, st, ask, held) -> str:
     with room for it) are all unschedulable (cordoned or draining: tryNodes passes over them),
     those; else the resource short on the schedulable node with the most of it free (and the
     reservation the ask holds, if any)."""
-    res = ask.resources
-    usable = [n for n in cluster.nodes if n.schedulable and n.fits_node(res)]
     ok = cluster.admits(ask)
-    if ok is not None and usable:
-        if not any(ok[n.index] for n in usable):
-            return refused_reason(cluster, ask)
-        usable = [n for n in usable if ok[n.index]]
+    if ok is None:
+        return _no_room(cluster, ask, held, None)
+    usable = [n for n in cluster.nodes if n.schedulable and n.fits_node(ask.resources)]
+    if usable and not any(ok[n.index] for n in usable):
+        return refused_reason(cluster, ask)
+    return with_refusals(cluster, ask, _no_room(cluster, ask, held, ok))
+
+
+def _no_room(cluster, ask, held, ok) -> str:
+    """no_room_reason's sentence over the nodes the predicates admit (`ok`: Cluster.admits)."""
+    res = ask.resources
+    usable = [n for n in cluster.nodes if n.schedulable and n.fits_node(res) and (ok is None or ok[n.index])]
     blocked = [n for n in usable if n.reserved is not None and n is not held and n.can_allocate(res, n.reserved)]
     if blocked:
         n = min(blocked, key=lambda n: n.name)
@@ -990,22 +996,32 @@ def no_room_reason(cluster, st, ask, held) -> str:
                 f"{show_quantity(k, max(top.available.get(k, 0), 0))} ({top.name})")
     if held is not None:
         out += f"; it holds the reservation of {held.name}"
-    return with_refusals(cluster, ask, out) if ok is not None else out
+    return out
 
 
 class Refused(str):
     """A reason that names the nodes the shim's predicates refuse the ask on: the sentence, and
     `nodes`, (node, plugin, Kubernetes' reason, prio's code) per refusing node in the
-    cluster's node list order (reasons.classify reads them)."""
+    cluster's node list order (reasons.classify reads them); `lead`, the code of the refusal
+    that decides (the required node's, for an ask that has one: the core tries no other), if
+    not the commonest."""
 
     nodes: tuple = ()
+    lead: str = ""
+
+
+def _refused(sentence: str, cluster, ask, got: list) -> Refused:
+    out = Refused(sentence)
+    out.nodes = tuple(got)
+    only = ask.node.required_node if ask.node is not None else ""
+    out.lead = next((r[3] for r in got if r[0] == only), "") if only else ""
+    return out
 
 
 def _refusals(cluster, ask) -> list:
     """(node, plugin, reason, code) of each node the predicates refuse the ask on (for an ask
     with a required node, the other nodes the predicates pass as not its required node)."""
-    return [(n.name, v.plugin, v.reason, v.code) for n, v in zip(cluster.nodes, cluster.judge.verdicts(ask.node))
-            if v is not None]
+    return list(cluster.judge.refusals(ask.node))
 
 
 def _histogram(refusals: list) -> str:
@@ -1020,9 +1036,7 @@ def refused_reason(cluster, ask) -> Refused:
     """An ask every schedulable node big enough for it refuses by the shim's predicates, in
     kube-scheduler's words ("0/4 nodes are available: 3 node(s) didn't match ...")."""
     got = _refusals(cluster, ask)
-    out = Refused(f"no node admits the pod: 0/{len(cluster.nodes)} nodes are available: {_histogram(got)}")
-    out.nodes = tuple(got)
-    return out
+    return _refused(f"no node admits the pod: 0/{len(cluster.nodes)} nodes are available: {_histogram(got)}", cluster, ask, got)
 
 
 def with_refusals(cluster, ask, sentence: str):
@@ -1030,9 +1044,7 @@ def with_refusals(cluster, ask, sentence: str):
     got = _refusals(cluster, ask)
     if not got:
         return sentence
-    out = Refused(f"{sentence}; {len(got)} of {len(cluster.nodes)} nodes refuse the pod: {_histogram(got)}")
-    out.nodes = tuple(got)
-    return out
+    return _refused(f"{sentence}; {len(got)} of {len(cluster.nodes)} nodes refuse the pod: {_histogram(got)}", cluster, ask, got)
 
 
 def _only_unschedulable(cluster, res: dict, cordoned: list) -> str:
