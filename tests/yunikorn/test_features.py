@@ -49,6 +49,18 @@ def test_snapshot_features():
     assert F.NODES in _used(snapshot=nodes) and F.NODES not in _used(snapshot=cap)
 
 
+def test_node_predicates_are_a_feature_where_they_can_close_a_node():
+    def snap(node=None, ask=None):
+        return {"nodes": [{"name": "n1", "capacity": {"pods": 4}, **(node or {})}],
+                "applications": [{"id": "x", "queue": "root.a", "asks": [{"priority": 1, **(ask or {})}]}]}
+
+    assert F.PREDICATES not in _used(snapshot=snap())
+    assert F.PREDICATES not in _used(snapshot=snap({"labels": {"pool": "a"}, "taints": [{"key": "k", "effect": "PreferNoSchedule"}]}))
+    assert F.PREDICATES in _used(snapshot=snap({"taints": [{"key": "k", "effect": "NoSchedule"}]}))
+    assert F.PREDICATES in _used(snapshot=snap(ask={"nodeSelector": {"pool": "a"}}))
+    assert F.PREDICATES in engine.WALK_SUPPORTS and F.PREDICATES not in simplerun.SUPPORTS
+
+
 def test_each_fast_run_names_what_it_supports():
     """The walk supports every feature of today's model, by name (not by taking features.ALL):
     a feature added to ALL fails here until someone decides whether a fast run knows it."""

@@ -73,9 +73,6 @@ class Constraints(NamedTuple):
     preferred: str = ""
     required_node: str = ""
 
-    def is_empty(self) -> bool:
-        return self == NONE
-
 
 NONE = Constraints()  # a pod that says nothing about its node (taints still close nodes to it)
 
