@@ -12,10 +12,6 @@ from conftest import SHARED, run_prio, shared
 
 BASE = os.path.join(SHARED, "testdata", "yunikorn-shim", "e2e")
 CASES = sorted(d for d in (os.listdir(BASE) if os.path.isdir(BASE) else ()) if os.path.isdir(os.path.join(BASE, d)))
-# The core's answer here depends on what prio does not model yet (issue 42's notes): a YuniKorn
-# DaemonSet pod's required node cancels the reservations other asks hold on it
-# (Application.tryRequiredNode), and it can preempt there.
-NOT_YET = {"011-e2e": "a required node cancels another ask's reservation (tryRequiredNode)"}
 PREDICATE_WORDS = ("node(s) didn't match", "node(s) had untolerated taint", "node(s) were unschedulable", "node not eligible",
                    "pod affinity terms conflict")
 
@@ -23,8 +19,6 @@ PREDICATE_WORDS = ("node(s) didn't match", "node(s) had untolerated taint", "nod
 @pytest.mark.parametrize("engine", ["auto", "reference"])
 @pytest.mark.parametrize("case", CASES or ["none"])
 def test_the_cores_order_and_pending_pods(case, engine):
-    if case in NOT_YET:
-        pytest.xfail(NOT_YET[case])
     want = json.load(open(shared("testdata", "yunikorn-shim", "e2e", f"{case}.yunikorn.json")))
     r = run_prio("simulate", os.path.join(BASE, case), "-o", "json", env={"PRIO_ENGINE": engine})
     assert r.returncode == 0, r.stderr

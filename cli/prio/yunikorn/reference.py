@@ -257,6 +257,8 @@ class ReferenceRun:
         self.checked: set = set()  # asks that tried since time last passed (preemptAttemptFrequency)
         self.states_seen: set = set()  # _state_when_time_passes each time it passed: a repeat ends the run
         self.attempts_left = MAX_PREEMPTIONS_PER_QUEUE
+        # (id(st), ask index) set aside for want of a node: a cancelled reservation wakes them
+        self.node_waiters: set = set()
         if self.preempting:
             self._init_runs()
         # the eventually consistent priorities, from scratch, children first
@@ -295,6 +297,7 @@ class ReferenceRun:
                     self._reserve(st, i, node)
                     if not self.preempting:
                         self._set_aside(st, i, no_room_reason(self.cluster, st, st.asks[i], node))
+                        self.node_waiters.add((id(st), i))
                 else:
                     self._preempted(st, i, node, victims)
                 if ties:
@@ -444,6 +447,11 @@ class ReferenceRun:
                 continue
             if self.cluster is None:
                 return st, i, None, ALLOCATE, ()
+            if ask.node is not None and ask.node.required_node:
+                got = self._try_required_node(st, i, ask)
+                if got is not None:
+                    return got
+                continue
             got = self._try_nodes(st, i, ask)
             if got is not None:
                 return got
@@ -468,7 +476,57 @@ class ReferenceRun:
             self._set_aside(st, i, too_big_reason(self.cluster, ask.resources))
         elif not self.preempting:
             self._set_aside(st, i, no_room_reason(self.cluster, st, ask, held.get(i)))
+            self.node_waiters.add((id(st), i))
         return None
+
+    # -- an ask with a required node (a YuniKorn DaemonSet pod's)
+
+    def _try_required_node(self, st, i: int, ask):
+        """Application.tryRequiredNode: the required node alone, schedulable or not. Reservations
+        other asks hold there are cancelled first (cancelReservations: not those of asks that
+        require the node too); then tryNode (room, the node not reserved for another ask, the
+        predicates); failing that the node is reserved for it, whatever the predicates say
+        (unless it holds that reservation already). A node the cluster lacks: set aside (the
+        core waits for the node to register; prio's nodes do not change)."""
+        node = self.cluster.by_name.get(ask.node.required_node)
+        if node is None:
+            self._set_aside(st, i, f"its required node {ask.node.required_node} is not a node of the cluster")
+            return None
+        key = (st.app_id, ask.id)
+        if node.reserved is not None and node.reserved != key:
+            owner, idx = self._holder(node.reserved)
+            if owner is not None and not (owner.asks[idx].node is not None and owner.asks[idx].node.required_node):
+                self._unreserve(owner, idx)
+                self._wake_node_waiters()
+        ok = self.cluster.admits(ask)
+        if node.can_allocate(ask.resources, key) and (ok is None or ok[node.index]):
+            return st, i, node, ALLOCATE, ()
+        if self.reservations.get(id(st), {}).get(i) is node:
+            return None
+        return st, i, node, RESERVE, ()
+
+    def _holder(self, reserved: tuple):
+        """The application state and ask index a node's reservation (application id, ask id) is for."""
+        for st in self.holders.values():
+            if st.app_id == reserved[0]:
+                for j, a in enumerate(st.asks):
+                    if a.id == reserved[1]:
+                        return st, j
+        return None, None
+
+    def _wake_node_waiters(self) -> None:
+        """A reservation was cancelled: a node may take asks it closed to them, so the asks set
+        aside for want of a node are tried again (YuniKorn tries every pending ask each cycle;
+        prio sets aside the ones that cannot be placed while nothing is released)."""
+        by_id = {id(st): st for st in self.eng.apps}
+        for sid, i in sorted(self.node_waiters, key=lambda k: (by_id[k[0]].app_id, k[1])):
+            st = by_id[sid]
+            if i in st.dead:
+                del st.dead[i]
+                for q in path_to_root(st.leaf):
+                    q.live += 1
+                st.live = min(st.live, i)
+        self.node_waiters = set()
 
     # -- the asks holding a reservation
     def _holding_queues(self) -> set:
@@ -523,12 +581,13 @@ class ReferenceRun:
 
         for i, node in held:
             ask = st.asks[i]
-            if headroom_ok(ask) and node.can_allocate(ask.resources, (st.app_id, ask.id)):
+            ok = self.cluster.admits(ask)  # tryNode's predicates (a required node is reserved whatever they say)
+            if headroom_ok(ask) and node.can_allocate(ask.resources, (st.app_id, ask.id)) and (ok is None or ok[node.index]):
                 return st, i, node, ALLOCATE, ()
         for i, node in held:
             ask = st.asks[i]
-            if not headroom_ok(ask):
-                continue
+            if not headroom_ok(ask) or (ask.node is not None and ask.node.required_node):
+                continue  # other nodes are not tried for an ask with a required node
             ok = self.cluster.admits(ask)  # tryNodesNoReserve: tryNode's preAllocateConditions
             for other in self.cluster.unreserved():
                 if other is node or not other.schedulable or not other.fits_node(ask.resources) or (ok is not None and not ok[other.index]):
