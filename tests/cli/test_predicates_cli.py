@@ -215,3 +215,6 @@ def test_preemption_takes_no_victim_on_a_node_the_preemptor_may_not_use(tmp_path
         assert [x["preemption"] for x in steps if "preemption" in x] == [
             {"ask": "wants-gpu", "application": "high-app", "queue": "root.high", "node": f"n-{pool}", "victims": [f"victim-{pool}"]}]
         assert [(x["ask"], x["node"]) for x in steps if "ask" in x] == [("wants-gpu", f"n-{pool}")]
+        r = run_cli("preempt", q, s)
+        assert r.exit_code == 0, r.output
+        assert f"preempts victim-{pool} (in this order) and is placed on n-{pool}" in r.stdout
