@@ -424,7 +424,7 @@ class Judge:
         self._refused: dict = {}  # constraints -> refusals(constraints)
         # whether a pod without constraints can fail a node YuniKorn offers (a hard taint; a
         # cordoned node is never offered): else such a pod passes everywhere it can go
-        self.closing = any(t.effect in HARD_EFFECTS for _, _, ts, _ in self._facts for t in ts)
+        self.closing = any(t.effect in HARD_EFFECTS for _, _, ts, off in self._facts if not off for t in ts)
 
     def _judged(self, c: Constraints) -> tuple:
         got = self._by_id.get(id(c))

@@ -1099,9 +1099,10 @@ def refused_reason(cluster, ask) -> Refused:
 
 
 def with_refusals(cluster, ask, sentence: str):
-    """`sentence` (no room on the nodes that admit the ask) with the nodes that refuse it, if any."""
+    """`sentence` (no room on the nodes that admit the ask) with the nodes that refuse it, if a
+    schedulable one does (a cordoned node is never offered: the sentence says so where it counts)."""
     got = _refusals(cluster, ask)
-    if not got:
+    if not any(cluster.by_name[r[0]].schedulable for r in got):
         return sentence
     return _refused(f"{sentence}; {len(got)} of {len(cluster.nodes)} nodes refuse the pod: {_histogram(got)}", cluster, ask, got)
 
