@@ -8,6 +8,7 @@ BASE = """partitions:
   - name: default
     queues:
       - name: root
+        submitacl: '*'
         queues:
           - name: a
             {a}
