@@ -218,3 +218,14 @@ def test_preemption_takes_no_victim_on_a_node_the_preemptor_may_not_use(tmp_path
         r = run_cli("preempt", q, s)
         assert r.exit_code == 0, r.output
         assert f"preempts victim-{pool} (in this order) and is placed on n-{pool}" in r.stdout
+
+
+def test_a_json_snapshot_of_plain_asks_writes_back(tmp_path):
+    """The native loader's fast path (plain asks of a JSON snapshot) makes every field of an Ask:
+    `prio snapshot` reads the gang fields and the node constraints of each."""
+    s = tmp_path / "plain.json"
+    s.write_text(json.dumps({"applications": [{"id": "a", "queue": "root.a", "asks": [{"priority": 1, "resources": {"vcore": 1}}]}]}))
+    out = tmp_path / "out.yaml"
+    r = run_cli("snapshot", str(s), "--output-file", str(out))
+    assert r.exit_code == 0, r.output
+    assert _simulate(str(out))["steps"][0]["ask"] == "a-1"
