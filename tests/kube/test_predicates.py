@@ -101,5 +101,6 @@ def test_judge_memoises_per_shape():
     assert j.passing(None) == (True, False)
     tol = p.constraints(tolerations=[{"key": "gpu", "operator": "Exists"}])
     assert j.passing(tol) is None
-    assert j.verdicts(None)[1].code == "TaintNotTolerated"
+    assert [r[3] for r in j.refusals(None)] == ["TaintNotTolerated"]
+    assert j.passing(tol, "a") == (True, False) and j.refusals(tol, "a") == (("b", "", p.OTHER_NODE.reason, "RequiredNodeMismatch"),)
     assert p.Judge([N("a")]).passing(None) is None

@@ -63,15 +63,14 @@ class Constraints(NamedTuple):
     pairs, None when absent (an empty {} is not absent: NodeAffinity's PreFilter then runs);
     `required`: the required node affinity's terms, None when there is none; `preferred`: the
     preferred terms, carried as written (plain JSON text) and never judged; `node_name`:
-    spec.nodeName; `required_node`: the node YuniKorn must place it on (the shim's required
-    node of a YuniKorn DaemonSet pod: the core tries no other node)."""
+    spec.nodeName. (A YuniKorn DaemonSet pod's required node is its ask's, snapshot.Ask:
+    Judge takes it beside these.)"""
 
     selector: tuple | None = None
     required: tuple | None = None
     tolerations: tuple = ()
     node_name: str = ""
     preferred: str = ""
-    required_node: str = ""
 
 
 NONE = Constraints()  # a pod that says nothing about its node (taints still close nodes to it)
@@ -145,7 +144,7 @@ def _term(t, where: tuple) -> Term:
                       for i, r in enumerate(_list(t.get("matchFields"), where + ("matchFields",)))))
 
 
-def constraints(node_selector=None, node_affinity=None, tolerations=None, node_name=None, required_node=None) -> Constraints:
+def constraints(node_selector=None, node_affinity=None, tolerations=None, node_name=None) -> Constraints:
     """A pod's Constraints from spec.nodeSelector, spec.affinity.nodeAffinity, spec.tolerations
     and spec.nodeName as Kubernetes writes them. A ValueError (where, what) on a wrong shape:
     `where` is the field's path, a tuple (e.g. ("tolerations", 1, "key")); node affinity's
@@ -178,8 +177,7 @@ def constraints(node_selector=None, node_affinity=None, tolerations=None, node_n
         if secs is not None and (not isinstance(secs, int) or isinstance(secs, bool)):
             raise ValueError(where + ("tolerationSeconds",), f"tolerationSeconds must be a whole number, found {secs!r}")
         tols.append(Toleration(*(_str(t.get(k), where + (k,)) for k in ("key", "operator", "value", "effect")), secs))
-    return Constraints(selector, required, tuple(tols), _str(node_name, ("nodeName",)), preferred,
-                       _str(required_node, ("requiredNode",)))
+    return Constraints(selector, required, tuple(tols), _str(node_name, ("nodeName",)), preferred)
 
 
 def taints(value) -> tuple:
@@ -410,51 +408,45 @@ def verdict(c: Constraints, name: str, node_labels: dict, node_taints, unschedul
 
 class Judge:
     """The verdicts of a list of nodes (objects with name, labels, taints, schedulable) per
-    distinct pod Constraints, worked out once per shape for every node: `verdicts(c)` is a
-    tuple in node order (None where the node passes), `passing(c)` a tuple of booleans, or None
-    when every node passes. Memoised by the Constraints object (then by value), so a run of
-    many pods sharing a few shapes judges each shape once."""
+    distinct pod Constraints (and required node: `only`, the node a YuniKorn DaemonSet pod must
+    go on; the others then refuse it as OTHER_NODE where the predicates pass them), worked out
+    once per shape for every node: `verdicts` a tuple in node order (None where the node passes),
+    `passing` a tuple of booleans (None when every node passes), `refusals` (node name, plugin,
+    reason, code) of the nodes that refuse (a verdict's stage and shim plugin are verdict's). Memoised by the Constraints object (then by value),
+    so a run of many pods sharing a few shapes judges each shape once."""
 
     def __init__(self, nodes):
         self.nodes = list(nodes)
         self._facts = [(n.name, getattr(n, "labels", None) or {}, getattr(n, "taints", None) or (),
                         not getattr(n, "schedulable", True)) for n in self.nodes]
-        self._by_id: dict = {}  # id(constraints) -> (constraints, verdicts, passing)
-        self._by_value: dict = {}  # constraints -> (verdicts, passing)
-        self._refused: dict = {}  # constraints -> refusals(constraints)
+        self._by_id: dict = {}  # (id(constraints), only) -> (constraints, judged)
+        self._by_value: dict = {}  # (constraints, only) -> (verdicts, passing, refusals)
         # whether a pod without constraints can fail a node YuniKorn offers (a hard taint; a
         # cordoned node is never offered): else such a pod passes everywhere it can go
         self.closing = any(t.effect in HARD_EFFECTS for _, _, ts, off in self._facts if not off for t in ts)
 
-    def _judged(self, c: Constraints) -> tuple:
-        got = self._by_id.get(id(c))
+    def _judged(self, c: Constraints | None, only: str) -> tuple:
+        c = c or NONE
+        key = (id(c), only)
+        got = self._by_id.get(key)
         if got is not None and got[0] is c:
-            return got[1], got[2]
-        val = self._by_value.get(c)
+            return got[1]
+        val = self._by_value.get((c, only))
         if val is None:
-            only = c.required_node
             # the predicates' own answer first, on every node (what the shim would say of it)
             vs = tuple(verdict(c, *f) or (OTHER_NODE if only and f[0] != only else None) for f in self._facts)
-            val = self._by_value[c] = (vs, None if all(v is None for v in vs) else tuple(v is None for v in vs))
-        self._by_id[id(c)] = (c, val[0], val[1])
+            val = self._by_value[(c, only)] = (
+                vs, None if all(v is None for v in vs) else tuple(v is None for v in vs),
+                tuple((f[0], v.plugin, v.reason, v.code) for f, v in zip(self._facts, vs) if v is not None))
+        self._by_id[key] = (c, val)
         return val
 
-    def verdicts(self, c: Constraints | None) -> tuple:
-        return self._judged(c or NONE)[0]
+    def refusals(self, c: Constraints | None, only: str = "") -> tuple:
+        return self._judged(c, only)[2]
 
-    def refusals(self, c: Constraints | None) -> tuple:
-        """(node name, plugin, reason, code) of every node that refuses `c`, in node order;
-        worked out once per shape (a run's pending reasons ask it for every unplaced ask)."""
-        c = c or NONE
-        got = self._refused.get(c)
-        if got is None:
-            got = self._refused[c] = tuple((f[0], v.plugin, v.reason, v.code) for f, v in zip(self._facts, self.verdicts(c))
-                                           if v is not None)
-        return got
-
-    def passing(self, c: Constraints | None):
-        """None where every node passes, or None for a pod without constraints where no node
-        has a hard taint (a cordoned node is YuniKorn's to skip, not this)."""
-        if c is None and not self.closing:
+    def passing(self, c: Constraints | None, only: str = ""):
+        """None where every node passes; None at once for a pod without constraints or required
+        node where no node has a hard taint (a cordoned node is YuniKorn's to skip, not this)."""
+        if c is None and not only and not self.closing:
             return None
-        return self._judged(c or NONE)[1]
+        return self._judged(c, only)[1]

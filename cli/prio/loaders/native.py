@@ -157,7 +157,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
                         res = shapes[shape] = r.resources(ap + ("asks", j, "resources"), rv)
                 n += 1
                 order += 1
-                append(new_ask(Ask, (f"{app_id}-{n}", same(prio, prio), res, submit, order, "", False, "", False, None)))
+                append(new_ask(Ask, (f"{app_id}-{n}", same(prio, prio), res, submit, order, "", False, "", False, "", None)))
                 continue
             if not k.keys() <= ASK_KEYS:
                 r.check_keys(ap + ("asks", j), k, ASK, "an ask")
@@ -195,9 +195,8 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
             if pp is not None or "priorityClassName" in k:
                 pp = _preemption_policy(r, ap + ("asks", j), k, snap.priority_classes)
             nc = None
-            if "nodeSelector" in k or "affinity" in k or "tolerations" in k or "requiredNode" in k:
-                nc = r.node_constraints(ap + ("asks", j), get("nodeSelector"), get("affinity"), get("tolerations"),
-                                        None, get("requiredNode"), affinity_at=ap + ("asks", j, "affinity"))
+            if "nodeSelector" in k or "affinity" in k or "tolerations" in k:
+                nc = r.node_constraints(ap + ("asks", j), get("nodeSelector"), get("affinity"), get("tolerations"))
                 nc = interned(nc, nc)  # asks repeat a few shapes: one object each, judged once
             if base is None and count == 1:
                 n += 1

@@ -45,13 +45,12 @@ class Reader:
                 base, where = tuple(affinity_at), where[1:]
             self.fail(base + tuple(where), what)
 
-    def node_constraints(self, path, node_selector, affinity, tolerations, node_name=None, required_node=None,
-                         affinity_at=None):
+    def node_constraints(self, path, node_selector, affinity, tolerations, node_name=None, affinity_at=None):
         """A pod's or ask's kube.predicates.Constraints (`path`: where the fields sit; the node
         affinity's own path `affinity_at`), or None when it gives none of them."""
-        if node_selector is None and affinity is None and not tolerations and not node_name and not required_node:
+        if node_selector is None and affinity is None and not tolerations and not node_name:
             return None
-        return self._kube(path, predicates.constraints, node_selector, affinity, tolerations, node_name, required_node,
+        return self._kube(path, predicates.constraints, node_selector, affinity, tolerations, node_name,
                           affinity_at=affinity_at)
 
     def node_labels(self, path, value) -> dict:

@@ -164,8 +164,8 @@ def _node(name: str, capacity: dict, schedulable: bool, names: Names, occupied: 
 
 
 def _node_constraints(c, names: Names) -> dict:
-    """An ask's nodeSelector, affinity (the pod's affinity.nodeAffinity), tolerations and
-    requiredNode as Kubernetes writes them. Anonymized, node names become the nodes' new names
+    """An ask's nodeSelector, affinity (the pod's affinity.nodeAffinity) and tolerations as
+    Kubernetes writes them (requiredNode is _task_fields'). Anonymized, node names become the nodes' new names
     and every value goes through the same renaming as the nodes' labels and taints, so every
     predicate answers as before."""
     out: dict = {}
@@ -183,8 +183,6 @@ def _node_constraints(c, names: Names) -> dict:
         out["affinity"] = aff
     if c.tolerations:
         out["tolerations"] = [{**t, "value": names.text(t["value"])} if "value" in t else t for t in predicates.tolerations_doc(c)]
-    if c.required_node:
-        out["requiredNode"] = names.node(c.required_node)
     return out
 
 

@@ -76,10 +76,10 @@ def used(eng) -> frozenset:
         out.add(NODES)
         if not all(n.schedulable for n in eng.cluster.nodes):
             out.add(UNSCHEDULABLE_NODES)
-        constrained = [a.node for st in eng.apps for a in st.asks if a.node is not None]
-        if eng.cluster.judge.closing or constrained:
+        asks = [a for st in eng.apps for a in st.asks if a.node is not None or a.required_node]
+        if eng.cluster.judge.closing or asks:
             out.add(PREDICATES)
-        if any(c.required_node for c in constrained):
+        if any(a.required_node for a in asks):
             out.add(REQUIRED_NODE)
     if eng.ugm is not None:
         out.add(USER_LIMITS)

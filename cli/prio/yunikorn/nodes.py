@@ -178,10 +178,10 @@ class Cluster:
     def admits(self, ask):
         """The nodes the shim's predicates let `ask` (snapshot.Ask) on: a tuple of booleans by
         NodeState.index, or None when every node does (the common case, answered at once)."""
-        c = ask.node
-        if c is None and not self.judge.closing:
+        c, only = ask.node, ask.required_node
+        if c is None and not only and not self.judge.closing:
             return None
-        return self.judge.passing(c)
+        return self.judge.passing(c, only)
 
     def first_with_room(self, res: dict, ok=None):
         """reference.find_node's answer where some node has room, faster: the first unreserved

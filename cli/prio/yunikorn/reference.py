@@ -447,7 +447,7 @@ class ReferenceRun:
                 continue
             if self.cluster is None:
                 return st, i, None, ALLOCATE, ()
-            if ask.node is not None and ask.node.required_node:
+            if ask.required_node:
                 got = self._try_required_node(st, i, ask)
                 if got is not None:
                     return got
@@ -488,14 +488,14 @@ class ReferenceRun:
         predicates); failing that the node is reserved for it, whatever the predicates say
         (unless it holds that reservation already). A node the cluster lacks: set aside (the
         core waits for the node to register; prio's nodes do not change)."""
-        node = self.cluster.by_name.get(ask.node.required_node)
+        node = self.cluster.by_name.get(ask.required_node)
         if node is None:
-            self._set_aside(st, i, f"its required node {ask.node.required_node} is not a node of the cluster")
+            self._set_aside(st, i, f"its required node {ask.required_node} is not a node of the cluster")
             return None
         key = (st.app_id, ask.id)
         if node.reserved is not None and node.reserved != key:
             owner, idx = self._holder(node.reserved)
-            if owner is not None and not (owner.asks[idx].node is not None and owner.asks[idx].node.required_node):
+            if owner is not None and not owner.asks[idx].required_node:
                 self._unreserve(owner, idx)
                 self._wake_node_waiters()
         ok = self.cluster.admits(ask)
@@ -586,7 +586,7 @@ class ReferenceRun:
                 return st, i, node, ALLOCATE, ()
         for i, node in held:
             ask = st.asks[i]
-            if not headroom_ok(ask) or (ask.node is not None and ask.node.required_node):
+            if not headroom_ok(ask) or ask.required_node:
                 continue  # other nodes are not tried for an ask with a required node
             ok = self.cluster.admits(ask)  # tryNodesNoReserve: tryNode's preAllocateConditions
             for other in self.cluster.unreserved():
@@ -1072,7 +1072,7 @@ class Refused(str):
 def _refused(sentence: str, cluster, ask, got: list) -> Refused:
     out = Refused(sentence)
     out.nodes = tuple(got)
-    only = ask.node.required_node if ask.node is not None else ""
+    only = ask.required_node
     out.lead = next((r[3] for r in got if r[0] == only), "") if only else ""
     return out
 
@@ -1080,7 +1080,7 @@ def _refused(sentence: str, cluster, ask, got: list) -> Refused:
 def _refusals(cluster, ask) -> list:
     """(node, plugin, reason, code) of each node the predicates refuse the ask on (for an ask
     with a required node, the other nodes the predicates pass as not its required node)."""
-    return list(cluster.judge.refusals(ask.node))
+    return list(cluster.judge.refusals(ask.node, ask.required_node))
 
 
 def _histogram(refusals: list) -> str:

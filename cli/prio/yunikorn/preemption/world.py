@@ -113,7 +113,7 @@ class World:
     def admits(self, ask, node: str) -> bool:
         """Whether the shim's predicates let `ask` on `node` (a victim's node must pass for the
         preemptor: the shim's PreemptionPredicates runs them first)."""
-        ok = self.judge.passing(ask.node) if ask.node is not None or self.judge.closing else None
+        ok = self.judge.passing(ask.node, ask.required_node)
         return ok is None or ok[self._node_index[node]]
 
     def schedulable(self, node: str) -> bool:
