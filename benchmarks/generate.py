@@ -33,6 +33,17 @@ Shape of issue 28 (`CLUSTER_SHAPES`): a real cluster's shape.
   preemption inside the run would take the reference engine. run.py times it against the
   capacity shape: the same run without nodes and limits.
 
+Shapes of issue 42 (`KUBE_SHAPES`): a cluster read from kubectl JSON (`nodes.json`, `pods.json`
+beside a `queues.yaml`, one provided rule), `--asks` pods (run.py: a tenth of its --asks, so
+100,000) of YuniKorn in applications of 1-40 on one node per 100 pods (1,000), every node with
+labels (pool, zone, instance type), a tenth tainted `nvidia.com/gpu=present:NoSchedule` (and
+labelled so), a twentieth `dedicated=spark:NoSchedule`; every pod with the tolerations admission
+adds (not-ready, unreachable), and a third of the pods with a nodeSelector (a pool), GPU
+tolerations and selector, or a required zone affinity.
+- kube-predicates: that.
+- kube-plain: the same draws without node labels and taints and without the pods' selectors,
+  affinity and tolerations: the same run without predicates.
+
 Shape of preemption inside the run (`PREEMPT_SHAPES`, docs/performance.md): what a live cluster
 with guarantees looks like to `prio simulate`, which only the reference engine schedules.
 - preempt: `--asks` applications of one ask each (priority 0, 10 or 100; 1-2 vcore, 1-4 Gi; create
@@ -55,6 +66,7 @@ SHAPES = ("capacity", "nocap-pods", "nocap-vcore-memory", "equal-priorities")
 FENCED_SHAPES = ("fenced-pods", "fenced-vcore-memory")
 CLUSTER_SHAPES = ("cluster",)
 PREEMPT_SHAPES = ("preempt",)
+KUBE_SHAPES = ("kube-predicates", "kube-plain")
 
 
 def _limits(lrnd, indent: str, users: int, leaf: bool) -> list[str]:
@@ -161,12 +173,84 @@ def _preempt(outdir: str, leaves: int, n: int, rnd) -> tuple[str, str]:
     return qpath, spath
 
 
+_POOLS = ("general", "spark", "ml", "batch")
+_ZONES = ("eu-west-1a", "eu-west-1b", "eu-west-1c")
+_ADMITTED = [{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+             {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300}]
+
+
+def _kube(outdir: str, pods: int, rnd, predicates: bool) -> tuple[str, str]:
+    """KUBE_SHAPES: queues.yaml, nodes.json and pods.json in `outdir`; (queues.yaml, outdir)."""
+    leaves = 100
+    lines = ["partitions:", "  - name: default", "    placementrules:", "      - name: provided", "        create: false",
+             "    queues:", "      - name: root", "        submitacl: '*'", "        queues:", "          - name: tenants",
+             "            queues:"]
+    for k in range(leaves):
+        lines.append(f"              - name: t{k}")
+        if k % 5 == 0:
+            lines += ["                properties:", f"                  priority.offset: \"{k % 20 - 10}\""]
+    qpath = os.path.join(outdir, "queues.yaml")
+    with open(qpath, "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    nodes = []
+    for j in range(max(3, pods // 100)):
+        labels = {"kubernetes.io/hostname": f"node-{j}", "pool": _POOLS[j % 4], "topology.kubernetes.io/zone": _ZONES[j % 3],
+                  "node.kubernetes.io/instance-type": rnd.choice(("m6i.24xlarge", "r6i.24xlarge", "c6i.24xlarge"))}
+        taints = []
+        if j % 10 == 3:
+            labels["nvidia.com/gpu.present"] = "true"
+            taints.append({"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"})
+        elif j % 20 == 7:
+            taints.append({"key": "dedicated", "value": "spark", "effect": "NoSchedule"})
+        node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": f"node-{j}"}, "spec": {},
+                "status": {"allocatable": {"cpu": "96", "memory": "384Gi", "pods": "250"}}}
+        if predicates:
+            node["metadata"]["labels"] = labels
+            if taints:
+                node["spec"]["taints"] = taints
+        nodes.append(node)
+    items = []
+    n = i = 0
+    while n < pods:
+        k = min(pods - n, rnd.randint(1, 40))
+        queue = f"root.tenants.t{rnd.randrange(leaves)}"
+        prio = rnd.choice((-100, 0, 1000, 2000, 4000))
+        for _ in range(k):
+            spec: dict = {"schedulerName": "yunikorn", "priority": prio,
+                          "containers": [{"name": "main", "resources": {"requests": {
+                              "cpu": f"{rnd.choice([250, 500, 1000])}m", "memory": f"{rnd.choice([1, 2, 4])}Gi"}}}]}
+            kind = rnd.randrange(9)  # a third of the pods (0, 1, 2) say something about their node
+            if predicates:
+                spec["tolerations"] = list(_ADMITTED)
+                if kind == 0:
+                    spec["nodeSelector"] = {"pool": rnd.choice(_POOLS)}
+                elif kind == 1:
+                    spec["nodeSelector"] = {"nvidia.com/gpu.present": "true"}
+                    spec["tolerations"] = _ADMITTED + [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
+                elif kind == 2:
+                    spec["affinity"] = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                        {"matchExpressions": [{"key": "topology.kubernetes.io/zone", "operator": "In", "values": list(_ZONES[:2])}]}]}}}
+            t = f"2026-01-01T{n // 3600 % 24:02d}:{n // 60 % 60:02d}:{n % 60:02d}Z"
+            items.append({"apiVersion": "v1", "kind": "Pod", "metadata": {
+                "name": f"pod-{n}", "namespace": "batch", "creationTimestamp": t,
+                "labels": {"applicationId": f"app-{i}", "queue": queue}}, "spec": spec, "status": {"phase": "Pending"}})
+            n += 1
+        i += 1
+    with open(os.path.join(outdir, "nodes.json"), "w") as fh:
+        json.dump({"apiVersion": "v1", "kind": "List", "items": nodes}, fh)
+    with open(os.path.join(outdir, "pods.json"), "w") as fh:
+        json.dump({"apiVersion": "v1", "kind": "List", "items": items}, fh)
+    return qpath, outdir
+
+
 def generate(outdir: str, queues: int = 10_000, asks: int = 1_000_000, seed: int = 1,
              shape: str = "capacity") -> tuple[str, str]:
     rnd = random.Random(seed)
     os.makedirs(outdir, exist_ok=True)
     if shape in PREEMPT_SHAPES:
         return _preempt(outdir, queues, asks, rnd)
+    if shape in KUBE_SHAPES:
+        return _kube(outdir, asks, rnd, shape == "kube-predicates")
     cluster = shape in CLUSTER_SHAPES
     nocap = shape not in ("capacity",) + CLUSTER_SHAPES
     # the cluster shape's own draws (users, nodes, limits) come from another generator: its
@@ -237,6 +321,6 @@ if __name__ == "__main__":
     ap.add_argument("--queues", type=int, default=10_000)
     ap.add_argument("--asks", type=int, default=1_000_000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--shape", choices=SHAPES + FENCED_SHAPES + CLUSTER_SHAPES + PREEMPT_SHAPES, default="capacity")
+    ap.add_argument("--shape", choices=SHAPES + FENCED_SHAPES + CLUSTER_SHAPES + PREEMPT_SHAPES + KUBE_SHAPES, default="capacity")
     a = ap.parse_args()
     print(*generate(a.outdir, a.queues, a.asks, a.seed, a.shape))

@@ -34,6 +34,11 @@ Job of preemption inside the run, on generate.PREEMPT_SHAPES (the reference engi
 - simulate-preempt: `prio simulate -o json` on 20,000 applications of one ask each in one leaf
   under a guarantee, with nodes for about half of them and preemption on (2,000 with --quick, never
   more than --asks), against the same load+sort+write floor (target: well under a minute of CPU).
+Job of issue 42, on generate.KUBE_SHAPES:
+- simulate-kube-predicates: `prio simulate -o json` on a cluster read from kubectl JSON: 100,000
+  pods (a tenth of --asks) on 1,000 nodes with labels and taints, a third of the pods with
+  selectors, GPU tolerations or zone affinity, against the same run without predicates
+  (kube-plain: no labels, taints, selectors, affinity or tolerations) (<= 3x, < 1 GiB).
 Generated inputs are cached under benchmarks/.cache (gitignored; --dir to put them elsewhere).
 --quick runs a tenth of the size (100,000 asks, 1,000 queues; 20,000 fenced asks) while iterating.
 Every process runs with compiled bytecode, as an installed prio does (pip compiles it): the
@@ -60,7 +65,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from generate import CLUSTER_SHAPES, FENCED_SHAPES, GENERATION, PREEMPT_SHAPES, SHAPES  # noqa: E402
+from generate import CLUSTER_SHAPES, FENCED_SHAPES, GENERATION, KUBE_SHAPES, PREEMPT_SHAPES, SHAPES  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(HERE), "cli")}
 PY = sys.executable
@@ -193,8 +198,10 @@ def browser_load(browser: str, page: str, repeat: int) -> tuple[float, float, fl
 
 
 def inputs(root: str, shape: str, queues: int, asks: int) -> tuple[str, str]:
+    """The queues.yaml and the snapshot of a shape (for KUBE_SHAPES: the directory holding
+    nodes.json and pods.json), generated once."""
     out = os.path.join(root, f"{shape}-{queues}q-{asks}a-v{GENERATION}")
-    q, s = os.path.join(out, "queues.yaml"), os.path.join(out, "asks.json")
+    q, s = os.path.join(out, "queues.yaml"), out if shape in KUBE_SHAPES else os.path.join(out, "asks.json")
     if not (os.path.exists(q) and os.path.exists(s)):
         print(f"generating {shape}: {queues} queues and {asks} asks in {out} ...", flush=True)
         # in a child process: a child's peak RSS (os.wait4) starts from this process's own when
@@ -256,6 +263,16 @@ def main() -> None:
                                            lambda: once(prio + ["simulate", q, s, "-o", "json"])], a.repeat)
             row(job, got, plain, "no nodes or limits", "<= 3x, < 1 GiB")
             row("", got, base, "load+sort+write", "(for reference)")
+    if want("simulate-kube-predicates"):
+        pods = max(10, asks // 10)
+        kube = {shape: inputs(a.dir, shape, 1, pods) for shape in KUBE_SHAPES}
+
+        def kube_run(shape):
+            q, d = kube[shape]
+            return prio + ["simulate", q, os.path.join(d, "nodes.json"), os.path.join(d, "pods.json"), "-o", "json"]
+
+        plain, got = alternated([lambda: once(kube_run("kube-plain")), lambda: once(kube_run("kube-predicates"))], a.repeat)
+        row("simulate-kube-predicates", got, plain, "without predicates", "<= 3x, < 1 GiB")
     for shape in PREEMPT_SHAPES:
         job = f"simulate-{shape}"
         if want(job):

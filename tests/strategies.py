@@ -15,7 +15,9 @@ With `cluster=True`: nodes of one to four sizes (`nodes`, some unschedulable, so
 `occupied` by other schedulers' pods, running `allocations` on them), the partition's
 `nodesortpolicy` (absent, fair, binpacking, resource weights), the preemption switch
 off or on, applications' `user` and `groups`, and `limits` entries (named users and groups,
-wildcards, maxresources over some types, maxapplications) at any level.
+wildcards, maxresources over some types, maxapplications) at any level, and the shim's node
+predicates: a pool label and a `dedicated` taint (any effect) on some nodes, a nodeSelector or a
+toleration on some asks.
 Sizes stay small (a scenario runs in milliseconds through the reference engine) and every
 choice shrinks towards the plain case: hypothesis then reports the smallest disagreement.
 `simple=True` keeps to what simplerun runs.
@@ -198,6 +200,17 @@ def scenarios(draw, limits: bool | None = True, many_siblings: bool | None = Non
             if _sometimes(draw, 4):
                 node["schedulable"] = False
         snapshot["nodes"] = nodes
+        for node in nodes:  # the shim's node predicates (kube.predicates): a pool label, a taint
+            if _sometimes(draw, 2):
+                node["labels"] = {"pool": draw(st.sampled_from(POOLS))}
+            if _sometimes(draw, 4):
+                node["taints"] = [{"key": "dedicated", "value": draw(st.sampled_from(POOLS)), "effect": draw(st.sampled_from(EFFECTS))}]
+        for app in apps:
+            for ask in app["asks"]:
+                if _sometimes(draw, 4):
+                    ask["nodeSelector"] = {"pool": draw(st.sampled_from(POOLS))}
+                if _sometimes(draw, 4):
+                    ask["tolerations"] = [{"key": "dedicated", "operator": "Exists"}]
         for app in apps:
             if _sometimes(draw, 2):
                 app["user"] = draw(st.sampled_from(USERS))
@@ -211,6 +224,10 @@ def scenarios(draw, limits: bool | None = True, many_siblings: bool | None = Non
     elif limits and _sometimes(draw, 3):
         snapshot["capacity"] = {t: draw(_int(4, 60)) for t in types}
     return "\n".join(lines) + "\n", snapshot
+
+
+POOLS = ("a", "b")
+EFFECTS = ("NoSchedule", "NoExecute", "PreferNoSchedule")
 
 
 def vectors(width: int, high: int, min_size: int = 0, max_size: int = 30, unique: bool = False):

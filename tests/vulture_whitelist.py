@@ -47,3 +47,10 @@ gosort.least
 from prio.render import releases as release_table  # noqa: E402
 
 release_table.markdown_table
+
+# A verdict's shim plugin name (empty where a PreFilter plugin rejects the pod outright) is part
+# of what the shim answers, recorded pair by pair in ../shared/testdata/yunikorn-shim/predicates;
+# tests/kube/test_predicates.py holds it to the corpus. Output names the kube-scheduler plugin.
+from prio.kube import predicates  # noqa: E402
+
+predicates.Verdict.shim_plugin

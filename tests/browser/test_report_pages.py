@@ -87,6 +87,22 @@ def test_batch_unscheduled_by_reason_code_and_its_tie(tmp_path):
     assert "vcore: 2 used" in web.one(cls="bars").get("title") and web.get("data-priority") == "1000"
 
 
+def test_unscheduled_names_the_nodes_the_predicates_refuse(tmp_path):
+    snap = tmp_path / "s.yaml"
+    snap.write_text("""nodes:
+  - {name: gpu-1, capacity: {vcore: 4}, taints: [{key: nvidia.com/gpu, value: present, effect: NoSchedule}]}
+  - {name: cpu-1, capacity: {vcore: 4}, labels: {pool: cpu}}
+applications:
+  - {id: a, queue: root.a, asks: [{id: lost, priority: 1, resources: {vcore: 1}, nodeSelector: {pool: gpu}}]}
+""")
+    page = load(write(tmp_path, "pred.html", "simulate", str(snap), "-o", "html"))
+    (group,) = page.one(id="unscheduled").all("details")
+    assert group.get("data-code") == "TaintNotTolerated"
+    (row,) = rows(group)
+    assert row[-1] == ("gpu-1: TaintToleration: node(s) had untolerated taint {nvidia.com/gpu: present}; "
+                       "cpu-1: NodeAffinity: node(s) didn't match Pod's node affinity/selector")
+
+
 def test_preemption_checks_victims_and_candidates(tmp_path):
     page = load(write(tmp_path, "preempt.html", "preempt", "-o", "html"))
     cards = {c.get("data-ask"): c for c in page.all("article")}

@@ -8,6 +8,7 @@ BASE = """partitions:
   - name: default
     queues:
       - name: root
+        submitacl: '*'
         queues:
           - name: a
             {a}
@@ -47,6 +48,18 @@ def test_snapshot_features():
     assert F.NOT_POSITIVE_ASKS in _used(snapshot=nothing)
     nodes = {"nodes": [{"name": "n1", "capacity": {"pods": 4}}], "applications": [{"id": "x", "queue": "root.a", "asks": [{"priority": 1}]}]}
     assert F.NODES in _used(snapshot=nodes) and F.NODES not in _used(snapshot=cap)
+
+
+def test_node_predicates_are_a_feature_where_they_can_close_a_node():
+    def snap(node=None, ask=None):
+        return {"nodes": [{"name": "n1", "capacity": {"pods": 4}, **(node or {})}],
+                "applications": [{"id": "x", "queue": "root.a", "asks": [{"priority": 1, **(ask or {})}]}]}
+
+    assert F.PREDICATES not in _used(snapshot=snap())
+    assert F.PREDICATES not in _used(snapshot=snap({"labels": {"pool": "a"}, "taints": [{"key": "k", "effect": "PreferNoSchedule"}]}))
+    assert F.PREDICATES in _used(snapshot=snap({"taints": [{"key": "k", "effect": "NoSchedule"}]}))
+    assert F.PREDICATES in _used(snapshot=snap(ask={"nodeSelector": {"pool": "a"}}))
+    assert F.PREDICATES in engine.WALK_SUPPORTS and F.PREDICATES not in simplerun.SUPPORTS
 
 
 def test_each_fast_run_names_what_it_supports():

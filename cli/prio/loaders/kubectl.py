@@ -81,6 +81,7 @@ class PodRecord(NamedTuple):
     tags: dict  # what the pod gives the application it creates (getAppMetadata)
     required_node: str  # a DaemonSet pod's node (CreateTagsForTask)
     line: int | None
+    constraints: object = None  # kube.predicates.Constraints (_node_constraints), None: none
 
 
 def _meta(r, pod: dict, path) -> dict:
@@ -282,7 +283,9 @@ def load_nodes(name: str, doc) -> list:
             r.fail(path + ("status",) if isinstance(status, dict) else path,
                    f"node {nm}: no status.allocatable, so what the node offers is unknown")
         offers = _quantities(r, status[key], path + ("status", key), f"node {nm}: status.{key}")
-        out.append(Node(nm, {k: v for k, v in offers.items() if v != 0}, schedulable=not cordoned))
+        out.append(Node(nm, {k: v for k, v in offers.items() if v != 0}, schedulable=not cordoned,
+                        labels=r.node_labels(path + ("metadata",), md.get("labels")),
+                        taints=r.node_taints(path + ("spec",), (spec or {}).get("taints"))))
     return out
 
 
@@ -449,7 +452,24 @@ def _pod(r, pod: dict, path, order: int, ctx: _Context, line: int | None) -> Pod
     return PodRecord(order, created, app_id, queue, pod_name, ns, uid, prio, res, bound, node, user, groups,
                      allow_self, policy, shim.placeholder(annotations), str(annotations.get(shim.TASK_GROUP_NAME) or ""),
                      owners, tags, shim.required_node(spec, md.get("ownerReferences") if isinstance(md.get("ownerReferences"), list) else ()),
-                     line)
+                     line, _node_constraints(r, spec, path, ctx.counts, who))
+
+
+def _node_constraints(r, spec: dict, path, counts: dict, who: str):
+    """What a pod asks of its node (kube.predicates.Constraints, None when nothing): its
+    nodeSelector, required node affinity and tolerations (a DaemonSet pod's required node is the
+    record's own, shim.required_node). What other predicates would read (pod (anti-)affinity,
+    topology spread, host ports, claimed volumes) is counted for a note."""
+    aff = spec.get("affinity") if isinstance(spec.get("affinity"), dict) else {}
+    node_aff = aff.get("nodeAffinity")
+    if aff.get("podAffinity") or aff.get("podAntiAffinity") or spec.get("topologySpreadConstraints") or any(
+            isinstance(c, dict) and any(isinstance(p, dict) and p.get("hostPort") for p in c.get("ports") or ())
+            for c in spec.get("containers") or ()) or any(
+            isinstance(v, dict) and ("persistentVolumeClaim" in v or "ephemeral" in v) for v in spec.get("volumes") or ()):
+        counts.setdefault("unmodelled", set()).add(who)
+    got = r.node_constraints(path + ("spec",), spec.get("nodeSelector"), node_aff, spec.get("tolerations"),
+                             affinity_at=path + ("spec", "affinity", "nodeAffinity"))
+    return counts.setdefault("shapes", {}).setdefault(got, got)  # pods repeat a few shapes: one object each, judged once
 
 
 def _tags(spec: dict, annotations: dict, ns: str, bound: bool, ctx: _Context) -> dict:
@@ -518,7 +538,7 @@ def _applications(name: str, pods: list, counts: dict) -> tuple[list, set]:
             raise InputError(name, f"pod {rec.namespace}/{rec.name} appears twice in application {rec.app_id}", rec.line)
         ids.add(ask_id)
         app.asks.append(Ask(ask_id, rec.priority, rec.resources, when, rec.order, rec.preemption_policy, originator,
-                            rec.task_group, rec.placeholder, rec.required_node))
+                            rec.task_group, rec.placeholder, rec.required_node, rec.constraints))
     return list(apps.values()), disagree
 
 
@@ -560,6 +580,10 @@ def _notes(counts: dict, disagree: set, skipped: dict, other_kinds: dict) -> lis
     if disagree:
         notes.append("pods of one application name different queues; the queue of the pod that created it is used (as the shim does): "
                      + ", ".join(n for n in sorted(disagree)[:5]))
+    if counts.get("unmodelled"):
+        n = len(counts["unmodelled"])
+        notes.append(f"{count(n, 'pod')} {'uses' if n == 1 else 'use'} pod (anti-)affinity, topology spread, host ports or claimed "
+                     "volumes, whose predicates prio does not model (taken as passing): " + ", ".join(sorted(counts["unmodelled"])[:5]))
     if skipped:
         notes.append("pods left out: " + ", ".join(f"{k}: {n}" for k, n in sorted(skipped.items())))
     if other_kinds:

@@ -16,7 +16,8 @@ from prio.yunikorn.snapshot import Allocation, App, Ask, Node, Snapshot
 TOP = ("partition", "capacity", "priorityClasses", "applications", "nodes")
 APP = ("id", "queue", "submitTime", "allocated", "asks", "state", "user", "groups", "allocations", "rejectedMessage", "tags")
 ASK = ("id", "priority", "priorityClassName", "resources", "createTime", "count", "preemptionPolicy", "originator",
-       "taskGroup", "placeholder", "requiredNode")
+       "taskGroup", "placeholder", "requiredNode",
+       "nodeSelector", "affinity", "tolerations")
 ALLOC = ("id", "priority", "priorityClassName", "resources", "node", "createTime", "originator", "allowPreemption",
          "taskGroup", "placeholder")
 MAX_COUNT = 10_000_000
@@ -87,6 +88,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
     before = 0  # asks of the applications read so far: the cap is on the total, checked before expanding
     lo, hi = INT32_MIN, INT32_MAX
     same = {}.setdefault  # one int object per priority value, shared by its asks
+    interned = {}.setdefault  # one Constraints object per shape
     new_ask = tuple.__new__  # Ask(...) without NamedTuple's Python-level __new__
     for i, a in enumerate(data["applications"]):
         ap = ("applications", i)
@@ -155,7 +157,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
                         res = shapes[shape] = r.resources(ap + ("asks", j, "resources"), rv)
                 n += 1
                 order += 1
-                append(new_ask(Ask, (f"{app_id}-{n}", same(prio, prio), res, submit, order, "")))
+                append(new_ask(Ask, (f"{app_id}-{n}", same(prio, prio), res, submit, order, "", False, "", False, "", None)))
                 continue
             if not k.keys() <= ASK_KEYS:
                 r.check_keys(ap + ("asks", j), k, ASK, "an ask")
@@ -192,10 +194,14 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
             pp = get("preemptionPolicy")
             if pp is not None or "priorityClassName" in k:
                 pp = _preemption_policy(r, ap + ("asks", j), k, snap.priority_classes)
+            nc = None
+            if "nodeSelector" in k or "affinity" in k or "tolerations" in k:
+                nc = r.node_constraints(ap + ("asks", j), get("nodeSelector"), get("affinity"), get("tolerations"))
+                nc = interned(nc, nc)  # asks repeat a few shapes: one object each, judged once
             if base is None and count == 1:
                 n += 1
                 order += 1
-                asks_out.append(Ask(f"{app_id}-{n}", prio, res, when, order, pp or "", *gang))
+                asks_out.append(Ask(f"{app_id}-{n}", prio, res, when, order, pp or "", *gang, node=nc))
                 continue
             for c in range(count):
                 n += 1
@@ -207,7 +213,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
                     if ask_id in ids:
                         r.fail(ap + ("asks", j), f"ask id {ask_id!r} appears twice in application {app_id}")
                     ids.add(ask_id)
-                asks_out.append(Ask(ask_id, prio, res, when, order, pp or "", *gang))
+                asks_out.append(Ask(ask_id, prio, res, when, order, pp or "", *gang, node=nc))
         before += len(asks_out)
         if before > max_asks:  # asks of count 1 only: bounded by the file's size, stopped here
             r.fail(ap + ("asks",), caps.ASKS.exceeded(before, "in total"))
@@ -237,7 +243,7 @@ def nodes(r: Reader, value) -> list:
         p = ("nodes", i)
         if not isinstance(n, dict):
             r.fail(p, "a node is a mapping with name and capacity")
-        r.check_keys(p, n, ("name", "capacity", "schedulable", "occupied"), "a node")
+        r.check_keys(p, n, ("name", "capacity", "schedulable", "occupied", "labels", "taints"), "a node")
         name = n.get("name")
         if not isinstance(name, (str, int)) or isinstance(name, bool) or str(name) == "":
             r.fail(p, "a node needs a name")
@@ -252,6 +258,8 @@ def nodes(r: Reader, value) -> list:
         node = Node(str(name), r.resources(p + ("capacity",), n["capacity"]), schedulable)
         if n.get("occupied") is not None:  # what pods of other schedulers take on the node
             node.occupied = r.resources(p + ("occupied",), n["occupied"])
+        node.labels = r.node_labels(p, n.get("labels"))  # what the pods' predicates read (kube.predicates)
+        node.taints = r.node_taints(p, n.get("taints"))
         out.append(node)
     return out
 

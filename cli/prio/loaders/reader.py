@@ -7,6 +7,7 @@ import re
 
 from prio.armada.units import UnitError, parse_duration, parse_quantity
 from prio.diagnostics import format_path
+from prio.kube import predicates
 from prio.values import describe
 
 from prio.yunikorn import quantity
@@ -31,6 +32,32 @@ class Reader:
     @property
     def file(self) -> str:
         return self.name
+
+    def _kube(self, path, fn, *args, affinity_at=None):
+        """A kube.predicates reader's answer; its ValueError (where, what) is raised at the field
+        it names below `path` (the node affinity's fields below `affinity_at`)."""
+        try:
+            return fn(*args)
+        except ValueError as e:
+            where, what = e.args
+            base = tuple(path)
+            if where[0] == "affinity" and affinity_at is not None:
+                base, where = tuple(affinity_at), where[1:]
+            self.fail(base + tuple(where), what)
+
+    def node_constraints(self, path, node_selector, affinity, tolerations, node_name=None, affinity_at=None):
+        """A pod's or ask's kube.predicates.Constraints (`path`: where the fields sit; the node
+        affinity's own path `affinity_at`), or None when it gives none of them."""
+        if node_selector is None and affinity is None and not tolerations and not node_name:
+            return None
+        return self._kube(path, predicates.constraints, node_selector, affinity, tolerations, node_name,
+                          affinity_at=affinity_at)
+
+    def node_labels(self, path, value) -> dict:
+        return self._kube(path, predicates.labels, value)
+
+    def node_taints(self, path, value) -> tuple:
+        return self._kube(path, predicates.taints, value)
 
     def fail(self, path, message: str, at: str = "value"):
         path = tuple(path)

@@ -8,6 +8,7 @@ import json
 
 from prio.render.printable import for_terminal
 from prio.yunikorn.quantity import show_quantity
+from prio.yunikorn.reasons import classify, predicate_fields
 
 ROWS = 200  # rows per section in the human formats (a pull-request comment has a size limit)
 
@@ -56,7 +57,8 @@ def _config_json(c) -> dict:
 def to_json(d) -> dict:
     """The contract's four keys, then what prio adds: rejected applications and config changes."""
     def un(u):
-        return {"ask": u.ask, "application": u.application, "queue": u.queue, "code": u.code, "reason": u.reason}
+        return {"ask": u.ask, "application": u.application, "queue": u.queue, "code": u.code, "reason": u.reason,
+                **predicate_fields(classify(u.reason))}  # the nodes the predicates refuse it on, if any
 
     def rej(r):
         return {"application": r.application, "queue": r.queue, "code": r.code, "reason": r.reason}

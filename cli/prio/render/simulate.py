@@ -8,7 +8,7 @@ import json
 
 from prio.render.jsontext import jstr
 from prio.render.printable import for_terminal
-from prio.yunikorn.reasons import classify
+from prio.yunikorn.reasons import classify, predicate_fields
 
 
 def short(path: str) -> str:
@@ -146,7 +146,9 @@ def _json(steps, unscheduled, rejected=(), step_nodes=None, tied=None, preemptio
     yield '\n ],\n "unscheduled": ['
     sep = "\n  "
     for u in unscheduled:
-        entry = {"ask": u.ask, "application": u.application, "queue": u.queue, "priority": u.priority, "reason": u.reason, "code": classify(u.reason).code}
+        why = classify(u.reason)
+        entry = {"ask": u.ask, "application": u.application, "queue": u.queue, "priority": u.priority, "reason": u.reason, "code": why.code,
+                 **predicate_fields(why)}
         if tied and (u.application, u.ask) in tied:
             entry["tie"] = True
         yield sep + dumps(entry)

@@ -11,6 +11,7 @@ import re
 
 import yaml
 
+from prio.kube import predicates
 from prio.render import anonymize as anonymize_mod
 from prio.render.anonymize import Names
 from prio.yunikorn.quantity import VCORE
@@ -95,7 +96,7 @@ def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None, placed=None) -> 
     if nodes:
         out["nodes"] = [_node(str(n["name"]), n["capacity"], n.get("schedulable", True), names) for n in nodes]
     elif snap.nodes:
-        out["nodes"] = [_node(n.name, n.capacity, n.schedulable, names, n.occupied) for n in snap.nodes]
+        out["nodes"] = [_node(n.name, n.capacity, n.schedulable, names, n.occupied, n.labels, n.taints) for n in snap.nodes]
     if snap.priority_classes:
         out["priorityClasses"] = [{"name": c.name, "value": c.value, **({"globalDefault": True} if c.global_default else {})}
                                   for c in snap.priority_classes]
@@ -136,6 +137,8 @@ def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None, placed=None) -> 
             if k.preemption_policy:  # Never: the ask may not preempt
                 ask["preemptionPolicy"] = k.preemption_policy
             _task_fields(ask, k, names=names)
+            if k.node is not None:
+                ask.update(_node_constraints(k.node, names))
             asks.append(ask)
         row["asks"] = asks
         rows.append(row)
@@ -143,14 +146,43 @@ def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None, placed=None) -> 
     return out
 
 
-def _node(name: str, capacity: dict, schedulable: bool, names: Names, occupied: dict | None = None) -> dict:
+def _node(name: str, capacity: dict, schedulable: bool, names: Names, occupied: dict | None = None,
+          labels: dict | None = None, taints=()) -> dict:
     """A node in the native format; `schedulable: false` (prio's addition to the contract) only
-    for a cordoned or draining node, `occupied` only where other schedulers' pods take room."""
+    for a cordoned or draining node, `occupied` only where other schedulers' pods take room,
+    `labels` and `taints` where it has them (what the pods' node predicates read)."""
     out = {"name": names.node(name), "capacity": resources(capacity)}
     if occupied:
         out["occupied"] = resources(occupied)
     if not schedulable:
         out["schedulable"] = False
+    if labels:
+        out["labels"] = {k: names.text(v) for k, v in labels.items()}
+    if taints:
+        out["taints"] = [{**t, "value": names.text(t["value"])} if "value" in t else t for t in predicates.taints_doc(taints)]
+    return out
+
+
+def _node_constraints(c, names: Names) -> dict:
+    """An ask's nodeSelector, affinity (the pod's affinity.nodeAffinity) and tolerations as
+    Kubernetes writes them (requiredNode is _task_fields'). Anonymized, node names become the nodes' new names
+    and every value goes through the same renaming as the nodes' labels and taints, so every
+    predicate answers as before."""
+    out: dict = {}
+    if c.selector is not None:
+        out["nodeSelector"] = {k: names.text(v) for k, v in c.selector}
+    aff = predicates.affinity_doc(c)
+    if aff is not None:
+        for term in (aff.get("requiredDuringSchedulingIgnoredDuringExecution") or {}).get("nodeSelectorTerms", ()):
+            for r in term.get("matchExpressions", ()):
+                if "values" in r:
+                    r["values"] = [names.text(v) for v in r["values"]]
+            for r in term.get("matchFields", ()):
+                if "values" in r:
+                    r["values"] = [names.node(v) if r["key"] == predicates.NAME_FIELD else names.text(v) for v in r["values"]]
+        out["affinity"] = aff
+    if c.tolerations:
+        out["tolerations"] = [{**t, "value": names.text(t["value"])} if "value" in t else t for t in predicates.tolerations_doc(c)]
     return out
 
 

@@ -90,7 +90,7 @@ WALK_SUPPORTS = frozenset({
     features.QUEUE_MAX, features.MAXAPPS, features.GUARANTEED, features.STOPPED, features.REST_USAGE,
     features.FAIR_MAX_MISALIGNED, features.SIBLINGS_OVER_20, features.RUNNING, features.TYPES, features.OTHER_TYPES,
     features.PARTIAL_ASKS, features.NOT_POSITIVE_ASKS, features.NEGATIVE_USAGE, features.ZERO_FAIR_MAX,
-    features.NODES, features.UNSCHEDULABLE_NODES, features.USER_LIMITS})
+    features.NODES, features.UNSCHEDULABLE_NODES, features.PREDICATES, features.USER_LIMITS})
 
 
 class Engine(TieWalk, ClusterWalk, Model):
@@ -376,14 +376,15 @@ class Engine(TieWalk, ClusterWalk, Model):
                 if cluster is not None:
                     res = ask.resources
                     node = best = None
+                    ok = cluster.admits(ask)
                     for v in res.values():
                         if v <= 0:
                             break
                     else:
                         if res:  # an ask for nothing is never placed (preAllocateCheck)
-                            node = cluster.first_with_room(res)
+                            node = cluster.first_with_room(res, ok)
                     if node is None:
-                        node, best = find_node(cluster, (st.app_id, ask.id), res, True)
+                        node, best = find_node(cluster, (st.app_id, ask.id), res, True, ok)
                     if node is None and best is None:
                         self._set_aside(st, i, too_big_reason(cluster, ask.resources) if not any(
                             n.fits_node(ask.resources) for n in cluster.nodes) else no_room_reason(cluster, st, ask, None))

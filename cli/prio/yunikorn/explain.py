@@ -262,9 +262,13 @@ def why_ask(make_engine, ask: str, behind: str | None = None, facts: dict | None
         reason = left.get(target, "the simulation ended before it")
         from prio.yunikorn.reasons import pending as pending_reasons
 
+        from prio.yunikorn.reasons import predicate_fields
+
         code = next((p.reason for p in pending_reasons(eng) if (p.application, p.ask) == target), None)
-        facts.update(rule="neverPlaced", values={"reason": reason, "code": code.code if code else None})
-        return [f"{head} is never placed: {reason}."] + ([f"Reason {code.code}: {code.words}."] if code else [])
+        facts.update(rule="neverPlaced", values={"reason": reason, "code": code.code if code else None,
+                                                 **(predicate_fields(code) if code else {})})
+        return [f"{head} is never placed: {reason}."] + ([f"Reason {code.code}: {code.words}."] if code else []) + \
+            (refusal_lines(code.nodes) if code else [])
     n = placed[target]
     facts["step"] = n
     lines = [f"{head} is placed at step {n} of {len(steps)} in the simulated order (prio simulate)."]
@@ -389,6 +393,21 @@ def _limit_blockers(eng: Engine, st, a, facts: dict) -> list[str]:
     return out
 
 
+SHOWN_REFUSALS = 20  # nodes named one by one in --why-ask's text (the json has them all)
+
+
+def refusal_lines(refused) -> list:
+    """The nodes the shim's predicates refuse an ask on, one line each (plugin, Kubernetes'
+    message), as `kubectl describe pod` would give them per node."""
+    if not refused:
+        return []
+    out = ["The node predicates (as YuniKorn's Kubernetes shim runs them) refuse it on:"]
+    out += [f"  {n}: {plugin or 'YuniKorn'}: {why}" for n, plugin, why, _ in refused[:SHOWN_REFUSALS]]
+    if len(refused) > SHOWN_REFUSALS:
+        out.append(f"  and {len(refused) - SHOWN_REFUSALS} more nodes (-o json lists them all)")
+    return out
+
+
 def _node_blocker(eng: Engine, st, a, facts: dict) -> str:
     """Whether a node could take the ask at that moment (an unreserved node whose free room fits,
     or the node it holds); if none, why (the same words as the unscheduled reason)."""
@@ -396,8 +415,9 @@ def _node_blocker(eng: Engine, st, a, facts: dict) -> str:
 
     key = (st.app_id, a.id)
     nodes = eng.cluster.nodes
+    ok = eng.cluster.admits(a)
     if any(n.schedulable and n.fits_node(a.resources) and n.can_allocate(a.resources, key)
-           and (n.reserved is None or n.reserved == key) for n in nodes):
+           and (n.reserved is None or n.reserved == key) and (ok is None or ok[n.index]) for n in nodes):
         return ""
     held = next((n for n in nodes if n.reserved == key), None)
     words = too_big_reason(eng.cluster, a.resources) if not any(n.fits_node(a.resources) for n in nodes) \

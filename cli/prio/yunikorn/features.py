@@ -33,6 +33,13 @@ NEGATIVE_USAGE = "negative-usage"
 ZERO_FAIR_MAX = "fair-max-zero"
 NODES = "nodes"
 UNSCHEDULABLE_NODES = "unschedulable-nodes"  # cordoned or draining: the walk shares find_node and Cluster.first_with_room, which skip them
+# the shim's node predicates close nodes to some ask (a hard taint, an ask's nodeSelector, node
+# affinity, tolerations or required node): the walk shares find_node and Cluster.first_with_room,
+# which take Cluster.admits' answer; simplerun has no nodes
+PREDICATES = "node-predicates"
+# an ask with a required node (a YuniKorn DaemonSet pod): it cancels other asks' reservations on
+# its node, which wakes asks set aside for want of a node (reference.ReferenceRun._try_required_node)
+REQUIRED_NODE = "required-node"
 USER_LIMITS = "user-group-limits"
 PREEMPTION_IN_RUN = "preemption-in-the-run"
 
@@ -40,11 +47,13 @@ PREEMPTION_IN_RUN = "preemption-in-the-run"
 # until that run is taught it (tests/yunikorn/test_features.py fails until someone decides).
 ALL = frozenset({OFFSET, FENCE, FAIR_SORT, PRIORITY_SORT_OFF, CAPACITY, QUEUE_MAX, MAXAPPS, GUARANTEED, STOPPED,
                  REST_USAGE, FAIR_MAX_MISALIGNED, SIBLINGS_OVER_20, RUNNING, TYPES, OTHER_TYPES, PARTIAL_ASKS,
-                 NOT_POSITIVE_ASKS, NEGATIVE_USAGE, ZERO_FAIR_MAX, NODES, UNSCHEDULABLE_NODES, USER_LIMITS, PREEMPTION_IN_RUN})
+                 NOT_POSITIVE_ASKS, NEGATIVE_USAGE, ZERO_FAIR_MAX, NODES, UNSCHEDULABLE_NODES, PREDICATES, REQUIRED_NODE,
+                 USER_LIMITS, PREEMPTION_IN_RUN})
 
 
-# What only the reference engine schedules: YuniKorn's preemption inside the run.
-REFERENCE_ONLY = frozenset({PREEMPTION_IN_RUN})
+# What only the reference engine schedules: YuniKorn's preemption inside the run, asks with a
+# required node.
+REFERENCE_ONLY = frozenset({PREEMPTION_IN_RUN, REQUIRED_NODE})
 
 
 def used(eng) -> frozenset:
@@ -67,6 +76,11 @@ def used(eng) -> frozenset:
         out.add(NODES)
         if not all(n.schedulable for n in eng.cluster.nodes):
             out.add(UNSCHEDULABLE_NODES)
+        asks = [a for st in eng.apps for a in st.asks if a.node is not None or a.required_node]
+        if eng.cluster.judge.closing or asks:
+            out.add(PREDICATES)
+        if any(a.required_node for a in asks):
+            out.add(REQUIRED_NODE)
     if eng.ugm is not None:
         out.add(USER_LIMITS)
     if preemption_in_run(eng):

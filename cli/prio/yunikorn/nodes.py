@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
+from prio.kube.predicates import Judge
 from prio.yunikorn.resources import fit_in, strictly_positive
 
 FAIR = "fair"
@@ -97,10 +98,11 @@ class NodeState:
     reserved on it) and the preemptor takes no victim on it (initWorkingState). A reservation
     on it could only predate the cordon, which a snapshot does not hold."""
 
-    __slots__ = ("name", "capacity", "allocated", "available", "reserved", "schedulable", "occupied")
+    __slots__ = ("name", "capacity", "allocated", "available", "reserved", "schedulable", "occupied", "index")
 
-    def __init__(self, name: str, capacity: dict, schedulable: bool = True, occupied: dict | None = None):
+    def __init__(self, name: str, capacity: dict, schedulable: bool = True, occupied: dict | None = None, index: int = 0):
         self.name = name
+        self.index = index  # its place in Cluster.nodes: where its verdict sits in Judge.passing's tuples
         self.capacity = dict(capacity)
         self.allocated: dict = {}
         self.available = dict(capacity)
@@ -136,15 +138,22 @@ class Cluster:
     normal allocation walk uses."""
 
     def __init__(self, nodes, policy: str | None = None, weights: dict | None = None):
-        self.nodes = [NodeState(n.name, n.capacity, getattr(n, "schedulable", True), getattr(n, "occupied", None))
-                      for n in nodes]
+        nodes = list(nodes)
+        self.nodes = [NodeState(n.name, n.capacity, getattr(n, "schedulable", True), getattr(n, "occupied", None), i)
+                      for i, n in enumerate(nodes)]
+        # the shim's node predicates (kube.predicates) over the nodes' labels, taints and cordon
+        self.judge = Judge(nodes)
         self.by_name = {n.name: n for n in self.nodes}
         self.policy = sort_policy(policy)
         self.weights = weights_of(weights)
         self._keys = {}  # name -> its (score, name) in _sorted
         self._sorted: list = []  # (score, name, node), ascending
         for n in self.nodes:
-            self._keys[n.name] = k = (self._score(n), n.name)
+            # scored as the partition added it, before other schedulers' pods: a foreign
+            # allocation changes the node's room but notifies no listener (Node.addAllocationInternal,
+            # UpdateForeignAllocation), so the node keeps its place in the order until something
+            # of YuniKorn's is placed on or released from it (change)
+            self._keys[n.name] = k = (score(self.policy, n.capacity, n.capacity, self.weights), n.name)
             self._sorted.append(k + (n,))
         self._sorted.sort(key=lambda e: (e[0], e[1]))
 
@@ -166,15 +175,23 @@ class Cluster:
         s.insert(bisect_left(s, new), new + (n,))
         self._keys[n.name] = new
 
-    def first_with_room(self, res: dict):
+    def admits(self, ask):
+        """The nodes the shim's predicates let `ask` (snapshot.Ask) on: a tuple of booleans by
+        NodeState.index, or None when every node does (the common case, answered at once)."""
+        c, only = ask.node, ask.required_node
+        if c is None and not only and not self.judge.closing:
+            return None
+        return self.judge.passing(c, only)
+
+    def first_with_room(self, res: dict, ok=None):
         """reference.find_node's answer where some node has room, faster: the first unreserved
-        schedulable node in order whose capacity and free room fit `res`, or None (find_node
-        then decides what to reserve). For an ask of positive values only, at least one
-        (callers check): then fitting max(0, room) is fitting room, and the ask asks for
-        something, as preAllocateCheck requires."""
+        schedulable node in order that the predicates admit (`ok`: admits' answer) whose
+        capacity and free room fit `res`, or None (find_node then decides what to reserve). For
+        an ask of positive values only, at least one (callers check): then fitting max(0, room)
+        is fitting room, and the ask asks for something, as preAllocateCheck requires."""
         for e in self._sorted:
             n = e[2]
-            if n.reserved is not None or not n.schedulable:
+            if n.reserved is not None or not n.schedulable or (ok is not None and not ok[n.index]):
                 continue
             cap, free = n.capacity, n.available
             for k, v in res.items():

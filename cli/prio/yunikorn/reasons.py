@@ -37,6 +37,15 @@ and prio's own for what its model adds:
   every other ask until its reservation is used).
 - ``NodeUnschedulable``: the only nodes big enough for the ask, or the only ones with room for it
   now, are unschedulable (cordoned or draining: YuniKorn's tryNodes skips them).
+- The node predicates the Kubernetes shim runs (kube.predicates), where every schedulable node
+  big enough for the ask refuses it, in kube-scheduler's words, the code of the commonest
+  refusal: ``NodeSelectorMismatch`` ("node(s) didn't match Pod's node affinity/selector"),
+  ``TaintNotTolerated`` ("node(s) had untolerated taint {KEY: VALUE}"), ``NodeNameMismatch``,
+  ``NodeNotEligible`` (a required `metadata.name` field names other nodes), ``AffinityConflict``
+  (the required terms name no node at all), ``NodeUnschedulable`` (cordoned, not tolerated),
+  ``RequiredNodeMismatch`` (not the DaemonSet pod's required node). The reason then carries
+  every refusing node (`nodes`: node, plugin, Kubernetes' message) and the codes among them
+  (`codes`); a reason of another code (no room on the nodes that admit the ask) carries them too.
 - ``NoCapacity``: the cluster capacity (root's max, the snapshot's ``capacity``) is used up: in
   YuniKorn the ask would wait for a node; prio has one pool and nothing is released.
 - ``QueueStopped``: a queue on the path is Stopped (REST dumps).
@@ -47,6 +56,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from prio.kube import predicates
 
 # code -> (words, where the words come from)
 CODES = {
@@ -64,6 +75,12 @@ CODES = {
     "NoSubmitAccess": ("Rejected: no queue of the config admits anyone (no submitacl or adminacl)",
                        "YuniKorn's placement manager: Queue.CheckSubmitAccess fails on every queue"),
     "InvalidUser": ("Rejected: the user name is invalid", "YuniKorn's user conversion (ConvertUGI)"),
+    "NodeSelectorMismatch": ("node(s) didn't match Pod's node affinity/selector", "the shim's NodeAffinity predicate (kube-scheduler's Filter)"),
+    "TaintNotTolerated": ("node(s) had untolerated taint", "the shim's TaintToleration predicate"),
+    "NodeNameMismatch": ("node(s) didn't match the requested node name", "the shim's NodeName predicate"),
+    "NodeNotEligible": ("node not eligible", "the shim's NodeAffinity PreFilter (a required metadata.name field)"),
+    "AffinityConflict": ("pod affinity terms conflict", "the shim's NodeAffinity PreFilter (the terms name no node)"),
+    "RequiredNodeMismatch": ("not the pod's required node", "YuniKorn's core: an ask with a required node goes there or nowhere"),
     "NoCapacity": ("No capacity left", "prio: the cluster capacity is used up (one pool, nothing released)"),
     "QueueStopped": ("Queue is stopped", "prio: a Stopped queue is never scheduled"),
     "NotReached": ("Not reached", "prio: the simulation stopped before it (--steps)"),
@@ -78,6 +95,8 @@ class Reason:
     detail: str  # the engine's sentence (what simulate's `reason` says)
     queue: str | None = None  # the queue that holds it back (None: the cluster, or unknown)
     resource: str | None = None  # the resource that is short (quota and capacity)
+    codes: tuple = ()  # the predicate codes among `nodes`, commonest first
+    nodes: tuple = ()  # (node, plugin, Kubernetes' reason, code) of each node the predicates refuse it on
 
 
 @dataclass(frozen=True)
@@ -120,7 +139,42 @@ _P = _Patterns()
 
 
 def classify(detail: str) -> Reason:
-    """The code of one of the engine's sentences."""
+    """The code of one of the engine's sentences; one naming the nodes the predicates refuse
+    (reference.Refused) carries them."""
+    refused = getattr(detail, "nodes", None)
+    if refused:
+        codes = predicate_codes(refused)
+        lead = getattr(detail, "lead", "")
+        if lead:  # the refusal that decides (a required node's) first
+            codes = (lead,) + tuple(c for c in codes if c != lead)
+        if detail.startswith("no node admits the pod"):
+            words = detail.split(": ", 1)[1]
+            return Reason(codes[0], words, detail, codes=codes, nodes=refused)
+        r = _classify(detail)
+        return Reason(r.code, r.words, r.detail, r.queue, r.resource, codes, refused)
+    return _classify(detail)
+
+
+def predicate_fields(r: Reason) -> dict:
+    """What an unscheduled entry adds for the nodes the predicates refuse it on (nothing when
+    there are none): `codes`, and `nodes` as [{node, plugin, reason}] (`kubectl describe`'s
+    FailedScheduling, per node)."""
+    if not r.nodes:
+        return {}
+    return {"codes": list(r.codes), "nodes": [{"node": n, "plugin": p, "reason": w} for n, p, w, _ in r.nodes]}
+
+
+def predicate_codes(refused) -> tuple:
+    """The codes of the refusals (node, plugin, reason, code), the commonest first (ties: the
+    plugins' order). An ask's code is the first (reference.Refused's `lead` before them)."""
+    counts: dict = {}
+    for r in refused:
+        counts[r[3]] = counts.get(r[3], 0) + 1
+    order = predicates.CODES  # the plugins' order
+    return tuple(sorted(counts, key=lambda c: (-counts[c], order.index(c) if c in order else len(order))))
+
+
+def _classify(detail: str) -> Reason:
     m = _P.maxapps.match(detail)
     if m:
         limit, queue, running = m.groups()

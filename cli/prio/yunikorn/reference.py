@@ -257,6 +257,8 @@ class ReferenceRun:
         self.checked: set = set()  # asks that tried since time last passed (preemptAttemptFrequency)
         self.states_seen: set = set()  # _state_when_time_passes each time it passed: a repeat ends the run
         self.attempts_left = MAX_PREEMPTIONS_PER_QUEUE
+        # (id(st), ask index) set aside for want of a node: a cancelled reservation wakes them
+        self.node_waiters: set = set()
         if self.preempting:
             self._init_runs()
         # the eventually consistent priorities, from scratch, children first
@@ -295,6 +297,7 @@ class ReferenceRun:
                     self._reserve(st, i, node)
                     if not self.preempting:
                         self._set_aside(st, i, no_room_reason(self.cluster, st, st.asks[i], node))
+                        self.node_waiters.add((id(st), i))
                 else:
                     self._preempted(st, i, node, victims)
                 if ties:
@@ -444,6 +447,11 @@ class ReferenceRun:
                 continue
             if self.cluster is None:
                 return st, i, None, ALLOCATE, ()
+            if ask.required_node:
+                got = self._try_required_node(st, i, ask)
+                if got is not None:
+                    return got
+                continue
             got = self._try_nodes(st, i, ask)
             if got is not None:
                 return got
@@ -459,7 +467,7 @@ class ReferenceRun:
         shrinks, reserved nodes stay reserved: nothing is released), so it is set aside at once,
         once its reservation is made (step); an ask no node could ever hold, always."""
         held = self.reservations.get(id(st), {})
-        node, best = find_node(self.cluster, (st.app_id, ask.id), ask.resources, i not in held)
+        node, best = find_node(self.cluster, (st.app_id, ask.id), ask.resources, i not in held, self.cluster.admits(ask))
         if node is not None:
             return st, i, node, ALLOCATE, ()
         if best is not None:
@@ -468,7 +476,57 @@ class ReferenceRun:
             self._set_aside(st, i, too_big_reason(self.cluster, ask.resources))
         elif not self.preempting:
             self._set_aside(st, i, no_room_reason(self.cluster, st, ask, held.get(i)))
+            self.node_waiters.add((id(st), i))
         return None
+
+    # -- an ask with a required node (a YuniKorn DaemonSet pod's)
+
+    def _try_required_node(self, st, i: int, ask):
+        """Application.tryRequiredNode: the required node alone, schedulable or not. Reservations
+        other asks hold there are cancelled first (cancelReservations: not those of asks that
+        require the node too); then tryNode (room, the node not reserved for another ask, the
+        predicates); failing that the node is reserved for it, whatever the predicates say
+        (unless it holds that reservation already). A node the cluster lacks: set aside (the
+        core waits for the node to register; prio's nodes do not change)."""
+        node = self.cluster.by_name.get(ask.required_node)
+        if node is None:
+            self._set_aside(st, i, f"its required node {ask.required_node} is not a node of the cluster")
+            return None
+        key = (st.app_id, ask.id)
+        if node.reserved is not None and node.reserved != key:
+            owner, idx = self._holder(node.reserved)
+            if owner is not None and not owner.asks[idx].required_node:
+                self._unreserve(owner, idx)
+                self._wake_node_waiters()
+        ok = self.cluster.admits(ask)
+        if node.can_allocate(ask.resources, key) and (ok is None or ok[node.index]):
+            return st, i, node, ALLOCATE, ()
+        if self.reservations.get(id(st), {}).get(i) is node:
+            return None
+        return st, i, node, RESERVE, ()
+
+    def _holder(self, reserved: tuple):
+        """The application state and ask index a node's reservation (application id, ask id) is for."""
+        for st in self.holders.values():
+            if st.app_id == reserved[0]:
+                for j, a in enumerate(st.asks):
+                    if a.id == reserved[1]:
+                        return st, j
+        return None, None
+
+    def _wake_node_waiters(self) -> None:
+        """A reservation was cancelled: a node may take asks it closed to them, so the asks set
+        aside for want of a node are tried again (YuniKorn tries every pending ask each cycle;
+        prio sets aside the ones that cannot be placed while nothing is released)."""
+        by_id = {id(st): st for st in self.eng.apps}
+        for sid, i in sorted(self.node_waiters, key=lambda k: (by_id[k[0]].app_id, k[1])):
+            st = by_id[sid]
+            if i in st.dead:
+                del st.dead[i]
+                for q in path_to_root(st.leaf):
+                    q.live += 1
+                st.live = min(st.live, i)
+        self.node_waiters = set()
 
     # -- the asks holding a reservation
     def _holding_queues(self) -> set:
@@ -523,14 +581,16 @@ class ReferenceRun:
 
         for i, node in held:
             ask = st.asks[i]
-            if headroom_ok(ask) and node.can_allocate(ask.resources, (st.app_id, ask.id)):
+            ok = self.cluster.admits(ask)  # tryNode's predicates (a required node is reserved whatever they say)
+            if headroom_ok(ask) and node.can_allocate(ask.resources, (st.app_id, ask.id)) and (ok is None or ok[node.index]):
                 return st, i, node, ALLOCATE, ()
         for i, node in held:
             ask = st.asks[i]
-            if not headroom_ok(ask):
-                continue
+            if not headroom_ok(ask) or ask.required_node:
+                continue  # other nodes are not tried for an ask with a required node
+            ok = self.cluster.admits(ask)  # tryNodesNoReserve: tryNode's preAllocateConditions
             for other in self.cluster.unreserved():
-                if other is node or not other.schedulable or not other.fits_node(ask.resources):
+                if other is node or not other.schedulable or not other.fits_node(ask.resources) or (ok is not None and not ok[other.index]):
                     continue
                 if other.can_allocate(ask.resources, (st.app_id, ask.id)):
                     return st, i, other, ALLOCATE, ()
@@ -637,6 +697,7 @@ class ReferenceRun:
         leaves = {st.app_id: st.leaf for st in eng.apps}
         nodes = [Node(n.name, n.capacity, n.schedulable, n.occupied) for n in self.cluster.nodes]
         w = World(eng.root, leaves, nodes, self.runs, True, self.cluster.policy, self.cluster.weights)
+        w.judge = self.cluster.judge  # the same nodes in the same order: the predicates' verdicts shared
         w.predicate_plugin = False  # no resource manager plugin answers predicate checks here
         w.tie_by_application = True  # map-order ties by application id, then allocation key
         return w
@@ -763,7 +824,7 @@ class ReferenceRun:
                     if miss is not None:
                         why = headroom_reason(miss, ask)
                     else:
-                        k = (tuple(ask.resources.items()), held.get(i))
+                        k = (tuple(ask.resources.items()), held.get(i), ask.node)  # node: its predicates
                         why = no_room.get(k)
                         if why is None:
                             why = no_room[k] = no_room_reason(self.cluster, st, ask, held.get(i))
@@ -894,21 +955,25 @@ def preemption_in_run(eng) -> bool:
             and any(q.guaranteed for q in eng.root.walk()))
 
 
-def find_node(cluster, key: tuple, res: dict, may_reserve: bool):
+def find_node(cluster, key: tuple, res: dict, may_reserve: bool, ok=None):
     """Application.tryNodes over the unreserved nodes in order: (the first node whose capacity
-    fits the ask and whose free room fits it now, None), else (None, the node to reserve when
-    `may_reserve`: the lowest FitInScore among those whose capacity fits, the first in order on
-    a tie; None when there is none)."""
+    fits the ask, whose free room fits it now and which the shim's predicates admit (`ok`:
+    Cluster.admits), None), else (None, the node to reserve when `may_reserve`: the lowest
+    FitInScore among those whose capacity fits, the first in order on a tie, whatever the
+    predicates say of it; but a node the predicates refuse is not reserved
+    (preReserveConditions), and then nothing is; None when there is none)."""
     best, best_score = None, float("inf")
     for node in cluster.unreserved():
         if not node.schedulable or not node.fits_node(res):
             continue
-        if node.can_allocate(res, key):
+        if node.can_allocate(res, key) and (ok is None or ok[node.index]):
             return node, None
         if may_reserve:
             sc = fit_in_score(res, node.available)
             if sc < best_score:
                 best, best_score = node, sc
+    if best is not None and ok is not None and not ok[best.index]:
+        return None, None
     return None, best
 
 
@@ -959,8 +1024,19 @@ def no_room_reason(cluster, st, ask, held) -> str:
     with room for it) are all unschedulable (cordoned or draining: tryNodes passes over them),
     those; else the resource short on the schedulable node with the most of it free (and the
     reservation the ask holds, if any)."""
+    ok = cluster.admits(ask)
+    if ok is None:
+        return _no_room(cluster, ask, held, None)
+    usable = [n for n in cluster.nodes if n.schedulable and n.fits_node(ask.resources)]
+    if usable and not any(ok[n.index] for n in usable):
+        return refused_reason(cluster, ask)
+    return with_refusals(cluster, ask, _no_room(cluster, ask, held, ok))
+
+
+def _no_room(cluster, ask, held, ok) -> str:
+    """no_room_reason's sentence over the nodes the predicates admit (`ok`: Cluster.admits)."""
     res = ask.resources
-    usable = [n for n in cluster.nodes if n.schedulable and n.fits_node(res)]
+    usable = [n for n in cluster.nodes if n.schedulable and n.fits_node(res) and (ok is None or ok[n.index])]
     blocked = [n for n in usable if n.reserved is not None and n is not held and n.can_allocate(res, n.reserved)]
     if blocked:
         n = min(blocked, key=lambda n: n.name)
@@ -980,6 +1056,55 @@ def no_room_reason(cluster, st, ask, held) -> str:
     if held is not None:
         out += f"; it holds the reservation of {held.name}"
     return out
+
+
+class Refused(str):
+    """A reason that names the nodes the shim's predicates refuse the ask on: the sentence, and
+    `nodes`, (node, plugin, Kubernetes' reason, prio's code) per refusing node in the
+    cluster's node list order (reasons.classify reads them); `lead`, the code of the refusal
+    that decides (the required node's, for an ask that has one: the core tries no other), if
+    not the commonest."""
+
+    nodes: tuple = ()
+    lead: str = ""
+
+
+def _refused(sentence: str, cluster, ask, got: list) -> Refused:
+    out = Refused(sentence)
+    out.nodes = tuple(got)
+    only = ask.required_node
+    out.lead = next((r[3] for r in got if r[0] == only), "") if only else ""
+    return out
+
+
+def _refusals(cluster, ask) -> list:
+    """(node, plugin, reason, code) of each node the predicates refuse the ask on (for an ask
+    with a required node, the other nodes the predicates pass as not its required node)."""
+    return list(cluster.judge.refusals(ask.node, ask.required_node))
+
+
+def _histogram(refusals: list) -> str:
+    """kube-scheduler's FitError summary: how many nodes gave each reason, reasons sorted."""
+    counts: dict = {}
+    for r in refusals:
+        counts[r[2]] = counts.get(r[2], 0) + 1
+    return ", ".join(f"{counts[w]} {w}" for w in sorted(counts))
+
+
+def refused_reason(cluster, ask) -> Refused:
+    """An ask every schedulable node big enough for it refuses by the shim's predicates, in
+    kube-scheduler's words ("0/4 nodes are available: 3 node(s) didn't match ...")."""
+    got = _refusals(cluster, ask)
+    return _refused(f"no node admits the pod: 0/{len(cluster.nodes)} nodes are available: {_histogram(got)}", cluster, ask, got)
+
+
+def with_refusals(cluster, ask, sentence: str):
+    """`sentence` (no room on the nodes that admit the ask) with the nodes that refuse it, if a
+    schedulable one does (a cordoned node is never offered: the sentence says so where it counts)."""
+    got = _refusals(cluster, ask)
+    if not any(cluster.by_name[r[0]].schedulable for r in got):
+        return sentence
+    return _refused(f"{sentence}; {len(got)} of {len(cluster.nodes)} nodes refuse the pod: {_histogram(got)}", cluster, ask, got)
 
 
 def _only_unschedulable(cluster, res: dict, cordoned: list) -> str:

@@ -21,6 +21,9 @@ class Ask(NamedTuple):
     task_group: str = ""  # gang scheduling: the task group the pod names (task-group-name)
     placeholder: bool = False  # one of the shim's placeholder pods
     required_node: str = ""  # a DaemonSet pod's node (the allocation tag yunikorn.apache.org/requiredNode)
+    # kube.predicates.Constraints (nodeSelector, node affinity, tolerations, nodeName, required
+    # node), or None: the pod says nothing about its node (nodes' taints still apply)
+    node: object = None
 
 
 @dataclass
@@ -72,6 +75,8 @@ class Node:
     # room taken by pods YuniKorn does not schedule (other schedulers' pods bound to the node:
     # the shim reports them as foreign allocations, the core's node.occupiedResource)
     occupied: dict = field(default_factory=dict)
+    labels: dict = field(default_factory=dict)  # metadata.labels (node affinity, nodeSelector)
+    taints: tuple = ()  # kube.predicates.Taint, in the node's order
 
 
 @dataclass

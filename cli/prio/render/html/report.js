@@ -892,12 +892,21 @@
       var drawn = false;
       function fill() {
         if (drawn) return; drawn = true;
-        inner.appendChild(arrayTable([
+        var cols = [
           { name: 'queue', get: function (u) { return u.queue; } },
           { name: 'application', get: function (u) { return u.application; } },
           { name: 'ask', get: function (u) { return u.ask + (u.tie ? ' *' : ''); } },
           { name: 'priority', num: true, get: function (u) { return 'P' + u.priority; } },
-          { name: 'reason', get: function (u) { return u.reason; } }], items, { label: 'Unscheduled: ' + c }));
+          { name: 'reason', get: function (u) { return u.reason; } }];
+        // the nodes the shim's predicates refuse the ask on (the JSON's nodes), the first few
+        if (items.some(function (u) { return u.nodes && u.nodes.length; })) {
+          cols.push({ name: 'refused on', get: function (u) {
+            var ns = u.nodes || [];
+            return ns.slice(0, 5).map(function (x) { return x.node + ': ' + (x.plugin || 'YuniKorn') + ': ' + x.reason; }).join('; ') +
+              (ns.length > 5 ? '; and ' + (ns.length - 5) + ' more' : '');
+          } });
+        }
+        inner.appendChild(arrayTable(cols, items, { label: 'Unscheduled: ' + c }));
       }
       if (d.open) fill();
       d.addEventListener('toggle', fill);

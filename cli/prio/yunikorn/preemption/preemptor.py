@@ -66,8 +66,9 @@ class Preemptor:
                     held = None
             # a node reserved for another ask, an unschedulable one (cordoned: its reservations
             # above are still cancelled, as initWorkingState does before it looks at the state)
-            # or one too small: no victim there
-            if held is not None or not self.w.schedulable(n) or not resources.fit_in(self.w.nodes[n], self.res):
+            # or one too small, or one the pod's node predicates refuse: no victim there
+            if held is not None or not self.w.schedulable(n) or not resources.fit_in(self.w.nodes[n], self.res) \
+                    or not self.w.admits(self.ask, n):
                 by_node.pop(n, None)
             else:
                 avail[n] = self.w.available(n)

@@ -3,6 +3,7 @@ allocation with its leaf queue, the queues' usage, max and headroom, the nodes i
 order. Changes as asks are placed and victims released."""
 from __future__ import annotations
 
+from prio.kube.predicates import Judge
 from prio.yunikorn import properties as P
 from prio.yunikorn import resources
 from prio.yunikorn.nodes import score, sort_policy, weights_of
@@ -36,6 +37,9 @@ class World:
         # cordoned or draining nodes: their capacity counts in the partition (root_max), what
         # runs there stays, but nothing is placed on them and no victim is taken there
         self.unschedulable = {n.name for n in nodes if not getattr(n, "schedulable", True)}
+        # the shim's node predicates over the nodes' labels and taints (kube.predicates)
+        self.judge = Judge(nodes)
+        self._node_index = {n.name: i for i, n in enumerate(nodes)}
         self.root_max = resources.total(n.capacity for n in nodes)
         self.runs = list(runs)
         self.preemption_enabled = preemption_enabled
@@ -105,6 +109,12 @@ class World:
 
     def available(self, node: str) -> dict:
         return resources.sub(self.nodes[node], self.nused.get(node))
+
+    def admits(self, ask, node: str) -> bool:
+        """Whether the shim's predicates let `ask` on `node` (a victim's node must pass for the
+        preemptor: the shim's PreemptionPredicates runs them first)."""
+        ok = self.judge.passing(ask.node, ask.required_node)
+        return ok is None or ok[self._node_index[node]]
 
     def schedulable(self, node: str) -> bool:
         return node not in self.unschedulable
