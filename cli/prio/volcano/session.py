@@ -616,7 +616,8 @@ class Session:
             least_w = float(args.get("leastrequested.weight", 1))
             bal_w = float(args.get("balancedresource.weight", 1))
             most_w = float(args.get("mostrequested.weight", 0))
-            req = {k: ns.used.get(k, 0.0) + _nonzero(t.req).get(k, 0.0) for k in ("cpu", "memory")}
+            base = ns.used
+            req = {k: base.get(k, 0.0) + _nonzero(t.req).get(k, 0.0) for k in ("cpu", "memory")}
             least = 0
             most = 0
             for k in ("cpu", "memory"):
@@ -629,7 +630,7 @@ class Session:
             fr = []
             for k in ("cpu", "memory"):
                 cap = alloc.get(k, 0.0)
-                used = ns.used.get(k, 0.0) + t.req.get(k, 0.0)
+                used = base.get(k, 0.0) + t.req.get(k, 0.0)
                 fr.append(min(used / cap, 1.0) if cap else 0.0)
             std = abs(fr[0] - fr[1]) / 2
             total += bal_w * int((1 - std) * 100)
@@ -809,14 +810,18 @@ class Session:
                             self._bind(x)
 
     def _preempt_one(self, ops: list, preemptor: Task, filt) -> bool:
+        """preempt.normalPreempt: nodes by score; on each, the victims the plugins allow are
+        evicted lowest first until the preemptor fits, which is then pipelined there; a node
+        where it cannot fit gives nothing back (its statement is discarded)."""
+        if preemptor.policy == "Never":
+            return False  # taskEligibleToPreempt
         job = self.jobs[preemptor.job]
         q = job.queue
         nodes = [ns for ns in self.nodes.values() if self.predicate(preemptor, ns, check_resources=False)]
         scored = sorted(nodes, key=lambda n: (-self.score(preemptor, n), n.name))
         for ns in scored:
-            cands = [copy.copy(t) for k, t in sorted(ns.tasks.items(), key=lambda kv: kv[1].uid) if filt(t)]
-            victims = self._victims("preempt", preemptor, [t for t in ns.tasks.values() if t.key in {c.key for c in cands}])
-            victims = sorted(victims, key=lambda t: t.uid)
+            cands = [t for t in sorted(ns.tasks.values(), key=lambda x: x.uid) if filt(t)]
+            victims = self._victims("preempt", preemptor, cands)
             if not victims:
                 continue
             fi = ns.future_idle()
@@ -824,29 +829,57 @@ class Session:
                 fi = res_add(fi, v.req)
             if not res_le(preemptor.req, fi, ZERO):
                 continue
-            order = self._victim_order(victims)
-            preempted = False
-            for v in order:
-                if self.allocatable(q, [preemptor.req]) and res_le(preemptor.req, ns.future_idle(), ZERO):
+            local: list = []
+            fits = self._fits(q, preemptor, ns)
+            for v in self._victim_order(victims, preemptor):
+                if fits:
                     break
-                self.evict_op(ops, v, "preempt")
-                ops[-1].preemptor = None
-                preempted = True
-            if self.allocatable(q, [preemptor.req]) and res_le(preemptor.req, ns.future_idle(), ZERO):
-                self.pipeline_op(ops, preemptor, ns.name)
-                for op in ops:
-                    if op.kind == "evict" and getattr(op, "preemptor", "x") is None:
-                        op.preemptor = preemptor
+                self.evict_op(local, v, "preempt")
+                fits = self._fits(q, preemptor, ns)
+            if fits:
+                self.pipeline_op(local, preemptor, ns.name)
+                for op in local:
+                    op.preemptor = preemptor if op.kind == "evict" else None
+                ops.extend(local)
                 return True
+            self.discard(local)
         return False
 
-    def _victim_order(self, victims: list) -> list:
-        """BuildVictimsPriorityQueue: the lowest first (reverse task order within a job, reverse
-        job order across jobs)."""
+    def _fits(self, q: str, t: Task, ns: NodeState) -> bool:
+        return self.allocatable(q, [t.req]) and res_le(t.req, ns.future_idle(), ZERO) and self.predicate(t, ns, check_resources=False)
+
+    def _job_cmp(self, a: Job, b: Job) -> int:
+        """JobOrderCompareFn: the plugins' verdict alone, 0 when they tie."""
+        if self.job_order(a, b) and not self._job_tie(a, b):
+            return -1
+        if self._job_tie(a, b):
+            return 0
+        return 1
+
+    def _job_tie(self, a: Job, b: Job) -> bool:
+        for tier in self._enabled("enableJobOrder"):
+            for name in tier:
+                if name == "priority" and a.priority != b.priority:
+                    return False
+                if name == "gang" and a.is_ready() != b.is_ready():
+                    return False
+                if name == "drf" and self.drf_share(self.drf_alloc.get(a.key, {})) != self.drf_share(self.drf_alloc.get(b.key, {})):
+                    return False
+        return True
+
+    def _victim_order(self, victims: list, preemptor: Task) -> list:
+        """BuildVictimsPriorityQueue: the last in job order first, within a job the last in task
+        order first; across queues the preemptor's own queue's victims last."""
         def before(a: Task, b: Task) -> bool:
             if a.job == b.job:
                 return not self.task_order(a, b)
-            return not self.job_order(self.jobs[a.job], self.jobs[b.job])
+            ja, jb = self.jobs[a.job], self.jobs[b.job]
+            if ja.queue != jb.queue:
+                return not self.queue_order(ja.queue, jb.queue)
+            c = self._job_cmp(ja, jb)
+            if c != 0:
+                return c > 0
+            return not self.task_order(a, b)
         items = list(victims)
         out = []
         while items:
@@ -856,60 +889,47 @@ class Session:
     def preempt(self) -> None:
         preemptors: dict = {}
         ptasks: dict = {}
-        under: list = []
-        queues: list = []
+        under: dict = {}
         for key in sorted(self.jobs):
             j = self.jobs[key]
-            if j.group.phase == "Pending" or not self.job_valid(j):
+            if j.group.phase == "Pending" or not self.job_valid(j) or not self.job_starving(j):
                 continue
-            if j.queue not in queues:
-                queues.append(j.queue)
-            if self.job_starving(j):
-                preemptors.setdefault(j.queue, []).append(j)
-                under.append(j)
-                ptasks[j.key] = [t for t in j.tasks.values() if t.status == "Pending"]
-        for q in sorted(queues):
+            preemptors.setdefault(j.queue, []).append(j)
+            under.setdefault(j.queue, []).append(j)
+            ptasks[j.key] = [t for t in j.tasks.values() if t.status == "Pending"]
+        queues = list(preemptors)
+        while queues:
+            q = self._pop(queues, self.queue_order)
             while preemptors.get(q):
                 pj = self._pop(preemptors[q], self.job_order)
                 ops: list = []
-                assigned = False
                 while self.job_starving(pj) and ptasks[pj.key]:
                     t = self._pop(ptasks[pj.key], self.task_order)
 
                     def filt(v: Task, t=t, pj=pj) -> bool:
-                        if v.status != "Running" or (t.best_effort and not v.best_effort) or not v.preemptable:
+                        if v.status not in ("Running", "Bound") or (t.best_effort and not v.best_effort) or not v.preemptable:
                             return False
                         vj = self.jobs.get(v.job)
                         return vj is not None and vj.queue == pj.queue and t.job != v.job
-                    if t.policy == "Never":
-                        continue
-                    if self._preempt_one(ops, t, filt):
-                        assigned = True
+                    self._preempt_one(ops, t, filt)
                 if self.job_pipelined(pj):
                     self._commit_preempt(ops)
                 else:
                     self.discard(ops)
-                    continue
-                if assigned:
-                    preemptors[q].append(pj)
-            for j in under:
-                if j.queue != q:
-                    continue
+            for j in under.get(q, []):
                 pend = [t for t in j.tasks.values() if t.status == "Pending"]
                 while pend:
                     t = self._pop(pend, self.task_order)
                     ops = []
 
                     def filt2(v: Task, t=t) -> bool:
-                        if v.status != "Running" or (t.best_effort and not v.best_effort) or not v.preemptable:
+                        if v.status not in ("Running", "Bound") or (t.best_effort and not v.best_effort) or not v.preemptable:
                             return False
                         return v.job == t.job
-                    if t.policy == "Never":
-                        continue
-                    assigned = self._preempt_one(ops, t, filt2)
-                    self._commit_preempt(ops)
-                    if self.job_pipelined(j) or not assigned:
+                    if not self._preempt_one(ops, t, filt2):
+                        self.discard(ops)
                         break
+                    self._commit_preempt(ops)
 
     def _commit_preempt(self, ops: list) -> None:
         for op in ops:
@@ -967,7 +987,7 @@ class Session:
                 if not res_le(t.req, fi, ZERO):
                     continue
                 reclaimed: dict = {}
-                for v in self._victim_order(victims):
+                for v in self._victim_order(victims, t):
                     node = v.node
                     self._set(v, "Releasing", node)
                     self._on_deallocate(v)
@@ -1006,7 +1026,9 @@ class Session:
             conds = dict(g.conditions)
             unschedulable = False
             if j.tasks and "gang" in self.names:
-                if not j.is_ready():
+                if not j.is_ready() and self._skip_releasing(j):
+                    pass
+                elif not j.is_ready():
                     conds["Unschedulable"] = ("True", "NotEnoughResources", "")
                     unschedulable = True
                 else:
@@ -1015,7 +1037,7 @@ class Session:
             if running and unschedulable:
                 phase = "Unknown"
             else:
-                scheduled = j.count(SCHEDULED)
+                scheduled = j.count(SCHEDULED) + j.count(("Releasing",))
                 completed = j.count(("Succeeded", "Failed"))
                 if scheduled >= g.min_member:
                     phase = "Completed" if scheduled == completed else "Running"
@@ -1025,6 +1047,14 @@ class Session:
                     phase = g.phase
             out[key] = (phase, conds)
         return out
+
+
+    @staticmethod
+    def _skip_releasing(j: Job) -> bool:
+        releasing = j.count(("Releasing",))
+        if releasing == 0 or j.count(("Pending", "Pipelined")):
+            return False
+        return j.count(SCHEDULED) + releasing >= j.min_available
 
 
 def _same(a: dict, b: dict) -> bool:
