@@ -612,14 +612,15 @@ class Session:
         total = 0.0
         alloc = ns.node.allocatable
         if "nodeorder" in self.names:
+            # kube-scheduler's NodeResourcesFit scores (LeastAllocated, MostAllocated: cpu and
+            # memory, equal weights, each floored to an integer). Its BalancedAllocation is not
+            # counted: nodeorder builds it with nvidia.com/gpu among its resources, which the
+            # args' validation refuses, so the plugin is never registered (the recording agrees).
             args = self.config.plugin("nodeorder").arguments or {}
-            least_w = float(args.get("leastrequested.weight", 1))
-            bal_w = float(args.get("balancedresource.weight", 1))
-            most_w = float(args.get("mostrequested.weight", 0))
-            base = ns.used
-            req = {k: base.get(k, 0.0) + _nonzero(t.req).get(k, 0.0) for k in ("cpu", "memory")}
-            least = 0
-            most = 0
+            least_w = _number(args.get("leastrequested.weight"), 1)
+            most_w = _number(args.get("mostrequested.weight"), 0)
+            req = {k: ns.used.get(k, 0.0) + _nonzero(t.req).get(k, 0.0) for k in ("cpu", "memory")}
+            least = most = 0
             for k in ("cpu", "memory"):
                 cap = alloc.get(k, 0.0)
                 if cap == 0 or req[k] > cap:
@@ -627,17 +628,10 @@ class Session:
                 least += int((cap - req[k]) * 100 // cap)
                 most += int(req[k] * 100 // cap)
             total += least_w * (least // 2) + most_w * (most // 2)
-            fr = []
-            for k in ("cpu", "memory"):
-                cap = alloc.get(k, 0.0)
-                used = base.get(k, 0.0) + t.req.get(k, 0.0)
-                fr.append(min(used / cap, 1.0) if cap else 0.0)
-            std = abs(fr[0] - fr[1]) / 2
-            total += bal_w * int((1 - std) * 100)
         if "binpack" in self.names:
             args = self.config.plugin("binpack").arguments or {}
-            weight = float(args.get("binpack.weight", 1))
-            weights = {"cpu": float(args.get("binpack.cpu", 1)), "memory": float(args.get("binpack.memory", 1))}
+            weight = _number(args.get("binpack.weight"), 1)
+            weights = {"cpu": _number(args.get("binpack.cpu"), 1), "memory": _number(args.get("binpack.memory"), 1)}
             score, wsum = 0.0, 0.0
             for k, w in weights.items():
                 req = t.req.get(k, 0.0)
@@ -1059,6 +1053,13 @@ class Session:
 
 def _same(a: dict, b: dict) -> bool:
     return all(abs(a.get(k, 0.0) - b.get(k, 0.0)) < 1e-9 for k in set(a) | set(b))
+
+
+def _number(value, default: float) -> float:
+    try:
+        return float(value) if value is not None else default
+    except (TypeError, ValueError):
+        return default
 
 
 def _nonzero(req: dict) -> dict:
