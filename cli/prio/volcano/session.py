@@ -10,6 +10,7 @@ pkg/scheduler/framework); written from reading it, not translated."""
 from __future__ import annotations
 
 import copy
+import math
 import functools
 from dataclasses import dataclass, field
 
@@ -22,6 +23,7 @@ ALLOCATED = ("Bound", "Binding", "Running", "Allocated")  # api.AllocatedStatus
 READY = ALLOCATED + ("Succeeded",)
 SCHEDULED = ("Bound", "Running", "Failed", "Succeeded")  # api.ScheduledStatus: not Binding
 SHARE_DELTA = 0.000001
+GPU = "nvidia.com/gpu"
 
 
 @dataclass
@@ -613,9 +615,9 @@ class Session:
         alloc = ns.node.allocatable
         if "nodeorder" in self.names:
             # kube-scheduler's NodeResourcesFit scores (LeastAllocated, MostAllocated: cpu and
-            # memory, equal weights, each floored to an integer). Its BalancedAllocation is not
-            # counted: nodeorder builds it with nvidia.com/gpu among its resources, which the
-            # args' validation refuses, so the plugin is never registered (the recording agrees).
+            # memory, equal weights, each floored to an integer) and BalancedAllocation over cpu,
+            # memory and nvidia.com/gpu as nodeorder configures it: a resource the node lacks
+            # still counts, as a fraction of 0 (the recording agrees, not the upstream docs).
             args = self.config.plugin("nodeorder").arguments or {}
             least_w = _number(args.get("leastrequested.weight"), 1)
             most_w = _number(args.get("mostrequested.weight"), 0)
@@ -628,6 +630,15 @@ class Session:
                 least += int((cap - req[k]) * 100 // cap)
                 most += int(req[k] * 100 // cap)
             total += least_w * (least // 2) + most_w * (most // 2)
+            bal_w = _number(args.get("balancedresource.weight"), 1)
+            fractions = []
+            for k in ("cpu", "memory", GPU):
+                cap = alloc.get(k, 0.0)
+                used = ns.used.get(k, 0.0) + t.req.get(k, 0.0)
+                fractions.append(min(used / cap, 1.0) if cap else 0.0)
+            mean = sum(fractions) / len(fractions)
+            std = math.sqrt(sum((f - mean) ** 2 for f in fractions) / len(fractions))
+            total += bal_w * int((1 - std) * 100)
         if "binpack" in self.names:
             args = self.config.plugin("binpack").arguments or {}
             weight = _number(args.get("binpack.weight"), 1)
