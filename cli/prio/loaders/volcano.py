@@ -15,7 +15,6 @@ from prio.volcano.model import Cluster, Node, Pod, PodGroup, PriorityClass, Queu
 CONF_KEY = "volcano-scheduler.conf"
 GROUP_ANNOTATION = "scheduling.k8s.io/group-name"
 PREEMPTABLE = "volcano.sh/preemptable"
-TASK_SPEC = "volcano.sh/task-spec"
 CREATED = "2026-01-01T00:00:00Z"
 
 
@@ -117,7 +116,7 @@ def load(name: str, docs) -> tuple:
             mr = spec.get("minResources")
             g = PodGroup(ns, obj_name, str(spec.get("queue") or "default"), int(spec.get("minMember") or 0),
                          resources(name, d, ("spec", "minResources"), mr) if mr is not None else None,
-                         dict(spec.get("minTaskMember") or {}), spec.get("priorityClassName"),
+                         spec.get("priorityClassName"),
                          str(status.get("phase") or "Pending"), created)
             c.groups[g.key] = g
         elif kind == "PriorityClass":
@@ -180,6 +179,6 @@ def load(name: str, docs) -> tuple:
         node = spec.get("nodeName") or None
         p = Pod(ns, obj_name, f"{ns}/{group}", str(meta.get("uid") or obj_name), created, req, prio, pc_name, policy, preemptable,
                 dict(spec.get("nodeSelector") or {}), spec.get("affinity"), list(spec.get("tolerations") or []),
-                str(labels.get(TASK_SPEC) or ""), node, "Running" if node else "Pending")
+                node, "Running" if node else "Pending")
         c.pods[p.key] = p
     return c, config

@@ -113,7 +113,6 @@ class PodGroup:
     queue: str = "default"
     min_member: int = 0
     min_resources: dict | None = None
-    min_task_member: dict = field(default_factory=dict)
     priority_class: str | None = None
     phase: str = "Pending"
     created: str = "2026-01-01T00:00:00Z"
@@ -139,7 +138,6 @@ class Pod:
     node_selector: dict = field(default_factory=dict)
     affinity: dict | None = None
     tolerations: list = field(default_factory=list)
-    task_spec: str = ""
     node: str | None = None
     phase: str = "Pending"
     nominated: str | None = None

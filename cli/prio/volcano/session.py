@@ -208,7 +208,8 @@ class Session:
                 elif j.group.min_resources is not None and j.group.phase == "Running" and j.count(ALLOCATED + ("Succeeded",)) >= j.group.min_member:
                     self.over_inqueue = res_add(self.over_inqueue, exceeded(j.group.min_resources, j.allocated()))
 
-    def _queue_attr(self, qname: str) -> dict:
+    @staticmethod
+    def _queue_attr() -> dict:
         return {"deserved": {}, "allocated": {}, "request": {}, "inqueue": {}, "elastic": {}, "guarantee": {}, "share": 0.0,
                 "capability": None, "real": None}
 
@@ -231,7 +232,7 @@ class Session:
         for j in self.jobs.values():
             if j.queue not in self.qattr:
                 q = self.queues[j.queue]
-                attr = self._queue_attr(j.queue)
+                attr = self._queue_attr()
                 attr["weight"] = q.weight
                 if q.guarantee:
                     attr["guarantee"] = dict(q.guarantee)
@@ -284,7 +285,7 @@ class Session:
         for j in self.jobs.values():
             if j.queue not in self.qattr:
                 q = self.queues[j.queue]
-                attr = self._queue_attr(j.queue)
+                attr = self._queue_attr()
                 attr["weight"] = q.weight
                 cap = dict(self.total)
                 if q.capability:
@@ -382,11 +383,7 @@ class Session:
                     attr = self.qattr[q]
                     if res_le(attr["deserved"], attr["allocated"], ZERO):
                         return True
-                elif name == "capacity" and q in self.qattr:
-                    attr = self.qattr[q]
-                    if attr["deserved"] and res_le(attr["deserved"], attr["allocated"], ZERO) and False:
-                        return True
-        return False
+        return False  # capacity registers no Overused: its queues are bounded by Allocatable alone
 
     def allocatable(self, q: str, reqs: list) -> bool:
         total: dict = {}
@@ -1017,10 +1014,11 @@ class Session:
             queues.append(q)
 
     def run(self) -> None:
+        known = {"enqueue": self.enqueue, "allocate": self.allocate, "backfill": self.backfill, "preempt": self.preempt,
+                 "reclaim": self.reclaim}
         for a in self.config.actions:
-            fn = getattr(self, a, None)
-            if fn is not None:
-                fn()
+            if a in known:  # gangpreempt, gangreclaim and shuffle are not modelled (docs/volcano.md)
+                known[a]()
 
     # ---- session close --------------------------------------------------------------------------
     def close(self) -> dict:
