@@ -22,7 +22,7 @@ def simulate(cluster, cfg: Config) -> dict:
     run = session.replay(end, cfg)
     cycles = [{"cycle": r.cycle,
                "phaseChanges": [{"podGroup": g, "from": a, "to": b} for g, a, b in r.phase_changes],
-               "binds": [{"pod": p, "node": n, "podGroup": g} for p, n, g in r.binds],
+               "binds": [{"pod": p, "node": n, "podGroup": g, **({"tie": True} if tie else {})} for p, n, g, tie in r.binds],
                "evictions": [{"pod": p, "podGroup": g, "node": n, "action": a, "preemptor": pre} for p, g, n, a, pre in r.evictions],
                "pipelined": [{"pod": p, "node": n} for p, n in r.pipelined]} for r in run.cycles]
     groups = []

@@ -39,6 +39,7 @@ class Task:
     pod: object
     status: str = "Pending"
     node: str | None = None
+    tie: bool = False  # its node was the lowest-named of several with the best score (Volcano picks at random)
 
     @property
     def best_effort(self) -> bool:
@@ -655,12 +656,14 @@ class Session:
         return total
 
     def best_node(self, t: Task, nodes: list) -> NodeState | None:
+        t.tie = False
         if not nodes:
             return None
         if len(nodes) == 1:
             return nodes[0]
         scored = [(self.score(t, n), n) for n in nodes]
         best = max(s for s, _ in scored)
+        t.tie = sum(1 for s, _ in scored if s == best) > 1
         return next(n for s, n in scored if s == best)  # pinned: the lowest name among equals
 
     # ---- statements -----------------------------------------------------------------------------
@@ -1151,7 +1154,7 @@ def replay(cluster: Cluster, config: vconf.Config, limit: int = CYCLE_LIMIT) -> 
         statuses = ssn.close()
         rec = CycleRecord(n)
         for t in ssn.binds:
-            rec.binds.append((t.key, t.node, t.job))
+            rec.binds.append((t.key, t.node, t.job, t.tie))
         for t, node, reason, pre in ssn.evictions:
             rec.evictions.append((t.key, t.job, node, reason, pre.key if pre is not None else None))
         for j in ssn.jobs.values():
