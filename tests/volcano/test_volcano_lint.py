@@ -67,3 +67,36 @@ def test_sarif_carries_volcano_rules(tmp_path):
     run = json.loads(r.stdout)["runs"][0]
     # refused, the default config runs: its proportion ignores team-a's deserved (PRIO705)
     assert [res["ruleId"] for res in run["results"]] == ["PRIO701", "PRIO705"]
+
+
+def test_simulate_and_explain_refuse_html_in_one_line():
+    for command in ("simulate", "explain"):
+        r = run_cli(command, "--sample", "volcano", "-o", "html")
+        assert r.exit_code == 2
+        assert "-o html is not drawn for Volcano objects" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_config_go_yaml_cannot_decode_is_refused_not_a_traceback(tmp_path):
+    (tmp_path / "raw.yaml").write_text('actions: "enqueue, allocate"\ntiers: 3\n')
+    found = _findings(str(tmp_path / "raw.yaml"))
+    assert [f["rule"] for f in found] == ["PRIO701"]
+    r = run_cli("simulate", str(tmp_path / "raw.yaml"), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    cfg = json.loads(r.stdout)["config"]
+    assert (cfg["source"], cfg["valid"], cfg["actions"]) == ("raw", False, ["enqueue", "allocate", "backfill"])
+
+
+@pytest.mark.parametrize("text, message", [
+    ("apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: q}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+     "spec:\n  containers: [{name: c}]\n", "x.yaml:5: pod default/p has no scheduling.k8s.io/group-name annotation"),
+    ("apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: q}\nspec: {capability: {cpu: lots}}\n",
+     "x.yaml:4: spec.capability.cpu: invalid quantity 'lots'"),
+    ("apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: q}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n",
+     "x.yaml:5: a Deployment: not an object Volcano's scheduler reads here"),
+])
+def test_bad_input_is_one_line_and_exit_2(tmp_path, monkeypatch, text, message):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.yaml").write_text(text)
+    r = run_cli("simulate", "x.yaml")
+    assert r.exit_code == 2
+    assert message in r.stderr and "Traceback" not in r.stderr

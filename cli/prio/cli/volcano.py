@@ -3,9 +3,12 @@ the gathered inputs and returns the whole stdout text; bad input raises prio.err
 from __future__ import annotations
 
 
-def _load(inp):
+def _load(inp, fmt: str):
     from prio.errors import InputError
     from prio.loaders import volcano as loader
+
+    if fmt == "html":
+        raise InputError(inp.volcano[0][0], "-o html is not drawn for Volcano objects; use -o table, plain, markdown or json")
 
     if len(inp.volcano) > 1:
         raise InputError(inp.volcano[1][0], "give Volcano's objects in one file (one cluster, one scheduler config)")
@@ -17,7 +20,7 @@ def run_simulate(inp, fmt: str, width: int | None = None) -> str:
     from prio.render import volcano as render
     from prio.volcano import report
 
-    cluster, cfg = _load(inp)
+    cluster, cfg = _load(inp, fmt)
     return render.simulate_text(report.simulate(cluster, cfg), fmt, width)
 
 
@@ -25,5 +28,5 @@ def run_explain(inp, fmt: str, width: int | None = None) -> str:
     from prio.render import volcano as render
     from prio.volcano import explain
 
-    cluster, cfg = _load(inp)
+    cluster, cfg = _load(inp, fmt)
     return render.explain_text(explain.explain(cluster, cfg), fmt, width)

@@ -78,10 +78,41 @@ def unmarshal(data, source: str) -> Config:
     data = data if isinstance(data, dict) else {}
     tiers = []
     for tier in data.get("tiers") or []:
-        plugins = (tier or {}).get("plugins") or [] if isinstance(tier, dict) else []
+        plugins = (tier.get("plugins") or []) if isinstance(tier, dict) else []
         tiers.append([_plugin(str(p.get("name") or ""), p) for p in plugins if isinstance(p, dict)])
     confs = data.get("configurations") if isinstance(data.get("configurations"), list) else []
     return Config(source, True, None, tuple(action_names(data)), tiers, confs)
+
+
+def _type_error(data: dict) -> str:
+    """What go-yaml v2 cannot decode into conf.SchedulerConfiguration ("" when it can): a
+    string field takes any scalar, a list, mapping or bool field only its own kind."""
+    if isinstance(data.get("actions"), (list, dict)):
+        return "a collection into the string actions"
+    tiers = data.get("tiers")
+    if tiers is None:
+        return ""
+    if not isinstance(tiers, list):
+        return "tiers into []conf.Tier"
+    for tier in tiers:
+        if tier is None:
+            continue
+        if not isinstance(tier, dict):
+            return "a tier into conf.Tier"
+        plugins = tier.get("plugins")
+        if plugins is not None and not isinstance(plugins, list):
+            return "plugins into []conf.PluginOption"
+        for p in plugins or []:
+            if p is None:
+                continue
+            if not isinstance(p, dict):
+                return "a plugin into conf.PluginOption"
+            for f in FLAGS:
+                if p.get(f) is not None and not isinstance(p[f], bool):
+                    return f"{p[f]!r} into the bool {f}"
+            if p.get("arguments") is not None and not isinstance(p["arguments"], dict):
+                return "arguments into map[string]interface {}"
+    return ""
 
 
 def action_names(data) -> list:
@@ -95,8 +126,11 @@ def refusal(data) -> str | None:
     if data is not None and not isinstance(data, dict):
         return "yaml: unmarshal errors: cannot unmarshal into conf.SchedulerConfiguration"
     data = data or {}
+    wrong = _type_error(data)
+    if wrong:
+        return f"yaml: unmarshal errors: cannot unmarshal {wrong}"
     for tier in data.get("tiers") or []:
-        plugins = (tier or {}).get("plugins") or [] if isinstance(tier, dict) else []
+        plugins = (tier.get("plugins") or []) if isinstance(tier, dict) else []
         names = [p.get("name") for p in plugins if isinstance(p, dict)]
         hdrf = any(isinstance(p, dict) and p.get("name") == "drf" and p.get("enableHierarchy") is True for p in plugins)
         if hdrf and "proportion" in names:
