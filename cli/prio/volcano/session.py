@@ -15,7 +15,7 @@ import functools
 from dataclasses import dataclass, field
 
 from prio.volcano import conf as vconf
-from prio.volcano.model import (INFINITY, ZERO, Cluster, exceeded, res_add, res_empty, res_le, res_le_dims, res_max, res_min,
+from prio.volcano.model import (INFINITY, MIN_RESOURCE, ZERO, Cluster, exceeded, res_add, res_empty, res_le, res_le_dims, res_max, res_min,
                                 res_sub, share)
 
 CYCLE_LIMIT = 100
@@ -239,10 +239,7 @@ class Session:
                     attr["guarantee"] = dict(q.guarantee)
                 real = res_add(exceeded(self.total, total_guarantee), attr["guarantee"])
                 if q.capability:
-                    cap = dict(q.capability)
-                    cap.setdefault("cpu", float("inf")) if cap.get("cpu", 0) > 0 else cap.__setitem__("cpu", float("inf"))
-                    if cap.get("memory", 0) <= 0:
-                        cap["memory"] = float("inf")
+                    cap = _unbounded_cpu_memory(q.capability)
                     attr["capability"] = cap
                     real = res_min(real, cap, INFINITY)
                 attr["real"] = real
@@ -281,21 +278,26 @@ class Session:
                 break
 
     def _open_capacity(self) -> None:
-        # capacity without hierarchy: each queue's deserved is its spec.deserved (else its
-        # capability), its realCapability its capability bounded by the cluster
+        """capacity without hierarchy: each queue's deserved is its spec.deserved, bounded by its
+        realCapability (the cluster less the others' guarantees, within its capability) and
+        raised to its guarantee."""
+        total_guarantee: dict = {}
+        for q in self.queues.values():
+            if q.guarantee:
+                total_guarantee = res_add(total_guarantee, q.guarantee)
         for j in self.jobs.values():
             if j.queue not in self.qattr:
                 q = self.queues[j.queue]
                 attr = self._queue_attr()
                 attr["weight"] = q.weight
-                cap = dict(self.total)
-                if q.capability:
-                    cap = res_min(cap, q.capability, INFINITY)
-                attr["real"] = cap
-                attr["capability"] = q.capability
-                attr["deserved"] = dict(q.deserved) if q.deserved else {}
                 if q.guarantee:
                     attr["guarantee"] = dict(q.guarantee)
+                real = res_add(exceeded(self.total, total_guarantee), attr["guarantee"])
+                if q.capability:
+                    real = res_min(real, _unbounded_cpu_memory(q.capability), INFINITY)
+                attr["real"] = real
+                attr["capability"] = q.capability
+                attr["deserved"] = res_max(res_min(dict(q.deserved or {}), real, INFINITY), attr["guarantee"])
                 self.qattr[j.queue] = attr
             self._fill_usage(self.qattr[j.queue], j)
         for attr in self.qattr.values():
@@ -575,15 +577,19 @@ class Session:
         if name == "capacity" and kind == "reclaim":
             allocs = {}
             out = []
-            for t in candidates:
+            for t in self._victim_order(candidates, preemptor):
                 q = self.jobs[t.job].queue
                 attr = self.qattr.get(q)
-                if attr is None:
-                    continue
+                if attr is None or not any(v > 0 and preemptor.req.get(k, 0) > 0 for k, v in t.req.items()):
+                    continue  # no resource in common with the reclaimer
                 allocs.setdefault(q, dict(attr["allocated"]))
-                if not res_le(allocs[q], attr["deserved"], ZERO):
-                    allocs[q] = res_sub(allocs[q], t.req)
-                    out.append(t)
+                if not res_le(attr["guarantee"], res_sub(allocs[q], t.req), ZERO):
+                    continue  # would take the queue below its guarantee
+                relevant = [k for k, v in t.req.items() if v > 0 and k in attr["deserved"]]
+                if relevant and not any(allocs[q].get(k, 0.0) - attr["deserved"][k] >= MIN_RESOURCE for k in relevant):
+                    continue  # the queue is not above its deserved share on anything the victim holds
+                allocs[q] = res_sub(allocs[q], t.req)
+                out.append(t)
             return out
         return None
 
@@ -1065,6 +1071,15 @@ class Session:
 
 def _same(a: dict, b: dict) -> bool:
     return all(abs(a.get(k, 0.0) - b.get(k, 0.0)) < 1e-9 for k in set(a) | set(b))
+
+
+def _unbounded_cpu_memory(capability: dict) -> dict:
+    """A capability's cpu or memory of 0 or absent means unbounded (proportion and capacity)."""
+    cap = dict(capability)
+    for k in ("cpu", "memory"):
+        if cap.get(k, 0) <= 0:
+            cap[k] = float("inf")
+    return cap
 
 
 def _number(value, default: float) -> float:
