@@ -278,6 +278,63 @@ class Session:
                 break
 
     def _open_capacity(self) -> None:
+        self.hierarchy = self.config.plugin("capacity").flags.get("enableHierarchy") is True
+        if self.hierarchy:
+            self._open_capacity_tree()
+            return
+        self._open_capacity_flat()
+
+    def _open_capacity_tree(self) -> None:
+        """capacity with enableHierarchy: every queue under root, a parent's usage the sum of
+        its children's, each queue bounded by its own and its ancestors' capability. A job on a
+        queue that has children fails the plugin's check for the whole session (ready False):
+        nothing is enqueued, allocated or reclaimed anywhere."""
+        children: dict = {}
+        for name, q in self.queues.items():
+            if name != "root":
+                children.setdefault(q.parent or "root", []).append(name)
+        self.children = children
+        self.ready = not any(j.queue in children for j in self.jobs.values())
+        total_guarantee: dict = {}
+        for q in self.queues.values():
+            if q.guarantee and q.name != "root":
+                total_guarantee = res_add(total_guarantee, q.guarantee)
+
+        def build(name: str, parent_real: dict, ancestors: list) -> None:
+            q = self.queues[name]
+            attr = self._queue_attr()
+            attr["weight"] = q.weight
+            attr["ancestors"] = ancestors
+            if q.guarantee:
+                attr["guarantee"] = dict(q.guarantee)
+            real = dict(parent_real)
+            if q.capability:
+                real = res_min(real, _unbounded_cpu_memory(q.capability), INFINITY)
+            attr["real"] = real
+            attr["capability"] = q.capability
+            attr["deserved"] = res_max(res_min(dict(q.deserved or {}), real, INFINITY), attr["guarantee"]) if name != "root" else dict(self.total)
+            self.qattr[name] = attr
+            for c in sorted(children.get(name, [])):
+                build(c, real, ancestors + [name])
+        build("root", dict(self.total), [])
+        for name in self.queues:
+            if name not in self.qattr:  # a parent cycle or an unknown parent: a queue of its own under root
+                build(name, dict(self.total), ["root"])
+        for j in self.jobs.values():
+            if j.queue in self.qattr:
+                for q in [j.queue] + self.qattr[j.queue]["ancestors"]:
+                    self._fill_usage(self.qattr[q], j)
+        for attr in self.qattr.values():
+            self._update_share(attr)
+
+    def _path(self, q: str) -> list:
+        """The queue and its ancestors whose usage an allocation changes."""
+        attr = self.qattr.get(q)
+        if attr is None:
+            return []
+        return [q] + list(attr.get("ancestors", ())) if getattr(self, "hierarchy", False) else [q]
+
+    def _open_capacity_flat(self) -> None:
         """capacity without hierarchy: each queue's deserved is its spec.deserved, bounded by its
         realCapability (the cluster less the others' guarantees, within its capability) and
         raised to its guarantee."""
@@ -313,17 +370,19 @@ class Session:
     # ---- events ---------------------------------------------------------------------------------
     def _on_allocate(self, t: Task) -> None:
         self.drf_alloc[t.job] = res_add(self.drf_alloc.get(t.job, {}), t.req)
-        attr = self.qattr.get(self.jobs[t.job].queue)
-        if attr is not None:
+        for i, q in enumerate(self._path(self.jobs[t.job].queue)):
+            attr = self.qattr[q]
             attr["allocated"] = res_add(attr["allocated"], t.req)
-            self._update_share(attr)
+            if i == 0:  # capacity moves its ancestors' usage but leaves their shares as the session opened
+                self._update_share(attr)
 
     def _on_deallocate(self, t: Task) -> None:
         self.drf_alloc[t.job] = res_sub(self.drf_alloc.get(t.job, {}), t.req)
-        attr = self.qattr.get(self.jobs[t.job].queue)
-        if attr is not None:
+        for i, q in enumerate(self._path(self.jobs[t.job].queue)):
+            attr = self.qattr[q]
             attr["allocated"] = res_sub(attr["allocated"], t.req)
-            self._update_share(attr)
+            if i == 0:  # capacity moves its ancestors' usage but leaves their shares as the session opened
+                self._update_share(attr)
 
     # ---- plugin functions -----------------------------------------------------------------------
     def _enabled(self, flag: str):
@@ -371,13 +430,30 @@ class Session:
                     qa, qb = self.queues[a], self.queues[b]
                     if qa.priority != qb.priority:
                         return qa.priority > qb.priority
-                    sa, sb = self.qattr[a]["share"], self.qattr[b]["share"]
+                    la, lb = self._compared(a, b)
+                    sa, sb = self.qattr[la]["share"], self.qattr[lb]["share"]
                     if sa != sb:
                         return sa < sb
+                    if name == "capacity":  # compareShareWithDeserved: a queue with a deserved share first
+                        da, db = bool(self.qattr[la]["deserved"]), bool(self.qattr[lb]["deserved"])
+                        if da != db:
+                            return da
         qa, qb = self.queues[a], self.queues[b]
         if qa.created == qb.created:
             return a < b
         return qa.created < qb.created
+
+    def _compared(self, a: str, b: str) -> tuple:
+        """The queues whose shares order `a` and `b`: themselves, or under hierarchical capacity
+        their ancestors just below the level they share."""
+        if not getattr(self, "hierarchy", False):
+            return a, b
+        pa = self.qattr[a]["ancestors"] + [a]
+        pb = self.qattr[b]["ancestors"] + [b]
+        i = 0
+        while i < min(len(pa), len(pb)) and pa[i] == pb[i]:
+            i += 1
+        return (pa[i] if i < len(pa) else a), (pb[i] if i < len(pb) else b)
 
     def overused(self, q: str) -> bool:
         for tier in self._enabled("enabledOverused"):
@@ -397,6 +473,14 @@ class Session:
                 if name in ("proportion", "capacity") and q in self.qattr:
                     if self.queues[q].state != "Open":
                         return False
+                    if name == "capacity" and getattr(self, "hierarchy", False):
+                        if not self.ready or self.children.get(q):
+                            return False
+                        for anc in [q] + [x for x in self.qattr[q]["ancestors"] if x != "root"]:
+                            attr = self.qattr[anc]
+                            if not res_le_dims(res_add(attr["allocated"], total), attr["real"], total):
+                                return False
+                        continue
                     attr = self.qattr[q]
                     bound = attr["deserved"] if name == "proportion" else attr["real"]
                     if not res_le_dims(res_add(attr["allocated"], total), bound, total):
@@ -411,7 +495,12 @@ class Session:
                         return False
                 elif name == "capacity" and q in self.qattr:
                     attr = self.qattr[q]
-                    if not res_le_dims(res_add(attr["allocated"], t.req), attr["deserved"] or attr["real"], t.req):
+                    if getattr(self, "hierarchy", False) and not self.ready:
+                        return False
+                    future = res_add(attr["allocated"], t.req)
+                    if not res_le_dims(future, attr["real"], t.req):
+                        return False
+                    if not res_le_dims(future, attr["deserved"], {k: v for k, v in t.req.items() if k in attr["deserved"]}):
                         return False
         return True
 
@@ -440,6 +529,8 @@ class Session:
 
     def _queue_enqueueable(self, job: Job) -> bool:
         if self.queues[job.queue].state != "Open":
+            return False
+        if getattr(self, "hierarchy", False) and (not self.ready or self.children.get(job.queue)):
             return False
         attr = self.qattr.get(job.queue)
         mr = job.group.min_resources
@@ -575,6 +666,8 @@ class Session:
                     out.append(t)
             return out
         if name == "capacity" and kind == "reclaim":
+            if getattr(self, "hierarchy", False) and not self.ready:
+                return []
             allocs = {}
             out = []
             for t in self._victim_order(candidates, preemptor):
