@@ -100,3 +100,11 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, monkeypatch, text, message):
     r = run_cli("simulate", "x.yaml")
     assert r.exit_code == 2
     assert message in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_name_the_api_server_refuses_is_an_input_error(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.yaml").write_text('apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: "q\\n- evil"}\n')
+    r = run_cli("simulate", "x.yaml")
+    assert r.exit_code == 2
+    assert "x.yaml:3: Queue name 'q\\n- evil' is not a name the API server accepts" in r.stderr

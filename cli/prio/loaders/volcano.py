@@ -4,6 +4,7 @@ defaults a cluster applies on create (the API server's, Volcano's webhooks' and 
 Bad input raises InputError naming the file and line."""
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from prio.errors import InputError
@@ -16,6 +17,15 @@ CONF_KEY = "volcano-scheduler.conf"
 GROUP_ANNOTATION = "scheduling.k8s.io/group-name"
 PREEMPTABLE = "volcano.sh/preemptable"
 CREATED = "2026-01-01T00:00:00Z"
+# What the API server lets a name be (DNS-1123 and the looser label-value forms): no spaces,
+# line breaks or control characters can reach an output line.
+_NAME = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9_.]{0,251}[A-Za-z0-9])?$")
+
+
+def _named(name: str, doc, what: str, value, path) -> str:
+    if not isinstance(value, str) or not _NAME.match(value):
+        raise InputError(name, f"{what} {value!r} is not a name the API server accepts", _line(doc, path) or doc.start.line)
+    return value
 
 
 def resources(name: str, doc, path, value) -> dict:
@@ -99,6 +109,9 @@ def load(name: str, docs) -> tuple:
         obj_name = meta.get("name")
         if not isinstance(obj_name, str) or not obj_name:
             raise InputError(name, f"a {kind or 'document'} without metadata.name", d.start.line)
+        _named(name, d, f"{kind} name", obj_name, ("metadata", "name"))
+        if meta.get("namespace") is not None:
+            _named(name, d, "namespace", meta.get("namespace"), ("metadata", "namespace"))
         spec = data.get("spec") if isinstance(data.get("spec"), dict) else {}
         status = data.get("status") if isinstance(data.get("status"), dict) else {}
         created = str(meta.get("creationTimestamp") or CREATED)
@@ -110,11 +123,13 @@ def load(name: str, docs) -> tuple:
                 resources(name, d, ("spec", "deserved"), spec.get("deserved")) or None,
                 resources(name, d, ("spec", "guarantee", "resource"), guarantee) or None,
                 int(spec.get("priority") or 0), spec.get("reclaimable") is not False,
-                spec.get("parent") or (None if obj_name == "root" else "root"), str(status.get("state") or "Open"), created)
+                _named(name, d, "parent queue", spec["parent"], ("spec", "parent")) if spec.get("parent") else (None if obj_name == "root" else "root"),
+                str(status.get("state") or "Open"), created)
         elif kind == "PodGroup":
             ns = str(meta.get("namespace") or "default")
             mr = spec.get("minResources")
-            g = PodGroup(ns, obj_name, str(spec.get("queue") or "default"), int(spec.get("minMember") or 0),
+            queue = _named(name, d, "queue name", spec["queue"], ("spec", "queue")) if spec.get("queue") else "default"
+            g = PodGroup(ns, obj_name, queue, int(spec.get("minMember") or 0),
                          resources(name, d, ("spec", "minResources"), mr) if mr is not None else None,
                          spec.get("priorityClassName"),
                          str(status.get("phase") or "Pending"), created)
@@ -151,6 +166,7 @@ def load(name: str, docs) -> tuple:
         group = ann.get(GROUP_ANNOTATION)
         if not group:
             raise InputError(name, f"pod {ns}/{obj_name} has no {GROUP_ANNOTATION} annotation: name its PodGroup", d.start.line)
+        _named(name, d, "PodGroup name", group, ("metadata", "annotations", GROUP_ANNOTATION))
         req: dict = {}
         for i, ctr in enumerate(spec.get("containers") or []):
             r = (ctr or {}).get("resources") or {}
@@ -176,7 +192,7 @@ def load(name: str, docs) -> tuple:
             policy = str(spec["preemptionPolicy"])
         pre = ann.get(PREEMPTABLE, labels.get(PREEMPTABLE))
         preemptable = True if pre is None else str(pre).strip().lower() in ("1", "t", "true")
-        node = spec.get("nodeName") or None
+        node = _named(name, d, "node name", spec["nodeName"], ("spec", "nodeName")) if spec.get("nodeName") else None
         p = Pod(ns, obj_name, f"{ns}/{group}", str(meta.get("uid") or obj_name), created, req, prio, pc_name, policy, preemptable,
                 dict(spec.get("nodeSelector") or {}), spec.get("affinity"), list(spec.get("tolerations") or []),
                 node, "Running" if node else "Pending")

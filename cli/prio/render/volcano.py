@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from prio.render.armada import _Out
+from prio.render.printable import for_terminal
 
 LABEL = "Volcano"
 
@@ -21,6 +22,7 @@ def _config_lines(cfg: dict) -> list:
     return lines
 
 
+@for_terminal
 def simulate_text(data: dict, fmt: str, width: int | None = None) -> str:
     """data: prio.volcano.report.simulate."""
     if fmt == "json":
@@ -58,6 +60,7 @@ def simulate_text(data: dict, fmt: str, width: int | None = None) -> str:
     return o.render()
 
 
+@for_terminal
 def explain_text(data: dict, fmt: str, width: int | None = None) -> str:
     """data: prio.volcano.explain.explain."""
     if fmt == "json":
