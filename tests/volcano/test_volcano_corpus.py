@@ -1,5 +1,5 @@
 """Every recorded Volcano scenario of ../shared/testdata/volcano through `prio simulate -o json`,
-compared as the corpus's README asks (checker.py): the config in force, cyclesRun, stopReason,
+compared as the corpus's README asks (volcano_checker.py): the config in force, cyclesRun, stopReason,
 every eventful cycle's phase changes, binds, evictions and pipelined pods, and every PodGroup's
 and pod's end state must equal what Volcano's scheduler did, pinned or in a recorded alternative.
 
@@ -13,7 +13,7 @@ import json
 import os
 
 import pytest
-from checker import agrees
+from volcano_checker import agrees
 from conftest import SHARED, run_cli
 
 DATA = os.path.join(SHARED, "testdata", "volcano")
