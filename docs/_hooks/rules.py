@@ -22,6 +22,7 @@ WHERE = {
     "armada-scenario": "Armada scenarios (the current scheduler)",
     "kueue": "Kueue objects (ResourceFlavor, Cohort, ClusterQueue, LocalQueue, Workload, ...), one at a time",
     "kueue-set": "Kueue objects, all of one run together (with their PriorityClasses and Namespaces)",
+    "volcano-set": "Volcano objects (volcano-scheduler.conf, Queue, PodGroup, PriorityClass), all of one run together",
     "configmap": "ConfigMaps the YuniKorn shim reads, or that look meant to be",
     "decoder": "any input, while its YAML is read and checked against the schema",
     "suppressions": "`# prio: ignore` comments",

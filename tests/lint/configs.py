@@ -239,3 +239,63 @@ def line_of(text: str, marker: str, nth: int = 1) -> int:
     """The line (1-based) of the nth line holding `marker`."""
     hits = [i for i, ln in enumerate(text.splitlines(), 1) if marker in ln]
     return hits[nth - 1]
+
+
+# A Volcano setup that validates clean (tests/volcano/test_volcano_lint.py checks that): its
+# scheduler config in a ConfigMap, a hierarchy of capacity queues, a PodGroup and a class.
+VOLCANO = """\
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: volcano-scheduler-configmap, namespace: volcano-system}
+data:
+  volcano-scheduler.conf: |
+    actions: "enqueue, allocate, preempt, reclaim, backfill"
+    tiers:
+    - plugins:
+      - name: priority
+      - name: gang
+      - name: conformance
+    - plugins:
+      - name: drf
+      - name: predicates
+      - name: capacity
+        enableHierarchy: true
+      - name: nodeorder
+---
+apiVersion: scheduling.volcano.sh/v1beta1
+kind: Queue
+metadata: {name: org}
+spec:
+  capability: {cpu: "8"}
+---
+apiVersion: scheduling.volcano.sh/v1beta1
+kind: Queue
+metadata: {name: team-a}
+spec:
+  parent: org
+  capability: {cpu: "4"}
+  deserved: {cpu: "4"}
+  guarantee: {resource: {cpu: "2"}}
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+---
+apiVersion: scheduling.volcano.sh/v1beta1
+kind: PodGroup
+metadata: {name: job, namespace: default}
+spec:
+  queue: team-a
+  minMember: 2
+  priorityClassName: high
+"""
+
+
+def volcano(*changes) -> str:
+    """configs.VOLCANO with each (old, new) replaced once."""
+    text = VOLCANO
+    for old, new in changes:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    return text

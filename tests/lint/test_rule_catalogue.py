@@ -22,7 +22,8 @@ from typing import Callable, Optional, Union
 import pytest
 
 from configs import (DISABLED_WITH_POLICY, FENCE_OUT_OF_REACH, LEAF_GUARANTEE_ON_PARENT, LEAF_NO_GUARANTEE, QUOTA_BOTH, QUOTA_DELAY_NO_SWITCH,
-                     QUOTA_MAX_UNDER_PARENT_GUARANTEE, QUOTA_PARENT_DELAY, QUOTA_PARENT_DELAY_NO_MAX, KUEUE, cfg, kueue, line_of, placement, tree)
+                     QUOTA_MAX_UNDER_PARENT_GUARANTEE, QUOTA_PARENT_DELAY, QUOTA_PARENT_DELAY_NO_MAX, KUEUE, VOLCANO, cfg, kueue, line_of, placement, tree,
+                     volcano)
 from conftest import run_cli
 
 Files = Union[str, dict]  # one file's text (named input.yaml), or {file name: text}
@@ -200,6 +201,27 @@ KUEUE_CASES = [
                      "      - {name: cpu, nominalQuota: 8"),
            ("      - {name: memory, nominalQuota: 32Gi}\n", "      - {name: memory, nominalQuota: 32Gi}\n      - {name: nvidia.com/gpu, nominalQuota: 2}\n"))),
     ("PRIO620", kueue(_cohorts(_GPU_POOL.replace("RES", "nvidia.com/gpu"))), "nominalQuota: 8}]}]", kueue(_cohorts(_GPU_POOL.replace("RES", "cpu")))),
+]
+
+
+# (rule, failing Volcano setup, a text on the finding's line, passing setup): variations of
+# configs.VOLCANO, which validates clean (tests/volcano/test_volcano_lint.py)
+_PROPORTION = ("      - name: capacity\n        enableHierarchy: true\n", "      - name: proportion\n")
+VOLCANO_CASES = [
+    ("PRIO701", volcano(("preempt, reclaim", "preemt, reclaim")), "actions:", VOLCANO),
+    ("PRIO702", volcano(("enableHierarchy: true", "enableHierarchy: true\n        enableOverused: false")), "enableOverused", VOLCANO),
+    ("PRIO703", volcano(("- name: nodeorder", "- name: nodeordr")), "nodeordr", VOLCANO),
+    ("PRIO704", volcano(("    tiers:\n", "    metric: {}\n    tiers:\n")), "metric:", VOLCANO),
+    ("PRIO705", volcano(_PROPORTION, ("  parent: org\n", "")), "deserved:", volcano(_PROPORTION, ("  parent: org\n", ""), ("  deserved: {cpu: \"4\"}\n", ""))),
+    ("PRIO706", volcano(("deserved: {cpu: \"4\"}", "deserved: {cpu: \"1\"}")), "deserved:", VOLCANO),
+    ("PRIO707", volcano(("capability: {cpu: \"4\"}", "capability: {cpu: \"16\"}")), "capability: {cpu: \"16\"}", VOLCANO),
+    ("PRIO708", volcano(("queue: team-a", "queue: team-b")), "queue: team-b", VOLCANO),
+    ("PRIO709", volcano(("priorityClassName: high", "priorityClassName: hihg")), "hihg", VOLCANO),
+    ("PRIO710", volcano(("queue: team-a", "queue: org")), "queue: org", VOLCANO),
+    ("PRIO711", volcano(("minMember: 2", "minMember: 0")), "minMember: 0", VOLCANO),
+    ("PRIO712", volcano(("      - name: capacity\n        enableHierarchy: true\n", "      - name: proportion\n        enabledAllocatable: false\n")),
+     "enabledAllocatable", volcano(("      - name: capacity\n        enableHierarchy: true\n", "      - name: proportion\n        enabledAllocatable: true\n"))),
+    ("PRIO713", volcano(("- name: priority\n", "- name: priority\n        enablePreemptable: false\n")), "enablePreemptable", VOLCANO),
 ]
 
 
@@ -505,6 +527,8 @@ CATALOGUE: dict[str, list[Case]] = {
     "PRIO414": [case(scenario(PF="0"), 8, scenario(PF="1"))],
     # ---- Kueue: what the API server refuses (one object), then what cannot work (the set) ------
     **{rule: [case(bad, line_of(bad, marker), good)] for rule, bad, marker, good in KUEUE_CASES},
+    # ---- Volcano: its scheduler config as it reads it, its objects together -------------------
+    **{rule: [case(bad, line_of(bad, marker), good)] for rule, bad, marker, good in VOLCANO_CASES},
     # ---- preemption --------------------------------------------------------------------------
     "PRIO501": [case(DISABLED_WITH_POLICY, 9, DISABLED_WITH_POLICY.replace("enabled: false", "enabled: true"))],
     "PRIO502": [case(QUOTA_DELAY_NO_SWITCH, 9, QUOTA_BOTH)],

@@ -53,6 +53,11 @@ def _explain(o: Options, fmt: str) -> int:
     refused = _refused_for_inputs(o, inp, fmt)
     if refused is not None:
         return refused
+    if inp.volcano:  # volcano (issue 47: a backend)
+        from prio.cli.volcano import run_explain as run_volcano
+
+        sys.stdout.write(run_volcano(inp, fmt, width=width()))
+        return 0
     if inp.kueue:
         from prio.cli.kueue import run_explain as kueue_explain
 

@@ -50,6 +50,11 @@ def _simulate(o: Options, fmt: str) -> int:
         from prio.cli.htmlreport import refuse_armada
 
         return refuse_armada()
+    if inp.volcano:  # volcano (issue 47: a backend)
+        from prio.cli.volcano import run_simulate as run_volcano
+
+        sys.stdout.write(run_volcano(inp, fmt, width=width()))
+        return 0
     if inp.kueue:
         if o.steps is not None or limit is not None or o.rounds is not None or o.seed is not None:
             sys.stderr.write("prio: --steps, --limit, --rounds and --seed do not apply to Kueue inputs\n")

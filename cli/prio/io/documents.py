@@ -13,7 +13,7 @@ from prio.diagnostics import Issue
 from prio.io.document import Document
 from prio.io.endpoints import identify as rest_endpoint
 from prio.io.recognise import REST_CONFIG_EXTRA, is_rest_config, queue_config_part
-from prio.io.recognise import (is_kueue, is_namespace, is_apps_dump, is_current_scenario, is_helm_values, is_native, is_node_list,
+from prio.io.recognise import (is_volcano, is_kueue, is_namespace, is_apps_dump, is_current_scenario, is_helm_values, is_native, is_node_list,
                                 is_pod_list, is_queue_manifest, is_queues_dump, is_scenario)
 
 QUEUES_KEY = "queues.yaml"
@@ -169,6 +169,8 @@ def units(name: str, text: str) -> list[Unit]:
     docs = [yamlnodes.to_document(name, n, go=True) for n in nodes]
     if not docs:
         return [Unit("queues", Document(None))]
+    if is_volcano([d.data for d in docs]):  # volcano (issue 47): Kubernetes manifests, read as go-yaml v2 reads them
+        return [Unit("volcano", yamlnodes.to_document(name, n, go="v2")) for n in nodes]
     kinds = [_unit_kind(d.data) for d in docs]
     for i, d in enumerate(docs):
         # Kubernetes manifests are read by kubectl's YAML library (go-yaml v2): yes/no are booleans.

@@ -226,3 +226,31 @@ def surely_no_input(text: str) -> bool:
     if first[1:2] in ("", " ", '"', "'") or ":" not in first or _UNSURE.match(first) or _TOP_KEY.match(first):
         return False
     return not (_TOP_KEY.search(text, start) or _UNSURE.search(text, start))
+
+
+# Volcano objects (prio.loaders.volcano reads them) -- issue 47 moves this to Volcano's backend
+VOLCANO_API_GROUPS = ("scheduling.volcano.sh/", "batch.volcano.sh/")
+VOLCANO_CONF_KEY = "volcano-scheduler.conf"
+
+
+def is_volcano_object(data) -> bool:
+    """A Volcano object (apiVersion scheduling.volcano.sh/... : Queue, PodGroup)."""
+    return isinstance(data, dict) and isinstance(data.get("apiVersion"), str) and \
+        data["apiVersion"].strip().startswith(VOLCANO_API_GROUPS)
+
+
+def is_volcano_configmap(data) -> bool:
+    """A ConfigMap carrying volcano-scheduler.conf (any name and namespace)."""
+    return isinstance(data, dict) and data.get("kind") == "ConfigMap" and isinstance(data.get("data"), dict) \
+        and VOLCANO_CONF_KEY in data["data"]
+
+
+def is_volcano_raw_config(data) -> bool:
+    """Volcano's scheduler config itself: no kind, a top-level `actions` or `tiers`."""
+    return isinstance(data, dict) and "kind" not in data and ("actions" in data or "tiers" in data) \
+        and "partitions" not in data
+
+
+def is_volcano(docs_data) -> bool:
+    """Whether a file's documents are Volcano's: any Volcano object or scheduler config among them."""
+    return any(is_volcano_object(d) or is_volcano_configmap(d) or is_volcano_raw_config(d) for d in docs_data)

@@ -23,6 +23,7 @@ TARGETS = {
     "armada-scenario": "one Armada scenario for the current scheduler: its Document",
     "kueue": "one Kueue object (ResourceFlavor, Cohort, ClusterQueue, LocalQueue, ...): its Document",
     "kueue-set": "every Kueue object of the run, with its PriorityClasses and Namespaces: prio.lint.rules.kueue.KueueSet",
+    "volcano-set": "every Volcano document of the run (scheduler config, Queue, PodGroup, PriorityClass): prio.lint.rules.volcano.VolcanoSet",
     "configmap": "one ConfigMap that is, or looks meant to be, one the YuniKorn shim reads: its Document",
     "decoder": "declared only: reported while the YAML is decoded or checked against the schema",
     "suppressions": "declared only: reported when `# prio: ignore` directives are applied",

@@ -124,6 +124,8 @@ def check_text(name: str, text: str, found: bool = False, release: Release = NEW
             from prio.lint.rules import kueue as kueue_lint
 
             findings += resolve(name, unit.doc, kueue_lint.lint_object(unit.doc))
+        elif unit.kind == "volcano":
+            pass  # checked with the other Volcano documents of the run (set_issues)
         elif unit.kind == "namespace":
             pass  # its labels are read by the Kueue rules of the run (set_issues); nothing to check alone
         elif unit.kind == "configmap":
@@ -204,6 +206,10 @@ def set_issues(files) -> list:
 
         found += kueue_set_issues([(name, u.doc) for name, units in files for u in units
                                    if u.kind in ("kueue", "priorityclass", "namespace")])
+    if any(u.kind == "volcano" for _, units in files for u in units):  # volcano (issue 47)
+        from prio.lint.rules.volcano import set_issues as volcano_set_issues
+
+        found += volcano_set_issues([(name, u.doc) for name, units in files for u in units if u.kind == "volcano"])
     classes = classes_from_docs(pcs)
     if classes:
         for name, units in files:

@@ -28,6 +28,7 @@ class Inputs:
     armada: list = field(default_factory=list)  # (name, Document) of Armada scenarios and queues
     kueue: list = field(default_factory=list)  # (name, Document) of Kueue objects and Namespaces
     kueue_classes: list = field(default_factory=list)  # (name, Document) of PriorityClasses, for Kueue
+    volcano: list = field(default_factory=list)  # (name, [Document]) of files of Volcano objects (issue 47: a backend)
     classes: list = field(default_factory=list)  # PriorityClass
     names: list = field(default_factory=list)
     notes: list = field(default_factory=list)  # what was assumed or ignored: printed on stderr
@@ -112,6 +113,8 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
         raise InputError(inp.armada[0][0], "an Armada scenario cannot be combined with YuniKorn inputs")
     if inp.kueue and inp.snapshot is not None and all(_kind(d.data) == "namespace" for _, d in inp.kueue):
         inp.kueue = []  # Namespaces beside pods: read for the shim's application tags
+    if inp.volcano and (inp.kueue or inp.armada or inp.config is not None or inp.snapshot is not None or inp.classes):  # volcano (issue 47)
+        raise InputError(inp.volcano[0][0], "Volcano objects cannot be combined with other inputs: give them in one file")
     if inp.kueue:
         if not any(k == "kueue" for k in (_kind(d.data) for _, d in inp.kueue)):
             raise InputError(inp.kueue[0][0], "a Namespace alone: give the Kueue objects it goes with (ClusterQueue, Workload, ...)")
@@ -149,6 +152,10 @@ def _read_file(inp: Inputs, path: str, pending_docs: list, in_dirs: dict, for_cl
             return
     if not docs:
         raise InputError(src.name, f"empty input; expected {EXPECTED}")
+    if recognise.is_volcano([d.data for d in docs]):  # volcano: the whole file is Volcano's (issue 47)
+        inp.volcano.append((src.name, docs))
+        inp.recognised.append((src.name, "Volcano objects"))
+        return
     kinds = [_kind(d.data) for d in docs]
     for doc, k in zip(docs, kinds):
         _wrong_endpoint(src.name, doc, k)

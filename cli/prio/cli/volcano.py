@@ -1,0 +1,32 @@
+"""What explain and simulate call for Volcano inputs (issue 47 makes this a backend). Each takes
+the gathered inputs and returns the whole stdout text; bad input raises prio.errors.InputError."""
+from __future__ import annotations
+
+
+def _load(inp, fmt: str):
+    from prio.errors import InputError
+    from prio.loaders import volcano as loader
+
+    if fmt == "html":
+        raise InputError(inp.volcano[0][0], "-o html is not drawn for Volcano objects; use -o table, plain, markdown or json")
+
+    if len(inp.volcano) > 1:
+        raise InputError(inp.volcano[1][0], "give Volcano's objects in one file (one cluster, one scheduler config)")
+    name, docs = inp.volcano[0]
+    return loader.load(name, docs)
+
+
+def run_simulate(inp, fmt: str, width: int | None = None) -> str:
+    from prio.render import volcano as render
+    from prio.volcano import report
+
+    cluster, cfg = _load(inp, fmt)
+    return render.simulate_text(report.simulate(cluster, cfg), fmt, width)
+
+
+def run_explain(inp, fmt: str, width: int | None = None) -> str:
+    from prio.render import volcano as render
+    from prio.volcano import explain
+
+    cluster, cfg = _load(inp, fmt)
+    return render.explain_text(explain.explain(cluster, cfg), fmt, width)

@@ -1,0 +1,81 @@
+"""Render Volcano results: `json` exactly the shared corpus's form
+(`../shared/testdata/volcano/README.md`), `table` (rich), `plain` and `markdown` (tabulate) as a
+person reads them: the config in force, per cycle what was bound, evicted and pipelined, then
+each PodGroup and pod at the end."""
+from __future__ import annotations
+
+import json
+
+from prio.render.armada import _Out
+from prio.render.printable import for_terminal
+
+LABEL = "Volcano"
+
+
+def _config_lines(cfg: dict) -> list:
+    lines = []
+    if not cfg["valid"]:
+        lines.append(f"the file's config is refused by Volcano ({cfg['error']!r}): the default config runs")
+    lines.append("actions: " + ", ".join(cfg["actions"]))
+    for i, tier in enumerate(cfg["tiers"], 1):
+        lines.append(f"tier {i}: " + ", ".join(p["name"] for p in tier))
+    return lines
+
+
+@for_terminal
+def simulate_text(data: dict, fmt: str, width: int | None = None) -> str:
+    """data: prio.volcano.report.simulate."""
+    if fmt == "json":
+        return json.dumps(data, indent=2) + "\n"
+    o = _Out(fmt, width)
+    o.title(f"{LABEL}: {data['cyclesRun']} scheduling cycle{'s' if data['cyclesRun'] != 1 else ''}, "
+            f"stopped: {_STOPS.get(data['stopReason'], data['stopReason'])}")
+    o.lines(_config_lines(data["config"]), "Config in force")
+    rows = []
+    for c in data["cycles"]:
+        n = str(c["cycle"])
+        rows += [[n, "phase", p["podGroup"], f"{p['from']} -> {p['to']}"] for p in c["phaseChanges"]]
+        rows += [[n, "bind", b["pod"], f"on {b['node']}" + (" (tie: lowest node name)" if b.get("tie") else "")] for b in c["binds"]]
+        rows += [[n, e["action"], e["pod"], f"from {e['node']}" + (f" for {e['preemptor']}" if e["preemptor"] else "")]
+                 for e in c["evictions"]]
+        rows += [[n, "pipelined", p["pod"], f"onto {p['node']}, bound once its victims are gone"] for p in c["pipelined"]]
+    if rows:
+        o.table("Cycles (only those in which something happened)", ["cycle", "event", "object", "detail"], rows)
+    else:
+        o.lines(["nothing was bound, evicted or pipelined and no PodGroup changed phase"])
+    groups = [[g["podGroup"], g["queue"], str(g["priority"]), g["phase"] + ("" if g["inSession"] else " (never in a session: its queue does not exist)"),
+               f"{g['running']} running, {g['pending']} pending, {g['evicted']} evicted"] for g in data["podGroups"]]
+    o.table("PodGroups at the end", ["PodGroup", "queue", "priority", "phase", "pods"], groups)
+    pods = []
+    for p in data["pods"]:
+        if p["state"] == "Running":
+            when = "running from the start" if p["boundInCycle"] == 0 else f"bound in cycle {p['boundInCycle']}"
+            pods.append([p["pod"], p["state"], p["node"], when])
+        elif p["state"] == "Evicted":
+            pods.append([p["pod"], p["state"], p["node"], f"evicted in cycle {p['evictedInCycle']}"])
+        else:
+            why = p["pendingMessage"] or p["pendingReason"] or ""
+            pods.append([p["pod"], p["state"], p["nominatedNode"] or "", why])
+    o.table("Pods at the end", ["pod", "state", "node", "when / why"], pods)
+    return o.render()
+
+
+@for_terminal
+def explain_text(data: dict, fmt: str, width: int | None = None) -> str:
+    """data: prio.volcano.explain.explain."""
+    if fmt == "json":
+        return json.dumps(data, indent=2) + "\n"
+    o = _Out(fmt, width)
+    o.title(f"{LABEL}: the order its session serves queues and jobs in")
+    o.lines(_config_lines(data["config"]), "Config in force")
+    o.table("Queues, in the order allocate serves them", ["queue", "weight", "priority", "state", "deserved", "allocated"],
+            [[q["queue"], str(q["weight"]), str(q["priority"]), q["state"], q["deserved"], q["allocated"]] for q in data["queues"]])
+    o.table("Jobs, in the order allocate takes them within their queue", ["PodGroup", "queue", "priority", "minMember", "phase", "pods"],
+            [[j["podGroup"], j["queue"], str(j["priority"]), str(j["minMember"]), j["phase"], str(j["pods"])] for j in data["jobs"]])
+    if data["notInSession"]:
+        o.lines([f"{g}: names a queue that does not exist: Volcano leaves it out of every session" for g in data["notInSession"]],
+                "Left out")
+    return o.render()
+
+
+_STOPS = {"quiet": "a cycle changed nothing", "cycleLimit": "the cycle limit (100)"}

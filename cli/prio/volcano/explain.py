@@ -1,0 +1,44 @@
+"""What `prio explain` says about Volcano objects: the config in force, the queue order and the
+job order the configured plugins give at the first session (before anything is scheduled)."""
+from __future__ import annotations
+
+import functools
+
+from prio.volcano.conf import Config
+from prio.volcano.report import config_data
+from prio.volcano.session import Session
+
+
+def _fmt(r: dict) -> str:
+    parts = []
+    for k in sorted(r):
+        v = r[k]
+        if v in (float("inf"),):
+            continue
+        if k == "cpu":
+            parts.append(f"cpu {v / 1000:g}")
+        elif k == "memory":
+            parts.append(f"memory {v / 2 ** 30:g}Gi")
+        else:
+            parts.append(f"{k} {v / 1000:g}")
+    return ", ".join(parts) or "-"
+
+
+def explain(cluster, cfg: Config) -> dict:
+    ssn = Session(cluster, cfg)
+    order = functools.cmp_to_key(lambda a, b: -1 if ssn.queue_order(a, b) else (1 if ssn.queue_order(b, a) else 0))
+    used = sorted({j.queue for j in ssn.jobs.values()}, key=order)
+    queues = []
+    for q in used:
+        spec = ssn.queues[q]
+        attr = ssn.qattr.get(q) or {}
+        queues.append({"queue": q, "weight": spec.weight, "priority": spec.priority, "state": spec.state,
+                       "deserved": _fmt(attr.get("deserved") or {}), "allocated": _fmt(attr.get("allocated") or {})})
+    jorder = functools.cmp_to_key(lambda a, b: -1 if ssn.job_order(a, b) else (1 if ssn.job_order(b, a) else 0))
+    jobs = []
+    for q in used:
+        for j in sorted((j for j in ssn.jobs.values() if j.queue == q), key=jorder):
+            jobs.append({"podGroup": j.key, "queue": q, "priority": j.priority, "minMember": j.min_available,
+                         "phase": j.group.phase, "pods": len(j.tasks)})
+    missing = sorted(k for k in cluster.groups if k not in ssn.jobs)
+    return {"model": "volcano", "config": config_data(cfg), "queues": queues, "jobs": jobs, "notInSession": missing}
