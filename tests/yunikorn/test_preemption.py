@@ -3,6 +3,7 @@ every output format, --ask, --output-file, and bad input (one line, exit 2)."""
 import glob
 import json
 import os
+import textwrap
 
 import pytest
 
@@ -316,3 +317,35 @@ def test_victims_killed_for_nothing_carry_a_warning():
     assert warned and "not under the queue's max" in warned[0]["preemption"]["warning"]
     ask = warned[0]["preemption"]["ask"]
     assert ask in {u["ask"] for u in got["unscheduled"]}
+
+
+def test_victims_placed_in_the_run_go_newest_first_by_their_position_among_the_asks(tmp_path):
+    """Copies of one `count` entry are created one millisecond apart (an ask without createTime:
+    its application's submit time plus 1 ms per position, the corpora's convention), so the
+    newest copy is the first victim, not the first by id (conformance-3 mixed-00029: app098-7
+    before app098-6)."""
+    (tmp_path / "q.yaml").write_text(textwrap.dedent("""\
+        partitions:
+          - name: default
+            queues:
+              - name: root
+                queues:
+                  - name: batch
+                  - name: tenant
+                    resources: {guaranteed: {vcore: 3}}
+        """))
+    (tmp_path / "s.yaml").write_text(textwrap.dedent("""\
+        nodes: [{name: node-1, capacity: {vcore: 4}}]
+        applications:
+          - id: batch1
+            queue: root.batch
+            asks: [{priority: 5, resources: {vcore: 1}, count: 2}]
+          - id: t1
+            queue: root.tenant
+            allocations: [{id: t1-run, priority: 5, resources: {vcore: 1}, node: node-1, createTime: "2024-01-01T00:00:00Z"}]
+            asks: [{priority: 5, resources: {vcore: 2}}]
+        """))
+    got = json.loads(run_cli("simulate", str(tmp_path / "q.yaml"), str(tmp_path / "s.yaml"), "-o", "json").stdout)
+    assert [s["ask"] for s in got["steps"] if "ask" in s] == ["batch1-1", "batch1-2", "t1-1"]
+    # (YuniKorn takes victims until they free the whole ask: both, the newest first)
+    assert [s["preemption"]["victims"] for s in got["steps"] if "preemption" in s] == [["batch1-2", "batch1-1"]]

@@ -558,8 +558,14 @@ class ReferenceRun:
         """The running allocations preemption may take: what runs when the run starts (the
         model's `running`), in snapshot order."""
         from prio.yunikorn.preemption.world import Run
+        from prio.yunikorn.snapshot import created_ns
 
         self.app_of = {st.app_id: st for st in self.eng.apps}
+        # id(ask) -> its create time as YuniKorn has it (unix ns): what an allocation placed in
+        # the run is compared with as a victim (newest first)
+        self.created: dict = {}
+        for st in self.eng.apps:
+            self.created.update(created_ns(st.app))
         # id(queue) -> whether it or an ancestor has a guarantee (resources.is_empty: none given)
         self.guaranteed_above = {id(q): any(x.guaranteed for x in path_to_root(q)) for q in self.eng.root.walk()}
         for st, a in self.eng.running:
@@ -837,7 +843,7 @@ class ReferenceRun:
                 from prio.yunikorn.preemption.world import Run
                 from prio.yunikorn.snapshot import Allocation
 
-                run = Run(Allocation(ask.id, ask.priority, ask.resources, node.name, ask.create_time), st.app_id, leaf,
+                run = Run(Allocation(ask.id, ask.priority, ask.resources, node.name, (self.created[id(ask)], 0)), st.app_id, leaf,
                           len(self.runs))
                 self.runs.append(run)
                 if self._kept_world is not None:
