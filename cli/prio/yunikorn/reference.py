@@ -407,23 +407,34 @@ class ReferenceRun:
             assert raw == max((ask_max_priority(st) for st in leaf.apps), default=MIN), leaf.path
         return priority_value_by_policy(leaf, raw)
 
-    def _cannot_start(self, st) -> bool:
+    def _start_refused(self, st):
         """Queue.canRunApp and the user/group manager's CanRunApp for an application that does
-        not run yet: when one says no, every ask of it is set aside with that reason."""
+        not run yet: (what holds it, the reason) when one says no, else None."""
         if st.running:
-            return False
+            return None
         q = maxapplications_reached(st)
         if q is not None:
-            st.blocked = q
-            self._set_aside_all(st, f"maxapplications {q.maxapps} of {q.path} reached ({q.running} running)")
-            return True
+            return q, f"maxapplications {q.maxapps} of {q.path} reached ({q.running} running)"
         if self.ugm is not None:
             why = user_cannot_run(self.ugm, st)
             if why is not None:
-                st.blocked = why
-                self._set_aside_all(st, why)
-                return True
-        return False
+                return why, why
+        return None
+
+    def _cannot_start(self, st) -> bool:
+        """Whether the application may not start now (_start_refused): it is skipped. Without
+        preemption in the run that is final (running applications only grow): every ask of it is
+        set aside with the reason. With it, an application that loses its last allocation with
+        nothing pending completes and gives up its place (_release), so it is asked again in
+        every cycle, as YuniKorn does."""
+        refused = self._start_refused(st)
+        if refused is None:
+            st.blocked = None
+            return False
+        st.blocked = refused[0]
+        if not self.preempting:
+            self._set_aside_all(st, refused[1])
+        return True
 
     def _try_app(self, st):
         """Application.tryAllocate: the first ask, in sortedRequests order, that fits the
@@ -686,8 +697,15 @@ class ReferenceRun:
             for k, v in res.items():
                 st.usage[k] = st.usage.get(k, 0) - v
             self._place_app(st, st.prio)  # the fair policy's key is its usage
+            # hasZeroAllocations (removeAllocationInternal): nothing left running and nothing
+            # pending, the application completes: it leaves Running (decRunningApps, a place
+            # under maxapplications) and its user's and group's trackers
+            done = not any(r.app == run.app for r in self.runs) and not any(st.pending.values())
+            if done and st.running:
+                st.running = False
+                for q in path_to_root(run.leaf):
+                    q.running -= 1
             if self.ugm is not None:
-                done = not any(r.app == run.app for r in self.runs)
                 self.ugm.remove(run.app, run.leaf.path, user_of(st), groups_of(st), res, done)
 
     def _time_passes(self) -> bool:
@@ -758,6 +776,10 @@ class ReferenceRun:
         # ask's resources and the node it holds: one answer per pair
         no_room: dict = {}
         for st in self.eng.apps:
+            refused = self._start_refused(st) if has_live_ask(st) else None
+            if refused is not None:
+                self._set_aside_all(st, refused[1])
+                continue
             held = self.reservations.get(id(st), {})
             path = path_to_root(st.leaf)
             for i in self.order[id(st)]:
