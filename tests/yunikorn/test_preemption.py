@@ -329,6 +329,7 @@ def test_victims_placed_in_the_run_go_newest_first_by_their_position_among_the_a
           - name: default
             queues:
               - name: root
+                submitacl: '*'
                 queues:
                   - name: batch
                   - name: tenant
@@ -364,6 +365,7 @@ def test_an_application_held_by_maxapplications_starts_once_a_preempted_one_comp
           - name: default
             queues:
               - name: root
+                submitacl: '*'
                 queues:
                   - name: p
                     {limit}
