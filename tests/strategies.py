@@ -431,3 +431,56 @@ def an_example(strategy, condition, max_examples: int = 500):
     with warnings.catch_warnings():  # find reports what it found, a scenario's repr is long
         warnings.filterwarnings("ignore", "Generating overly large repr", HypothesisWarning)
         return find(strategy, condition, settings=settings(max_examples=max_examples, phases=[Phase.generate], database=None))
+
+
+# Times around the default submit times of the first applications (2024-01-01T00:00:00Z plus a
+# second per position): running allocations created before, at or after them (fifo's submit
+# time, the victims' newest-first order)
+EPOCH_2024 = 1_704_067_200
+RULES = [
+    ["  - name: provided", "    create: false"],
+    ["  - name: provided", "    create: false", "    filter: {type: deny, users: [carol]}"],
+    ["  - name: user", "    create: true", "    parent: {name: fixed, value: root.users}"],
+    ["  - name: user", "    create: false", "    parent: {name: fixed, value: root.users}", "    filter: {type: allow, groups: [g1]}"],
+    ["  - name: fixed", "    value: root.p0.l00", "    create: false", "    filter: {type: allow, users: ['^a.*']}"],
+]
+
+
+@st.composite
+def everything(draw, preempting: bool | None = None):
+    """(queues.yaml text, snapshot dict): scenarios(cluster=True) with every feature at once, as
+    ../shared/testdata/yunikorn-conformance-3 combines them: placement rules (provided, user
+    under a fixed root.users, fixed, with user and group filters) and applications naming
+    root.users.<user>, a queue that does not exist or a parent (placed or rejected); running
+    allocations with priorities over the int32 range, create times around the default submit
+    times, originators and allowPreemption false; asks at the int32 ends and with
+    preemptionPolicy Never; and the preemption switch on with a guarantee (`preempting`, None:
+    drawn), which only the reference engine runs, or off, which the walk runs."""
+    if preempting is None:
+        preempting = draw(_BOOL)
+    queues, snapshot = draw(scenarios(limits=True, cluster=True, preempting=preempting))
+    lines = queues.splitlines()
+    if draw(_BOOL):
+        rules = ["    placementrules:"]
+        for r in draw(st.lists(st.sampled_from(range(len(RULES))), min_size=1, max_size=3, unique=True)):
+            rules += ["    " + x for x in RULES[r]]
+        lines[2:2] = rules
+        lines += ["          - name: users", "            parent: true"]
+    priorities = st.sampled_from([0, 5, -7, 2147483647, -2147483648, 2147483646])
+    for app in snapshot["applications"]:
+        if _sometimes(draw, 4):
+            app["queue"] = draw(st.sampled_from(["root.users." + app.get("user", "nobody"), "root.adhoc", "root.p0"]))
+        for a in app.get("allocations", ()):
+            a["priority"] = draw(priorities)
+            if draw(_BOOL):
+                a["createTime"] = EPOCH_2024 + draw(_int(0, 3))
+            if _sometimes(draw, 3):
+                a["originator"] = True
+            if _sometimes(draw, 3):
+                a["allowPreemption"] = False
+        for k in app["asks"]:
+            if _sometimes(draw, 4):
+                k["priority"] = draw(priorities)
+            if _sometimes(draw, 4):
+                k["preemptionPolicy"] = "Never"
+    return "\n".join(lines) + "\n", snapshot

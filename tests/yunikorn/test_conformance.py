@@ -1,9 +1,13 @@
-"""prio against what the real YuniKorn scheduler core did: ../shared/testdata/yunikorn-conformance
-and the families of ../shared/testdata/yunikorn-conformance-2 prio models (their READMEs say how
-each case was recorded). One test per scheduling scenario and engine (the default, fast where it
-can be, and the reference engine: PRIO_ENGINE) runs `prio simulate NAME.queues.yaml
-NAME.asks.yaml -o json` and compares the steps, the unscheduled asks and the rejected
-applications; one per queue config compares prio validate's verdict with YuniKorn's."""
+"""prio against what the real YuniKorn scheduler core did: ../shared/testdata/yunikorn-conformance,
+the families of ../shared/testdata/yunikorn-conformance-2 prio models and every scenario of
+../shared/testdata/yunikorn-conformance-3 (every feature at once; their READMEs say how each case
+was recorded). One test per scheduling scenario and engine (the default, fast where it can be,
+and the reference engine: PRIO_ENGINE) runs `prio simulate NAME.queues.yaml NAME.asks.yaml -o
+json` and compares the steps, the unscheduled asks and the rejected applications; one per queue
+config compares prio validate's verdict with YuniKorn's.
+
+The harness replayed every config with root's `submitacl` set to `*` where the config has none
+(the READMEs' replay notes): prio is given that config (tests/replayed.py), not the recorded file."""
 import difflib
 import glob
 import json
@@ -21,13 +25,15 @@ SCHED = os.path.join(CORPUS, "scheduling")
 # 28 and 30
 FAMILIES_2 = ("scale-", "nodes-", "ugm-", "placement-", "schedpreempt-")
 ENGINES = ("auto", "reference")
+CORPORA = {"": "yunikorn-conformance", "2/": "yunikorn-conformance-2", "3/": "yunikorn-conformance-3"}
 
 
 def _scenarios():
-    names = sorted(os.path.basename(p)[: -len(".yunikorn.json")] for p in glob.glob(os.path.join(SCHED, "*.yunikorn.json")))
-    sched2 = os.path.join(SHARED, "testdata", "yunikorn-conformance-2", "scheduling")
-    names += sorted("2/" + os.path.basename(p)[: -len(".yunikorn.json")] for p in glob.glob(os.path.join(sched2, "*.yunikorn.json"))
-                    if os.path.basename(p).startswith(FAMILIES_2))
+    names = []
+    for prefix, corpus in CORPORA.items():
+        sched = os.path.join(SHARED, "testdata", corpus, "scheduling")
+        names += sorted(prefix + os.path.basename(p)[: -len(".yunikorn.json")] for p in glob.glob(os.path.join(sched, "*.yunikorn.json"))
+                        if prefix != "2/" or os.path.basename(p).startswith(FAMILIES_2))
     return names or ["(corpus absent)"]
 
 
@@ -40,8 +46,8 @@ def _manifest():
 
 
 def _simulate(name, engine="auto"):
-    corpus, name = ("yunikorn-conformance-2", name[2:]) if name.startswith("2/") else ("yunikorn-conformance", name)
-    base = shared("testdata", corpus, "scheduling", name + ".yunikorn.json")[: -len(".yunikorn.json")]
+    prefix = name[:2] if name[:2] in CORPORA else ""
+    base = shared("testdata", CORPORA[prefix], "scheduling", name[len(prefix):] + ".yunikorn.json")[: -len(".yunikorn.json")]
     # the config the harness replayed: root's submitacl '*' where it has none (replayed.py)
     r = run_cli("simulate", replayed(base + ".queues.yaml"), base + ".asks.yaml", "-o", "json", env={"PRIO_ENGINE": engine})
     assert r.exit_code == 0, r.stderr
@@ -49,16 +55,19 @@ def _simulate(name, engine="auto"):
         return json.loads(r.stdout), json.load(f)
 
 
-def _step_line(s) -> str:
+def _step_line(s, nodes: bool) -> str:
     if "preemption" in s:  # a preemption inside the run, before allocation step s["step"]
         p = s["preemption"]
         return f"{s['step']:>3} preempt {p['queue']} {p['application']} {p['ask']} on {p['node']}: {', '.join(p['victims'])}"
     ch = ", ".join(f"{c['queue']} {c['from']}->{c['to']}" for c in s["changes"])
-    return f"{s['step']:>3} {s['queue']:<32} {s['application']:<8} {s['ask']:<12} P{s['priority']:<11} {ch}"
+    on = f" on {s.get('node')}" if nodes else ""
+    return f"{s['step']:>3} {s['queue']:<32} {s['application']:<8} {s['ask']:<12} P{s['priority']:<11}{on} {ch}"
 
 
 def _readable(got, want) -> list[str]:
-    lines = [f"steps {len(got['steps'])}"] + [_step_line(s) for s in got["steps"]]
+    # the node of every allocation, where the recording names it (schedpreempt-*, conformance-3)
+    nodes = any("node" in s for s in want["steps"] if "preemption" not in s)
+    lines = [f"steps {len(got['steps'])}"] + [_step_line(s, nodes) for s in got["steps"]]
     lines.append("unscheduled " + " ".join(sorted(u["ask"] for u in got["unscheduled"])))
     lines += ["rejected " + r["application"] + ": " + r["reason"] for r in got.get("rejected", [])]
     return lines

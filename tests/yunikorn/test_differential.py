@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from builders import build_engine, run_state, step_rows
-from strategies import scenarios
+from strategies import everything, scenarios
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -135,3 +135,40 @@ def test_the_run_that_tried_preemption_forever_ends(tmp_path):
     assert r.returncode == 0, r.stderr
     left = {u["ask"]: u["code"] for u in json.loads(r.stdout)["unscheduled"]}
     assert left["app-601-2"] == "NoNodeRoom" and left["app-002-2"] == "NodeReserved"
+
+
+@pytest.mark.slow
+@settings(SETTINGS, max_examples=60)
+@given(everything())
+def test_with_every_feature_at_once_the_fast_runs_give_the_reference_steps(scenario):
+    """Placement rules, rejected applications, nodes, user and group limits, running tasks with
+    create times, originators and opt-outs, int32 priorities, and the preemption switch on (the
+    reference engine's alone: its kept values checked) or off (the walk's)."""
+    _agree(*scenario)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(everything())
+def test_the_inner_loop_checks_a_few_scenarios_with_every_feature_too(scenario):
+    _agree(*scenario)
+
+
+@pytest.mark.slow
+def test_every_feature_at_once_reaches_preemption_rejection_and_the_walk_on_a_cluster():
+    """everything() draws what its test is for: a preemption in the run, a rejected application,
+    and the walk (not the reference alone) on nodes with user limits."""
+    from prio.yunikorn import features
+    from strategies import an_example
+
+    def preempts(s):
+        e = build_engine(*s, "reference")
+        e.run()
+        return bool(e.preemptions)
+
+    def walked(s):
+        used = features.used(build_engine(*s))
+        return features.NODES in used and features.USER_LIMITS in used and features.PREEMPTION_IN_RUN not in used
+
+    an_example(everything(preempting=True), preempts)
+    an_example(everything(), lambda s: bool(build_engine(*s).rejected))
+    an_example(everything(preempting=False), walked)

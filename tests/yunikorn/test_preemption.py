@@ -3,6 +3,7 @@ every output format, --ask, --output-file, and bad input (one line, exit 2)."""
 import glob
 import json
 import os
+import textwrap
 
 import pytest
 
@@ -316,3 +317,77 @@ def test_victims_killed_for_nothing_carry_a_warning():
     assert warned and "not under the queue's max" in warned[0]["preemption"]["warning"]
     ask = warned[0]["preemption"]["ask"]
     assert ask in {u["ask"] for u in got["unscheduled"]}
+
+
+def test_victims_placed_in_the_run_go_newest_first_by_their_position_among_the_asks(tmp_path):
+    """Copies of one `count` entry are created one millisecond apart (an ask without createTime:
+    its application's submit time plus 1 ms per position, the corpora's convention), so the
+    newest copy is the first victim, not the first by id (conformance-3 mixed-00029: app098-7
+    before app098-6)."""
+    (tmp_path / "q.yaml").write_text(textwrap.dedent("""\
+        partitions:
+          - name: default
+            queues:
+              - name: root
+                submitacl: '*'
+                queues:
+                  - name: batch
+                  - name: tenant
+                    resources: {guaranteed: {vcore: 3}}
+        """))
+    (tmp_path / "s.yaml").write_text(textwrap.dedent("""\
+        nodes: [{name: node-1, capacity: {vcore: 4}}]
+        applications:
+          - id: batch1
+            queue: root.batch
+            asks: [{priority: 5, resources: {vcore: 1}, count: 2}]
+          - id: t1
+            queue: root.tenant
+            allocations: [{id: t1-run, priority: 5, resources: {vcore: 1}, node: node-1, createTime: "2024-01-01T00:00:00Z"}]
+            asks: [{priority: 5, resources: {vcore: 2}}]
+        """))
+    got = json.loads(run_cli("simulate", str(tmp_path / "q.yaml"), str(tmp_path / "s.yaml"), "-o", "json").stdout)
+    assert [s["ask"] for s in got["steps"] if "ask" in s] == ["batch1-1", "batch1-2", "t1-1"]
+    # (YuniKorn takes victims until they free the whole ask: both, the newest first)
+    assert [s["preemption"]["victims"] for s in got["steps"] if "preemption" in s] == [["batch1-2", "batch1-1"]]
+
+
+@pytest.mark.parametrize("limit", ["limits: [{limit: one, users: [alice], maxapplications: 1}]", "maxapplications: 1"])
+@pytest.mark.parametrize("pending", [False, True])
+def test_an_application_held_by_maxapplications_starts_once_a_preempted_one_completes(tmp_path, limit, pending):
+    """An application whose last allocation is preempted with nothing pending completes
+    (removeAllocationInternal: hasZeroAllocations): it leaves Running (decRunningApps) and its
+    user's tracker, so one held by maxapplications (the user's, or a queue's) starts then; an
+    application held is asked again in every cycle, not set aside for good. With an ask still
+    pending (one no node holds) the preempted application stays Running, and holds its place."""
+    (tmp_path / "q.yaml").write_text(textwrap.dedent(f"""\
+        partitions:
+          - name: default
+            queues:
+              - name: root
+                submitacl: '*'
+                queues:
+                  - name: p
+                    {limit}
+                    queues:
+                      - name: batch
+                      - name: t
+                  - name: tenant
+                    resources: {{guaranteed: {{vcore: 2}}}}
+        """))
+    (tmp_path / "s.yaml").write_text(textwrap.dedent("""\
+        nodes: [{name: node-1, capacity: {vcore: 2}}]
+        applications:
+          - {id: r0, queue: root.p.batch, user: alice, asks: ASKS,
+             allocations: [{id: r0-run, priority: 0, resources: {vcore: 2}, node: node-1, createTime: "2024-01-01T00:00:00Z"}]}
+          - {id: t1, queue: root.p.t, user: alice, asks: [{priority: 10, resources: {vcore: 1}}]}
+          - {id: b1, queue: root.tenant, user: bob, asks: [{priority: 5, resources: {vcore: 1}}]}
+        """).replace("ASKS", "[{priority: 0, resources: {vcore: 9}}]" if pending else "[]"))
+    got = json.loads(run_cli("simulate", str(tmp_path / "q.yaml"), str(tmp_path / "s.yaml"), "-o", "json").stdout)
+    steps = [s["preemption"]["victims"] if "preemption" in s else s["ask"] for s in got["steps"]]
+    if pending:
+        assert steps == [["r0-run"], "b1-1"]
+        why = {u["ask"]: u["reason"] for u in got["unscheduled"]}
+        assert set(why) == {"r0-1", "t1-1"} and "maxapplications" in why["t1-1"]
+    else:
+        assert steps == [["r0-run"], "b1-1", "t1-1"] and got["unscheduled"] == []

@@ -333,3 +333,22 @@ def test_queues_tied_on_everything_are_marked_and_dominance_is_not_a_tie():
 def test_strict_choices_have_no_marks():
     steps = build_engine(open(sample("walkthrough-queues.yaml")).read(), open(sample("walkthrough-asks.yaml")).read()).run()
     assert len(steps) == 11 and not any(s.tie or s.note for s in steps)
+
+
+def test_a_running_allocation_older_than_its_application_makes_it_the_older_one_in_fifo():
+    """YuniKorn lowers an application's submission time to the create time of the oldest ask or
+    allocation added to it (AddAllocationAsk, addAllocationInternal); times compare by value, an
+    equal one goes to the application id (conformance-3 mixed-large-00002: app030, submitted at
+    the default 00:00:30, before app072, whose running allocation was created at 00:00:30)."""
+    e = make(QUEUES, """
+        applications:
+          - {id: zed, queue: root.a, asks: [{priority: 1}]}
+          - {id: old, queue: root.a, asks: [{priority: 1}],
+             allocations: [{id: old-0, resources: {vcore: 1}, createTime: "2023-12-31T00:00:00Z"}]}
+          - {id: amy, queue: root.a, asks: [{priority: 1}],
+             allocations: [{id: amy-0, resources: {vcore: 1}, createTime: "2024-01-01T00:00:00Z"}]}
+          - {id: ann, queue: root.a, asks: [{priority: 1}], allocations: [{id: ann-0, resources: {vcore: 1}}]}
+        """)
+    # zed's default submit time is 2024-01-01T00:00:00Z (position 0) like amy's allocation: the id
+    # decides; ann's allocation has no time of its own (created with ann, at its position 3)
+    assert asks(e) == ["old-1", "amy-1", "zed-1", "ann-1"]

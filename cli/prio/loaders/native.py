@@ -1,7 +1,9 @@
 """prio's native snapshot format (see the contract): applications with asks, optional capacity
-and PriorityClasses. Times are RFC 3339 or seconds; without them, the order in the file counts
-(an application without a time sorts before those with one, in file order; an ask without a
-time counts as created with its application). Equal times: application id, then file order."""
+and PriorityClasses. Times are RFC 3339 or seconds; without them, the order in the file counts:
+an application without a time was submitted at 2024-01-01T00:00:00Z plus one second per
+position in the file (snapshot.DEFAULT_SUBMIT_NS: the recorded corpora's convention, so running
+allocations' create times compare with it as YuniKorn compares them), an ask without a time counts
+as created with its application. Equal times: application id, then file order."""
 from __future__ import annotations
 
 from prio.io.recognise import is_native  # noqa: F401 - recognised by shape
@@ -11,7 +13,7 @@ from prio.loaders.reader import Reader, parse_time, to_ns
 from prio.values import INT32_MAX, INT32_MIN
 from prio.yunikorn import resources
 from prio.yunikorn.nodes import unschedulable_note
-from prio.yunikorn.snapshot import Allocation, App, Ask, Node, Snapshot
+from prio.yunikorn.snapshot import DEFAULT_SUBMIT_NS, SECOND_NS, Allocation, App, Ask, Node, Snapshot
 
 TOP = ("partition", "capacity", "priorityClasses", "applications", "nodes")
 APP = ("id", "queue", "submitTime", "allocated", "asks", "state", "user", "groups", "allocations", "rejectedMessage", "tags")
@@ -112,8 +114,9 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
         if a.get("submitTime") is not None and submit is None:
             r.fail(ap + ("submitTime",), f"submitTime {a.get('submitTime')!r} is not an RFC 3339 time or a number of seconds")
         order += 1
-        # A given time sorts by itself (ties go to the application id); without one, file order.
-        app = App(app_id, queue.lower(), (to_ns(submit), 0) if submit is not None else (0, order),
+        # A given time sorts by itself (ties go to the application id); without one, the default
+        # time of its position, marked by its place in the file (a given time's mark is 0)
+        app = App(app_id, queue.lower(), (to_ns(submit), 0) if submit is not None else (DEFAULT_SUBMIT_NS + i * SECOND_NS, order),
                   allocated=r.resources(ap + ("allocated",), a.get("allocated")),
                   state=str(a.get("state") or ""), line=app_lines[i] if app_lines is not None else start_line if no_positions else doc.pos(ap).line, user=str(a.get("user") or ""))
         if a.get("groups") is not None:
@@ -316,7 +319,8 @@ def allocations(r: Reader, path, value, classes, app_id: str, node_list=None, se
         created = parse_time(ct)
         if ct is not None and created is None:
             r.fail(p + ("createTime",), f"createTime {ct!r} is not an RFC 3339 time or a number of seconds")
-        when = (to_ns(created), 0) if created is not None else (0, i)
+        # not given: the order in the file, marked (a given time's mark is 0)
+        when = (to_ns(created), 0) if created is not None else (0, i + 1)
         _, group, placeholder, _ = _task_fields(r, p, a)
         out.append(Allocation(aid, prio, res, "" if node is None else str(node), when,
                               _flag(r, p + ("originator",), a.get("originator"), False),

@@ -94,6 +94,12 @@ class AppState:
         self.version = 0
         self.blocked = None
         # submission time is lowered to the oldest ask's create time (the submit time itself when
-        # every ask was created with the application)
-        self.key_submit = min(app.submit_time, min(map(_CREATED, app.asks))) if n and not plain else app.submit_time
+        # every ask was created with the application), and to the oldest running allocation's
+        # (AddAllocationAsk, addAllocationInternal; an allocation without a create time of its
+        # own was created with its application). A time is compared by its value alone: the
+        # mark of a default time (its place in the file) only orders times that have none (0)
+        submit = min(app.submit_time, min(map(_CREATED, app.asks))) if n and not plain else app.submit_time
+        if app.allocations:
+            submit = min(submit, min((a.create_time for a in app.allocations if a.create_time[1] == 0), default=submit))
+        self.key_submit = (submit[0], 0) if submit[0] else submit
 

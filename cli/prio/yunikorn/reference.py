@@ -275,19 +275,20 @@ class ReferenceRun:
         holding a reservation (PartitionContext.tryReservedAllocate), then the normal walk
         (tryAllocate); a cycle that only reserves a node allocates nothing, and a node holds
         one reservation and an ask one, so such cycles are few."""
+        if self.finished and self.preempting:  # the replay stopped (IDLE_CYCLES): nothing more
+            return None
         earlier: list = []  # the ties of the cycles that only reserved: they shaped this step too
         tied: list = []  # the asks those cycles reserved for
         while True:
             ties: list = []  # leaf first, as the walk unwinds
             notes: list = []
             got = None
-            held = self._reservation_count()
             if self.reservations:
                 got = self._try_reserved_queue(self.eng.root, self._holding_queues())
             if got is None:
                 got = self._try_queue(self.eng.root, ties, notes)
             if got is None:
-                if self._time_passes(held):
+                if self._idle() and self._time_passes():
                     continue  # a quiet cycle: asks that tried preemption may try again
                 self._finish(tied)
                 return None
@@ -303,9 +304,22 @@ class ReferenceRun:
                 if ties:
                     tied.append((st.app_id, st.asks[i].id))
                 earlier = [t for t in reversed(ties) if t not in earlier] + earlier
+                if kind == RESERVE and not self._idle():
+                    self._finish(tied)
+                    return None
                 continue
             ties = [t for t in reversed(ties) if t not in earlier]
             return self._allocate(st, i, tuple(earlier + ties), notes[0] if notes else "", node)
+
+    def _idle(self) -> bool:
+        """A cycle that allocated nothing and preempted nothing: False when it is the
+        IDLE_CYCLES-th in a row with preemption in the run (the run is over then: the recorded
+        replays stop there, and a preemption attempt that only cancels reservations, which
+        other asks then take again, would otherwise go round without end)."""
+        self.idle_cycles += 1
+        return not self.preempting or self.idle_cycles < IDLE_CYCLES
+
+    idle_cycles = 0  # cycles in a row without an allocation or a preemption
 
     def run(self, limit: int | None = None, progress=None) -> list:
         return run_steps(self.step, limit, progress)
@@ -396,23 +410,34 @@ class ReferenceRun:
             assert raw == max((ask_max_priority(st) for st in leaf.apps), default=MIN), leaf.path
         return priority_value_by_policy(leaf, raw)
 
-    def _cannot_start(self, st) -> bool:
+    def _start_refused(self, st):
         """Queue.canRunApp and the user/group manager's CanRunApp for an application that does
-        not run yet: when one says no, every ask of it is set aside with that reason."""
+        not run yet: (what holds it, the reason) when one says no, else None."""
         if st.running:
-            return False
+            return None
         q = maxapplications_reached(st)
         if q is not None:
-            st.blocked = q
-            self._set_aside_all(st, f"maxapplications {q.maxapps} of {q.path} reached ({q.running} running)")
-            return True
+            return q, f"maxapplications {q.maxapps} of {q.path} reached ({q.running} running)"
         if self.ugm is not None:
             why = user_cannot_run(self.ugm, st)
             if why is not None:
-                st.blocked = why
-                self._set_aside_all(st, why)
-                return True
-        return False
+                return why, why
+        return None
+
+    def _cannot_start(self, st) -> bool:
+        """Whether the application may not start now (_start_refused): it is skipped. Without
+        preemption in the run that is final (running applications only grow): every ask of it is
+        set aside with the reason. With it, an application that loses its last allocation with
+        nothing pending completes and gives up its place (_release), so it is asked again in
+        every cycle, as YuniKorn does."""
+        refused = self._start_refused(st)
+        if refused is None:
+            st.blocked = None
+            return False
+        st.blocked = refused[0]
+        if not self.preempting:
+            self._set_aside_all(st, refused[1])
+        return True
 
     def _try_app(self, st):
         """Application.tryAllocate: the first ask, in sortedRequests order, that fits the
@@ -610,16 +635,19 @@ class ReferenceRun:
         self.reservations.setdefault(id(st), {})[i] = node
         self.holders[id(st)] = st
 
-    def _reservation_count(self) -> int:
-        return sum(len(v) for v in self.reservations.values())
-
     # -- preemption inside the run
     def _init_runs(self) -> None:
         """The running allocations preemption may take: what runs when the run starts (the
         model's `running`), in snapshot order."""
         from prio.yunikorn.preemption.world import Run
+        from prio.yunikorn.snapshot import created_ns
 
         self.app_of = {st.app_id: st for st in self.eng.apps}
+        # id(ask) -> its create time as YuniKorn has it (unix ns): what an allocation placed in
+        # the run is compared with as a victim (newest first)
+        self.created: dict = {}
+        for st in self.eng.apps:
+            self.created.update(created_ns(st.app))
         # id(queue) -> whether it or an ancestor has a guarantee (resources.is_empty: none given)
         self.guaranteed_above = {id(q): any(x.guaranteed for x in path_to_root(q)) for q in self.eng.root.walk()}
         for st, a in self.eng.running:
@@ -654,15 +682,12 @@ class ReferenceRun:
             idx = next((j for j, a in enumerate(owner.asks) if a.id == holder[1]), None) if owner else None
             if idx is not None:
                 self._unreserve(owner, idx)
-            self.cancels += 1
         if node is None:
             return None
         self.victims_tied = p.tied
         return st, i, self.cluster.by_name[node], PREEMPT, victims
 
     victims_tied = False  # whether the last preemption's victims were a choice of Go's map order
-
-    cancels = 0  # reservations preemption cancelled (a change in the reservation count)
 
     def _world(self, key):
         """preemption.world.World over the run's state now, with the nodes other asks hold.
@@ -710,7 +735,7 @@ class ReferenceRun:
             self._release(v)
         self.triggered.add((st.app_id, ask.id))
         self._reserve(st, i, node)
-        self.progress = True
+        self.idle_cycles = 0
         warning = ""
         miss = headroom_misfit(path_to_root(st.leaf), ask)
         if miss is not None:
@@ -733,35 +758,35 @@ class ReferenceRun:
             for k, v in res.items():
                 st.usage[k] = st.usage.get(k, 0) - v
             self._place_app(st, st.prio)  # the fair policy's key is its usage
+            # hasZeroAllocations (removeAllocationInternal): nothing left running and nothing
+            # pending, the application completes: it leaves Running (decRunningApps, a place
+            # under maxapplications) and its user's and group's trackers
+            done = not any(r.app == run.app for r in self.runs) and not any(st.pending.values())
+            if done and st.running:
+                st.running = False
+                for q in path_to_root(run.leaf):
+                    q.running -= 1
             if self.ugm is not None:
-                done = not any(r.app == run.app for r in self.runs)
                 self.ugm.remove(run.app, run.leaf.path, user_of(st), groups_of(st), res, done)
 
-    def _time_passes(self, held_before: int) -> bool:
+    def _time_passes(self) -> bool:
         """After a cycle that placed, preempted and reserved nothing, YuniKorn's retry delay for
-        preemption passes (the recorded harness moves every ask's last attempt into the past):
-        asks that tried may try again. Worth another cycle only when something changed since
-        the last time it passed; otherwise the run is over. So is a run that comes back to a
-        state it was in when time passed before: preemption attempts that only cancel a
-        lower-priority reservation, which the next ask takes again (one schedulable node left
-        for many asks), would go round forever; YuniKorn does the same and places nothing more,
-        so the run ends there."""
+        preemption passes (the recorded harness moves every ask's last attempt into the past
+        after a cycle without an allocation, a preemption or a change in the partition's count of
+        reservations, which the cancellations of initWorkingState leave as it is): asks that
+        tried may try again. The run is over when no ask tried (the next cycle would
+        be this one again), or when it comes back to a state it was in when time passed before:
+        preemption attempts that only cancel a lower-priority reservation, which the next ask
+        takes again (one schedulable node left for many asks), would go round until the replay
+        stops them (IDLE_CYCLES) without placing anything more."""
         if not self.preempting or not self.checked:
-            return False
-        changed = self.progress or self._reservation_count() != held_before or self.cancels != self.cancels_seen
-        self.cancels_seen = self.cancels
-        if not changed:
             return False
         state = self._state_when_time_passes()
         if state in self.states_seen:
             return False
         self.states_seen.add(state)
         self.checked.clear()
-        self.progress = False
         return True
-
-    progress = True  # something happened since time last passed
-    cancels_seen = 0
 
     def _state_when_time_passes(self) -> tuple:
         """What decides every later cycle, as it stands when time passes: the allocations and
@@ -812,6 +837,10 @@ class ReferenceRun:
         # ask's resources and the node it holds: one answer per pair
         no_room: dict = {}
         for st in self.eng.apps:
+            refused = self._start_refused(st) if has_live_ask(st) else None
+            if refused is not None:
+                self._set_aside_all(st, refused[1])
+                continue
             held = self.reservations.get(id(st), {})
             path = path_to_root(st.leaf)
             for i in self.order[id(st)]:
@@ -881,6 +910,7 @@ class ReferenceRun:
         before = [q.reported for q in path]
         self.steps_done = n = self.steps_done + 1
         eng.steps_done = n
+        self.idle_cycles = 0
         ask, now = take_ask(st, i, path, n)
         for k, v in ask.resources.items():
             st.pending[k] -= v
@@ -898,12 +928,11 @@ class ReferenceRun:
                 from prio.yunikorn.preemption.world import Run
                 from prio.yunikorn.snapshot import Allocation
 
-                run = Run(Allocation(ask.id, ask.priority, ask.resources, node.name, ask.create_time), st.app_id, leaf,
+                run = Run(Allocation(ask.id, ask.priority, ask.resources, node.name, (self.created[id(ask)], 0)), st.app_id, leaf,
                           len(self.runs))
                 self.runs.append(run)
                 if self._kept_world is not None:
                     self._kept_world.add(run)
-                self.progress = True
         if self.ugm is not None:
             self.ugm.add(st.app_id, leaf.path, user_of(st), groups_of(st), ask.resources)
         if CHECK_CACHES:
@@ -920,6 +949,10 @@ class ReferenceRun:
 
 ALLOCATE, RESERVE, PREEMPT = "allocate", "reserve", "preempt"  # what one cycle's walk ends in
 MAX_PREEMPTIONS_PER_QUEUE = 10  # maxPreemptionsPerQueue: preemption attempts per leaf and cycle
+# the recorded replays with preemption in the run stop after this many cycles in a row without an
+# allocation or a preemption (../shared/testdata/yunikorn-conformance-3/README.md: YuniKorn itself
+# goes on, retrying preemption every 15 s; after that many cycles the replay counts it as settled)
+IDLE_CYCLES = 40
 
 
 class Preemption(NamedTuple):

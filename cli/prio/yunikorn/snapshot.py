@@ -14,7 +14,7 @@ class Ask(NamedTuple):
     id: str
     priority: int
     resources: dict  # YuniKorn units (vcore in millicores)
-    create_time: tuple  # sort key: (unix ns, 0), or (0, order in the file) when not given
+    create_time: tuple  # sort key: (unix ns, 0), or its application's submit_time when not given
     seq: int = 0  # insertion order: the last tie-break inside an application
     preemption_policy: str = ""  # "" or PreemptLowerPriority: may preempt; Never: may not
     originator: bool = False  # the task that created the application (the shim's originator)
@@ -30,7 +30,7 @@ class Ask(NamedTuple):
 class App:
     id: str
     queue: str  # full path, lowercased as YuniKorn does
-    submit_time: tuple  # as create_time
+    submit_time: tuple  # (unix ns, 0); not given: (a default time, order in the file) (loaders.native), (0, order) (REST)
     asks: list = field(default_factory=list)
     allocated: dict = field(default_factory=dict)  # what the app already runs
     state: str = ""  # "", New, Accepted, Running...: Running when allocated is non-empty
@@ -113,3 +113,24 @@ class Snapshot:
 
     def ask_count(self) -> int:
         return sum(len(a.asks) for a in self.apps)
+
+
+
+# The times a native snapshot leaves out, as the recorded corpora replay them (their READMEs): an
+# application without a submitTime was submitted at 2024-01-01T00:00:00Z plus one second per
+# position in the snapshot (loaders.native), an ask without a createTime was created at its
+# application's submit time plus one millisecond per position among the application's
+# count-expanded asks (created_ns). Sorting asks needs no such value (file order decides among
+# them); YuniKorn's preemption does: it takes the newest victims first, comparing running
+# allocations' createTime with the create time of asks placed during the run.
+DEFAULT_SUBMIT_NS = 1_704_067_200 * 1_000_000_000  # 2024-01-01T00:00:00Z
+SECOND_NS, _MILLISECOND_NS = 1_000_000_000, 1_000_000
+
+
+def created_ns(app: App) -> dict:
+    """id(ask) -> the create time (unix ns) of each of the application's asks: its own, or its
+    application's submit time plus one millisecond per position among its asks (from 1, as the
+    ask ids count them)."""
+    submit = app.submit_time[0]
+    return {id(a): submit + n * _MILLISECOND_NS if a.create_time == app.submit_time else a.create_time[0]
+            for n, a in enumerate(app.asks, 1)}
