@@ -36,8 +36,10 @@ class Taint:
     value: str
     effect: str
 
-    def __str__(self) -> str:  # corev1.Taint.ToString
-        return f"{self.key}={self.value}:{self.effect}" if self.value else f"{self.key}:{self.effect}"
+    def __str__(self) -> str:
+        # Kueue formats the corev1.Taint struct with %s, not Taint.ToString: the fields in order,
+        # the nil TimeAdded printed as <nil> (a flavor's nodeTaints never carry one)
+        return f"{{{self.key} {self.value} {self.effect} <nil>}}"
 
 
 @dataclass(frozen=True)
