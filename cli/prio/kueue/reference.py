@@ -404,14 +404,16 @@ class ReferenceRun:
         overlap = any(tg.adm.key in preempted for tg in e.targets)
         if not overlap:
             return usage, self.fits(snap, node, usage, preempted, e.targets)
+        # SimulateWorkloadRemoval: the other preemptors' victims leave the snapshot whole (usage
+        # and workload), so the re-plan can neither count their quota nor pick them again
         for s in preempted.values():
-            snap.remove_usage_of(s)
+            snap.remove_workload(s)
         e.s.last_tried = None
         e.nomination = e.assignment.flavors_by_pod_set()
         a, targets = self.get_assignments(snap, e)
         self.record_assignment(e, a, targets)
         for s in preempted.values():
-            snap.add_usage_of(s)
+            snap.add_workload(s)
         if a.mode() == FIT:
             a.forced_mode = DEFERRED_FIT
         usage = self.net_usage(e)
