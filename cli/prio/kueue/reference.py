@@ -40,6 +40,8 @@ class WlState:
     pending_reason: str | None = None
     pending_message: str | None = None
     last_tried: list | None = None  # LastAssignment.LastTriedFlavorIdx
+    last_generation: int = 0  # LastAssignment.ClusterQueueGeneration
+    last_cycle: int = 0  # LastAssignment.SchedulingCycle
 
     @property
     def key(self) -> str:
@@ -184,6 +186,9 @@ class ReferenceRun:
         self.cycle = 0
         self.states: dict = {}
         self.admitted: dict = {}  # key -> WlState holding quota
+        # AllocatableResourceGeneration per ClusterQueue: the cache moves it when a workload
+        # leaves the ClusterQueue's usage, and on admission (the update event re-adds it)
+        self.generation = {name: 1 for name in setup.cluster_queues}
         self.queues = {name: CQueue(name, cq.queueing_strategy) for name, cq in sorted(setup.cluster_queues.items())}
         for wl in setup.workloads:
             s = WlState(wl, setup.cluster_queue_of(wl), scheduling_hash(wl))
@@ -272,8 +277,18 @@ class ReferenceRun:
                 out.append(Entry(s, q.name))
         return out
 
+    def last_assignment_outdated(self, e: Entry) -> bool:
+        """`lastAssignmentOutdated` (FlavorFungibilityPreserveScanProgress): progress recorded
+        in this cycle or the one before stands; older progress only while the ClusterQueue's
+        generation has not moved."""
+        if self.cycle - e.s.last_cycle <= 1:
+            return False
+        return self.generation.get(e.cq, 0) > e.s.last_generation
+
     def get_assignments(self, snap: Snapshot, e: Entry):
         """`getAssignments`/`getInitialAssignments` (no partial admission, no TAS)."""
+        if e.s.last_tried is not None and self.last_assignment_outdated(e):
+            e.s.last_tried = None
         a = Assigner(self, snap, e.cq, e.s.wl, e.s.last_tried, e.nomination).assign()
         if a.mode() == PREEMPT:
             targets = Preemptor(self, snap, e.cq, e.s.wl, a.frs_need_preemption(), a.usage).targets()
@@ -289,6 +304,7 @@ class ReferenceRun:
         e.assignment, e.targets = a, targets
         e.msg = a.message()
         e.s.last_tried = a.last_tried
+        e.s.last_generation, e.s.last_cycle = self.generation.get(e.cq, 0), self.cycle
 
     def nominate(self, snap: Snapshot, heads: list):
         """`Scheduler.nominate`."""
@@ -542,6 +558,7 @@ class ReferenceRun:
             s.pending_reason = s.pending_message = None
             s.last_tried = None
             self.admitted[s.key] = s
+            self.generation[adm.cluster_queue] += 1
             q = self.queues[adm.cluster_queue]
             q.active.pop(s.key, None)
             q.inadmissible.pop(s.key, None)
@@ -553,6 +570,7 @@ class ReferenceRun:
             if s.key not in self.admitted:
                 continue
             del self.admitted[s.key]
+            self.generation[p["clusterQueue"]] = self.generation.get(p["clusterQueue"], 0) + 1
             s.admission = s.reserved_at = s.admitted_in_cycle = None
             s.times_preempted += 1
             s.pending_reason, s.pending_message = PENDING_EVALUATION, p["message"]
