@@ -105,6 +105,7 @@ class LocalQueue:
     namespace: str
     name: str
     cluster_queue: str
+    stop_policy: str = "None"
 
 
 @dataclass
@@ -156,6 +157,7 @@ class Workload:
     admission: Admission | None = None  # running from the start
     reserved_at: float | None = None  # QuotaReserved's lastTransitionTime
     active: bool = True
+    admission_gated_by: str | None = None  # the kueue.x-k8s.io/admission-gated-by annotation
     line: int | None = None
 
     @property

@@ -23,7 +23,9 @@ R_PENDING_PREEMPTION, R_NO_FIT, R_NO_CANDIDATES = "PendingPreemption", "NoFit", 
 # entry status
 NOT_NOMINATED, NOMINATED, SKIPPED, ASSUMED = "", "nominated", "skipped", "assumed"
 WAITING_FOR_QUOTA, WAITING_FOR_PREEMPTED, MISCONFIGURED = "WaitingForQuota", "WaitingForPreemptedWorkloads", "Misconfigured"
+NAMESPACE_MISMATCH = "workload namespace doesn't match ClusterQueue selector"  # workload.ErrNamespaceMismatch
 PENDING_EVALUATION = "PendingEvaluation"
+SUSPENDED, ADMISSION_GATED = "Suspended", "AdmissionGated"
 
 
 @dataclass
@@ -177,6 +179,34 @@ def selector_matches(selector: dict | None, labels: dict) -> bool:
     return True
 
 
+def cluster_queue_active(setup: Setup, name: str) -> bool:
+    """`Cache.ClusterQueueActive`: every flavor it names exists and it is not stopped."""
+    cq = setup.cluster_queues[name]
+    return all(f in setup.flavors for f in cq.flavor_names()) and cq.stop_policy == "None"
+
+
+def creation_blocker(setup: Setup, wl) -> tuple | None:
+    """What Kueue's workload controller writes on a pending Workload when it is created
+    (`WorkloadReconciler.Reconcile`: the admission gate, then `getQueueBlocker`, then the
+    namespace check of `ValidateAdmissibility`): (reason, message, queued), or None when it
+    writes nothing. queued: whether the queue manager holds the Workload at all."""
+    if wl.admission_gated_by:
+        return ADMISSION_GATED, f"Admission is gated by: {wl.admission_gated_by}", False
+    lq = setup.local_queues.get((wl.namespace, wl.queue_name))
+    if lq is None:
+        return MISCONFIGURED, f"LocalQueue {wl.queue_name} doesn't exist", False
+    if lq.stop_policy != "None":  # a stopped LocalQueue is never added to the queue manager
+        return SUSPENDED, f"LocalQueue {wl.queue_name} is inactive", False
+    if lq.cluster_queue not in setup.cluster_queues:
+        return MISCONFIGURED, f"ClusterQueue {lq.cluster_queue} doesn't exist", False
+    if not cluster_queue_active(setup, lq.cluster_queue):
+        return SUSPENDED, f"ClusterQueue {lq.cluster_queue} is inactive", True
+    cq = setup.cluster_queues[lq.cluster_queue]
+    if not selector_matches(cq.namespace_selector, setup.namespaces.get(wl.namespace, {})):
+        return MISCONFIGURED, NAMESPACE_MISMATCH, True
+    return None
+
+
 class ReferenceRun:
     """The replay: `Manager.Heads`, `Scheduler.schedule`, and the controllers' reactions."""
 
@@ -197,16 +227,21 @@ class ReferenceRun:
                 s.admission, s.reserved_at, s.admitted_in_cycle = wl.admission, wl.reserved_at, 0
                 self.admitted[wl.key] = s
         for s in sorted(self.states.values(), key=lambda s: s.key):
-            if s.admission is None and s.wl.active and s.cq in self.queues:
+            if s.admission is not None or not s.wl.active:
+                continue
+            blocked = creation_blocker(setup, s.wl)
+            if blocked is not None:
+                s.pending_reason, s.pending_message, queued = blocked
+                if not queued:
+                    continue
+            if s.cq in self.queues:
                 self.push_or_update(self.queues[s.cq], s)
 
     # -- the queue manager -------------------------------------------------------------------
 
     def active_cqs(self) -> list:
         """ClusterQueues Kueue marks active: every flavor they name exists, no stopPolicy."""
-        cqs = self.setup.cluster_queues
-        return [q for name, q in self.queues.items()
-                if all(f in self.setup.flavors for f in cqs[name].flavor_names()) and cqs[name].stop_policy == "None"]
+        return [q for name, q in self.queues.items() if cluster_queue_active(self.setup, name)]
 
     def push_or_update(self, q: CQueue, s: WlState) -> None:
         """`ClusterQueue.PushOrUpdate` for a workload not yet in the queue."""
@@ -312,7 +347,7 @@ class ReferenceRun:
         for e in heads:
             selector = self.setup.cluster_queues[e.cq].namespace_selector
             if not selector_matches(selector, self.setup.namespaces.get(e.s.wl.namespace, {})):
-                e.msg = "workload namespace doesn't match ClusterQueue selector"
+                e.msg = NAMESPACE_MISMATCH
                 e.reason, e.requeue_reason = MISCONFIGURED, R_NAMESPACE_MISMATCH
                 inadmissible.append(e)
                 continue

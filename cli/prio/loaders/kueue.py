@@ -18,6 +18,7 @@ KINDS = ("Configuration", "ResourceFlavor", "Cohort", "ClusterQueue", "LocalQueu
          "PriorityClass", "Namespace", "Workload")
 CLOCK_START = parse_time("2026-01-01T01:00:00Z")
 PRIORITY_LABEL = "kueue.x-k8s.io/priority-class"
+ADMISSION_GATED_BY = "kueue.x-k8s.io/admission-gated-by"
 
 
 def items_of(name: str, doc):
@@ -207,7 +208,7 @@ class _Builder:
             cq = spec.get("clusterQueue")
             if not isinstance(cq, str) or not cq:
                 r.fail(path + ("spec",), f"LocalQueue {ns}/{name} needs spec.clusterQueue")
-            s.local_queues[(ns, name)] = LocalQueue(ns, name, cq)
+            s.local_queues[(ns, name)] = LocalQueue(ns, name, cq, spec.get("stopPolicy") or "None")
             s.namespaces.setdefault(ns, {})
         elif kind == "WorkloadPriorityClass":
             self.wpcs[name] = r.int32(path + ("value",), obj.get("value", 0), "value")
@@ -246,8 +247,10 @@ class _Builder:
         if not pod_sets:
             r.fail(path + ("spec",), f"Workload {ns}/{name} has no podSets")
         prio, cls, kind = self.priority(r, path, meta, spec, pod_sets, obj)
+        gated = (meta.get("annotations") or {}).get(ADMISSION_GATED_BY)
         wl = Workload(ns, name, str(meta.get("uid") or name), created, str(spec.get("queueName") or ""), pod_sets,
-                      prio, cls, kind, active=spec.get("active", True) is not False, line=line)
+                      prio, cls, kind, active=spec.get("active", True) is not False,
+                      admission_gated_by=str(gated) if gated else None, line=line)
         status = obj.get("status") or {}
         adm = status.get("admission")
         if adm:
