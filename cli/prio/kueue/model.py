@@ -117,6 +117,7 @@ class PodSet:
     node_selector: dict = field(default_factory=dict)
     affinity_terms: list = field(default_factory=list)  # [[(key, operator, values)]]: required node affinity
     shape: tuple = ()  # what the pod spec is, for Kueue's scheduling equivalence hash
+    min_count: int | None = None  # partial admission: the fewest pods it may be admitted with
 
 
 @dataclass

@@ -154,9 +154,9 @@ class Snapshot:
 
 
 def scheduling_hash(wl) -> str:
-    """`computeSchedulingHash`: priority and each pod set's shape, count and requests."""
-    return json.dumps([wl.priority, [[ps.name, ps.count, sorted(ps.requests.items()), ps.shape] for ps in wl.pod_sets]],
-                      sort_keys=True, default=str)
+    """`computeSchedulingHash`: priority and each pod set's shape, count, minCount and requests."""
+    return json.dumps([wl.priority, [[ps.name, ps.count, ps.min_count, sorted(ps.requests.items()), ps.shape]
+                                     for ps in wl.pod_sets]], sort_keys=True, default=str)
 
 
 def selector_matches(selector: dict | None, labels: dict) -> bool:
@@ -205,6 +205,32 @@ def creation_blocker(setup: Setup, wl) -> tuple | None:
     if not selector_matches(cq.namespace_selector, setup.namespaces.get(wl.namespace, {})):
         return MISCONFIGURED, NAMESPACE_MISMATCH, True
     return None
+
+
+def can_be_partially_admitted(wl) -> bool:
+    """`CanBePartiallyAdmitted`: some pod set may run with fewer pods than its count."""
+    return any(ps.min_count is not None and ps.count > ps.min_count for ps in wl.pod_sets)
+
+
+def reduce_pod_sets(pod_sets: list, fits):
+    """`PodSetReducer.Search`: a binary search (Go's sort.Search) over the steps from every pod
+    set's count down to its minCount, all pod sets reduced in proportion; the largest counts that
+    `fits` accepts (its answer), or None."""
+    full = [ps.count for ps in pod_sets]
+    deltas = [ps.count - (ps.min_count if ps.min_count is not None else ps.count) for ps in pod_sets]
+    total = sum(deltas)
+    if total == 0:
+        return None
+    last_good, last = 0, None
+    lo, hi = 0, total + 1
+    while lo < hi:
+        h = (lo + hi) // 2
+        got = fits([c - d * h // total for c, d in zip(full, deltas)])
+        if got is not None:
+            last_good, last, hi = h, got, h
+        else:
+            lo = h + 1
+    return last if lo == last_good else None
 
 
 class ReferenceRun:
@@ -324,12 +350,23 @@ class ReferenceRun:
         """`getAssignments`/`getInitialAssignments` (no partial admission, no TAS)."""
         if e.s.last_tried is not None and self.last_assignment_outdated(e):
             e.s.last_tried = None
-        a = Assigner(self, snap, e.cq, e.s.wl, e.s.last_tried, e.nomination).assign()
-        if a.mode() == PREEMPT:
-            targets = Preemptor(self, snap, e.cq, e.s.wl, a.frs_need_preemption(), a.usage).targets()
-            if targets:
-                return a, targets
-        return a, []
+        assigner = Assigner(self, snap, e.cq, e.s.wl, e.s.last_tried, e.nomination)
+
+        def attempt(a):
+            """The assignment with its victims when it can go ahead (fits, or has victims)."""
+            if a.mode() == FIT:
+                return a, []
+            if a.mode() == PREEMPT:
+                targets = Preemptor(self, snap, e.cq, e.s.wl, a.frs_need_preemption(), a.usage).targets()
+                if targets:
+                    return a, targets
+            return None
+
+        full = assigner.assign()
+        found = attempt(full)
+        if found is None and can_be_partially_admitted(e.s.wl):  # gate PartialAdmission, on by default
+            found = reduce_pod_sets(e.s.wl.pod_sets, lambda counts: attempt(assigner.assign(counts)))
+        return found if found is not None else (full, [])
 
     def simulate_preemption(self, snap, cq_name, wl, fr, val):
         return simulate_preemption(self, snap, cq_name, wl, fr, val)

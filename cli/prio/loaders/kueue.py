@@ -241,9 +241,13 @@ class _Builder:
             shape = json.dumps({"c": shape_c, "ns": pspec.get("nodeSelector"), "aff": pspec.get("affinity"),
                                 "tol": pspec.get("tolerations"), "prio": pspec.get("priority"),
                                 "ov": pspec.get("overhead")}, sort_keys=True, default=str)
-            pod_sets.append(PodSet(str(ps.get("name") or "main"), r.integer(pp + ("count",), ps.get("count", 1), 0, 2**31 - 1),
+            count = r.integer(pp + ("count",), ps.get("count", 1), 0, 2**31 - 1)
+            min_count = None
+            if ps.get("minCount") is not None:  # the CRD: 1 <= minCount, and (webhook) minCount <= count
+                min_count = r.integer(pp + ("minCount",), ps["minCount"], 1, count)
+            pod_sets.append(PodSet(str(ps.get("name") or "main"), count,
                                    req, _tolerations(pspec.get("tolerations")), dict(pspec.get("nodeSelector") or {}),
-                                   _affinity_terms(pspec), shape))
+                                   _affinity_terms(pspec), shape, min_count))
         if not pod_sets:
             r.fail(path + ("spec",), f"Workload {ns}/{name} has no podSets")
         prio, cls, kind = self.priority(r, path, meta, spec, pod_sets, obj)
