@@ -84,6 +84,9 @@ def _evaluate(run: ReferenceRun, snap: Snapshot, cq: str, s) -> dict:
         missing = [f for f in cqs.flavor_names() if f not in run.setup.flavors]
         return dict(base, outcome="never tried", reason=SUSPENDED,
                     message=f"ClusterQueue {cq} is inactive: flavor {', '.join(missing)} not found")
+    if cqs.admission_checks:
+        return dict(base, outcome="never tried", reason=SUSPENDED,
+                    message=f"ClusterQueue {cq} is inactive: admission check {', '.join(cqs.admission_checks)} not found")
     if cqs.stop_policy != "None":
         return dict(base, outcome="never tried", reason=SUSPENDED,
                     message=f"ClusterQueue {cq} is inactive (stopPolicy {cqs.stop_policy})")

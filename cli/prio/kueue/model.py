@@ -85,6 +85,7 @@ class ClusterQueue:
     fungibility: Fungibility = field(default_factory=Fungibility)
     fair_weight: float = 1.0
     stop_policy: str = "None"
+    admission_checks: tuple = ()  # admissionChecksStrategy's check names
     line: int | None = None
 
     def flavor_names(self) -> list:
@@ -126,6 +127,7 @@ class PodSetAdmission:
     count: int
     flavors: dict  # resource -> flavor
     usage: dict  # resource -> amount (count x per pod request)
+    counted: dict | None = None  # the usage the quota counts, when reclaimable pods lower it
 
 
 @dataclass
@@ -137,7 +139,7 @@ class Admission:
         """{(flavor, resource): amount}, as Kueue's cache counts an admitted workload."""
         out: dict = {}
         for ps in self.pod_sets:
-            for res, amount in ps.usage.items():
+            for res, amount in (ps.usage if ps.counted is None else ps.counted).items():
                 if res in ps.flavors and amount:
                     fr = (ps.flavors[res], res)
                     out[fr] = out.get(fr, 0) + amount
@@ -180,6 +182,7 @@ class Setup:
     strategies_written: list = field(default_factory=list)
     clock_start: float = 0.0
     source: str = ""
+    notes: list = field(default_factory=list)  # what the input uses that prio does not replay
 
     @property
     def strategies(self) -> tuple:

@@ -180,9 +180,10 @@ def selector_matches(selector: dict | None, labels: dict) -> bool:
 
 
 def cluster_queue_active(setup: Setup, name: str) -> bool:
-    """`Cache.ClusterQueueActive`: every flavor it names exists and it is not stopped."""
+    """`Cache.ClusterQueueActive`: every flavor it names exists, it is not stopped, and it names
+    no admission check (prio reads no AdmissionCheck, so every one it names is missing)."""
     cq = setup.cluster_queues[name]
-    return all(f in setup.flavors for f in cq.flavor_names()) and cq.stop_policy == "None"
+    return all(f in setup.flavors for f in cq.flavor_names()) and cq.stop_policy == "None" and not cq.admission_checks
 
 
 def creation_blocker(setup: Setup, wl) -> tuple | None:
