@@ -112,3 +112,19 @@ def test_kueues_own_thrashing_is_said_and_the_replay_stops_as_kueues():
     assert r.exit_code == 0, r.stderr
     assert json.loads(r.stdout)["stopReason"] == "cycleLimit"
     assert "prio: note: Kueue itself thrashes here (kueue#13662): cq-11/w088 evicted 40 times for cq-17/w165" in r.stderr
+
+
+@pytest.mark.parametrize("bad", [
+    ("  namespaceSelector", "  admissionChecksStrategy: [prov]\n  namespaceSelector"),
+    ("status:\n", "status:\n  reclaimablePods: [{name: main, count: two}]\n"),
+])
+def test_a_malformed_new_field_is_one_line_naming_the_file(tmp_path, bad):
+    running = ("apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {namespace: a, name: r, "
+               "creationTimestamp: \"2026-01-01T00:00:00Z\"}\nspec:\n  queueName: queue\n  podSets:\n"
+               "  - template: {spec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}}\nstatus:\n"
+               "  admission: {clusterQueue: cq, podSetAssignments: [{name: main, count: 1, flavors: {cpu: default}, "
+               "resourceUsage: {cpu: \"1\"}}]}\n")
+    docs = [d.replace(*bad, 1) for d in (FLAVOR, cluster_queue("cq"), local_queue("a", "cq"), running)]
+    r = simulate(tmp_path, *docs)
+    assert r.exit_code == 2 and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "k.yaml:" in r.stderr

@@ -214,8 +214,10 @@ class _Builder:
                     self.note(fid, f"ClusterQueue {name} {k}")
             if spec.get("stopPolicy") == "HoldAndDrain":
                 self.draining.add(("ClusterQueue", name))
-            checks = [str((c or {}).get("name")) for c in ((spec.get("admissionChecksStrategy") or {}).get("admissionChecks") or [])
-                      if isinstance(c, dict)]
+            acs = r.mapping(path + ("spec", "admissionChecksStrategy"), spec.get("admissionChecksStrategy") or {})
+            checks = [str(r.mapping(path + ("spec", "admissionChecksStrategy", "admissionChecks", i), c).get("name"))
+                      for i, c in enumerate(r.sequence(path + ("spec", "admissionChecksStrategy", "admissionChecks"),
+                                                       acs.get("admissionChecks") or []))]
             ff = spec.get("flavorFungibility") or {}
             s.cluster_queues[name] = ClusterQueue(
                 name=name, cohort=spec.get("cohortName") or None,
@@ -259,10 +261,13 @@ class _Builder:
         if meta.get("creationTimestamp") is None:
             r.fail(path + ("metadata",), f"Workload {ns}/{name} needs metadata.creationTimestamp (its place in the queue)")
         created = _time(r, path + ("metadata", "creationTimestamp"), meta["creationTimestamp"], "creationTimestamp")
-        status = obj.get("status") or {}
+        status = r.mapping(path + ("status",), obj.get("status") or {})
         # status.reclaimablePods: pods that finished count no more (podSetsCountsAfterReclaim)
-        reclaim = {str(rp.get("name") or "main"): int(rp.get("count") or 0)
-                   for rp in status.get("reclaimablePods") or [] if isinstance(rp, dict)}
+        reclaim = {}
+        for i, rp in enumerate(r.sequence(path + ("status", "reclaimablePods"), status.get("reclaimablePods") or [])):
+            rp = r.mapping(path + ("status", "reclaimablePods", i), rp)
+            reclaim[str(rp.get("name") or "main")] = r.integer(path + ("status", "reclaimablePods", i, "count"),
+                                                               rp.get("count", 0), 0, 2**31 - 1)
         pod_sets = []
         for i, ps in enumerate(r.sequence(path + ("spec", "podSets"), spec.get("podSets") or [])):
             pp = path + ("spec", "podSets", i)
@@ -289,7 +294,7 @@ class _Builder:
         if spec.get("maximumExecutionTimeSeconds") is not None:
             self.note("max-execution-time", f"Workload {ns}/{name}")
         prio, cls, kind = self.priority(r, path, meta, spec, pod_sets, obj)
-        gated = (meta.get("annotations") or {}).get(ADMISSION_GATED_BY)
+        gated = r.mapping(path + ("metadata", "annotations"), meta.get("annotations") or {}).get(ADMISSION_GATED_BY)
         wl = Workload(ns, name, str(meta.get("uid") or name), created, str(spec.get("queueName") or ""), pod_sets,
                       prio, cls, kind, active=spec.get("active", True) is not False,
                       admission_gated_by=str(gated) if gated else None, line=line)
