@@ -55,7 +55,7 @@ from prio.kube import predicates  # noqa: E402
 
 predicates.Verdict.shim_plugin
 
-# docs/kueue.md's feature table is generated from this: tests/kueue/test_features.py keeps the
+# docs/kueue.md's feature table is generated from this: tests/kueue/test_kueue_features.py keeps the
 # page in step with the code (and rewrites it under PRIO_UPDATE_GOLDEN=1).
 from prio.kueue import features  # noqa: E402
 

@@ -2,7 +2,7 @@
 (read, not replayed, and said in a note whenever an input uses it), refused (the input is
 refused in one line). This table is the one place that says so: the loader takes its notes and
 refusals from it, and docs/kueue.md's feature table is generated from it
-(tests/kueue/test_features.py keeps the page in step)."""
+(tests/kueue/test_kueue_features.py keeps the page in step)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,7 +1,8 @@
 """The reference engine: Kueue's scheduler (pkg/scheduler/scheduler.go) and queue manager
-(pkg/cache/queue) replayed cycle by cycle as `../shared/testdata/kueue/README.md` states, one
-function per Kueue rule, each naming the Go function it mirrors. Obviously correct rather than
-fast: every cycle takes a fresh snapshot of the quota tree.
+(pkg/cache/queue) replayed cycle by cycle as `../shared/testdata/kueue/README.md` states (with the
+creation-time reconcile of `../shared/testdata/kueue-2/README.md`), one function per Kueue rule,
+each naming the Go function it mirrors. Obviously correct rather than fast: every cycle takes a
+fresh snapshot of the quota tree.
 
 Where Go leaves an order to map iteration (the ClusterQueues' heads, equal entries in the
 cycle's sort, the children of a cohort), the run takes names in order and marks the cycle
@@ -267,7 +268,7 @@ class ReferenceRun:
     # -- the queue manager -------------------------------------------------------------------
 
     def active_cqs(self) -> list:
-        """ClusterQueues Kueue marks active: every flavor they name exists, no stopPolicy."""
+        """The ClusterQueues whose heads Kueue takes (`cluster_queue_active`)."""
         return [q for name, q in self.queues.items() if cluster_queue_active(self.setup, name)]
 
     def push_or_update(self, q: CQueue, s: WlState) -> None:
@@ -348,7 +349,8 @@ class ReferenceRun:
         return self.generation.get(e.cq, 0) > e.s.last_generation
 
     def get_assignments(self, snap: Snapshot, e: Entry):
-        """`getAssignments`/`getInitialAssignments` (no partial admission, no TAS)."""
+        """`getAssignments`/`getInitialAssignments`: the full counts, then (partial admission)
+        reduced ones; no TAS."""
         if e.s.last_tried is not None and self.last_assignment_outdated(e):
             e.s.last_tried = None
         assigner = Assigner(self, snap, e.cq, e.s.wl, e.s.last_tried, e.nomination)

@@ -128,3 +128,16 @@ def test_a_malformed_new_field_is_one_line_naming_the_file(tmp_path, bad):
     r = simulate(tmp_path, *docs)
     assert r.exit_code == 2 and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and "k.yaml:" in r.stderr
+
+
+def test_partial_admission_takes_the_largest_count_that_fits(tmp_path):
+    """PodSetReducer: counts 10 down to minCount 2 in proportion; 4 cpu of quota admit 4 pods."""
+    wl = workload("a", "w").replace("  - template:", "  - count: 10\n    minCount: 2\n    template:")
+    r = simulate(tmp_path, FLAVOR, cluster_queue("cq", cpu=4), local_queue("a", "cq"), wl)
+    assert r.exit_code == 0, r.stderr
+    (w,) = json.loads(r.stdout)["workloads"]
+    assert w["state"] == "Admitted" and w["podSets"][0]["count"] == 4 and w["podSets"][0]["resourceUsage"] == {"cpu": "4"}
+    r = simulate(tmp_path, FLAVOR, cluster_queue("cq", cpu=1), local_queue("a", "cq"), wl)
+    (w,) = json.loads(r.stdout)["workloads"]  # below minCount: pending with the full count's message
+    assert (w["state"], w["pendingReason"]) == ("Pending", "ExceedsMaxQuota")
+    assert "current podset request (10) > maximum capacity (1)" in w["pendingMessage"]
