@@ -54,3 +54,9 @@ release_table.markdown_table
 from prio.kube import predicates  # noqa: E402
 
 predicates.Verdict.shim_plugin
+
+# docs/kueue.md's feature table is generated from this: tests/kueue/test_kueue_features.py keeps the
+# page in step with the code (and rewrites it under PRIO_UPDATE_GOLDEN=1).
+from prio.kueue import features  # noqa: E402
+
+features.markdown_table

@@ -1,4 +1,4 @@
-"""Every recorded Kueue scenario of ../shared/testdata/kueue through `prio simulate -o json`:
+"""Every recorded Kueue scenario of ../shared/testdata/kueue and ../shared/testdata/kueue-2 through `prio simulate -o json`:
 cyclesRun, stopReason, every cycle's admissions and preemptions (with Kueue's messages) and
 every workload's end state must equal what Kueue's scheduler did, or, for a scenario Kueue
 itself replays differently from run to run, one of the recorded outcomes."""
@@ -12,7 +12,9 @@ import pytest
 from conftest import SHARED, run_cli
 
 DATA = os.path.join(SHARED, "testdata", "kueue")
-CASES = sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(DATA, "*.yaml")))
+CORPORA = ("kueue", "kueue-2")
+CASES = sorted(os.path.join(corpus, os.path.basename(p)[:-5]) for corpus in CORPORA
+               for p in glob.glob(os.path.join(SHARED, "testdata", corpus, "*.yaml")))
 FIELDS = ("cyclesRun", "stopReason", "cycles", "workloads")
 
 
@@ -26,11 +28,12 @@ def _outcome(data: dict) -> dict:
 @pytest.mark.skipif(not CASES, reason="../shared/testdata/kueue is absent")
 @pytest.mark.parametrize("case", CASES)
 def test_scenario_agrees_with_kueue(case):
-    r = run_cli("simulate", os.path.join(DATA, case + ".yaml"), "-o", "json")
+    base = os.path.join(SHARED, "testdata", case)
+    r = run_cli("simulate", base + ".yaml", "-o", "json")
     assert r.exit_code == 0, r.stderr
     got = json.loads(r.stdout)
     assert list(got) == list(FIELDS)
-    recorded = json.load(open(os.path.join(DATA, case + ".kueue.json")))
+    recorded = json.load(open(base + ".kueue.json"))
     outcomes = [_outcome(recorded)] + [_outcome(a) for a in recorded.get("alternatives", [])]
     mine = _outcome(got)
     if mine in outcomes:

@@ -3,18 +3,30 @@ returns the whole stdout text (for -o html the page: the -o json document with t
 of prio.render.html.context.kueue); bad input raises prio.errors.InputError (exit 2, one line)."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 
 def setup_of(inp):
-    """The Kueue objects of the inputs (PriorityClasses included) as one Setup."""
+    """The Kueue objects of the inputs (PriorityClasses included) as one Setup; the notes of
+    the inputs (what they use that prio does not replay) are said on stderr."""
+    from prio.cli.common import say_notes
     from prio.loaders import kueue as loader
 
-    return loader.load(list(inp.kueue_classes) + list(inp.kueue))
+    setup = loader.load(list(inp.kueue_classes) + list(inp.kueue))
+    inp.notes += setup.notes
+    say_notes(inp)
+    inp.notes.clear()  # said once, also when a command reads the inputs' setup again
+    return setup
 
 
 def replay(setup):
+    from prio.cli.common import say_notes
     from prio.kueue.reference import ReferenceRun
+    from prio.kueue.report import replay_notes
 
-    return ReferenceRun(setup).run()
+    result = ReferenceRun(setup).run()
+    say_notes(SimpleNamespace(notes=replay_notes(result)))
+    return result
 
 
 def cq_paths(setup) -> dict:

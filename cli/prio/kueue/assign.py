@@ -208,14 +208,16 @@ class Assigner:
                 return i, rg
         return None, None
 
-    def assign(self) -> Assignment:
-        """`assignFlavors` (every pod set its own group; no TAS, no partial admission)."""
+    def assign(self, counts: list | None = None) -> Assignment:
+        """`assignFlavors` (every pod set its own group; no TAS). counts: each pod set's count
+        (partial admission tries reduced ones), else the pod sets' own."""
         a = Assignment(pod_sets=[])
         for i, ps in enumerate(self.wl.pod_sets):
-            requests = {r: v * ps.count for r, v in ps.requests.items()}
+            count = ps.count if counts is None else counts[i]
+            requests = {r: v * count for r, v in ps.requests.items()}
             if self.rg_by_resource("pods")[1] is not None:
-                requests["pods"] = ps.count
-            psa = PodSetAssignment(ps.name, ps.count, requests)
+                requests["pods"] = count
+            psa = PodSetAssignment(ps.name, count, requests)
             group_flavors: dict = {}
             failed = False
             for res in sorted(requests):

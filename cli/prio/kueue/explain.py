@@ -8,7 +8,8 @@ from prio.kueue import quantity, tree as t
 from prio.kueue.assign import FIT, NO_FIT, PREEMPT
 from prio.kueue.model import Setup
 from prio.kueue.report import rfc3339
-from prio.kueue.reference import Entry, ReferenceRun, Snapshot, selector_matches, WAITING_FOR_QUOTA
+from prio.kueue.reference import (Entry, ReferenceRun, Snapshot, SUSPENDED, WAITING_FOR_QUOTA, creation_blocker,
+                                  selector_matches)
 
 
 def _amount(res: str, v) -> str | None:
@@ -66,12 +67,13 @@ def pending(setup: Setup) -> list:
         members = sorted(list(q.active.values()) + list(q.inadmissible.values()), key=q.order_key)
         for pos, s in enumerate(members, 1):
             out.append(dict(_evaluate(run, snap, name, s), position=pos))
+    queued = {k for q in run.queues.values() for k in list(q.active) + list(q.inadmissible)}
     for s in sorted(run.states.values(), key=lambda s: s.key):
-        if s.admission is None and (s.cq is None or s.cq not in run.queues):
-            lq = f"{s.wl.namespace}/{s.wl.queue_name}"
-            why = (f"LocalQueue {lq} does not exist" if s.cq is None else f"ClusterQueue {s.cq} does not exist")
+        if s.admission is None and s.wl.active and s.key not in queued:
+            # what Kueue's workload controller wrote when the Workload was created
+            reason, why, _ = creation_blocker(setup, s.wl)
             out.append({"workload": s.key, "clusterQueue": s.cq, "position": None, "priority": s.wl.priority,
-                        "outcome": "never queued", "reason": None, "message": why, "victims": []})
+                        "outcome": "never queued", "reason": reason, "message": why, "victims": []})
     return out
 
 
@@ -80,10 +82,14 @@ def _evaluate(run: ReferenceRun, snap: Snapshot, cq: str, s) -> dict:
     cqs = run.setup.cluster_queues[cq]
     if not all(f in run.setup.flavors for f in cqs.flavor_names()):
         missing = [f for f in cqs.flavor_names() if f not in run.setup.flavors]
-        return dict(base, outcome="never tried", reason=None,
+        return dict(base, outcome="never tried", reason=SUSPENDED,
                     message=f"ClusterQueue {cq} is inactive: flavor {', '.join(missing)} not found")
+    if cqs.admission_checks:
+        return dict(base, outcome="never tried", reason=SUSPENDED,
+                    message=f"ClusterQueue {cq} is inactive: admission check {', '.join(cqs.admission_checks)} not found")
     if cqs.stop_policy != "None":
-        return dict(base, outcome="never tried", reason=None, message=f"ClusterQueue {cq} is stopped (stopPolicy {cqs.stop_policy})")
+        return dict(base, outcome="never tried", reason=SUSPENDED,
+                    message=f"ClusterQueue {cq} is inactive (stopPolicy {cqs.stop_policy})")
     if not selector_matches(cqs.namespace_selector, run.setup.namespaces.get(s.wl.namespace, {})):
         return dict(base, outcome="waits", reason="Misconfigured",
                     message="workload namespace doesn't match ClusterQueue selector")
@@ -132,8 +138,9 @@ def why_workload(setup: Setup, key: str, rows: list | None = None) -> list | Non
         lines.append(f"No LocalQueue {wl.namespace}/{wl.queue_name} exists: Kueue never queues it.")
         return lines
     row = next((p for p in rows if p["workload"] == key), None)
-    if row is None:
-        lines.append(f"ClusterQueue {cq} does not exist: Kueue never queues it.")
+    if row is None or row["outcome"] == "never queued":
+        why = row["message"] if row else f"ClusterQueue {cq} doesn't exist"
+        lines.append(f"Kueue never queues it: {row['reason'] + ': ' if row and row['reason'] else ''}{why}.")
         return lines
     ahead = [p["workload"] for p in rows if p["clusterQueue"] == cq and p["position"] and p["position"] < row["position"]]
     strategy = setup.cluster_queues[cq].queueing_strategy

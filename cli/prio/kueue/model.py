@@ -36,8 +36,10 @@ class Taint:
     value: str
     effect: str
 
-    def __str__(self) -> str:  # corev1.Taint.ToString
-        return f"{self.key}={self.value}:{self.effect}" if self.value else f"{self.key}:{self.effect}"
+    def __str__(self) -> str:
+        # Kueue formats the corev1.Taint struct with %s, not Taint.ToString: the fields in order,
+        # the nil TimeAdded printed as <nil> (a flavor's nodeTaints never carry one)
+        return f"{{{self.key} {self.value} {self.effect} <nil>}}"
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,7 @@ class ClusterQueue:
     fungibility: Fungibility = field(default_factory=Fungibility)
     fair_weight: float = 1.0
     stop_policy: str = "None"
+    admission_checks: tuple = ()  # admissionChecksStrategy's check names
     line: int | None = None
 
     def flavor_names(self) -> list:
@@ -103,6 +106,7 @@ class LocalQueue:
     namespace: str
     name: str
     cluster_queue: str
+    stop_policy: str = "None"
 
 
 @dataclass
@@ -114,6 +118,7 @@ class PodSet:
     node_selector: dict = field(default_factory=dict)
     affinity_terms: list = field(default_factory=list)  # [[(key, operator, values)]]: required node affinity
     shape: tuple = ()  # what the pod spec is, for Kueue's scheduling equivalence hash
+    min_count: int | None = None  # partial admission: the fewest pods it may be admitted with
 
 
 @dataclass
@@ -122,6 +127,7 @@ class PodSetAdmission:
     count: int
     flavors: dict  # resource -> flavor
     usage: dict  # resource -> amount (count x per pod request)
+    counted: dict | None = None  # the usage the quota counts, when reclaimable pods lower it
 
 
 @dataclass
@@ -133,7 +139,7 @@ class Admission:
         """{(flavor, resource): amount}, as Kueue's cache counts an admitted workload."""
         out: dict = {}
         for ps in self.pod_sets:
-            for res, amount in ps.usage.items():
+            for res, amount in (ps.usage if ps.counted is None else ps.counted).items():
                 if res in ps.flavors and amount:
                     fr = (ps.flavors[res], res)
                     out[fr] = out.get(fr, 0) + amount
@@ -154,6 +160,7 @@ class Workload:
     admission: Admission | None = None  # running from the start
     reserved_at: float | None = None  # QuotaReserved's lastTransitionTime
     active: bool = True
+    admission_gated_by: str | None = None  # the kueue.x-k8s.io/admission-gated-by annotation
     line: int | None = None
 
     @property
@@ -175,6 +182,7 @@ class Setup:
     strategies_written: list = field(default_factory=list)
     clock_start: float = 0.0
     source: str = ""
+    notes: list = field(default_factory=list)  # what the input uses that prio does not replay
 
     @property
     def strategies(self) -> tuple:

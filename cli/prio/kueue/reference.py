@@ -1,7 +1,8 @@
 """The reference engine: Kueue's scheduler (pkg/scheduler/scheduler.go) and queue manager
-(pkg/cache/queue) replayed cycle by cycle as `../shared/testdata/kueue/README.md` states, one
-function per Kueue rule, each naming the Go function it mirrors. Obviously correct rather than
-fast: every cycle takes a fresh snapshot of the quota tree.
+(pkg/cache/queue) replayed cycle by cycle as `../shared/testdata/kueue/README.md` states (with the
+creation-time reconcile of `../shared/testdata/kueue-2/README.md`), one function per Kueue rule,
+each naming the Go function it mirrors. Obviously correct rather than fast: every cycle takes a
+fresh snapshot of the quota tree.
 
 Where Go leaves an order to map iteration (the ClusterQueues' heads, equal entries in the
 cycle's sort, the children of a cohort), the run takes names in order and marks the cycle
@@ -23,7 +24,9 @@ R_PENDING_PREEMPTION, R_NO_FIT, R_NO_CANDIDATES = "PendingPreemption", "NoFit", 
 # entry status
 NOT_NOMINATED, NOMINATED, SKIPPED, ASSUMED = "", "nominated", "skipped", "assumed"
 WAITING_FOR_QUOTA, WAITING_FOR_PREEMPTED, MISCONFIGURED = "WaitingForQuota", "WaitingForPreemptedWorkloads", "Misconfigured"
+NAMESPACE_MISMATCH = "workload namespace doesn't match ClusterQueue selector"  # workload.ErrNamespaceMismatch
 PENDING_EVALUATION = "PendingEvaluation"
+SUSPENDED, ADMISSION_GATED = "Suspended", "AdmissionGated"
 
 
 @dataclass
@@ -40,6 +43,8 @@ class WlState:
     pending_reason: str | None = None
     pending_message: str | None = None
     last_tried: list | None = None  # LastAssignment.LastTriedFlavorIdx
+    last_generation: int = 0  # LastAssignment.ClusterQueueGeneration
+    last_cycle: int = 0  # LastAssignment.SchedulingCycle
 
     @property
     def key(self) -> str:
@@ -150,9 +155,9 @@ class Snapshot:
 
 
 def scheduling_hash(wl) -> str:
-    """`computeSchedulingHash`: priority and each pod set's shape, count and requests."""
-    return json.dumps([wl.priority, [[ps.name, ps.count, sorted(ps.requests.items()), ps.shape] for ps in wl.pod_sets]],
-                      sort_keys=True, default=str)
+    """`computeSchedulingHash`: priority and each pod set's shape, count, minCount and requests."""
+    return json.dumps([wl.priority, [[ps.name, ps.count, ps.min_count, sorted(ps.requests.items()), ps.shape]
+                                     for ps in wl.pod_sets]], sort_keys=True, default=str)
 
 
 def selector_matches(selector: dict | None, labels: dict) -> bool:
@@ -175,6 +180,61 @@ def selector_matches(selector: dict | None, labels: dict) -> bool:
     return True
 
 
+def cluster_queue_active(setup: Setup, name: str) -> bool:
+    """`Cache.ClusterQueueActive`: every flavor it names exists, it is not stopped, and it names
+    no admission check (prio reads no AdmissionCheck, so every one it names is missing)."""
+    cq = setup.cluster_queues[name]
+    return all(f in setup.flavors for f in cq.flavor_names()) and cq.stop_policy == "None" and not cq.admission_checks
+
+
+def creation_blocker(setup: Setup, wl) -> tuple | None:
+    """What Kueue's workload controller writes on a pending Workload when it is created
+    (`WorkloadReconciler.Reconcile`: the admission gate, then `getQueueBlocker`, then the
+    namespace check of `ValidateAdmissibility`): (reason, message, queued), or None when it
+    writes nothing. queued: whether the queue manager holds the Workload at all."""
+    if wl.admission_gated_by:
+        return ADMISSION_GATED, f"Admission is gated by: {wl.admission_gated_by}", False
+    lq = setup.local_queues.get((wl.namespace, wl.queue_name))
+    if lq is None:
+        return MISCONFIGURED, f"LocalQueue {wl.queue_name} doesn't exist", False
+    if lq.stop_policy != "None":  # a stopped LocalQueue is never added to the queue manager
+        return SUSPENDED, f"LocalQueue {wl.queue_name} is inactive", False
+    if lq.cluster_queue not in setup.cluster_queues:
+        return MISCONFIGURED, f"ClusterQueue {lq.cluster_queue} doesn't exist", False
+    if not cluster_queue_active(setup, lq.cluster_queue):
+        return SUSPENDED, f"ClusterQueue {lq.cluster_queue} is inactive", True
+    cq = setup.cluster_queues[lq.cluster_queue]
+    if not selector_matches(cq.namespace_selector, setup.namespaces.get(wl.namespace, {})):
+        return MISCONFIGURED, NAMESPACE_MISMATCH, True
+    return None
+
+
+def can_be_partially_admitted(wl) -> bool:
+    """`CanBePartiallyAdmitted`: some pod set may run with fewer pods than its count."""
+    return any(ps.min_count is not None and ps.count > ps.min_count for ps in wl.pod_sets)
+
+
+def reduce_pod_sets(pod_sets: list, fits):
+    """`PodSetReducer.Search`: a binary search (Go's sort.Search) over the steps from every pod
+    set's count down to its minCount, all pod sets reduced in proportion; the largest counts that
+    `fits` accepts (its answer), or None."""
+    full = [ps.count for ps in pod_sets]
+    deltas = [ps.count - (ps.min_count if ps.min_count is not None else ps.count) for ps in pod_sets]
+    total = sum(deltas)
+    if total == 0:
+        return None
+    last_good, last = 0, None
+    lo, hi = 0, total + 1
+    while lo < hi:
+        h = (lo + hi) // 2
+        got = fits([c - d * h // total for c, d in zip(full, deltas)])
+        if got is not None:
+            last_good, last, hi = h, got, h
+        else:
+            lo = h + 1
+    return last if lo == last_good else None
+
+
 class ReferenceRun:
     """The replay: `Manager.Heads`, `Scheduler.schedule`, and the controllers' reactions."""
 
@@ -184,6 +244,9 @@ class ReferenceRun:
         self.cycle = 0
         self.states: dict = {}
         self.admitted: dict = {}  # key -> WlState holding quota
+        # AllocatableResourceGeneration per ClusterQueue: the cache moves it when a workload
+        # leaves the ClusterQueue's usage, and on admission (the update event re-adds it)
+        self.generation = {name: 1 for name in setup.cluster_queues}
         self.queues = {name: CQueue(name, cq.queueing_strategy) for name, cq in sorted(setup.cluster_queues.items())}
         for wl in setup.workloads:
             s = WlState(wl, setup.cluster_queue_of(wl), scheduling_hash(wl))
@@ -192,16 +255,21 @@ class ReferenceRun:
                 s.admission, s.reserved_at, s.admitted_in_cycle = wl.admission, wl.reserved_at, 0
                 self.admitted[wl.key] = s
         for s in sorted(self.states.values(), key=lambda s: s.key):
-            if s.admission is None and s.wl.active and s.cq in self.queues:
+            if s.admission is not None or not s.wl.active:
+                continue
+            blocked = creation_blocker(setup, s.wl)
+            if blocked is not None:
+                s.pending_reason, s.pending_message, queued = blocked
+                if not queued:
+                    continue
+            if s.cq in self.queues:
                 self.push_or_update(self.queues[s.cq], s)
 
     # -- the queue manager -------------------------------------------------------------------
 
     def active_cqs(self) -> list:
-        """ClusterQueues Kueue marks active: every flavor they name exists, no stopPolicy."""
-        cqs = self.setup.cluster_queues
-        return [q for name, q in self.queues.items()
-                if all(f in self.setup.flavors for f in cqs[name].flavor_names()) and cqs[name].stop_policy == "None"]
+        """The ClusterQueues whose heads Kueue takes (`cluster_queue_active`)."""
+        return [q for name, q in self.queues.items() if cluster_queue_active(self.setup, name)]
 
     def push_or_update(self, q: CQueue, s: WlState) -> None:
         """`ClusterQueue.PushOrUpdate` for a workload not yet in the queue."""
@@ -272,14 +340,36 @@ class ReferenceRun:
                 out.append(Entry(s, q.name))
         return out
 
+    def last_assignment_outdated(self, e: Entry) -> bool:
+        """`lastAssignmentOutdated` (FlavorFungibilityPreserveScanProgress): progress recorded
+        in this cycle or the one before stands; older progress only while the ClusterQueue's
+        generation has not moved."""
+        if self.cycle - e.s.last_cycle <= 1:
+            return False
+        return self.generation.get(e.cq, 0) > e.s.last_generation
+
     def get_assignments(self, snap: Snapshot, e: Entry):
-        """`getAssignments`/`getInitialAssignments` (no partial admission, no TAS)."""
-        a = Assigner(self, snap, e.cq, e.s.wl, e.s.last_tried, e.nomination).assign()
-        if a.mode() == PREEMPT:
-            targets = Preemptor(self, snap, e.cq, e.s.wl, a.frs_need_preemption(), a.usage).targets()
-            if targets:
-                return a, targets
-        return a, []
+        """`getAssignments`/`getInitialAssignments`: the full counts, then (partial admission)
+        reduced ones; no TAS."""
+        if e.s.last_tried is not None and self.last_assignment_outdated(e):
+            e.s.last_tried = None
+        assigner = Assigner(self, snap, e.cq, e.s.wl, e.s.last_tried, e.nomination)
+
+        def attempt(a):
+            """The assignment with its victims when it can go ahead (fits, or has victims)."""
+            if a.mode() == FIT:
+                return a, []
+            if a.mode() == PREEMPT:
+                targets = Preemptor(self, snap, e.cq, e.s.wl, a.frs_need_preemption(), a.usage).targets()
+                if targets:
+                    return a, targets
+            return None
+
+        full = assigner.assign()
+        found = attempt(full)
+        if found is None and can_be_partially_admitted(e.s.wl):  # gate PartialAdmission, on by default
+            found = reduce_pod_sets(e.s.wl.pod_sets, lambda counts: attempt(assigner.assign(counts)))
+        return found if found is not None else (full, [])
 
     def simulate_preemption(self, snap, cq_name, wl, fr, val):
         return simulate_preemption(self, snap, cq_name, wl, fr, val)
@@ -289,6 +379,7 @@ class ReferenceRun:
         e.assignment, e.targets = a, targets
         e.msg = a.message()
         e.s.last_tried = a.last_tried
+        e.s.last_generation, e.s.last_cycle = self.generation.get(e.cq, 0), self.cycle
 
     def nominate(self, snap: Snapshot, heads: list):
         """`Scheduler.nominate`."""
@@ -296,7 +387,7 @@ class ReferenceRun:
         for e in heads:
             selector = self.setup.cluster_queues[e.cq].namespace_selector
             if not selector_matches(selector, self.setup.namespaces.get(e.s.wl.namespace, {})):
-                e.msg = "workload namespace doesn't match ClusterQueue selector"
+                e.msg = NAMESPACE_MISMATCH
                 e.reason, e.requeue_reason = MISCONFIGURED, R_NAMESPACE_MISMATCH
                 inadmissible.append(e)
                 continue
@@ -404,14 +495,16 @@ class ReferenceRun:
         overlap = any(tg.adm.key in preempted for tg in e.targets)
         if not overlap:
             return usage, self.fits(snap, node, usage, preempted, e.targets)
+        # SimulateWorkloadRemoval: the other preemptors' victims leave the snapshot whole (usage
+        # and workload), so the re-plan can neither count their quota nor pick them again
         for s in preempted.values():
-            snap.remove_usage_of(s)
+            snap.remove_workload(s)
         e.s.last_tried = None
         e.nomination = e.assignment.flavors_by_pod_set()
         a, targets = self.get_assignments(snap, e)
         self.record_assignment(e, a, targets)
         for s in preempted.values():
-            snap.add_usage_of(s)
+            snap.add_workload(s)
         if a.mode() == FIT:
             a.forced_mode = DEFERRED_FIT
         usage = self.net_usage(e)
@@ -540,6 +633,7 @@ class ReferenceRun:
             s.pending_reason = s.pending_message = None
             s.last_tried = None
             self.admitted[s.key] = s
+            self.generation[adm.cluster_queue] += 1
             q = self.queues[adm.cluster_queue]
             q.active.pop(s.key, None)
             q.inadmissible.pop(s.key, None)
@@ -551,6 +645,7 @@ class ReferenceRun:
             if s.key not in self.admitted:
                 continue
             del self.admitted[s.key]
+            self.generation[p["clusterQueue"]] = self.generation.get(p["clusterQueue"], 0) + 1
             s.admission = s.reserved_at = s.admitted_in_cycle = None
             s.times_preempted += 1
             s.pending_reason, s.pending_message = PENDING_EVALUATION, p["message"]

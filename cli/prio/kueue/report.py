@@ -15,7 +15,37 @@ PENDING_REASONS = {
     "Misconfigured": "the ClusterQueue cannot admit it (its namespace is not selected, say)",
     "PendingEvaluation": "preempted, and not evaluated since (the message is the preemption's)",
     "WaitingForPreemptedWorkloads": "waits for the workloads it preempts to release their quota",
+    "Suspended": "its LocalQueue or ClusterQueue is stopped or inactive: Kueue never tries it",
+    "AdmissionGated": "an admission gate holds it: Kueue never queues it",
 }
+THRASH_TIMES = 3  # a victim evicted this often for one preemptor that never got in: Kueue thrashes
+
+
+def thrashing(result) -> list:
+    """Kueue's own preemption thrashing (kueue#13662), in a replay that ran to the cycle limit:
+    (victim, preemptor, times) where the victim was evicted for the preemptor again and again,
+    took the freed quota back, and the preemptor is still pending at the end."""
+    if result.stop_reason != "cycleLimit":
+        return []
+    pending = {s.key for s in result.states if s.admission is None}
+    times: dict = {}
+    for c in result.cycles:
+        for p in c.preempted:
+            pair = (p["workload"], p["preemptor"])
+            times[pair] = times.get(pair, 0) + 1
+    return sorted((v, p, n) for (v, p), n in times.items() if n >= THRASH_TIMES and p in pending)
+
+
+def replay_notes(result) -> list:
+    """What a person should know about the replay itself."""
+    found = thrashing(result)
+    if not found:
+        return []
+    shown = "; ".join(f"{v} evicted {n} times for {p}" for v, p, n in found[:3])
+    more = f" and {len(found) - 3} more" if len(found) > 3 else ""
+    return [f"Kueue itself thrashes here (kueue#13662): {shown}{more}; each time the evicted workload, queued first, "
+            f"takes the freed quota back before its preemptor is tried, so the replay runs to the {result.cycles_run}-cycle "
+            "limit as Kueue's does (Kueue's fix is gate PrioritizePreemptorWorkloads, off by default)"]
 
 
 def rfc3339(t: float) -> str:

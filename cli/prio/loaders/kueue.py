@@ -9,6 +9,7 @@ from decimal import ROUND_CEILING
 
 from prio.errors import InputError
 from prio.kube import namespace
+from prio.kueue import features
 from prio.kueue.model import (Admission, Cohort, ClusterQueue, FlavorQuotas, Fungibility, LocalQueue, PodSet,
                               PodSetAdmission, Preemption, Quota, ResourceFlavor, ResourceGroup, Setup, Taint,
                               Toleration, Workload, NEVER, BEST_EFFORT_FIFO, MAY_STOP_SEARCH, TRY_NEXT_FLAVOR)
@@ -18,6 +19,7 @@ KINDS = ("Configuration", "ResourceFlavor", "Cohort", "ClusterQueue", "LocalQueu
          "PriorityClass", "Namespace", "Workload")
 CLOCK_START = parse_time("2026-01-01T01:00:00Z")
 PRIORITY_LABEL = "kueue.x-k8s.io/priority-class"
+ADMISSION_GATED_BY = "kueue.x-k8s.io/admission-gated-by"
 
 
 def items_of(name: str, doc):
@@ -145,6 +147,11 @@ class _Builder:
         self.latest = None
         self.config_seen = None
         self.cohort_at: dict = {}  # Cohort name -> (Reader, path): where a cycle of parents is reported
+        self.noted: dict = {}  # noted feature id -> the objects that use it
+        self.draining: set = set()  # ("LocalQueue", ns, name) / ("ClusterQueue", name) with HoldAndDrain
+
+    def note(self, feature_id: str, where: str) -> None:
+        self.noted.setdefault(feature_id, []).append(where)
 
     def _see_time(self, t: float) -> None:
         self.latest = t if self.latest is None else max(self.latest, t)
@@ -156,6 +163,8 @@ class _Builder:
         meta = obj.get("metadata") or {}
         name = meta.get("name")
         spec = obj.get("spec") or {}
+        if kind in features.REFUSED_KINDS:
+            r.fail(path + ("kind",), f"{kind} {name or ''}: {features.refusal(features.REFUSED_KINDS[kind])}")
         if kind not in KINDS:
             r.fail(path + ("kind",), f"a {kind} is not a Kueue object prio reads (expected one of {', '.join(KINDS)})")
         if kind != "Configuration" and not (isinstance(name, str) and name):
@@ -173,7 +182,17 @@ class _Builder:
                 for i, st in enumerate(s.strategies_written):
                     if st not in ("LessThanOrEqualToFinalShare", "LessThanInitialShare"):
                         r.fail(path + ("fairSharing", "preemptionStrategies", i), f"unknown preemption strategy {st!r}")
+            others = [k for k in obj if k not in ("apiVersion", "kind", "metadata", "fairSharing")]
+            for k, fid in (("waitForPodsReady", "wait-for-pods-ready"), ("admissionFairSharing", "admission-fair-sharing"),
+                           ("featureGates", "feature-gates")):
+                if k in others:
+                    others.remove(k)
+                    self.note(fid, f"Configuration {k}")
+            if others:
+                self.note("configuration", f"Configuration {', '.join(others)}")
         elif kind == "ResourceFlavor":
+            if spec.get("topologyName"):
+                r.fail(path + ("spec", "topologyName"), f"ResourceFlavor {name}: {features.refusal('tas')}")
             taints = [Taint(str(t.get("key", "")), str(t.get("value", "")), str(t.get("effect", "")))
                       for t in spec.get("nodeTaints") or []]
             s.flavors[name] = ResourceFlavor(name, dict(spec.get("nodeLabels") or {}), taints, _tolerations(spec.get("tolerations")))
@@ -190,6 +209,15 @@ class _Builder:
                 r.fail(path, f"ClusterQueue {name} is defined twice")
             p = spec.get("preemption") or {}
             bwc = p.get("borrowWithinCohort") or {}
+            for k, fid in (("admissionScope", "admission-fair-sharing"), ("concurrentAdmissionPolicy", "concurrent-admission")):
+                if spec.get(k) is not None:
+                    self.note(fid, f"ClusterQueue {name} {k}")
+            if spec.get("stopPolicy") == "HoldAndDrain":
+                self.draining.add(("ClusterQueue", name))
+            acs = r.mapping(path + ("spec", "admissionChecksStrategy"), spec.get("admissionChecksStrategy") or {})
+            checks = [str(r.mapping(path + ("spec", "admissionChecksStrategy", "admissionChecks", i), c).get("name"))
+                      for i, c in enumerate(r.sequence(path + ("spec", "admissionChecksStrategy", "admissionChecks"),
+                                                       acs.get("admissionChecks") or []))]
             ff = spec.get("flavorFungibility") or {}
             s.cluster_queues[name] = ClusterQueue(
                 name=name, cohort=spec.get("cohortName") or None,
@@ -201,13 +229,15 @@ class _Builder:
                 fungibility=Fungibility(ff.get("whenCanBorrow") or MAY_STOP_SEARCH, ff.get("whenCanPreempt") or TRY_NEXT_FLAVOR,
                                         ff.get("preference")),
                 fair_weight=_weight(r, path + ("spec", "fairSharing"), spec.get("fairSharing")),
-                stop_policy=spec.get("stopPolicy") or "None", line=line)
+                stop_policy=spec.get("stopPolicy") or "None", admission_checks=tuple(checks), line=line)
         elif kind == "LocalQueue":
             ns = meta.get("namespace") or "default"
             cq = spec.get("clusterQueue")
             if not isinstance(cq, str) or not cq:
                 r.fail(path + ("spec",), f"LocalQueue {ns}/{name} needs spec.clusterQueue")
-            s.local_queues[(ns, name)] = LocalQueue(ns, name, cq)
+            s.local_queues[(ns, name)] = LocalQueue(ns, name, cq, spec.get("stopPolicy") or "None")
+            if spec.get("stopPolicy") == "HoldAndDrain":
+                self.draining.add(("LocalQueue", ns, name))
             s.namespaces.setdefault(ns, {})
         elif kind == "WorkloadPriorityClass":
             self.wpcs[name] = r.int32(path + ("value",), obj.get("value", 0), "value")
@@ -231,24 +261,43 @@ class _Builder:
         if meta.get("creationTimestamp") is None:
             r.fail(path + ("metadata",), f"Workload {ns}/{name} needs metadata.creationTimestamp (its place in the queue)")
         created = _time(r, path + ("metadata", "creationTimestamp"), meta["creationTimestamp"], "creationTimestamp")
+        status = r.mapping(path + ("status",), obj.get("status") or {})
+        # status.reclaimablePods: pods that finished count no more (podSetsCountsAfterReclaim)
+        reclaim = {}
+        for i, rp in enumerate(r.sequence(path + ("status", "reclaimablePods"), status.get("reclaimablePods") or [])):
+            rp = r.mapping(path + ("status", "reclaimablePods", i), rp)
+            reclaim[str(rp.get("name") or "main")] = r.integer(path + ("status", "reclaimablePods", i, "count"),
+                                                               rp.get("count", 0), 0, 2**31 - 1)
         pod_sets = []
         for i, ps in enumerate(r.sequence(path + ("spec", "podSets"), spec.get("podSets") or [])):
             pp = path + ("spec", "podSets", i)
             ps = r.mapping(pp, ps)
+            if ps.get("topologyRequest") is not None:
+                r.fail(pp + ("topologyRequest",), f"Workload {ns}/{name}: {features.refusal('tas')}")
             pspec = ((ps.get("template") or {}).get("spec")) or {}
             req, shape_c = _pod_request(r, pp + ("template", "spec"), pspec)
             shape = json.dumps({"c": shape_c, "ns": pspec.get("nodeSelector"), "aff": pspec.get("affinity"),
                                 "tol": pspec.get("tolerations"), "prio": pspec.get("priority"),
                                 "ov": pspec.get("overhead")}, sort_keys=True, default=str)
-            pod_sets.append(PodSet(str(ps.get("name") or "main"), r.integer(pp + ("count",), ps.get("count", 1), 0, 2**31 - 1),
+            count = r.integer(pp + ("count",), ps.get("count", 1), 0, 2**31 - 1)
+            min_count = None
+            if ps.get("minCount") is not None:  # the CRD: 1 <= minCount, and (webhook) minCount <= count
+                min_count = r.integer(pp + ("minCount",), ps["minCount"], 1, count)
+            ps_name = str(ps.get("name") or "main")
+            pod_sets.append(PodSet(ps_name, count - min(reclaim.get(ps_name, 0), count),
                                    req, _tolerations(pspec.get("tolerations")), dict(pspec.get("nodeSelector") or {}),
-                                   _affinity_terms(pspec), shape))
+                                   _affinity_terms(pspec), shape, min_count))
         if not pod_sets:
             r.fail(path + ("spec",), f"Workload {ns}/{name} has no podSets")
+        if spec.get("active", True) is False:
+            self.note("deactivated", f"Workload {ns}/{name}")
+        if spec.get("maximumExecutionTimeSeconds") is not None:
+            self.note("max-execution-time", f"Workload {ns}/{name}")
         prio, cls, kind = self.priority(r, path, meta, spec, pod_sets, obj)
+        gated = r.mapping(path + ("metadata", "annotations"), meta.get("annotations") or {}).get(ADMISSION_GATED_BY)
         wl = Workload(ns, name, str(meta.get("uid") or name), created, str(spec.get("queueName") or ""), pod_sets,
-                      prio, cls, kind, active=spec.get("active", True) is not False, line=line)
-        status = obj.get("status") or {}
+                      prio, cls, kind, active=spec.get("active", True) is not False,
+                      admission_gated_by=str(gated) if gated else None, line=line)
         adm = status.get("admission")
         if adm:
             conds = {c.get("type"): c for c in status.get("conditions") or [] if isinstance(c, dict)}
@@ -258,8 +307,11 @@ class _Builder:
                 for j, pa in enumerate(adm.get("podSetAssignments") or []):
                     ap = path + ("status", "admission", "podSetAssignments", j)
                     usage = {k: _qty(r, ap + ("resourceUsage", k), k, v) for k, v in (pa.get("resourceUsage") or {}).items()}
-                    pss.append(PodSetAdmission(str(pa.get("name") or "main"), int(pa.get("count", 1)),
-                                               dict(pa.get("flavors") or {}), usage))
+                    pa_name, pa_count = str(pa.get("name") or "main"), int(pa.get("count", 1))
+                    left = next((p.count for p in pod_sets if p.name == pa_name), pa_count)
+                    # totalRequestsFromAdmission: the usage scaled down to the pods not reclaimable
+                    counted = {k: v // pa_count * left for k, v in usage.items()} if 0 < pa_count and left < pa_count else None
+                    pss.append(PodSetAdmission(pa_name, pa_count, dict(pa.get("flavors") or {}), usage, counted))
                 wl.admission = Admission(str(adm.get("clusterQueue")), pss)
                 wl.reserved_at = _time(r, path, qr["lastTransitionTime"], "lastTransitionTime") \
                     if qr is not None and qr.get("lastTransitionTime") is not None else created
@@ -337,6 +389,12 @@ def load(docs: list) -> Setup:
         if c.parent and c.parent not in s.cohorts:
             s.cohorts[c.parent] = Cohort(c.parent, declared=False)
     _refuse_cohort_cycle(b)
+    for wl in s.workloads:
+        lq = s.local_queues.get((wl.namespace, wl.queue_name))
+        if wl.admission is not None and (("ClusterQueue", wl.admission.cluster_queue) in b.draining
+                                         or (lq is not None and ("LocalQueue", lq.namespace, lq.name) in b.draining)):
+            b.note("hold-and-drain", f"Workload {wl.key}")
+    s.notes = [features.note(f.id, b.noted[f.id]) for f in features.FEATURES if f.id in b.noted]
     for lq in s.local_queues.values():
         s.namespaces.setdefault(lq.namespace, {})
     # Every namespace, written or only named by a LocalQueue or Workload, with the label the API
