@@ -84,6 +84,9 @@ def load_inputs(paths, sample, classes, keep_documents=False, release=None):
     return inp
 
 
+_REFUSALS_SHOWN = 5  # one note line stays readable; validate lists them all
+
+
 def check_config(inp, release=None):
     """The loaders read a queue config and run no lint rules: here the command runs the cheap
     ones (prio.lint.runner.config_errors) for YuniKorn `release` (--yunikorn-version; None: the
@@ -102,8 +105,10 @@ def check_config(inp, release=None):
     errors = config_errors(inp.config_doc, inp.config, release)
     if errors:
         who = "YuniKorn" if release is releases.NEWEST else f"YuniKorn {release.name}"
-        inp.notes.insert(at, f"{inp.config_name}: {who} would refuse this config ({errors[0]}); "
-                             "explained as written, run prio validate for the full list")
+        shown = "; ".join(errors[:_REFUSALS_SHOWN])
+        more = f"; and {len(errors) - _REFUSALS_SHOWN} more" if len(errors) > _REFUSALS_SHOWN else ""
+        inp.notes.insert(at, f"{inp.config_name}: {who} would refuse this config: {shown}{more}; "
+                             "analysing it as written (prio validate shows each finding)")
     return for_release(inp, release)
 
 

@@ -46,16 +46,19 @@ def resolve(name: str, doc, issues) -> list[Finding]:
 
 
 def config_errors(doc, conf, release: Release = NEWEST) -> list[str]:
-    """The cheap checks (decoding, names, structure) that tell whether YuniKorn `release` would
-    take a decoded queue config: its errors as lines (empty: it would)."""
-    load("decoding", "structure")  # the structure family's rules, and the decoder's ids
+    """Why YuniKorn `release` would refuse a decoded queue config, as lines (empty: it would take
+    it): every error-severity finding of decoding, the schema and the queues rules, as validate
+    reports them (without suppressions: a `# prio: ignore` does not make YuniKorn take it)."""
+    load_all()
     from prio.lint.rules.decoding import release_issues
 
-    issues = list(doc.issues) + release_issues(doc, release) + run("queues", Context(conf, release), family="structure")
-    if any(i.rule not in RULES for i in issues):  # an issue the loader raised under another module's rule
-        load_all()
-    return [f"line {f.line}: {f.message}" if f.line else f.message
-            for f in resolve("", doc, issues) if f.severity == "error"]
+    issues = list(doc.issues) + release_issues(doc, release)
+    if doc.data is not None:
+        issues.extend(schema.validate(doc.data))
+    issues.extend(run("queues", Context(conf, release)))
+    found = sorted(resolve("", doc, issues), key=sort_key)
+    return [f"line {f.line}: {f.rule} {f.message}" if f.line else f"{f.rule} {f.message}"
+            for f in found if f.severity == "error"]
 
 
 def check_queues(doc, release: Release = NEWEST) -> list[Issue]:
