@@ -160,6 +160,15 @@ def test_snapshot_of_the_cluster_explains_offline_alike(kube, tmp_path, monkeypa
         assert _json(run_cli(command, str(out), "-o", "json")) == _json(run_cli(command, "--kube", "-o", "json")), command
 
 
+def test_the_page_says_what_a_snapshot_of_a_cordoned_node_holds():
+    # docs/kubectl.md once said a cordoned node was written as schedulable, after the snapshot
+    # format had carried `schedulable: false` (the test above).
+    with open(os.path.join(ROOT, "docs", "kubectl.md"), encoding="utf-8") as fh:
+        page = " ".join(fh.read().split())
+    assert "as schedulable" not in page
+    assert "`schedulable: false` for a cordoned one" in page
+
+
 def test_snapshot_keeps_the_users_of_the_pods(kube, tmp_path):
     out = tmp_path / "incident.yaml"
     assert run_cli("snapshot", "--kube", "--output-file", str(out)).exit_code == 0
