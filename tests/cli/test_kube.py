@@ -194,6 +194,21 @@ def test_diff_live_is_the_clusters_config_on_its_pods(kube, tmp_path):
     assert not any("get configmap" in line for line in kube()[3:])
 
 
+def test_a_kubectl_json_configmap_is_not_told_to_use_a_literal_block(kube, tmp_path):
+    # JSON has no literal block (|): PRIO007's fix cannot be applied to `kubectl get -o json`,
+    # and `diff live new.yaml` reported its disappearance as a change of findings.
+    r = run_cli("validate", os.path.join(ROOT, "tests", "fixtures", "kube-cluster", "configmaps.json"), "-o", "json")
+    assert "PRIO007" not in {f["rule"] for f in json.loads(r.stdout)["findings"]}
+
+
+def test_diff_live_against_the_same_config_as_a_file_finds_no_change_of_findings(kube, tmp_path):
+    new = tmp_path / "new.yaml"
+    new.write_text(json.loads(open(os.path.join(ROOT, "tests", "fixtures", "kube-cluster", "configmaps.json")).read())
+                   ["items"][0]["data"]["queues.yaml"])
+    d = json.loads(run_cli("diff", "live", str(new), "--kube", "-o", "json").stdout)
+    assert not [f for f in d["findings"]["added"] + d["findings"]["removed"] if f["rule"] == "PRIO007"], d["findings"]
+
+
 @pytest.mark.parametrize("fault,env,words", [
     ("no kubectl", {"PATH": "/nonexistent"}, "kubectl is not on PATH"),
     ("no context", {"FAKE_KUBECTL_FAULT": "nocontext"}, "kubectl has no current context: give --context NAME"),
