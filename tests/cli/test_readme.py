@@ -54,6 +54,12 @@ def test_top_level_help_does_not_call_armada_legacy_only():
     assert "legacy model" not in out and "Armada" in out
 
 
+def test_top_level_help_names_every_scheduler_prio_reads():
+    out = " ".join(run_cli("--help").stdout.split())
+    assert "Apache YuniKorn (and Armada and Kueue)" in out
+    assert "validate Lint YuniKorn queue configs (and PriorityClass, Armada queue and Kueue manifests)" in out
+
+
 # The README and every page of the site (the generated rule pages show configs, not commands).
 EXAMPLE_DOCS = ("README.md", *sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "**", "*.md"), recursive=True)))
 
@@ -156,6 +162,8 @@ def test_the_readme_is_short_and_starts_with_the_two_commands():
                           "python3 -m venv .venv && .venv/bin/pip install '.[test]' && .venv/bin/python -m pytest", "```"]
     with open(os.path.join(ROOT, ".ci", "run"), encoding="utf-8") as fh:
         assert lines[4].replace("'.[test]'", "'.[test,docs]'") in fh.read()
+    said = " ".join(text.split("\n\n", 3)[2].split())  # the paragraph under the commands
+    assert "runs exactly that" not in said and "with the `docs` extra beside `test`" in said  # what .ci/run adds
     for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
         if "://" not in target:
             assert os.path.exists(os.path.join(ROOT, target)), target
