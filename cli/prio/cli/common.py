@@ -69,6 +69,15 @@ def say_notes(inp) -> None:
         say(f"prio: note: {printable(public(note))}")
 
 
+def say_written(path) -> None:
+    """`prio: wrote PATH` once a report is in a file (a regular one: a device or a FIFO written
+    into is no file to open), as snapshot says what it wrote: the terminal shows nothing else."""
+    from prio.cli.outfile import to_file
+
+    if to_file(path) and os.path.isfile(path):
+        say(f"prio: wrote {path}")
+
+
 def load_inputs(paths, sample, classes, keep_documents=False, release=None):
     from prio.loaders import inputs
     from prio.loaders import assemble
