@@ -34,17 +34,21 @@ def marks(s) -> str:
 
 
 def footnotes(steps) -> list[str]:
-    """One line per marked step (ties name what was tied), then what the marks mean."""
+    """What the marks after step numbers mean (first: a long list of marked steps must not hide
+    it, and only the marks shown), then one line per marked step (ties name what was tied)."""
     out = []
     for s in steps:
         if s.tie:
             out.append(f"{TIE_MARK} step {s.step}: tied, YuniKorn leaves the order to Go's map order (prio takes the name): " + "; ".join(map(str, s.tie)))
         if s.note:
             out.append(f"{NOTE_MARK} step {s.step}: {s.note}")
-    if out:
-        out.append(f"{TIE_MARK}: the real scheduler may take another order here. {NOTE_MARK}: YuniKorn's queue sort compares against "
-                   "another sibling's fair max (a defect in sortQueuesByPriorityAndFairness worth reporting upstream).")
-    return out
+    legend = []
+    if any(s.tie for s in steps):
+        legend.append(f"{TIE_MARK} a tie: the real scheduler may take another order here")
+    if any(s.note for s in steps):
+        legend.append(f"{NOTE_MARK} YuniKorn's queue sort compares against another sibling's fair max (a defect in "
+                      "sortQueuesByPriorityAndFairness worth reporting upstream)")
+    return ([f"Marks after a step number ({'8' + TIE_MARK if any(s.tie for s in steps) else '8' + NOTE_MARK}, ...): " + "; ".join(legend) + "."] if legend else []) + out
 
 
 def preemption_rows(eng) -> list:
