@@ -205,6 +205,7 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
     from rich.markup import escape
     from rich.table import Table
 
+    from prio.render import fit
     from prio.render.paths import DottedPath
     from prio.render.printable import Console
 
@@ -230,6 +231,7 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
             cells.append(escape(nodes.get(s.step, "")))
         t.add_row(*cells, "\n".join(f"{escape(short(q))}: {_show(a)} -> " + ("[dim]n/a[/]" if b is None else str(b)) for q, a, b in s.changes))
     if steps:
+        fit.fit(con, t, [fit.NUM, fit.PATH, fit.ID, fit.ID, fit.NUM, *([fit.ID] if nodes else []), fit.TEXT])
         con.print(t)
         for line in footnotes(steps):
             con.print(line, markup=False, style="dim")
@@ -257,6 +259,7 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
             ut.add_column(c, overflow="fold", justify="right" if c == "priority" else "left", no_wrap=c == "priority")
         for u in unscheduled:
             ut.add_row(DottedPath(u.queue), escape(u.application), escape(u.ask), f"P{u.priority}", classify(u.reason).code, escape(u.reason))
+        fit.fit(con, ut, [fit.PATH, fit.ID, fit.ID, fit.NUM, fit.ID, fit.TEXT])
         con.print()
         con.print(ut)
     rejected = rejected_rows(eng)
