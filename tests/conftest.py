@@ -84,13 +84,14 @@ def yunikorn_validator(command: str):
 
 def check_yunikorn_json(command: str, text: str) -> None:
     """An AssertionError when `text`, the -o json of a YuniKorn run of `command`, does not
-    conform to its schema (Kueue's and Armada's name their model and have schemas of their own)."""
+    conform to its schema (Kueue's and Armada's have schemas of their own: they name their model,
+    or are the shared contract's cycles, as Kueue's simulate)."""
     import json
 
     if not text.lstrip().startswith("{"):
         return
     doc = json.loads(text)
-    if "model" in doc:
+    if "model" in doc or "cyclesRun" in doc:
         return
     errors = sorted(yunikorn_validator(command).iter_errors(doc), key=lambda e: list(e.absolute_path))
     assert not errors, f"prio {command} -o json breaks schemas/yunikorn-{command}.schema.json: " + "; ".join(
