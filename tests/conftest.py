@@ -41,13 +41,61 @@ def sample(name):
 
 
 def run_cli(*args, input=None, env=None):
-    """Invoke the typer app in-process; returns the click Result (stdout/stderr apart)."""
+    """Invoke the typer app in-process; returns the click Result (stdout/stderr apart). A
+    YuniKorn `-o json` of explain, simulate, preempt or diff is checked against its schema
+    (schemas/yunikorn-COMMAND.schema.json) on the way: every test's output keeps the contract."""
     from typer.testing import CliRunner
 
     from prio.cli.app import _register, app
 
     _register()
-    return CliRunner(env=env).invoke(app, list(args), input=input)
+    r = CliRunner(env=env).invoke(app, list(args), input=input)
+    if r.exit_code in (0, 1) and _json_output(args):
+        check_yunikorn_json(str(args[0]), r.stdout)
+    return r
+
+
+SCHEMA_COMMANDS = ("explain", "simulate", "preempt", "diff")
+
+
+def _json_output(args) -> bool:
+    args = [str(a) for a in args]
+    if not args or args[0] not in SCHEMA_COMMANDS or any(a == "--output-file" or a.startswith("--output-file=") for a in args):
+        return False
+    return any(a in ("-o", "--output") and b == "json" for a, b in zip(args, args[1:])) or "--output=json" in args
+
+
+_VALIDATORS: dict = {}
+
+
+def yunikorn_validator(command: str):
+    """The Draft 2020-12 validator of schemas/yunikorn-COMMAND.schema.json (as prio ships it)."""
+    if command not in _VALIDATORS:
+        import json
+
+        from jsonschema import Draft202012Validator
+
+        from prio.io.package_data import schema_path
+
+        with open(schema_path(f"yunikorn-{command}.schema.json"), encoding="utf-8") as fh:
+            _VALIDATORS[command] = Draft202012Validator(json.load(fh))
+    return _VALIDATORS[command]
+
+
+def check_yunikorn_json(command: str, text: str) -> None:
+    """An AssertionError when `text`, the -o json of a YuniKorn run of `command`, does not
+    conform to its schema (Kueue's and Armada's have schemas of their own: they name their model,
+    or are the shared contract's cycles, as Kueue's simulate)."""
+    import json
+
+    if not text.lstrip().startswith("{"):
+        return
+    doc = json.loads(text)
+    if "model" in doc or "cyclesRun" in doc:
+        return
+    errors = sorted(yunikorn_validator(command).iter_errors(doc), key=lambda e: list(e.absolute_path))
+    assert not errors, f"prio {command} -o json breaks schemas/yunikorn-{command}.schema.json: " + "; ".join(
+        f"{list(e.absolute_path)}: {e.message[:200]}" for e in errors[:3])
 
 
 def prio_env(**extra):
@@ -63,8 +111,11 @@ def prio_env(**extra):
 def run_prio(*args, env=None, cwd=None, input=None):
     """`python -m prio ARGS` in a real process, where the entry point, the exit code or the pipes
     matter; returns the CompletedProcess (text)."""
-    return subprocess.run([sys.executable, "-m", "prio", *args], capture_output=True, text=True,
-                          env=prio_env(**(env or {})), cwd=cwd, input=input, timeout=120)
+    p = subprocess.run([sys.executable, "-m", "prio", *args], capture_output=True, text=True,
+                       env=prio_env(**(env or {})), cwd=cwd, input=input, timeout=120)
+    if p.returncode in (0, 1) and _json_output(args):
+        check_yunikorn_json(str(args[0]), p.stdout)
+    return p
 
 
 def peak_rss_mib(args, timeout=600) -> tuple:

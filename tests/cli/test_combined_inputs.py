@@ -1,7 +1,8 @@
 """Checks across files and inputs combined: PriorityClasses with queue configs, REST and pods."""
 import json
 
-from conftest import run_cli, sample, shared
+import pytest
+from conftest import run_cli, run_prio, sample, shared
 
 
 def rules_of(r):
@@ -239,3 +240,43 @@ def test_a_queue_of_another_partition_is_pointed_out(tmp_path):
     s.write_text("applications:\n  - {id: x, queue: root.g, asks: [{priority: 1}]}\n")
     r = run_cli("explain", str(q), str(s), "-o", "json")
     assert r.exit_code == 0 and "root.g is not in partition default" in r.stderr and "--partition gpu?" in r.stderr
+
+
+REFUSED = """\
+partitions:
+  - name: default
+    queues:
+      - name: root
+        queues:
+          - name: a
+            resources:
+              guaranteed: {memory: 2000}
+              max: {memory: 1000}
+          - name: b
+            maxApplications: 3
+"""
+
+
+@pytest.mark.parametrize("command", ["explain", "simulate"])
+def test_every_reason_yunikorn_would_refuse_the_config_for_is_said_first(command, tmp_path):
+    # Guaranteed above max (PRIO109, a resources rule) and a misspelt key (PRIO001, the schema)
+    # are refusals as much as a structure error: each is said, before the analysis.
+    q = tmp_path / "q.yaml"
+    q.write_text(REFUSED)
+    r = run_prio(command, str(q))
+    assert r.returncode == 0, r.stderr
+    first = r.stderr.splitlines()[0]
+    assert first.startswith(f"prio: note: {q}: YuniKorn would refuse this config: line 8: PRIO109 guaranteed resource"), first
+    assert "; line 11: PRIO001 unknown key 'maxApplications'" in first
+    assert first.endswith("; analysing it as written (prio validate shows each finding)")
+    clean = run_prio(command, sample("walkthrough-queues.yaml"))
+    assert "would refuse" not in clean.stderr
+
+
+def test_a_long_list_of_refusals_is_cut_with_a_count(tmp_path):
+    q = tmp_path / "q.yaml"
+    q.write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n"
+                 + "".join(f"          - name: q{i}\n            maxApplications: 1\n" for i in range(9)))
+    r = run_cli("explain", str(q), "-o", "json")
+    note = next(line for line in r.stderr.splitlines() if "would refuse" in line)
+    assert note.count("PRIO001") == 5 and "; and 4 more; analysing it as written" in note, note

@@ -80,7 +80,7 @@ def test_human_formats(pair, fmt):
     assert r.exit_code == 0, r.stderr
     out = r.stdout
     first = out.splitlines()[0]
-    assert "1 queue priority changes" in first and "7 asks move (4 later, 3 earlier)" in first and "findings +1 -0" in first
+    assert "1 queue changes priority" in first and "7 asks move (4 later, 3 earlier)" in first and "findings +1 -0" in first
     for word in ("root.tenants.tenant-a", "app-4-1", "+3 (later)", "-4 (earlier)", "PRIO210", "offset"):
         assert word in out, word
     if fmt == "markdown":
@@ -543,3 +543,22 @@ def test_rev_path_size_is_checked_before_reading_and_options_end_before_the_argu
     assert not (repo / "out.txt").exists()
     for c in calls:
         assert "--end-of-options" in c and c.index("--end-of-options") == len(c) - 2, c
+
+
+def test_the_headline_counts_add_up_and_say_their_parts():
+    """Asks that move between placed and unscheduled are counted with the ones that move within
+    the order: the parts add up to the total (issue 44: 3260 = 289 + 2747 left out 224)."""
+    from types import SimpleNamespace as NS
+
+    from prio.render.diff import summary
+
+    def move(before, after):
+        return NS(before=before, after=after, moved=None if before is None or after is None else after - before)
+
+    d = NS(empty=False, config=[], queues=[1, 2], asks=[move(1, 3), move(4, 2), move(5, None), move(None, 6), move(7, None)],
+           unscheduled_added=[], unscheduled_removed=[], reasons_changed=[], rejected_added=[], rejected_removed=[],
+           findings_added=[], findings_removed=[], quota=None)
+    line = summary(d, "a", "b")
+    assert line == "prio diff a -> b: 2 queues change priority, 5 asks move (1 later, 1 earlier, 2 now unscheduled, 1 now placed)."
+    d.queues, d.asks = [1], d.asks[:2]
+    assert summary(d, "a", "b") == "prio diff a -> b: 1 queue changes priority, 2 asks move (1 later, 1 earlier)."

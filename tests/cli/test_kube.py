@@ -160,6 +160,15 @@ def test_snapshot_of_the_cluster_explains_offline_alike(kube, tmp_path, monkeypa
         assert _json(run_cli(command, str(out), "-o", "json")) == _json(run_cli(command, "--kube", "-o", "json")), command
 
 
+def test_the_page_says_what_a_snapshot_of_a_cordoned_node_holds():
+    # docs/kubectl.md once said a cordoned node was written as schedulable, after the snapshot
+    # format had carried `schedulable: false` (the test above).
+    with open(os.path.join(ROOT, "docs", "kubectl.md"), encoding="utf-8") as fh:
+        page = " ".join(fh.read().split())
+    assert "as schedulable" not in page
+    assert "`schedulable: false` for a cordoned one" in page
+
+
 def test_snapshot_keeps_the_users_of_the_pods(kube, tmp_path):
     out = tmp_path / "incident.yaml"
     assert run_cli("snapshot", "--kube", "--output-file", str(out)).exit_code == 0
@@ -183,6 +192,21 @@ def test_diff_live_is_the_clusters_config_on_its_pods(kube, tmp_path):
     r = run_cli("diff", str(new), str(new), "--kube", "-o", "json")  # two files: the cluster's work only
     assert r.exit_code == 0, r.stderr
     assert not any("get configmap" in line for line in kube()[3:])
+
+
+def test_a_kubectl_json_configmap_is_not_told_to_use_a_literal_block(kube, tmp_path):
+    # JSON has no literal block (|): PRIO007's fix cannot be applied to `kubectl get -o json`,
+    # and `diff live new.yaml` reported its disappearance as a change of findings.
+    r = run_cli("validate", os.path.join(ROOT, "tests", "fixtures", "kube-cluster", "configmaps.json"), "-o", "json")
+    assert "PRIO007" not in {f["rule"] for f in json.loads(r.stdout)["findings"]}
+
+
+def test_diff_live_against_the_same_config_as_a_file_finds_no_change_of_findings(kube, tmp_path):
+    new = tmp_path / "new.yaml"
+    new.write_text(json.loads(open(os.path.join(ROOT, "tests", "fixtures", "kube-cluster", "configmaps.json")).read())
+                   ["items"][0]["data"]["queues.yaml"])
+    d = json.loads(run_cli("diff", "live", str(new), "--kube", "-o", "json").stdout)
+    assert not [f for f in d["findings"]["added"] + d["findings"]["removed"] if f["rule"] == "PRIO007"], d["findings"]
 
 
 @pytest.mark.parametrize("fault,env,words", [

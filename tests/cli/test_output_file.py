@@ -166,3 +166,25 @@ def test_a_fifo_reader_that_leaves_early_does_not_change_the_verdict(files):
     err = p.stderr.read()
     assert p.wait(60) == 1, err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", ["simulate", "explain", "preempt", "diff"])
+@pytest.mark.parametrize("name", ["report.html", "report.json", "sub/../report.txt"])
+def test_a_report_written_to_a_file_says_where(command, name, files):
+    # As snapshot does ("prio: wrote FILE: ..."): a report the terminal never shows is named once
+    # it is in place, with the name as given.
+    out = files / name.replace("sub/../", "")
+    os.makedirs(files / "sub", exist_ok=True)
+    fmt = ["-o", "json"] if name.endswith(".json") else []
+    r = run_cli(*COMMANDS[command], *fmt, "--output-file", name)
+    assert r.exit_code in (0, 1), r.stderr
+    assert out.stat().st_size > 0 and r.stdout == ""
+    assert r.stderr.splitlines()[-1] == f"prio: wrote {name}", r.stderr
+
+
+@pytest.mark.parametrize("command", ["simulate", "diff"])
+def test_nothing_is_said_written_when_nothing_was(command, files):
+    r = run_cli(*COMMANDS[command], "--output-file", "/dev/null")  # a device written into: not a report to open
+    assert r.exit_code in (0, 1) and "wrote" not in r.stderr
+    r = run_cli(*COMMANDS[command], "nosuch.yaml", "--output-file", "x.html")
+    assert r.exit_code == 2 and "wrote" not in r.stderr and not (files / "x.html").exists()

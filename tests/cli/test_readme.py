@@ -54,6 +54,12 @@ def test_top_level_help_does_not_call_armada_legacy_only():
     assert "legacy model" not in out and "Armada" in out
 
 
+def test_top_level_help_names_every_scheduler_prio_reads():
+    out = " ".join(run_cli("--help").stdout.split())
+    assert "Apache YuniKorn (and Armada and Kueue)" in out
+    assert "validate Lint YuniKorn queue configs (and PriorityClass, Armada queue and Kueue manifests)" in out
+
+
 # The README and every page of the site (the generated rule pages show configs, not commands).
 EXAMPLE_DOCS = ("README.md", *sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "**", "*.md"), recursive=True)))
 
@@ -102,8 +108,6 @@ def test_readme_example_output(tmp_path, commands, shown):
     *setup, command = commands
     for line in setup:
         subprocess.run(line, shell=True, cwd=tmp_path, check=True)
-    with open(os.path.join(ROOT, "samples", "quota-queues.yaml"), encoding="utf-8") as fh:  # docs/quota-preemption.md's OLD
-        (tmp_path / "quota-old-queues.yaml").write_text(fh.read().replace("max: {vcore: 8} ", "max: {vcore: 16} "))
     args = shlex.split(command)[1:]
     p = subprocess.run([sys.executable, "-m", "prio", *args], capture_output=True, text=True, cwd=tmp_path,
                        env=prio_env(COLUMNS="120"))
@@ -120,6 +124,19 @@ def test_test_files_the_docs_name_exist():
         with open(os.path.join(ROOT, doc), encoding="utf-8") as fh:
             for path in re.findall(r"`(tests/[\w/]+\.py)`", fh.read()):
                 assert os.path.exists(os.path.join(ROOT, path)), (doc, path)
+
+
+def test_every_file_an_example_reads_is_made_by_its_own_lines(tmp_path):
+    """An example's inputs are the bundled samples or made by the `$ ` lines before it (issue 44:
+    docs/quota-preemption.md's diff read a quota-old-queues.yaml the page never made)."""
+    import shlex
+
+    for commands, _ in _readme_examples():
+        *setup, command = commands
+        made = {shlex.split(line)[-1] for line in setup if ">" in shlex.split(line)}
+        for arg in shlex.split(command)[1:]:
+            if arg.endswith((".yaml", ".json")) and not arg.startswith("samples/") and "=" not in arg:
+                assert arg in made, (command, arg)
 
 
 def test_the_diff_example_makes_its_own_new_config(tmp_path):
@@ -145,6 +162,8 @@ def test_the_readme_is_short_and_starts_with_the_two_commands():
                           "python3 -m venv .venv && .venv/bin/pip install '.[test]' && .venv/bin/python -m pytest", "```"]
     with open(os.path.join(ROOT, ".ci", "run"), encoding="utf-8") as fh:
         assert lines[4].replace("'.[test]'", "'.[test,docs]'") in fh.read()
+    said = " ".join(text.split("\n\n", 3)[2].split())  # the paragraph under the commands
+    assert "runs exactly that" not in said and "with the `docs` extra beside `test`" in said  # what .ci/run adds
     for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
         if "://" not in target:
             assert os.path.exists(os.path.join(ROOT, target)), target

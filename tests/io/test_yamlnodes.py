@@ -42,6 +42,12 @@ def test_the_depth_check_refuses_exactly_what_its_full_count_refuses():
 
 @pytest.mark.parametrize("text,line,words,frame", [
     ("partitions:\n  - name: default\n\tqueues:\n", 3, "tabs are not allowed for indentation", "    3 | →queues:\n      | ^\n"),
+    # a tab before a list item or a key at the line's start: libyaml's "found character that
+    # cannot start any token" names no character; the tab is the file's
+    ("partitions:\n\t- name: default\n", 2, "tabs are not allowed for indentation", "    2 | →- name: default\n      | ^\n"),
+    ("a:\n\tb: 1\n", 2, "tabs are not allowed for indentation", "    2 | →b: 1\n      | ^\n"),
+    ("a:\n  - x\n  \t- y\n", 3, "tabs are not allowed for indentation", "    3 |   →- y\n      |   ^\n"),
+    ("a: `b\n", 1, "a plain value cannot start with this character: quote the value", "    1 | a: `b\n      |    ^\n"),
     ("a: [b, c\n", 2, "a ',' or the closing ']' is missing (the list opened at line 1)", "    1 | a: [b, c\n      |    ^\n"),
     ('a: "abc\n', 2, "a quoted string is never closed (it opened at line 1)", '    1 | a: "abc\n      |    ^\n'),
     ("a:\n  b: 1\n c: 2\n", 3, "this line's indentation does not match the keys above it", "    3 |  c: 2\n      |  ^\n"),

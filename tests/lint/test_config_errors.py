@@ -1,5 +1,5 @@
-"""The cheap checks explain and simulate run on a queue config (lint.runner.config_errors): only
-the decoder's and the structure family's rules are loaded for them (not Armada's, Kueue's, ...),
+"""The checks explain and simulate run on a queue config (lint.runner.config_errors): only the
+decoder's and the families YuniKorn's validator refuses for are loaded (not Armada's, Kueue's, ...),
 and an issue of another module's rule still resolves."""
 import subprocess
 import sys
@@ -17,7 +17,7 @@ doc = yamlnodes.load("q.yaml", text, go=True)[0]
 errors = config_errors(doc, queues.decode(doc))
 print(errors)
 print(sorted(m.split(".")[-1] for m in sys.modules if m.startswith("prio.lint.rules.")))
-doc.issues.append(Issue("PRIO108", ("partitions", 0), "a quantity message"))
+doc.issues.append(Issue("PRIO301", ("partitions", 0), "a class message"))
 print(config_errors(doc, queues.decode(doc)))
 """
 
@@ -27,5 +27,5 @@ def test_config_errors_loads_only_what_it_runs():
     assert r.returncode == 0, r.stderr
     first, loaded, again = r.stdout.splitlines()
     assert "line 6" in first and "a b" in first  # PRIO106, an invalid queue name
-    assert loaded == "['decoding', 'structure']"
-    assert "a quantity message" in again  # another module's rule (resources): every rule loaded, and it resolves
+    assert loaded == "['acl', 'decoding', 'limits', 'nodesort', 'placement', 'resources', 'structure']"
+    assert "a class message" in again  # another module's rule (priorityclass): every rule loaded, and it resolves

@@ -197,7 +197,7 @@ def test_a_served_config_yunikorn_would_refuse_is_noted_first():
         r = run_cli("explain", "--yunikorn", srv.url, "-o", "json")
     notes = [line for line in r.stderr.splitlines() if line.startswith("prio: note:")]
     assert r.exit_code == 0 and len(notes) > 1
-    assert notes[0].startswith(f"prio: note: {srv.url}/ws/v1/config: YuniKorn would refuse this config (line 29: ")
+    assert notes[0].startswith(f"prio: note: {srv.url}/ws/v1/config: YuniKorn would refuse this config: line 7: PRIO131 ")
 
 
 def test_config_yaml_is_asked_for_and_extra_keys_dropped(tmp_path):

@@ -77,3 +77,23 @@ def test_a_snapshot_of_a_saved_dump_is_the_snapshot_of_the_server(tmp_path):
     assert r.exit_code == 0, r.stderr
     a, b = (json.loads(run_cli("simulate", str(tmp_path / f), "-o", "json").stdout) for f in ("served.yaml", "saved.yaml"))
     assert a == b and len(a["steps"]) == 11
+
+
+@pytest.mark.parametrize("cwd_up, given", [
+    (4, "ws"),  # docs/live.md's way in: from the dump's top
+    (3, "v1"), (2, "partition"), (1, "default"), (0, "."),
+])
+@pytest.mark.parametrize("command", ["explain", "simulate", "preempt", "snapshot"])
+def test_a_relative_path_from_inside_the_dump_reads_it(cwd_up, given, command, tmp_path, monkeypatch):
+    # A relative name has no parent in its own text ("ws"'s dirname is ""): the dump's top is
+    # the working directory (or above it), not a missing path and an internal error.
+    d = partition_dir("walkthrough")
+    for _ in range(cwd_up):
+        d = os.path.dirname(d)
+    monkeypatch.chdir(d)
+    out = ["--output-file", str(tmp_path / "snap.yaml")] if command == "snapshot" else ["-o", "json"]
+    r = run_cli(command, given, *out)
+    assert r.exit_code == 0, r.stderr
+    if command in ("explain", "simulate"):
+        want = json.loads(run_cli(command, partition_dir("walkthrough"), "-o", "json").stdout)
+        assert json.loads(r.stdout) == want

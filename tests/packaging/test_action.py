@@ -185,16 +185,17 @@ def test_validate_step_that_cannot_run_exits_2_once(repo, tmp_path):
     assert p.stderr.count("nosuch.yaml") == 1  # one line, not one per run
 
 
-@pytest.mark.parametrize("version,want", [("", ROOT), ("1.2.3", "prio-scheduling==1.2.3")])
-def test_install_step_installs_the_version_asked_for(repo, tmp_path, version, want):
+def test_install_step_installs_the_actions_own_copy(repo, tmp_path):
     """A stand-in python records what pip is asked to install (the real install is the wheel
-    test's); the step then runs `prio --version`."""
+    test's); the step then runs `prio --version`. No package index: prio-scheduling is not
+    published, and a `version:` input naming a release that never existed failed every run."""
     log = tmp_path / "pip.log"
     _bin(tmp_path, "python", f"#!/bin/sh\necho \"$@\" >> {log}\n")
-    p, _ = _run_step(step("Install prio"), repo, tmp_path, {"version": version})
+    p, _ = _run_step(step("Install prio"), repo, tmp_path, {})
     assert p.returncode == 0, p.stderr
     args = log.read_text().split()
-    assert args[:3] == ["-m", "pip", "install"] and args[-1] == want
+    assert args[:3] == ["-m", "pip", "install"] and args[-1] == ROOT
+    assert "version" not in action()["inputs"]
     assert p.stdout.startswith("prio ")
 
 
@@ -333,3 +334,24 @@ def test_diff_step_passes_file_names_after_the_options_and_escapes_them_in_the_s
     assert "### --fail-on=findings.yaml\n\n**prio diff" in summary
     assert "<!--" not in summary, summary
     assert "### x&lt;!-- hidden.yaml\n" in summary, summary
+
+def test_diff_step_never_lists_its_pending_work_as_a_config(repo, tmp_path):
+    """diff-inputs beside the configs (deploy/asks.yaml in diff: deploy, or a folder of them) is
+    what both sides are simulated on, not a changed config: a new snapshot in a pull request
+    was summarised as a config of its own."""
+    asks = (Path(ROOT) / "samples" / "walkthrough-asks.yaml").read_text()
+    (repo / "deploy" / "asks.yaml").write_text(asks)
+    (repo / "deploy" / "work").mkdir()
+    (repo / "deploy" / "work" / "more.yaml").write_text(asks)
+    base = _commit(repo, "base")
+    good = repo / "deploy" / "good" / "queues.yaml"
+    good.write_text(good.read_text().replace('priority.offset: "10"', 'priority.offset: "-10"'))
+    (repo / "deploy" / "asks.yaml").write_text(asks.replace("walkthrough", "walkthrough, again", 1))
+    (repo / "deploy" / "work" / "more.yaml").write_text(asks + "\n")
+    _commit(repo, "the pull request")
+    p, outputs = _run_step(step("diff"), repo, tmp_path, {"diff": "deploy", "diff-inputs": "deploy/asks.yaml\ndeploy/work"},
+                           {PR: base})
+    assert p.returncode == 0 and outputs == {"compared": "1"}, p.stderr + p.stdout
+    summary = (tmp_path / "step_summary").read_text()
+    assert "### deploy/good/queues.yaml" in summary
+    assert "asks.yaml" not in summary.replace("deploy/good/queues.yaml", "") and "more.yaml" not in summary, summary

@@ -1,15 +1,17 @@
-"""The CI recipes paste and run (issue 29): docs/ci.md's pre-commit config needs no repository
-URL (`repo: local`, `language: python`, prio pinned to this version from PyPI) and says to run
-`pre-commit install`; its hooks are the shipped ones (same ids, files, excludes, entry); the
-package names its URLs. The hooks' entries run as pre-commit would run them."""
+"""The CI recipes paste and run (issues 29, 44): docs/ci.md's pre-commit config takes the hooks of
+prio's repository itself (`repo:` and `rev:`, no package index: prio-scheduling is not published)
+and says to run `pre-commit install`; the hooks it names are the shipped ones; pre-commit runs
+that config with the checkout as `repo:` (slow; pre-commit is in the test extra); the package
+names its URLs."""
 from __future__ import annotations
 
 import os
 import re
-import shlex
+import shutil
 import subprocess
 import sys
 
+import pytest
 import yaml
 from conftest import ROOT
 
@@ -21,24 +23,27 @@ def _ci_md() -> str:
         return fh.read()
 
 
-def _local_recipe() -> dict:
+def _shipped() -> dict:
+    with open(os.path.join(ROOT, ".pre-commit-hooks.yaml"), encoding="utf-8") as fh:
+        return {h["id"]: h for h in yaml.safe_load(fh)}
+
+
+def _recipe() -> dict:
+    """The repository entry of docs/ci.md's `.pre-commit-config.yaml`."""
     for block in re.findall(r"```yaml\n(.*?)```", _ci_md(), re.S):
         data = yaml.safe_load(block)
-        if isinstance(data, dict) and any(r.get("repo") == "local" for r in data.get("repos", [])):
-            return next(r for r in data["repos"] if r["repo"] == "local")
-    raise AssertionError("docs/ci.md shows no `repo: local` pre-commit config")
+        if isinstance(data, dict) and data.get("repos"):
+            return data["repos"][0]
+    raise AssertionError("docs/ci.md shows no pre-commit config")
 
 
-def test_the_pre_commit_recipe_needs_no_repository_url():
-    local = _local_recipe()
-    with open(os.path.join(ROOT, ".pre-commit-hooks.yaml"), encoding="utf-8") as fh:
-        shipped = {h["id"]: h for h in yaml.safe_load(fh)}
-    assert {h["id"] for h in local["hooks"]} == set(shipped)
-    for h in local["hooks"]:
-        assert h["language"] == "python" and h["entry"] == shipped[h["id"]]["entry"]
-        assert h["additional_dependencies"] == [f"prio-scheduling=={__version__}"]  # this version, from PyPI
-        for key in ("files", "exclude", "types"):
-            assert h[key] == shipped[h["id"]][key], (h["id"], key)
+def test_the_pre_commit_recipe_takes_the_hooks_of_the_repository():
+    r = _recipe()
+    assert r["repo"] != "local" and r["rev"] == f"v{__version__}"  # this version's release tag (or a commit)
+    assert [h["id"] for h in r["hooks"]] == list(_shipped())
+    for h in r["hooks"]:
+        assert set(h) == {"id"}  # language, entry, files: the repository's .pre-commit-hooks.yaml
+        assert "additional_dependencies" not in h
 
 
 def test_the_recipe_says_how_to_install_it():
@@ -53,14 +58,30 @@ def test_the_package_names_its_urls():
     assert urls and all(u.startswith("https://") and "<" not in u for u in urls)
 
 
-def test_the_local_hooks_run_as_pre_commit_runs_them(tmp_path):
-    """Each hook's entry, then the staged files, through a real process (pre-commit's contract)."""
-    (tmp_path / "queues.yaml").write_text(open(os.path.join(ROOT, "samples", "mistakes.yaml")).read())
-    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
-    for h in _local_recipe()["hooks"]:
-        argv = shlex.split(h["entry"])
-        assert argv[0] == "prio"
-        if re.search(h["files"], "queues.yaml") and not re.search(h["exclude"], "queues.yaml"):
-            p = subprocess.run([sys.executable, "-m", "prio", *argv[1:], "queues.yaml"], cwd=tmp_path, env=env,
-                               capture_output=True, text=True, timeout=120)
-            assert p.returncode == 1 and "PRIO" in p.stdout, p.stderr
+@pytest.mark.slow
+def test_pre_commit_runs_the_recipe_from_the_checkout(tmp_path):
+    """The recipe as a user pastes it, `repo:` the checkout and `rev:` its commit: pre-commit
+    clones it, installs that copy and runs the hooks on a config with mistakes (fails) and a
+    clean one (passes). Skipped without pre-commit outside CI, failed in CI."""
+    exe = shutil.which("pre-commit")
+    if exe is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("pre-commit is not installed (it is in the test extra)")
+        pytest.skip("needs pre-commit (pip install '.[test]')")
+    rev = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    repo = tmp_path / "project"
+    repo.mkdir()
+    config = dict(_recipe(), repo=ROOT, rev=rev)
+    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump({"repos": [config]}))
+    (repo / "queues.yaml").write_text(open(os.path.join(ROOT, "samples", "mistakes.yaml")).read())
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-C", str(repo)]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run([*git, "add", "-A", "."], check=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PRIO_", "PYTHONPATH"))}
+    env["PRE_COMMIT_HOME"] = str(tmp_path / "cache")
+    run = lambda: subprocess.run([exe, "run", "--all-files"], cwd=repo, env=env, capture_output=True, text=True, timeout=900)  # noqa: E731
+    p = run()
+    assert p.returncode == 1 and "PRIO131" in p.stdout, p.stdout + p.stderr
+    (repo / "queues.yaml").write_text(open(os.path.join(ROOT, "samples", "walkthrough-queues.yaml")).read())
+    p = run()
+    assert p.returncode == 0, p.stdout + p.stderr

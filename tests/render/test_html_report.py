@@ -106,7 +106,7 @@ def test_armada_keeps_its_formats():
     assert "html" not in FORMATS["armada"] and all("html" in FORMATS[c] for c in ("explain", "simulate", "preempt", "diff"))
 
 
-def test_the_context_carries_tree_why_and_answers():
+def test_the_context_carries_tree_why_and_answers(tmp_path):
     _, ctx = data_and_context(run_cli("simulate", "-o", "html").stdout)
     tree = {q["queue"]: q for q in ctx["tree"]["queues"]}
     assert tree["root.tenants.tenant-a"]["why"][-1].startswith("its parent root.tenants is fenced")
@@ -115,6 +115,11 @@ def test_the_context_carries_tree_why_and_answers():
     assert ctx["whyAsk"]["app-5/app-5-1"] == run_cli("explain", "--why-ask", "app-5/app-5-1").stdout.rstrip("\n").split("\n")
     assert ctx["codes"]["QueueQuota"] == "Not enough queue quota"
     assert [i["name"] for i in ctx["inputs"]] == ["bundled sample walkthrough-queues.yaml", "bundled sample walkthrough-asks.yaml"]
+    # a bundled sample's file time is when prio was installed, not when the data was: not said
+    assert all(i.get("bundled") is True and "modified" not in i for i in ctx["inputs"])
+    (tmp_path / "q.yaml").write_text(open(sample("walkthrough-queues.yaml"), encoding="utf-8").read())
+    _, ctx = data_and_context(run_cli("simulate", str(tmp_path / "q.yaml"), sample("walkthrough-asks.yaml"), "-o", "html").stdout)
+    assert [("bundled" in i, "modified" in i) for i in ctx["inputs"]] == [(False, True), (True, False)], ctx["inputs"]
 
 
 def test_the_tree_has_resources_and_the_state_before_the_run():

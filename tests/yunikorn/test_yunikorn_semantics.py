@@ -300,8 +300,19 @@ def test_marks_and_footnotes_in_every_format(tmp_path):
     for fmt in ("plain", "markdown", "table"):
         out = run_cli("simulate", str(q), str(a), "-o", fmt).stdout
         assert "4*!" in out and "step 4: tied" in out and "queues root.s1, root.s3" in out
+        after = out.split("4*!", 1)[1].split("step 4: tied", 1)[0]  # the legend comes before the marked steps
+        assert "Marks after a step number (8*, ...): * a tie: the real scheduler may take another order here; ! YuniKorn's queue sort" in " ".join(after.split()), out
     r = run_cli("explain", str(q), str(a), "--why-ask", "app03-1", "--behind", "app01-1")
     assert "tie that YuniKorn leaves to Go's map order" in r.stdout and "differ in fair max" in r.stdout
+
+
+def test_the_legend_explains_the_marks_shown_and_only_them():
+    r = run_cli("simulate", "--sample", "batch", "-o", "plain")
+    lines = r.stdout.split("Per queue", 1)[0].splitlines()
+    legend = next(i for i, line in enumerate(lines) if line.startswith("Marks after a step number"))
+    assert lines[legend] == "Marks after a step number (8*, ...): * a tie: the real scheduler may take another order here."
+    assert lines[legend + 1].startswith("* step 5: tied") and "!" not in lines[legend]
+    assert "Marks after" not in run_cli("simulate", "-o", "plain").stdout  # the walkthrough: no mark, no legend
 
 
 def test_applications_tied_on_priority_and_submit_time_are_marked():

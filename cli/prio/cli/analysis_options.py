@@ -128,7 +128,7 @@ def report(o, formats, body, redirect: bool = True) -> int:
     ends the run, exit 2), then the body guarded (an input error is one line, exit 2): an
     --output-file naming an input is refused before anything is read, and the body's stdout goes
     into --output-file when `redirect` (the body writes its own file otherwise)."""
-    from prio.cli.common import guarded, pick_format
+    from prio.cli.common import guarded, pick_format, say_written
     from prio.cli.outfile import redirected, refuse_inputs
 
     fmt = pick_format(o.output, formats, o.to_file, o.output_file)
@@ -141,7 +141,10 @@ def report(o, formats, body, redirect: bool = True) -> int:
         refuse_inputs(o.output_file, o.input_names())
         return redirected(o.output_file, lambda: body(o, fmt)) if redirect else body(o, fmt)
 
-    return guarded(guarded_body, o.input_names())
+    code = guarded(guarded_body, o.input_names())
+    if code in (0, 1):  # the report is in place (a failed run leaves none)
+        say_written(o.output_file)
+    return code
 
 
 def read_inputs(o, keep_documents: bool = False, default_sample: str | None = None) -> tuple:

@@ -10,7 +10,7 @@ from prio import __version__
 
 app = typer.Typer(
     name="prio",
-    help="Policy analysis for priority scheduling in Apache YuniKorn (and Armada): "
+    help="Policy analysis for priority scheduling in Apache YuniKorn (and Armada and Kueue): "
     "lint queue configs, explain effective priorities, simulate the scheduling order, show what preemption would do.",
     no_args_is_help=True,
     add_completion=True,  # --install-completion / --show-completion (typer's own); --version skips typer

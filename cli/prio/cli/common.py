@@ -69,6 +69,15 @@ def say_notes(inp) -> None:
         say(f"prio: note: {printable(public(note))}")
 
 
+def say_written(path) -> None:
+    """`prio: wrote PATH` once a report is in a file (a regular one: a device or a FIFO written
+    into is no file to open), as snapshot says what it wrote: the terminal shows nothing else."""
+    from prio.cli.outfile import to_file
+
+    if to_file(path) and os.path.isfile(path):
+        say(f"prio: wrote {path}")
+
+
 def load_inputs(paths, sample, classes, keep_documents=False, release=None):
     from prio.loaders import inputs
     from prio.loaders import assemble
@@ -82,6 +91,9 @@ def load_inputs(paths, sample, classes, keep_documents=False, release=None):
     inp = check_config(restdump.gather(list(paths), list(classes), keep_documents), release)
     inputs.check_work_given(inp)
     return inp
+
+
+_REFUSALS_SHOWN = 5  # one note line stays readable; validate lists them all
 
 
 def check_config(inp, release=None):
@@ -102,8 +114,10 @@ def check_config(inp, release=None):
     errors = config_errors(inp.config_doc, inp.config, release)
     if errors:
         who = "YuniKorn" if release is releases.NEWEST else f"YuniKorn {release.name}"
-        inp.notes.insert(at, f"{inp.config_name}: {who} would refuse this config ({errors[0]}); "
-                             "explained as written, run prio validate for the full list")
+        shown = "; ".join(errors[:_REFUSALS_SHOWN])
+        more = f"; and {len(errors) - _REFUSALS_SHOWN} more" if len(errors) > _REFUSALS_SHOWN else ""
+        inp.notes.insert(at, f"{inp.config_name}: {who} would refuse this config: {shown}{more}; "
+                             "analysing it as written (prio validate shows each finding)")
     return for_release(inp, release)
 
 

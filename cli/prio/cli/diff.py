@@ -41,6 +41,15 @@ Options = shared.options(
 
 
 def run(o: Options) -> int:
+    from prio.cli.common import say_written
+
+    code = _run(o)
+    if code in (0, 1):  # the report is in place (a failed run leaves none)
+        say_written(o.output_file)
+    return code
+
+
+def _run(o: Options) -> int:
     from prio.cli.common import guarded, pick_format
 
     fmt = pick_format(o.output, FORMATS, o.to_file, o.output_file)

@@ -84,6 +84,10 @@ def header(command: str, names=(), live=None, partition=None, **more) -> dict:
                 inputs.append({"name": _url(str(n))})
             continue
         entry = {"name": public(str(n))}
+        if entry["name"] != str(n):  # a bundled sample: its file's time is when prio was installed
+            entry["bundled"] = True
+            inputs.append(entry)
+            continue
         try:
             entry["modified"] = _when(os.stat(n).st_mtime)
         except (OSError, ValueError, TypeError):

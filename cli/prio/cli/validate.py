@@ -14,7 +14,7 @@ from prio.cli.validate_run import FORMATS, OPTIONS, RENDERERS, ValidateOptions, 
 OutputFormat = choice_enum(find(OPTIONS, "output"))  # the -o choices typer checks
 
 
-SHORT_HELP = 'Lint YuniKorn queue configs (and PriorityClass / Armada queue manifests).'
+SHORT_HELP = 'Lint YuniKorn queue configs (and PriorityClass, Armada queue and Kueue manifests).'
 
 HELP = """Lint YuniKorn queue configs against the schema and the scheduler's own rules.
 

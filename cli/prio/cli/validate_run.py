@@ -20,7 +20,7 @@ FORMATS = names("validate")
 # console script's fast path (prio.cli.fastpath) both derive from this, and `run` takes the
 # ValidateOptions object either of them builds.
 OPTIONS = opts(
-    Arg("paths", "PATH", "queues.yaml files, ConfigMaps, PriorityClass or Armada queue manifests, directories, or - for stdin.",
+    Arg("paths", "PATH", "queues.yaml files, ConfigMaps, PriorityClass, Armada queue or Kueue manifests, directories, or - for stdin.",
         required=True),
     Opt("output", ("-o", "--output"), choices=FORMATS,
         help=help_text("validate", "Default: text. PRIO_OUTPUT sets the default when it names one of these; a format of "

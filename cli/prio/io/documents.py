@@ -128,8 +128,10 @@ def _indent(outer_text: str, node) -> int:
     return 0
 
 
-def _inner_doc(name: str, outer_text: str, node, key_path) -> tuple[Document, list[Issue]]:
-    """Parse a ConfigMap value as its own document, positioned inside the outer file."""
+def _inner_doc(name: str, outer_text: str, node, key_path, flow: bool = False) -> tuple[Document, list[Issue]]:
+    """Parse a ConfigMap value as its own document, positioned inside the outer file. `flow`:
+    the value sits in a flow mapping (JSON, as `kubectl get -o json` writes), where no literal
+    block can be written, so PRIO007's advice would be noise."""
     notes: list[Issue] = []
     text = node.value
     try:
@@ -153,7 +155,9 @@ def _inner_doc(name: str, outer_text: str, node, key_path) -> tuple[Document, li
                 e.pos, e.key = anchor, None
             d.start = anchor
             d.issues = [Issue(i.rule, i.path, i.message, i.at, i.severity, None) for i in d.issues]
-        notes.append(Issue("PRIO007", key_path, f"the embedded {QUEUES_KEY} is not a literal block (|): positions inside it point at the key", at="key"))
+        if not flow:
+            notes.append(Issue("PRIO007", key_path, f"the embedded {QUEUES_KEY} is not a literal block (|): positions inside it "
+                               "point at the key", at="key"))
     if not docs:
         return Document(None, start=yamlnodes.Pos(node.start_mark.line + 1, 1)), notes
     first = docs[0]
@@ -247,7 +251,7 @@ def _configmap(name, text, node, doc) -> list[Unit]:
         if not isinstance(value_node, yaml.ScalarNode):
             out.append(Unit("queues", Document({}, issues=[Issue("PRIO003", (), f"{label} data.{key} must be a string holding the queues.yaml text")], start=doc.pos(("data", key)))))
             continue
-        inner, notes = _inner_doc(name, text, value_node, ("data", key))
+        inner, notes = _inner_doc(name, text, value_node, ("data", key), flow=bool(node.flow_style))
         inner.issues.extend(_rebase(n, doc) for n in notes)
         out.append(Unit("queues", inner, f"{label}, data.{key}"))
     for key in sorted(k for k in binary if k == f"{qkey}.gz"):

@@ -110,14 +110,26 @@ _PLAIN = (
 )
 
 
-def plain_yaml_error(e) -> str:
-    """A PyYAML syntax error in plain words (its own words when no plainer ones are known)."""
+def plain_yaml_error(e, text: str = "") -> str:
+    """A PyYAML syntax error in plain words (its own words when no plainer ones are known).
+    `text` is the document's: libyaml's "found character that cannot start any token" does not
+    say which character, and a tab there (before `- ` or a key) is an indentation mistake."""
     problem, context = e.problem or "", e.context or ""
+    if "cannot start any token" in problem and _char_at(text, e.problem_mark) == "\t":
+        return _PLAIN[0][2]
     start = f"at line {e.context_mark.line + 1}" if getattr(e, "context_mark", None) is not None else "above"
     for needle, ctx, words in _PLAIN:
         if needle in problem and (ctx is None or ctx in context):
             return words.format(start=start)
     return " ".join(x for x in (context, problem) if x) or "invalid YAML"
+
+
+def _char_at(text: str, mark) -> str:
+    """The character of `text` at a YAML mark ('' when there is none)."""
+    lines = text.splitlines()
+    if mark is None or not 0 <= mark.line < len(lines) or mark.column >= len(lines[mark.line]):
+        return ""
+    return lines[mark.line][mark.column]
 
 
 def code_frame(text: str, line: int, column: int, width: int = 100) -> str:
@@ -145,7 +157,7 @@ def parse(name: str, text: str) -> list:
         return nodes
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
-        msg = plain_yaml_error(e)
+        msg = plain_yaml_error(e, text)
         if mark is None:
             raise InputError(name, f"invalid YAML: {msg}") from None
         err = InputError(name, f"invalid YAML: {msg}", mark.line + 1, mark.column + 1)

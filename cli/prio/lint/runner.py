@@ -45,17 +45,29 @@ def resolve(name: str, doc, issues) -> list[Finding]:
     return out
 
 
+# The families whose error-severity rules are refusals of YuniKorn's config validator (the others
+# hold what YuniKorn takes with a warning or silently: properties, priority, preemption).
+REFUSING = ("structure", "resources", "limits", "acl", "placement", "nodesort")
+
+
 def config_errors(doc, conf, release: Release = NEWEST) -> list[str]:
-    """The cheap checks (decoding, names, structure) that tell whether YuniKorn `release` would
-    take a decoded queue config: its errors as lines (empty: it would)."""
-    load("decoding", "structure")  # the structure family's rules, and the decoder's ids
+    """Why YuniKorn `release` would refuse a decoded queue config, as lines (empty: it would take
+    it): every error-severity finding of decoding, the schema and the queues rules, as validate
+    reports them (without suppressions: a `# prio: ignore` does not make YuniKorn take it)."""
+    load("decoding", *REFUSING)  # not Armada's, Kueue's, ...: explain and simulate need these alone
     from prio.lint.rules.decoding import release_issues
 
-    issues = list(doc.issues) + release_issues(doc, release) + run("queues", Context(conf, release), family="structure")
+    issues = list(doc.issues) + release_issues(doc, release)
+    if doc.data is not None:
+        issues.extend(schema.validate(doc.data))
+    ctx = Context(conf, release)
+    for family in REFUSING:
+        issues.extend(run("queues", ctx, family=family))
     if any(i.rule not in RULES for i in issues):  # an issue the loader raised under another module's rule
         load_all()
-    return [f"line {f.line}: {f.message}" if f.line else f.message
-            for f in resolve("", doc, issues) if f.severity == "error"]
+    found = sorted(resolve("", doc, issues), key=sort_key)
+    return [f"line {f.line}: {f.rule} {f.message}" if f.line else f"{f.rule} {f.message}"
+            for f in found if f.severity == "error"]
 
 
 def check_queues(doc, release: Release = NEWEST) -> list[Issue]:

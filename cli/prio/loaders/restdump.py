@@ -25,20 +25,27 @@ def layout(path: str):
     if path == "-" or not os.path.isdir(path):
         return None
     p = os.path.normpath(path)
-    parts = p.replace("\\", "/").split("/")
+    # The folders' names are read from the absolute path: a relative one ("ws", "v1", ".") has
+    # no parent in its own text. The returned paths stay relative to what the user gave.
+    parts = os.path.abspath(p).replace("\\", "/").split("/")
     if os.path.isdir(os.path.join(p, "ws", "v1")) and not _inputs_beside(p):
         return p, None, None  # the dump's top (with files of its own, those are read instead)
     if parts[-1] == "ws" and os.path.isdir(os.path.join(p, "v1")):
-        return os.path.dirname(p), None, None
+        return _up(p, 1), None, None
     if parts[-2:] == ["ws", "v1"]:
-        return os.path.dirname(os.path.dirname(p)), None, None
+        return _up(p, 2), None, None
     if parts[-3:] == ["ws", "v1", "partition"]:
-        return os.path.dirname(os.path.dirname(os.path.dirname(p))), None, None
+        return _up(p, 3), None, None
     if parts[-4:-1] == ["ws", "v1", "partition"]:
-        return os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(p)))), p, parts[-1]
+        return _up(p, 4), p, parts[-1]
     if os.path.isfile(os.path.join(p, "queues.json")) and os.path.isdir(os.path.join(p, "applications")):
         return None, p, None  # one partition's responses, saved outside a ws/v1 tree
     return None
+
+
+def _up(p: str, levels: int) -> str:
+    """The folder `levels` above `p`, relative where `p` is ("ws" -> ".", "v1" -> "..")."""
+    return os.path.normpath(os.path.join(p, *[os.pardir] * levels))
 
 
 def _inputs_beside(d: str) -> bool:
@@ -70,7 +77,7 @@ class DumpClient:
         if self.part_dir is not None and (self.top is None or prefix) and rel.startswith("ws/v1/partition/"):
             rest = rel.split("/", 4)[4] if rel.count("/") >= 4 else ""
             return os.path.join(self.part_dir, *rest.split("/"))
-        return os.path.join(self.top or self.part_dir, *rel.split("/"))
+        return os.path.join(self.part_dir if self.top is None else self.top, *rel.split("/"))
 
     def _found(self, path: str, query: str = ""):
         stem = self._file(path, query)

@@ -98,11 +98,14 @@ def summary(d, old: str, new: str) -> str:
     if d.config:
         parts.append(_n(len(d.config), "config change"))
     if d.queues:
-        parts.append(_n(len(d.queues), "queue priority changes", "queue priorities change"))
-    if d.asks:
+        parts.append(_n(len(d.queues), "queue changes priority", "queues change priority"))
+    if d.asks:  # every part counted, so that they add up to the total
         later = sum(1 for m in d.asks if m.moved is not None and m.moved > 0)
         earlier = sum(1 for m in d.asks if m.moved is not None and m.moved < 0)
-        parts.append(f"{_n(len(d.asks), 'ask moves', 'asks move')} ({later} later, {earlier} earlier)")
+        unscheduled = sum(1 for m in d.asks if m.after is None)
+        placed = sum(1 for m in d.asks if m.before is None)
+        across = "".join(f", {k} {what}" for k, what in ((unscheduled, "now unscheduled"), (placed, "now placed")) if k)
+        parts.append(f"{_n(len(d.asks), 'ask moves', 'asks move')} ({later} later, {earlier} earlier{across})")
     if d.unscheduled_added:
         parts.append(_n(len(d.unscheduled_added), "ask newly unscheduled", "asks newly unscheduled"))
     if d.unscheduled_removed:

@@ -232,6 +232,7 @@ def _rich_asks(con, asks, total) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    from prio.render import fit
     from prio.render.paths import DottedPath
 
     t = Table(title="Pending asks in the order they are considered now", title_justify="left", expand=False)
@@ -243,6 +244,7 @@ def _rich_asks(con, asks, total) -> None:
     t.add_column("queue priorities (root first)", overflow="fold", ratio=3)
     for i, x in enumerate(asks, 1):
         t.add_row(str(i), DottedPath(x.queue), escape(x.application), escape(x.ask), str(x.priority), escape(_vector(x.vector)))
+    fit.fit(con, t, [fit.NUM, fit.PATH, fit.ID, fit.ID, fit.NUM, fit.TEXT])
     con.print()
     con.print(t)
     if _more(total, len(asks)):

@@ -34,17 +34,21 @@ def marks(s) -> str:
 
 
 def footnotes(steps) -> list[str]:
-    """One line per marked step (ties name what was tied), then what the marks mean."""
+    """What the marks after step numbers mean (first: a long list of marked steps must not hide
+    it, and only the marks shown), then one line per marked step (ties name what was tied)."""
     out = []
     for s in steps:
         if s.tie:
             out.append(f"{TIE_MARK} step {s.step}: tied, YuniKorn leaves the order to Go's map order (prio takes the name): " + "; ".join(map(str, s.tie)))
         if s.note:
             out.append(f"{NOTE_MARK} step {s.step}: {s.note}")
-    if out:
-        out.append(f"{TIE_MARK}: the real scheduler may take another order here. {NOTE_MARK}: YuniKorn's queue sort compares against "
-                   "another sibling's fair max (a defect in sortQueuesByPriorityAndFairness worth reporting upstream).")
-    return out
+    legend = []
+    if any(s.tie for s in steps):
+        legend.append(f"{TIE_MARK} a tie: the real scheduler may take another order here")
+    if any(s.note for s in steps):
+        legend.append(f"{NOTE_MARK} YuniKorn's queue sort compares against another sibling's fair max (a defect in "
+                      "sortQueuesByPriorityAndFairness worth reporting upstream)")
+    return ([f"Marks after a step number ({'8' + TIE_MARK if any(s.tie for s in steps) else '8' + NOTE_MARK}, ...): " + "; ".join(legend) + "."] if legend else []) + out
 
 
 def preemption_rows(eng) -> list:
@@ -201,6 +205,7 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
     from rich.markup import escape
     from rich.table import Table
 
+    from prio.render import fit
     from prio.render.paths import DottedPath
     from prio.render.printable import Console
 
@@ -226,6 +231,7 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
             cells.append(escape(nodes.get(s.step, "")))
         t.add_row(*cells, "\n".join(f"{escape(short(q))}: {_show(a)} -> " + ("[dim]n/a[/]" if b is None else str(b)) for q, a, b in s.changes))
     if steps:
+        fit.fit(con, t, [fit.NUM, fit.PATH, fit.ID, fit.ID, fit.NUM, *([fit.ID] if nodes else []), fit.TEXT])
         con.print(t)
         for line in footnotes(steps):
             con.print(line, markup=False, style="dim")
@@ -253,6 +259,7 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
             ut.add_column(c, overflow="fold", justify="right" if c == "priority" else "left", no_wrap=c == "priority")
         for u in unscheduled:
             ut.add_row(DottedPath(u.queue), escape(u.application), escape(u.ask), f"P{u.priority}", classify(u.reason).code, escape(u.reason))
+        fit.fit(con, ut, [fit.PATH, fit.ID, fit.ID, fit.NUM, fit.ID, fit.TEXT])
         con.print()
         con.print(ut)
     rejected = rejected_rows(eng)

@@ -132,4 +132,7 @@ declare("PRIO007", "embedded-position-approximate", "info", "decoding", """
         data:
           queues.yaml: "partitions:\\n  - name: default\\n"
     Fix: write the embedded config as `queues.yaml: |` followed by the indented file.
+
+    Not reported for a ConfigMap in JSON (`kubectl get configmap -o json`): JSON has no literal
+    block, every value is a quoted string.
     """)

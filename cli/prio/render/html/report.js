@@ -85,7 +85,7 @@
     var inputs = (CTX.inputs || []).filter(function (i) { return COMMAND !== 'diff' || (i.name !== CTX.old && i.name !== CTX.new); });
     if (inputs.length) {
       item(inputs.length === 1 ? 'input' : 'inputs', inputs.map(function (i, n) {
-        return [n ? ', ' : '', h('code', { text: i.name }), i.modified ? ' (modified ' + i.modified + ')' : ''];
+        return [n ? ', ' : '', h('code', { text: i.name }), i.bundled ? ' (shipped with prio)' : i.modified ? ' (modified ' + i.modified + ')' : ''];
       }));
     }
     if (CTX.live) item('YuniKorn', [h('code', { text: CTX.live }), ' (read ' + CTX.read + ')']);
