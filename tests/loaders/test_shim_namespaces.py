@@ -67,3 +67,19 @@ def test_a_parentqueue_annotation_becomes_the_tag_a_rule_can_read(tmp_path):
                  "    queues:\n      - name: root\n        submitacl: '*'\n        queues:\n          - {name: tenants, parent: true}\n")
     inp = inputs.gather([str(q), str(p), str(n)])
     assert [st.leaf.path for st in build(inp, None).apps] == ["root.tenants.team-a"]
+
+
+def test_yunikorns_own_deployment_config_places_pods_in_their_namespace(tmp_path):
+    """k8shim's deployments/scheduler/yunikorn-configs.yaml: one `tag namespace` rule that creates
+    the queue, root open to all: every pod lands in root.<namespace>, whatever its queue label."""
+    from conftest import run_cli, shared
+
+    cm = shared("testdata", "yunikorn-configs", "06_yunikorn-k8shim__deployments__scheduler__yunikorn-configs.yaml")
+    pods = [_pod("a", "team-a"), _pod("b", "team-b"), _pod("c", "team-a")]
+    pods[1]["metadata"]["labels"] = {"queue": "root.elsewhere"}
+    p = tmp_path / "pods.json"
+    p.write_text(json.dumps({"kind": "List", "apiVersion": "v1", "items": pods}))
+    r = run_cli("explain", cm, str(p), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    got = {a["ask"]: a["queue"] for a in json.loads(r.stdout)["asks"]}
+    assert got == {"a": "root.team-a", "b": "root.team-b", "c": "root.team-a"}
