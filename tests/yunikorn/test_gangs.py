@@ -74,4 +74,4 @@ def test_gang_scheduling_matches_yunikorn(name, engine):
         pytest.fail(f"{name} ({engine} engine) differs from the recorded YuniKorn run:\n{diff}", pytrace=False)
     # a rejected application's asks appear nowhere else
     rejected = {r["application"] for r in got.get("rejected", [])}
-    assert not rejected & {s.get("application") for s in got["steps"]} | {u["application"] for u in got["unscheduled"]}
+    assert not rejected & ({s.get("application") for s in got["steps"]} | {u["application"] for u in got["unscheduled"]})

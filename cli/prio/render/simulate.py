@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from typing import NamedTuple
 
 from prio.render.jsontext import jstr
 from prio.render.printable import for_terminal
@@ -77,7 +78,7 @@ def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = N
     the line that says --steps ended the run with asks still pending."""
     if fmt == "json":
         yield from _json(steps, unscheduled, getattr(eng, "rejected", ()), getattr(eng, "step_nodes", None),
-                         getattr(eng, "tied_leftovers", None), getattr(eng, "preemptions", None))
+                         getattr(eng, "tied_leftovers", None), getattr(eng, "preemptions", None), gang_view(eng))
         return
     if not steps and stopped and not unscheduled and not rejected_rows(eng):  # --steps 0: not "nothing to schedule"
         yield stopped + "\n"
@@ -104,20 +105,56 @@ def _preemption_json(p) -> str:
     return json.dumps({"step": p.step, "preemption": body, **({"tie": True} if p.tie else {})})
 
 
-def _json(steps, unscheduled, rejected=(), step_nodes=None, tied=None, preemptions=None):
+def gang_view(eng):
+    """What a run with gang applications adds to its output (GangView), or None without gangs."""
+    if not getattr(eng, "gangs", None):
+        return None
+    from prio.yunikorn import gangs
+
+    return GangView(eng.gang_steps, list(eng.gang_events), gangs.placeholder_ids(eng), gangs.summary(eng))
+
+
+class GangView(NamedTuple):
+    steps: dict  # step number -> (placeholder, task group, the placeholder it replaces)
+    events: list  # gangs.Event: releases and timeouts, each before its step
+    placeholders: set  # (application, ask) of every placeholder
+    summary: list  # one dict per gang application (the corpus's `gangs`)
+
+
+def _event_json(e) -> str:
+    return json.dumps({"step": e.step, e.kind: e.body})
+
+
+def _gang_fields(g) -> str:
+    """A step's gang fields in JSON (after its node), from GangView.steps' entry."""
+    placeholder, group, replaces = g
+    out = ', "placeholder": true' if placeholder else ""
+    if group:
+        out += ', "taskGroup": ' + json.dumps(group)
+    if replaces:
+        out += ', "replaces": ' + json.dumps(replaces)
+    return out
+
+
+def _json(steps, unscheduled, rejected=(), step_nodes=None, tied=None, preemptions=None, gangs=None):
     """`step_nodes`: step number -> the node it placed on, when nodes are modelled; `tied`:
     (application, ask) of unscheduled asks whose reservation after the last step was a tied
-    choice (they carry "tie": true)."""
+    choice (they carry "tie": true); `gangs`: the GangView of a run with gang applications."""
     dumps = json.dumps
     yield '{"steps": ['
     sep = "\n  "
     memo: dict = {}  # queue paths and application ids repeat: their JSON once each
     batch: list = []  # steps are yielded a few thousand at a time: a million yields cost more
     out = batch.append
-    pending = list(preemptions or ())  # in the order they happened, each before its step
+    # in the order they happened, each before its step
+    pending = [(p.step, _preemption_json, p) for p in preemptions or ()]
+    if gangs is not None:
+        pending = sorted(pending + [(e.step, _event_json, e) for e in gangs.events], key=lambda t: t[0])
+    gang_steps = gangs.steps if gangs is not None else None
     for n, queue, app, ask, priority, changes, tie, note in steps:  # a Step, unpacked: no attribute lookups
-        while pending and pending[0].step <= n:
-            out(sep + _preemption_json(pending.pop(0)))
+        while pending and pending[0][0] <= n:
+            _, show, p = pending.pop(0)
+            out(sep + show(p))
             sep = ",\n  "
         q = memo.get(queue)
         if q is None:
@@ -137,14 +174,16 @@ def _json(steps, unscheduled, rejected=(), step_nodes=None, tied=None, preemptio
             ch = ", ".join(parts) + "]" + (', "tie": true' if tie else "") + (', "note": ' + jstr(note) if note else "")
         if step_nodes:
             ch += ', "node": ' + jstr(step_nodes.get(n, ""))
+        if gang_steps and n in gang_steps:
+            ch += _gang_fields(gang_steps[n])
         out('%s{"step": %d, "queue": %s, "application": %s, "ask": %s, "priority": %d, "changes": [%s}' % (
             sep, n, q, a, jstr(ask), priority, ch))
         sep = ",\n  "
         if len(batch) >= 4096:
             yield "".join(batch)
             batch.clear()
-    for p in pending:  # after the last allocation
-        out(sep + _preemption_json(p))
+    for _, show, p in pending:  # after the last allocation
+        out(sep + show(p))
         sep = ",\n  "
     yield "".join(batch)
     yield '\n ],\n "unscheduled": ['
@@ -155,9 +194,13 @@ def _json(steps, unscheduled, rejected=(), step_nodes=None, tied=None, preemptio
                  **predicate_fields(why)}
         if tied and (u.application, u.ask) in tied:
             entry["tie"] = True
+        if gangs is not None and (u.application, u.ask) in gangs.placeholders:
+            entry["placeholder"] = True
         yield sep + dumps(entry)
         sep = ",\n  "
     yield "\n ]"
+    if gangs is not None:
+        yield ',\n "gangs": [' + ",".join("\n  " + dumps(g) for g in gangs.summary) + "\n ]"
     if rejected:
         yield ',\n "rejected": [' + ",".join("\n  " + dumps({"application": r.application, "queue": r.queue, "reason": r.reason})
                                              for r in rejected) + "\n ]"
