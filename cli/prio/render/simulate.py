@@ -64,6 +64,45 @@ def preemption_rows(eng) -> list:
 PREEMPTION_HEAD = ("before step", "ask", "application", "queue", "node", "victims (in YuniKorn's order)", "note")
 
 
+def gang_cell(view, n: int) -> str:
+    """A step's gang column: `placeholder GROUP`, `GROUP, replaces ID` or the task group."""
+    g = view.steps.get(n) if view is not None else None
+    if g is None:
+        return ""
+    placeholder, group, replaces = g
+    if placeholder:
+        return f"placeholder {group}"
+    return f"{group}, replaces {replaces}" if replaces else group
+
+
+def gang_event_rows(view) -> list:
+    """(before step, application, queue, what happened) per placeholder release or timeout."""
+    out = []
+    for e in view.events if view is not None else ():
+        b = e.body
+        if e.kind == "timeout":
+            what = f"{b['style']} timeout ({b['phase']}) at {b['at']} s"
+            if b["released"]:
+                what += ": released " + ", ".join(b["released"])
+            if b["cancelled"]:
+                what += ("; " if b["released"] else ": ") + "cancelled " + ", ".join(b["cancelled"])
+        else:
+            what = f"task group {b['taskGroup']}: a real pod is larger than its placeholders, released " + ", ".join(b["placeholders"])
+        out.append((str(e.step), b["application"], b["queue"], what))
+    return out
+
+
+GANG_EVENT_HEAD = ("before step", "application", "queue", "what happened")
+GANG_HEAD = ("application", "state", "real pods sent", "placeholders pending", "placeholders held", "timeout at")
+
+
+def gang_rows(view) -> list:
+    """One row per gang application: the corpus's `gangs` summary."""
+    return [(g["application"], g["state"], "yes" if g["realAsksSent"] else "no", ", ".join(g["placeholdersPending"]) or "-",
+             ", ".join(g["placeholdersHeld"]) or "-", "-" if g["timeoutAt"] is None else f"{g['timeoutAt']} s")
+            for g in view.summary] if view is not None else []
+
+
 def rejected_rows(eng):
     return [(r.queue, r.application, r.reason.replace("\n", "; ")) for r in getattr(eng, "rejected", ())]
 
@@ -216,7 +255,12 @@ def _tabular(steps, unscheduled, eng, tablefmt, more=""):
         out.append("Nothing was placed: no pending ask fits (see Unscheduled below).")
     elif steps:
         nodes = getattr(eng, "step_nodes", None)
-        if nodes:  # nodes are modelled: where each ask goes
+        view = gang_view(eng)
+        if view is not None:  # gangs: each step's placeholder, task group and what it replaces
+            out.append(grid([(f"{s.step}{marks(s)}", s.queue, s.application, s.ask, f"P{s.priority}", nodes.get(s.step, "") if nodes else "",
+                              gang_cell(view, s.step), changes_text(s.changes)) for s in steps],
+                            ("step", "queue", "application", "ask", "priority", "node", "gang", "priority changes"), tablefmt))
+        elif nodes:  # nodes are modelled: where each ask goes
             out.append(grid([(f"{s.step}{marks(s)}", s.queue, s.application, s.ask, f"P{s.priority}", nodes.get(s.step, ""), changes_text(s.changes)) for s in steps],
                             ("step", "queue", "application", "ask", "priority", "node", "priority changes"), tablefmt))
         else:
@@ -230,6 +274,13 @@ def _tabular(steps, unscheduled, eng, tablefmt, more=""):
     if preemption_rows(eng):
         out.append(f"\n\n{h}Preemptions\n")
         out.append(grid(preemption_rows(eng), PREEMPTION_HEAD, tablefmt))
+    view = gang_view(eng)
+    if gang_event_rows(view):
+        out.append(f"\n\n{h}Placeholder releases and timeouts\n")
+        out.append(grid(gang_event_rows(view), GANG_EVENT_HEAD, tablefmt))
+    if gang_rows(view):
+        out.append(f"\n\n{h}Gangs\n")
+        out.append(grid(gang_rows(view), GANG_HEAD, tablefmt))
     if summary_rows(eng):
         out.append(f"\n\n{h}Per queue\n")
         out.append(grid(summary_rows(eng), ("queue", "placed", "first step", "last step"), tablefmt))
@@ -265,13 +316,18 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
     t.add_column("ask", overflow="fold", ratio=2)
     t.add_column("priority", justify="right", no_wrap=True, min_width=max((len(f"P{s.priority}") for s in steps), default=8))
     nodes = getattr(eng, "step_nodes", None)
+    view = gang_view(eng)
     if nodes:  # nodes are modelled: where each ask goes
         t.add_column("node", overflow="fold", ratio=1)
+    if view is not None:
+        t.add_column("gang", overflow="fold", ratio=2)
     t.add_column("priority changes", overflow="fold", ratio=3)
     for s in steps:
         cells = [f"{s.step}{marks(s)}", DottedPath(s.queue), escape(s.application), escape(s.ask), f"[bold cyan]P{s.priority}[/]"]
         if nodes:
             cells.append(escape(nodes.get(s.step, "")))
+        if view is not None:
+            cells.append(escape(gang_cell(view, s.step)))
         t.add_row(*cells, "\n".join(f"{escape(short(q))}: {_show(a)} -> " + ("[dim]n/a[/]" if b is None else str(b)) for q, a, b in s.changes))
     if steps:
         fit.fit(con, t, [fit.NUM, fit.PATH, fit.ID, fit.ID, fit.NUM, *([fit.ID] if nodes else []), fit.TEXT])
@@ -288,6 +344,16 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
             pt.add_row(*(escape(x) for x in row))
         con.print()
         con.print(pt)
+    for title, head, rows in (("Placeholder releases and timeouts", GANG_EVENT_HEAD, gang_event_rows(view)),
+                              ("Gangs", GANG_HEAD, gang_rows(view))):
+        if rows:
+            gt = Table(title=title, title_justify="left")
+            for c in head:
+                gt.add_column(c, overflow="fold")
+            for row in rows:
+                gt.add_row(*(escape(x) for x in row))
+            con.print()
+            con.print(gt)
     st = Table(title="Per queue", title_justify="left")
     for c in ("queue", "placed", "first step", "last step"):
         st.add_column(c, overflow="fold", justify="left" if c == "queue" else "right", no_wrap=c != "queue")

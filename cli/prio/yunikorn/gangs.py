@@ -168,6 +168,7 @@ class Gang:
         self.state = "Running" if self.skip or (self.held and self.allocated == self.request) else "Accepted"
         self.timer_start: float | None = None
         self.timer_order = 0
+        self.sent_after: tuple | None = None  # (steps done, time) when the shim handed the real asks over
 
     def waits(self, i: int) -> bool:
         """Application.canReplace for a real ask: its group still has placeholders neither
@@ -452,6 +453,7 @@ class GangRun:
         st = g.st
         old = st.prio
         g.sent = True
+        g.sent_after = (self.run.steps_done, self.now)
         for i in sorted(g.hidden):
             st.alloc[i] = False
             for q in path_to_root(st.leaf):
@@ -525,7 +527,7 @@ class GangRun:
             for i in g.pending_placeholders():
                 if i not in st.dead:
                     st.dead = st.dead or {}
-                    st.dead[i] = "placeholder not allocated"
+                    st.dead[i] = f"placeholder of gang {st.app_id} not allocated: nothing more was placed"
 
 
 
@@ -553,10 +555,48 @@ def _seconds(t: float):
 
 
 def waiting_reason(g: Gang) -> str:
-    """Why a gang's real pods were not handed over: the first task group short of placeholders."""
+    """Why a gang's real pods were not handed over: the first task group short of placeholders,
+    and why its next placeholder waits (the reason the run gave it)."""
+    from prio.yunikorn.quantity import show_quantity
+
+    st = g.st
     for name, tg in g.groups.items():
         have = sum(1 for h in g.held if h.group == name)
-        if have < tg.min_member:
-            return (f"gang {g.st.app_id} waits: {have} of {tg.min_member} {name} placeholders allocated; "
-                    "the shim hands its pods over when every task group has its placeholders")
-    return f"gang {g.st.app_id} waits for its placeholders"
+        if have >= tg.min_member:
+            continue
+        out = f"gang {st.app_id} waits: {have} of {tg.min_member} {name} placeholders allocated"
+        nxt = next((i for i in g.pending_placeholders() if st.asks[i].task_group == name), None)
+        if nxt is not None:
+            need = ", ".join(f"{k} {show_quantity(k, v)}" for k, v in st.asks[nxt].resources.items())
+            why = st.dead.get(nxt) if st.dead else None
+            out += f"; the next ({st.asks[nxt].id}) needs {need}" + (f": {why}" if why else "")
+        return out
+    return f"gang {st.app_id} waits for its placeholders"
+
+
+def explain_lines(eng, app_id: str, ask_id: str, step: int) -> tuple[list, bool]:
+    """What explain --why-ask adds for a placed ask of a gang application: the placeholder it took
+    the place of (then the answer is complete: replacement runs before the normal walk, so no
+    queue or application order decided it), or when the shim handed its pods over. Returns
+    (lines, whether the answer is complete). Call after the run."""
+    g = next((x for x in eng.gangs.values() if x.st.app_id == app_id), None)
+    if g is None:
+        return [], False
+    fields = eng.gang_steps.get(step)
+    if fields is None:
+        return [], False
+    placeholder, group, replaces = fields
+    if placeholder:
+        return [f"It is a placeholder of gang {app_id} (task group {group}): the shim creates minMember of them, "
+                "and hands the real pods over once every task group has its placeholders."], False
+    out = []
+    if g.sent_after is not None:
+        n, t = g.sent_after
+        out.append(f"Gang {app_id}'s real pods were handed over after step {n}" + (f" (at {_seconds(t)} s, after its placeholder timeout)" if t else "")
+                   + (": every task group had its placeholders." if not t else "."))
+    if replaces:
+        node = eng.step_nodes.get(step, "")
+        out.append(f"It takes the place of placeholder {replaces} (task group {group}) on {node}: YuniKorn tries placeholder "
+                   "replacement before the normal walk in every cycle, so no queue or application order decided this step.")
+        return out, True
+    return out, False
