@@ -165,3 +165,20 @@ def test_bad_horizon_is_one_line(tmp_path):
     q, s = _files(tmp_path, "horizon: later\n" + SNAPSHOT)
     r = run_cli("simulate", q, s)
     assert r.exit_code == 2 and "horizon must be a number of seconds or a duration" in r.stderr
+
+
+def test_gang_inputs_go_to_the_reference_engine():
+    """Gangs are the reference engine's alone: auto (and fast asked for) route them there, and the
+    steps are the same either way."""
+    from builders import build_engine
+
+    from prio.yunikorn import features as F
+    import yaml
+
+    snap = yaml.safe_load(SNAPSHOT)
+    e = build_engine(QUEUES, snap)
+    assert F.GANGS in F.used(e) and F.GANGS in F.REFERENCE_ONLY
+    assert F.choose(e, ()) == "reference"
+    steps = [(s.ask, s.step) for s in build_engine(QUEUES, snap, "auto").run()]
+    assert steps == [(s.ask, s.step) for s in build_engine(QUEUES, snap, "reference").run()]
+    assert steps[0] == ("tg-g2-exec-1", 1)

@@ -91,7 +91,8 @@ def with_placeholders(app, classes):
     # the placeholders come before the real asks (negative insertion order): the shim hands them over first
     asks = [Ask(pid, prio, g.min_resource, app.submit_time, k - len(made), "", False, g.name, True)
             for k, (pid, g) in enumerate(made)]
-    return dataclasses.replace(app, asks=asks + list(app.asks))
+    # pending placeholder pods a cluster listed are the ones made here (the model creates them all)
+    return dataclasses.replace(app, asks=asks + [a for a in app.asks if not a.placeholder])
 
 
 def _go_map(res: dict) -> str:
