@@ -182,3 +182,94 @@ def test_gang_inputs_go_to_the_reference_engine():
     steps = [(s.ask, s.step) for s in build_engine(QUEUES, snap, "auto").run()]
     assert steps == [(s.ask, s.step) for s in build_engine(QUEUES, snap, "reference").run()]
     assert steps[0] == ("tg-g2-exec-1", 1)
+
+
+MAXAPPS_QUEUES = """
+partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: '*'
+        queues:
+          - {name: a, maxapplications: 1}
+          - name: b
+"""
+
+
+def _simulate(tmp_path, queues, snapshot):
+    q = tmp_path / "q.yaml"
+    q.write_text(queues)
+    s = tmp_path / "s.yaml"
+    s.write_text(snapshot)
+    r = run_cli("simulate", str(q), str(s), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def test_a_placeholder_reservation_counts_for_maxapplications(tmp_path):
+    """An Accepted gang whose placeholder only reserved a node already counts as running in its
+    queue (Queue.setAllocatingAccepted on a reservation): a second application waits."""
+    got = _simulate(tmp_path, MAXAPPS_QUEUES, """
+nodes:
+  - {name: node-1, capacity: {vcore: 8}}
+  - {name: node-2, capacity: {vcore: 2}}
+applications:
+  - id: x
+    queue: root.b
+    allocations: [{id: x-0, resources: {vcore: 6}, node: node-1}]
+  - id: g1
+    queue: root.a
+    taskGroups: [{name: w, minMember: 1, minResource: {vcore: 4}}]
+    asks: [{priority: 1, resources: {vcore: 4}, taskGroup: w}]
+  - id: a2
+    queue: root.a
+    asks: [{priority: 1, resources: {vcore: 1}}]
+""")
+    assert [s["ask"] for s in got["steps"] if "ask" in s] == []
+    a2 = next(u for u in got["unscheduled"] if u["ask"] == "a2-1")
+    assert a2["code"] == "MaxApplications"
+
+
+def test_a_hard_timeout_frees_the_queue_for_others(tmp_path):
+    """A Hard gang fails at its timeout: its placeholders go, it leaves its queue (moveTerminatedApp),
+    and an application maxapplications held back runs."""
+    got = _simulate(tmp_path, MAXAPPS_QUEUES, """
+horizon: 120
+nodes:
+  - {name: node-1, capacity: {vcore: 8}}
+applications:
+  - id: g1
+    queue: root.a
+    taskGroups: [{name: w, minMember: 2, minResource: {vcore: 6}}]
+    gangSchedulingStyle: Hard
+    placeholderTimeoutInSeconds: 60
+    asks: [{priority: 1, resources: {vcore: 6}, taskGroup: w, count: 2}]
+  - id: a2
+    queue: root.a
+    asks: [{priority: 1, resources: {vcore: 1}}]
+""")
+    kinds = [s.get("ask") or ("timeout" if "timeout" in s else "?") for s in got["steps"]]
+    assert kinds == ["tg-g1-w-1", "timeout", "a2-1"]
+    assert got["steps"][1]["timeout"]["style"] == "Hard" and got["steps"][1]["timeout"]["cancelled"] == ["tg-g1-w-2"]
+    assert next(g for g in got["gangs"] if g["application"] == "g1")["state"] == "Failed"
+
+
+def test_a_smaller_real_pod_gives_room_back(tmp_path):
+    """A real pod smaller than its placeholder takes its place and gives the difference back to the
+    node: an ask that did not fit then does."""
+    got = _simulate(tmp_path, MAXAPPS_QUEUES.replace("{name: a, maxapplications: 1}", "name: a"), """
+nodes:
+  - {name: node-1, capacity: {vcore: 10}}
+applications:
+  - id: g1
+    queue: root.a
+    taskGroups: [{name: w, minMember: 2, minResource: {vcore: 4}}]
+    asks: [{priority: 10, resources: {vcore: 2}, taskGroup: w, count: 2}]
+  - id: o1
+    queue: root.b
+    asks: [{priority: 1, resources: {vcore: 6}}]
+""")
+    # the real pods take their placeholders first (replacement precedes the walk), then o1 fits
+    # the 6 vcore the two smaller pods left (the placeholders held 8)
+    steps = [(s["ask"], s.get("replaces")) for s in got["steps"] if "ask" in s]
+    assert steps == [("tg-g1-w-1", None), ("tg-g1-w-2", None), ("g1-1", "tg-g1-w-1"), ("g1-2", "tg-g1-w-2"), ("o1-1", None)]

@@ -166,7 +166,7 @@ class Gang:
         self.skip = skips_reservation(app)
         self.sent = self.skip  # whether the real asks were handed over
         self.hidden = set() if self.skip else set(self.real)
-        self.state = "Running" if self.skip or (self.held and self.allocated == self.request) else "Accepted"
+        self.state = "Running" if self.skip or (self.held and _same(self.allocated, self.request)) else "Accepted"
         self.timer_start: float | None = None
         self.timer_order = 0
         self.sent_after: tuple | None = None  # (steps done, time) when the shim handed the real asks over
@@ -186,6 +186,11 @@ class Gang:
     def pending_placeholders(self) -> list:
         st = self.st
         return [i for i in self.placeholders if not st.alloc[i] and i not in self.cancelled]
+
+
+def _same(a: dict, b: dict) -> bool:
+    """resources.Equals: every type equal, a missing type counting 0."""
+    return all(a.get(k, 0) == b.get(k, 0) for k in a.keys() | b.keys())
 
 
 def _add(acc: dict, res: dict, sign: int = 1) -> None:
@@ -233,6 +238,7 @@ class GangRun:
         self.horizon = self.eng.snapshot.horizon or 0.0
         self.started = 0  # timers started so far (their firing order)
         self.unconfirmed: list = []  # (Gang, Held) released, freed when the shim confirms
+        self.freed = False  # a replacement gave room back (the asks set aside are tried again)
         self.events = self.eng.gang_events
         for g in self.gangs.values():  # a snapshot's running placeholders start their timers at 0, in file order
             if g.held:
@@ -306,6 +312,10 @@ class GangRun:
         g.held.remove(h)
         g.replaced[h.group] = g.replaced.get(h.group, 0) + 1
         self._free(g, h)
+        _add(g.allocated, h.resources, -1)
+        real = st.asks[i].resources
+        if any(v > real.get(k, 0) for k, v in h.resources.items()):
+            self.freed = True  # the placeholder held more than the real pod: room for others from the next cycle
         self.eng.gang_steps[self.run.steps_done] = (False, st.asks[i].task_group, h.id)
         g.state = "Running"
         self._maybe_stop_timer(g)
@@ -326,17 +336,29 @@ class GangRun:
         _add(g.allocated, a.resources)
         if len(g.held) == 1 and g.timer_start is None:
             self._start_timer(g)
-        if g.allocated == g.request:  # every placeholder allocated
+        if _same(g.allocated, g.request):  # every placeholder allocated (allocatedPlaceholder = PlaceholderAsk)
             g.state = "Running"
+
+    def reserved(self, st) -> None:
+        """A node was reserved for an ask of an Accepted gang application: the queue counts it as
+        running from now on (Queue.setAllocatingAccepted, which every result of an Accepted
+        application sets, reservations included: canRunApp then lets it through)."""
+        from prio.yunikorn.reference import path_to_root
+
+        if id(st) in self.gangs and not st.running:
+            st.running = True
+            for q in path_to_root(st.leaf):
+                q.running += 1
 
     # -- the shim after each cycle
     def react(self) -> bool:
         """The shim's reactions to the cycle that just ended: releases confirmed (their room is
         free from now on), the real pods of every gang now complete handed over. True when
         something changed."""
-        changed = self._confirm()
+        changed = self._confirm() or self.freed
+        self.freed = False
         for g in self.gangs.values():
-            if not g.sent and g.state != "Failed" and g.timer_start is not None and g.complete():
+            if not g.sent and g.state != "Failed" and g.complete():
                 self._hand_over(g)
                 changed = True
         if changed:

@@ -316,6 +316,8 @@ class ReferenceRun:
             if kind != ALLOCATE:
                 if kind == RESERVE:
                     self._reserve(st, i, node)
+                    if gang is not None:
+                        gang.reserved(st)
                     if not self.preempting:
                         self._set_aside(st, i, no_room_reason(self.cluster, st, st.asks[i], node))
                         self.node_waiters.add((id(st), i))
