@@ -267,13 +267,12 @@ GANG_STYLES = ("Soft", "Hard")  # constants.SchedulingPolicyStyleParamValues; an
 
 
 def task_groups(text: str | None) -> list:
-    """GetTaskGroupsFromAnnotation: the annotation's task groups as snapshot.TaskGroup (minResource
+    """GetTaskGroupsFromAnnotation: the annotation's task groups as (name, minMember, minResource:
     in YuniKorn's units, `cpu` as vcore, plus the `pods: 1` the shim adds to every pod it
     reports), or [] when the shim takes none: no annotation, JSON that does not decode into its
     struct, a group without name or minResource, a minMember that is not positive, a negative
     quantity, or two names for one resource (cpu and vcore, or an explicit pods)."""
     from prio.kube import quantity as kq
-    from prio.yunikorn.snapshot import TaskGroup
 
     if not text:
         return []
@@ -281,8 +280,8 @@ def task_groups(text: str | None) -> list:
         data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=lambda p: p)
     except (ValueError, _Strict):
         return []
-    if not isinstance(data, list):
-        return [] if data is None else []
+    if not isinstance(data, list):  # (null decodes to no task groups, anything else fails)
+        return []
     out = []
     for item in data:
         if not isinstance(item, list):  # (object_pairs_hook: objects come as lists of pairs)
@@ -306,7 +305,7 @@ def task_groups(text: str | None) -> list:
             if k in minimum:  # cpu with vcore, or pods: GetTGResource would let one overwrite the other
                 return []
             minimum[k] = v
-        out.append(TaskGroup(name, members, minimum))
+        out.append((name, members, minimum))
     return out
 
 

@@ -179,7 +179,7 @@ def check_paths(paths: list[str], options: Options | None = None):
             errors.append(e)
             continue
         if not res.checked and path in named and _snapshots(res.units):
-            snapshots.append((path, src.name, res))  # checked against the run's queue configs, if any (below)
+            snapshots.append((path, src.name, res, len(errors)))  # checked against the run's queue configs, if any (below)
             continue
         if not res.checked:
             if path in named:  # named explicitly: saying "no problems" about it would be a lie
@@ -192,13 +192,13 @@ def check_paths(paths: list[str], options: Options | None = None):
         report.files.append(src.name)
         results.append(res)
     with_config = any(u.kind == "queues" for r in results for u in r.units)
-    for path, name, res in snapshots:
-        if with_config:
-            done.add(path)
-            report.files.append(name)
-            results.append(res)
-        else:  # alone, nothing in it is checked: saying "no problems" about it would be a lie
-            errors.append(_not_validated(name, res))
+    for _, name, res, at in reversed(snapshots) if not with_config else ():
+        # alone, nothing in it is checked: saying "no problems" about it would be a lie (said in its place)
+        errors.insert(at, _not_validated(name, res))
+    for path, name, res, _ in snapshots if with_config else ():
+        done.add(path)
+        report.files.append(name)
+        results.append(res)
     for d, found in below.items():
         if not any(f in done for f in found):
             skipped = sum(1 for f in found if f not in done)

@@ -49,7 +49,7 @@ from prio.kube.priorityclass import ResolveError, catalogue, resolve_class
 from prio.loaders.reader import parse_time, to_ns
 from prio.loaders.reader import Reader
 from prio.yunikorn import resources
-from prio.yunikorn.snapshot import Allocation, App, Ask, Node, Snapshot
+from prio.yunikorn.snapshot import Allocation, App, Ask, Node, Snapshot, TaskGroup
 from prio.io.document import Document
 from prio.io.recognise import NOT_POD_LISTS, is_node, is_pod, is_pod_list  # noqa: F401 - recognised by shape
 from prio.values import count
@@ -546,7 +546,7 @@ def _applications(name: str, pods: list, counts: dict) -> tuple[list, set]:
 def _gang_fields(app: App, tags: dict) -> None:
     """The application's task groups, style and placeholder timeout, from the annotations of the
     pod it was created from (the shim's getAppMetadata; none when gang scheduling is disabled)."""
-    app.task_groups = shim.task_groups(tags.get(shim.TASK_GROUPS))
+    app.task_groups = [TaskGroup(*g) for g in shim.task_groups(tags.get(shim.TASK_GROUPS))]
     if app.task_groups:
         app.gang_style, timeout = shim.scheduling_policy(tags.get(shim.SCHEDULING_POLICY))
         app.placeholder_timeout = timeout if timeout > 0 else 0

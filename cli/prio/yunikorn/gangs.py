@@ -23,13 +23,10 @@ import dataclasses
 from typing import NamedTuple
 
 from prio.values import INT32_MIN
+from prio.yunikorn.reference import current_priority, groups_of, path_to_root, sort_applications, sort_queues, user_of
 
 DEFAULT_TIMEOUT = 900  # seconds: the shim's placeholder timeout when none (or none positive) is given
 _APP_ID_CHARS, _GROUP_CHARS = 28, 20  # the shim's placeholder name cuts the two parts to these lengths
-
-
-def is_gang(app) -> bool:
-    return bool(getattr(app, "task_groups", None))
 
 
 def skips_reservation(app) -> bool:
@@ -256,7 +253,6 @@ class GangRun:
         released on the way. Returns (st, ask index, node, Held) or None."""
         if not any(g.held and not g.hidden for g in self.gangs.values()):
             return None
-        from prio.yunikorn.reference import sort_applications, sort_queues
 
         def walk(q):
             if q.stopped:
@@ -343,8 +339,6 @@ class GangRun:
         """A node was reserved for an ask of an Accepted gang application: the queue counts it as
         running from now on (Queue.setAllocatingAccepted, which every result of an Accepted
         application sets, reservations included: canRunApp then lets it through)."""
-        from prio.yunikorn.reference import path_to_root
-
         if id(st) in self.gangs and not st.running:
             st.running = True
             for q in path_to_root(st.leaf):
@@ -429,8 +423,6 @@ class GangRun:
 
     def _free(self, g: Gang, h: Held) -> None:
         """A placeholder's resources leave its node, its queues, its application and its user."""
-        from prio.yunikorn.reference import groups_of, path_to_root, user_of
-
         run, st, res = self.run, g.st, h.resources
         if run.cluster is not None:
             node = run.cluster.by_name.get(h.node)
@@ -451,8 +443,6 @@ class GangRun:
         self._take_out(st, i, f"placeholder cancelled by the placeholder timeout of gang {st.app_id}")
 
     def _take_out(self, st, i: int, reason: str) -> None:
-        from prio.yunikorn.reference import path_to_root
-
         old = st.prio
         self.run._unreserve(st, i)  # a node it reserved is free again
         if not st.alloc[i]:
@@ -471,8 +461,6 @@ class GangRun:
 
     def _hand_over(self, g: Gang) -> None:
         """The shim hands the real asks over, all at once, in file order."""
-        from prio.yunikorn.reference import path_to_root
-
         st = g.st
         old = st.prio
         g.sent = True
@@ -489,8 +477,6 @@ class GangRun:
 
     def _fail(self, g: Gang) -> None:
         """Hard: the shim fails the application; it stops counting as running."""
-        from prio.yunikorn.reference import path_to_root
-
         st = g.st
         if st.running and not any(st.usage.values()):
             st.running = False
@@ -500,8 +486,6 @@ class GangRun:
     def _priorities(self, st, old: int) -> None:
         """st's pending asks changed outside a step: its place in the leaf and the priorities on
         its path, silently (no step's changes carry them)."""
-        from prio.yunikorn.reference import current_priority, path_to_root
-
         self.run._place_app(st, old)
         for q in path_to_root(st.leaf):
             q.reported = self.run._leaf_priority(q) if q.leaf else current_priority(q)
@@ -509,8 +493,6 @@ class GangRun:
     def _revive(self) -> None:
         """Room was freed or asks came in: the asks the run set aside for want of room or headroom
         are tried again (without gangs nothing is ever released, so it never does this)."""
-        from prio.yunikorn.reference import path_to_root
-
         for st in self.eng.apps:
             st.blocked = None
             if not st.dead:

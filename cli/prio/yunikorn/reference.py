@@ -268,10 +268,8 @@ class ReferenceRun:
             st.prio = ask_max_priority(st)
         self._init_app_order()
         self.gangs = None  # gang applications' hooks (gangs.GangRun), when the input has any
-        if eng.gangs:
-            from prio.yunikorn.gangs import GangRun
-
-            self.gangs = GangRun(self)
+        if eng.gangs:  # (the model hands the hooks over: gangs.py builds on this module)
+            self.gangs = eng.gang_hooks(self)
 
     # -- the walk
     def step(self):
