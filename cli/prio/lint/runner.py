@@ -253,7 +253,7 @@ def _snapshots(units) -> list:
 
 def _gang_issues(files) -> list:
     """Each prio snapshot of the run against each queue config of the run: its gang applications
-    (PRIO701-PRIO703), reported in the snapshot. A snapshot prio cannot read is left to the
+    (PRIO801-PRIO803), reported in the snapshot. A snapshot prio cannot read is left to the
     commands that read it."""
     from prio.errors import InputError
     from prio.lint.rules import gangs
