@@ -194,3 +194,17 @@ def test_keys_the_page_does_not_know_are_shown_as_they_are(tmp_path):
     assert page.one(id="tab-other-quota").text() == "quota"
     assert ["root.batch", "5m"] in rows(quota) and "nightly-0" in quota.text()
     assert len(page.all("article")) == 2  # the asks still drawn; no tree without a context: said
+
+
+def test_a_gang_run_with_a_timeout_draws_its_allocations(tmp_path):
+    """A gang scenario's steps hold placeholder releases and timeouts (no ask): the page draws the
+    allocations and logs no error (the gang view itself is not drawn yet)."""
+    q, s = tmp_path / "q.yaml", tmp_path / "s.yaml"
+    q.write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: '*'\n        queues: [{name: a}]\n")
+    s.write_text("horizon: 120\nnodes: [{name: n1, capacity: {vcore: 8}}]\napplications:\n"
+                 "  - {id: g1, queue: root.a, gangSchedulingStyle: Hard, placeholderTimeoutInSeconds: 60,\n"
+                 "     taskGroups: [{name: w, minMember: 2, minResource: {vcore: 6}}],\n"
+                 "     asks: [{priority: 1, resources: {vcore: 6}, taskGroup: w, count: 2}]}\n"
+                 "  - {id: a2, queue: root.a, asks: [{priority: 1, resources: {vcore: 1}}]}\n")
+    page = load(write(tmp_path, "gang.html", "simulate", str(q), str(s), "-o", "html"))
+    assert [r[3] for r in rows(page.one(id="steps"))] == ["tg-g1-w-1", "a2-1"]

@@ -225,6 +225,17 @@ VOLCANO_CASES = [
 ]
 
 
+GANG_QUEUES = tree("- name: fair\n  properties: {application.sort.policy: fair}\n- name: fifo\n- name: small\n  resources: {max: {vcore: 4}}")
+
+
+def _gang_snap(queue: str, members: int = 1, vcore: int = 2) -> str:
+    """A prio snapshot with one gang application (line 4: its queue, line 5: its task groups) on two nodes of 4 vcore."""
+    return ("nodes: [{name: n1, capacity: {vcore: 4}}, {name: n2, capacity: {vcore: 4}}]\n"
+            "applications:\n  - id: g\n    " + queue + "\n"
+            f"    taskGroups: [{{name: w, minMember: {members}, minResource: {{vcore: {vcore}}}}}]\n"
+            "    asks: [{priority: 1, resources: {vcore: 1}}]\n")
+
+
 CATALOGUE: dict[str, list[Case]] = {
     # ---- decoding: how YuniKorn's decoder reads the YAML -------------------------------------
     "PRIO001": [case(tree("- name: a\n  maxApplications: 5"), 7, tree("- name: a\n  maxapplications: 5"))],
@@ -493,6 +504,15 @@ CATALOGUE: dict[str, list[Case]] = {
     "PRIO312": [case({"a.yaml": pc("metadata:\n  name: standard\nvalue: 1000\n"), "b.yaml": pc("metadata:\n  name: standard\nvalue: 1500\n")}, 5,
                      {"a.yaml": pc("metadata:\n  name: standard\nvalue: 1000\n"), "b.yaml": pc("metadata:\n  name: standard\nvalue: 1000\n")},
                      file="b.yaml")],
+    # gang applications of a snapshot against the config (lint/rules/gangs.py), reported in the snapshot
+    "PRIO801": [case({"snap.yaml": _gang_snap("queue: root.fair"), "queues.yaml": GANG_QUEUES}, 4,
+                     {"snap.yaml": _gang_snap("queue: root.fifo"), "queues.yaml": GANG_QUEUES}, file="snap.yaml")],
+    "PRIO802": [case({"snap.yaml": _gang_snap("queue: root.small", members=3), "queues.yaml": GANG_QUEUES}, 5,
+                     {"snap.yaml": _gang_snap("queue: root.small", members=2), "queues.yaml": GANG_QUEUES}, file="snap.yaml")],
+    "PRIO803": [case({"snap.yaml": _gang_snap("queue: root.fifo", members=5), "queues.yaml": GANG_QUEUES}, 5,
+                     {"snap.yaml": _gang_snap("queue: root.fifo", members=4), "queues.yaml": GANG_QUEUES}, file="snap.yaml"),
+                case({"snap.yaml": _gang_snap("queue: root.fifo", vcore=5), "queues.yaml": GANG_QUEUES}, 5,
+                     {"snap.yaml": _gang_snap("queue: root.fifo", vcore=4), "queues.yaml": GANG_QUEUES}, file="snap.yaml")],
     "PRIO313": [case(pc("metadata:\n  name: a\nvalue: 1\nglobaldefault: true\n"), 6, pc("metadata:\n  name: a\nvalue: 1\nglobalDefault: true\n"))],
     "PRIO314": [
         case(pc("metadata:\n  name: tier1\nvalue: 4000\n", "scheduling.k8s.io/v1beta1"), 1, pc("metadata:\n  name: tier1\nvalue: 4000\n")),

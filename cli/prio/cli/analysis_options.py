@@ -19,8 +19,8 @@ _DECLS = (
     Arg("inputs", "INPUT", "Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses, an Armada scenario, Kueue objects, in any "
                            "order (recognised by content). None: the bundled walkthrough."),
     Opt("sample", ("--sample",), "Use a bundled sample: walkthrough (the default), batch, mistakes, yunikorn-configs, "
-                                 "priorityclasses, pods, preemption, cluster, quota, armada-current, armada-scenario, armada-reports, kueue, volcano (an unknown "
-                                 "name lists them all).", metavar="NAME"),
+                                 "priorityclasses, pods, preemption, cluster, quota, gang, armada-current, armada-scenario, armada-reports, kueue, volcano "
+                                 "(an unknown name lists them all).", metavar="NAME"),
     Opt("output", ("-o", "--output"), help_text("explain", "Default from PRIO_OUTPUT"), metavar="FORMAT"),
     Opt("color", ("--color",), "Colour the table output (auto: on a terminal, unless NO_COLOR is set; default from PRIO_COLOR).",
         choices=color.CHOICES, default=color.CHOICES[0], envvar="PRIO_COLOR"),

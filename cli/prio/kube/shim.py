@@ -259,3 +259,67 @@ def settings(data: dict) -> dict:
     default, false)."""
     return {"generateUniqueAppIds": bool(parse_bool(data.get(GENERATE_UNIQUE_APP_IDS))),
             "disableGangScheduling": bool(parse_bool(data.get(DISABLE_GANG)))}
+
+
+# ---- gang scheduling: the originator pod's annotations ----------------------------------------
+
+GANG_STYLES = ("Soft", "Hard")  # constants.SchedulingPolicyStyleParamValues; anything else is Soft
+
+
+def task_groups(text: str | None) -> list:
+    """GetTaskGroupsFromAnnotation: the annotation's task groups as (name, minMember, minResource:
+    in YuniKorn's units, `cpu` as vcore, plus the `pods: 1` the shim adds to every pod it
+    reports), or [] when the shim takes none: no annotation, JSON that does not decode into its
+    struct, a group without name or minResource, a minMember that is not positive, a negative
+    quantity, or two names for one resource (cpu and vcore, or an explicit pods)."""
+    from prio.kube import quantity as kq
+
+    if not text:
+        return []
+    try:
+        data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=lambda p: p)
+    except (ValueError, _Strict):
+        return []
+    if not isinstance(data, list):  # (null decodes to no task groups, anything else fails)
+        return []
+    out = []
+    for item in data:
+        if not isinstance(item, list):  # (object_pairs_hook: objects come as lists of pairs)
+            return []
+        g = _go_field(item, ("name", "minmember", "minresource"))  # (matched ignoring case)
+        name, members, res = g.get("name"), g.get("minmember", 0), g.get("minresource")
+        if name is not None and not isinstance(name, str):
+            return []
+        if isinstance(members, bool) or not isinstance(members, int) or not -(1 << 31) <= members < (1 << 31):
+            return []  # int32: a fraction, a string or more than int32 does not decode
+        if not name or not isinstance(res, list) or members <= 0:
+            return []
+        minimum = {"pods": 1}
+        for key, text_q in res:
+            if not isinstance(text_q, (str, int, float)) or isinstance(text_q, bool):
+                return []
+            try:
+                k, v = kq.as_sent(str(key), text_q)
+            except kq.QuantityError:
+                return []
+            if k in minimum:  # cpu with vcore, or pods: GetTGResource would let one overwrite the other
+                return []
+            minimum[k] = v
+        out.append((name, members, minimum))
+    return out
+
+
+def scheduling_policy(text: str | None) -> tuple[str, int]:
+    """GetSchedulingPolicyParam: (gangSchedulingStyle, placeholderTimeoutInSeconds) from
+    `key=value` parameters separated by spaces; a malformed part is skipped, a timeout that is not
+    an integer is 0, an unknown style Soft."""
+    style, timeout = "Soft", 0
+    for part in (text or "").split(" "):
+        kv = part.split("=")
+        if len(kv) != 2:
+            continue
+        if kv[0] == "placeholderTimeoutInSeconds":
+            timeout = int(kv[1]) if re.fullmatch(r"[+-]?[0-9]+", kv[1]) and -(1 << 63) <= int(kv[1]) < (1 << 63) else 0
+        elif kv[0] == "gangSchedulingStyle":
+            style = kv[1] if kv[1] in GANG_STYLES else "Soft"
+    return style, timeout

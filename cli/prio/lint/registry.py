@@ -19,6 +19,7 @@ TARGETS = {
     "priorityclass": "one PriorityClass manifest, read (prio.loaders.priorityclasses.PC)",
     "priorityclass-set": "every PriorityClass manifest of the run: (file name, Document) pairs",
     "queues-vs-classes": "a partition's queue tree and the PriorityClasses defined: (root, classes)",
+    "queues-vs-snapshot": "a partition's queue tree and a prio snapshot checked with it: (root, snapshot.Snapshot)",
     "armada-queue": "one Armada Queue document: the lint context of its items",
     "armada-scenario": "one Armada scenario for the current scheduler: its Document",
     "kueue": "one Kueue object (ResourceFlavor, Cohort, ClusterQueue, LocalQueue, ...): its Document",

@@ -170,12 +170,16 @@ def check_paths(paths: list[str], options: Options | None = None):
             below[p] = found
         todo += [f for f in found if f not in todo]
     done: set = set()
+    snapshots: list = []  # (path, name, result) of prio snapshots named: their gangs against the configs
     for path in todo:
         try:
             src = source.read(path)
             res = check_text(src.name, src.text, found=path not in named, release=release)
         except InputError as e:
             errors.append(e)
+            continue
+        if not res.checked and path in named and _snapshots(res.units):
+            snapshots.append((path, src.name, res, len(errors)))  # checked against the run's queue configs, if any (below)
             continue
         if not res.checked:
             if path in named:  # named explicitly: saying "no problems" about it would be a lie
@@ -186,6 +190,14 @@ def check_paths(paths: list[str], options: Options | None = None):
             continue
         done.add(path)
         report.files.append(src.name)
+        results.append(res)
+    with_config = any(u.kind == "queues" for r in results for u in r.units)
+    for _, name, res, at in reversed(snapshots) if not with_config else ():
+        # alone, nothing in it is checked: saying "no problems" about it would be a lie (said in its place)
+        errors.insert(at, _not_validated(name, res))
+    for path, name, res, _ in snapshots if with_config else ():
+        done.add(path)
+        report.files.append(name)
         results.append(res)
     for d, found in below.items():
         if not any(f in done for f in found):
@@ -222,12 +234,42 @@ def set_issues(files) -> list:
         from prio.lint.rules.volcano import set_issues as volcano_set_issues
 
         found += volcano_set_issues([(name, u.doc) for name, units in files for u in units if u.kind == "volcano"])
+    found += _gang_issues(files)
     classes = classes_from_docs(pcs)
     if classes:
         for name, units in files:
             for u in units:
                 if u.kind == "queues" and isinstance(u.doc.data, dict):
                     found += [(name, u.doc, i) for i in cross_check_issues(queues_loader.decode(u.doc), classes)]
+    return found
+
+
+def _snapshots(units) -> list:
+    """The prio snapshots (native format) among a file's units."""
+    from prio.io.documents import kind_of
+
+    return [u for u in units if u.kind == "other" and isinstance(u.doc.data, dict) and kind_of(u.doc.data) == "native"]
+
+
+def _gang_issues(files) -> list:
+    """Each prio snapshot of the run against each queue config of the run: its gang applications
+    (PRIO801-PRIO803), reported in the snapshot. A snapshot prio cannot read is left to the
+    commands that read it."""
+    from prio.errors import InputError
+    from prio.lint.rules import gangs
+    from prio.loaders import native
+
+    confs = [queues_loader.decode(u.doc) for _, units in files for u in units if u.kind == "queues" and isinstance(u.doc.data, dict)]
+    found = []
+    for name, units in files:
+        for u in _snapshots(units) if confs else ():
+            try:
+                snap = native.load(name, u.doc)
+            except InputError:
+                continue
+            if any(a.task_groups for a in snap.apps):
+                for conf in confs:
+                    found += [(name, u.doc, i) for i in gangs.issues(conf, snap)]
     return found
 
 

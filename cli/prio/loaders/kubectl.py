@@ -49,7 +49,7 @@ from prio.kube.priorityclass import ResolveError, catalogue, resolve_class
 from prio.loaders.reader import parse_time, to_ns
 from prio.loaders.reader import Reader
 from prio.yunikorn import resources
-from prio.yunikorn.snapshot import Allocation, App, Ask, Node, Snapshot
+from prio.yunikorn.snapshot import Allocation, App, Ask, Node, Snapshot, TaskGroup
 from prio.io.document import Document
 from prio.io.recognise import NOT_POD_LISTS, is_node, is_pod, is_pod_list  # noqa: F401 - recognised by shape
 from prio.values import count
@@ -510,6 +510,7 @@ def _applications(name: str, pods: list, counts: dict) -> tuple[list, set]:
             first[rec.app_id] = rec
             if not rec.placeholder:
                 originators[rec.app_id] = rec
+            _gang_fields(apps[rec.app_id], rec.tags)
         elif rec.queue != first[rec.app_id].queue:
             disagree.add(rec.app_id)
         if rec.app_id not in originators and not rec.placeholder and rec.uid and rec.uid in first[rec.app_id].owners:
@@ -540,6 +541,15 @@ def _applications(name: str, pods: list, counts: dict) -> tuple[list, set]:
         app.asks.append(Ask(ask_id, rec.priority, rec.resources, when, rec.order, rec.preemption_policy, originator,
                             rec.task_group, rec.placeholder, rec.required_node, rec.constraints))
     return list(apps.values()), disagree
+
+
+def _gang_fields(app: App, tags: dict) -> None:
+    """The application's task groups, style and placeholder timeout, from the annotations of the
+    pod it was created from (the shim's getAppMetadata; none when gang scheduling is disabled)."""
+    app.task_groups = [TaskGroup(*g) for g in shim.task_groups(tags.get(shim.TASK_GROUPS))]
+    if app.task_groups:
+        app.gang_style, timeout = shim.scheduling_policy(tags.get(shim.SCHEDULING_POLICY))
+        app.placeholder_timeout = timeout if timeout > 0 else 0
 
 
 def _notes(counts: dict, disagree: set, skipped: dict, other_kinds: dict) -> list:

@@ -10,13 +10,14 @@ from prio.io.recognise import is_native  # noqa: F401 - recognised by shape
 from prio.kube.priorityclass import PREEMPTION_POLICIES, PriorityClass, ResolveError, resolve
 from prio.io import caps
 from prio.loaders.reader import Reader, parse_time, to_ns
-from prio.values import INT32_MAX, INT32_MIN
+from prio.values import INT32_MAX, INT32_MIN, go_duration_seconds
 from prio.yunikorn import resources
 from prio.yunikorn.nodes import unschedulable_note
-from prio.yunikorn.snapshot import DEFAULT_SUBMIT_NS, SECOND_NS, Allocation, App, Ask, Node, Snapshot
+from prio.yunikorn.snapshot import DEFAULT_SUBMIT_NS, SECOND_NS, Allocation, App, Ask, Node, Snapshot, TaskGroup
 
-TOP = ("partition", "capacity", "priorityClasses", "applications", "nodes")
-APP = ("id", "queue", "submitTime", "allocated", "asks", "state", "user", "groups", "allocations", "rejectedMessage", "tags")
+TOP = ("partition", "capacity", "priorityClasses", "applications", "nodes", "horizon")
+APP = ("id", "queue", "submitTime", "allocated", "asks", "state", "user", "groups", "allocations", "rejectedMessage", "tags",
+       "taskGroups", "gangSchedulingStyle", "placeholderTimeoutInSeconds")
 ASK = ("id", "priority", "priorityClassName", "resources", "createTime", "count", "preemptionPolicy", "originator",
        "taskGroup", "placeholder", "requiredNode",
        "nodeSelector", "affinity", "tolerations")
@@ -70,6 +71,8 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
     if data.get("capacity") is not None:
         snap.capacity = r.resources(("capacity",), data["capacity"])
     snap.priority_classes = priority_classes(r, data.get("priorityClasses"), ("priorityClasses",)) + list(extra_classes)
+    if data.get("horizon") is not None:
+        snap.horizon = _horizon(r, data["horizon"])
     if data.get("nodes") is not None:
         snap.nodes = nodes(r, data["nodes"])
         said = unschedulable_note(snap.nodes)
@@ -125,6 +128,8 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
             app.queue_raw = queue  # the provided rule reads the case of "root." as written
         if a.get("tags") is not None:
             app.tags = _tags(r, ap + ("tags",), a["tags"], app_id)
+        if a.get("taskGroups") is not None or "gangSchedulingStyle" in a or "placeholderTimeoutInSeconds" in a:
+            _gang_app(r, ap, a, app)
         if rejected:
             app.rejected = str(a.get("rejectedMessage") or f"application {app_id} was rejected by YuniKorn (state: Rejected)")
         if a.get("allocations") is not None:
@@ -339,6 +344,56 @@ def _task_fields(r: Reader, path, k: dict) -> tuple:
         out.append(v)
     return (_flag(r, path + ("originator",), k.get("originator"), False), out[0],
             _flag(r, path + ("placeholder",), k.get("placeholder"), False), out[1])
+
+
+def _horizon(r: Reader, value) -> float:
+    """The snapshot's `horizon`: seconds (a number) or a Go duration, not negative."""
+    if isinstance(value, bool):
+        secs = None
+    elif isinstance(value, (int, float)):
+        secs = float(value)
+    else:
+        secs = go_duration_seconds(str(value))
+    if secs is None or secs < 0:
+        r.fail(("horizon",), f"horizon must be a number of seconds or a duration like 15m, found {value!r}")
+    return secs
+
+
+def _gang_app(r: Reader, ap, a: dict, app: App) -> None:
+    """A gang application's fields: its task groups (name, minMember, minResource: unique names,
+    a whole minMember of at least 1, as the shim accepts them), style and placeholder timeout."""
+    groups = a.get("taskGroups")
+    if groups is not None:
+        if not isinstance(groups, list):
+            r.fail(ap + ("taskGroups",), f"application {app.id}: taskGroups must be a list of {{name, minMember, minResource}}")
+        names = set()
+        for j, g in enumerate(groups):
+            gp = ap + ("taskGroups", j)
+            if not isinstance(g, dict):
+                r.fail(gp, "a task group is a mapping with name, minMember and minResource")
+            r.check_keys(gp, g, ("name", "minMember", "minResource"), "a task group")
+            name = g.get("name")
+            if not isinstance(name, str) or not name:
+                r.fail(gp, f"application {app.id}: a task group needs a name")
+            if name in names:
+                r.fail(gp + ("name",), f"application {app.id}: task group {name!r} appears twice")
+            names.add(name)
+            n = g.get("minMember")
+            if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+                r.fail(gp + ("minMember",) if "minMember" in g else gp,
+                       f"task group {name}: minMember must be a whole number of at least 1 (the shim refuses others), found {n!r}")
+            if not isinstance(g.get("minResource"), dict):
+                r.fail(gp + ("minResource",) if "minResource" in g else gp,
+                       f"task group {name}: minResource must be a mapping of resource name to quantity")
+            app.task_groups.append(TaskGroup(name, n, r.resources(gp + ("minResource",), g["minResource"])))
+    style = a.get("gangSchedulingStyle")
+    if style is not None and not isinstance(style, str):
+        r.fail(ap + ("gangSchedulingStyle",), f"gangSchedulingStyle must be Soft or Hard, found {style!r}")
+    app.gang_style = "Hard" if style == "Hard" else "Soft"  # the shim: anything but Hard is Soft
+    t = a.get("placeholderTimeoutInSeconds")
+    if t is not None and (isinstance(t, bool) or not isinstance(t, int)):
+        r.fail(ap + ("placeholderTimeoutInSeconds",), f"placeholderTimeoutInSeconds must be a whole number of seconds, found {t!r}")
+    app.placeholder_timeout = t if t and t > 0 else 0
 
 
 def _tags(r: Reader, path, value, app_id: str) -> dict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from typing import NamedTuple
 
 from prio.render.jsontext import jstr
 from prio.render.printable import for_terminal
@@ -63,6 +64,45 @@ def preemption_rows(eng) -> list:
 PREEMPTION_HEAD = ("before step", "ask", "application", "queue", "node", "victims (in YuniKorn's order)", "note")
 
 
+def gang_cell(view, n: int) -> str:
+    """A step's gang column: `placeholder GROUP`, `GROUP, replaces ID` or the task group."""
+    g = view.steps.get(n) if view is not None else None
+    if g is None:
+        return ""
+    placeholder, group, replaces = g
+    if placeholder:
+        return f"placeholder {group}"
+    return f"{group}, replaces {replaces}" if replaces else group
+
+
+def gang_event_rows(view) -> list:
+    """(before step, application, queue, what happened) per placeholder release or timeout."""
+    out = []
+    for e in view.events if view is not None else ():
+        b = e.body
+        if e.kind == "timeout":
+            what = f"{b['style']} timeout ({b['phase']}) at {b['at']} s"
+            if b["released"]:
+                what += ": released " + ", ".join(b["released"])
+            if b["cancelled"]:
+                what += ("; " if b["released"] else ": ") + "cancelled " + ", ".join(b["cancelled"])
+        else:
+            what = f"task group {b['taskGroup']}: a real pod is larger than its placeholders, released " + ", ".join(b["placeholders"])
+        out.append((str(e.step), b["application"], b["queue"], what))
+    return out
+
+
+GANG_EVENT_HEAD = ("before step", "application", "queue", "what happened")
+GANG_HEAD = ("application", "state", "real pods sent", "placeholders pending", "placeholders held", "timeout at")
+
+
+def gang_rows(view) -> list:
+    """One row per gang application: the corpus's `gangs` summary."""
+    return [(g["application"], g["state"], "yes" if g["realAsksSent"] else "no", ", ".join(g["placeholdersPending"]) or "-",
+             ", ".join(g["placeholdersHeld"]) or "-", "-" if g["timeoutAt"] is None else f"{g['timeoutAt']} s")
+            for g in view.summary] if view is not None else []
+
+
 def rejected_rows(eng):
     return [(r.queue, r.application, r.reason.replace("\n", "; ")) for r in getattr(eng, "rejected", ())]
 
@@ -77,7 +117,7 @@ def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = N
     the line that says --steps ended the run with asks still pending."""
     if fmt == "json":
         yield from _json(steps, unscheduled, getattr(eng, "rejected", ()), getattr(eng, "step_nodes", None),
-                         getattr(eng, "tied_leftovers", None), getattr(eng, "preemptions", None))
+                         getattr(eng, "tied_leftovers", None), getattr(eng, "preemptions", None), gang_view(eng))
         return
     if not steps and stopped and not unscheduled and not rejected_rows(eng):  # --steps 0: not "nothing to schedule"
         yield stopped + "\n"
@@ -104,20 +144,56 @@ def _preemption_json(p) -> str:
     return json.dumps({"step": p.step, "preemption": body, **({"tie": True} if p.tie else {})})
 
 
-def _json(steps, unscheduled, rejected=(), step_nodes=None, tied=None, preemptions=None):
+def gang_view(eng):
+    """What a run with gang applications adds to its output (GangView), or None without gangs."""
+    if not getattr(eng, "gangs", None):
+        return None
+    from prio.yunikorn import gangs
+
+    return GangView(eng.gang_steps, list(eng.gang_events), gangs.placeholder_ids(eng), gangs.summary(eng))
+
+
+class GangView(NamedTuple):
+    steps: dict  # step number -> (placeholder, task group, the placeholder it replaces)
+    events: list  # gangs.Event: releases and timeouts, each before its step
+    placeholders: set  # (application, ask) of every placeholder
+    summary: list  # one dict per gang application (the corpus's `gangs`)
+
+
+def _event_json(e) -> str:
+    return json.dumps({"step": e.step, e.kind: e.body})
+
+
+def _gang_fields(g) -> str:
+    """A step's gang fields in JSON (after its node), from GangView.steps' entry."""
+    placeholder, group, replaces = g
+    out = ', "placeholder": true' if placeholder else ""
+    if group:
+        out += ', "taskGroup": ' + json.dumps(group)
+    if replaces:
+        out += ', "replaces": ' + json.dumps(replaces)
+    return out
+
+
+def _json(steps, unscheduled, rejected=(), step_nodes=None, tied=None, preemptions=None, gangs=None):
     """`step_nodes`: step number -> the node it placed on, when nodes are modelled; `tied`:
     (application, ask) of unscheduled asks whose reservation after the last step was a tied
-    choice (they carry "tie": true)."""
+    choice (they carry "tie": true); `gangs`: the GangView of a run with gang applications."""
     dumps = json.dumps
     yield '{"steps": ['
     sep = "\n  "
     memo: dict = {}  # queue paths and application ids repeat: their JSON once each
     batch: list = []  # steps are yielded a few thousand at a time: a million yields cost more
     out = batch.append
-    pending = list(preemptions or ())  # in the order they happened, each before its step
+    # in the order they happened, each before its step
+    pending = [(p.step, _preemption_json, p) for p in preemptions or ()]
+    if gangs is not None:
+        pending = sorted(pending + [(e.step, _event_json, e) for e in gangs.events], key=lambda t: t[0])
+    gang_steps = gangs.steps if gangs is not None else None
     for n, queue, app, ask, priority, changes, tie, note in steps:  # a Step, unpacked: no attribute lookups
-        while pending and pending[0].step <= n:
-            out(sep + _preemption_json(pending.pop(0)))
+        while pending and pending[0][0] <= n:
+            _, show, p = pending.pop(0)
+            out(sep + show(p))
             sep = ",\n  "
         q = memo.get(queue)
         if q is None:
@@ -137,14 +213,16 @@ def _json(steps, unscheduled, rejected=(), step_nodes=None, tied=None, preemptio
             ch = ", ".join(parts) + "]" + (', "tie": true' if tie else "") + (', "note": ' + jstr(note) if note else "")
         if step_nodes:
             ch += ', "node": ' + jstr(step_nodes.get(n, ""))
+        if gang_steps and n in gang_steps:
+            ch += _gang_fields(gang_steps[n])
         out('%s{"step": %d, "queue": %s, "application": %s, "ask": %s, "priority": %d, "changes": [%s}' % (
             sep, n, q, a, jstr(ask), priority, ch))
         sep = ",\n  "
         if len(batch) >= 4096:
             yield "".join(batch)
             batch.clear()
-    for p in pending:  # after the last allocation
-        out(sep + _preemption_json(p))
+    for _, show, p in pending:  # after the last allocation
+        out(sep + show(p))
         sep = ",\n  "
     yield "".join(batch)
     yield '\n ],\n "unscheduled": ['
@@ -155,9 +233,13 @@ def _json(steps, unscheduled, rejected=(), step_nodes=None, tied=None, preemptio
                  **predicate_fields(why)}
         if tied and (u.application, u.ask) in tied:
             entry["tie"] = True
+        if gangs is not None and (u.application, u.ask) in gangs.placeholders:
+            entry["placeholder"] = True
         yield sep + dumps(entry)
         sep = ",\n  "
     yield "\n ]"
+    if gangs is not None:
+        yield ',\n "gangs": [' + ",".join("\n  " + dumps(g) for g in gangs.summary) + "\n ]"
     if rejected:
         yield ',\n "rejected": [' + ",".join("\n  " + dumps({"application": r.application, "queue": r.queue, "reason": r.reason})
                                              for r in rejected) + "\n ]"
@@ -173,7 +255,12 @@ def _tabular(steps, unscheduled, eng, tablefmt, more=""):
         out.append("Nothing was placed: no pending ask fits (see Unscheduled below).")
     elif steps:
         nodes = getattr(eng, "step_nodes", None)
-        if nodes:  # nodes are modelled: where each ask goes
+        view = gang_view(eng)
+        if view is not None:  # gangs: each step's placeholder, task group and what it replaces
+            out.append(grid([(f"{s.step}{marks(s)}", s.queue, s.application, s.ask, f"P{s.priority}", nodes.get(s.step, "") if nodes else "",
+                              gang_cell(view, s.step), changes_text(s.changes)) for s in steps],
+                            ("step", "queue", "application", "ask", "priority", "node", "gang", "priority changes"), tablefmt))
+        elif nodes:  # nodes are modelled: where each ask goes
             out.append(grid([(f"{s.step}{marks(s)}", s.queue, s.application, s.ask, f"P{s.priority}", nodes.get(s.step, ""), changes_text(s.changes)) for s in steps],
                             ("step", "queue", "application", "ask", "priority", "node", "priority changes"), tablefmt))
         else:
@@ -187,6 +274,13 @@ def _tabular(steps, unscheduled, eng, tablefmt, more=""):
     if preemption_rows(eng):
         out.append(f"\n\n{h}Preemptions\n")
         out.append(grid(preemption_rows(eng), PREEMPTION_HEAD, tablefmt))
+    view = gang_view(eng)
+    if gang_event_rows(view):
+        out.append(f"\n\n{h}Placeholder releases and timeouts\n")
+        out.append(grid(gang_event_rows(view), GANG_EVENT_HEAD, tablefmt))
+    if gang_rows(view):
+        out.append(f"\n\n{h}Gangs\n")
+        out.append(grid(gang_rows(view), GANG_HEAD, tablefmt))
     if summary_rows(eng):
         out.append(f"\n\n{h}Per queue\n")
         out.append(grid(summary_rows(eng), ("queue", "placed", "first step", "last step"), tablefmt))
@@ -222,13 +316,18 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
     t.add_column("ask", overflow="fold", ratio=2)
     t.add_column("priority", justify="right", no_wrap=True, min_width=max((len(f"P{s.priority}") for s in steps), default=8))
     nodes = getattr(eng, "step_nodes", None)
+    view = gang_view(eng)
     if nodes:  # nodes are modelled: where each ask goes
         t.add_column("node", overflow="fold", ratio=1)
+    if view is not None:
+        t.add_column("gang", overflow="fold", ratio=2)
     t.add_column("priority changes", overflow="fold", ratio=3)
     for s in steps:
         cells = [f"{s.step}{marks(s)}", DottedPath(s.queue), escape(s.application), escape(s.ask), f"[bold cyan]P{s.priority}[/]"]
         if nodes:
             cells.append(escape(nodes.get(s.step, "")))
+        if view is not None:
+            cells.append(escape(gang_cell(view, s.step)))
         t.add_row(*cells, "\n".join(f"{escape(short(q))}: {_show(a)} -> " + ("[dim]n/a[/]" if b is None else str(b)) for q, a, b in s.changes))
     if steps:
         fit.fit(con, t, [fit.NUM, fit.PATH, fit.ID, fit.ID, fit.NUM, *([fit.ID] if nodes else []), fit.TEXT])
@@ -245,6 +344,16 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
             pt.add_row(*(escape(x) for x in row))
         con.print()
         con.print(pt)
+    for title, head, rows in (("Placeholder releases and timeouts", GANG_EVENT_HEAD, gang_event_rows(view)),
+                              ("Gangs", GANG_HEAD, gang_rows(view))):
+        if rows:
+            gt = Table(title=title, title_justify="left")
+            for c in head:
+                gt.add_column(c, overflow="fold")
+            for row in rows:
+                gt.add_row(*(escape(x) for x in row))
+            con.print()
+            con.print(gt)
     st = Table(title="Per queue", title_justify="left")
     for c in ("queue", "placed", "first step", "last step"):
         st.add_column(c, overflow="fold", justify="left" if c == "queue" else "right", no_wrap=c != "queue")

@@ -115,6 +115,12 @@ def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None, placed=None) -> 
             row["groups"] = [names.group(g) for g in a.groups]
         if a.tags:  # what the resource manager submitted it with (tag rules read them)
             row["tags"] = _tags(a.tags, names)
+        if a.task_groups:  # a gang application: its task groups, style and placeholder timeout
+            row["taskGroups"] = [{"name": g.name, "minMember": g.min_member, "minResource": resources(g.min_resource)}
+                                 for g in a.task_groups]
+            row["gangSchedulingStyle"] = a.gang_style
+            if a.placeholder_timeout:
+                row["placeholderTimeoutInSeconds"] = a.placeholder_timeout
         if not queue:
             del row["queue"]  # none named: placement decides
         if a.rejected is not None:  # YuniKorn refused it: kept as refused, with its reason

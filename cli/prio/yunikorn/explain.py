@@ -277,6 +277,14 @@ def why_ask(make_engine, ask: str, behind: str | None = None, facts: dict | None
         facts["preemption"] = {"node": made_room.node, "victims": list(made_room.victims), "beforeStep": made_room.step}
         lines.append(f"It is placed only because YuniKorn preempted {', '.join(made_room.victims)} on {made_room.node} for it "
                      f"(before step {made_room.step}); the node was reserved for it.")
+    if getattr(eng, "gangs", None):
+        from prio.yunikorn.gangs import explain_lines
+
+        more, complete = explain_lines(eng, target[0], target[1], n)
+        lines += more
+        if complete and other is None:
+            facts["rule"] = "placeholderReplaced"
+            return lines
     if other is None:
         if n == 1:
             facts["rule"] = "first"

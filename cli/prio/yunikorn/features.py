@@ -42,18 +42,19 @@ PREDICATES = "node-predicates"
 REQUIRED_NODE = "required-node"
 USER_LIMITS = "user-group-limits"
 PREEMPTION_IN_RUN = "preemption-in-the-run"
+GANGS = "gang-applications"  # task groups, placeholders, replacement, timeouts (gangs.py)
 
 # Every feature above; a new one joins here and in used(), and no fast run's SUPPORTS names it
 # until that run is taught it (tests/yunikorn/test_features.py fails until someone decides).
 ALL = frozenset({OFFSET, FENCE, FAIR_SORT, PRIORITY_SORT_OFF, CAPACITY, QUEUE_MAX, MAXAPPS, GUARANTEED, STOPPED,
                  REST_USAGE, FAIR_MAX_MISALIGNED, SIBLINGS_OVER_20, RUNNING, TYPES, OTHER_TYPES, PARTIAL_ASKS,
                  NOT_POSITIVE_ASKS, NEGATIVE_USAGE, ZERO_FAIR_MAX, NODES, UNSCHEDULABLE_NODES, PREDICATES, REQUIRED_NODE,
-                 USER_LIMITS, PREEMPTION_IN_RUN})
+                 USER_LIMITS, PREEMPTION_IN_RUN, GANGS})
 
 
 # What only the reference engine schedules: YuniKorn's preemption inside the run, asks with a
-# required node.
-REFERENCE_ONLY = frozenset({PREEMPTION_IN_RUN, REQUIRED_NODE})
+# required node, gangs.
+REFERENCE_ONLY = frozenset({PREEMPTION_IN_RUN, REQUIRED_NODE, GANGS})
 
 
 def used(eng) -> frozenset:
@@ -85,6 +86,8 @@ def used(eng) -> frozenset:
         out.add(USER_LIMITS)
     if preemption_in_run(eng):
         out.add(PREEMPTION_IN_RUN)
+    if eng.gangs:
+        out.add(GANGS)
     for q in eng.root.walk():
         if q.offset and not q.fenced:
             out.add(OFFSET)

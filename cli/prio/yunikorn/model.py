@@ -12,8 +12,9 @@ O(1) max update, removing is amortised O(log n).
 
 Nodes (with reservations) and user/group limits are the reference engine's (reference.py): the
 model holds the nodes with what already runs on them (nodes.Cluster) and the limits with the
-users' and groups' usage (ugm.Usage). Without nodes the capacity is one pool. No placeholders or
-preemption. Headroom only shrinks and running applications only grow in
+users' and groups' usage (ugm.Usage). Without nodes the capacity is one pool. A gang
+application's placeholders and held-back real asks are gangs.py's (the reference engine runs them).
+No preemption. Headroom only shrinks and running applications only grow in
 this model, so an ask that does not fit, or an application over maxapplications, never will: it
 is set aside at once with its reason and never scanned again.
 
@@ -31,7 +32,7 @@ from prio.yunikorn.gosort import BLOCK
 from prio.yunikorn.maxtracker import MaxTracker
 from prio.yunikorn.nodes import Cluster
 from prio.errors import InputError
-from prio.yunikorn import acl
+from prio.yunikorn import acl, gangs
 from prio.yunikorn.placement import RECOVERY_QUEUE, Rejected, place
 from prio.yunikorn.reference import (considered_groups, fair_max_misaligned, fair_share, headroom_misfit,
                                      maxapplications_reached, path_to_root, priority_value_by_policy)
@@ -127,6 +128,12 @@ class Model:
         # that creates nothing now finds it), so they are forgotten then.
         placed: dict = {}
         closed = rules is not None and acl.nobody_may_submit(root)  # said with each rejection
+        # gang applications: id(AppState) -> gangs.Gang; the gang fields of each step (step ->
+        # (placeholder, task group, the placeholder it replaces)); releases and timeouts (gangs.Event)
+        self.gangs: dict = {}
+        self.gang_steps: dict = {}
+        self.gang_events: list = []
+        self.gang_hooks = gangs.GangRun  # what the reference engine runs them with
         for app in snapshot.apps:
             if app.rejected is not None:  # YuniKorn already refused it (a live server, state: Rejected)
                 self.rejected.append(Rejected(app.id, app.queue, app.rejected))
@@ -155,7 +162,16 @@ class Model:
                 placed.clear()
             else:
                 placed[seen] = path
+            if app.task_groups:  # a gang application (reference engine only: features.GANGS)
+                refused = gangs.refusal(leaf, app)
+                if refused is not None:
+                    self.rejected.append(Rejected(app.id, leaf.path, refused))
+                    self._attach_new_queues(leaf)
+                    continue
+                app = gangs.with_placeholders(app, snapshot.priority_classes)
             st = AppState(app, leaf, self.ask_shapes)
+            if app.task_groups:
+                self.gangs[id(st)] = gangs.withhold(st)
             self._attach_new_queues(leaf)
             self.apps.append(st)
             leaf.apps.append(st)
@@ -240,6 +256,8 @@ class Model:
     def _add_app(self, st: AppState) -> None:
         leaf = st.leaf
         n = len(st.asks)
+        if self.gangs and id(st) in self.gangs:  # the real asks the shim holds back are not live
+            n -= len(self.gangs[id(st)].hidden)
         q = leaf
         while q is not None:
             for k, v in st.pending.items():

@@ -48,6 +48,14 @@ and prio's own for what its model adds:
   (`codes`); a reason of another code (no room on the nodes that admit the ask) carries them too.
 - ``NoCapacity``: the cluster capacity (root's max, the snapshot's ``capacity``) is used up: in
   YuniKorn the ask would wait for a node; prio has one pool and nothing is released.
+- ``GangIncomplete``: a real pod of a gang application the shim still holds back: not every
+  task group has its minMember placeholders allocated (the shim's onReservationStateChange); prio
+  names the first group short of them and why its next placeholder waits.
+- ``GangFailed``: the gang's placeholder timer fired with style Hard while it reserved: the shim
+  failed the application, its pods are never handed over (timeoutPlaceholderProcessing).
+- ``PlaceholderCancelled``: a placeholder the timer removed before it was ever allocated.
+- ``GangRejected``: a gang application YuniKorn refuses at submission (its leaf sorts `fair`, or
+  its whole task group request is over a queue's max: PartitionContext.AddApplication).
 - ``QueueStopped``: a queue on the path is Stopped (REST dumps).
 - ``NotReached``: the simulation stopped before the ask (``--steps``).
 - ``Unknown``: a sentence this module does not know (a newer engine): the sentence is kept.
@@ -82,6 +90,10 @@ CODES = {
     "AffinityConflict": ("pod affinity terms conflict", "the shim's NodeAffinity PreFilter (the terms name no node)"),
     "RequiredNodeMismatch": ("not the pod's required node", "YuniKorn's core: an ask with a required node goes there or nowhere"),
     "NoCapacity": ("No capacity left", "prio: the cluster capacity is used up (one pool, nothing released)"),
+    "GangIncomplete": ("Gang waits for its placeholders", "the shim's onReservationStateChange: real pods go in once every task group has its placeholders"),
+    "GangFailed": ("Gang failed: Hard placeholder timeout", "YuniKorn's timeoutPlaceholderProcessing (gangSchedulingStyle Hard)"),
+    "PlaceholderCancelled": ("Placeholder cancelled by the placeholder timeout", "YuniKorn's timeoutPlaceholderProcessing"),
+    "GangRejected": ("Gang rejected at submission", "YuniKorn's PartitionContext.AddApplication (task group checks)"),
     "QueueStopped": ("Queue is stopped", "prio: a Stopped queue is never scheduled"),
     "NotReached": ("Not reached", "prio: the simulation stopped before it (--steps)"),
     "Unknown": ("Not placed", "prio: a reason this version does not classify"),
@@ -118,6 +130,10 @@ class _Patterns:
         maxapps=r"^maxapplications (\d+) of (\S+) reached \((\d+) running\)",
         fit=r"^does not fit (?:the cluster capacity|max of (\S+)): needs (\S+) (\S+), (\S+) of (\S+) left",
         stopped=r"^queue (\S+) is Stopped",
+        gang_waits=r"^gang (\S+) waits: (\d+) of (\d+) (\S+) placeholders allocated",
+        gang_failed=r"^gang (\S+) failed \(Hard placeholder timeout\)",
+        cancelled=r"^placeholder cancelled by the placeholder timeout of gang (\S+)",
+        gang_refused=r"^queue (\S+) cannot (?:run|fit) application \S+(?::| with) task group request",
         ugm_quota=r"^(user|group) (\S+) quota in (\S+) exceeded: needs (\S+) (\S+), (\S+) of (\S+) left",
         ugm_apps=r"^(user|group) (\S+) maxapplications (\d+) of (\S+) reached \((\d+) running\)",
         too_big=r"^larger than every node(?:: needs (\S+) (\S+), the largest node has (\S+))?",
@@ -227,6 +243,16 @@ def _classify(detail: str) -> Reason:
     m = _P.stopped.match(detail)
     if m:
         return Reason("QueueStopped", f"{CODES['QueueStopped'][0]}: {m.group(1)}", detail, m.group(1))
+    m = _P.gang_waits.match(detail)
+    if m:
+        app, have, need, group = m.groups()
+        return Reason("GangIncomplete", f"{CODES['GangIncomplete'][0]}: gang {app} has {have} of {need} {group} placeholders", detail)
+    m = _P.gang_failed.match(detail)
+    if m:
+        return Reason("GangFailed", f"{CODES['GangFailed'][0]}: gang {m.group(1)}", detail)
+    m = _P.cancelled.match(detail)
+    if m:
+        return Reason("PlaceholderCancelled", f"{CODES['PlaceholderCancelled'][0]} of gang {m.group(1)}", detail)
     return Reason("Unknown", detail, detail)
 
 
@@ -239,6 +265,8 @@ def rejected(detail: str, queue: str) -> Reason:
         return Reason("NoSubmitAccess", f"{CODES['NoSubmitAccess'][0]}: {first}", detail, queue)
     if first == BAD_USER:
         return Reason("InvalidUser", f"{CODES['InvalidUser'][0]}: {first}", detail, queue)
+    if _P.gang_refused.match(first):
+        return Reason("GangRejected", f"{CODES['GangRejected'][0]}: {first}", detail, queue)
     return Reason("RejectedByPlacement", f"{CODES['RejectedByPlacement'][0]}: {first}", detail, queue)
 
 

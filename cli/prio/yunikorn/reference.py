@@ -267,6 +267,9 @@ class ReferenceRun:
         for st in eng.apps:
             st.prio = ask_max_priority(st)
         self._init_app_order()
+        self.gangs = None  # gang applications' hooks (gangs.GangRun), when the input has any
+        if eng.gangs:  # (the model hands the hooks over: gangs.py builds on this module)
+            self.gangs = eng.gang_hooks(self)
 
     # -- the walk
     def step(self):
@@ -283,19 +286,36 @@ class ReferenceRun:
             ties: list = []  # leaf first, as the walk unwinds
             notes: list = []
             got = None
+            gang = self.gangs
+            if gang is not None:
+                gang.react()  # the shim's reactions to the cycle before (gangs.py)
             if self.reservations:
                 got = self._try_reserved_queue(self.eng.root, self._holding_queues())
+            if got is None and gang is not None:  # placeholder replacement, before the walk
+                swap = gang.replace()
+                if swap is not None:
+                    st, i, ph = swap
+                    node = self.cluster.by_name.get(ph.node) if self.cluster is not None else None
+                    done = self._allocate(st, i, tuple(earlier), "", node)
+                    gang.replaced(st, i, ph)
+                    return done
             if got is None:
                 got = self._try_queue(self.eng.root, ties, notes)
             if got is None:
                 if self._idle() and self._time_passes():
                     continue  # a quiet cycle: asks that tried preemption may try again
+                if gang is not None and (gang.react() or gang.idle()):
+                    continue  # releases confirmed, pods handed over, or a timer fired
+                if gang is not None:
+                    gang.finish()
                 self._finish(tied)
                 return None
             st, i, node, kind, victims = got
             if kind != ALLOCATE:
                 if kind == RESERVE:
                     self._reserve(st, i, node)
+                    if gang is not None:
+                        gang.reserved(st)
                     if not self.preempting:
                         self._set_aside(st, i, no_room_reason(self.cluster, st, st.asks[i], node))
                         self.node_waiters.add((id(st), i))
@@ -309,7 +329,10 @@ class ReferenceRun:
                     return None
                 continue
             ties = [t for t in reversed(ties) if t not in earlier]
-            return self._allocate(st, i, tuple(earlier + ties), notes[0] if notes else "", node)
+            done = self._allocate(st, i, tuple(earlier + ties), notes[0] if notes else "", node)
+            if gang is not None:
+                gang.allocated(st, i, node)
+            return done
 
     def _idle(self) -> bool:
         """A cycle that allocated nothing and preempted nothing: False when it is the
@@ -454,6 +477,8 @@ class ReferenceRun:
         for i in self.order[id(st)]:
             if st.alloc[i] or i in st.dead:
                 continue
+            if self.gangs is not None and self.gangs.waits(st, i):
+                continue  # Application.canReplace: it waits to take a placeholder's place
             ask = st.asks[i]
             if self.ugm is not None:
                 short = user_misfit(self.ugm, st, ask)

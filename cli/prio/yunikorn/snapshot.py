@@ -47,6 +47,20 @@ class App:
     # The queue exactly as submitted (None: `queue` is it): the provided rule tells a fully
     # qualified name by its case-sensitive "root." prefix before anything is lowercased.
     queue_raw: str | None = None
+    # Gang scheduling (the originator pod's annotations): the task groups (TaskGroup), in order;
+    # a non-empty list makes it a gang application. The style ("Soft" or "Hard") and the
+    # placeholder timeout in seconds (0: YuniKorn's default) of schedulingPolicyParameters.
+    task_groups: list = field(default_factory=list)
+    gang_style: str = "Soft"
+    placeholder_timeout: int = 0
+
+
+class TaskGroup(NamedTuple):
+    """One task group of a gang application: minMember members of minResource each."""
+
+    name: str
+    min_member: int
+    min_resource: dict  # YuniKorn units, one member's
 
 
 @dataclass
@@ -110,6 +124,7 @@ class Snapshot:
     notes: list = field(default_factory=list)  # what the loader assumed, for explanations
     nodes: list | None = None  # Node, when the snapshot lists them (preemption is per node)
     tracked: object = None  # ugm.Served: the users' and groups' usage a live YuniKorn tracks
+    horizon: float = 0.0  # seconds the replay lets pass once idle, for placeholder timeouts (0: none)
 
     def ask_count(self) -> int:
         return sum(len(a.asks) for a in self.apps)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import importlib
 
 MODULES = ("decoding", "structure", "resources", "limits", "acl", "placement", "nodesort",
-           "properties", "priority", "preemption", "priorityclass", "crosscheck", "armada", "armada_current", "kueue", "volcano", "configmap", "suppression", "upgrade")
+           "properties", "priority", "preemption", "priorityclass", "crosscheck", "gangs", "armada", "armada_current", "kueue", "volcano", "configmap",
+           "suppression", "upgrade")
 
 
 def load_all() -> None:

@@ -485,7 +485,8 @@
   function simulateModel() {
     var steps = DATA.steps || [];
     var alloc = [], pre = [];
-    steps.forEach(function (s) { if (s.preemption) pre.push(s); else alloc.push(s); });
+    // (a gang's placeholder releases and timeouts carry no ask: not allocations, not drawn yet)
+    steps.forEach(function (s) { if (s.preemption) pre.push(s); else if (s.ask !== undefined) alloc.push(s); });
     var n = alloc.length;
     var prio = new Int32Array(n), stepNo = new Int32Array(n), prios = new Array(n);
     var queues = [], qid = new Map(), qOf = new Int32Array(n), depth = 0;

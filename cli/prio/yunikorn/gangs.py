@@ -1,0 +1,607 @@
+"""Gang scheduling: task groups, the placeholders YuniKorn's Kubernetes shim creates for them, real
+pods taking their placeholders' place, releases and the placeholder timeout (the shim played as
+../shared/testdata/yunikorn-gangs/README.md states it). Pure: no I/O.
+
+The model side (`with_placeholders`, `refusal`, `Gang`): a gang application (one with task
+groups) gets, for each task group in order, minMember placeholder asks minus the group's running
+placeholders (PlaceholderManager.createAppPlaceholders), each with the group's minResource and
+the originator's priority, created with the application; its real asks are held back (the shim
+hands YuniKorn only the placeholders while the gang reserves) unless it already runs a real pod
+(skipReservationStage). It is refused at submission in a `fair` leaf, or when its whole request
+(GetTGResource) exceeds the max set on its queues (PartitionContext.AddApplication).
+
+The run side (`GangRun`, the reference engine's hooks): placeholder replacement before the walk
+in each cycle (Application.tryPlaceholderAllocate), the walk's skip of real asks that wait to
+replace (Application.canReplace), and after each cycle the shim's reactions: releases confirmed,
+the real pods handed over once every group has its placeholders, and, when nothing changes any
+more, virtual time up to the snapshot's horizon with the placeholder timers firing
+(Application.timeoutPlaceholderProcessing, Soft and Hard).
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import NamedTuple
+
+from prio.values import INT32_MIN
+from prio.yunikorn.reference import current_priority, groups_of, path_to_root, sort_applications, sort_queues, user_of
+
+DEFAULT_TIMEOUT = 900  # seconds: the shim's placeholder timeout when none (or none positive) is given
+_APP_ID_CHARS, _GROUP_CHARS = 28, 20  # the shim's placeholder name cuts the two parts to these lengths
+
+
+def skips_reservation(app) -> bool:
+    """skipReservationStage: a real pod of the application already runs (a bound pod that is not
+    a placeholder): no placeholders are created, its real asks are handed over at once."""
+    return any(not a.placeholder for a in app.allocations or ())
+
+
+def placeholder_ask(app) -> dict:
+    """The shim's GetTGResource: minMember x minResource summed over the task groups."""
+    out: dict = {}
+    for g in app.task_groups:
+        for k, v in g.min_resource.items():
+            out[k] = out.get(k, 0) + v * g.min_member
+    return out
+
+
+def originator_priority(app, classes) -> int:
+    """The priority the shim gives every placeholder: its originator's (an ask or a running
+    allocation marked originator, else the first ask), else the global default class's, else 0."""
+    from prio.kube.priorityclass import global_default
+
+    for a in app.asks:
+        if a.originator:
+            return a.priority
+    for a in app.allocations or ():
+        if a.originator:
+            return a.priority
+    if app.asks:
+        return app.asks[0].priority
+    c = global_default(classes)
+    return c.value if c is not None else 0
+
+
+def placeholder_id(app_id: str, group: str, n: int) -> str:
+    return f"tg-{app_id[:_APP_ID_CHARS]}-{group[:_GROUP_CHARS]}-{n}"
+
+
+def with_placeholders(app, classes):
+    """The application as the model schedules it: its placeholder asks first (task-group order,
+    then n; the hand-over order), then its own asks. A copy: the snapshot is not changed."""
+    if skips_reservation(app):
+        return app
+    from prio.yunikorn.snapshot import Ask
+
+    running = [a for a in app.allocations or () if a.placeholder]
+    used = {a.id for a in app.allocations or ()}
+    prio = originator_priority(app, classes)
+    made = []
+    for g in app.task_groups:
+        n = 0
+        for _ in range(max(g.min_member - sum(1 for a in running if a.task_group == g.name), 0)):
+            n += 1
+            while placeholder_id(app.id, g.name, n) in used:
+                n += 1
+            pid = placeholder_id(app.id, g.name, n)
+            used.add(pid)
+            made.append((pid, g))
+    # the placeholders come before the real asks (negative insertion order): the shim hands them over first
+    asks = [Ask(pid, prio, g.min_resource, app.submit_time, k - len(made), "", False, g.name, True)
+            for k, (pid, g) in enumerate(made)]
+    # pending placeholder pods a cluster listed are the ones made here (the model creates them all)
+    return dataclasses.replace(app, asks=asks + [a for a in app.asks if not a.placeholder])
+
+
+def _go_map(res: dict) -> str:
+    """A Resource as Go's %v prints it in YuniKorn's messages: map[k:v ...], keys sorted."""
+    return "map[" + " ".join(f"{k}:{v}" for k, v in sorted(res.items())) + "]"
+
+
+def refusal(leaf, app) -> str | None:
+    """PartitionContext.AddApplication's gang checks: None when the application may be
+    submitted, else YuniKorn's reason. A leaf must sort applications fifo (SupportTaskGroup);
+    the whole request must fit the max set on the leaf and its parents below root
+    (GetMaxQueueSet: the smallest per type, FitInMaxUndef)."""
+    ask = placeholder_ask(app)
+    if not any(ask.values()):  # resources.IsZero: no task group request to check
+        return None
+    if leaf.sort_policy != "fifo":
+        return f"queue {leaf.path} cannot run application {app.id} with task group request: unsupported sort type"
+    limit: dict = {}
+    q = leaf
+    while q is not None and q.parent is not None:
+        for k, v in (q.max or {}).items():
+            if k not in limit or v < limit[k]:
+                limit[k] = v
+        q = q.parent
+    if any(k in limit and v > limit[k] for k, v in ask.items()):
+        return (f"queue {leaf.path} cannot fit application {app.id}: task group request {_go_map(ask)} "
+                f"larger than max queue allocation {_go_map(limit)}")
+    return None
+
+
+class Held(NamedTuple):
+    """An allocated placeholder: its id, group, node name and resources (index: its ask in the
+    application state, None for a running placeholder of the snapshot)."""
+
+    id: str
+    group: str
+    node: str
+    resources: dict
+    index: int | None
+
+
+class Gang:
+    """One gang application's state: which of its asks are placeholders and which real asks wait
+    in the shim, the placeholders allocated, released or cancelled, the counts canReplace reads,
+    YuniKorn's application state and its placeholder timer."""
+
+    def __init__(self, st):
+        app = st.app
+        self.st = st
+        self.groups = {g.name: g for g in app.task_groups}
+        self.style = app.gang_style
+        self.timeout = app.placeholder_timeout or DEFAULT_TIMEOUT
+        self.request = placeholder_ask(app)
+        self.placeholders = [i for i, a in enumerate(st.asks) if a.placeholder]
+        self.real = [i for i, a in enumerate(st.asks) if not a.placeholder]
+        self.held: list[Held] = []  # allocated placeholders still held, in allocation order
+        self.released: set = set()  # ids of held placeholders released, until the shim confirms
+        self.cancelled: set = set()  # indices of placeholder asks removed by a timeout
+        self.replaced: dict = {}  # group -> placeholders replaced (placeholderData.Replaced)
+        self.timed_out: dict = {}  # group -> placeholders released by a timeout or a larger ask (TimedOut)
+        self.count: dict = {}  # group -> placeholders YuniKorn knows of (placeholderData.Count)
+        for i in self.placeholders:
+            g = st.asks[i].task_group
+            self.count[g] = self.count.get(g, 0) + 1
+        self.allocated: dict = {}  # the allocated placeholders' resources (allocatedPlaceholder)
+        for a in app.allocations or ():
+            if a.placeholder:
+                self.held.append(Held(a.id, a.task_group, a.node, a.resources, None))
+                self.count[a.task_group] = self.count.get(a.task_group, 0) + 1
+                _add(self.allocated, a.resources)
+        self.skip = skips_reservation(app)
+        self.sent = self.skip  # whether the real asks were handed over
+        self.hidden = set() if self.skip else set(self.real)
+        self.state = "Running" if self.skip or (self.held and _same(self.allocated, self.request)) else "Accepted"
+        self.timer_start: float | None = None
+        self.timer_order = 0
+        self.sent_after: tuple | None = None  # (steps done, time) when the shim handed the real asks over
+
+    def waits(self, i: int) -> bool:
+        """Application.canReplace for a real ask: its group still has placeholders neither
+        replaced nor timed out, so the normal walk skips it (it waits for replacement)."""
+        g = self.st.asks[i].task_group
+        if not g or g not in self.count or self.st.asks[i].placeholder:
+            return False
+        return self.count[g] > self.replaced.get(g, 0) + self.timed_out.get(g, 0)
+
+    def complete(self) -> bool:
+        """Every task group has at least minMember placeholders allocated."""
+        return all(sum(1 for h in self.held if h.group == name) >= g.min_member for name, g in self.groups.items())
+
+    def pending_placeholders(self) -> list:
+        st = self.st
+        return [i for i in self.placeholders if not st.alloc[i] and i not in self.cancelled]
+
+
+def _same(a: dict, b: dict) -> bool:
+    """resources.Equals: every type equal, a missing type counting 0."""
+    return all(a.get(k, 0) == b.get(k, 0) for k in a.keys() | b.keys())
+
+
+def _add(acc: dict, res: dict, sign: int = 1) -> None:
+    for k, v in res.items():
+        acc[k] = acc.get(k, 0) + sign * v
+
+
+def withhold(st) -> Gang:
+    """The application state as YuniKorn first knows it: the real asks the shim keeps back are
+    not pending (marked taken, out of its pending resources and priority). Before the model adds
+    the application to its queues."""
+    g = Gang(st)
+    for i in g.hidden:
+        st.alloc[i] = True
+        _add(st.pending, st.asks[i].resources, -1)
+    _reset_pointers(st)
+    return g
+
+
+def _reset_pointers(st) -> None:
+    n = len(st.asks)
+    st.first = next((i for i in range(n) if not st.alloc[i]), n)
+    st.live = next((i for i in range(n) if not st.alloc[i] and i not in st.dead), n)
+    st.prio = st.asks[st.first].priority if st.first < n else INT32_MIN
+
+
+class Event(NamedTuple):
+    """A non-allocation entry of the run: before allocation `step`, `kind` placeholdersReleased
+    or timeout, with its body (the corpus's format)."""
+
+    step: int
+    kind: str
+    body: dict
+
+
+class GangRun:
+    """The reference engine's gang hooks (reference.ReferenceRun calls them): replacement, the
+    walk's skip, what the shim does after each cycle, virtual time and the timers."""
+
+    def __init__(self, run):
+        self.run = run
+        self.eng = run.eng
+        self.gangs: dict = self.eng.gangs  # id(st) -> Gang
+        self.now = 0.0
+        self.horizon = self.eng.snapshot.horizon or 0.0
+        self.started = 0  # timers started so far (their firing order)
+        self.unconfirmed: list = []  # (Gang, Held) released, freed when the shim confirms
+        self.freed = False  # a replacement gave room back (the asks set aside are tried again)
+        self.events = self.eng.gang_events
+        for g in self.gangs.values():  # a snapshot's running placeholders start their timers at 0, in file order
+            if g.held:
+                self._start_timer(g)
+
+    # -- the normal walk
+    def waits(self, st, i: int) -> bool:
+        g = self.gangs.get(id(st))
+        return g is not None and g.waits(i)
+
+    # -- (2) placeholder replacement (Queue.TryPlaceholderAllocate)
+    def replace(self):
+        """The first real ask, walking the sorted queues and applications, that takes one of its
+        group's allocated placeholders; placeholders smaller than a real ask in some type are
+        released on the way. Returns (st, ask index, node, Held) or None."""
+        if not any(g.held and not g.hidden for g in self.gangs.values()):
+            return None
+
+        def walk(q):
+            if q.stopped:
+                return None
+            if q.leaf:
+                for st in sort_applications(q, self.run.n_types):
+                    g = self.gangs.get(id(st))
+                    if g is not None and g.held:
+                        got = self._replace_in(g)
+                        if got is not None:
+                            return got
+                return None
+            for c in sort_queues(q):
+                got = walk(c)
+                if got is not None:
+                    return got
+            return None
+
+        return walk(self.eng.root)
+
+    def _replace_in(self, g: Gang):
+        """Application.tryPlaceholderAllocate."""
+        st = g.st
+        released: dict = {}
+        got = None
+        for i in self.run.order[id(st)]:
+            a = st.asks[i]
+            if a.placeholder or not a.task_group or st.alloc[i]:
+                continue
+            for h in sorted(g.held, key=lambda h: h.id):  # getPlaceholderAllocations: a map, by id here
+                if h.id in g.released or h.group != a.task_group:
+                    continue
+                if any(v > h.resources.get(k, 0) for k, v in a.resources.items()):
+                    g.released.add(h.id)  # "cancel placeholder: resource incompatible"
+                    self.unconfirmed.append((g, h))
+                    released.setdefault(h.group, []).append(h.id)
+                    continue
+                got = (st, i, h)
+                break
+            if got is not None:
+                break
+        for group, ids in released.items():
+            self.events.append(Event(self.run.steps_done + 1, "placeholdersReleased",
+                                     {"application": st.app_id, "queue": st.leaf.path, "taskGroup": group,
+                                      "placeholders": sorted(ids)}))
+        return got
+
+    def replaced(self, st, i: int, h: Held) -> None:
+        """The shim deleted the placeholder and confirmed: YuniKorn swaps it for the real
+        allocation on its node (Application.ReplaceAllocation); what the placeholder held beyond
+        the real ask goes back to the node and the queues."""
+        g = self.gangs[id(st)]
+        g.held.remove(h)
+        g.replaced[h.group] = g.replaced.get(h.group, 0) + 1
+        self._free(g, h)
+        _add(g.allocated, h.resources, -1)
+        real = st.asks[i].resources
+        if any(v > real.get(k, 0) for k, v in h.resources.items()):
+            self.freed = True  # the placeholder held more than the real pod: room for others from the next cycle
+        self.eng.gang_steps[self.run.steps_done] = (False, st.asks[i].task_group, h.id)
+        g.state = "Running"
+        self._maybe_stop_timer(g)
+
+    # -- allocations
+    def allocated(self, st, i: int, node) -> None:
+        """A normal allocation of step steps_done: a placeholder is held (its timer starts with
+        the first), a real allocation makes the application Running."""
+        g = self.gangs.get(id(st))
+        if g is None:
+            return
+        a = st.asks[i]
+        self.eng.gang_steps[self.run.steps_done] = (a.placeholder, a.task_group, "")
+        if not a.placeholder:
+            g.state = "Running"
+            return
+        g.held.append(Held(a.id, a.task_group, node.name if node is not None else "", a.resources, i))
+        _add(g.allocated, a.resources)
+        if len(g.held) == 1 and g.timer_start is None:
+            self._start_timer(g)
+        if _same(g.allocated, g.request):  # every placeholder allocated (allocatedPlaceholder = PlaceholderAsk)
+            g.state = "Running"
+
+    def reserved(self, st) -> None:
+        """A node was reserved for an ask of an Accepted gang application: the queue counts it as
+        running from now on (Queue.setAllocatingAccepted, which every result of an Accepted
+        application sets, reservations included: canRunApp then lets it through)."""
+        if id(st) in self.gangs and not st.running:
+            st.running = True
+            for q in path_to_root(st.leaf):
+                q.running += 1
+
+    # -- the shim after each cycle
+    def react(self) -> bool:
+        """The shim's reactions to the cycle that just ended: releases confirmed (their room is
+        free from now on), the real pods of every gang now complete handed over. True when
+        something changed."""
+        changed = self._confirm() or self.freed
+        self.freed = False
+        for g in self.gangs.values():
+            if not g.sent and g.state != "Failed" and g.complete():
+                self._hand_over(g)
+                changed = True
+        if changed:
+            self._revive()
+        return changed
+
+    def idle(self) -> bool:
+        """Nothing changes any more: time jumps to the earliest timer due within the horizon and
+        every timer due then fires, in the order they started; then the shim confirms. False
+        when no timer is due: the run is over."""
+        due = [g for g in self.gangs.values() if g.timer_start is not None]
+        if not due:
+            return False
+        at = min(g.timer_start + g.timeout for g in due)
+        if at > self.horizon:
+            return False
+        self.now = at
+        for g in sorted((g for g in due if g.timer_start + g.timeout <= at), key=lambda g: g.timer_order):
+            self._fire(g)
+        self.react()
+        self._revive()
+        return True
+
+    def _fire(self, g: Gang) -> None:
+        """Application.timeoutPlaceholderProcessing."""
+        st = g.st
+        running = g.state == "Running"
+        released = [h.id for h in g.held if h.id not in g.released]
+        for h in g.held:
+            if h.id not in g.released:
+                g.released.add(h.id)
+                self.unconfirmed.append((g, h))
+        cancelled = []
+        if not running:
+            for i in g.pending_placeholders():
+                cancelled.append(st.asks[i].id)
+                self._cancel(g, i)
+            if g.style == "Hard":
+                g.state = "Failed"
+            else:
+                g.state = "Accepted"
+        g.timer_start = None
+        self.events.append(Event(self.run.steps_done + 1, "timeout",
+                                 {"application": st.app_id, "queue": st.leaf.path, "style": g.style,
+                                  "phase": "running" if running else "reserving", "at": _seconds(self.now),
+                                  "released": sorted(released), "cancelled": sorted(cancelled)}))
+        if not running:
+            self._confirm()
+            if g.style == "Hard":
+                self._fail(g)
+            else:
+                self._hand_over(g)
+
+    def _confirm(self) -> bool:
+        if not self.unconfirmed:
+            return False
+        done, self.unconfirmed = self.unconfirmed, []
+        for g, h in done:
+            if h not in g.held:
+                continue
+            g.held.remove(h)
+            g.released.discard(h.id)
+            g.timed_out[h.group] = g.timed_out.get(h.group, 0) + 1
+            self._free(g, h)
+            _add(g.allocated, h.resources, -1)
+            self._maybe_stop_timer(g)
+        return True
+
+    def _free(self, g: Gang, h: Held) -> None:
+        """A placeholder's resources leave its node, its queues, its application and its user."""
+        run, st, res = self.run, g.st, h.resources
+        if run.cluster is not None:
+            node = run.cluster.by_name.get(h.node)
+            if node is not None:
+                run.cluster.change(node, res, -1)
+        for q in path_to_root(st.leaf):
+            _add(q.allocated, res, -1)
+        _add(st.usage, res, -1)
+        if run.ugm is not None:  # with nothing allocated any more the application stops counting (hasZeroAllocations)
+            run.ugm.remove(st.app_id, st.leaf.path, user_of(st), groups_of(st), res, not any(st.usage.values()))
+        run._place_app(st, st.prio)
+
+    def _cancel(self, g: Gang, i: int) -> None:
+        """A pending placeholder ask removed (a timeout): out of the pending resources, set aside."""
+        st = g.st
+        g.cancelled.add(i)
+        g.timed_out[st.asks[i].task_group] = g.timed_out.get(st.asks[i].task_group, 0) + 1
+        self._take_out(st, i, f"placeholder cancelled by the placeholder timeout of gang {st.app_id}")
+
+    def _take_out(self, st, i: int, reason: str) -> None:
+        old = st.prio
+        self.run._unreserve(st, i)  # a node it reserved is free again
+        if not st.alloc[i]:
+            st.alloc[i] = True
+            for q in path_to_root(st.leaf):
+                _add(q.pending, st.asks[i].resources, -1)
+            _add(st.pending, st.asks[i].resources, -1)
+            if i not in st.dead:
+                for q in path_to_root(st.leaf):
+                    q.live -= 1
+        if not st.dead:
+            st.dead = {}
+        st.dead[i] = reason
+        _reset_pointers(st)
+        self._priorities(st, old)
+
+    def _hand_over(self, g: Gang) -> None:
+        """The shim hands the real asks over, all at once, in file order."""
+        st = g.st
+        old = st.prio
+        g.sent = True
+        g.sent_after = (self.run.steps_done, self.now)
+        for i in sorted(g.hidden):
+            st.alloc[i] = False
+            for q in path_to_root(st.leaf):
+                _add(q.pending, st.asks[i].resources)
+                q.live += 1
+            _add(st.pending, st.asks[i].resources)
+        g.hidden = set()
+        _reset_pointers(st)
+        self._priorities(st, old)
+
+    def _fail(self, g: Gang) -> None:
+        """Hard: the shim fails the application; it stops counting as running."""
+        st = g.st
+        if st.running and not any(st.usage.values()):
+            st.running = False
+            for q in path_to_root(st.leaf):
+                q.running -= 1
+
+    def _priorities(self, st, old: int) -> None:
+        """st's pending asks changed outside a step: its place in the leaf and the priorities on
+        its path, silently (no step's changes carry them)."""
+        self.run._place_app(st, old)
+        for q in path_to_root(st.leaf):
+            q.reported = self.run._leaf_priority(q) if q.leaf else current_priority(q)
+
+    def _revive(self) -> None:
+        """Room was freed or asks came in: the asks the run set aside for want of room or headroom
+        are tried again (without gangs nothing is ever released, so it never does this)."""
+        for st in self.eng.apps:
+            st.blocked = None
+            if not st.dead:
+                continue
+            g = self.gangs.get(id(st))
+            keep = {i: why for i, why in st.dead.items()
+                    if st.alloc[i] or why.startswith("larger than every node") or (g is not None and i in g.cancelled)}
+            if len(keep) == len(st.dead):
+                continue
+            for i in st.dead:
+                if i not in keep:
+                    for q in path_to_root(st.leaf):
+                        q.live += 1
+            st.dead = keep
+            _reset_pointers(st)
+
+    # -- timers
+    def _start_timer(self, g: Gang) -> None:
+        g.timer_start = self.now
+        self.started += 1
+        g.timer_order = self.started
+
+    def _maybe_stop_timer(self, g: Gang) -> None:
+        if not g.held:
+            g.timer_start = None
+
+    # -- the end
+    def finish(self) -> None:
+        """The asks left: real asks the shim never handed over, pending placeholders, with why."""
+        for g in self.gangs.values():
+            st = g.st
+            for i in sorted(g.hidden):
+                why = (f"gang {st.app_id} failed (Hard placeholder timeout): the shim never hands its pods over"
+                       if g.state == "Failed" else waiting_reason(g))
+                st.dead = st.dead or {}
+                st.dead[i] = why
+            for i in g.pending_placeholders():
+                if i not in st.dead:
+                    st.dead = st.dead or {}
+                    st.dead[i] = f"placeholder of gang {st.app_id} not allocated: nothing more was placed"
+
+
+
+def summary(eng) -> list:
+    """The corpus's `gangs`: one entry per accepted gang application, by id: YuniKorn's state,
+    whether the real pods were handed over, the placeholders never allocated and those held at
+    the end, and when the placeholder timer would fire (None: none runs)."""
+    out = []
+    for g in sorted(eng.gangs.values(), key=lambda g: g.st.app_id):
+        st = g.st
+        out.append({"application": st.app_id, "state": g.state, "realAsksSent": g.sent,
+                    "placeholdersPending": sorted(st.asks[i].id for i in g.pending_placeholders()),
+                    "placeholdersHeld": sorted(h.id for h in g.held),
+                    "timeoutAt": None if g.timer_start is None else _seconds(g.timer_start + g.timeout)})
+    return out
+
+
+def placeholder_ids(eng) -> set:
+    """(application, ask) of every placeholder ask of the run."""
+    return {(g.st.app_id, g.st.asks[i].id) for g in eng.gangs.values() for i in g.placeholders}
+
+
+def _seconds(t: float):
+    return int(t) if t == int(t) else t
+
+
+def waiting_reason(g: Gang) -> str:
+    """Why a gang's real pods were not handed over: the first task group short of placeholders,
+    and why its next placeholder waits (the reason the run gave it)."""
+    from prio.yunikorn.quantity import show_quantity
+
+    st = g.st
+    for name, tg in g.groups.items():
+        have = sum(1 for h in g.held if h.group == name)
+        if have >= tg.min_member:
+            continue
+        out = f"gang {st.app_id} waits: {have} of {tg.min_member} {name} placeholders allocated"
+        nxt = next((i for i in g.pending_placeholders() if st.asks[i].task_group == name), None)
+        if nxt is not None:
+            need = ", ".join(f"{k} {show_quantity(k, v)}" for k, v in st.asks[nxt].resources.items())
+            why = st.dead.get(nxt) if st.dead else None
+            out += f"; the next ({st.asks[nxt].id}) needs {need}" + (f": {why}" if why else "")
+        return out
+    return f"gang {st.app_id} waits for its placeholders"
+
+
+def explain_lines(eng, app_id: str, ask_id: str, step: int) -> tuple[list, bool]:
+    """What explain --why-ask adds for a placed ask of a gang application: the placeholder it took
+    the place of (then the answer is complete: replacement runs before the normal walk, so no
+    queue or application order decided it), or when the shim handed its pods over. Returns
+    (lines, whether the answer is complete). Call after the run."""
+    g = next((x for x in eng.gangs.values() if x.st.app_id == app_id), None)
+    if g is None:
+        return [], False
+    fields = eng.gang_steps.get(step)
+    if fields is None:
+        return [], False
+    placeholder, group, replaces = fields
+    if placeholder:
+        return [f"It is a placeholder of gang {app_id} (task group {group}): the shim creates minMember of them, "
+                "and hands the real pods over once every task group has its placeholders."], False
+    out = []
+    if g.sent_after is not None:
+        n, t = g.sent_after
+        out.append(f"Gang {app_id}'s real pods were handed over after step {n}" + (f" (at {_seconds(t)} s, after its placeholder timeout)" if t else "")
+                   + (": every task group had its placeholders." if not t else "."))
+    if replaces:
+        node = eng.step_nodes.get(step, "")
+        out.append(f"It takes the place of placeholder {replaces} (task group {group}) on {node}: YuniKorn tries placeholder "
+                   "replacement before the normal walk in every cycle, so no queue or application order decided this step.")
+        return out, True
+    return out, False

@@ -1,0 +1,275 @@
+"""Gangs through every format of simulate, explain --why-ask and the pending-reason codes, and the
+native format's gang fields refused one line at a time (issue 45). The recorded corpus is
+test_gangs.py's; these are small scenarios written here."""
+import json
+
+import pytest
+
+from conftest import run_cli
+
+QUEUES = """
+partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: '*'
+        queues:
+          - name: a
+          - name: fair
+            properties: {application.sort.policy: fair}
+          - name: small
+            resources: {max: {vcore: 4}}
+"""
+
+# one node of 10 vcore; g1 needs 4 x 3 vcore (never completes), g2 2 x 2 vcore (completes)
+SNAPSHOT = """
+nodes:
+  - {name: node-1, capacity: {vcore: 10}}
+applications:
+  - id: g2
+    queue: root.a
+    taskGroups: [{name: exec, minMember: 2, minResource: {vcore: 2}}]
+    asks:
+      - {priority: 5, resources: {vcore: 2}, taskGroup: exec, count: 2}
+  - id: g1
+    queue: root.a
+    taskGroups: [{name: worker, minMember: 4, minResource: {vcore: 3}}]
+    placeholderTimeoutInSeconds: 60
+    asks:
+      - {priority: 1, resources: {vcore: 3}, taskGroup: worker, count: 4}
+  - id: g3
+    queue: root.fair
+    taskGroups: [{name: w, minMember: 1, minResource: {vcore: 1}}]
+    asks: [{priority: 1, resources: {vcore: 1}, taskGroup: w}]
+  - id: g4
+    queue: root.small
+    taskGroups: [{name: w, minMember: 3, minResource: {vcore: 2}}]
+    asks: [{priority: 1, resources: {vcore: 2}, taskGroup: w, count: 3}]
+"""
+
+
+def _files(tmp_path, snapshot=SNAPSHOT):
+    q = tmp_path / "queues.yaml"
+    q.write_text(QUEUES)
+    s = tmp_path / "snap.yaml"
+    s.write_text(snapshot)
+    return str(q), str(s)
+
+
+def test_json_steps_gangs_and_refusals(tmp_path):
+    q, s = _files(tmp_path)
+    r = run_cli("simulate", q, s, "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    got = json.loads(r.stdout)
+    steps = [(x["ask"], x.get("placeholder", False), x.get("taskGroup"), x.get("replaces")) for x in got["steps"]]
+    assert steps[:2] == [("tg-g2-exec-1", True, "exec", None), ("tg-g2-exec-2", True, "exec", None)]
+    # g2 completes: its real pods take their placeholders' places, before anything else
+    assert steps[2:4] == [("g2-1", False, "exec", "tg-g2-exec-1"), ("g2-2", False, "exec", "tg-g2-exec-2")]
+    # g1 gets 2 of its 4 placeholders (6 vcore left on the node) and never completes
+    assert [a for a, *_ in steps[4:]] == ["tg-g1-worker-1", "tg-g1-worker-2"]
+    gangs = {g["application"]: g for g in got["gangs"]}
+    assert gangs["g2"]["state"] == "Running" and gangs["g2"]["realAsksSent"] and gangs["g2"]["timeoutAt"] is None
+    assert gangs["g1"] == {"application": "g1", "state": "Accepted", "realAsksSent": False,
+                           "placeholdersPending": ["tg-g1-worker-3", "tg-g1-worker-4"],
+                           "placeholdersHeld": ["tg-g1-worker-1", "tg-g1-worker-2"], "timeoutAt": 60}
+    real = {u["ask"]: u for u in got["unscheduled"] if not u.get("placeholder")}
+    assert set(real) == {"g1-1", "g1-2", "g1-3", "g1-4"}
+    assert real["g1-1"]["code"] == "GangIncomplete"
+    assert real["g1-1"]["reason"].startswith("gang g1 waits: 2 of 4 worker placeholders allocated; the next (tg-g1-worker-3) needs vcore 3")
+    assert {u["ask"] for u in got["unscheduled"] if u.get("placeholder")} == {"tg-g1-worker-3", "tg-g1-worker-4"}
+    rejected = {x["application"]: x["reason"] for x in got["rejected"]}
+    assert rejected["g3"] == "queue root.fair cannot run application g3 with task group request: unsupported sort type"
+    assert rejected["g4"] == ("queue root.small cannot fit application g4: task group request map[vcore:6000] "
+                              "larger than max queue allocation map[vcore:4000]")
+
+
+def test_horizon_fires_the_soft_timeout(tmp_path):
+    q, s = _files(tmp_path, "horizon: 2m\n" + SNAPSHOT)
+    got = json.loads(run_cli("simulate", q, s, "-o", "json").stdout)
+    timeouts = [x["timeout"] for x in got["steps"] if "timeout" in x]
+    assert timeouts == [{"application": "g1", "queue": "root.a", "style": "Soft", "phase": "reserving", "at": 60,
+                         "released": ["tg-g1-worker-1", "tg-g1-worker-2"], "cancelled": ["tg-g1-worker-3", "tg-g1-worker-4"]}]
+    # resumed as an ordinary application: two of its 3-vcore pods fit the 6 vcore left
+    after = [x["ask"] for x in got["steps"] if "ask" in x][6:]
+    assert after == ["g1-1", "g1-2"]
+    g1 = next(g for g in got["gangs"] if g["application"] == "g1")
+    assert g1["state"] == "Running" and g1["realAsksSent"] and g1["timeoutAt"] is None
+
+
+@pytest.mark.parametrize("fmt", ["plain", "markdown", "table"])
+def test_human_formats_show_the_gang_column_and_tables(tmp_path, fmt):
+    q, s = _files(tmp_path, "horizon: 2m\n" + SNAPSHOT)
+    r = run_cli("simulate", q, s, "-o", fmt)
+    assert r.exit_code == 0, r.stderr
+    out = r.stdout
+    assert "placeholder exec" in out and "exec, replaces tg-g2-exec-1" in out
+    assert "Placeholder releases and timeouts" in out and "Soft timeout (reserving) at 60 s" in out
+    assert "Gangs" in out
+
+
+def test_outputs_without_gangs_have_no_gang_column(tmp_path):
+    q, s = _files(tmp_path, """
+applications:
+  - {id: a1, queue: root.a, asks: [{priority: 1, resources: {vcore: 1}}]}
+""")
+    assert "gang" not in run_cli("simulate", q, s, "-o", "plain").stdout.lower()
+    assert "gangs" not in json.loads(run_cli("simulate", q, s, "-o", "json").stdout)
+
+
+def test_why_ask_says_what_a_gang_member_waits_for(tmp_path):
+    q, s = _files(tmp_path)
+    r = run_cli("explain", q, s, "--why-ask", "g1-3")
+    assert r.exit_code == 0, r.stderr
+    assert "gang g1 waits: 2 of 4 worker placeholders allocated; the next (tg-g1-worker-3) needs vcore 3" in r.stdout
+    assert "Reason GangIncomplete" in r.stdout
+    r = run_cli("explain", q, s, "--why-ask", "g2-2")
+    assert "takes the place of placeholder tg-g2-exec-2 (task group exec) on node-1" in r.stdout
+    assert "handed over after step 2" in r.stdout
+    r = run_cli("explain", q, s, "--why-ask", "g3-1")
+    assert "rejects the application at submission (queue root.fair cannot run application g3" in r.stdout
+
+
+def test_pending_reason_codes_of_gangs():
+    from prio.yunikorn.reasons import classify, rejected
+
+    assert classify("gang g failed (Hard placeholder timeout): the shim never hands its pods over").code == "GangFailed"
+    assert classify("placeholder cancelled by the placeholder timeout of gang g").code == "PlaceholderCancelled"
+    assert classify("gang g waits: 1 of 3 w placeholders allocated").code == "GangIncomplete"
+    assert rejected("queue root.a cannot fit application g: task group request map[vcore:5000] larger than max queue allocation map[vcore:1000]",
+                    "root.a").code == "GangRejected"
+
+
+@pytest.mark.parametrize("bad, message", [
+    ("taskGroups: [{name: w, minMember: 0, minResource: {vcore: 1}}]", "minMember must be a whole number of at least 1"),
+    ("taskGroups: [{name: w, minMember: 1}]", "minResource must be a mapping"),
+    ("taskGroups: [{minMember: 1, minResource: {vcore: 1}}]", "a task group needs a name"),
+    ("taskGroups: [{name: w, minMember: 1, minResource: {vcore: 1}}, {name: w, minMember: 1, minResource: {vcore: 1}}]",
+     "task group 'w' appears twice"),
+    ("taskGroups: {name: w}", "taskGroups must be a list"),
+    ("placeholderTimeoutInSeconds: soon", "placeholderTimeoutInSeconds must be a whole number"),
+])
+def test_bad_gang_fields_are_one_line(tmp_path, bad, message):
+    q, s = _files(tmp_path, f"""
+applications:
+  - id: g
+    queue: root.a
+    {bad}
+    asks: [{{priority: 1, resources: {{vcore: 1}}}}]
+""")
+    r = run_cli("simulate", q, s)
+    assert r.exit_code == 2
+    assert message in r.stderr and "snap.yaml" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_bad_horizon_is_one_line(tmp_path):
+    q, s = _files(tmp_path, "horizon: later\n" + SNAPSHOT)
+    r = run_cli("simulate", q, s)
+    assert r.exit_code == 2 and "horizon must be a number of seconds or a duration" in r.stderr
+
+
+def test_gang_inputs_go_to_the_reference_engine():
+    """Gangs are the reference engine's alone: auto (and fast asked for) route them there, and the
+    steps are the same either way."""
+    from builders import build_engine
+
+    from prio.yunikorn import features as F
+    import yaml
+
+    snap = yaml.safe_load(SNAPSHOT)
+    e = build_engine(QUEUES, snap)
+    assert F.GANGS in F.used(e) and F.GANGS in F.REFERENCE_ONLY
+    assert F.choose(e, ()) == "reference"
+    steps = [(s.ask, s.step) for s in build_engine(QUEUES, snap, "auto").run()]
+    assert steps == [(s.ask, s.step) for s in build_engine(QUEUES, snap, "reference").run()]
+    assert steps[0] == ("tg-g2-exec-1", 1)
+
+
+MAXAPPS_QUEUES = """
+partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: '*'
+        queues:
+          - {name: a, maxapplications: 1}
+          - name: b
+"""
+
+
+def _simulate(tmp_path, queues, snapshot):
+    q = tmp_path / "q.yaml"
+    q.write_text(queues)
+    s = tmp_path / "s.yaml"
+    s.write_text(snapshot)
+    r = run_cli("simulate", str(q), str(s), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def test_a_placeholder_reservation_counts_for_maxapplications(tmp_path):
+    """An Accepted gang whose placeholder only reserved a node already counts as running in its
+    queue (Queue.setAllocatingAccepted on a reservation): a second application waits."""
+    got = _simulate(tmp_path, MAXAPPS_QUEUES, """
+nodes:
+  - {name: node-1, capacity: {vcore: 8}}
+  - {name: node-2, capacity: {vcore: 2}}
+applications:
+  - id: x
+    queue: root.b
+    allocations: [{id: x-0, resources: {vcore: 6}, node: node-1}]
+  - id: g1
+    queue: root.a
+    taskGroups: [{name: w, minMember: 1, minResource: {vcore: 4}}]
+    asks: [{priority: 1, resources: {vcore: 4}, taskGroup: w}]
+  - id: a2
+    queue: root.a
+    asks: [{priority: 1, resources: {vcore: 1}}]
+""")
+    assert [s["ask"] for s in got["steps"] if "ask" in s] == []
+    a2 = next(u for u in got["unscheduled"] if u["ask"] == "a2-1")
+    assert a2["code"] == "MaxApplications"
+
+
+def test_a_hard_timeout_frees_the_queue_for_others(tmp_path):
+    """A Hard gang fails at its timeout: its placeholders go, it leaves its queue (moveTerminatedApp),
+    and an application maxapplications held back runs."""
+    got = _simulate(tmp_path, MAXAPPS_QUEUES, """
+horizon: 120
+nodes:
+  - {name: node-1, capacity: {vcore: 8}}
+applications:
+  - id: g1
+    queue: root.a
+    taskGroups: [{name: w, minMember: 2, minResource: {vcore: 6}}]
+    gangSchedulingStyle: Hard
+    placeholderTimeoutInSeconds: 60
+    asks: [{priority: 1, resources: {vcore: 6}, taskGroup: w, count: 2}]
+  - id: a2
+    queue: root.a
+    asks: [{priority: 1, resources: {vcore: 1}}]
+""")
+    kinds = [s.get("ask") or ("timeout" if "timeout" in s else "?") for s in got["steps"]]
+    assert kinds == ["tg-g1-w-1", "timeout", "a2-1"]
+    assert got["steps"][1]["timeout"]["style"] == "Hard" and got["steps"][1]["timeout"]["cancelled"] == ["tg-g1-w-2"]
+    assert next(g for g in got["gangs"] if g["application"] == "g1")["state"] == "Failed"
+
+
+def test_a_smaller_real_pod_gives_room_back(tmp_path):
+    """A real pod smaller than its placeholder takes its place and gives the difference back to the
+    node: an ask that did not fit then does."""
+    got = _simulate(tmp_path, MAXAPPS_QUEUES.replace("{name: a, maxapplications: 1}", "name: a"), """
+nodes:
+  - {name: node-1, capacity: {vcore: 10}}
+applications:
+  - id: g1
+    queue: root.a
+    taskGroups: [{name: w, minMember: 2, minResource: {vcore: 4}}]
+    asks: [{priority: 10, resources: {vcore: 2}, taskGroup: w, count: 2}]
+  - id: o1
+    queue: root.b
+    asks: [{priority: 1, resources: {vcore: 6}}]
+""")
+    # the real pods take their placeholders first (replacement precedes the walk), then o1 fits
+    # the 6 vcore the two smaller pods left (the placeholders held 8)
+    steps = [(s["ask"], s.get("replaces")) for s in got["steps"] if "ask" in s]
+    assert steps == [("tg-g1-w-1", None), ("tg-g1-w-2", None), ("g1-1", "tg-g1-w-1"), ("g1-2", "tg-g1-w-2"), ("o1-1", None)]
