@@ -60,7 +60,7 @@ import os
 import random
 
 # Bumped whenever the same arguments generate other inputs (cached inputs are named by it).
-GENERATION = 2
+GENERATION = 3  # 3: root admits everyone (submitacl: "*"): without an ACL YuniKorn, and prio, reject every application
 
 SHAPES = ("capacity", "nocap-pods", "nocap-vcore-memory", "equal-priorities")
 FENCED_SHAPES = ("fenced-pods", "fenced-vcore-memory")
@@ -101,7 +101,7 @@ def _config(rnd, queues: int, guaranteed: bool, offsets: bool, lrnd=None, users:
     lines = ["partitions:", "  - name: default"]
     if lrnd is not None:
         lines += ["    preemption:", "      enabled: false"]
-    lines += ["    queues:", "      - name: root", "        queues:"]
+    lines += ["    queues:", "      - name: root", "        submitacl: '*'", "        queues:"]
     leaves = []
     for t in range(tenants):
         lines += [f"          - name: tenant-{t}",
@@ -130,7 +130,7 @@ def _fenced_config(rnd, queues: int) -> tuple[list[str], list[str]]:
     # root -> 100 parents (a third fenced) -> 100 leaves each (a fifth with an offset)
     parents = max(1, min(100, queues // 100))
     per = max(1, queues // parents)
-    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:"]
+    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        submitacl: '*'", "        queues:"]
     leaves = []
     for t in range(parents):
         lines += [f"          - name: parent-{t}"]
@@ -149,7 +149,7 @@ def _fenced_config(rnd, queues: int) -> tuple[list[str], list[str]]:
 
 def _preempt(outdir: str, leaves: int, n: int, rnd) -> tuple[str, str]:
     """The preempt shape (module docstring)."""
-    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        queues:",
+    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        submitacl: '*'", "        queues:",
              "          - name: prod", "            resources:", "              guaranteed: {vcore: 40, memory: 80Gi}",
              "            queues:"]
     lines += [f"              - name: leaf{j}" for j in range(leaves)]
