@@ -255,21 +255,23 @@ def _gang_issues(files) -> list:
     """Each prio snapshot of the run against each queue config of the run: its gang applications
     (PRIO801-PRIO803), reported in the snapshot. A snapshot prio cannot read is left to the
     commands that read it."""
+    snapshots = [(name, u) for name, units in files for u in _snapshots(units)]
+    if not snapshots:
+        return []  # the common run: no snapshot, so no config is decoded a second time, nothing imported
     from prio.errors import InputError
     from prio.lint.rules import gangs
     from prio.loaders import native
 
     confs = [queues_loader.decode(u.doc) for _, units in files for u in units if u.kind == "queues" and isinstance(u.doc.data, dict)]
     found = []
-    for name, units in files:
-        for u in _snapshots(units) if confs else ():
-            try:
-                snap = native.load(name, u.doc)
-            except InputError:
-                continue
-            if any(a.task_groups for a in snap.apps):
-                for conf in confs:
-                    found += [(name, u.doc, i) for i in gangs.issues(conf, snap)]
+    for name, u in snapshots if confs else ():
+        try:
+            snap = native.load(name, u.doc)
+        except InputError:
+            continue
+        if any(a.task_groups for a in snap.apps):
+            for conf in confs:
+                found += [(name, u.doc, i) for i in gangs.issues(conf, snap)]
     return found
 
 
