@@ -63,7 +63,9 @@ def test_pre_commit_runs_the_recipe_from_the_checkout(tmp_path):
     """The recipe as a user pastes it, `repo:` the checkout and `rev:` its commit: pre-commit
     clones it, installs that copy and runs the hooks on a config with mistakes (fails) and a
     clean one (passes). Skipped without pre-commit outside CI, failed in CI."""
-    exe = shutil.which("pre-commit")
+    # the test extra installs it beside this Python (CI runs .venv/bin/python, .venv/bin not on PATH)
+    beside = os.path.join(os.path.dirname(sys.executable), "pre-commit")
+    exe = beside if os.path.exists(beside) else shutil.which("pre-commit")
     if exe is None:
         if os.environ.get("CI") == "true":
             pytest.fail("pre-commit is not installed (it is in the test extra)")

@@ -128,7 +128,9 @@ def test_the_run_that_tried_preemption_forever_ends(tmp_path):
 
     with open(os.path.join(ROOT, "tests", "fixtures", "preemption-run-loops.json"), encoding="utf-8") as fh:
         queues, snapshot = json.load(fh)
-    (tmp_path / "q.yaml").write_text(queues)
+    from replayed import open_root
+
+    (tmp_path / "q.yaml").write_text(open_root(queues))  # a drawn config: root admits everyone (ACLs are enforced)
     (tmp_path / "s.json").write_text(snapshot if isinstance(snapshot, str) else json.dumps(snapshot))
     r = subprocess.run([sys.executable, "-m", "prio", "simulate", str(tmp_path / "q.yaml"), str(tmp_path / "s.json"), "-o", "json"],
                        capture_output=True, text=True, timeout=120, env={**os.environ, "PRIO_ENGINE": "reference", "PYTHONPATH": os.path.join(ROOT, "cli")})
