@@ -7,6 +7,11 @@ import pytest
 
 from conftest import ROOT
 
+# The generation generate.py names its cached inputs by (bumped when the same arguments make
+# other inputs): read from the script, so a bump does not rewrite these tests.
+with open(os.path.join(ROOT, "benchmarks", "generate.py"), encoding="utf-8") as _fh:
+    GEN = int(next(ln.split("=")[1].split("#")[0] for ln in _fh if ln.startswith("GENERATION =")))
+
 pytestmark = pytest.mark.slow  # builds, installs or runs subprocesses: outside the inner loop
 
 
@@ -26,7 +31,7 @@ def test_benchmark_script_runs_and_prints_ratios(tmp_path):
                                           "validate-10k", "validate-fenced", "validate-20", "version"]
     assert "page " in r.stdout and ("built it in" in r.stdout if browser else "html-load                    skipped: no Chromium" in r.stdout)
     assert "30 queues, 300 asks (60 in the fenced shapes)" in r.stdout
-    assert sorted(p.name for p in tmp_path.glob("preempt-*")) == ["preempt-1q-300a-v3"]  # never more than --asks
+    assert sorted(p.name for p in tmp_path.glob("preempt-*")) == [f"preempt-1q-300a-v{GEN}"]  # never more than --asks
 
 
 def test_benchmark_only_selects_the_fenced_jobs(tmp_path):
@@ -35,7 +40,7 @@ def test_benchmark_only_selects_the_fenced_jobs(tmp_path):
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
     assert [l.split()[0] for l in r.stdout.splitlines() if "ratio" in l] == ["simulate-fenced-pods", "simulate-fenced-vcore-memory"]
-    assert sorted(p.name for p in tmp_path.glob("fenced-*")) == ["fenced-pods-30q-90a-v3", "fenced-vcore-memory-30q-90a-v3"]
+    assert sorted(p.name for p in tmp_path.glob("fenced-*")) == [f"fenced-pods-30q-90a-v{GEN}", f"fenced-vcore-memory-30q-90a-v{GEN}"]
 
 
 def test_each_shape_gives_the_priorities_its_docstring_names(tmp_path):
@@ -205,7 +210,7 @@ def test_instructions_counts_each_job_here_and_at_a_revision(tmp_path):
     assert "30 queues, 300 asks (300 in the fenced shapes)" in r.stdout and "against HEAD" in r.stdout
     assert _worktrees() == before
     # only the inputs of the jobs asked for are generated
-    assert sorted(p.name for p in (tmp_path / "cache").glob("*-v*")) == ["fenced-pods-30q-300a-v3", "fenced-vcore-memory-30q-300a-v3"]
+    assert sorted(p.name for p in (tmp_path / "cache").glob("*-v*")) == [f"fenced-pods-30q-300a-v{GEN}", f"fenced-vcore-memory-30q-300a-v{GEN}"]
 
 
 def test_instructions_counts_validate_of_the_small_config(tmp_path):
