@@ -69,3 +69,12 @@ def test_the_build_job_builds_two_distributions_twine_accepts(tmp_path):
         pytest.skip("twine is not installed: the workflow's check not run here")
     p = subprocess.run([twine, "check", "--strict", *(str(dist / f) for f in built)], capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr
+
+
+def test_every_action_is_pinned_by_its_full_commit_sha_with_its_tag_in_a_comment():
+    """A tag can be moved to other code; a commit cannot (issue 44, item 1): each `uses:` of the
+    workflow is OWNER/NAME@<40 hex> # vX.Y.Z (the tag the SHA was read from)."""
+    lines = [line for line in open(WORKFLOW, encoding="utf-8") if re.match(r"\s*(- )?uses:", line)]
+    assert len(lines) == 5
+    for line in lines:
+        assert re.fullmatch(r"\s*(- )?uses: [\w.-]+/[\w.-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+ \([\w/.]+\)\n", line), line
