@@ -182,16 +182,16 @@ def test_screenshots_are_drawn_light_and_dark(walkthrough, tmp_path):
 
 
 def test_keys_the_page_does_not_know_are_shown_as_they_are(tmp_path):
-    """A newer prio's JSON (preempt's quota object, say): its own tab, a table or a list of what it holds."""
+    """A newer prio's JSON (a key this page does not know): its own tab, a table or a list of what it holds."""
     from prio.render.html import page as html_page
 
     doc = json.loads(run_cli("preempt", "-o", "json").stdout)
-    doc["quota"] = {"enabled": True, "armed": [{"queue": "root.batch", "delay": "5m"}], "preempted": ["nightly-0"]}
+    doc["newer"] = {"enabled": True, "armed": [{"queue": "root.batch", "delay": "5m"}], "preempted": ["nightly-0"]}
     out = tmp_path / "newer.html"
     out.write_text("".join(html_page("preempt", [json.dumps(doc)], {"command": "preempt", "inputs": [], "notes": []})))
     page = load(str(out))
-    quota = page.one(data_key="quota")
-    assert page.one(id="tab-other-quota").text() == "quota"
+    quota = page.one(data_key="newer")
+    assert page.one(id="tab-other-newer").text() == "newer"
     assert ["root.batch", "5m"] in rows(quota) and "nightly-0" in quota.text()
     assert len(page.all("article")) == 2  # the asks still drawn; no tree without a context: said
 

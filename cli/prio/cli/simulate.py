@@ -109,10 +109,10 @@ def _simulate(o: Options, fmt: str) -> int:
             e.loop_preemption = eng.loop_preemption
             return e
 
-        from prio.render.html.context import reason_codes
+        from prio.render.html.context import gangs, reason_codes
 
         chunks = htmlreport.page("simulate", chunks, htmlreport.header(
-            "simulate", inp.names, live, eng.snapshot.partition, tree=tree, codes=reason_codes(),
+            "simulate", inp.names, live, eng.snapshot.partition, tree=tree, codes=reason_codes(), gangs=gangs(eng.snapshot),
             whyAsk=htmlreport.why_asks(again, eng) if o.steps is None else {}))  # --why-ask answers of the whole run
     write_chunks(chunks)
     return 0

@@ -22,6 +22,7 @@
         if (v === null || v === undefined || v === false) continue;
         if (k === 'text') el.textContent = v;
         else if (k === 'cls') el.className = v;
+        else if (k === 'style') el.style.cssText = v; // CSSOM: allowed by the page's style-src, a style attribute would not be
         else if (k.slice(0, 2) === 'on') el.addEventListener(k.slice(2), v);
         else el.setAttribute(k, v === true ? '' : v);
       }
@@ -42,6 +43,23 @@
   function short(path) { var i = path.lastIndexOf('.'); return i < 0 ? path : path.slice(i + 1); }
   function plural(n, one, many) { return n + ' ' + (n === 1 ? one : (many || one + 's')); }
   function fmtNum(n) { return Number(n).toLocaleString('en'); }
+  // a YuniKorn quantity as prio's text writes it (prio.yunikorn.quantity.show_quantity): vcore in
+  // cores (or m), memory and storage in the shortest exact binary or decimal suffix
+  var SIZES = [['Ti', Math.pow(2, 40)], ['T', 1e12], ['Gi', Math.pow(2, 30)], ['G', 1e9], ['Mi', Math.pow(2, 20)], ['M', 1e6], ['Ki', 1024], ['k', 1e3]];
+  function showQ(k, v) {
+    if (typeof v !== 'number') return pr(v);
+    if (k === 'vcore') return v % 1000 === 0 ? String(v / 1000) : v + 'm';
+    if (k === 'memory' || /storage$/.test(k)) {
+      var best = null;
+      SIZES.forEach(function (m) { if (v && v % m[1] === 0) { var f = (v / m[1]) + m[0]; if (best === null || f.length < best.length) best = f; } });
+      return best === null ? String(v) : best;
+    }
+    return String(v);
+  }
+  function showRes(r) {
+    var ks = Object.keys(r || {}).sort();
+    return ks.length ? '{' + ks.map(function (k) { return k + ': ' + showQ(k, r[k]); }).join(', ') + '}' : '{}';
+  }
   function cssVar(name) { return getComputedStyle(document.documentElement).getPropertyValue(name).trim(); }
   function debounce(fn, ms) { var t; return function () { var a = arguments; clearTimeout(t); t = setTimeout(function () { fn.apply(null, a); }, ms); }; }
 
@@ -558,7 +576,7 @@
   }
 
   function timeline(M, onPick) {
-    var GUTTER = 200, AXIS = 22;
+    var GUTTER = 200, AXIS = 22, RIGHT = 64; // RIGHT: each lane's queue-priority scale
     var laneH = 0;
     function laneHeight() { laneH = Math.max(12, Math.min(28, Math.floor(480 / Math.max(1, M.lanes.length)))); }
     laneHeight();
@@ -606,15 +624,19 @@
       });
       return sel;
     }
-    var legend = h('div', { cls: 'legend', id: 'timeline-legend' }, 'Ask priority:');
-    for (var b = 0; b < M.bands.count; b++) legend.appendChild(h('span', null, swatch(b), BAND_NAMES[b] + ' (' + M.bands.label(b) + ')'));
-    legend.appendChild(h('span', null, '\u2014 the lane queue\u2019s priority over the steps (gaps: n/a)'));
+    // colour is the ask's own priority, never its place in the order (YuniKorn sorts queues first:
+    // step 1 can be the lowest band); the line is the lane queue's priority, its scale at the right
+    var legend = h('div', { cls: 'legend', id: 'timeline-legend' }, h('strong', { text: 'Colour: the ask\u2019s own priority' }),
+      h('span', { cls: 'count', text: '(not its place in the order: YuniKorn sorts the queues first, so an early step can be a low-priority ask)' }));
+    for (var b = 0; b < M.bands.count; b++) legend.appendChild(h('span', { 'data-band': String(b) }, swatch(b), BAND_NAMES[b] + ' (' + M.bands.label(b) + ')'));
+    legend.appendChild(h('span', { id: 'timeline-line-legend' }, h('span', { cls: 'lineswatch', 'aria-hidden': 'true' }),
+      'the lane queue\u2019s priority over the steps; its scale, lowest to highest, at the lane\u2019s right (gaps: n/a)'));
     if (M.pre.length) legend.appendChild(h('span', null, '\u25BC preemption before the step'));
     box.appendChild(tools);
     box.appendChild(legend);
     box.appendChild(wrap);
     document.body.appendChild(tip);
-    var W = 0, H = 0, dpr = 1, binned = false, drawn = 0;
+    var W = 0, H = 0, dpr = 1, binned = false, drawn = 0, scales = [];
     function size() {
       W = Math.max(400, wrap.clientWidth || (box.clientWidth || 900));
       var full = AXIS + M.lanes.length * laneH + 4;
@@ -631,7 +653,7 @@
       g.setTransform(dpr, 0, 0, dpr, 0, 0);
       var fg = cssVar('--fg'), muted = cssVar('--muted'), line = cssVar('--line'), bg = cssVar('--bg');
       g.fillStyle = bg; g.fillRect(0, 0, W, H);
-      var plotW = W - GUTTER - 8, span = x1 - x0, px = plotW / span;
+      var plotW = W - GUTTER - RIGHT, span = x1 - x0, px = plotW / span;
       var top = wrap.scrollTop, firstLane = Math.max(0, Math.floor(top / laneH)), lastLane = Math.min(M.lanes.length, Math.ceil((top + H - AXIS) / laneH) + 1);
       function laneY(l) { return AXIS + l * laneH - top; }
       // axis
@@ -650,6 +672,7 @@
       var pats = []; for (var b = 0; b < M.bands.count; b++) pats.push(pattern(g, b));
       binned = span > plotW;
       drawn = 0;
+      scales = [];
       var i0 = Math.max(0, Math.floor(x0)), i1 = Math.min(M.n, Math.ceil(x1));
       for (var l = firstLane; l < lastLane; l++) {
         var y = laneY(l);
@@ -701,6 +724,7 @@
         g.beginPath(); g.moveTo(x - 5, AXIS - 10); g.lineTo(x + 5, AXIS - 10); g.lineTo(x, AXIS - 2); g.fill();
       });
       box.setAttribute('data-binned', binned ? 'true' : 'false');
+      box.setAttribute('data-scales', scales.join(' '));
       box.setAttribute('data-drawn', String(drawn));
       info.textContent = 'steps ' + fmtNum(M.n ? M.stepNo[Math.max(0, Math.min(M.n - 1, i0))] : 0) + '\u2013' + fmtNum(M.n ? M.stepNo[Math.max(0, i1 - 1)] : 0) +
         ' of ' + fmtNum(M.n) + (binned ? ' (binned: ' + (span / plotW).toFixed(1) + ' steps a pixel; zoom in for each step)' : '');
@@ -708,6 +732,15 @@
     function drawSeries(g, sr, y, plotW, px, i0, i1) {
       if (sr.lo === Infinity) return;
       var range = sr.hi - sr.lo;
+      // the scale: the line's highest value at the lane's top, its lowest at the bottom (one value: in the middle)
+      g.fillStyle = cssVar('--muted'); g.font = '10px system-ui, sans-serif'; g.textAlign = 'left';
+      var sx = GUTTER + plotW + 4;
+      if (range) {
+        g.textBaseline = 'top'; g.fillText(fitR(g, 'P ' + sr.hi, RIGHT - 6), sx, y + 1);
+        g.textBaseline = 'bottom'; g.fillText(fitR(g, 'P ' + sr.lo, RIGHT - 6), sx, y + laneH - 1);
+      } else { g.textBaseline = 'middle'; g.fillText(fitR(g, 'P ' + sr.lo, RIGHT - 6), sx, y + laneH / 2); }
+      g.textBaseline = 'middle'; g.font = '11px system-ui, sans-serif';
+      scales.push(sr.lo === sr.hi ? String(sr.lo) : sr.lo + '..' + sr.hi);
       function Y(v) { return range ? y + laneH - 3 - (v - sr.lo) / range * (laneH - 6) : y + laneH / 2; }
       g.strokeStyle = cssVar('--lineprio'); g.lineWidth = 1.25; g.globalAlpha = 0.7;
       g.beginPath();
@@ -728,6 +761,7 @@
       g.stroke();
       g.lineWidth = 1; g.globalAlpha = 1;
     }
+    function fitR(g, text, w) { return g.measureText(text).width <= w ? text : text.slice(0, Math.max(3, Math.floor(text.length * w / g.measureText(text).width) - 1)) + '\u2026'; }
     function lower(a, v) { var lo = 0, hi = a.length; while (lo < hi) { var m = (lo + hi) >> 1; if (a[m] < v) lo = m + 1; else hi = m; } return lo; }
     function fit(g, text, w) {
       if (g.measureText(text).width <= w) return text;
@@ -738,17 +772,17 @@
     function at(e) {
       var r = canvas.getBoundingClientRect();
       var mx = e.clientX - r.left, my = e.clientY - r.top;
-      var plotW = W - GUTTER - 8;
+      var plotW = W - GUTTER - RIGHT;
       var xi = x0 + (mx - GUTTER) / plotW * (x1 - x0);
       var l = Math.floor((my - AXIS + wrap.scrollTop) / laneH);
       return { mx: mx, my: my, xi: xi, lane: l >= 0 && l < M.lanes.length ? l : -1, inPlot: mx >= GUTTER };
     }
     canvas.addEventListener('mousemove', function (e) {
       var p = at(e);
-      if (drag) { var d = (drag.x - e.clientX) / (W - GUTTER - 8) * (x1 - x0); drag.x = e.clientX; pan(d); return; }
+      if (drag) { var d = (drag.x - e.clientX) / (W - GUTTER - RIGHT) * (x1 - x0); drag.x = e.clientX; pan(d); return; }
       if (!p.inPlot || p.lane < 0 || p.xi < 0 || p.xi >= M.n) { tip.hidden = true; return; }
       var text;
-      var span = x1 - x0, perPx = span / (W - GUTTER - 8);
+      var span = x1 - x0, perPx = span / (W - GUTTER - RIGHT);
       if (perPx <= 1) {
         var i = Math.floor(p.xi);
         text = stepText(M.alloc[i]) + (M.lane[i] !== p.lane ? '\n(this step placed in ' + M.lanes[M.lane[i]] + ')' : '');
@@ -781,7 +815,7 @@
     });
     canvas.addEventListener('wheel', function (e) {
       e.preventDefault();
-      if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) { pan((e.deltaX || e.deltaY) / (W - GUTTER) * (x1 - x0)); return; }
+      if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) { pan((e.deltaX || e.deltaY) / (W - GUTTER - RIGHT) * (x1 - x0)); return; }
       zoom(e.deltaY > 0 ? 1.25 : 0.8, at(e).xi);
     }, { passive: false });
     canvas.addEventListener('keydown', function (e) {
@@ -844,6 +878,7 @@
       { name: 'ask', get: function (s) { return s.ask; } },
       { name: 'priority', num: true, get: function (s) { return 'P' + s.priority; } }];
     if (M.alloc.some(function (s) { return s.node !== undefined; })) cols.push({ name: 'node', get: function (s) { return s.node || ''; } });
+    if (M.alloc.some(function (s) { return s.taskGroup !== undefined; })) cols.push({ name: 'gang', get: gangText });
     cols.push({ name: 'priority changes', get: changesText });
     var unsched = DATA.unscheduled || [];
     var list = [
@@ -872,9 +907,142 @@
         { name: 'note', get: function (p) { return p.preemption.warning || (p.tie ? 'victims tie with other tasks: Go\u2019s map order chose' : ''); } }], M.pre, { label: 'Preemptions' });
     } });
     if (DATA.rejected && DATA.rejected.length) list.push({ id: 'rejected', name: 'Rejected (' + DATA.rejected.length + ')', build: function () { return generic(DATA.rejected); } });
-    others(['steps', 'unscheduled', 'rejected'], list);
+    if (DATA.gangs && DATA.gangs.length) list.splice(2, 0, { id: 'gangs', name: 'Gangs (' + DATA.gangs.length + ')', build: function () { return gangView(treeBox); } });
+    others(['steps', 'unscheduled', 'rejected', 'gangs'], list);
     var tabsBox = tabs(list);
     return tabsBox;
+  }
+
+  function gangText(s) { // the steps table's gang column, as simulate's text says it
+    if (s.taskGroup === undefined) return '';
+    return s.placeholder ? 'placeholder ' + s.taskGroup : s.taskGroup + (s.replaces ? ', replaces ' + s.replaces : '');
+  }
+
+  // ---- simulate: gangs (YuniKorn's task groups) ----------------------------------------------
+  // One card per gang application: its state at the end, each task group's members (placeholders
+  // the shim created, allocated, replaced by a real pod, released, cancelled or still pending),
+  // its real pods, and its events in step order (the timeout, releases). From the JSON's steps,
+  // unscheduled and gangs, and the context's task-group definitions (CTX.gangs).
+  var GANG_STATES = { Running: ['\u2713', 'allocated', 'RUNNING: the real pods were handed over'],
+    Accepted: ['\u25CB', 'preempted', 'WAITING: reserving, not every placeholder is allocated'],
+    Failed: ['\u2717', 'not-placed', 'FAILED: the placeholder timeout (Hard) failed it'] };
+  function gangModel() {
+    var defs = {}, by = {};
+    (CTX.gangs || []).forEach(function (d) { defs[d.application] = d; });
+    (DATA.gangs || []).forEach(function (g) { by[g.application] = { g: g, def: defs[g.application] || null, ph: {}, phOrder: [], real: [], events: [] }; });
+    function ph(x, id, group) {
+      var p = x.ph[id];
+      if (!p) { p = x.ph[id] = { id: id, group: group || null, state: 'pending' }; x.phOrder.push(id); }
+      if (group && !p.group) p.group = group;
+      return p;
+    }
+    function groupOf(x, id) { // a placeholder without its group in the JSON: the shim names it tg-APP-GROUP-N
+      var gs = x.def ? x.def.taskGroups.map(function (t) { return t.name; }) : [];
+      for (var i = 0; i < gs.length; i++) if (id.indexOf('tg-' + x.g.application + '-' + gs[i] + '-') === 0) return gs[i];
+      return null;
+    }
+    (DATA.steps || []).forEach(function (s) {
+      if (s.timeout && by[s.timeout.application]) {
+        var x = by[s.timeout.application], t = s.timeout;
+        x.events.push({ step: s.step, kind: 'timeout', text: 'placeholder timeout (' + t.style + ', while ' + t.phase + ') at ' + t.at + ' s: ' +
+          plural(t.released.length, 'allocated placeholder') + ' released, ' + plural(t.cancelled.length, 'pending one') + ' cancelled' +
+          (t.style === 'Hard' && t.phase === 'reserving' ? '; the gang fails' : t.phase === 'reserving' ? '; the gang goes on as an ordinary application' : '') });
+        t.released.forEach(function (id) { var p = ph(x, id, groupOf(x, id)); p.state = 'released'; p.endStep = s.step; p.by = 'the timeout'; });
+        t.cancelled.forEach(function (id) { var p = ph(x, id, groupOf(x, id)); p.state = 'cancelled'; p.endStep = s.step; });
+        return;
+      }
+      if (s.placeholdersReleased && by[s.placeholdersReleased.application]) {
+        var y = by[s.placeholdersReleased.application], r = s.placeholdersReleased;
+        y.events.push({ step: s.step, kind: 'release', text: r.taskGroup + ': ' + plural(r.placeholders.length, 'placeholder') + ' released for a real pod larger than the group\u2019s minResource' });
+        r.placeholders.forEach(function (id) { var p = ph(y, id, r.taskGroup); p.state = 'released'; p.endStep = s.step; p.by = 'a larger real pod'; });
+        return;
+      }
+      var z = by[s.application];
+      if (!z || s.ask === undefined || s.preemption) return;
+      if (s.placeholder) { var q = ph(z, s.ask, s.taskGroup); q.state = 'allocated'; q.step = s.step; q.node = s.node; }
+      else {
+        z.real.push({ ask: s.ask, group: s.taskGroup || (z.def && z.def.members[s.ask]) || null, step: s.step, node: s.node, replaces: s.replaces || null });
+        if (s.replaces) { var o = ph(z, s.replaces, s.taskGroup); o.state = 'replaced'; o.by = s.ask; o.endStep = s.step; }
+      }
+    });
+    (DATA.unscheduled || []).forEach(function (u) {
+      var x = by[u.application];
+      if (!x) return;
+      if (u.placeholder) { var p = ph(x, u.ask, u.taskGroup || groupOf(x, u.ask)); if (p.state === 'pending') p.reason = u.reason; }
+      else x.real.push({ ask: u.ask, group: u.taskGroup || (x.def && x.def.members[u.ask]) || null, step: null, reason: u.reason, code: u.code });
+    });
+    return (DATA.gangs || []).map(function (g) { return by[g.application]; });
+  }
+  var PH_WORDS = { allocated: 'allocated', replaced: 'replaced', released: 'released', cancelled: 'cancelled', pending: 'pending' };
+  function gangView(treeBox) {
+    var gs = gangModel();
+    var box = h('div', { id: 'gangs', 'data-gangs': String(gs.length) });
+    box.appendChild(h('p', { cls: 'count', text: 'A gang (YuniKorn task groups) is scheduled as one unit: the shim first creates minMember placeholders per task group, each of the group\u2019s minResource; only when every group has its placeholders allocated does it hand the real pods over, and each real pod takes a placeholder\u2019s place and node. Placeholder states: \u25A0 allocated, \u2714 replaced by a real pod, \u25A1 pending, \u2715 released or cancelled.' }));
+    gs.forEach(function (x) {
+      var g = x.g, st = GANG_STATES[g.state] || ['?', '', g.state], def = x.def;
+      var card = h('article', { cls: 'card gang', 'data-gang': g.application, 'data-state': g.state });
+      card.appendChild(h('h3', null, h('span', { cls: 'outcome ' + st[1], text: st[0] + ' ' + st[2] }), g.application,
+        def ? h('span', { cls: 'count' }, ' in ', h('a', { href: '#queue=' + encodeURIComponent(def.queue), cls: 'id', text: def.queue, onclick: function (e) { e.preventDefault(); if (treeBox) treeBox.reveal(def.queue); } })) : null));
+      var facts = [];
+      if (def) facts.push('style ' + def.style + ', placeholder timeout ' + (def.timeout ? def.timeout + ' s' : 'YuniKorn\u2019s default (15 min)'));
+      facts.push(g.realAsksSent ? 'the shim handed the real pods over' : 'the real pods are held back by the shim');
+      if (g.timeoutAt !== null && g.timeoutAt !== undefined) facts.push('the placeholder timer would fire at ' + g.timeoutAt + ' s');
+      card.appendChild(h('p', { cls: 'count', text: facts.join('; ') }));
+      var groups = def ? def.taskGroups.map(function (t) { return t.name; }) : [];
+      x.phOrder.forEach(function (id) { var gr = x.ph[id].group; if (gr && groups.indexOf(gr) < 0) groups.push(gr); });
+      if (x.phOrder.some(function (id) { return !x.ph[id].group; })) groups.push(null);
+      groups.forEach(function (gr) {
+        var t = def ? def.taskGroups.filter(function (tg) { return tg.name === gr; })[0] : null;
+        var phs = x.phOrder.map(function (id) { return x.ph[id]; }).filter(function (p) { return p.group === gr; });
+        var counts = {};
+        phs.forEach(function (p) { counts[p.state] = (counts[p.state] || 0) + 1; });
+        var held = (counts.allocated || 0) + (counts.replaced || 0);
+        var row = h('div', { cls: 'tgroup', 'data-group': gr === null ? '' : gr, 'data-placeholders': String(phs.length), 'data-allocated': String(held) },
+          h('div', { cls: 'tghead' }, h('strong', { cls: 'id', text: gr === null ? '(task group not known)' : gr }),
+            t ? ' minMember ' + t.minMember + ' \u00D7 ' + t.minResource : '',
+            ' \u2014 ' + held + ' of ' + (t ? t.minMember : phs.length) + ' placeholders held' +
+            Object.keys(counts).filter(function (k) { return k !== 'allocated'; }).map(function (k) { return ', ' + counts[k] + ' ' + PH_WORDS[k]; }).join('')));
+        var chips = h('ol', { cls: 'chips' });
+        phs.forEach(function (p) {
+          var sym = { allocated: '\u25A0', replaced: '\u2714', pending: '\u25A1', released: '\u2715', cancelled: '\u2715' }[p.state];
+          var tip = p.id + ': ' + (p.step ? 'allocated at step ' + p.step + ' on ' + p.node : 'never allocated') +
+            (p.state === 'replaced' ? '; replaced by ' + p.by + ' at step ' + p.endStep : p.state === 'released' ? '; released by ' + p.by + ' (step ' + p.endStep + ')' :
+              p.state === 'cancelled' ? '; cancelled by the timeout (step ' + p.endStep + ')' : p.state === 'pending' ? (p.reason ? '; pending: ' + p.reason : '; pending') : '');
+          chips.appendChild(h('li', { cls: 'chip ' + p.state, 'data-placeholder': p.id, 'data-state': p.state, title: tip, tabindex: '0', 'aria-label': tip },
+            h('span', { cls: 'sym', 'aria-hidden': 'true', text: sym }), p.state === 'replaced' ? p.by : p.step ? 'step ' + p.step : PH_WORDS[p.state]));
+        });
+        row.appendChild(chips);
+        var reals = x.real.filter(function (r) { return r.group === gr; });
+        if (reals.length) { // the placed one by one; the waiting once per reason (a gang's pods wait for the same thing)
+          var waits = new Map(), items = [];
+          reals.forEach(function (r) {
+            if (r.step !== null) {
+              items.push(h('li', { 'data-real': r.ask, 'data-step': String(r.step) }, h('code', { cls: 'id', text: r.ask }), ' placed at ',
+                h('a', { href: '#step=' + r.step, text: 'step ' + r.step }), ' on ' + r.node + (r.replaces ? ', in place of ' + r.replaces : '')));
+              return;
+            }
+            var k = (r.code || '') + '\u0000' + r.reason;
+            if (!waits.has(k)) { waits.set(k, []); items.push(k); }
+            waits.get(k).push(r);
+          });
+          row.appendChild(h('ul', { cls: 'reals' }, items.map(function (it) {
+            if (typeof it !== 'string') return it;
+            var rs = waits.get(it), r0 = rs[0];
+            return h('li', { 'data-real': rs.map(function (r) { return r.ask; }).join(' '), 'data-waits': r0.code || '' },
+              rs.map(function (r, i) { return [i ? ', ' : '', h('code', { cls: 'id', text: r.ask })]; }),
+              (rs.length > 1 ? ' (' + rs.length + ' real pods) wait' : ' waits') + (r0.code ? ' (' + r0.code + ')' : '') + ': ' + r0.reason);
+          })));
+        }
+        card.appendChild(row);
+      });
+      var others2 = x.real.filter(function (r) { return groups.indexOf(r.group) < 0; });
+      if (others2.length) card.appendChild(h('p', { cls: 'count', text: 'Real pods in no task group: ' + others2.map(function (r) { return r.ask + (r.step !== null ? ' (step ' + r.step + ')' : ' (waits)'); }).join(', ') }));
+      if (x.events.length) card.appendChild(h('ul', { cls: 'events' }, x.events.map(function (e) {
+        return h('li', { 'data-event': e.kind }, h('a', { href: '#step=' + e.step, text: 'step ' + e.step }), ': ' + e.text);
+      })));
+      box.appendChild(card);
+    });
+    return box;
   }
 
   function unscheduledView(unsched) {
@@ -992,9 +1160,11 @@
     } }];
     function card(key, a, d) {
       var cls = a.outcome === 'not placed' ? 'not-placed' : a.outcome;
-      var symbol = { preempted: '\u26A0', allocated: '\u2713' }[a.outcome] || '\u2717';
+      // the ask is the preemptor: its badge says so, and what it takes (the victims are in the table)
+      var badge = a.outcome === 'preempted' ? '\u26A0 PREEMPTOR: PLACED BY PREEMPTING ' + plural((a.victims || []).length, 'TASK') :
+        a.outcome === 'allocated' ? '\u2713 ALLOCATED' : '\u2717 NOT PLACED';
       var c = h('article', { cls: 'card', 'data-ask': key, 'data-outcome': a.outcome },
-        h('h3', null, h('span', { cls: 'outcome ' + cls, text: symbol + ' ' + a.outcome.toUpperCase() }), d.headline || key));
+        h('h3', null, h('span', { cls: 'outcome ' + cls, 'data-badge': a.outcome, title: a.outcome === 'preempted' ? 'This pending ask preempts the victims below to be placed; it is not preempted itself' : null, text: badge }), d.headline || key));
       if (d.checks && d.checks.length) {
         c.appendChild(h('ul', { cls: 'checks' }, d.checks.map(function (x) { return h('li', { cls: x.passed ? 'ok' : 'no', 'data-passed': String(x.passed) }, h('strong', { text: x.check }), ': ' + x.detail); })));
       }
@@ -1013,29 +1183,118 @@
         c.appendChild(h('p', null, h('strong', { text: 'Victims in YuniKorn\u2019s order' + (a.node ? ', on ' + a.node : '') + ':' })));
         c.appendChild(h('ol', { cls: 'victims' }, a.victims.map(function (v) {
           var x = nodeOf[v];
-          return h('li', { 'data-victim': v }, h('code', { text: v }), x ? ' (' + x.application + ', ' + x.queue + ', node ' + x.node + ', P' + x.priority + ')' : '');
+          return h('li', { 'data-victim': v }, h('code', { cls: 'id', text: v }), x ? ' (' + x.application + ', ' + x.queue + ', node ' + x.node + ', P' + x.priority +
+            (x.created ? ', created ' + x.created : '') + (x.allowPreemption === false ? ', allowPreemption: false' : '') + ')' : '');
         })));
       }
       if (d.candidates && d.candidates.length) {
-        var t = h('table', { cls: 'cands' }, h('thead', null, h('tr', null, ['task', 'application', 'queue', 'node', 'priority', 'ask priority there', 'verdict', 'why'].map(function (n) {
+        var t = h('table', { cls: 'cands' }, h('thead', null, h('tr', null, ['task', 'application', 'queue', 'node', 'priority', 'ask priority there', 'verdict'].map(function (n) {
           return h('th', { text: n, cls: n.indexOf('priority') >= 0 ? 'num' : null });
         }))));
         var tb = h('tbody');
+        var optedOut = 0;
         d.candidates.forEach(function (x) {
-          tb.appendChild(h('tr', { 'data-verdict': x.verdict },
-            h('td', null, h('code', { text: x.task })), h('td', { text: x.application }), h('td', { text: x.queue }), h('td', { text: x.node }),
+          var out = x.allowPreemption === false;
+          if (out) optedOut++;
+          tb.appendChild(h('tr', { 'data-verdict': x.verdict, 'data-task': x.task, cls: out ? 'optout' : null, 'data-allow-preemption': out ? 'false' : null },
+            h('td', { cls: 'id' }, h('code', { text: x.task }), out ? h('span', { cls: 'tag optout', title: 'allowPreemption: false (yunikorn.apache.org/allow-preemption): YuniKorn takes it only after every candidate that allows preemption', text: 'no preempt' }) : null,
+              x.originator ? h('span', { cls: 'tag', title: 'the task that created its application: taken after every other candidate of its kind', text: 'originator' }) : null),
+            h('td', { cls: 'id', text: x.application }), h('td', { cls: 'id', text: x.queue }), h('td', { cls: 'id', text: x.node }),
             h('td', { cls: 'num', text: String(x.priority) }), h('td', { cls: 'num', text: pr(x.askPriorityThere === null ? '' : x.askPriorityThere) }),
-            h('td', { cls: x.verdict.indexOf('victim') === 0 ? 'verdict-victim' : x.verdict === 'not eligible' ? 'verdict-not' : null,
+            h('td', { cls: 'id ' + (x.verdict.indexOf('victim') === 0 ? 'verdict-victim' : x.verdict === 'not eligible' ? 'verdict-not' : ''),
               text: (x.verdict.indexOf('victim') === 0 ? '\u2716 ' : x.verdict === 'candidate' ? '\u25CB ' : '\u2013 ') + x.verdict }),
-            h('td', { text: x.why })));
+            ));
+          // why, on a line of its own under the task (the ids above stay whole, the words get the width)
+          tb.appendChild(h('tr', { cls: 'whyrow' + (out ? ' optout' : ''), 'data-why': x.task }, h('td', { colspan: '7' },
+            h('span', { cls: 'whyk', text: 'why: ' }), x.why, x.order ? h('div', { cls: 'order', text: 'victim order: ' + x.order }) : null)));
         });
+        if (optedOut) c.appendChild(h('p', { cls: 'count optout-note', text: plural(optedOut, 'task') + ' marked \u201Cno preempt\u201D set allowPreemption: false: YuniKorn takes such a task only after every candidate that allows preemption (the verdict says whether it is a candidate at all).' }));
         t.appendChild(tb);
+        if (d.candidates.some(function (x) { return x.order; })) c.appendChild(h('p', { cls: 'count victim-order', text: 'Victims: ' + (CTX.victimOrder || '') + '. Each task\u2019s second line says, under the candidate test, where it stands in that order.' }));
         c.appendChild(h('details', { open: true }, h('summary', { text: 'Running tasks inside the fence root (' + d.candidates.length + ')' + (d.outside ? '; ' + d.outside + ' outside it, never candidates' : '') }), t));
       }
       return c;
     }
-    others(['asks'], list);
+    if (DATA.quota) list.push({ id: 'quota', name: 'Quota preemption (' + quotaCount(DATA.quota) + ')', build: function () { return quotaView(DATA.quota, treeBox, 'preempt'); } });
+    others(['asks', 'quota'], list);
     return tabs(list);
+  }
+
+  // ---- quota-change preemption (preempt's quota, diff's quotaPreemption: one shape) ----------
+  function quotaCount(Q) { var n = 0; (Q.leaves || []).forEach(function (r) { n += (r.victims || []).length; }); return plural(n, 'victim'); }
+  function resBars(usage, after, max) { // per resource of max: usage (before) against max, after as a tick
+    var out = h('span', { cls: 'qbars' });
+    Object.keys(max || {}).sort().forEach(function (k) {
+      var u = (usage || {})[k] || 0, a = after ? (after[k] || 0) : null, m = max[k];
+      var scale = Math.max(u, m, a || 0) || 1;
+      var text = k + ': usage ' + showQ(k, u) + ' of max ' + showQ(k, m) + (u > m ? ', over by ' + showQ(k, u - m) : '') + (a !== null ? '; after the victims ' + showQ(k, a) : '');
+      var bar = h('span', { cls: 'qbar' + (u > m ? ' over' : ''), title: text, 'aria-label': text, 'data-resource': k });
+      bar.appendChild(h('i', { style: 'width:' + (100 * Math.min(u, m) / scale).toFixed(1) + '%' }));
+      if (u > m) bar.appendChild(h('u', { style: 'left:' + (100 * m / scale).toFixed(1) + '%;width:' + (100 * (u - m) / scale).toFixed(1) + '%' }));
+      bar.appendChild(h('b', { cls: 'max', style: 'left:' + Math.min(99.5, 100 * m / scale).toFixed(1) + '%' }));
+      if (a !== null) bar.appendChild(h('s', { style: 'left:' + Math.min(99.5, 100 * a / scale).toFixed(1) + '%' }));
+      out.appendChild(h('span', { cls: 'qres' }, h('span', { cls: 'k', text: k }), bar, h('span', { cls: 'v', text: showQ(k, u) + ' / ' + showQ(k, m) + (a !== null && a !== u ? ' \u2192 ' + showQ(k, a) : '') })));
+    });
+    return out;
+  }
+  function quotaView(Q, treeBox, where) {
+    var box = h('div', { id: 'quota', 'data-armed': (Q.armed || []).join(' '), 'data-enabled': String(!!Q.enabled) });
+    var qs = Q.queues || [], leaves = Q.leaves || [];
+    var n = 0; leaves.forEach(function (r) { n += (r.victims || []).length; });
+    var delays = []; qs.forEach(function (a) { if (a.armed && a.delay && delays.indexOf(a.delay) < 0) delays.push(a.delay); });
+    box.appendChild(h('p', { cls: 'qsummary' }, !qs.length ? 'No queue\u2019s running work is over its max: quota preemption has nothing to do.' :
+      !(Q.armed || []).length ? plural(qs.length, 'queue') + ' over their max, none armed (no quota.preemption.delay on them or above).' :
+      !Q.enabled ? 'Armed: ' + Q.armed.join(', ') + ', but the partition does not set quotapreemptionenabled: true, so YuniKorn preempts nothing.' :
+      'Armed: ' + Q.armed.join(', ') + '. After ' + delays.join(' / ') + ' YuniKorn preempts ' + plural(n, 'running task') + ' to bring ' +
+        (Q.armed.length === 1 ? 'it' : 'them') + ' within ' + (where === 'diff' ? 'NEW\u2019s' : 'the') + ' max.'));
+    if (!qs.length) return box;
+    box.appendChild(h('p', { cls: 'count', text: 'partition switch quotapreemptionenabled: ' + (Q.enabled ? 'true (the quota-preemption loop runs)' : 'false (YuniKorn still arms queues, but its loop never runs)') }));
+    box.appendChild(h('h3', { text: 'Queues over their ' + (where === 'diff' ? 'new ' : '') + 'max' }));
+    var after = Q.usageAfter || {};
+    qs.forEach(function (a) {
+      box.appendChild(h('div', { cls: 'qrow', 'data-queue': a.queue, 'data-armed': String(a.armed) },
+        h('a', { href: '#queue=' + encodeURIComponent(a.queue), cls: 'id', text: a.queue, onclick: function (e) { e.preventDefault(); if (treeBox) treeBox.reveal(a.queue); } }),
+        h('span', { cls: 'tag' + (a.armed ? ' chg' : ''), text: a.armed ? 'armed' : 'not armed' }),
+        resBars(a.usage, after[a.queue], a.max),
+        h('div', { cls: 'count', text: 'usage ' + showRes(a.usage) + ', max ' + showRes(a.max) + ', over by ' + showRes(a.over) + '; quota.preemption.delay ' +
+          (a.delay ? a.delay + (a.delayFrom === a.queue ? '' : ' (inherited from ' + a.delayFrom + ')') : 'none') + ' \u2014 ' + a.why })));
+    });
+    leaves.forEach(function (r) {
+      var sec = h('section', { cls: 'qleaf', 'data-leaf': r.leaf });
+      sec.appendChild(h('h3', null, 'Leaf ', h('code', { cls: 'id', text: r.leaf }), r['for'] !== r.leaf ? ' (for the lowered parent ' + r['for'] + ')' : ''));
+      sec.appendChild(h('p', null, 'Amount to free: ' + (r.amount ? showRes(r.amount) : 'nothing') + ' (' + r.how + '); freed ' + showRes(r.freed) + ' by ' +
+        ((r.victims || []).join(', ') || 'no victim') + '.'));
+      var cs = r.candidates || [];
+      if (cs.length) {
+        sec.appendChild(h('p', { cls: 'count', text: 'Candidates in YuniKorn\u2019s order: score higher first (allowPreemption: false 2^34, originator 2^33, % of the resource types to free), then priority lower first, creation hour newer first, ' + (r.leafMax ? 'share of the leaf\u2019s max' : 'size') + ' smaller first. Each victim is taken while, with the victims before it, it does not free more than the amount.' }));
+        var ol = h('ol', { cls: 'qcands' });
+        cs.forEach(function (v) {
+          var taken = v.verdict.indexOf('victim') === 0;
+          var score = (v.optedOut ? ['allowPreemption: false'] : []).concat(v.originator ? ['originator'] : []).concat([v.typeMatch + '% of types']).join(' + ');
+          ol.appendChild(h('li', { cls: taken ? 'victim' : 'skipped', 'data-allocation': v.allocation, 'data-verdict': v.verdict },
+            h('span', { cls: 'outcome ' + (taken ? 'not-placed' : 'allocated'), text: taken ? '\u2716 ' + v.verdict.toUpperCase() : '\u25CB KEPT' }),
+            h('code', { cls: 'id', text: v.allocation }), ' ', h('span', { cls: 'count', text: v.application + ' on ' + v.node + ', P' + v.priority + (v.createHour ? ', created ' + v.createHour : '') + '; score ' + score }),
+            v.optedOut ? h('span', { cls: 'tag optout', text: 'no preempt' }) : null,
+            taken ? null : h('div', { cls: 'msg', text: v.verdict })));
+        });
+        sec.appendChild(ol);
+      }
+      if ((r.notCandidates || []).length) sec.appendChild(h('p', { cls: 'count', text: 'Not candidates: ' + r.notCandidates.map(function (x) { return x.allocation + ' (' + x.why + ')'; }).join(', ') }));
+      box.appendChild(sec);
+    });
+    var before = Q.usageBefore || {}, changed = Object.keys(before).filter(function (k) { return JSON.stringify(before[k]) !== JSON.stringify(after[k]); });
+    if (changed.length) {
+      box.appendChild(h('h3', { text: 'Usage after the victims are released' }));
+      var t = arrayTable([{ name: 'queue', get: function (k) { return k; } }, { name: 'before', get: function (k) { return showRes(before[k]); } },
+        { name: 'after', get: function (k) { return showRes(after[k]); } }], changed, { label: 'Usage before and after' });
+      t.id = 'quota-usage';
+      box.appendChild(t);
+    }
+    if ((Q.aboveMax || []).length) {
+      box.appendChild(h('h3', { text: 'Armed queues still above their max afterwards' }));
+      box.appendChild(h('ul', { id: 'quota-above' }, Q.aboveMax.map(function (a) { return h('li', null, h('code', { cls: 'id', text: a.queue }), ': usage ' + showRes(a.usage) + ', max ' + showRes(a.max) + ' \u2014 ' + a.why); })));
+    }
+    return box;
   }
 
   // ---- diff ----------------------------------------------------------------------------------
@@ -1045,7 +1304,7 @@
         h('h3', { text: 'Removed (' + (obj.removed || []).length + ')' }), generic(obj.removed || []));
     } };
   }
-  function buildDiff() {
+  function buildDiff(treeBox) {
     var q = DATA.queues || [], asks = DATA.asks || [];
     var un = DATA.unscheduled || { added: [], removed: [] }, fi = DATA.findings || { added: [], removed: [] };
     var later = asks.filter(function (a) { return a.stepBefore !== null && a.stepAfter !== null && a.stepAfter > a.stepBefore; }).length;
@@ -1099,7 +1358,8 @@
     list.push(addedRemoved('unscheduled', 'Unscheduled', un));
     list.push(addedRemoved('findings', 'Findings', fi));
     if (DATA.rejected && ((DATA.rejected.added || []).length || (DATA.rejected.removed || []).length)) list.push(addedRemoved('rejected', 'Rejected', DATA.rejected));
-    others(['queues', 'asks', 'unscheduled', 'findings', 'rejected', 'config'], list);
+    if (DATA.quotaPreemption) list.push({ id: 'quota', name: 'Quota preemption (' + quotaCount(DATA.quotaPreemption) + ')', build: function () { return quotaView(DATA.quotaPreemption, treeBox, 'diff'); } });
+    others(['queues', 'asks', 'unscheduled', 'findings', 'rejected', 'config', 'quotaPreemption'], list);
     return tabs(list);
   }
 
@@ -1464,7 +1724,7 @@
     var main = h('main', { id: 'main' });
     var view = KUEUE ? (COMMAND === 'simulate' ? buildKueueSimulate(treeBox) : COMMAND === 'diff' ? buildKueueDiff() : buildKueueExplain(treeBox)) :
       COMMAND === 'simulate' ? buildSimulate(treeBox) : COMMAND === 'preempt' ? buildPreempt(treeBox) :
-      COMMAND === 'diff' ? buildDiff() : buildExplain();
+      COMMAND === 'diff' ? buildDiff(treeBox) : buildExplain();
     main.appendChild(view);
     main.appendChild(h('p', { cls: 'printnote', text: 'Printed: long tables show the rows drawn on screen; the file holds every row (its prio-data element is the -o json document).' }));
     layout.appendChild(aside);
