@@ -185,8 +185,11 @@ class Page:
     JSON messages ended by NUL on fds 3 and 4, no websocket), for what a person does with keys
     and the mouse. `with Page(path) as p: p.key("ArrowDown"); p.js("document.title")`."""
 
-    def __init__(self, path: str, fragment: str = "", size=(1280, 800)):
+    def __init__(self, path: str, fragment: str = "", size=(1280, 800), init: str | None = None):
+        """`init`: a script the browser runs in the page before any of its own (DevTools'
+        addScriptToEvaluateOnNewDocument: the page's CSP does not apply to it), e.g. a listener."""
         self.url, self.size, self.n, self.buf, self.session = url(path, fragment), size, 0, b"", None
+        self.init = init
 
     def __enter__(self):
         to_child, self._w = os.pipe()
@@ -205,9 +208,13 @@ class Page:
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(3, 4), preexec_fn=fds)
         os.close(to_child)
         os.close(from_child)
-        target = self.call("Target.createTarget", url=self.url)["targetId"]
+        target = self.call("Target.createTarget", url="about:blank" if self.init else self.url)["targetId"]
         self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         self.call("Emulation.setDeviceMetricsOverride", width=self.size[0], height=self.size[1], deviceScaleFactor=1, mobile=False)
+        if self.init:
+            self.call("Page.enable")
+            self.call("Page.addScriptToEvaluateOnNewDocument", source=self.init)
+            self.call("Page.navigate", url=self.url)
         import time
 
         end = time.monotonic() + 60
