@@ -198,7 +198,7 @@ def test_keys_the_page_does_not_know_are_shown_as_they_are(tmp_path):
 
 def test_a_gang_run_with_a_timeout_draws_its_allocations(tmp_path):
     """A gang scenario's steps hold placeholder releases and timeouts (no ask): the page draws the
-    allocations and logs no error (the gang view itself is not drawn yet)."""
+    allocations and logs no error (the gang view: test_report_rough_edges.py)."""
     q, s = tmp_path / "q.yaml", tmp_path / "s.yaml"
     q.write_text("partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: '*'\n        queues: [{name: a}]\n")
     s.write_text("horizon: 120\nnodes: [{name: n1, capacity: {vcore: 8}}]\napplications:\n"
