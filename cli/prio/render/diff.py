@@ -217,9 +217,11 @@ def _rich(d, old, new, width, color, rows) -> str:
             t.add_column(h, overflow="fold", justify="right" if num else "left", no_wrap=num)
         for r in shown:
             t.add_row(*(DottedPath(str(c)) if h == "queue" else escape(str(c)) for h, c in zip(headers, r)))
+        from prio.render import fit
+
         con.print()
         con.print(f"{title} ({len(body)})", markup=False, style="bold")
-        con.print(t)
+        con.print(fit.fitted(con, t, fit.kinds_of(headers, shown)))
         if more:
             con.print(more, markup=False)
     return buf.getvalue()

@@ -69,8 +69,10 @@ def _rich_rejected(rejected, width, color=False) -> str:
         t.add_column(c, overflow="fold")
     for row in _rejected_rows(rejected):
         t.add_row(DottedPath(row[0]), *(escape(x) for x in row[1:]))
+    from prio.render import fit
+
     con.print()
-    con.print(t)
+    con.print(fit.fitted(con, t, [fit.PATH, fit.ID, fit.TEXT]))
     return buf.getvalue()
 
 
@@ -203,28 +205,18 @@ def _rich(rows, asks, ranges, width, total=None, color=False) -> str:
     else:
         _rich_asks(con, asks, total)
     if ranges:
-        from rich import box
-
-        from prio.render.paths import segments
-
-        cols = ("queue", "class", "value", "min", "max")
-        # numbers as wide as the widest (no wider); class names and queue names whole: in the boxed
-        # table when it fits so, else with columns a space apart (as Armada's tables), else folded
-        widest = {c: max([len(str(x[c])) for x in ranges] + [len(c)]) for c in cols}
-        need = sum(widest[c] for c in cols[1:]) + max(len(p) for x in ranges for p in segments(x["queue"]))
-        boxed = need + 3 * len(cols) + 1 <= width
-        tight = not boxed and need + 2 * (len(cols) - 1) <= width
-        rt = Table(title="PriorityClasses per queue", title_justify="left",
-                   **({"box": box.SIMPLE_HEAD, "padding": (0, 1), "pad_edge": False, "show_edge": False} if tight else {}))
-        for c in cols:
-            num = c in ("value", "min", "max")
-            keep = num or ((boxed or tight) and c == "class")
-            rt.add_column(c, overflow="fold", justify="right" if num else "left", no_wrap=keep,
-                          min_width=widest[c] if keep else None)
+        # numbers as wide as the widest (no wider); class names whole and queue paths folded at
+        # their dots: in the boxed table when it fits so, else with columns a space apart, else
+        # one record per row (prio.render.fit)
+        rt = Table(title="PriorityClasses per queue", title_justify="left")
+        for c in ("queue", "class", "value", "min", "max"):
+            rt.add_column(c, overflow="fold", justify="right" if c in ("value", "min", "max") else "left")
         for x in ranges:
             rt.add_row(DottedPath(x["queue"]), escape(x["class"]), str(x["value"]), str(x["min"]), str(x["max"]))
+        from prio.render import fit
+
         con.print()
-        con.print(rt)
+        con.print(fit.fitted(con, rt, [fit.PATH, fit.ID, fit.NUM, fit.NUM, fit.NUM], whole_ids=True))
     return buf.getvalue()
 
 
@@ -244,9 +236,8 @@ def _rich_asks(con, asks, total) -> None:
     t.add_column("queue priorities (root first)", overflow="fold", ratio=3)
     for i, x in enumerate(asks, 1):
         t.add_row(str(i), DottedPath(x.queue), escape(x.application), escape(x.ask), str(x.priority), escape(_vector(x.vector)))
-    fit.fit(con, t, [fit.NUM, fit.PATH, fit.ID, fit.ID, fit.NUM, fit.TEXT])
     con.print()
-    con.print(t)
+    con.print(fit.fitted(con, t, [fit.NUM, fit.PATH, fit.ID, fit.ID, fit.NUM, fit.TEXT], prose=0))
     if _more(total, len(asks)):
         con.print(escape(_more(total, len(asks)).strip()))
     con.print(f"[dim]{CAVEAT}[/]")

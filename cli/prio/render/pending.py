@@ -78,8 +78,10 @@ def _rich(groups, placed, total, width, color) -> str:
     t.add_column("reason", overflow="fold")
     for g in groups:
         t.add_row(f"[bold]{escape(g.code)}[/]", str(g.count), escape(g.words))
+    from prio.render import fit
+
     con.print()
-    con.print(t)
+    con.print(fit.fitted(con, t, [fit.ID, fit.NUM, fit.TEXT]))
     q = Table(title="Per queue", title_justify="left")
     q.add_column("code", no_wrap=True)
     q.add_column("queue", overflow="fold", ratio=2)
@@ -90,5 +92,5 @@ def _rich(groups, placed, total, width, color) -> str:
         for x in g.queues:
             q.add_row(escape(g.code), DottedPath(x.queue), str(x.count), escape(x.words), escape(_first(x)))
     con.print()
-    con.print(q)
+    con.print(fit.fitted(con, q, [fit.ID, fit.PATH, fit.NUM, fit.TEXT, fit.TEXT]))
     return buf.getvalue()

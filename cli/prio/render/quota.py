@@ -134,6 +134,7 @@ def rich(q, con) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    from prio.render import fit
     from prio.render.align import numeric
 
     for b in blocks(q):
@@ -146,7 +147,7 @@ def rich(q, con) -> None:
             t.add_column(h, overflow="fold", justify="right" if numeric(rows, i) else "left")
         for r in rows:
             t.add_row(*(escape(str(c)) for c in r))
-        con.print(t)
+        con.print(fit.fitted(con, t, fit.kinds_of(headers, rows)))
 
 
 def change_summary(q) -> str:

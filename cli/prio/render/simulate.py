@@ -330,8 +330,8 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
             cells.append(escape(gang_cell(view, s.step)))
         t.add_row(*cells, "\n".join(f"{escape(short(q))}: {_show(a)} -> " + ("[dim]n/a[/]" if b is None else str(b)) for q, a, b in s.changes))
     if steps:
-        fit.fit(con, t, [fit.NUM, fit.PATH, fit.ID, fit.ID, fit.NUM, *([fit.ID] if nodes else []), fit.TEXT])
-        con.print(t)
+        con.print(fit.fitted(con, t, [fit.NUM, fit.PATH, fit.ID, fit.ID, fit.NUM, *([fit.ID] if nodes else []),
+                                      *([fit.TEXT] if view is not None else []), fit.TEXT], prose=0))
         for line in footnotes(steps):
             con.print(line, markup=False, style="dim")
     if more:
@@ -340,10 +340,11 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
         pt = Table(title="Preemptions", title_justify="left")
         for c in PREEMPTION_HEAD:
             pt.add_column(c, overflow="fold", justify="right" if c == "before step" else "left", no_wrap=c == "before step")
-        for row in preemption_rows(eng):
+        rows = preemption_rows(eng)
+        for row in rows:
             pt.add_row(*(escape(x) for x in row))
         con.print()
-        con.print(pt)
+        con.print(fit.fitted(con, pt, fit.kinds_of(PREEMPTION_HEAD, rows)))
     for title, head, rows in (("Placeholder releases and timeouts", GANG_EVENT_HEAD, gang_event_rows(view)),
                               ("Gangs", GANG_HEAD, gang_rows(view))):
         if rows:
@@ -353,7 +354,7 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
             for row in rows:
                 gt.add_row(*(escape(x) for x in row))
             con.print()
-            con.print(gt)
+            con.print(fit.fitted(con, gt, fit.kinds_of(head, rows)))
     st = Table(title="Per queue", title_justify="left")
     for c in ("queue", "placed", "first step", "last step"):
         st.add_column(c, overflow="fold", justify="left" if c == "queue" else "right", no_wrap=c != "queue")
@@ -361,16 +362,15 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
         st.add_row(DottedPath(row[0]), *(str(x) for x in row[1:]))
     if st.row_count:
         con.print()
-        con.print(st)
+        con.print(fit.fitted(con, st, [fit.PATH, fit.NUM, fit.NUM, fit.NUM]))
     if unscheduled:
         ut = Table(title="Unscheduled", title_justify="left")
         for c in ("queue", "application", "ask", "priority", "code", "reason"):
             ut.add_column(c, overflow="fold", justify="right" if c == "priority" else "left", no_wrap=c == "priority")
         for u in unscheduled:
             ut.add_row(DottedPath(u.queue), escape(u.application), escape(u.ask), f"P{u.priority}", classify(u.reason).code, escape(u.reason))
-        fit.fit(con, ut, [fit.PATH, fit.ID, fit.ID, fit.NUM, fit.ID, fit.TEXT])
         con.print()
-        con.print(ut)
+        con.print(fit.fitted(con, ut, [fit.PATH, fit.ID, fit.ID, fit.NUM, fit.ID, fit.TEXT]))
     rejected = rejected_rows(eng)
     if rejected:
         rt = Table(title="Rejected applications", title_justify="left")
@@ -379,5 +379,5 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
         for row in rejected:
             rt.add_row(DottedPath(row[0]), *(escape(x) for x in row[1:]))
         con.print()
-        con.print(rt)
+        con.print(fit.fitted(con, rt, [fit.PATH, fit.ID, fit.TEXT]))
     return buf.getvalue()
