@@ -1687,6 +1687,14 @@
   }
 
   // ---- the page ------------------------------------------------------------------------------
+  // The main view per scheduler model (CTX.model, absent for YuniKorn) and command: each builder
+  // takes the tree box beside it and returns the view (tabs). A scheduler's page is a section of
+  // this file (its views, its tree rows) plus one entry here: Volcano's would be
+  // volcano: {simulate: buildVolcanoSimulate, ...}, its tree drawn with buildTree's opts.content.
+  var VIEWS = {
+    yunikorn: { explain: buildExplain, simulate: buildSimulate, preempt: buildPreempt, diff: buildDiff },
+    kueue: { explain: buildKueueExplain, simulate: buildKueueSimulate, diff: buildKueueDiff }
+  };
   function build() {
     app.appendChild(buildHeader());
     var layout = h('div', { cls: 'layout' });
@@ -1722,9 +1730,8 @@
       aside.appendChild(h('p', { cls: 'count', text: 'No queue tree in this report.' }));
     }
     var main = h('main', { id: 'main' });
-    var view = KUEUE ? (COMMAND === 'simulate' ? buildKueueSimulate(treeBox) : COMMAND === 'diff' ? buildKueueDiff() : buildKueueExplain(treeBox)) :
-      COMMAND === 'simulate' ? buildSimulate(treeBox) : COMMAND === 'preempt' ? buildPreempt(treeBox) :
-      COMMAND === 'diff' ? buildDiff(treeBox) : buildExplain();
+    var views = VIEWS[CTX.model || 'yunikorn'] || VIEWS.yunikorn;
+    var view = (views[COMMAND] || views.explain)(treeBox);
     main.appendChild(view);
     main.appendChild(h('p', { cls: 'printnote', text: 'Printed: long tables show the rows drawn on screen; the file holds every row (its prio-data element is the -o json document).' }));
     layout.appendChild(aside);
