@@ -8,21 +8,12 @@ import re
 
 import pytest
 
+from builders import UNDER_ROOT
 from chromium import Page
 from conftest import run_cli, sample
 from test_report_pages import load, write
 
-QUEUES = """partitions:
-  - name: default
-    queues:
-      - name: root
-        submitacl: '*'
-        queues:
-          - name: prod
-            resources:
-              guaranteed: {vcore: 2}
-          - name: batch
-"""
+QUEUES = UNDER_ROOT + "          - name: prod\n            resources:\n              guaranteed: {vcore: 2}\n          - name: batch\n"
 # newest-mid (P5) is YuniKorn's first victim although old-low (P0) is a candidate: its victim
 # order is newest first; new-mid opted out of preemption
 SNAPSHOT = """nodes:
