@@ -175,6 +175,17 @@ def test_the_gang_view_shows_each_gang_as_one_unit(gang_pages):
     assert gang_col[0] == "placeholder driver" and gang_col[5] == "driver, replaces tg-spark-41-driver-1"
 
 
+def test_a_picked_step_says_its_gang_part(gang_pages):
+    assert "gang: placeholder driver" in load(gang_pages[0], "step=1").one(id="whyask").text()
+    assert "gang: executor, replaces tg-spark-41-executor-1" in load(gang_pages[0], "step=7").one(id="whyask").text()
+
+
+def test_no_queue_over_its_max_says_so_on_the_quota_tab(tmp_path):
+    page = load(write(tmp_path, "p.html", "preempt", "--sample", "preemption", "-o", "html"), "tab=quota")
+    assert page.one(id="tab-quota").text() == "Quota preemption (none over their max)"
+    assert "No queue\u2019s running work is over its max" in page.one(id="quota").text()
+
+
 def test_a_hard_timeout_fails_the_gang_and_its_placeholders_go(gang_pages):
     page = load(gang_pages[1], "tab=gangs")
     failed = page.one("article", data_gang="spark-42")

@@ -571,7 +571,7 @@
   }
   function stepText(s) {
     return 'step ' + s.step + (s.tie ? ' *' : '') + '\n' + s.queue + '\n' + s.application + ' / ' + s.ask + '   P' + s.priority +
-      (s.node ? '   on ' + s.node : '') + (s.changes && s.changes.length ? '\npriority changes: ' + changesText(s) : '\nno priority changes') +
+      (s.node ? '   on ' + s.node : '') + (s.taskGroup !== undefined ? '\ngang: ' + gangText(s) : '') + (s.changes && s.changes.length ? '\npriority changes: ' + changesText(s) : '\nno priority changes') +
       (s.note ? '\n! ' + s.note : '');
   }
 
@@ -1221,7 +1221,10 @@
   }
 
   // ---- quota-change preemption (preempt's quota, diff's quotaPreemption: one shape) ----------
-  function quotaCount(Q) { var n = 0; (Q.leaves || []).forEach(function (r) { n += (r.victims || []).length; }); return plural(n, 'victim'); }
+  function quotaCount(Q) {
+    if (!(Q.queues || []).length) return 'none over their max';
+    var n = 0; (Q.leaves || []).forEach(function (r) { n += (r.victims || []).length; }); return plural(n, 'victim');
+  }
   function resBars(usage, after, max) { // per resource of max: usage (before) against max, after as a tick
     var out = h('span', { cls: 'qbars' });
     Object.keys(max || {}).sort().forEach(function (k) {
