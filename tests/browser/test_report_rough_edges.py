@@ -196,3 +196,15 @@ def test_a_hard_timeout_fails_the_gang_and_its_placeholders_go(gang_pages):
     assert " ".join(ev.text().split()) == ("step 14: placeholder timeout (Hard, while reserving) at 600 s: 3 allocated placeholders released, "
                                           "6 pending ones cancelled; the gang fails")
     assert failed.one("li", data_waits="GangFailed")
+
+
+def test_a_big_gang_draws_the_first_300_placeholders_and_counts_the_rest(tmp_path):
+    (tmp_path / "q.yaml").write_text(UNDER_ROOT + "          - name: a\n")
+    (tmp_path / "s.yaml").write_text("nodes: [{name: n1, capacity: {vcore: 1000}}]\napplications:\n"
+                                     "  - {id: big, queue: root.a, taskGroups: [{name: w, minMember: 400, minResource: {vcore: 1}}],\n"
+                                     "     asks: [{priority: 1, resources: {vcore: 1}, taskGroup: w, count: 400}]}\n")
+    page = load(write(tmp_path, "big.html", "simulate", str(tmp_path / "q.yaml"), str(tmp_path / "s.yaml"), "-o", "html"), "tab=gangs")
+    group = page.one("article", data_gang="big").one("div", data_group="w")
+    assert (group.get("data-placeholders"), group.get("data-allocated")) == ("400", "400")
+    assert len(group.all("li", cls="chip")) == 300 and "100 more placeholders, counted above." in group.text()
+    assert len(group.one("ul", cls="reals").all("li")) == 301 and "100 more" in group.one("ul", cls="reals").text()

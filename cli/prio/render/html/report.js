@@ -978,7 +978,8 @@
     var gs = gangModel();
     var box = h('div', { id: 'gangs', 'data-gangs': String(gs.length) });
     box.appendChild(h('p', { cls: 'count', text: 'A gang (YuniKorn task groups) is scheduled as one unit: the shim first creates minMember placeholders per task group, each of the group\u2019s minResource; only when every group has its placeholders allocated does it hand the real pods over, and each real pod takes a placeholder\u2019s place and node. Placeholder states: \u25A0 allocated, \u2714 replaced by a real pod, \u25A1 pending, \u2715 released or cancelled.' }));
-    gs.forEach(function (x) {
+    if (gs.length > CAP) box.appendChild(h('p', { cls: 'count', text: 'The first ' + CAP + ' of ' + fmtNum(gs.length) + ' gangs (the Unscheduled tab and the -o json document have every one):' }));
+    gs.slice(0, CAP).forEach(function (x) {
       var g = x.g, st = GANG_STATES[g.state] || ['?', '', g.state], def = x.def;
       var card = h('article', { cls: 'card gang', 'data-gang': g.application, 'data-state': g.state });
       card.appendChild(h('h3', null, h('span', { cls: 'outcome ' + st[1], text: st[0] + ' ' + st[2] }), g.application,
@@ -1003,7 +1004,7 @@
             ' \u2014 ' + held + ' of ' + (t ? t.minMember : phs.length) + ' placeholders held' +
             Object.keys(counts).filter(function (k) { return k !== 'allocated'; }).map(function (k) { return ', ' + counts[k] + ' ' + PH_WORDS[k]; }).join('')));
         var chips = h('ol', { cls: 'chips' });
-        phs.forEach(function (p) {
+        phs.slice(0, CAP).forEach(function (p) {
           var sym = { allocated: '\u25A0', replaced: '\u2714', pending: '\u25A1', released: '\u2715', cancelled: '\u2715' }[p.state];
           var tip = p.id + ': ' + (p.step ? 'allocated at step ' + p.step + ' on ' + p.node : 'never allocated') +
             (p.state === 'replaced' ? '; replaced by ' + p.by + ' at step ' + p.endStep : p.state === 'released' ? '; released by ' + p.by + ' (step ' + p.endStep + ')' :
@@ -1012,6 +1013,7 @@
             h('span', { cls: 'sym', 'aria-hidden': 'true', text: sym }), p.state === 'replaced' ? p.by : p.step ? 'step ' + p.step : PH_WORDS[p.state]));
         });
         row.appendChild(chips);
+        if (phs.length > CAP) row.appendChild(h('p', { cls: 'count', text: fmtNum(phs.length - CAP) + ' more placeholders, counted above.' }));
         var reals = x.real.filter(function (r) { return r.group === gr; });
         if (reals.length) { // the placed one by one; the waiting once per reason (a gang's pods wait for the same thing)
           var waits = new Map(), items = [];
@@ -1025,6 +1027,7 @@
             if (!waits.has(k)) { waits.set(k, []); items.push(k); }
             waits.get(k).push(r);
           });
+          if (items.length > CAP) { var more = items.length - CAP; items = items.slice(0, CAP); items.push(h('li', { cls: 'count', text: fmtNum(more) + ' more' })); }
           row.appendChild(h('ul', { cls: 'reals' }, items.map(function (it) {
             if (typeof it !== 'string') return it;
             var rs = waits.get(it), r0 = rs[0];
@@ -1240,6 +1243,7 @@
     });
     return out;
   }
+  var CAP = 300; // items a list of the quota and gang views draws (the JSON in the file has them all)
   function quotaView(Q, treeBox, where) {
     var box = h('div', { id: 'quota', 'data-armed': (Q.armed || []).join(' '), 'data-enabled': String(!!Q.enabled) });
     var qs = Q.queues || [], leaves = Q.leaves || [];
@@ -1254,7 +1258,8 @@
     box.appendChild(h('p', { cls: 'count', text: 'partition switch quotapreemptionenabled: ' + (Q.enabled ? 'true (the quota-preemption loop runs)' : 'false (YuniKorn still arms queues, but its loop never runs)') }));
     box.appendChild(h('h3', { text: 'Queues over their ' + (where === 'diff' ? 'new ' : '') + 'max' }));
     var after = Q.usageAfter || {};
-    qs.forEach(function (a) {
+    if (qs.length > CAP) box.appendChild(h('p', { cls: 'count', text: 'The first ' + CAP + ' of ' + fmtNum(qs.length) + ' queues over their max:' }));
+    qs.slice(0, CAP).forEach(function (a) {
       box.appendChild(h('div', { cls: 'qrow', 'data-queue': a.queue, 'data-armed': String(a.armed) },
         h('a', { href: '#queue=' + encodeURIComponent(a.queue), cls: 'id', text: a.queue, onclick: function (e) { e.preventDefault(); if (treeBox) treeBox.reveal(a.queue); } }),
         h('span', { cls: 'tag' + (a.armed ? ' chg' : ''), text: a.armed ? 'armed' : 'not armed' }),
@@ -1262,7 +1267,8 @@
         h('div', { cls: 'count', text: 'usage ' + showRes(a.usage) + ', max ' + showRes(a.max) + ', over by ' + showRes(a.over) + '; quota.preemption.delay ' +
           (a.delay ? a.delay + (a.delayFrom === a.queue ? '' : ' (inherited from ' + a.delayFrom + ')') : 'none') + ' \u2014 ' + a.why })));
     });
-    leaves.forEach(function (r) {
+    if (leaves.length > CAP) box.appendChild(h('p', { cls: 'count', text: 'The first ' + CAP + ' of ' + fmtNum(leaves.length) + ' leaf queues:' }));
+    leaves.slice(0, CAP).forEach(function (r) {
       var sec = h('section', { cls: 'qleaf', 'data-leaf': r.leaf });
       sec.appendChild(h('h3', null, 'Leaf ', h('code', { cls: 'id', text: r.leaf }), r['for'] !== r.leaf ? ' (for the lowered parent ' + r['for'] + ')' : ''));
       sec.appendChild(h('p', null, 'Amount to free: ' + (r.amount ? showRes(r.amount) : 'nothing') + ' (' + r.how + '); freed ' + showRes(r.freed) + ' by ' +
@@ -1271,7 +1277,7 @@
       if (cs.length) {
         sec.appendChild(h('p', { cls: 'count', text: 'Candidates in YuniKorn\u2019s order: score higher first (allowPreemption: false 2^34, originator 2^33, % of the resource types to free), then priority lower first, creation hour newer first, ' + (r.leafMax ? 'share of the leaf\u2019s max' : 'size') + ' smaller first. Each victim is taken while, with the victims before it, it does not free more than the amount.' }));
         var ol = h('ol', { cls: 'qcands' });
-        cs.forEach(function (v) {
+        cs.slice(0, CAP).forEach(function (v) {
           var taken = v.verdict.indexOf('victim') === 0;
           var score = (v.optedOut ? ['allowPreemption: false'] : []).concat(v.originator ? ['originator'] : []).concat([v.typeMatch + '% of types']).join(' + ');
           ol.appendChild(h('li', { cls: taken ? 'victim' : 'skipped', 'data-allocation': v.allocation, 'data-verdict': v.verdict },
@@ -1281,6 +1287,7 @@
             taken ? null : h('div', { cls: 'msg', text: v.verdict })));
         });
         sec.appendChild(ol);
+        if (cs.length > CAP) sec.appendChild(h('p', { cls: 'count', text: fmtNum(cs.length - CAP) + ' more candidates: the -o json document in this file has them all.' }));
       }
       if ((r.notCandidates || []).length) sec.appendChild(h('p', { cls: 'count', text: 'Not candidates: ' + r.notCandidates.map(function (x) { return x.allocation + ' (' + x.why + ')'; }).join(', ') }));
       box.appendChild(sec);
