@@ -208,3 +208,11 @@ def test_a_big_gang_draws_the_first_300_placeholders_and_counts_the_rest(tmp_pat
     assert (group.get("data-placeholders"), group.get("data-allocated")) == ("400", "400")
     assert len(group.all("li", cls="chip")) == 300 and "100 more placeholders, counted above." in group.text()
     assert len(group.one("ul", cls="reals").all("li")) == 301 and "100 more" in group.one("ul", cls="reals").text()
+
+
+def test_explain_marks_a_gangs_placeholders_and_real_pods(tmp_path):
+    page = load(write(tmp_path, "ge.html", "explain", "--sample", "gang", "-o", "html"))
+    got = {tr.all("td")[1].text(): tr.all("td")[6].text() for tr in page.one(id="asks").all("tr", cls="r")}
+    assert got["tg-spark-41-driver-1"] == "placeholder driver" and got["tg-spark-42-executor-3"] == "placeholder executor"
+    assert all(v == "" for k, v in got.items() if k.startswith("etl"))
+    assert sum(v.startswith("placeholder ") for v in got.values()) == 14 == len(got) - 2  # the real pods wait, held back by the shim

@@ -1116,8 +1116,19 @@
   }
 
   // ---- explain -------------------------------------------------------------------------------
+  function gangPart(defs) { // explain's gang column: a gang application's pending asks are the shim's placeholders (its real pods wait, held back)
+    var by = {};
+    (defs || []).forEach(function (d) { by[d.application] = d; });
+    return function (a) {
+      var d = by[a.application];
+      if (!d || d.members[a.ask]) return '';
+      var g = d.taskGroups.filter(function (t) { return a.ask.indexOf('tg-' + d.application + '-' + t.name + '-') === 0; })[0];
+      return 'placeholder' + (g ? ' ' + g.name : '');
+    };
+  }
   function buildExplain() {
     var asks = DATA.asks || [];
+    var gangCol = (CTX.gangs || []).length ? [{ name: 'gang', get: gangPart(CTX.gangs) }] : [];
     var list = [{ id: 'asks', name: 'Pending asks (' + fmtNum(asks.length) + ')', build: function () {
       var box = filtered([
         { name: '#', num: true, get: function (a, i) { return String(i + 1); } },
@@ -1125,7 +1136,7 @@
         { name: 'application', get: function (a) { return a.application; } },
         { name: 'queue', get: function (a) { return a.queue; } },
         { name: 'priority', num: true, get: function (a) { return 'P' + a.priority; } },
-        { name: 'queue priorities (root\u2019s child first)', get: function (a) { return (a.queuePriorities || []).map(function (q) { return short(q.queue) + ' ' + pr(q.priority); }).join(' \u203A '); } }],
+        { name: 'queue priorities (root\u2019s child first)', get: function (a) { return (a.queuePriorities || []).map(function (q) { return short(q.queue) + ' ' + pr(q.priority); }).join(' \u203A '); } }].concat(gangCol),
         asks, function (a) { return a.ask + ' ' + a.application + ' ' + a.queue; }, { label: 'Pending asks in the order YuniKorn considers them', placeholder: 'Filter asks' });
       box.id = 'asks';
       box.setAttribute('data-rows', String(asks.length));
