@@ -39,12 +39,19 @@ def kueue_sample_split() -> tuple:
     return setup, setup.replace("reclaimWithinCohort: Any", "reclaimWithinCohort: Never"), "\n---\n".join(work) + "\n"
 
 
-def build_engine(queues: str, snapshot, choice: str = "auto", placement: bool = True) -> engine.Engine:
+def build_engine(queues: str | dict, snapshot, choice: str = "auto", placement: bool = True) -> engine.Engine:
     """An engine over the first partition of `queues` (queues.yaml text) with `snapshot` (the
     native snapshot format, as JSON text or a dict), its placement rules applied; with
-    placement=False the queues the snapshot names are taken as given (created where missing)."""
+    placement=False the queues the snapshot names are taken as given (created where missing).
+    `queues` as a dict is a REST queues dump (tests/strategies.py rest_scenarios): the tree is
+    built as --yunikorn builds it, with no placement rules."""
     if not isinstance(snapshot, str):
         snapshot = json.dumps(snapshot)
+    if isinstance(queues, dict):
+        from prio.loaders import rest
+
+        infos, _ = rest.load_queues("queues.json", yamlnodes.load("queues.json", json.dumps(queues))[0])
+        return engine.Engine(rest.build_tree(infos), native.load("a.json", yamlnodes.load("a.json", snapshot)[0]), None, choice)
     d = yamlnodes.load("q.yaml", queues)[0]
     partition = config.decode(d).partitions[0]
     root = tree.from_config(partition)

@@ -484,3 +484,67 @@ def everything(draw, preempting: bool | None = None):
             if _sometimes(draw, 4):
                 k["preemptionPolicy"] = "Never"
     return "\n".join(lines) + "\n", snapshot
+
+
+@st.composite
+def rest_scenarios(draw, limits: bool = True):
+    """(REST queues dump as a dict, snapshot dict): the queue tree as YuniKorn's
+    /ws/v1/partition/{p}/queues serves it (merged properties, guaranteedResource, maxResource,
+    maxRunningApps, allocatedResource, status), the features only a dump carries: queues
+    `Stopped` (and `Draining`, still scheduled), usage the dump reports (allocatedResource, more
+    or less than the applications given hold), and a maxResource with a zero
+    for some type beside a positive one (a fair max of zero: StrictlyGreaterThanZero holds).
+    Root's maxResource is the cluster capacity, as the loader reads it. The applications are
+    drawn as scenarios() draws them, on the dump's leaves."""
+    _, snapshot = draw(scenarios(limits=limits, many_siblings=False))
+    types = sorted({t for app in snapshot["applications"] for a in app["asks"] for t in a.get("resources", {})}) or ["vcore"]
+
+    def resources(low: int, high: int, zero: bool = False) -> dict:
+        out = {t: draw(_int(low, high)) for t in types if draw(_BOOL)} or {types[0]: draw(_int(max(1, low), high))}
+        if zero and _sometimes(draw, 2):  # a zero beside a positive value: the fair max of that type is 0
+            out[draw(st.sampled_from(types))] = 0
+            if not any(v > 0 for v in out.values()):
+                out[types[0] if out.get(types[0]) else types[-1]] = draw(_int(1, high))
+        return out
+
+    def queue(path: str, leaf: bool, kids: list) -> dict:
+        props = {}
+        offset = draw(st.sampled_from(OFFSETS))
+        if offset:
+            props["priority.offset"] = str(offset)
+        if _sometimes(draw, 2):
+            props["priority.policy"] = "fence"
+        if leaf and draw(_BOOL):
+            props["application.sort.policy"] = "fair"
+        if _sometimes(draw, 5):
+            props["application.sort.priority"] = "disabled"
+        q: dict = {"queuename": path, "status": "Active", "isLeaf": leaf, "properties": props, "children": kids}
+        if limits and _sometimes(draw, 3):
+            q["maxResource"] = resources(1, 12, zero=True)
+        if _sometimes(draw, 3):
+            q["guaranteedResource"] = resources(1, 8)
+        if limits and _sometimes(draw, 5):
+            q["maxRunningApps"] = draw(_int(1, 3))
+        if _sometimes(draw, 2):
+            q["allocatedResource"] = resources(0, 6)
+        if path != "root" and _sometimes(draw, 3):
+            q["status"] = draw(st.sampled_from(["Stopped", "Draining"]))
+        return q
+
+    leaves = sorted({app["queue"] for app in snapshot["applications"]})
+    parents: dict = {}
+    for leaf in leaves:  # the dump holds every queue above each leaf an application names
+        parts = leaf.split(".")
+        for i in range(1, len(parts)):
+            parents.setdefault(".".join(parts[:i]), set()).add(".".join(parts[: i + 1]))
+
+    def build(path: str) -> dict:
+        kids = [build(k) for k in sorted(parents.get(path, ()))]
+        return queue(path, not kids and path != "root", kids)
+
+    dump = build("root")
+    if "maxResource" in dump:
+        snapshot["capacity"] = dump["maxResource"]
+    else:
+        snapshot.pop("capacity", None)
+    return dump, snapshot

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from builders import build_engine, run_state, step_rows
-from strategies import everything, scenarios
+from strategies import everything, rest_scenarios, scenarios
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -174,3 +174,41 @@ def test_every_feature_at_once_reaches_preemption_rejection_and_the_walk_on_a_cl
     an_example(everything(preempting=True), preempts)
     an_example(everything(), lambda s: bool(build_engine(*s).rejected))
     an_example(everything(preempting=False), walked)
+
+
+@settings(SETTINGS, max_examples=60)
+@given(rest_scenarios())
+def test_on_a_rest_queues_dump_the_fast_runs_give_the_reference_steps(scenario):
+    """The queue tree as --yunikorn reads it (tests/strategies.py rest_scenarios): Stopped and
+    Draining queues, the usage the dump reports, a fair max of zero in some type."""
+    _agree(*scenario)
+
+
+def test_the_rest_dumps_draw_what_only_a_dump_carries():
+    """rest_scenarios reaches each feature only a REST dump gives the walk (features.py)."""
+    from prio.yunikorn import features
+    from strategies import an_example
+
+    for f in (features.STOPPED, features.REST_USAGE, features.ZERO_FAIR_MAX):
+        an_example(rest_scenarios(), lambda s, f=f: f in features.used(build_engine(*s)))
+
+
+def _drawn_by_the_differential_tests():
+    """Every scenario the properties above draw, as one strategy."""
+    from hypothesis import strategies as st
+
+    return st.one_of(scenarios(limits=False), scenarios(limits=True), scenarios(cluster=True),
+                     scenarios(many_siblings=True), rest_scenarios(), everything(preempting=False))
+
+
+@pytest.mark.parametrize("feature", sorted(__import__("prio.yunikorn.engine", fromlist=["WALK_SUPPORTS"]).WALK_SUPPORTS))
+def test_every_feature_a_fast_run_claims_is_drawn(feature):
+    """The proof has no hole: each feature the walk (and so simplerun, whose list is a part of
+    it) claims occurs in some scenario the differential properties draw, so a fast run taught a
+    feature is held to the reference on it."""
+    from prio.yunikorn import features, simplerun
+    from prio.yunikorn.engine import WALK_SUPPORTS
+    from strategies import an_example
+
+    assert simplerun.SUPPORTS <= WALK_SUPPORTS
+    an_example(_drawn_by_the_differential_tests(), lambda s: feature in features.used(build_engine(*s)), max_examples=2000)

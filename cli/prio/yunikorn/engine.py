@@ -89,7 +89,7 @@ WALK_SUPPORTS = frozenset({
     features.OFFSET, features.FENCE, features.FAIR_SORT, features.PRIORITY_SORT_OFF, features.CAPACITY,
     features.QUEUE_MAX, features.MAXAPPS, features.GUARANTEED, features.STOPPED, features.REST_USAGE,
     features.FAIR_MAX_MISALIGNED, features.SIBLINGS_OVER_20, features.RUNNING, features.TYPES, features.OTHER_TYPES,
-    features.PARTIAL_ASKS, features.NOT_POSITIVE_ASKS, features.NEGATIVE_USAGE, features.ZERO_FAIR_MAX,
+    features.PARTIAL_ASKS, features.NOT_POSITIVE_ASKS, features.ZERO_FAIR_MAX,
     features.NODES, features.UNSCHEDULABLE_NODES, features.PREDICATES, features.USER_LIMITS})
 
 

@@ -29,6 +29,9 @@ TYPES = "several-resource-types"
 OTHER_TYPES = "resource-types-no-ask-uses"
 PARTIAL_ASKS = "asks-not-naming-every-type"
 NOT_POSITIVE_ASKS = "asks-for-nothing-or-negative"
+# No input gives a queue negative usage (every loader refuses a negative quantity, and a REST
+# dump's queue usage only raises what the applications hold): an engine built by hand with it
+# goes to the reference, which no fast run is proven against on it.
 NEGATIVE_USAGE = "negative-usage"
 ZERO_FAIR_MAX = "fair-max-zero"
 NODES = "nodes"
