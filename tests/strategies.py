@@ -49,6 +49,18 @@ _int = functools.cache(st.integers)
 _BOOL = st.booleans()
 
 
+# The differential properties run in the inner loop (pytest -m 'not slow') with enough examples
+# to matter, and with EXAMPLES_IN_CI times as many in CI (.ci/run sets CI, as CI services do).
+EXAMPLES_IN_CI = 5
+
+
+def examples(n: int) -> int:
+    """How many examples a property draws: `n` at a desk, EXAMPLES_IN_CI times `n` in CI."""
+    import os
+
+    return n * EXAMPLES_IN_CI if os.environ.get("CI", "").lower() not in ("", "0", "false") else n
+
+
 def _sometimes(draw, k: int) -> bool:
     """True once in k + 1 draws, and False where hypothesis shrinks (towards 0): a failing
     example shrinks towards the plain case, without the rare setting."""
@@ -223,6 +235,8 @@ def scenarios(draw, limits: bool | None = True, many_siblings: bool | None = Non
             app.pop("state", None)
     elif limits and _sometimes(draw, 3):
         snapshot["capacity"] = {t: draw(_int(4, 60)) for t in types}
+        if len(types) > 1 and _sometimes(draw, 4):  # none of one type: its fair max is 0 everywhere
+            snapshot["capacity"][draw(st.sampled_from(types))] = 0
     return "\n".join(lines) + "\n", snapshot
 
 

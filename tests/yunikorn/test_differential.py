@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from builders import build_engine, run_state, step_rows
-from strategies import everything, rest_scenarios, scenarios
+from strategies import everything, examples, rest_scenarios, scenarios
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 def _agree(queues, snapshot):
@@ -24,29 +24,25 @@ def _agree(queues, snapshot):
     assert ref.run() == []  # nothing more can be placed once it stopped
 
 
-@pytest.mark.slow
 @SETTINGS
 @given(scenarios(limits=False))
 def test_without_limits_the_fast_runs_give_the_reference_steps(scenario):
     _agree(*scenario)
 
 
-@pytest.mark.slow
 @SETTINGS
 @given(scenarios(limits=True))
 def test_with_limits_the_fast_runs_give_the_reference_steps(scenario):
     _agree(*scenario)
 
 
-@pytest.mark.slow
-@settings(SETTINGS, max_examples=50)  # the reference engine on clusters is the slowest of these
+@settings(SETTINGS, max_examples=examples(20))  # the reference engine on clusters is the slowest of these
 @given(scenarios(cluster=True))
 def test_with_nodes_and_user_limits_the_fast_runs_give_the_reference_steps(scenario):
     _agree(*scenario)
 
 
-@pytest.mark.slow
-@settings(SETTINGS, max_examples=40)
+@settings(SETTINGS, max_examples=examples(15))
 @given(scenarios(cluster=True, preempting=True))
 def test_with_preemption_in_the_run_the_reference_keeps_its_values_right(scenario):
     """Preemption inside the run is the reference engine's alone (every choice takes it): what
@@ -72,8 +68,7 @@ def test_an_ask_for_nothing_finds_no_node_in_the_walk():
                     "nodes": [{"name": "node-0", "capacity": {"vcore": 2}}]})
 
 
-@pytest.mark.slow
-@SETTINGS
+@settings(SETTINGS, max_examples=examples(15))
 @given(scenarios(many_siblings=True))
 def test_more_than_20_siblings_the_fast_runs_give_the_reference_steps(scenario):
     _agree(*scenario)
@@ -95,10 +90,10 @@ def test_why_ask_says_when_siblings_are_ordered_by_go_merges(tmp_path):
     assert "more than 20 children" in r.stdout
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(SETTINGS, max_examples=examples(25))
 @given(scenarios())
-def test_the_inner_loop_checks_a_few_scenarios_too(scenario):
-    """The three tests above are marked slow (CI runs them); a few scenarios of every kind here."""
+def test_scenarios_of_every_kind_the_fast_runs_give_the_reference_steps(scenario):
+    """Limits drawn or not, more than 20 siblings or not, in one draw."""
     _agree(*scenario)
 
 
@@ -139,8 +134,7 @@ def test_the_run_that_tried_preemption_forever_ends(tmp_path):
     assert left["app-601-2"] == "NoNodeRoom" and left["app-002-2"] == "NodeReserved"
 
 
-@pytest.mark.slow
-@settings(SETTINGS, max_examples=60)
+@settings(SETTINGS, max_examples=examples(20))
 @given(everything())
 def test_with_every_feature_at_once_the_fast_runs_give_the_reference_steps(scenario):
     """Placement rules, rejected applications, nodes, user and group limits, running tasks with
@@ -149,10 +143,6 @@ def test_with_every_feature_at_once_the_fast_runs_give_the_reference_steps(scena
     _agree(*scenario)
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(everything())
-def test_the_inner_loop_checks_a_few_scenarios_with_every_feature_too(scenario):
-    _agree(*scenario)
 
 
 @pytest.mark.slow
@@ -176,7 +166,7 @@ def test_every_feature_at_once_reaches_preemption_rejection_and_the_walk_on_a_cl
     an_example(everything(preempting=False), walked)
 
 
-@settings(SETTINGS, max_examples=60)
+@settings(SETTINGS, max_examples=examples(30))
 @given(rest_scenarios())
 def test_on_a_rest_queues_dump_the_fast_runs_give_the_reference_steps(scenario):
     """The queue tree as --yunikorn reads it (tests/strategies.py rest_scenarios): Stopped and

@@ -1,12 +1,12 @@
 """The run for one resource type without limits (yunikorn/simplerun.py) against the general
-engine, step for step: the same steps, tie notes, priority changes, leftovers and final state."""
+engine and the reference engine, step for step: the same steps, tie notes, priority changes, leftovers and final state."""
 import json
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings, target
 from hypothesis import strategies as st
 
-from builders import QUEUE_A, UNDER_ROOT, build_engine
+from builders import QUEUE_A, UNDER_ROOT, build_engine, run_state
 from prio.yunikorn import engine, simplerun
 from prio.yunikorn.gosort import stable_order
 from strategies import an_example, long_runs, scenarios, sort_inputs, tie_groups
@@ -22,13 +22,16 @@ def _state(e: engine.Engine):
 
 
 def _both(queues, snapshot):
-    fast, general = build_engine(queues, snapshot, placement=False), build_engine(queues, snapshot, placement=False)
+    """The simple run (where it fits), the general engine's walk and the reference engine: the
+    same steps, leftovers and state."""
+    fast, general, ref = (build_engine(queues, snapshot, c, placement=False) for c in ("auto", "fast", "reference"))
     used = simplerun.fits(fast)
     got = fast.run()
     want = general.run(limit=10**9)  # a limit always takes the general step
-    assert [tuple(s) for s in got] == [tuple(s) for s in want]
-    assert fast.leftovers() == general.leftovers()
-    assert _state(fast) == _state(general)
+    assert [tuple(s) for s in got] == [tuple(s) for s in want] == [tuple(s) for s in ref.run()]
+    assert fast.leftovers() == general.leftovers() == ref.leftovers()
+    assert _state(fast) == _state(general)  # the fast runs' bookkeeping too (the trackers)
+    assert run_state(fast) == run_state(ref)  # what the rest of prio reads
     assert fast.step() is None and general.step() is None
     return used, want
 
