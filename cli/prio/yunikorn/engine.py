@@ -28,7 +28,8 @@ from prio.yunikorn.dominance import insertion_sort as _insertion_sort
 from prio.yunikorn.model import Model
 from prio.yunikorn.priorities import report_up
 from prio.yunikorn.quantity import show_quantity
-from prio.yunikorn.reference import ReferenceRun, find_node, no_room_reason, too_big_reason, user_cannot_run, user_misfit
+from prio.yunikorn.reference import (ReferenceRun, find_node, maxapplications_reason, no_room_reason, too_big_reason,
+                                     user_cannot_run, user_misfit)
 from prio.yunikorn.resources import strictly_positive
 from prio.yunikorn.snapshot import Snapshot
 from prio.yunikorn.step import NO_CHANGES as _NO_CHANGES
@@ -318,7 +319,7 @@ class Engine(TieWalk, ClusterWalk, Model):
             q = self.blocked_by_maxapps(st)
             why = None
             if q is not None:
-                why = f"maxapplications {q.maxapps} of {q.path} reached ({q.running} running)"
+                why = maxapplications_reason(q)
             elif self.ugm is not None:
                 why = user_cannot_run(self.ugm, st)
             if why is not None:

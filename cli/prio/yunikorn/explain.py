@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from prio.yunikorn import properties as P
 from prio.yunikorn.engine import Engine, MIN
+from prio.yunikorn.reasons import NOT_REACHED
 from prio.yunikorn.reference import priority_value_by_policy as report
 from prio.yunikorn.resources import strictly_greater
 from prio.yunikorn.tree import QNode
@@ -259,7 +260,7 @@ def why_ask(make_engine, ask: str, behind: str | None = None, facts: dict | None
     a = st.asks[i]
     head = f"{a.id} (application {st.app.id}, priority {a.priority}, queue {st.leaf.path})"
     if target not in placed:
-        reason = left.get(target, "the simulation ended before it")
+        reason = left.get(target, NOT_REACHED.detail)
         from prio.yunikorn.reasons import pending as pending_reasons
 
         from prio.yunikorn.reasons import predicate_fields
@@ -293,7 +294,7 @@ def why_ask(make_engine, ask: str, behind: str | None = None, facts: dict | None
         other = (prev.application, prev.ask)
     if other not in placed:
         facts.update(placedBefore={"ask": other[1], "application": other[0], "step": None}, rule="otherNeverPlaced")
-        return lines + [f"{other[1]} is never placed ({left.get(other, 'the simulation ended before it')}), so it holds nothing up."]
+        return lines + [f"{other[1]} is never placed ({left.get(other, NOT_REACHED.detail)}), so it holds nothing up."]
     m = placed[other]
     facts["placedBefore"] = {"ask": other[1], "application": other[0], "step": m}
     facts["waitsBehind"] = m < n  # False: --behind named an ask placed after this one

@@ -216,6 +216,12 @@ def maxapplications_reached(st):
     return None
 
 
+def maxapplications_reason(q) -> str:
+    """Why an application that does not run yet cannot start: q's maxapplications is reached
+    (Queue.canRunApp; reasons.py reads the code MaxApplications from these words)."""
+    return f"maxapplications {q.maxapps} of {q.path} reached ({q.running} running)"
+
+
 def headroom_misfit(path: list, ask):
     """Queue.getHeadroom / the allocation's fit check: the first queue from the leaf up whose
     max (root: the cluster's capacity) the ask would exceed, with the resource type; only the
@@ -440,7 +446,7 @@ class ReferenceRun:
             return None
         q = maxapplications_reached(st)
         if q is not None:
-            return q, f"maxapplications {q.maxapps} of {q.path} reached ({q.running} running)"
+            return q, maxapplications_reason(q)
         if self.ugm is not None:
             why = user_cannot_run(self.ugm, st)
             if why is not None:
