@@ -74,7 +74,7 @@ def test_what_is_read_but_not_replayed_is_said_in_a_note(tmp_path):
     assert any("Configuration featureGates: feature gates is not replayed: prio replays Kueue's default gates" in n
                for n in notes)
     assert any("Configuration resources: other configuration fields is not replayed: not read" in n for n in notes)
-    assert any("Workload a/paused: deactivated workloads is not replayed" in n for n in notes)
+    assert not any("a/paused" in n for n in notes)  # a pending deactivated workload is modelled: no note
     assert list(json.loads(r.stdout)) == ["cyclesRun", "stopReason", "cycles", "workloads"]  # stdout stays the corpus's form
 
 
@@ -141,3 +141,46 @@ def test_partial_admission_takes_the_largest_count_that_fits(tmp_path):
     (w,) = json.loads(r.stdout)["workloads"]  # below minCount: pending with the full count's message
     assert (w["state"], w["pendingReason"]) == ("Pending", "ExceedsMaxQuota")
     assert "current podset request (10) > maximum capacity (1)" in w["pendingMessage"]
+
+
+RUNNING = ("apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {namespace: a, name: big, "
+           "creationTimestamp: \"2026-01-01T00:00:00Z\"}\nspec:\n  queueName: queue\n  podSets:\n"
+           "  - count: 4\n    template: {spec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}}\n"
+           "status:\n  admission: {clusterQueue: cq, podSetAssignments: [{name: main, count: 4, flavors: {cpu: default}, "
+           "resourceUsage: {cpu: \"4\"}}]}\n")
+
+
+def _deactivate(doc: str) -> str:
+    return doc.replace("spec:\n", "spec:\n  active: false\n", 1)
+
+
+def test_a_deactivated_workload_gets_kueues_reason_and_message_and_is_never_tried(tmp_path):
+    """`resolveGranularUnadmittedQuotaReservedCondition`: Deactivated, "The workload is deactivated"."""
+    r = simulate(tmp_path, *BASE[:3], _deactivate(workload("a", "w")))
+    assert r.exit_code == 0, r.stderr
+    out = json.loads(r.stdout)
+    (w,) = out["workloads"]
+    assert (w["state"], w["pendingReason"], w["pendingMessage"]) == ("Pending", "Deactivated", "The workload is deactivated")
+    assert out["cycles"] == [] and r.stderr == ""
+
+
+def test_a_deactivated_running_workload_gives_its_quota_back_with_a_note(tmp_path):
+    wl = workload("a", "w", cpu=2, second=5)
+    held = json.loads(simulate(tmp_path, *BASE[:3], RUNNING, wl).stdout)
+    assert {w["workload"]: w["state"] for w in held["workloads"]}["a/w"] == "Pending"
+    r = simulate(tmp_path, *BASE[:3], _deactivate(RUNNING), wl)
+    states = {w["workload"]: (w["state"], w["pendingReason"]) for w in json.loads(r.stdout)["workloads"]}
+    assert states == {"a/big": ("Pending", "Deactivated"), "a/w": ("Admitted", None)}
+    assert "Workload a/big: evicting a deactivated running workload is not replayed" in r.stderr
+
+
+def test_explain_says_a_deactivated_workload_is_never_queued(tmp_path):
+    f = tmp_path / "k.yaml"
+    f.write_text(setup(*BASE[:3], _deactivate(workload("a", "w"))))
+    r = run_cli("explain", str(f), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    (row,) = json.loads(r.stdout)["pending"]
+    assert (row["outcome"], row["reason"], row["message"]) == ("never queued", "Deactivated", "The workload is deactivated")
+    r = run_cli("explain", str(f), "--why-workload", "a/w")
+    assert r.exit_code == 0, r.stderr
+    assert "Kueue never queues it: Deactivated: The workload is deactivated (spec.active is false)." in r.stdout

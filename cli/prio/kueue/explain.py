@@ -8,7 +8,7 @@ from prio.kueue import quantity, tree as t
 from prio.kueue.assign import FIT, NO_FIT, PREEMPT
 from prio.kueue.model import Setup
 from prio.kueue.report import rfc3339
-from prio.kueue.reference import (Entry, ReferenceRun, Snapshot, SUSPENDED, WAITING_FOR_QUOTA, creation_blocker,
+from prio.kueue.reference import (DEACTIVATED, DEACTIVATED_MESSAGE, Entry, ReferenceRun, Snapshot, SUSPENDED, WAITING_FOR_QUOTA, creation_blocker,
                                   selector_matches)
 
 
@@ -69,9 +69,9 @@ def pending(setup: Setup) -> list:
             out.append(dict(_evaluate(run, snap, name, s), position=pos))
     queued = {k for q in run.queues.values() for k in list(q.active) + list(q.inadmissible)}
     for s in sorted(run.states.values(), key=lambda s: s.key):
-        if s.admission is None and s.wl.active and s.key not in queued:
+        if s.admission is None and s.key not in queued:
             # what Kueue's workload controller wrote when the Workload was created
-            reason, why, _ = creation_blocker(setup, s.wl)
+            reason, why = (s.pending_reason, s.pending_message) if not s.wl.active else creation_blocker(setup, s.wl)[:2]
             out.append({"workload": s.key, "clusterQueue": s.cq, "position": None, "priority": s.wl.priority,
                         "outcome": "never queued", "reason": reason, "message": why, "victims": []})
     return out
@@ -130,9 +130,12 @@ def why_workload(setup: Setup, key: str, rows: list | None = None) -> list | Non
            f"{wl.priority_class_kind} {wl.priority_class} = {wl.priority}" if wl.priority_class else "no priority class: 0")
     lines.append(f"{key}: priority {wl.priority} ({src}), created {rfc3339(wl.created)}, LocalQueue {wl.queue_name or '(none)'}")
     cq = setup.cluster_queue_of(wl)
-    if wl.admission is not None:
+    if wl.admission is not None and wl.active:
         lines.append(f"It is running in ClusterQueue {wl.admission.cluster_queue}: it holds its quota, and only "
                      "preemption can take it back.")
+        return lines
+    if not wl.active:
+        lines.append(f"Kueue never queues it: {DEACTIVATED}: {DEACTIVATED_MESSAGE} (spec.active is false).")
         return lines
     if cq is None:
         lines.append(f"No LocalQueue {wl.namespace}/{wl.queue_name} exists: Kueue never queues it.")

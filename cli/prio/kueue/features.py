@@ -66,8 +66,12 @@ FEATURES = (
     Feature("hold-and-drain", "Draining a stopped queue", NOTED, "`stopPolicy: HoldAndDrain` on a queue with running "
             "workloads",
             "the drain evicts them outside the scheduler; prio holds the queue and keeps them running"),
-    Feature("deactivated", "Deactivated workloads", NOTED, "Workload `spec.active: false`",
-            "never queued; prio writes no pending reason for it"),
+    Feature("deactivated", "Deactivated workloads", MODELLED, "Workload `spec.active: false`",
+            "never queued: reason Deactivated, message \"The workload is deactivated\"; a running one gives its "
+            "quota back before cycle 1"),
+    Feature("deactivated-running", "Evicting a deactivated running workload", NOTED,
+            "Workload `spec.active: false` with `status.admission`",
+            "Kueue's eviction happens outside the scheduler; prio frees the quota before cycle 1"),
     Feature("max-execution-time", "Maximum execution time", NOTED, "Workload `spec.maximumExecutionTimeSeconds`",
             "nothing finishes during a replay"),
     Feature("wait-for-pods-ready", "waitForPodsReady", NOTED, "Configuration `waitForPodsReady`",

@@ -27,6 +27,7 @@ WAITING_FOR_QUOTA, WAITING_FOR_PREEMPTED, MISCONFIGURED = "WaitingForQuota", "Wa
 NAMESPACE_MISMATCH = "workload namespace doesn't match ClusterQueue selector"  # workload.ErrNamespaceMismatch
 PENDING_EVALUATION = "PendingEvaluation"
 SUSPENDED, ADMISSION_GATED = "Suspended", "AdmissionGated"
+DEACTIVATED, DEACTIVATED_MESSAGE = "Deactivated", "The workload is deactivated"
 
 
 @dataclass
@@ -251,11 +252,17 @@ class ReferenceRun:
         for wl in setup.workloads:
             s = WlState(wl, setup.cluster_queue_of(wl), scheduling_hash(wl))
             self.states[wl.key] = s
-            if wl.admission is not None:
+            if wl.admission is not None and wl.active:
                 s.admission, s.reserved_at, s.admitted_in_cycle = wl.admission, wl.reserved_at, 0
                 self.admitted[wl.key] = s
         for s in sorted(self.states.values(), key=lambda s: s.key):
-            if s.admission is not None or not s.wl.active:
+            if s.admission is not None:
+                continue
+            if not s.wl.active:
+                # `WorkloadReconciler.Reconcile`: an inactive Workload is evicted (a running one
+                # gives its quota back) and never queued; the condition's reason and message
+                # are `resolveGranularUnadmittedQuotaReservedCondition`'s first case
+                s.pending_reason, s.pending_message = DEACTIVATED, DEACTIVATED_MESSAGE
                 continue
             blocked = creation_blocker(setup, s.wl)
             if blocked is not None:

@@ -17,6 +17,7 @@ PENDING_REASONS = {
     "WaitingForPreemptedWorkloads": "waits for the workloads it preempts to release their quota",
     "Suspended": "its LocalQueue or ClusterQueue is stopped or inactive: Kueue never tries it",
     "AdmissionGated": "an admission gate holds it: Kueue never queues it",
+    "Deactivated": "spec.active is false: Kueue never queues it (a running one is evicted)",
 }
 THRASH_TIMES = 3  # a victim evicted this often for one preemptor that never got in: Kueue thrashes
 

@@ -289,8 +289,8 @@ class _Builder:
                                    _affinity_terms(pspec), shape, min_count))
         if not pod_sets:
             r.fail(path + ("spec",), f"Workload {ns}/{name} has no podSets")
-        if spec.get("active", True) is False:
-            self.note("deactivated", f"Workload {ns}/{name}")
+        if spec.get("active", True) is False and status.get("admission"):
+            self.note("deactivated-running", f"Workload {ns}/{name}")
         if spec.get("maximumExecutionTimeSeconds") is not None:
             self.note("max-execution-time", f"Workload {ns}/{name}")
         prio, cls, kind = self.priority(r, path, meta, spec, pod_sets, obj)
