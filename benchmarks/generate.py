@@ -51,6 +51,15 @@ with guarantees looks like to `prio simulate`, which only the reference engine s
   80 Gi), on one node of 40 vcore and 80 Gi per 50 asks (room for about half of them), each node
   running a 4-vcore task of root.batch (priority -10, no guarantee: a victim). The partition's
   preemption is on (the default).
+
+Shape of issue 48 (`KUEUE_SHAPES`): Kueue at production size, one `kueue.yaml` (run.py: a
+hundredth of its --asks Workloads, so 10,000).
+- kueue: 30 ClusterQueues (`--queues`, at most 30) under a cohort tree of three levels (a root,
+  three groups, six teams), two flavors (on-demand; spot, tainted, tolerated by a third of the
+  workloads) in a cpu+memory group and a GPU group on a third of the queues, borrowing and
+  lending limits, preemption within the queue and reclaim in the cohort, every fifth queue
+  StrictFIFO; `--asks` / 100 Workloads (at least 30) of 1-8 pods, priorities from four
+  WorkloadPriorityClasses, created a second apart, a tenth running at the start.
 """
 from __future__ import annotations
 
@@ -67,6 +76,7 @@ FENCED_SHAPES = ("fenced-pods", "fenced-vcore-memory")
 CLUSTER_SHAPES = ("cluster",)
 PREEMPT_SHAPES = ("preempt",)
 KUBE_SHAPES = ("kube-predicates", "kube-plain")
+KUEUE_SHAPES = ("kueue",)
 
 
 def _limits(lrnd, indent: str, users: int, leaf: bool) -> list[str]:
@@ -243,6 +253,66 @@ def _kube(outdir: str, pods: int, rnd, predicates: bool) -> tuple[str, str]:
     return qpath, outdir
 
 
+def _kueue(outdir: str, cqs: int, n: int, rnd) -> tuple[str, str]:
+    """The kueue shape (module docstring): one kueue.yaml, returned twice (config and input)."""
+    docs = ["apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: on-demand}\n",
+            "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: spot}\n"
+            "spec: {nodeTaints: [{key: spot, value: 'true', effect: NoSchedule}]}\n",
+            "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Cohort\nmetadata: {name: org}\n"]
+    for g in range(3):
+        docs.append(f"apiVersion: kueue.x-k8s.io/v1beta2\nkind: Cohort\nmetadata: {{name: g{g}}}\nspec: {{parentName: org}}\n")
+        for t in range(2):
+            docs.append(f"apiVersion: kueue.x-k8s.io/v1beta2\nkind: Cohort\nmetadata: {{name: g{g}-t{t}}}\n"
+                        f"spec: {{parentName: g{g}}}\n")
+    for name, value in (("low", 10), ("normal", 100), ("high", 1000), ("critical", 10000)):
+        docs.append(f"apiVersion: kueue.x-k8s.io/v1beta2\nkind: WorkloadPriorityClass\nmetadata: {{name: {name}}}\nvalue: {value}\n")
+    names = [f"cq-{i:02d}" for i in range(min(30, max(1, cqs)))]
+    gpu = set(names[::3])
+    for i, name in enumerate(names):
+        cohort = f"g{i % 3}-t{i // 3 % 2}" if i % 10 else f"g{i % 3}"
+        cpu, mem = rnd.choice([16, 32, 64]), rnd.choice([64, 128, 256])
+        lines = [f"apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {{name: {name}}}\nspec:",
+                 "  namespaceSelector: {}", f"  cohortName: {cohort}",
+                 f"  queueingStrategy: {'StrictFIFO' if i % 5 == 4 else 'BestEffortFIFO'}",
+                 "  preemption: {withinClusterQueue: LowerPriority, reclaimWithinCohort: Any,"
+                 " borrowWithinCohort: {policy: LowerPriority, maxPriorityThreshold: 100}}",
+                 "  resourceGroups:", "  - coveredResources: [cpu, memory]", "    flavors:"]
+        for flavor, share in (("on-demand", 1), ("spot", 2)):
+            limit = f", borrowingLimit: {cpu}" if i % 4 else ""
+            lines += [f"    - name: {flavor}", "      resources:",
+                      f"      - {{name: cpu, nominalQuota: {cpu // share}{limit}}}",
+                      f"      - {{name: memory, nominalQuota: {mem // share}Gi" + (f", lendingLimit: {mem // 4}Gi}}" if i % 3 == 1 else "}")]
+        if name in gpu:
+            lines += ["  - coveredResources: [nvidia.com/gpu]", "    flavors:", "    - name: on-demand",
+                      f"      resources: [{{name: nvidia.com/gpu, nominalQuota: {rnd.choice([4, 8])}}}]"]
+        docs.append("\n".join(lines) + "\n")
+        docs.append(f"apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {{namespace: {name}, name: queue}}\n"
+                    f"spec: {{clusterQueue: {name}}}\n")
+    classes = ("low", "normal", "normal", "high", "critical")
+    for j in range(max(30, n)):
+        name = rnd.choice(names)
+        count, cpu, mem = rnd.randint(1, 8), rnd.choice(["500m", "1", "2"]), rnd.choice(["1Gi", "2Gi", "4Gi"])
+        stamp = f"2026-01-01T{j // 3600 % 24:02d}:{j // 60 % 60:02d}:{j % 60:02d}Z"  # a second apart
+        requests = f"{{cpu: '{cpu}', memory: {mem}" + (", nvidia.com/gpu: 1}" if name in gpu and j % 7 == 0 else "}")
+        tol = "\n        tolerations: [{key: spot, operator: Exists, effect: NoSchedule}]" if j % 3 == 0 else ""
+        doc = (f"apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  namespace: {name}\n  name: w{j:05d}\n"
+               f"  creationTimestamp: '{stamp}'\n  labels: {{kueue.x-k8s.io/priority-class: {rnd.choice(classes)}}}\n"
+               f"spec:\n  queueName: queue\n  podSets:\n  - name: main\n    count: {count}\n    template:\n"
+               f"      spec:\n        containers:\n        - {{name: c, image: busybox, resources: {{requests: {requests}}}}}{tol}\n")
+        if j % 10 == 0 and "gpu" not in requests:
+            milli = int(float(cpu) * 1000) * count if cpu != "500m" else 500 * count
+            doc += (f"status:\n  admission:\n    clusterQueue: {name}\n    podSetAssignments:\n    - name: main\n"
+                    f"      count: {count}\n      flavors: {{cpu: on-demand, memory: on-demand}}\n"
+                    f"      resourceUsage: {{cpu: {milli}m, memory: {int(mem[:-2]) * count}Gi}}\n"
+                    f"  conditions:\n  - {{type: QuotaReserved, status: 'True', reason: QuotaReserved, "
+                    f"lastTransitionTime: '{stamp}'}}\n")
+        docs.append(doc)
+    path = os.path.join(outdir, "kueue.yaml")
+    with open(path, "w") as fh:
+        fh.write("---\n".join(docs))
+    return path, path
+
+
 def generate(outdir: str, queues: int = 10_000, asks: int = 1_000_000, seed: int = 1,
              shape: str = "capacity") -> tuple[str, str]:
     rnd = random.Random(seed)
@@ -251,6 +321,8 @@ def generate(outdir: str, queues: int = 10_000, asks: int = 1_000_000, seed: int
         return _preempt(outdir, queues, asks, rnd)
     if shape in KUBE_SHAPES:
         return _kube(outdir, asks, rnd, shape == "kube-predicates")
+    if shape in KUEUE_SHAPES:
+        return _kueue(outdir, queues, asks, rnd)
     cluster = shape in CLUSTER_SHAPES
     nocap = shape not in ("capacity",) + CLUSTER_SHAPES
     # the cluster shape's own draws (users, nodes, limits) come from another generator: its
@@ -321,6 +393,6 @@ if __name__ == "__main__":
     ap.add_argument("--queues", type=int, default=10_000)
     ap.add_argument("--asks", type=int, default=1_000_000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--shape", choices=SHAPES + FENCED_SHAPES + CLUSTER_SHAPES + PREEMPT_SHAPES + KUBE_SHAPES, default="capacity")
+    ap.add_argument("--shape", choices=SHAPES + FENCED_SHAPES + CLUSTER_SHAPES + PREEMPT_SHAPES + KUBE_SHAPES + KUEUE_SHAPES, default="capacity")
     a = ap.parse_args()
     print(*generate(a.outdir, a.queues, a.asks, a.seed, a.shape))

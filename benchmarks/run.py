@@ -39,6 +39,11 @@ Job of issue 42, on generate.KUBE_SHAPES:
   pods (a tenth of --asks) on 1,000 nodes with labels and taints, a third of the pods with
   selectors, GPU tolerations or zone affinity, against the same run without predicates
   (kube-plain: no labels, taints, selectors, affinity or tolerations) (<= 3x, < 1 GiB).
+Job of issue 48, on generate.KUEUE_SHAPES:
+- simulate-kueue: `prio simulate -o json` on one Kueue input of 30 ClusterQueues (--queues, at
+  most 30) in a three-level cohort tree and 10,000 Workloads (a hundredth of --asks), a tenth
+  running, preemption on: Kueue's cycles replayed to the 200-cycle limit, against parsing the file
+  with yaml.CSafeLoader inside one process (target: well under a minute of CPU).
 Generated inputs are cached under benchmarks/.cache (gitignored; --dir to put them elsewhere).
 --quick runs a tenth of the size (100,000 asks, 1,000 queues; 20,000 fenced asks) while iterating.
 Every process runs with compiled bytecode, as an installed prio does (pip compiles it): the
@@ -65,7 +70,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from generate import CLUSTER_SHAPES, FENCED_SHAPES, GENERATION, KUBE_SHAPES, PREEMPT_SHAPES, SHAPES  # noqa: E402
+from generate import CLUSTER_SHAPES, FENCED_SHAPES, GENERATION, KUBE_SHAPES, KUEUE_SHAPES, PREEMPT_SHAPES, SHAPES  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(HERE), "cli")}
 PY = sys.executable
@@ -91,6 +96,9 @@ t, c = time.perf_counter(), time.process_time()
 yaml.load(open(sys.argv[1]), Loader=yaml.CSafeLoader)
 print(time.perf_counter() - t, time.process_time() - c)
 """
+
+PARSE_ALL = PARSE.replace("yaml.load(open(sys.argv[1]), Loader=yaml.CSafeLoader)",
+                          "list(yaml.load_all(open(sys.argv[1]), Loader=yaml.CSafeLoader))")  # every document
 
 SMALL = """\
 partitions:
@@ -199,9 +207,11 @@ def browser_load(browser: str, page: str, repeat: int) -> tuple[float, float, fl
 
 def inputs(root: str, shape: str, queues: int, asks: int) -> tuple[str, str]:
     """The queues.yaml and the snapshot of a shape (for KUBE_SHAPES: the directory holding
-    nodes.json and pods.json), generated once."""
+    nodes.json and pods.json; for KUEUE_SHAPES: kueue.yaml twice), generated once."""
     out = os.path.join(root, f"{shape}-{queues}q-{asks}a-v{GENERATION}")
     q, s = os.path.join(out, "queues.yaml"), out if shape in KUBE_SHAPES else os.path.join(out, "asks.json")
+    if shape in KUEUE_SHAPES:
+        q = s = os.path.join(out, "kueue.yaml")
     if not (os.path.exists(q) and os.path.exists(s)):
         print(f"generating {shape}: {queues} queues and {asks} asks in {out} ...", flush=True)
         # in a child process: a child's peak RSS (os.wait4) starts from this process's own when
@@ -279,6 +289,12 @@ def main() -> None:
             q, s = inputs(a.dir, shape, 1, min(20_000 // div, asks))
             got, base = against(prio + ["simulate", q, s, "-o", "json"], [PY, "-c", FLOOR, s], a.repeat)
             row(job, got, base, "load+sort+write", "< 60 s CPU")
+    for shape in KUEUE_SHAPES:
+        job = f"simulate-{shape}"
+        if want(job):
+            k, _ = inputs(a.dir, shape, min(30, queues), max(30, asks // 100))
+            got, base = against(prio + ["simulate", k, "-o", "json"], [PY, "-c", PARSE_ALL, k], a.repeat, floor_in_process=True)
+            row(job, got, base, "CSafeLoader parse", "< 60 s CPU")
     if want("explain"):
         q, s = inputs(a.dir, "capacity", queues, asks)
         got, base = against(prio + ["explain", q, s, "-o", "json"], [PY, "-c", "import json, sys; json.load(open(sys.argv[1]))", s], a.repeat)

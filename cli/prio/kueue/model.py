@@ -3,6 +3,7 @@ loader). Amounts are ints in Kueue's units (`prio.kueue.quantity`); times are ep
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 # Kueue's enums (apis/kueue/v1beta2)
 NEVER, LOWER_PRIORITY, LOWER_OR_NEWER_EQUAL, ANY = "Never", "LowerPriority", "LowerOrNewerEqualPriority", "Any"
@@ -136,7 +137,17 @@ class Admission:
     pod_sets: list  # PodSetAdmission
 
     def usage(self) -> dict:
-        """{(flavor, resource): amount}, as Kueue's cache counts an admitted workload."""
+        """{(flavor, resource): amount}, as Kueue's cache counts an admitted workload (worked
+        out once: an admission never changes; callers only read it)."""
+        return self._usage
+
+    @cached_property
+    def flavor_resources(self) -> frozenset:
+        """The (flavor, resource) pairs its pod sets were given (`WorkloadUsesResources` reads them)."""
+        return frozenset((f, r) for ps in self.pod_sets for r, f in ps.flavors.items())
+
+    @cached_property
+    def _usage(self) -> dict:
         out: dict = {}
         for ps in self.pod_sets:
             for res, amount in (ps.usage if ps.counted is None else ps.counted).items():
@@ -163,8 +174,8 @@ class Workload:
     admission_gated_by: str | None = None  # the kueue.x-k8s.io/admission-gated-by annotation
     line: int | None = None
 
-    @property
-    def key(self) -> str:
+    @cached_property
+    def key(self) -> str:  # namespace and name never change: worked out once (it is asked millions of times)
         return f"{self.namespace}/{self.name}"
 
 

@@ -39,7 +39,7 @@ def satisfies_policy(preemptor, candidate, policy: str) -> bool:
 
 def uses_resources(adm, frs: set) -> bool:
     """`WorkloadUsesResources`."""
-    return any((f, r) in frs for ps in adm.admission.pod_sets for r, f in ps.flavors.items())
+    return not adm.admission.flavor_resources.isdisjoint(frs)
 
 
 def candidates_key(cq_name: str, now: float):

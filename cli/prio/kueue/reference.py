@@ -47,9 +47,9 @@ class WlState:
     last_generation: int = 0  # LastAssignment.ClusterQueueGeneration
     last_cycle: int = 0  # LastAssignment.SchedulingCycle
 
-    @property
-    def key(self) -> str:
-        return self.wl.key
+    def __post_init__(self):
+        self.key = self.wl.key
+        self.order = (-self.wl.priority, self.wl.created, self.wl.uid)  # baseCompareFunc after the sticky preemptor
 
 
 @dataclass
@@ -68,7 +68,7 @@ class CQueue:
 
     def order_key(self, s: WlState):
         """`baseCompareFunc`: the sticky preemptor, then priority, then creation, then UID."""
-        return (s.key != self.sticky, -s.wl.priority, s.wl.created, s.wl.uid)
+        return s.key != self.sticky, s.order
 
     def pop(self):
         """`ClusterQueue.Pop`."""
@@ -685,7 +685,8 @@ class ReferenceRun:
             if moved:
                 cycles.append(cycle)
             # noProgress: this cycle and the one before it moved nothing and left the same state
-            now = (moved, self.contents())
+            # (a cycle that moved never equals the next one: its contents are not needed)
+            now = (True, None) if moved else (False, self.contents())
             idle = idle + 1 if not moved and now == previous else 0
             previous = now
             if idle >= 2:

@@ -97,20 +97,26 @@ def potential_available(n: Node, fr):
 
 
 def add_usage(n: Node, fr, val: int) -> None:
-    """`addUsage`: usage beyond what the node keeps locally is stored in its parent."""
-    la = local_available(n, fr)
-    n.usage[fr] = n.usage.get(fr, 0) + val
-    if n.parent is not None and val > la:
-        add_usage(n.parent, fr, val - la)
+    """`addUsage`: usage beyond what the node keeps locally is stored in its parent (a loop up
+    the tree, as Go's recursion walks it)."""
+    while True:
+        used = n.usage.get(fr, 0)
+        la = max(0, local_quota(n, fr) - used)
+        n.usage[fr] = used + val
+        if n.parent is None or val <= la:
+            return
+        n, val = n.parent, val - la
 
 
 def remove_usage(n: Node, fr, val: int) -> None:
     """`removeUsage`."""
-    stored_in_parent = n.usage.get(fr, 0) - local_quota(n, fr)
-    n.usage[fr] = n.usage.get(fr, 0) - val
-    if stored_in_parent <= 0 or n.parent is None:
-        return
-    remove_usage(n.parent, fr, min(val, stored_in_parent))
+    while True:
+        used = n.usage.get(fr, 0)
+        stored_in_parent = used - local_quota(n, fr)
+        n.usage[fr] = used - val
+        if stored_in_parent <= 0 or n.parent is None:
+            return
+        n, val = n.parent, min(val, stored_in_parent)
 
 
 def borrowing_with(n: Node, fr, val: int) -> bool:
