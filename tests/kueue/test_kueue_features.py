@@ -33,8 +33,8 @@ def test_the_docs_feature_table_is_the_codes():
 def test_every_feature_has_a_known_status_and_refused_ones_name_kinds_or_fields():
     assert {f.status for f in features.FEATURES} <= {features.MODELLED, features.NOTED, features.REFUSED}
     assert len({f.id for f in features.FEATURES}) == len(features.FEATURES)
-    assert set(features.REFUSED_KINDS) == {"Topology", "AdmissionCheck", "ProvisioningRequestConfig",
-                                           "MultiKueueConfig", "MultiKueueCluster"}
+    assert set(features.REFUSED_KINDS) == {"AdmissionCheck", "ProvisioningRequestConfig",
+                                           "MultiKueueConfig", "MultiKueueCluster"}  # Topology is modelled (test_kueue_tas.py)
 
 
 BASE = [FLAVOR, cluster_queue("cq"), local_queue("a", "cq"), workload("a", "w")]
@@ -53,13 +53,17 @@ def test_a_refused_kind_is_refused_in_one_line(tmp_path, kind):
     assert len(r.stderr.strip().splitlines()) == 1 and f"{kind} x: " in r.stderr and "not modelled by prio" in r.stderr and "k.yaml:" in r.stderr
 
 
-def test_topology_aware_scheduling_is_refused_where_it_is_asked_for(tmp_path):
-    tas_flavor = FLAVOR.rstrip("\n") + "\nspec: {topologyName: default}\n"
-    r = simulate(tmp_path, tas_flavor, *BASE[1:])
-    assert r.exit_code == 2 and "ResourceFlavor default: topology-aware scheduling is not modelled" in r.stderr
-    wl = workload("a", "w").replace("  - template:", "  - topologyRequest: {required: zone}\n    template:")
+def test_what_topology_aware_scheduling_does_not_model_is_refused_where_it_is_asked_for(tmp_path):
+    running = ("apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {namespace: a, name: r, "
+               "creationTimestamp: \"2026-01-01T00:00:00Z\"}\nspec:\n  queueName: queue\n  podSets:\n"
+               "  - template: {spec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}}\nstatus:\n"
+               "  admission: {clusterQueue: cq, podSetAssignments: [{name: main, count: 1, flavors: {cpu: default}, "
+               "resourceUsage: {cpu: \"1\"}, topologyAssignment: {levels: [kubernetes.io/hostname]}}]}\n")
+    r = simulate(tmp_path, *BASE[:3], running)
+    assert r.exit_code == 2 and "Workload a/r: a running workload's topology assignment is not read by prio" in r.stderr
+    wl = workload("a", "w").replace("  - template:", "  - topologyRequest: {required: zone, podSetGroupName: g}\n    template:")
     r = simulate(tmp_path, *BASE[:3], wl)
-    assert r.exit_code == 2 and "Workload a/w: topology-aware scheduling is not modelled" in r.stderr
+    assert r.exit_code == 2 and "Workload a/w: topology slices and leader/worker pod set groups are not modelled" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
 
 

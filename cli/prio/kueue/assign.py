@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from prio.kueue import quantity, tree as t
+from prio.kueue import quantity, tas, tree as t
 from prio.kueue.model import ClusterQueue, ResourceFlavor, TRY_NEXT_FLAVOR, NEVER
 
 # FlavorAssignmentMode
@@ -15,7 +15,8 @@ P_NO_FIT, P_NO_CANDIDATES, P_PREEMPT, P_RECLAIM, P_FIT = 0, 1, 2, 3, 4
 BIG = 1 << 62
 
 NO_MATCHING_FLAVOR, EXCEEDS_MAX_QUOTA, WAITING_FOR_QUOTA = "NoMatchingFlavor", "ExceedsMaxQuota", "WaitingForQuota"
-_SEVERITY = {NO_MATCHING_FLAVOR: 4, EXCEEDS_MAX_QUOTA: 3, WAITING_FOR_QUOTA: 2, "TopologyPlacementFailed": 1}
+TOPOLOGY_PLACEMENT_FAILED = "TopologyPlacementFailed"
+_SEVERITY = {NO_MATCHING_FLAVOR: 4, EXCEEDS_MAX_QUOTA: 3, WAITING_FOR_QUOTA: 2, TOPOLOGY_PLACEMENT_FAILED: 1}
 
 
 def severity(reason: str) -> int:
@@ -74,6 +75,7 @@ class PodSetAssignment:
     flavors: dict = field(default_factory=dict)  # resource -> FlavorChoice
     reasons: list = field(default_factory=list)
     attempts: dict = field(default_factory=dict)  # flavor -> (mode, noFitReason)
+    topology: tuple | None = None  # the TAS assignment: (levels, [(values, count)])
 
     def is_fit(self) -> bool:
         return not self.reasons
@@ -193,6 +195,29 @@ def check_flavor(flavor: ResourceFlavor | None, name: str, pod_sets) -> str | No
     return None
 
 
+def explicit_tas(ps) -> bool:
+    """`IsExplicitlyRequestingTAS` (of what prio reads)."""
+    tr = ps.topology
+    return tr is not None and (tr.required is not None or tr.preferred is not None or tr.unconstrained)
+
+
+def _go_q(s: str) -> str:
+    return tas.go_quote(s)
+
+
+def _node_mismatch(node, tols, ps):
+    """`FindFeasibleNodes` for one node: an untolerated NoSchedule/NoExecute taint, then the
+    nodeSelector, then the required node affinity; None when the pod may go there."""
+    for taint in node.taints:
+        if taint.effect in ("NoSchedule", "NoExecute") and not any(_tolerates(t, taint) for t in tols):
+            return ("taint", taint)
+    if any(node.labels.get(k) != v for k, v in ps.node_selector.items()):
+        return ("selector",)
+    if ps.affinity_terms and not any(all(_matches_requirement(node.labels, *e) for e in term) for term in ps.affinity_terms):
+        return ("affinity",)
+    return None
+
+
 class Assigner:
     """`FlavorAssigner` for one workload in one ClusterQueue of a snapshot."""
 
@@ -239,7 +264,109 @@ class Assigner:
                 return a
         if a.mode() == NO_FIT:
             self.resolve_no_fit_reason(a)
+            return a
+        if self.engine.tas_trees:
+            self.apply_tas(a)
         return a
+
+    # -- topology-aware scheduling (flavorassigner.go's TAS step, tas_flavorassigner.go) -------
+
+    def tas_only(self) -> bool:
+        """`isTASOnly`: every flavor of the ClusterQueue is a TAS flavor."""
+        flavors = self.engine.setup.flavors
+        return all(flavors.get(f) is not None and flavors[f].topology_name for f in self.cq.flavor_names())
+
+    def tas_requested(self, ps) -> tuple:
+        """(`isTASRequested`, `isTASImplied`)."""
+        implied = not explicit_tas(ps) and self.tas_only()
+        return explicit_tas(ps) or implied, implied
+
+    def tas_mismatch(self, flavor, ps, rg) -> str | None:
+        """`checkPodSetAndFlavorMatchForTAS`."""
+        requested, implied = self.tas_requested(ps)
+        if requested:
+            if implied:
+                return None
+            if not flavor.topology_name:
+                if not any(r in rg.covered for r in ps.requests):
+                    return None
+                return f"Flavor {_go_q(flavor.name)} does not support TopologyAwareScheduling"
+            tree = self.engine.tas_trees.get(flavor.name)
+            if tree is None or not tree.has_level(ps.topology, False):
+                return f"Flavor {_go_q(flavor.name)} does not contain the requested level"
+            return None
+        if flavor.topology_name:
+            return f"Flavor {_go_q(flavor.name)} supports only TopologyAwareScheduling"
+        return None
+
+    def tas_requests(self, a: Assignment) -> list:
+        """`WorkloadsTopologyRequests`: (flavor, pod set index, its assignment, implied), in
+        Kueue's order (flavors by name, then pod sets)."""
+        out = []
+        for i, (ps, psa) in enumerate(zip(self.wl.pod_sets, a.pod_sets)):
+            requested, implied = self.tas_requested(ps)
+            if not requested or not psa.flavors or psa.count == 0:
+                continue
+            names = sorted({f.flavor for f in psa.flavors.values() if f.flavor in self.engine.tas_trees})
+            if len(names) != 1:
+                continue  # no TAS flavor, or several: Kueue's errors (checkPodSetAndFlavorMatchForTAS keeps them out)
+            out.append((names[0], i, psa, implied))
+        return sorted(out, key=lambda x: (x[0], x[1]))
+
+    def find_tas(self, reqs: list, simulate_empty: bool):
+        """`FindTopologyAssignmentsForWorkload`: {pod set index: assignment}, or the first failure
+        (pod set assignment, reason, flavor)."""
+        found, assumed_shared, assumed = {}, {}, {}
+        for flavor, i, psa, implied in reqs:
+            tree = self.engine.tas_trees[flavor]
+            ps = self.wl.pod_sets[i]
+            fl = self.engine.setup.flavors[flavor]
+            tols = list(ps.tolerations) + list(fl.tolerations)
+            used = {} if simulate_empty else self.snap.tas_used_for(tree, flavor)
+            mine = assumed_shared if tree.hostname_lowest else assumed.setdefault(flavor, {})
+            got, reason = tas.find_assignment(tree, ps, psa.count, ps.topology, implied, used, mine,
+                                              tols, lambda node: _node_mismatch(node, tols, ps))
+            if reason:
+                return found, (psa, reason, flavor)
+            found[i] = got
+            for lid, u in tas.assignment_usage(tree, got, ps.requests).items():
+                m = mine.setdefault(lid, {})
+                for r, v in u.items():
+                    m[r] = m.get(r, 0) + v
+        return found, None
+
+    def apply_tas(self, a: Assignment) -> None:
+        """The TAS step of `assignFlavors`: with the current usage when the quota fits (a miss
+        makes the assignment Preempt, the message says why), then, for Preempt, on empty nodes
+        (a miss there is NoFit, TopologyPlacementFailed)."""
+        reqs = self.tas_requests(a)
+        if not reqs:
+            return
+        if a.mode() == FIT:
+            found, failure = self.find_tas(reqs, False)
+            if failure is not None:
+                psa, reason, _ = failure
+                psa.reasons.append(reason)
+                for f in psa.flavors.values():
+                    f.mode = PREEMPT
+                a.forced_mode = PREEMPT
+            else:
+                for i, got in found.items():
+                    a.pod_sets[i].topology = got
+        if a.mode() == PREEMPT:
+            _, failure = self.find_tas(reqs, True)
+            if failure is not None:
+                psa, _, flavor = failure
+                self._attempt(psa, flavor, NO_FIT, TOPOLOGY_PLACEMENT_FAILED)
+                for f in psa.flavors.values():
+                    f.mode = NO_FIT
+                a.forced_mode = NO_FIT
+            else:
+                for _, i, psa, _ in reqs:
+                    for f in psa.flavors.values():
+                        f.mode = PREEMPT
+                a.forced_mode = PREEMPT
+        self.resolve_no_fit_reason(a)
 
     def _append(self, a: Assignment, psa: PodSetAssignment) -> None:
         """`Assignment.append`."""
@@ -303,7 +430,10 @@ class Assigner:
                 reasons.append(f"skipping flavor {fname} as it is not found in the nomination mapping for resource {res}")
                 idx += 1
                 continue
-            why = check_flavor(self.engine.setup.flavors.get(fname), fname, [self.wl.pod_sets[ps_idx]])
+            fobj = self.engine.setup.flavors.get(fname)
+            why = self.tas_mismatch(fobj, self.wl.pod_sets[ps_idx], rg) if fobj is not None and self.engine.tas_trees else None
+            if why is None:
+                why = check_flavor(fobj, fname, [self.wl.pod_sets[ps_idx]])
             if why is not None:
                 reasons.append(why)
                 self._attempt(psa, fname, NO_FIT, NO_MATCHING_FLAVOR)

@@ -85,9 +85,22 @@ FEATURES = (
             "prio replays Kueue's default gates at its commit"),
     Feature("configuration", "Other Configuration fields", NOTED, "Configuration fields other than `fairSharing`",
             "not read"),
-    Feature("tas", "Topology-aware scheduling", REFUSED,
-            "`Topology` objects, ResourceFlavor `topologyName`, Workload `podSets[].topologyRequest`",
-            "topology-aware scheduling is not modelled by prio", ("Topology",)),
+    Feature("tas", "Topology-aware scheduling", MODELLED,
+            "`Topology` `levels`, ResourceFlavor `topologyName`, Workload `podSets[].topologyRequest` (`required`, "
+            "`preferred`, `unconstrained`), `Node` labels, `status.allocatable` and taints",
+            "domains chosen as Kueue's tas package does (BestFit for required and preferred levels, least free capacity "
+            "for unconstrained ones, a preferred level falling back to the levels above), with Kueue's messages; "
+            "derived from Kueue's code, no recorded corpus holds it"),
+    Feature("tas-other-pods", "Pods Kueue did not place on TAS nodes", NOTED, "`Node` objects of a TAS flavor",
+            "static and DaemonSet pods are not read: a node's free capacity is its allocatable less the topology "
+            "assignments of admitted workloads"),
+    Feature("tas-slices", "TAS slices and pod set groups", REFUSED,
+            "Workload `topologyRequest` `podSetSliceRequiredTopology`, `podSetSliceSize`, "
+            "`podsetSliceRequiredTopologyConstraints`, `podSetGroupName`",
+            "topology slices and leader/worker pod set groups are not modelled by prio"),
+    Feature("tas-running", "Running workloads' topology assignments", REFUSED,
+            "Workload `status.admission.podSetAssignments[].topologyAssignment`",
+            "a running workload's topology assignment is not read by prio"),
     Feature("admission-check-objects", "Admission check controllers", REFUSED,
             "`AdmissionCheck`, `ProvisioningRequestConfig` objects", "admission check controllers are not modelled by prio",
             ("AdmissionCheck", "ProvisioningRequestConfig")),

@@ -57,6 +57,7 @@ class ResourceFlavor:
     node_labels: dict = field(default_factory=dict)
     node_taints: list = field(default_factory=list)  # Taint
     tolerations: list = field(default_factory=list)  # Toleration
+    topology_name: str | None = None  # topologyName: a TAS flavor
 
 
 @dataclass
@@ -120,6 +121,7 @@ class PodSet:
     affinity_terms: list = field(default_factory=list)  # [[(key, operator, values)]]: required node affinity
     shape: tuple = ()  # what the pod spec is, for Kueue's scheduling equivalence hash
     min_count: int | None = None  # partial admission: the fewest pods it may be admitted with
+    topology: object = None  # tas.TopologyRequest: the pod set's topologyRequest
 
 
 @dataclass
@@ -129,6 +131,8 @@ class PodSetAdmission:
     flavors: dict  # resource -> flavor
     usage: dict  # resource -> amount (count x per pod request)
     counted: dict | None = None  # the usage the quota counts, when reclaimable pods lower it
+    topology: tuple | None = None  # the topology assignment: (levels, [(values, count)]), on a TAS flavor
+    per_pod: dict | None = None  # one pod's requests (what the topology assignment holds per pod)
 
 
 @dataclass
@@ -194,6 +198,8 @@ class Setup:
     clock_start: float = 0.0
     source: str = ""
     notes: list = field(default_factory=list)  # what the input uses that prio does not replay
+    topologies: dict = field(default_factory=dict)  # name -> tas.Topology
+    nodes: list = field(default_factory=list)  # tas.Node
 
     @property
     def strategies(self) -> tuple:

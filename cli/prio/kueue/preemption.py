@@ -61,8 +61,9 @@ class Target:
 class Preemptor:
     """`Preemptor.getTargets` for one preemptor over a snapshot (which it leaves as it found)."""
 
-    def __init__(self, engine, snap, cq_name: str, wl, frs: set, usage: dict):
+    def __init__(self, engine, snap, cq_name: str, wl, frs: set, usage: dict, tas_fits=None):
         self.engine, self.snap, self.wl, self.frs, self.usage = engine, snap, wl, frs, usage
+        self.tas_fits = tas_fits  # workloadFits' TAS part: the topology assignments fit the snapshot as it is now
         self.cq = engine.setup.cluster_queues[cq_name]
         self.node = snap.tree.cqs[cq_name]
         self.now = engine.now
@@ -186,7 +187,7 @@ class Preemptor:
                 return False
             if v > t.cq_available(self.node, fr):
                 return False
-        return True
+        return self.tas_fits is None or self.tas_fits()
 
     def fill_back(self, targets: list, allow_borrowing: bool) -> list:
         """`fillBackWorkloads`: put back every victim that is not needed, newest choice kept."""

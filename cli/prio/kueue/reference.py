@@ -12,12 +12,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from prio.kueue import tree as t
+from prio.kueue import tas, tree as t
 from prio.kueue.assign import (DEFERRED_FIT, FIT, NO_FIT, PREEMPT, Assigner, Assignment, pending_flavors)
 from prio.kueue.model import BEST_EFFORT_FIFO, ANY, Admission, PodSetAdmission, Setup, STRICT_FIFO
 from prio.kueue.preemption import Preemptor, preemption_message, simulate_preemption
 
 CYCLE_LIMIT = 200
+FITS, NO_TAS, NO = "fits", "noTAS", "no"  # schdcache.FitsCheck
+HOSTS = "*hosts"  # Snapshot.tas_used's key of the hostname-level flavors' shared usage
 # RequeueReason
 R_GENERIC, R_FAILED_AFTER_NOMINATION, R_NAMESPACE_MISMATCH = "", "FailedAfterNomination", "NamespaceMismatch"
 R_PENDING_PREEMPTION, R_NO_FIT, R_NO_CANDIDATES = "PendingPreemption", "NoFit", "PreemptionNoCandidates"
@@ -114,12 +116,16 @@ class Result:
 
 
 class Snapshot:
-    """`cache.Snapshot`: the quota tree and the admitted workloads of one cycle."""
+    """`cache.Snapshot`: the quota tree and the admitted workloads of one cycle, and what their
+    topology assignments hold on the TAS flavors' nodes."""
 
     def __init__(self, engine):
         self.engine = engine
         self.tree = t.Tree(engine.setup)
         self.by_cq: dict = {}
+        # TAS usage: per flavor (or HOSTS, shared by every flavor whose lowest level is the
+        # hostname: TASHandleOverlappingFlavors) leaf id -> usage
+        self.tas_used: dict = {}
         usage: dict = {}
         for s in engine.admitted.values():
             cq = s.admission.cluster_queue
@@ -129,7 +135,49 @@ class Snapshot:
             u = usage.setdefault(cq, {})
             for fr, v in s.admission.usage().items():
                 u[fr] = u.get(fr, 0) + v
+            self.tas_change(s.admission, 1)
         self.tree.set_usage(usage)
+
+    def tas_used_for(self, tree, flavor: str) -> dict:
+        return self.tas_used.get(HOSTS if tree.hostname_lowest else flavor, {})
+
+    def tas_change(self, adm, sign: int) -> None:
+        """Add (sign 1) or remove (-1) an admission's topology assignments' usage."""
+        for ps in adm.pod_sets:
+            if ps.topology is None:
+                continue
+            flavor = next((f for f in ps.flavors.values() if f in self.engine.tas_trees), None)
+            if flavor is None:
+                continue
+            tree = self.engine.tas_trees[flavor]
+            held = self.tas_used.setdefault(HOSTS if tree.hostname_lowest else flavor, {})
+            for lid, u in tas.assignment_usage(tree, ps.topology, ps.per_pod or {}).items():
+                m = held.setdefault(lid, {})
+                for r, v in u.items():
+                    m[r] = m.get(r, 0) + sign * v
+
+    def tas_fits(self, a, wl) -> bool:
+        """`Fits`' TAS part: every domain of the assignment's topology assignments still takes
+        its pods."""
+        for i, psa in enumerate(a.pod_sets):
+            if psa.topology is None:
+                continue
+            flavor = next((f.flavor for f in psa.flavors.values() if f.flavor in self.engine.tas_trees), None)
+            tree = self.engine.tas_trees[flavor]
+            used = self.tas_used_for(tree, flavor)
+            per_pod = dict(wl.pod_sets[i].requests)
+            per_pod["pods"] = per_pod.get("pods", 0) + 1
+            for values, n in psa.topology[1]:
+                lid = tree.leaf_id(values)
+                leaf = tree.leaves.get(lid)
+                if leaf is None:
+                    return False
+                free = dict(leaf.capacity)
+                for r, v in used.get(lid, {}).items():
+                    free[r] = free.get(r, 0) - v
+                if tas.count_in(per_pod, free)[0] < n:
+                    return False
+        return True
 
     def workloads_in(self, cq: str) -> list:
         return list(self.by_cq.get(cq, {}).values())
@@ -138,11 +186,15 @@ class Snapshot:
         node = self.tree.cqs[s.admission.cluster_queue]
         for fr, v in s.admission.usage().items():
             t.remove_usage(node, fr, v)
+        if self.tas_used:
+            self.tas_change(s.admission, -1)
 
     def add_usage_of(self, s) -> None:
         node = self.tree.cqs[s.admission.cluster_queue]
         for fr, v in s.admission.usage().items():
             t.add_usage(node, fr, v)
+        if self.engine.tas_trees:
+            self.tas_change(s.admission, 1)
 
     def remove_workload(self, s) -> None:
         """`Snapshot.RemoveWorkload`."""
@@ -156,8 +208,10 @@ class Snapshot:
 
 
 def scheduling_hash(wl) -> str:
-    """`computeSchedulingHash`: priority and each pod set's shape, count, minCount and requests."""
+    """`computeSchedulingHash`: priority and each pod set's shape, count, minCount, requests and
+    topologyRequest."""
     return json.dumps([wl.priority, [[ps.name, ps.count, ps.min_count, sorted(ps.requests.items()), ps.shape]
+                                     + ([repr(ps.topology)] if ps.topology is not None else [])
                                      for ps in wl.pod_sets]], sort_keys=True, default=str)
 
 
@@ -241,6 +295,9 @@ class ReferenceRun:
 
     def __init__(self, setup: Setup):
         self.setup = setup
+        # the TAS flavors' topology trees (static: the nodes do not change during a replay)
+        self.tas_trees = {name: tas.FlavorTree(setup.topologies[f.topology_name], f, setup.nodes)
+                          for name, f in sorted(setup.flavors.items()) if f.topology_name in setup.topologies}
         self.now = setup.clock_start
         self.cycle = 0
         self.states: dict = {}
@@ -367,7 +424,11 @@ class ReferenceRun:
             if a.mode() == FIT:
                 return a, []
             if a.mode() == PREEMPT:
-                targets = Preemptor(self, snap, e.cq, e.s.wl, a.frs_need_preemption(), a.usage).targets()
+                tas_fits = None
+                if self.tas_trees and assigner.tas_requests(a):
+                    def tas_fits(a=a):
+                        return assigner.find_tas(assigner.tas_requests(a), False)[1] is None
+                targets = Preemptor(self, snap, e.cq, e.s.wl, a.frs_need_preemption(), a.usage, tas_fits).targets()
                 if targets:
                     return a, targets
             return None
@@ -484,24 +545,39 @@ class ReferenceRun:
         """`netUsage` of the entry's assignment."""
         return dict(e.assignment.usage)
 
-    def fits(self, snap: Snapshot, node, usage: dict, preempted: dict, targets: list) -> bool:
-        """`fits`: the usage fits once every victim of this cycle is gone."""
+    def fits(self, snap: Snapshot, node, usage: dict, preempted: dict, targets: list, e: Entry | None = None) -> str:
+        """`fits`: the usage fits once every victim of this cycle is gone: FITS, NO_TAS (the
+        quota fits, a topology assignment does not) or NO."""
         victims = {k: v for k, v in preempted.items()}
         for tg in targets:
             victims[tg.adm.key] = tg.adm
         for s in victims.values():
             snap.remove_usage_of(s)
-        ok = all(t.cq_available(node, fr) >= v for fr, v in usage.items())
+        ok = FITS if all(t.cq_available(node, fr) >= v for fr, v in usage.items()) else NO
+        if ok == FITS and e is not None and self.tas_trees and not snap.tas_fits(e.assignment, e.s.wl):
+            ok = NO_TAS
         for s in victims.values():
             snap.add_usage_of(s)
         return ok
 
     def update_assignment_if_needed(self, snap: Snapshot, e: Entry, node, preempted: dict):
-        """`updateAssignmentIfNeeded` (RecomputeAssignmentUponPreemptionTargetsOverlap)."""
+        """`updateAssignmentIfNeeded` (RecomputeAssignmentUponPreemptionTargetsOverlap,
+        TASRecomputeAssignmentWithinSchedulingCycle)."""
         usage = self.net_usage(e)
         overlap = any(tg.adm.key in preempted for tg in e.targets)
         if not overlap:
-            return usage, self.fits(snap, node, usage, preempted, e.targets)
+            check = self.fits(snap, node, usage, preempted, e.targets, e)
+            if check != NO_TAS:
+                return usage, check == FITS
+            # the quota fits but the nodes no longer take the topology assignment: re-plan
+            e.s.last_tried = None
+            e.nomination = e.assignment.flavors_by_pod_set()
+            a, targets = self.get_assignments(snap, e)
+            self.record_assignment(e, a, targets)
+            usage = self.net_usage(e)
+            ok = self.fits(snap, node, usage, preempted, targets, e) == FITS
+            e.nomination = None
+            return usage, ok
         # SimulateWorkloadRemoval: the other preemptors' victims leave the snapshot whole (usage
         # and workload), so the re-plan can neither count their quota nor pick them again
         for s in preempted.values():
@@ -515,7 +591,7 @@ class ReferenceRun:
         if a.mode() == FIT:
             a.forced_mode = DEFERRED_FIT
         usage = self.net_usage(e)
-        ok = self.fits(snap, node, usage, preempted, targets)
+        ok = self.fits(snap, node, usage, preempted, targets, e) == FITS
         e.nomination = None
         return usage, ok
 
@@ -563,6 +639,8 @@ class ReferenceRun:
             return
         e.status = NOMINATED
         self.admit(e, cycle)
+        if self.tas_trees:  # netUsage's TAS part: the nodes this admission takes
+            snap.tas_change(cycle.admitted[-1][1], 1)
         cycle.considered.append((e.s.key, e.cq, "admitted"))
 
     def resources_to_reserve(self, e: Entry, node) -> dict:
@@ -600,8 +678,10 @@ class ReferenceRun:
         """`Scheduler.admit`: QuotaReserved and Admitted in one write."""
         pod_sets = []
         for psa in e.assignment.pod_sets:
+            ps = next(p for p in e.s.wl.pod_sets if p.name == psa.name)
             pod_sets.append(PodSetAdmission(psa.name, psa.count, {r: f.flavor for r, f in psa.flavors.items()},
-                                            {r: psa.requests.get(r, 0) for r in psa.flavors}))
+                                            {r: psa.requests.get(r, 0) for r in psa.flavors}, topology=psa.topology,
+                                            per_pod=dict(ps.requests) if psa.topology is not None else None))
         e.status = ASSUMED
         cycle.admitted.append((e.s, Admission(e.cq, pod_sets)))
 

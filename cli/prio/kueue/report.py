@@ -54,8 +54,16 @@ def rfc3339(t: float) -> str:
 
 
 def pod_sets(adm) -> list:
-    return [{"name": ps.name, "count": ps.count, "flavors": dict(sorted(ps.flavors.items())),
-             "resourceUsage": {r: quantity.text(r, v) for r, v in sorted(ps.usage.items())}} for ps in adm.pod_sets]
+    out = []
+    for ps in adm.pod_sets:
+        row = {"name": ps.name, "count": ps.count, "flavors": dict(sorted(ps.flavors.items())),
+               "resourceUsage": {r: quantity.text(r, v) for r, v in sorted(ps.usage.items())}}
+        if ps.topology is not None:  # only on a TAS flavor: the corpora's form is unchanged
+            levels, domains = ps.topology
+            row["topologyAssignment"] = {"levels": list(levels),
+                                         "domains": [{"values": list(v), "count": n} for v, n in domains]}
+        out.append(row)
+    return out
 
 
 def as_data(result) -> dict:

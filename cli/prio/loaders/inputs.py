@@ -189,8 +189,9 @@ def _read_file(inp: Inputs, path: str, pending_docs: list, in_dirs: dict, for_cl
             continue  # ConfigMaps and Helm values are taken from the units below; other lists hold nothing for us
         elif k == "armada":
             inp.armada.append((src.name, doc))
-        elif k in ("kueue", "namespace"):
-            inp.kueue.append((src.name, doc))
+        elif k in ("kueue", "namespace") or (k == "nodes" and "kueue" in kinds and isinstance(doc.data, dict)
+                                              and doc.data.get("kind") == "Node"):
+            inp.kueue.append((src.name, doc))  # a Node beside Kueue objects: a TAS flavor's node (issue 48)
         elif k in WORK_KINDS:
             pending_docs.append((k, src.name, doc))
         else:

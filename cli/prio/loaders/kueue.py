@@ -13,10 +13,12 @@ from prio.kueue import features
 from prio.kueue.model import (Admission, Cohort, ClusterQueue, FlavorQuotas, Fungibility, LocalQueue, PodSet,
                               PodSetAdmission, Preemption, Quota, ResourceFlavor, ResourceGroup, Setup, Taint,
                               Toleration, Workload, NEVER, BEST_EFFORT_FIFO, MAY_STOP_SEARCH, TRY_NEXT_FLAVOR)
+from prio.kueue.tas import Node as TasNode, Topology, TopologyRequest
 from prio.loaders.reader import Reader, kind_of_value, parse_time
 
 KINDS = ("Configuration", "ResourceFlavor", "Cohort", "ClusterQueue", "LocalQueue", "WorkloadPriorityClass",
-         "PriorityClass", "Namespace", "Workload")
+         "PriorityClass", "Namespace", "Workload", "Topology", "Node")
+TOPOLOGY_MODES = ("required", "preferred", "unconstrained")  # what prio models of a podSet's topologyRequest
 CLOCK_START = parse_time("2026-01-01T01:00:00Z")
 PRIORITY_LABEL = "kueue.x-k8s.io/priority-class"
 ADMISSION_GATED_BY = "kueue.x-k8s.io/admission-gated-by"
@@ -33,6 +35,23 @@ def items_of(name: str, doc):
             yield ("items", i), item
     else:
         yield (), data
+
+
+def _topology_request(r: Reader, path, value, who: str):
+    """A podSet's topologyRequest: required, preferred or unconstrained (what prio models; the
+    slice and group fields are refused in one line); None when absent."""
+    if value is None:
+        return None
+    tr = r.mapping(path, value)
+    for k in tr:
+        if k not in TOPOLOGY_MODES:
+            r.fail(path + (k,), f"{who}: {features.refusal('tas-slices')}")
+    for k in ("required", "preferred"):
+        if tr.get(k) is not None and not (isinstance(tr[k], str) and tr[k]):
+            r.fail(path + (k,), f"{who}: topologyRequest.{k} names a topology level (a node label)")
+    if tr.get("required") is not None and tr.get("preferred") is not None:
+        r.fail(path, f"{who}: topologyRequest has both required and preferred (Kueue's webhook refuses it)")
+    return TopologyRequest(tr.get("required"), tr.get("preferred"), tr.get("unconstrained") is True)
 
 
 def _qty(r: Reader, path, res: str, value) -> int:
@@ -149,6 +168,7 @@ class _Builder:
         self.cohort_at: dict = {}  # Cohort name -> (Reader, path): where a cycle of parents is reported
         self.noted: dict = {}  # noted feature id -> the objects that use it
         self.draining: set = set()  # ("LocalQueue", ns, name) / ("ClusterQueue", name) with HoldAndDrain
+        self.topology_refs: list = []  # (reader, path, flavor, Topology name) checked once every object is read
 
     def note(self, feature_id: str, where: str) -> None:
         self.noted.setdefault(feature_id, []).append(where)
@@ -191,11 +211,33 @@ class _Builder:
             if others:
                 self.note("configuration", f"Configuration {', '.join(others)}")
         elif kind == "ResourceFlavor":
-            if spec.get("topologyName"):
-                r.fail(path + ("spec", "topologyName"), f"ResourceFlavor {name}: {features.refusal('tas')}")
             taints = [Taint(str(t.get("key", "")), str(t.get("value", "")), str(t.get("effect", "")))
                       for t in spec.get("nodeTaints") or []]
-            s.flavors[name] = ResourceFlavor(name, dict(spec.get("nodeLabels") or {}), taints, _tolerations(spec.get("tolerations")))
+            topo = spec.get("topologyName")
+            if topo is not None and not (isinstance(topo, str) and topo):
+                r.fail(path + ("spec", "topologyName"), f"ResourceFlavor {name}: topologyName names a Topology")
+            s.flavors[name] = ResourceFlavor(name, dict(spec.get("nodeLabels") or {}), taints, _tolerations(spec.get("tolerations")),
+                                             topo or None)
+            if topo:
+                self.topology_refs.append((r, path + ("spec", "topologyName"), name, topo))
+        elif kind == "Topology":
+            levels = []
+            for i, lv in enumerate(r.sequence(path + ("spec", "levels"), spec.get("levels") or [])):
+                label = r.mapping(path + ("spec", "levels", i), lv).get("nodeLabel")
+                if not (isinstance(label, str) and label):
+                    r.fail(path + ("spec", "levels", i), f"Topology {name}: each level needs a nodeLabel")
+                levels.append(label)
+            if not levels:
+                r.fail(path + ("spec",), f"Topology {name} needs spec.levels")
+            s.topologies[name] = Topology(name, tuple(levels))
+        elif kind == "Node":
+            labels = r.mapping(path + ("metadata", "labels"), meta.get("labels") or {})
+            alloc = r.mapping(path + ("status", "allocatable"), (obj.get("status") or {}).get("allocatable") or {})
+            taints = tuple(Taint(str(t.get("key", "")), str(t.get("value", "")), str(t.get("effect", "")))
+                           for i, t in enumerate(r.sequence(path + ("spec", "taints"), spec.get("taints") or []))
+                           if r.mapping(path + ("spec", "taints", i), t) is not None)
+            s.nodes.append(TasNode(name, {str(k): str(v) for k, v in labels.items()},
+                                   {k: _qty(r, path + ("status", "allocatable", k), k, v) for k, v in alloc.items()}, taints))
         elif kind == "Cohort":
             c = s.cohorts.get(name)
             if c is not None and c.declared:
@@ -272,8 +314,7 @@ class _Builder:
         for i, ps in enumerate(r.sequence(path + ("spec", "podSets"), spec.get("podSets") or [])):
             pp = path + ("spec", "podSets", i)
             ps = r.mapping(pp, ps)
-            if ps.get("topologyRequest") is not None:
-                r.fail(pp + ("topologyRequest",), f"Workload {ns}/{name}: {features.refusal('tas')}")
+            topology = _topology_request(r, pp + ("topologyRequest",), ps.get("topologyRequest"), f"Workload {ns}/{name}")
             pspec = ((ps.get("template") or {}).get("spec")) or {}
             req, shape_c = _pod_request(r, pp + ("template", "spec"), pspec)
             shape = json.dumps({"c": shape_c, "ns": pspec.get("nodeSelector"), "aff": pspec.get("affinity"),
@@ -286,7 +327,7 @@ class _Builder:
             ps_name = str(ps.get("name") or "main")
             pod_sets.append(PodSet(ps_name, count - min(reclaim.get(ps_name, 0), count),
                                    req, _tolerations(pspec.get("tolerations")), dict(pspec.get("nodeSelector") or {}),
-                                   _affinity_terms(pspec), shape, min_count))
+                                   _affinity_terms(pspec), shape, min_count, topology))
         if not pod_sets:
             r.fail(path + ("spec",), f"Workload {ns}/{name} has no podSets")
         if spec.get("active", True) is False and status.get("admission"):
@@ -306,6 +347,8 @@ class _Builder:
                 pss = []
                 for j, pa in enumerate(adm.get("podSetAssignments") or []):
                     ap = path + ("status", "admission", "podSetAssignments", j)
+                    if pa.get("topologyAssignment") is not None:
+                        r.fail(ap + ("topologyAssignment",), f"Workload {ns}/{name}: {features.refusal('tas-running')}")
                     usage = {k: _qty(r, ap + ("resourceUsage", k), k, v) for k, v in (pa.get("resourceUsage") or {}).items()}
                     pa_name, pa_count = str(pa.get("name") or "main"), int(pa.get("count", 1))
                     left = next((p.count for p in pod_sets if p.name == pa_name), pa_count)
@@ -389,6 +432,12 @@ def load(docs: list) -> Setup:
         if c.parent and c.parent not in s.cohorts:
             s.cohorts[c.parent] = Cohort(c.parent, declared=False)
     _refuse_cohort_cycle(b)
+    for r, path, flavor, topo in b.topology_refs:
+        if topo not in s.topologies:
+            r.fail(path, f"ResourceFlavor {flavor} names Topology {topo}, which is not among the inputs")
+    tas_flavors = {f.name for f in s.flavors.values() if f.topology_name}
+    if tas_flavors and s.nodes:
+        b.note("tas-other-pods", f"the nodes of ResourceFlavor {', '.join(sorted(tas_flavors))}")
     for wl in s.workloads:
         lq = s.local_queues.get((wl.namespace, wl.queue_name))
         if wl.admission is not None and (("ClusterQueue", wl.admission.cluster_queue) in b.draining
