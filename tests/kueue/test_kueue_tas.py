@@ -233,3 +233,22 @@ def test_tas_refusals_are_one_line(tmp_path):
         f.write_text("---\n".join([*BASE, bad]))
         r = run_cli("simulate", str(f), "-o", "json")
         assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1 and why in r.stderr and "k.yaml:" in r.stderr
+
+
+def test_a_borrower_is_preempted_when_the_quota_fits_and_the_nodes_do_not(tmp_path):
+    """Cohort of cq-high (nominal 100, reclaimWithinCohort Any) and cq-low (nominal 4, borrowing).
+    Cycle 1: `a` takes rack b1-r1; `low` (8 pods, borrowing) is re-planned onto b1-r2. Cycle 2:
+    `b` (a required rack of 8) fits cq-high's quota but no rack: Preempt (empty nodes would take
+    it); the candidate is the borrower `low`, and workloadFits, with its pods gone from the
+    nodes, places `b`: `low` is preempted. Cycle 3: `b` is admitted on b1-r2."""
+    cohort = "  cohortName: org\n"
+    docs = [topology(BLOCK, RACK, HOST), flavor(),
+            cluster_queue("cq-high", cpu=100, preemption=cohort + "  preemption: {reclaimWithinCohort: Any}\n"),
+            cluster_queue("cq-low", cpu=4, preemption=cohort), local_queue("cq-high", "a"), local_queue("cq-low", "b"),
+            *rack_nodes(blocks=1), workload("a", 8, required(RACK), 1, priority=100),
+            workload("b", 8, required(RACK), 2, priority=100), workload("low", 8, "{unconstrained: true}", 3, ns="b")]
+    out = replay(tmp_path, *docs)
+    moves = [(c["cycle"], sorted(a["workload"] for a in c["admitted"]), [(p["workload"], p["preemptor"]) for p in c["preempted"]])
+             for c in out["cycles"]]
+    assert moves[:3] == [(1, ["a/a", "b/low"], []), (2, [], [("b/low", "a/b")]), (3, ["a/b"], [])]
+    assert hosts(out, "a/b") == {"b1-r2-h1": 4, "b1-r2-h2": 4}
