@@ -252,3 +252,16 @@ def test_a_borrower_is_preempted_when_the_quota_fits_and_the_nodes_do_not(tmp_pa
              for c in out["cycles"]]
     assert moves[:3] == [(1, ["a/a", "b/low"], []), (2, [], [("b/low", "a/b")]), (3, ["a/b"], [])]
     assert hosts(out, "a/b") == {"b1-r2-h1": 4, "b1-r2-h2": 4}
+
+
+def test_the_unread_pods_of_tas_nodes_are_said_in_a_note_and_explain_evaluates_tas(tmp_path):
+    f = tmp_path / "k.yaml"
+    f.write_text("---\n".join([*BASE, *rack_nodes(blocks=1, racks=1), workload("w", 10, required(RACK), 1)]))
+    r = run_cli("simulate", str(f), "-o", "json")
+    assert ("prio: note: the nodes of ResourceFlavor tas-flavor: other pods on topology nodes is not replayed: static and "
+            "DaemonSet pods are not read") in r.stderr
+    r = run_cli("explain", str(f), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    (row,) = json.loads(r.stdout)["pending"]
+    assert (row["outcome"], row["reason"]) == ("waits", "TopologyPlacementFailed")
+    assert "topology \"default\" allows to fit only 8 out of 10 pod(s)" in row["message"]

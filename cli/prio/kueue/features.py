@@ -91,7 +91,7 @@ FEATURES = (
             "domains chosen as Kueue's tas package does (BestFit for required and preferred levels, least free capacity "
             "for unconstrained ones, a preferred level falling back to the levels above), with Kueue's messages; "
             "derived from Kueue's code, no recorded corpus holds it"),
-    Feature("tas-other-pods", "Pods Kueue did not place on TAS nodes", NOTED, "`Node` objects of a TAS flavor",
+    Feature("tas-other-pods", "Other pods on topology nodes", NOTED, "`Node` objects of a TAS flavor",
             "static and DaemonSet pods are not read: a node's free capacity is its allocatable less the topology "
             "assignments of admitted workloads"),
     Feature("tas-slices", "TAS slices and pod set groups", REFUSED,
