@@ -325,7 +325,7 @@ class Assigner:
             used = {} if simulate_empty else self.snap.tas_used_for(tree, flavor)
             mine = assumed_shared if tree.hostname_lowest else assumed.setdefault(flavor, {})
             got, reason = tas.find_assignment(tree, ps, psa.count, ps.topology, implied, used, mine,
-                                              tols, lambda node: _node_mismatch(node, tols, ps))
+                                              lambda node: _node_mismatch(node, tols, ps))
             if reason:
                 return found, (psa, reason, flavor)
             found[i] = got

@@ -198,7 +198,7 @@ class Placement:
 
 
 def find_assignment(tree: FlavorTree, pod_set, count: int, req: TopologyRequest | None, implied: bool,
-                    used: dict, assumed: dict, extra_tolerations, matches) -> tuple:
+                    used: dict, assumed: dict, matches) -> tuple:
     """`findTopologyAssignment` for one pod set: ((levels, [(values, count)]), "") or (None,
     reason). used / assumed: leaf id -> usage (held by admitted workloads / taken by earlier pod
     sets in this search); matches(node): why a node is left out ("taint", taint), ("selector",),
