@@ -265,3 +265,13 @@ def test_the_unread_pods_of_tas_nodes_are_said_in_a_note_and_explain_evaluates_t
     (row,) = json.loads(r.stdout)["pending"]
     assert (row["outcome"], row["reason"]) == ("waits", "TopologyPlacementFailed")
     assert "topology \"default\" allows to fit only 8 out of 10 pod(s)" in row["message"]
+
+
+@pytest.mark.parametrize("bad", ["  labels: {kubernetes.io/hostname: [x]}\n", "spec: {taints: [spot]}\n"])
+def test_a_malformed_node_is_one_line_naming_the_file(tmp_path, bad):
+    doc = "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n" + bad + "status: {allocatable: {cpu: '4', pods: '110'}}\n"
+    f = tmp_path / "k.yaml"
+    f.write_text("---\n".join([*BASE, doc, workload("w", 1, required(HOST), 1)]))
+    r = run_cli("simulate", str(f), "-o", "json")
+    assert r.exit_code == 2 and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "k.yaml:" in r.stderr and "Node n1" in r.stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from prio.kube import predicates
 from prio.kueue import quantity, tas, tree as t
 from prio.kueue.model import ClusterQueue, ResourceFlavor, TRY_NEXT_FLAVOR, NEVER
 
@@ -208,9 +209,9 @@ def _go_q(s: str) -> str:
 def _node_mismatch(node, tols, ps):
     """`FindFeasibleNodes` for one node: an untolerated NoSchedule/NoExecute taint, then the
     nodeSelector, then the required node affinity; None when the pod may go there."""
-    for taint in node.taints:
-        if taint.effect in ("NoSchedule", "NoExecute") and not any(_tolerates(t, taint) for t in tols):
-            return ("taint", taint)
+    taint = predicates.first_untolerated(node.taints, tols)  # the node model YuniKorn's predicates judge
+    if taint is not None:
+        return ("taint", taint)
     if any(node.labels.get(k) != v for k, v in ps.node_selector.items()):
         return ("selector",)
     if ps.affinity_terms and not any(all(_matches_requirement(node.labels, *e) for e in term) for term in ps.affinity_terms):

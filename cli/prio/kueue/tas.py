@@ -33,7 +33,7 @@ class Node:
     name: str
     labels: dict
     allocatable: dict  # resource -> amount in Kueue's units
-    taints: tuple = ()  # model.Taint
+    taints: tuple = ()  # prio.kube.predicates.Taint (key, value, effect), in the node's order
 
 
 @dataclass(frozen=True)

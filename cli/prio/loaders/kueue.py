@@ -231,13 +231,20 @@ class _Builder:
                 r.fail(path + ("spec",), f"Topology {name} needs spec.levels")
             s.topologies[name] = Topology(name, tuple(levels))
         elif kind == "Node":
-            labels = r.mapping(path + ("metadata", "labels"), meta.get("labels") or {})
+            # labels and taints as the YuniKorn side reads a node (prio.kube.predicates: one model)
+            from prio.kube import predicates
+
             alloc = r.mapping(path + ("status", "allocatable"), (obj.get("status") or {}).get("allocatable") or {})
-            taints = tuple(Taint(str(t.get("key", "")), str(t.get("value", "")), str(t.get("effect", "")))
-                           for i, t in enumerate(r.sequence(path + ("spec", "taints"), spec.get("taints") or []))
-                           if r.mapping(path + ("spec", "taints", i), t) is not None)
-            s.nodes.append(TasNode(name, {str(k): str(v) for k, v in labels.items()},
-                                   {k: _qty(r, path + ("status", "allocatable", k), k, v) for k, v in alloc.items()}, taints))
+            try:
+                labels = predicates.labels(meta.get("labels"))
+            except ValueError as e:
+                r.fail(path + ("metadata",) + tuple(e.args[0]), f"Node {name}: {e.args[1]}")
+            try:
+                taints = predicates.taints(spec.get("taints"))
+            except ValueError as e:
+                r.fail(path + ("spec",) + tuple(e.args[0]), f"Node {name}: {e.args[1]}")
+            s.nodes.append(TasNode(name, labels, {k: _qty(r, path + ("status", "allocatable", k), k, v)
+                                                  for k, v in alloc.items()}, taints))
         elif kind == "Cohort":
             c = s.cohorts.get(name)
             if c is not None and c.declared:
