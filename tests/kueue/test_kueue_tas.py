@@ -275,3 +275,10 @@ def test_a_malformed_node_is_one_line_naming_the_file(tmp_path, bad):
     r = run_cli("simulate", str(f), "-o", "json")
     assert r.exit_code == 2 and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and "k.yaml:" in r.stderr and "Node n1" in r.stderr
+
+
+def test_a_tas_flavor_without_nodes_has_no_domains(tmp_path):
+    """No Node matches the flavor: findLevelWithFitDomains finds no domain at the level."""
+    out = replay(tmp_path, *BASE, workload("w", 1, required(RACK), 1))
+    assert hosts(out, "a/w") == {"pending": (
+        "TopologyPlacementFailed", f"couldn't assign flavors to pod set main: no topology domains at level: {RACK}")}
