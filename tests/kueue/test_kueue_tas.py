@@ -282,3 +282,29 @@ def test_a_tas_flavor_without_nodes_has_no_domains(tmp_path):
     out = replay(tmp_path, *BASE, workload("w", 1, required(RACK), 1))
     assert hosts(out, "a/w") == {"pending": (
         "TopologyPlacementFailed", f"couldn't assign flavors to pod set main: no topology domains at level: {RACK}")}
+
+
+def test_a_preemptor_holds_the_nodes_it_waits_for_within_the_cycle(tmp_path):
+    """updateAssignmentForTAS and netUsage's TAS part. Cycle 1: the heads `x1`, `x2` ask for a
+    level the topology lacks (NoMatchingFlavor); `low` (4 pods, borrowing) takes b1-r1-h1.
+    Cycle 2: `b` (a required rack of 8) fits its quota, not the nodes (4 free): it preempts the
+    borrower `low`, and its topology assignment with `low` gone (both hosts) holds the nodes in
+    this cycle, the free b1-r1-h2 included. `c` (4 pods, another ClusterQueue) was nominated on
+    b1-r1-h2; the nodes no longer take it, the re-plan finds none, and it waits: without the
+    hold it would have been admitted there."""
+    cohort = "  cohortName: org\n"
+    docs = [topology(BLOCK, RACK, HOST), flavor(),
+            cluster_queue("cq-high", cpu=100, preemption=cohort + "  preemption: {reclaimWithinCohort: Any}\n"),
+            cluster_queue("cq-low", cpu=2, preemption=cohort), cluster_queue("cq-c", cpu=100),
+            local_queue("cq-high", "a"), local_queue("cq-low", "b"), local_queue("cq-c", "c"),
+            *rack_nodes(blocks=1, racks=1),
+            workload("x1", 1, required("zone"), 1, priority=200), workload("b", 8, required(RACK), 2, priority=100),
+            workload("low", 4, "{unconstrained: true}", 3, ns="b"),
+            workload("x2", 1, required("zone"), 4, ns="c", priority=200),
+            workload("c", 4, "{unconstrained: true}", 5, ns="c", priority=50)]
+    out = replay(tmp_path, *docs)
+    moves = [(c["cycle"], sorted(a["workload"] for a in c["admitted"]), [(p["workload"], p["preemptor"]) for p in c["preempted"]])
+             for c in out["cycles"]]
+    assert moves[:3] == [(1, ["b/low"], []), (2, [], [("b/low", "a/b")]), (3, ["a/b"], [])]
+    states = {w["workload"]: (w["state"], w["pendingReason"]) for w in out["workloads"]}
+    assert states["c/c"] == ("Pending", "WaitingForQuota") and states["a/x1"] == ("Pending", "NoMatchingFlavor")

@@ -437,7 +437,27 @@ class ReferenceRun:
         found = attempt(full)
         if found is None and can_be_partially_admitted(e.s.wl):  # gate PartialAdmission, on by default
             found = reduce_pod_sets(e.s.wl.pod_sets, lambda counts: attempt(assigner.assign(counts)))
-        return found if found is not None else (full, [])
+        a, targets = found if found is not None else (full, [])
+        if self.tas_trees and a.mode() == PREEMPT:
+            self.update_assignment_for_tas(snap, assigner, a, targets)
+        return a, targets
+
+    @staticmethod
+    def update_assignment_for_tas(snap: Snapshot, assigner: Assigner, a: Assignment, targets: list) -> None:
+        """`updateAssignmentForTAS`: a preemptor's topology assignment, with its victims' pods
+        gone from the nodes, or (no candidates) on empty nodes, so that the nodes it waits for
+        are held in this cycle."""
+        reqs = assigner.tas_requests(a)
+        if not reqs:
+            return
+        for tg in targets:
+            snap.remove_usage_of(tg.adm)
+        found, failure = assigner.find_tas(reqs, simulate_empty=not targets)
+        for tg in targets:
+            snap.add_usage_of(tg.adm)
+        if failure is None:
+            for i, got in found.items():
+                a.pod_sets[i].topology = got
 
     def simulate_preemption(self, snap, cq_name, wl, fr, val):
         return simulate_preemption(self, snap, cq_name, wl, fr, val)
@@ -610,6 +630,7 @@ class ReferenceRun:
             if cq.preemption.reclaim_within_cohort != ANY:  # reserveCapacityForUnreclaimablePreempt
                 for fr, v in self.resources_to_reserve(e, node).items():
                     t.add_usage(node, fr, v)
+                self.hold_nodes(snap, e)
             cycle.considered.append((e.s.key, e.cq, "no preemption candidates"))
             return
         if mode == DEFERRED_FIT:
@@ -618,6 +639,7 @@ class ReferenceRun:
             e.s.last_tried = None
             for fr, v in usage.items():
                 t.add_usage(node, fr, v)
+            self.hold_nodes(snap, e)
             cycle.considered.append((e.s.key, e.cq, "waits for preempted workloads"))
             return
         if any(tg.adm.key in preempted for tg in e.targets):
@@ -633,6 +655,7 @@ class ReferenceRun:
         for fr, v in usage.items():
             t.add_usage(node, fr, v)
         if mode == PREEMPT:
+            self.hold_nodes(snap, e)
             e.reason = WAITING_FOR_PREEMPTED
             self.issue_preemptions(snap, e, cycle)
             cycle.considered.append((e.s.key, e.cq, "preempts"))
@@ -642,6 +665,11 @@ class ReferenceRun:
         if self.tas_trees:  # netUsage's TAS part: the nodes this admission takes
             snap.tas_change(cycle.admitted[-1][1], 1)
         cycle.considered.append((e.s.key, e.cq, "admitted"))
+
+    def hold_nodes(self, snap: Snapshot, e: Entry) -> None:
+        """netUsage's TAS part for an entry that adds its usage without being admitted."""
+        if self.tas_trees:
+            snap.tas_change(self.admission_of(e), 1)
 
     def resources_to_reserve(self, e: Entry, node) -> dict:
         """`quotaResourcesToReserve`."""
@@ -676,14 +704,19 @@ class ReferenceRun:
 
     def admit(self, e: Entry, cycle: Cycle) -> None:
         """`Scheduler.admit`: QuotaReserved and Admitted in one write."""
+        e.status = ASSUMED
+        cycle.admitted.append((e.s, self.admission_of(e)))
+
+    @staticmethod
+    def admission_of(e: Entry) -> Admission:
+        """The admission the entry's assignment makes (`Assignment.ToAPI`)."""
         pod_sets = []
         for psa in e.assignment.pod_sets:
             ps = next(p for p in e.s.wl.pod_sets if p.name == psa.name)
             pod_sets.append(PodSetAdmission(psa.name, psa.count, {r: f.flavor for r, f in psa.flavors.items()},
                                             {r: psa.requests.get(r, 0) for r in psa.flavors}, topology=psa.topology,
                                             per_pod=dict(ps.requests) if psa.topology is not None else None))
-        e.status = ASSUMED
-        cycle.admitted.append((e.s, Admission(e.cq, pod_sets)))
+        return Admission(e.cq, pod_sets)
 
     def requeue_and_update(self, e: Entry) -> None:
         """`Scheduler.requeueAndUpdate`."""
