@@ -308,3 +308,11 @@ def test_a_preemptor_holds_the_nodes_it_waits_for_within_the_cycle(tmp_path):
     assert moves[:3] == [(1, ["b/low"], []), (2, [], [("b/low", "a/b")]), (3, ["a/b"], [])]
     states = {w["workload"]: (w["state"], w["pendingReason"]) for w in out["workloads"]}
     assert states["c/c"] == ("Pending", "WaitingForQuota") and states["a/x1"] == ("Pending", "NoMatchingFlavor")
+
+
+def test_the_text_output_says_where_the_pods_go(tmp_path):
+    f = tmp_path / "k.yaml"
+    f.write_text("---\n".join([*BASE, *rack_nodes(), workload("w", 6, required(RACK), 1)]))
+    r = run_cli("simulate", str(f), "-o", "plain")
+    assert r.exit_code == 0, r.stderr
+    assert "cpu 6 in tas-flavor on b1-r1-h1 x4, b1-r1-h2 x2" in r.stdout

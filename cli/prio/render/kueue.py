@@ -14,6 +14,9 @@ def _flavors(ps_list: list) -> str:
     parts = []
     for ps in ps_list:
         res = ", ".join(f"{r} {ps['resourceUsage'].get(r, '0')} in {f}" for r, f in ps["flavors"].items())
+        ta = ps.get("topologyAssignment")
+        if ta:  # a TAS flavor: where the pods go, each domain's level values joined
+            res += " on " + ", ".join(f"{'/'.join(d['values'])} x{d['count']}" for d in ta["domains"])
         parts.append(f"{ps['name']} x{ps['count']}: {res}" if len(ps_list) > 1 or ps["name"] != "main" else res)
     return "; ".join(parts)
 
