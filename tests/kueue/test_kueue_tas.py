@@ -316,3 +316,16 @@ def test_the_text_output_says_where_the_pods_go(tmp_path):
     r = run_cli("simulate", str(f), "-o", "plain")
     assert r.exit_code == 0, r.stderr
     assert "cpu 6 in tas-flavor on b1-r1-h1 x4, b1-r1-h2 x2" in r.stdout
+
+
+def test_a_hostile_hostname_never_reaches_the_terminal_raw(tmp_path):
+    evil = ("apiVersion: v1\nkind: Node\nmetadata:\n  name: evil\n  labels: {%s: b1, %s: r1, %s: \"\\e[31mred\\nx\"}\n"
+            "status: {allocatable: {cpu: '4', pods: '110'}}\n" % (BLOCK, RACK, HOST))
+    f = tmp_path / "k.yaml"
+    f.write_text("---\n".join([*BASE, evil, workload("w", 2, required(RACK), 1)]))
+    for fmt in ("plain", "table", "markdown"):
+        r = run_cli("simulate", str(f), "-o", fmt)
+        assert r.exit_code == 0, r.stderr
+        assert "\x1b" not in r.stdout and "red\nx" not in r.stdout
+    assert json.loads(run_cli("simulate", str(f), "-o", "json").stdout)["workloads"][0]["podSets"][0][
+        "topologyAssignment"]["domains"] == [{"values": ["\x1b[31mred\nx"], "count": 2}]
