@@ -135,7 +135,8 @@ class Snapshot:
             u = usage.setdefault(cq, {})
             for fr, v in s.admission.usage().items():
                 u[fr] = u.get(fr, 0) + v
-            self.tas_change(s.admission, 1)
+            if engine.tas_trees:
+                self.tas_change(s.admission, 1)
         self.tree.set_usage(usage)
 
     def tas_used_for(self, tree, flavor: str) -> dict:
