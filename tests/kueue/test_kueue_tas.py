@@ -183,8 +183,8 @@ def test_tainted_nodes_are_left_out_and_counted_in_the_message(tmp_path):
     out = replay(tmp_path, *BASE, *nodes, workload("w", 6, required(RACK), 1),
                  workload("tolerant", 6, required(RACK), 2, tolerate="spot"))
     assert hosts(out, "a/w") == {"pending": (
-        "TopologyPlacementFailed", "couldn't assign flavors to pod set main: topology \"default\" allows to fit only 4 out "
-                                   "of 6 pod(s). Total nodes: 2; excluded: taint \"spot=true:NoSchedule\": 1")}
+        "TopologyPlacementFailed", ("couldn't assign flavors to pod set main: topology \"default\" allows to fit only 4 out "
+                                    "of 6 pod(s). Total nodes: 2; excluded: taint \"spot=true:NoSchedule\": 1"))}
     assert hosts(out, "a/tolerant") == {"b1-r1-h1": 4, "b1-r1-h2": 2}
 
 
@@ -204,8 +204,8 @@ def test_a_full_topology_with_free_quota_waits_for_quota_with_kueues_message(tmp
     assert hosts(out, "a/first") == {"b1-r1-h1": 4, "b1-r1-h2": 4}
     assert hosts(out, "b/small") == {"b1-r2-h1": 4}
     assert hosts(out, "a/second") == {"pending": (
-        "WaitingForQuota", "couldn't assign flavors to pod set main: topology \"default\" allows to fit only 4 out of 8 "
-                           "pod(s). Total nodes: 4; excluded: resource \"cpu\": 3")}
+        "WaitingForQuota", ("couldn't assign flavors to pod set main: topology \"default\" allows to fit only 4 out of 8 "
+                            "pod(s). Total nodes: 4; excluded: resource \"cpu\": 3"))}
 
 
 @pytest.mark.parametrize("docs, message", [
@@ -319,8 +319,8 @@ def test_the_text_output_says_where_the_pods_go(tmp_path):
 
 
 def test_a_hostile_hostname_never_reaches_the_terminal_raw(tmp_path):
-    evil = ("apiVersion: v1\nkind: Node\nmetadata:\n  name: evil\n  labels: {%s: b1, %s: r1, %s: \"\\e[31mred\\nx\"}\n"
-            "status: {allocatable: {cpu: '4', pods: '110'}}\n" % (BLOCK, RACK, HOST))
+    evil = (f"apiVersion: v1\nkind: Node\nmetadata:\n  name: evil\n  labels: {{{BLOCK}: b1, {RACK}: r1, {HOST}: \"\\e[31mred\\nx\"}}\n"
+            "status: {allocatable: {cpu: '4', pods: '110'}}\n")
     f = tmp_path / "k.yaml"
     f.write_text("---\n".join([*BASE, evil, workload("w", 2, required(RACK), 1)]))
     for fmt in ("plain", "table", "markdown"):

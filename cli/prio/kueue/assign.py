@@ -202,10 +202,6 @@ def explicit_tas(ps) -> bool:
     return tr is not None and (tr.required is not None or tr.preferred is not None or tr.unconstrained)
 
 
-def _go_q(s: str) -> str:
-    return tas.go_quote(s)
-
-
 def _node_mismatch(node, tols, ps):
     """`FindFeasibleNodes` for one node: an untolerated NoSchedule/NoExecute taint, then the
     nodeSelector, then the required node affinity; None when the pod may go there."""
@@ -291,13 +287,13 @@ class Assigner:
             if not flavor.topology_name:
                 if not any(r in rg.covered for r in ps.requests):
                     return None
-                return f"Flavor {_go_q(flavor.name)} does not support TopologyAwareScheduling"
+                return f"Flavor {tas.go_quote(flavor.name)} does not support TopologyAwareScheduling"
             tree = self.engine.tas_trees.get(flavor.name)
             if tree is None or not tree.has_level(ps.topology, False):
-                return f"Flavor {_go_q(flavor.name)} does not contain the requested level"
+                return f"Flavor {tas.go_quote(flavor.name)} does not contain the requested level"
             return None
         if flavor.topology_name:
-            return f"Flavor {_go_q(flavor.name)} supports only TopologyAwareScheduling"
+            return f"Flavor {tas.go_quote(flavor.name)} supports only TopologyAwareScheduling"
         return None
 
     def tas_requests(self, a: Assignment) -> list:
@@ -326,7 +322,7 @@ class Assigner:
             used = {} if simulate_empty else self.snap.tas_used_for(tree, flavor)
             mine = assumed_shared if tree.hostname_lowest else assumed.setdefault(flavor, {})
             got, reason = tas.find_assignment(tree, ps, psa.count, ps.topology, implied, used, mine,
-                                              lambda node: _node_mismatch(node, tols, ps))
+                                              lambda node, tols=tols, ps=ps: _node_mismatch(node, tols, ps))
             if reason:
                 return found, (psa, reason, flavor)
             found[i] = got

@@ -46,7 +46,7 @@ class TopologyRequest:
 @dataclass
 class Domain:
     values: tuple  # the level values from the top level down to this domain's
-    parent: "Domain | None" = None
+    parent: Domain | None = None
     children: list = field(default_factory=list)
     capacity: dict = field(default_factory=dict)  # leaves only: the nodes' allocatable summed
     node: Node | None = None  # leaves of a hostname-level topology
@@ -295,7 +295,7 @@ def find_assignment(tree: FlavorTree, pod_set, count: int, req: TopologyRequest 
 
 def assignment_usage(tree: FlavorTree, assignment, per_pod: dict) -> dict:
     """Leaf id -> usage of a topology assignment (`TASUsage`: the pods' requests and `pods`)."""
-    levels, domains = assignment
+    _, domains = assignment
     out: dict = {}
     for values, n in domains:
         lid = values[-1] if tree.hostname_lowest else tuple(values)
