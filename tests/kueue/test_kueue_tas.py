@@ -329,3 +329,19 @@ def test_a_hostile_hostname_never_reaches_the_terminal_raw(tmp_path):
         assert "\x1b" not in r.stdout and "red\nx" not in r.stdout
     assert json.loads(run_cli("simulate", str(f), "-o", "json").stdout)["workloads"][0]["podSets"][0][
         "topologyAssignment"]["domains"] == [{"values": ["\x1b[31mred\nx"], "count": 2}]
+
+
+def test_diff_says_a_workload_is_placed_on_other_nodes(tmp_path):
+    from test_kueue_schemas import conforms as conforms_diff
+
+    old, new = tmp_path / "old.yaml", tmp_path / "new.yaml"
+    w = workload("w", 6, required(RACK), 1)
+    old.write_text("---\n".join([*BASE, *rack_nodes(), w]))
+    new.write_text("---\n".join([*BASE, *rack_nodes(cpu=lambda n: 2 if n.startswith("b1-r1") else 4), w]))
+    r = run_cli("diff", str(old), str(new), "-o", "json", "--fail-on", "order")
+    d = json.loads(r.stdout)
+    conforms_diff("diff", d)
+    (c,) = d["workloads"]
+    assert c["changes"] == ["placed on other nodes"] and r.exit_code == 1
+    assert c["old"]["topology"] == {"main": {"b1-r1-h1": 4, "b1-r1-h2": 2}}
+    assert c["new"]["topology"] == {"main": {"b1-r2-h1": 4, "b1-r2-h2": 2}}

@@ -1,11 +1,11 @@
 """`prio diff OLD NEW WORK` for Kueue setups: two replays (`prio.kueue.report.as_data`) compared
 workload by workload. A workload differs when its end state (Admitted or Pending), where it was
-admitted (ClusterQueue, flavor per resource), the cycle it was admitted in, how often it was
+admitted (ClusterQueue, flavor per resource, the topology domains on a TAS flavor), the cycle it was admitted in, how often it was
 preempted, its priority, or why it waits (reason and message) differs. Pure: plain data in and out."""
 from __future__ import annotations
 
 # `--fail-on` names the kinds of prio.yunikorn.diff.FAIL_ON, read for Kueue by `changed`:
-# priority: a workload's priority; order: admitted in another cycle, ClusterQueue or flavor;
+# priority: a workload's priority; order: admitted in another cycle, ClusterQueue, flavor or topology domains;
 # unscheduled: admitted in OLD, pending in NEW (or pending and only in NEW); preemption:
 # preempted more often in NEW; findings: a validate finding NEW has and OLD has not.
 
@@ -23,6 +23,10 @@ def _facts(w: dict | None) -> dict | None:
            "pendingReason": w["pendingReason"], "pendingMessage": w["pendingMessage"]}
     if w["state"] == "Admitted":
         out["flavors"] = _flavors(w)
+        placed = {ps["name"]: {"/".join(d["values"]): d["count"] for d in ps["topologyAssignment"]["domains"]}
+                  for ps in w.get("podSets") or [] if ps.get("topologyAssignment")}
+        if placed:  # a TAS flavor: {pod set: {domain: pods}}
+            out["topology"] = placed
     return out
 
 
@@ -38,6 +42,8 @@ def _what(old: dict | None, new: dict | None) -> list:
     elif new["state"] == "Admitted":
         if (old["clusterQueue"], old.get("flavors")) != (new["clusterQueue"], new.get("flavors")):
             kinds.append("admitted elsewhere")
+        elif old.get("topology") != new.get("topology"):
+            kinds.append("placed on other nodes")
         if old["admittedInCycle"] != new["admittedInCycle"]:
             kinds.append("admitted in another cycle")
     elif (old["pendingReason"], old["pendingMessage"]) != (new["pendingReason"], new["pendingMessage"]):
@@ -78,7 +84,7 @@ def changed(d: dict, kind: str) -> bool:
     """Whether the diff holds a change of `kind` (one of FAIL_ON)."""
     if kind == "findings":
         return bool(d["findings"]["added"])
-    want = {"priority": ("priority changed",), "order": ("admitted elsewhere", "admitted in another cycle"),
+    want = {"priority": ("priority changed",), "order": ("admitted elsewhere", "placed on other nodes", "admitted in another cycle"),
             "unscheduled": ("newly pending",), "preemption": ("preempted more often",)}[kind]
     return any(k in c["changes"] for c in d["workloads"] for k in want) or \
         (kind == "unscheduled" and any(c["changes"] == ["only in NEW"] and c["new"]["state"] == "Pending" for c in d["workloads"]))
