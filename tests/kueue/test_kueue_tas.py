@@ -345,3 +345,11 @@ def test_diff_says_a_workload_is_placed_on_other_nodes(tmp_path):
     assert c["changes"] == ["placed on other nodes"] and r.exit_code == 1
     assert c["old"]["topology"] == {"main": {"b1-r1-h1": 4, "b1-r1-h2": 2}}
     assert c["new"]["topology"] == {"main": {"b1-r2-h1": 4, "b1-r2-h2": 2}}
+
+
+def test_explain_says_where_a_fitting_workload_would_go(tmp_path):
+    f = tmp_path / "k.yaml"
+    f.write_text("---\n".join([*BASE, *rack_nodes(), workload("w", 6, required(RACK), 1)]))
+    r = run_cli("explain", str(f), "-o", "json")
+    (row,) = json.loads(r.stdout)["pending"]
+    assert row["message"] == "fits (cpu in tas-flavor on b1-r1-h1 x4, b1-r1-h2 x2)"

@@ -98,6 +98,9 @@ def _evaluate(run: ReferenceRun, snap: Snapshot, cq: str, s) -> dict:
     mode = a.mode()
     if mode == FIT:
         flavors = "; ".join(f"{r} in {f.flavor}" for ps in a.pod_sets for r, f in sorted(ps.flavors.items()))
+        placed = [f"{'/'.join(v)} x{n}" for ps in a.pod_sets if ps.topology for v, n in ps.topology[1]]
+        if placed:  # a TAS flavor: the domains Kueue's next cycle would give it
+            flavors += " on " + ", ".join(placed)
         return dict(base, outcome="fits", reason=None,
                     message=f"fits ({flavors}{', borrowing' if a.borrowing else ''})")
     if mode == PREEMPT and targets:
