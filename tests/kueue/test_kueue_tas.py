@@ -353,3 +353,15 @@ def test_explain_says_where_a_fitting_workload_would_go(tmp_path):
     r = run_cli("explain", str(f), "-o", "json")
     (row,) = json.loads(r.stdout)["pending"]
     assert row["message"] == "fits (cpu in tas-flavor on b1-r1-h1 x4, b1-r1-h2 x2)"
+
+
+def test_topology_annotations_without_the_field_are_said_in_a_note(tmp_path):
+    w = workload("w", 2, None, 1).replace(
+        "    template: {spec:", f"    template: {{metadata: {{annotations: {{kueue.x-k8s.io/podset-required-topology: {RACK}}}}}, spec:")
+    docs = [topology(BLOCK, RACK, HOST), flavor(), flavor("plain", None), cluster_queue(flavors=("plain",)), local_queue(), w]
+    f = tmp_path / "k.yaml"
+    f.write_text("---\n".join(docs))
+    r = run_cli("simulate", str(f), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    assert "Workload a/w: topology annotations on a workload's pod template is not replayed: Kueue's job integration" in r.stderr
+    assert json.loads(r.stdout)["workloads"][0]["state"] == "Admitted"  # on the plain flavor, as Kueue's scheduler would

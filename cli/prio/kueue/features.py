@@ -94,6 +94,11 @@ FEATURES = (
     Feature("tas-other-pods", "Other pods on topology nodes", NOTED, "`Node` objects of a TAS flavor",
             "static and DaemonSet pods are not read: a node's free capacity is its allocatable less the topology "
             "assignments of admitted workloads"),
+    Feature("tas-annotations", "Topology annotations on a Workload's pod template", NOTED,
+            "pod template annotations `kueue.x-k8s.io/podset-required-topology`, `podset-preferred-topology`, "
+            "`podset-unconstrained-topology` without `topologyRequest`",
+            "Kueue's job integration turns them into the Workload's topologyRequest; its scheduler reads only the "
+            "field, so the pod set is placed without a topology, as here"),
     Feature("tas-slices", "TAS slices and pod set groups", REFUSED,
             "Workload `topologyRequest` `podSetSliceRequiredTopology`, `podSetSliceSize`, "
             "`podsetSliceRequiredTopologyConstraints`, `podSetGroupName`",

@@ -19,6 +19,8 @@ from prio.loaders.reader import Reader, kind_of_value, parse_time
 KINDS = ("Configuration", "ResourceFlavor", "Cohort", "ClusterQueue", "LocalQueue", "WorkloadPriorityClass",
          "PriorityClass", "Namespace", "Workload", "Topology", "Node")
 TOPOLOGY_MODES = ("required", "preferred", "unconstrained")  # what prio models of a podSet's topologyRequest
+TOPOLOGY_ANNOTATIONS = ("kueue.x-k8s.io/podset-required-topology", "kueue.x-k8s.io/podset-preferred-topology",
+                        "kueue.x-k8s.io/podset-unconstrained-topology")
 CLOCK_START = parse_time("2026-01-01T01:00:00Z")
 PRIORITY_LABEL = "kueue.x-k8s.io/priority-class"
 ADMISSION_GATED_BY = "kueue.x-k8s.io/admission-gated-by"
@@ -322,6 +324,9 @@ class _Builder:
             pp = path + ("spec", "podSets", i)
             ps = r.mapping(pp, ps)
             topology = _topology_request(r, pp + ("topologyRequest",), ps.get("topologyRequest"), f"Workload {ns}/{name}")
+            tmeta = (ps.get("template") or {}).get("metadata") or {}
+            if topology is None and isinstance(tmeta, dict) and set(tmeta.get("annotations") or {}) & set(TOPOLOGY_ANNOTATIONS):
+                self.note("tas-annotations", f"Workload {ns}/{name}")
             pspec = ((ps.get("template") or {}).get("spec")) or {}
             req, shape_c = _pod_request(r, pp + ("template", "spec"), pspec)
             shape = json.dumps({"c": shape_c, "ns": pspec.get("nodeSelector"), "aff": pspec.get("affinity"),
