@@ -54,13 +54,6 @@ def test_a_refused_kind_is_refused_in_one_line(tmp_path, kind):
 
 
 def test_what_topology_aware_scheduling_does_not_model_is_refused_where_it_is_asked_for(tmp_path):
-    running = ("apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {namespace: a, name: r, "
-               "creationTimestamp: \"2026-01-01T00:00:00Z\"}\nspec:\n  queueName: queue\n  podSets:\n"
-               "  - template: {spec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}}\nstatus:\n"
-               "  admission: {clusterQueue: cq, podSetAssignments: [{name: main, count: 1, flavors: {cpu: default}, "
-               "resourceUsage: {cpu: \"1\"}, topologyAssignment: {levels: [kubernetes.io/hostname]}}]}\n")
-    r = simulate(tmp_path, *BASE[:3], running)
-    assert r.exit_code == 2 and "Workload a/r: a running workload's topology assignment is not read by prio" in r.stderr
     wl = workload("a", "w").replace("  - template:", "  - topologyRequest: {required: zone, podSetGroupName: g}\n    template:")
     r = simulate(tmp_path, *BASE[:3], wl)
     assert r.exit_code == 2 and "Workload a/w: topology slices and leader/worker pod set groups are not modelled" in r.stderr

@@ -365,3 +365,35 @@ def test_topology_annotations_without_the_field_are_said_in_a_note(tmp_path):
     assert r.exit_code == 0, r.stderr
     assert "Workload a/w: topology annotations on a workload's pod template is not replayed: Kueue's job integration" in r.stderr
     assert json.loads(r.stdout)["workloads"][0]["state"] == "Admitted"  # on the plain flavor, as Kueue's scheduler would
+
+
+RUNNING = (f"{API}kind: Workload\nmetadata: {{namespace: a, name: running, creationTimestamp: '2026-01-01T00:00:00Z'}}\n"
+           "spec:\n  queueName: queue\n  podSets:\n  - name: main\n    count: 6\n"
+           "    template: {spec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}}\n"
+           "status:\n  admission:\n    clusterQueue: cq\n    podSetAssignments:\n    - name: main\n      count: 6\n"
+           "      flavors: {cpu: tas-flavor}\n      resourceUsage: {cpu: '6'}\n      topologyAssignment:\n"
+           f"        levels: [{HOST}]\n        slices:\n"
+           "        - domainCount: 2\n          valuesPerLevel: [{individual: {prefix: b1-r1-, roots: [h1, h2]}}]\n"
+           "          podCounts: {individual: [4, 2]}\n"
+           "  conditions: [{type: QuotaReserved, status: 'True', lastTransitionTime: '2026-01-01T00:00:30Z'}]\n")
+
+
+def test_a_running_workloads_topology_assignment_holds_its_nodes(tmp_path):
+    """The v1beta2 encoding: two domains, hostnames b1-r1-h1 and -h2 (prefix + roots), 4 and 2
+    pods. A required rack of 8 then finds b1-r1 with 2 free and takes b1-r2 (BestFit among the
+    racks that fit, the first by values)."""
+    out = replay(tmp_path, *BASE, *rack_nodes(), RUNNING, workload("w", 8, required(RACK), 1))
+    assert hosts(out, "a/running") == {"b1-r1-h1": 4, "b1-r1-h2": 2}
+    assert hosts(out, "a/w") == {"b1-r2-h1": 4, "b1-r2-h2": 4}
+    out = replay(tmp_path, *BASE, *rack_nodes(), RUNNING, workload("w", 2, required(RACK), 1))
+    assert hosts(out, "a/w") == {"b1-r1-h2": 2}  # the tightest rack that fits: b1-r1, 2 free
+
+
+@pytest.mark.parametrize("bad", ["podCounts: {individual: [4, 2]}", "valuesPerLevel: [{individual: {prefix: b1-r1-, roots: [h1, h2]}}]"])
+def test_a_malformed_topology_assignment_is_one_line(tmp_path, bad):
+    doc = RUNNING.replace(bad, bad.replace("[4, 2]", "[4]").replace("[h1, h2]", "[h1]"))
+    f = tmp_path / "k.yaml"
+    f.write_text("---\n".join([*BASE, doc]))
+    r = run_cli("simulate", str(f), "-o", "json")
+    assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1 and "k.yaml:" in r.stderr
+    assert "Workload a/running: topologyAssignment" in r.stderr

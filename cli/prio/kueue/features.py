@@ -87,7 +87,8 @@ FEATURES = (
             "not read"),
     Feature("tas", "Topology-aware scheduling", MODELLED,
             "`Topology` `levels`, ResourceFlavor `topologyName`, Workload `podSets[].topologyRequest` (`required`, "
-            "`preferred`, `unconstrained`), `Node` labels, `status.allocatable` and taints",
+            "`preferred`, `unconstrained`), a running Workload's `topologyAssignment` (the v1beta2 slices), `Node` labels, "
+            "`status.allocatable` and taints",
             "domains chosen as Kueue's tas package does (BestFit for required and preferred levels, least free capacity "
             "for unconstrained ones, a preferred level falling back to the levels above), with Kueue's messages; "
             "derived from Kueue's code, no recorded corpus holds it"),
@@ -103,9 +104,6 @@ FEATURES = (
             "Workload `topologyRequest` `podSetSliceRequiredTopology`, `podSetSliceSize`, "
             "`podsetSliceRequiredTopologyConstraints`, `podSetGroupName`",
             "topology slices and leader/worker pod set groups are not modelled by prio"),
-    Feature("tas-running", "Running workloads' topology assignments", REFUSED,
-            "Workload `status.admission.podSetAssignments[].topologyAssignment`",
-            "a running workload's topology assignment is not read by prio"),
     Feature("admission-check-objects", "Admission check controllers", REFUSED,
             "`AdmissionCheck`, `ProvisioningRequestConfig` objects", "admission check controllers are not modelled by prio",
             ("AdmissionCheck", "ProvisioningRequestConfig")),

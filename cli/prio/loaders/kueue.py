@@ -56,6 +56,43 @@ def _topology_request(r: Reader, path, value, who: str):
     return TopologyRequest(tr.get("required"), tr.get("preferred"), tr.get("unconstrained") is True)
 
 
+def _topology_assignment(r: Reader, path, value, who: str) -> tuple:
+    """A running pod set's v1beta2 `topologyAssignment` (`levels`; `slices[]` of `domainCount`
+    domains, each level's values `universal` or `individual` {prefix, roots, suffix}, pod counts
+    `universal` or `individual`) as (levels, [(values, count)])."""
+    ta = r.mapping(path, value)
+    levels = [str(x) for x in r.sequence(path + ("levels",), ta.get("levels") or [])]
+    domains = []
+    for i, sl in enumerate(r.sequence(path + ("slices",), ta.get("slices") or [])):
+        sp = path + ("slices", i)
+        sl = r.mapping(sp, sl)
+        n = r.integer(sp + ("domainCount",), sl.get("domainCount", 0), 1, 2**31 - 1)
+        per_level = []
+        vpl = r.sequence(sp + ("valuesPerLevel",), sl.get("valuesPerLevel") or [])
+        if len(vpl) != len(levels):
+            r.fail(sp + ("valuesPerLevel",), f"{who}: topologyAssignment has {len(levels)} levels and {len(vpl)} valuesPerLevel")
+        for j, lv in enumerate(vpl):
+            lv = r.mapping(sp + ("valuesPerLevel", j), lv)
+            if lv.get("universal") is not None:
+                per_level.append([str(lv["universal"])] * n)
+                continue
+            ind = r.mapping(sp + ("valuesPerLevel", j, "individual"), lv.get("individual") or {})
+            roots = [str(x) for x in r.sequence(sp + ("valuesPerLevel", j, "individual", "roots"), ind.get("roots") or [])]
+            if len(roots) != n:
+                r.fail(sp + ("valuesPerLevel", j), f"{who}: topologyAssignment names {len(roots)} values for {n} domains")
+            per_level.append([f"{ind.get('prefix') or ''}{x}{ind.get('suffix') or ''}" for x in roots])
+        pc = r.mapping(sp + ("podCounts",), sl.get("podCounts") or {})
+        if pc.get("universal") is not None:
+            counts = [r.integer(sp + ("podCounts", "universal"), pc["universal"], 1, 2**31 - 1)] * n
+        else:
+            counts = [r.integer(sp + ("podCounts", "individual", k), c, 1, 2**31 - 1)
+                      for k, c in enumerate(r.sequence(sp + ("podCounts", "individual"), pc.get("individual") or []))]
+            if len(counts) != n:
+                r.fail(sp + ("podCounts",), f"{who}: topologyAssignment has {len(counts)} pod counts for {n} domains")
+        domains += [(tuple(per_level[j][k] for j in range(len(levels))), counts[k]) for k in range(n)]
+    return tuple(levels), domains
+
+
 def _qty(r: Reader, path, res: str, value) -> int:
     """A Kubernetes quantity in Kueue's units: cpu in millicores, the rest whole units, rounded up."""
     from prio.kube import quantity as kq
@@ -359,14 +396,18 @@ class _Builder:
                 pss = []
                 for j, pa in enumerate(adm.get("podSetAssignments") or []):
                     ap = path + ("status", "admission", "podSetAssignments", j)
+                    topo = None
                     if pa.get("topologyAssignment") is not None:
-                        r.fail(ap + ("topologyAssignment",), f"Workload {ns}/{name}: {features.refusal('tas-running')}")
+                        topo = _topology_assignment(r, ap + ("topologyAssignment",), pa["topologyAssignment"],
+                                                    f"Workload {ns}/{name}")
                     usage = {k: _qty(r, ap + ("resourceUsage", k), k, v) for k, v in (pa.get("resourceUsage") or {}).items()}
                     pa_name, pa_count = str(pa.get("name") or "main"), int(pa.get("count", 1))
                     left = next((p.count for p in pod_sets if p.name == pa_name), pa_count)
                     # totalRequestsFromAdmission: the usage scaled down to the pods not reclaimable
                     counted = {k: v // pa_count * left for k, v in usage.items()} if 0 < pa_count and left < pa_count else None
-                    pss.append(PodSetAdmission(pa_name, pa_count, dict(pa.get("flavors") or {}), usage, counted))
+                    per_pod = next((dict(p.requests) for p in pod_sets if p.name == pa_name), None) if topo else None
+                    pss.append(PodSetAdmission(pa_name, pa_count, dict(pa.get("flavors") or {}), usage, counted,
+                                               topology=topo, per_pod=per_pod))
                 wl.admission = Admission(str(adm.get("clusterQueue")), pss)
                 wl.reserved_at = _time(r, path, qr["lastTransitionTime"], "lastTransitionTime") \
                     if qr is not None and qr.get("lastTransitionTime") is not None else created
