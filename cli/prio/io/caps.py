@@ -5,7 +5,7 @@ the largest real clusters, and an environment variable raises it for the run:
 
 | cap | default | environment |
 | --- | --- | --- |
-| asks in a snapshot, REST answer or pod list, counts expanded | 2,000,000 | PRIO_MAX_ASKS |
+| asks in a snapshot, REST answer or pod list, counts expanded; a Volcano file's pods | 2,000,000 | PRIO_MAX_ASKS |
 | jobs of an Armada scenario, counts expanded | 100,000 | PRIO_MAX_JOBS |
 | bytes a ConfigMap's binaryData unpacks to | 16 MiB | PRIO_MAX_UNPACKED_BYTES |
 | bytes of a snapshot, REST answer, pod list (any input but a config) | 1 GiB | PRIO_MAX_INPUT_BYTES |
