@@ -5,7 +5,9 @@ and pod's end state must equal what Volcano's scheduler did, pinned or in a reco
 
 DISAGREE lists the scenarios prio does not reproduce yet (issue 49's report gives the cause
 known for each); they are expected to fail, and one that starts agreeing fails the test run so
-the list is kept honest."""
+the list is kept honest. Every scenario that agrees must also carry Volcano's messages exactly
+(the PodGroup conditions with the gang plugin's text, each pending pod's PodScheduled reason and
+message)."""
 from __future__ import annotations
 
 import glob
@@ -13,7 +15,7 @@ import json
 import os
 
 import pytest
-from volcano_checker import agrees
+from volcano_checker import agrees, messages_differ
 from conftest import SHARED, run_cli
 
 DATA = os.path.join(SHARED, "testdata", "volcano")
@@ -37,6 +39,8 @@ def test_scenario_agrees_with_volcano(case):
         assert why, f"{case} agrees now: take it out of DISAGREE"
         pytest.xfail(why[:200])
     assert not why, why
+    # and Volcano's own words: PodGroup conditions, pod pendingReason and pendingMessage, exact
+    assert not messages_differ(got, recorded), messages_differ(got, recorded)
 
 
 def test_every_family_is_covered():

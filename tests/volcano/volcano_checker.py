@@ -40,3 +40,24 @@ def agrees(got: dict, want: dict) -> str:
                 return f"{n}: length {len(a)} != {len(b)}"
             return f"{n}: got {a} want {b}"
     return "?"
+
+
+def messages(d: dict) -> tuple:
+    """What the README reports beside agreement: every PodGroup's conditions and every pod's
+    pendingReason and pendingMessage, as Volcano wrote them."""
+    return ([(g["podGroup"], g["conditions"]) for g in d["podGroups"]],
+            [(p["pod"], p["pendingReason"], p["pendingMessage"]) for p in d["pods"]])
+
+
+def messages_differ(got: dict, want: dict) -> str:
+    """'' when `got`'s messages equal those of the recorded outcome (pinned or alternative) its
+    decisions agree with, else the first that differs."""
+    mine = outcome(got)
+    for alt in [want] + list(want.get("alternatives") or []):
+        if outcome(alt) == mine:
+            for a, b in zip(messages(got), messages(alt)):
+                for x, y in zip(a, b):
+                    if x != y:
+                        return f"got {x} want {y}"
+            return ""
+    return "no recorded outcome agrees"

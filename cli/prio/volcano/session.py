@@ -40,6 +40,7 @@ class Task:
     status: str = "Pending"
     node: str | None = None
     tie: bool = False  # its node was the lowest-named of several with the best score (Volcano picks at random)
+    last: tuple | None = None  # (status, node) of a discarded statement's operation (LastTransaction)
 
     @property
     def best_effort(self) -> bool:
@@ -54,6 +55,7 @@ class Job:
     priority: int
     min_available: int
     tasks: dict = field(default_factory=dict)  # pod key -> Task
+    fit_errors: dict = field(default_factory=dict)  # pod key -> {node: [reason]} (NodesFitErrors)
 
     def count(self, statuses) -> int:
         return sum(1 for t in self.tasks.values() if t.status in statuses)
@@ -707,6 +709,29 @@ class Session:
                 return False
         return True
 
+    def fit_reasons(self, t: Task, ns: NodeState) -> list:
+        """Why `t` fails `ns` in allocate, as Volcano words it: its own resource check first
+        (the first resource short, on the node's future idle), then the predicates plugin's."""
+        fi = ns.future_idle()
+        for k in ["cpu", "memory"] + sorted(x for x in t.req if x not in ("cpu", "memory")):
+            if not res_le({k: t.req.get(k, 0.0)}, {k: fi.get(k, 0.0)}, ZERO):
+                return [f"Insufficient {k}"]
+        if "predicates" not in self.names:
+            return []
+        node = ns.node
+        if len([x for x in ns.tasks.values() if x.status != "Pipelined"]) + 1 > node.max_pods:
+            return ["node(s) pod number exceeded"]
+        if node.unschedulable:
+            return ["node(s) were unschedulable"]
+        if not node.ready:
+            return ["node(s) were not ready"]
+        if any(node.labels.get(k) != str(v) for k, v in t.pod.node_selector.items()) or not _affinity_ok(t.pod.affinity, node.labels):
+            return ["node(s) didn't match Pod's node affinity/selector"]
+        for taint in node.taints:
+            if taint.get("effect") in ("NoSchedule", "NoExecute") and not _tolerated(taint, t.pod.tolerations):
+                return [f"node(s) had untolerated taint {{{taint.get('key', '')}: {taint.get('value', '')}}}"]
+        return []
+
     def score(self, t: Task, ns: NodeState) -> float:
         total = 0.0
         alloc = ns.node.allocatable
@@ -788,6 +813,7 @@ class Session:
                 self._set(op.task, "Running", op.node)
                 self._on_allocate(op.task)
             else:
+                op.task.last = (op.task.status, op.node)  # GenerateLastTxContext
                 self._on_deallocate(op.task)
                 self._set(op.task, "Pending", None)
         ops.clear()
@@ -801,6 +827,7 @@ class Session:
         ops.clear()
 
     def _bind(self, t: Task) -> None:
+        t.last = None  # ClearLastTxContext
         self._set(t, "Binding", t.node)
         self.binds.append(t)
 
@@ -876,6 +903,7 @@ class Session:
                 if not cands:
                     cands = [ns for ns in self.nodes.values() if self.predicate(t, ns)]
                 if not cands:
+                    j.fit_errors[t.key] = {ns.name: self.fit_reasons(t, ns) for ns in self.nodes.values()}
                     break
                 idle = [n for n in cands if res_le(t.req, n.idle(), ZERO)]
                 future = [n for n in cands if n not in idle and res_le(t.req, n.future_idle(), ZERO)]
@@ -1124,17 +1152,23 @@ class Session:
 
     # ---- session close --------------------------------------------------------------------------
     def close(self) -> dict:
-        """The PodGroup statuses Volcano writes: key -> (phase, conditions)."""
+        """The PodGroup statuses Volcano writes: key -> (phase, conditions); the pods'
+        PodScheduled=False conditions it writes are left in `self.pod_conditions` (pod key ->
+        (reason, message)), as the job updater's RecordJobStatusEvent writes them."""
         out = {}
+        self.pod_conditions: dict = {}
         for key, j in self.jobs.items():
             g = j.group
             conds = dict(g.conditions)
             unschedulable = False
+            fit = job_fit_error(j)
             if j.tasks and "gang" in self.names:
                 if not j.is_ready() and self._skip_releasing(j):
                     pass
                 elif not j.is_ready():
-                    conds["Unschedulable"] = ("True", "NotEnoughResources", "")
+                    schedulable = sum(1 for t in j.tasks.values() if t.status == "Pending" and t.last and t.last[0] in ALLOCATED)
+                    unready = j.min_available - schedulable - j.ready_num()
+                    conds["Unschedulable"] = ("True", "NotEnoughResources", f"{unready}/{len(j.tasks)} tasks in gang unschedulable: {fit}")
                     unschedulable = True
                 else:
                     conds["Scheduled"] = ("True", "tasks in gang are ready to be scheduled", "")
@@ -1151,6 +1185,10 @@ class Session:
                 else:
                     phase = g.phase
             out[key] = (phase, conds)
+            for t in j.tasks.values():
+                if t.status in ("Allocated", "Pending", "Pipelined"):
+                    reason, msg = task_scheduling_reason(j, t)
+                    self.pod_conditions[t.key] = (reason, msg or fit or "all nodes are unavailable")
         return out
 
 
@@ -1160,6 +1198,56 @@ class Session:
         if releasing == 0 or j.count(("Pending", "Pipelined")):
             return False
         return j.count(SCHEDULED) + releasing >= j.min_available
+
+
+def fit_errors_text(errors: dict) -> str:
+    """api.FitErrors.Error: the nodes that failed and a sorted histogram of their reasons."""
+    hist: dict = {}
+    for reasons in errors.values():
+        for r in reasons:
+            hist[r] = hist.get(r, 0) + 1
+    head = f"0/{len(errors)} nodes are unavailable"
+    if not errors:
+        return head
+    return head + ": " + ", ".join(sorted(f"{v} {k}" for k, v in hist.items())) + "."
+
+
+def job_fit_error(j: Job) -> str:
+    """api.JobInfo.FitError: the job's readiness, a sorted histogram of its tasks by status and
+    its minAvailable, its pending tasks by scheduling reason, and the first fit error of its
+    tasks in UID order (Volcano walks a map there; pinned: the lowest UID)."""
+    hist: dict = {}
+    for t in j.tasks.values():
+        hist[t.status] = hist.get(t.status, 0) + 1
+    hist["minAvailable"] = j.min_available
+    msg = ("pod group is ready" if j.is_ready() else "pod group is not ready") + ", " + \
+        ", ".join(sorted(f"{v} {k}" for k, v in hist.items()))
+    pending: dict = {}
+    for t in j.tasks.values():
+        if t.status == "Pending":
+            r = task_scheduling_reason(j, t)[0]
+            pending[r] = pending.get(r, 0) + 1
+    if pending:
+        msg += "; Pending: " + ", ".join(sorted(f"{v} {k}" for k, v in pending.items()))
+    for t in sorted(j.tasks.values(), key=lambda x: x.uid):
+        if t.key in j.fit_errors:
+            msg += f". Origin reason is {t.pod.name}: {fit_errors_text(j.fit_errors[t.key])}"
+            break
+    return msg
+
+
+def task_scheduling_reason(j: Job, t: Task) -> tuple:
+    """api.JobInfo.TaskSchedulingReason: (reason, message) by the task's last transaction (a
+    discarded statement's operation, else its status); message "" means the job's fit error."""
+    status, node = t.last if t.last else (t.status, t.node)
+    if status == "Allocated":
+        return "Schedulable", f"Pod {t.pod.namespace}/{t.pod.name} can possibly be assigned to {node}, once minAvailable is satisfied"
+    if status == "Pipelined":
+        return "Unschedulable", (f"Pod {t.pod.namespace}/{t.pod.name} can possibly be assigned to {node}, "
+                                 "once resource is released and minAvailable is satisfied")
+    if status == "Pending":
+        return "Unschedulable", fit_errors_text(j.fit_errors[t.key]) if t.key in j.fit_errors else ""
+    return status, ""
 
 
 def _same(a: dict, b: dict) -> bool:
@@ -1277,6 +1365,8 @@ def replay(cluster: Cluster, config: vconf.Config, limit: int = CYCLE_LIMIT) -> 
             if phase != before_phase[key]:
                 rec.phase_changes.append((key, before_phase[key], phase))
         rec.phase_changes.sort()
+        bound_now = {t.key for t in ssn.binds}
+        evicted_now = {t.key for t, _, _, _ in ssn.evictions}
         for t in ssn.binds:
             p = cluster.pods[t.key]
             p.node, p.phase, p.nominated = t.node, "Running", None
@@ -1288,11 +1378,10 @@ def replay(cluster: Cluster, config: vconf.Config, limit: int = CYCLE_LIMIT) -> 
             out.evicted_node[t.key] = node
         for key, node in rec.pipelined:
             cluster.pods[key].nominated = node
-        for j in ssn.jobs.values():
-            for t in j.tasks.values():
-                if t.status == "Pending" and t.key in cluster.pods:
-                    p = cluster.pods[t.key]
-                    p.reason = "Unschedulable"
+        for key, (reason, message) in ssn.pod_conditions.items():
+            p = cluster.pods.get(key)
+            if p is not None and key not in evicted_now and key not in bound_now:
+                p.reason, p.message = reason, message
         if rec.eventful():
             out.cycles.append(rec)
         if not rec.eventful() and _status(cluster) == before_status:
@@ -1304,4 +1393,4 @@ def replay(cluster: Cluster, config: vconf.Config, limit: int = CYCLE_LIMIT) -> 
 
 def _status(cluster: Cluster):
     return ({k: (g.phase, tuple(sorted(g.conditions.items()))) for k, g in cluster.groups.items()},
-            {k: (p.node, p.nominated, p.reason) for k, p in cluster.pods.items()})
+            {k: (p.node, p.nominated, p.reason, p.message) for k, p in cluster.pods.items()})
