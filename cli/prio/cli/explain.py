@@ -23,6 +23,8 @@ Options = shared.options(
                                    "and the decisive comparison with the ask placed before it.", metavar="ASK"),
     Opt("why_workload", ("--why-workload",), "Kueue inputs: why this Workload (NAMESPACE/NAME) waits or runs, in prose.",
         metavar="NS/NAME"),
+    Opt("why_job", ("--why-job",), "Volcano inputs: why this job (its PodGroup, NAMESPACE/NAME) is pending or where it runs: "
+                                   "each action's and plugin's verdict, Volcano's own messages, what happened to it.", metavar="NS/NAME"),
     Opt("behind", ("--behind",), "With --why-ask: compare with this ask instead of the one placed just before.", metavar="ASK"),
     "limit", "priority_classes", "armada_decay", "armada_weighting", "armada_model", "verbose", "yunikorn", "header", "cacert", "timeout", "kube", "context", "namespace", "namespace_old",
     Opt("pending", ("--pending",), "Why asks stay pending: each reason code with how many asks, per queue, and the first few "
@@ -56,7 +58,7 @@ def _explain(o: Options, fmt: str) -> int:
     if inp.volcano:  # volcano (issue 47: a backend)
         from prio.cli.volcano import run_explain as run_volcano
 
-        sys.stdout.write(run_volcano(inp, fmt, width=width()))
+        sys.stdout.write(run_volcano(inp, fmt, width=width(), why_job=o.why_job))
         return 0
     if inp.kueue:
         from prio.cli.kueue import run_explain as kueue_explain
@@ -112,6 +114,12 @@ def _refused_for_inputs(o: Options, inp, fmt: str) -> int | None:
     say = sys.stderr.write  # noqa: F811 - its messages carry their own line ends
     if o.why_workload and not inp.kueue:
         say("prio: --why-workload applies to Kueue inputs\n")
+        return 2
+    if o.why_job and not inp.volcano:
+        say("prio: --why-job applies to Volcano inputs\n")
+        return 2
+    if inp.volcano and (o.why_ask or o.behind or o.queue or o.why or o.pending):
+        say("prio: --why-ask, --behind, --queue, --why and --pending apply to YuniKorn inputs; for Volcano use --why-job NS/NAME\n")
         return 2
     if inp.kueue:
         if o.why_ask or o.behind or o.queue or o.why or o.pending:

@@ -24,9 +24,19 @@ def run_simulate(inp, fmt: str, width: int | None = None) -> str:
     return render.simulate_text(report.simulate(cluster, cfg), fmt, width)
 
 
-def run_explain(inp, fmt: str, width: int | None = None) -> str:
+def run_explain(inp, fmt: str, width: int | None = None, why_job: str | None = None) -> str:
     from prio.render import volcano as render
     from prio.volcano import explain
 
     cluster, cfg = _load(inp, fmt)
+    if why_job:
+        from prio.errors import InputError
+        from prio.suggest import did_you_mean
+        from prio.volcano.why import why_job as why
+
+        key = why_job if "/" in why_job else f"default/{why_job}"
+        data = why(cluster, cfg, key)
+        if data is None:
+            raise InputError(inp.volcano[0][0], f"no PodGroup {key}{did_you_mean(key, sorted(cluster.groups))}")
+        return render.why_text(data, fmt, width)
     return render.explain_text(explain.explain(cluster, cfg), fmt, width)

@@ -78,4 +78,27 @@ def explain_text(data: dict, fmt: str, width: int | None = None) -> str:
     return o.render()
 
 
+@for_terminal
+def why_text(data: dict, fmt: str, width: int | None = None) -> str:
+    """data: prio.volcano.why.why_job."""
+    if fmt == "json":
+        return json.dumps(data, indent=2) + "\n"
+    o = _Out(fmt, width)
+    o.title(f"{LABEL}: why {data['podGroup']} is {data['phase']}")
+    o.lines([data["verdict"]])
+    o.table("What each action and plugin says at the last session", ["action", "plugin", "", "reason"],
+            [[c["action"], c["plugin"], "ok" if c["passed"] else "stops it", c["reason"]] for c in data["checks"]])
+    if data["conditions"]:
+        o.table("Its PodGroup's conditions, as Volcano wrote them", ["type", "reason", "message"],
+                [[c["type"], c["reason"], c["message"]] for c in data["conditions"]])
+    if data["pods"]:
+        o.table("Its pending pods, as Volcano wrote them (PodScheduled=False)", ["pod", "reason", "message"],
+                [[p["pod"], p["reason"] or "", p["message"] or ""] for p in data["pods"]])
+    if data["history"]:
+        o.table("What happened to it", ["cycle", "event", "detail"], [[str(h["cycle"]), h["event"], h["detail"]] for h in data["history"]])
+    else:
+        o.lines(["nothing happened to it in any cycle"])
+    return o.render()
+
+
 _STOPS = {"quiet": "a cycle changed nothing", "cycleLimit": "the cycle limit (100)"}
