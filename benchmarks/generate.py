@@ -77,6 +77,7 @@ CLUSTER_SHAPES = ("cluster",)
 PREEMPT_SHAPES = ("preempt",)
 KUBE_SHAPES = ("kube-predicates", "kube-plain")
 KUEUE_SHAPES = ("kueue",)
+VOLCANO_SHAPES = ("volcano",)
 
 
 def _limits(lrnd, indent: str, users: int, leaf: bool) -> list[str]:
@@ -313,6 +314,47 @@ def _kueue(outdir: str, cqs: int, n: int, rnd) -> tuple[str, str]:
     return path, path
 
 
+def _volcano(outdir: str, queues: int, pods: int, rnd) -> tuple[str, str]:
+    """One multi-document YAML of Volcano objects (issue 49's row): `queues` Queues (weights 1-4,
+    a tenth with a capability), PodGroups of 1-40 pods (minMember 1 to all of them, a third with
+    minResources, priority classes low/mid/high or none) spread over the queues, and one node
+    per 100 pods (32 or 64 cpu, 128 or 256 Gi: room for about half of the pods), Volcano's default
+    config; the `pods` pods of 250m-2 cpu and 1-4 Gi, all pending."""
+    docs = []
+    for c, v in (("low", 100), ("mid", 500), ("high", 1000)):
+        docs.append(f"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {{name: {c}}}\nvalue: {v}\n")
+    for q in range(queues):
+        cap = f", capability: {{cpu: '{rnd.choice([16, 32, 64])}'}}" if q % 10 == 0 else ""
+        docs.append(f"apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {{name: q{q}}}\n"
+                    f"spec: {{weight: {rnd.randint(1, 4)}{cap}}}\n")
+    n_nodes = max(1, pods // 100)
+    for i in range(n_nodes):
+        cpu, mem = rnd.choice([(32, 128), (64, 256)])
+        docs.append(f"apiVersion: v1\nkind: Node\nmetadata: {{name: node-{i:05d}}}\nstatus:\n  allocatable: {{cpu: '{cpu}', memory: {mem}Gi}}\n")
+    n, g = 0, 0
+    while n < pods:
+        k = min(pods - n, rnd.randint(1, 40))
+        cpu, mem = rnd.choice(["250m", "500m", "1", "2"]), rnd.choice([1, 2, 4])
+        pc = rnd.choice(["low", "mid", "high", None])
+        mm = rnd.randint(1, k)
+        minres = f", minResources: {{cpu: '{mm}', memory: {mm}Gi}}" if g % 3 == 0 else ""
+        pcs = f", priorityClassName: {pc}" if pc else ""
+        t = f"2026-01-01T{g // 3600 % 24:02d}:{g // 60 % 60:02d}:{g % 60:02d}Z"
+        docs.append(f"apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {{name: j{g}, creationTimestamp: '{t}'}}\n"
+                    f"spec: {{minMember: {mm}, queue: q{rnd.randrange(queues)}{minres}{pcs}}}\n")
+        for i in range(k):
+            docs.append(f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: j{g}-{i}\n  creationTimestamp: '{t}'\n"
+                        f"  annotations: {{scheduling.k8s.io/group-name: j{g}}}\n"
+                        f"spec:\n  {'priorityClassName: ' + pc + chr(10) + '  ' if pc else ''}containers:\n"
+                        f"  - name: main\n    resources: {{requests: {{cpu: '{cpu}', memory: {mem}Gi}}}}\n")
+        n += k
+        g += 1
+    path = os.path.join(outdir, "volcano.yaml")
+    with open(path, "w") as fh:
+        fh.write("---\n".join(docs))
+    return path, path
+
+
 def generate(outdir: str, queues: int = 10_000, asks: int = 1_000_000, seed: int = 1,
              shape: str = "capacity") -> tuple[str, str]:
     rnd = random.Random(seed)
@@ -323,6 +365,8 @@ def generate(outdir: str, queues: int = 10_000, asks: int = 1_000_000, seed: int
         return _kube(outdir, asks, rnd, shape == "kube-predicates")
     if shape in KUEUE_SHAPES:
         return _kueue(outdir, queues, asks, rnd)
+    if shape in VOLCANO_SHAPES:
+        return _volcano(outdir, queues, asks, rnd)
     cluster = shape in CLUSTER_SHAPES
     nocap = shape not in ("capacity",) + CLUSTER_SHAPES
     # the cluster shape's own draws (users, nodes, limits) come from another generator: its
@@ -393,6 +437,6 @@ if __name__ == "__main__":
     ap.add_argument("--queues", type=int, default=10_000)
     ap.add_argument("--asks", type=int, default=1_000_000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--shape", choices=SHAPES + FENCED_SHAPES + CLUSTER_SHAPES + PREEMPT_SHAPES + KUBE_SHAPES + KUEUE_SHAPES, default="capacity")
+    ap.add_argument("--shape", choices=SHAPES + FENCED_SHAPES + CLUSTER_SHAPES + PREEMPT_SHAPES + KUBE_SHAPES + KUEUE_SHAPES + VOLCANO_SHAPES, default="capacity")
     a = ap.parse_args()
     print(*generate(a.outdir, a.queues, a.asks, a.seed, a.shape))

@@ -44,6 +44,11 @@ Job of issue 48, on generate.KUEUE_SHAPES:
   most 30) in a three-level cohort tree and 10,000 Workloads (a hundredth of --asks), a tenth
   running, preemption on: Kueue's cycles replayed to the 200-cycle limit, against parsing the file
   with yaml.CSafeLoader inside one process (target: well under a minute of CPU).
+Job of issue 49, on generate.VOLCANO_SHAPES:
+- simulate-volcano: `prio simulate -o json` on one YAML of Volcano objects: 1,000 queues (a tenth
+  of --queues), 100,000 pods (a tenth of --asks) in PodGroups of 1-40 on 1,000 nodes, Volcano's
+  default config replayed cycle by cycle until quiet, against reading the same YAML with
+  PyYAML's C loader (issue 49 names the row, not a target: the figure is docs/performance.md's).
 Generated inputs are cached under benchmarks/.cache (gitignored; --dir to put them elsewhere).
 --quick runs a tenth of the size (100,000 asks, 1,000 queues; 20,000 fenced asks) while iterating.
 Every process runs with compiled bytecode, as an installed prio does (pip compiles it): the
@@ -70,7 +75,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from generate import CLUSTER_SHAPES, FENCED_SHAPES, GENERATION, KUBE_SHAPES, KUEUE_SHAPES, PREEMPT_SHAPES, SHAPES  # noqa: E402
+from generate import CLUSTER_SHAPES, FENCED_SHAPES, GENERATION, KUBE_SHAPES, KUEUE_SHAPES, PREEMPT_SHAPES, SHAPES, VOLCANO_SHAPES  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(HERE), "cli")}
 PY = sys.executable
@@ -212,6 +217,8 @@ def inputs(root: str, shape: str, queues: int, asks: int) -> tuple[str, str]:
     q, s = os.path.join(out, "queues.yaml"), out if shape in KUBE_SHAPES else os.path.join(out, "asks.json")
     if shape in KUEUE_SHAPES:
         q = s = os.path.join(out, "kueue.yaml")
+    if shape in VOLCANO_SHAPES:
+        q = s = os.path.join(out, "volcano.yaml")
     if not (os.path.exists(q) and os.path.exists(s)):
         print(f"generating {shape}: {queues} queues and {asks} asks in {out} ...", flush=True)
         # in a child process: a child's peak RSS (os.wait4) starts from this process's own when
@@ -283,6 +290,13 @@ def main() -> None:
 
         plain, got = alternated([lambda: once(kube_run("kube-plain")), lambda: once(kube_run("kube-predicates"))], a.repeat)
         row("simulate-kube-predicates", got, plain, "without predicates", "<= 3x, < 1 GiB")
+    for shape in VOLCANO_SHAPES:
+        job = f"simulate-{shape}"
+        if want(job):
+            v, _ = inputs(a.dir, shape, max(1, queues // 10), max(10, asks // 10))
+            floor = "import sys, yaml; list(yaml.load_all(open(sys.argv[1]), Loader=yaml.CSafeLoader))"
+            got, base = against(prio + ["simulate", v, "-o", "json"], [PY, "-c", floor, v], a.repeat)
+            row(job, got, base, "yaml.CSafeLoader", "(none set)")
     for shape in PREEMPT_SHAPES:
         job = f"simulate-{shape}"
         if want(job):

@@ -26,10 +26,13 @@ def simulate(cluster, cfg: Config) -> dict:
                "evictions": [{"pod": p, "podGroup": g, "node": n, "action": a, "preemptor": pre} for p, g, n, a, pre in r.evictions],
                "pipelined": [{"pod": p, "node": n} for p, n in r.pipelined]} for r in run.cycles]
     groups = []
+    by_group: dict = {}
+    for p in start.pods.values():
+        by_group.setdefault(p.group, []).append(p)
     for key in sorted(start.groups):
         g = end.groups[key]
         prio, pc = start.group_priority(start.groups[key])
-        pods = [p for p in start.pods.values() if p.group == key]
+        pods = by_group.get(key, [])
         running = sum(1 for p in pods if p.key in end.pods and end.pods[p.key].node)
         evicted = sum(1 for p in pods if p.key not in end.pods)
         groups.append({"podGroup": key, "queue": g.queue, "priority": prio, "priorityClass": pc, "minMember": g.min_member,

@@ -90,6 +90,7 @@ class NodeState:
     releasing: dict = field(default_factory=dict)
     pipelined: dict = field(default_factory=dict)
     tasks: dict = field(default_factory=dict)  # pod key -> Task
+    n_pipelined: int = 0  # of `tasks`, those pipelined (they hold no pod slot yet)
 
     @property
     def name(self) -> str:
@@ -130,6 +131,7 @@ class Session:
         self.binds: list = []
         self.evictions: list = []
         self.names = {p.name for p in config.plugins()}
+        self._flags: dict = {}
         self.nodes = {n: NodeState(cluster.nodes[n]) for n in sorted(cluster.nodes)}
         self.total: dict = {}
         for ns in self.nodes.values():
@@ -159,6 +161,7 @@ class Session:
         ns = self.nodes[t.node]
         ns.tasks[t.key] = t
         if t.status == "Pipelined":
+            ns.n_pipelined += 1
             ns.pipelined = res_add(ns.pipelined, t.req)
             return
         if t.status == "Releasing":
@@ -169,6 +172,7 @@ class Session:
         ns = self.nodes[t.node]
         ns.tasks.pop(t.key, None)
         if t.status == "Pipelined":
+            ns.n_pipelined -= 1
             ns.pipelined = res_sub(ns.pipelined, t.req)
             return
         if t.status == "Releasing":
@@ -388,8 +392,12 @@ class Session:
 
     # ---- plugin functions -----------------------------------------------------------------------
     def _enabled(self, flag: str):
-        """(tier index, plugin name) of the plugins with `flag` on, in tier order."""
-        return [[p.name for p in tier if p.on(flag)] for tier in self.config.tiers]
+        """The names of the plugins with `flag` on, tier by tier (the config does not change
+        within a session: worked out once per flag)."""
+        got = self._flags.get(flag)
+        if got is None:
+            got = self._flags[flag] = [[p.name for p in tier if p.on(flag)] for tier in self.config.tiers]
+        return got
 
     def drf_share(self, alloc: dict) -> float:
         res = 0.0
@@ -697,7 +705,7 @@ class Session:
             return True
         if not node.ready or node.unschedulable:
             return False
-        if len([x for x in ns.tasks.values() if x.status != "Pipelined"]) + 1 > node.max_pods:
+        if len(ns.tasks) - ns.n_pipelined + 1 > node.max_pods:
             return False
         for k, v in t.pod.node_selector.items():
             if node.labels.get(k) != str(v):
@@ -719,7 +727,7 @@ class Session:
         if "predicates" not in self.names:
             return []
         node = ns.node
-        if len([x for x in ns.tasks.values() if x.status != "Pipelined"]) + 1 > node.max_pods:
+        if len(ns.tasks) - ns.n_pipelined + 1 > node.max_pods:
             return ["node(s) pod number exceeded"]
         if node.unschedulable:
             return ["node(s) were unschedulable"]
