@@ -9,19 +9,19 @@ from prio.volcano.report import config_data
 from prio.volcano.session import Session
 
 
-def _fmt(r: dict) -> str:
+def resources_text(r: dict | None, empty: str = "-") -> str:
+    """Volcano's resources as a person reads them: cpu in cores, memory in Gi, other resources
+    in their own unit; an unbounded dimension (a capability of 0) says so."""
     parts = []
-    for k in sorted(r):
+    for k in sorted(r or {}):
         v = r[k]
-        if v in (float("inf"),):
-            continue
-        if k == "cpu":
-            parts.append(f"cpu {v / 1000:g}")
+        if v == float("inf"):
+            parts.append(f"{k} unbounded")
         elif k == "memory":
             parts.append(f"memory {v / 2 ** 30:g}Gi")
         else:
             parts.append(f"{k} {v / 1000:g}")
-    return ", ".join(parts) or "-"
+    return ", ".join(parts) or empty
 
 
 def explain(cluster, cfg: Config) -> dict:
@@ -33,7 +33,7 @@ def explain(cluster, cfg: Config) -> dict:
         spec = ssn.queues[q]
         attr = ssn.qattr.get(q) or {}
         queues.append({"queue": q, "weight": spec.weight, "priority": spec.priority, "state": spec.state,
-                       "deserved": _fmt(attr.get("deserved") or {}), "allocated": _fmt(attr.get("allocated") or {})})
+                       "deserved": resources_text(attr.get("deserved")), "allocated": resources_text(attr.get("allocated"))})
     jorder = functools.cmp_to_key(lambda a, b: -1 if ssn.job_order(a, b) else (1 if ssn.job_order(b, a) else 0))
     jobs = []
     for q in used:

@@ -231,7 +231,10 @@ class Session:
         if g.min_resources is not None and (g.phase == "Inqueue" or (g.phase == "Running" and job.count(ALLOCATED) >= g.min_member)):
             attr["inqueue"] = res_add(attr["inqueue"], exceeded(g.min_resources, job.allocated()))
 
-    def _open_proportion(self) -> None:
+    def _flat_queues(self) -> None:
+        """The queues of the session's jobs as proportion and flat capacity open them: weight,
+        guarantee, realCapability (the cluster less the other queues' guarantees, within the
+        queue's capability, a cpu or memory of 0 unbounded) and what their jobs use and ask."""
         total_guarantee: dict = {}
         for q in self.queues.values():
             if q.guarantee:
@@ -245,12 +248,14 @@ class Session:
                     attr["guarantee"] = dict(q.guarantee)
                 real = res_add(exceeded(self.total, total_guarantee), attr["guarantee"])
                 if q.capability:
-                    cap = _unbounded_cpu_memory(q.capability)
-                    attr["capability"] = cap
-                    real = res_min(real, cap, INFINITY)
+                    attr["capability"] = _unbounded_cpu_memory(q.capability)
+                    real = res_min(real, attr["capability"], INFINITY)
                 attr["real"] = real
                 self.qattr[j.queue] = attr
             self._fill_usage(self.qattr[j.queue], j)
+
+    def _open_proportion(self) -> None:
+        self._flat_queues()
         remaining = dict(self.total)
         meet: set = set()
         while True:
@@ -344,26 +349,9 @@ class Session:
         """capacity without hierarchy: each queue's deserved is its spec.deserved, bounded by its
         realCapability (the cluster less the others' guarantees, within its capability) and
         raised to its guarantee."""
-        total_guarantee: dict = {}
-        for q in self.queues.values():
-            if q.guarantee:
-                total_guarantee = res_add(total_guarantee, q.guarantee)
-        for j in self.jobs.values():
-            if j.queue not in self.qattr:
-                q = self.queues[j.queue]
-                attr = self._queue_attr()
-                attr["weight"] = q.weight
-                if q.guarantee:
-                    attr["guarantee"] = dict(q.guarantee)
-                real = res_add(exceeded(self.total, total_guarantee), attr["guarantee"])
-                if q.capability:
-                    real = res_min(real, _unbounded_cpu_memory(q.capability), INFINITY)
-                attr["real"] = real
-                attr["capability"] = q.capability
-                attr["deserved"] = res_max(res_min(dict(q.deserved or {}), real, INFINITY), attr["guarantee"])
-                self.qattr[j.queue] = attr
-            self._fill_usage(self.qattr[j.queue], j)
-        for attr in self.qattr.values():
+        self._flat_queues()
+        for name, attr in self.qattr.items():
+            attr["deserved"] = res_max(res_min(dict(self.queues[name].deserved or {}), attr["real"], INFINITY), attr["guarantee"])
             self._update_share(attr)
 
     def _update_share(self, attr: dict) -> None:

@@ -9,24 +9,12 @@ import copy
 
 from prio.volcano import session as vs
 from prio.volcano.conf import Config
+from prio.volcano.explain import resources_text
 from prio.volcano.model import Cluster, res_add
 
 
 def _res(r: dict | None) -> str:
-    if not r:
-        return "nothing"
-    parts = []
-    for k in sorted(r):
-        v = r[k]
-        if v == float("inf"):
-            parts.append(f"{k} unbounded")
-        elif k == "memory":
-            parts.append(f"memory {v / 2 ** 30:g}Gi")
-        elif k == "cpu":
-            parts.append(f"cpu {v / 1000:g}")
-        else:
-            parts.append(f"{k} {v / 1000:g}")
-    return ", ".join(parts)
+    return resources_text(r, "nothing")
 
 
 def why_job(cluster: Cluster, cfg: Config, key: str) -> dict | None:

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 from prio.diagnostics import Issue
 from prio.io.document import Document
+from prio.lint import objects
+from prio.lint.objects import Obj
 from prio.lint.registry import check, run
 
 FAMILY = "kueue"
@@ -56,26 +58,6 @@ _RENAMED = {"cohort": "cohortName", "parent": "parentName"}
 
 
 @dataclass
-class Obj:
-    """One Kueue object of the run (or a PriorityClass, or a Namespace), where it was written."""
-
-    file: str
-    doc: Document  # its own document (a List's item re-rooted), paths from the object
-    kind: str
-    name: str
-    namespace: str
-    data: dict
-
-    @property
-    def spec(self) -> dict:
-        s = self.data.get("spec")
-        return s if isinstance(s, dict) else {}
-
-    def issue(self, rule: str, path, message: str, fix: str = "", at: str = "value"):
-        return (self.file, self.doc, Issue(rule, tuple(path), message, at=at, fix=fix))
-
-
-@dataclass
 class KueueSet:
     """Every object of the run, by kind (the first of each name wins, as the last `kubectl apply`
     would not: a name given twice is the loader's error, not a setting)."""
@@ -104,8 +86,7 @@ def _obj(file: str, doc: Document) -> Obj | None:
     data = doc.data
     if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
         return None
-    meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
-    return Obj(file, doc, data["kind"], str(meta.get("name") or ""), str(meta.get("namespace") or "default"), data)
+    return objects.of(file, doc, data)
 
 
 def kueue_set(units) -> KueueSet:

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 from prio.diagnostics import Issue
 from prio.io.document import Document, Pos
+from prio.lint import objects
+from prio.lint.objects import Obj  # noqa: F401 - the objects' type, named in this module's docs
 from prio.lint.registry import check, run
 from prio.suggest import close
 from prio.volcano import conf as vconf
@@ -34,28 +36,6 @@ class ConfDoc:
     def issue(self, rule: str, path, message: str, fix: str = "", at: str = "value"):
         pos = self.doc.pos(tuple(path), at) if self.doc.index else self.outer.pos(("data", CONF_KEY))
         return (self.file, self.outer, Issue(rule, (), message, at, None, pos, fix))
-
-
-@dataclass
-class Obj:
-    file: str
-    doc: Document
-    kind: str
-    name: str
-    data: dict
-
-    @property
-    def spec(self) -> dict:
-        s = self.data.get("spec")
-        return s if isinstance(s, dict) else {}
-
-    @property
-    def namespace(self) -> str:
-        meta = self.data.get("metadata") if isinstance(self.data.get("metadata"), dict) else {}
-        return str(meta.get("namespace") or "default")
-
-    def issue(self, rule: str, path, message: str, fix: str = "", at: str = "value"):
-        return (self.file, self.doc, Issue(rule, tuple(path), message, at=at, fix=fix))
 
 
 @dataclass
@@ -113,7 +93,7 @@ def volcano_set(units) -> VolcanoSet:
         elif recognise.is_volcano_raw_config(data):
             vs.confs.append(ConfDoc(file, doc, doc, "raw"))
         elif isinstance(data, dict) and isinstance(data.get("metadata"), dict) and isinstance(data["metadata"].get("name"), str):
-            vs.objects.append(Obj(file, doc, str(data.get("kind") or ""), data["metadata"]["name"], data))
+            vs.objects.append(objects.of(file, doc, data))
     return vs
 
 
