@@ -69,11 +69,11 @@ def test_sarif_carries_volcano_rules(tmp_path):
     assert [res["ruleId"] for res in run["results"]] == ["PRIO701", "PRIO705"]
 
 
-def test_simulate_and_explain_refuse_html_in_one_line():
+def test_simulate_and_explain_draw_a_page_whose_view_is_volcanos():
     for command in ("simulate", "explain"):
         r = run_cli(command, "--sample", "volcano", "-o", "html")
-        assert r.exit_code == 2
-        assert "-o html is not drawn for Volcano objects" in r.stderr and "Traceback" not in r.stderr
+        assert r.exit_code == 0, r.stderr
+        assert '"model":"volcano"' in r.stdout and "prioViews.volcano = function" in r.stdout
 
 
 def test_a_config_go_yaml_cannot_decode_is_refused_not_a_traceback(tmp_path):

@@ -121,6 +121,9 @@ def _refused_for_inputs(o: Options, inp, fmt: str) -> int | None:
     if inp.volcano and (o.why_ask or o.behind or o.queue or o.why or o.pending):
         say("prio: --why-ask, --behind, --queue, --why and --pending apply to YuniKorn inputs; for Volcano use --why-job NS/NAME\n")
         return 2
+    if inp.volcano and fmt == "html" and o.why_job:
+        say("prio: --why-job answers in text or json; -o html draws the whole report\n")
+        return 2
     if inp.kueue:
         if o.why_ask or o.behind or o.queue or o.why or o.pending:
             say("prio: --why-ask, --behind, --queue, --why and --pending apply to YuniKorn inputs; for Kueue use --why-workload NS/NAME\n")

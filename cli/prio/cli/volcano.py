@@ -7,9 +7,6 @@ def _load(inp, fmt: str):
     from prio.errors import InputError
     from prio.loaders import volcano as loader
 
-    if fmt == "html":
-        raise InputError(inp.volcano[0][0], "-o html is not drawn for Volcano objects; use -o table, plain, markdown or json")
-
     if len(inp.volcano) > 1:
         raise InputError(inp.volcano[1][0], "give Volcano's objects in one file (one cluster, one scheduler config)")
     name, docs = inp.volcano[0]
@@ -21,7 +18,17 @@ def run_simulate(inp, fmt: str, width: int | None = None) -> str:
     from prio.volcano import report
 
     cluster, cfg = _load(inp, fmt)
-    return render.simulate_text(report.simulate(cluster, cfg), fmt, width)
+    data = report.simulate(cluster, cfg)
+    if fmt == "html":
+        return _page("simulate", render.simulate_text(data, "json"), inp)
+    return render.simulate_text(data, fmt, width)
+
+
+def _page(command: str, text: str, inp) -> str:
+    """The -o html page of `text` (the command's -o json): render/html/volcano.js draws it."""
+    from prio.cli import htmlreport
+
+    return "".join(htmlreport.page(command, [text], htmlreport.header(command, inp.names, None, None, model="volcano")))
 
 
 def run_explain(inp, fmt: str, width: int | None = None, why_job: str | None = None) -> str:
@@ -39,4 +46,6 @@ def run_explain(inp, fmt: str, width: int | None = None, why_job: str | None = N
         if data is None:
             raise InputError(inp.volcano[0][0], f"no PodGroup {key}{did_you_mean(key, sorted(cluster.groups))}")
         return render.why_text(data, fmt, width)
+    if fmt == "html":
+        return _page("explain", render.explain_text(explain.explain(cluster, cfg), "json"), inp)
     return render.explain_text(explain.explain(cluster, cfg), fmt, width)

@@ -36,9 +36,14 @@ def _sha256(text: str) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
 
 
+# The views of other schedulers' pages, each its own file, put before report.js in the one script
+# element (report.js draws the page; for a context whose model names one of these, its view).
+VIEWS = ("volcano.js",)
+
+
 def script_text() -> str:
     """The text of the page's one script element, exactly as written (what its hash is of)."""
-    return f"\n{asset('report.js')}"
+    return "".join(f"\n{asset(v)}" for v in VIEWS) + f"\n{asset('report.js')}"
 
 
 def style_text() -> str:
@@ -52,6 +57,7 @@ def csp() -> str:
 
 TITLES = {"explain": "queue priorities", "simulate": "scheduling order", "preempt": "preemption", "diff": "config change"}
 KUEUE_TITLES = {"explain": "Kueue cohorts and queues", "simulate": "Kueue admission cycles", "diff": "Kueue setup change"}
+VOLCANO_TITLES = {"explain": "Volcano queue and job order", "simulate": "Volcano scheduling cycles"}
 
 
 def asset(name: str) -> str:
@@ -68,7 +74,7 @@ def page(command: str, chunks, context: dict):
     """The page, in chunks: `chunks` is the command's -o json output, `context` what the page
     shows beside it (prio.render.html.context and the command's header)."""
     what = ", ".join([i["name"].replace("bundled sample ", "").rsplit("/", 1)[-1] for i in context.get("inputs") or ()] or [context.get("live") or ""])
-    titles = KUEUE_TITLES if context.get("model") == "kueue" else TITLES
+    titles = {"kueue": KUEUE_TITLES, "volcano": VOLCANO_TITLES}.get(context.get("model"), TITLES)
     title = f"prio {command}: {titles.get(command, command)}" + (f" ({what})" if what else "")
     yield ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
            f"<meta http-equiv=\"Content-Security-Policy\" content=\"{csp()}\">\n"

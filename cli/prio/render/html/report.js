@@ -1714,8 +1714,11 @@
   // volcano: {simulate: buildVolcanoSimulate, ...}, its tree drawn with buildTree's opts.content.
   var VIEWS = {
     yunikorn: { explain: buildExplain, simulate: buildSimulate, preempt: buildPreempt, diff: buildDiff },
-    kueue: { explain: buildKueueExplain, simulate: buildKueueSimulate, diff: buildKueueDiff }
+    kueue: { explain: buildKueueExplain, simulate: buildKueueSimulate, diff: buildKueueDiff },
+    // Volcano's view is its own file (volcano.js, put before this one in the script element)
+    volcano: { explain: otherView, simulate: otherView }
   };
+  function otherView() { return prioViews[CTX.model]({ h: h, plural: plural, data: DATA, ctx: CTX, command: COMMAND }); }
   function build() {
     app.appendChild(buildHeader());
     var layout = h('div', { cls: 'layout' });
