@@ -2,8 +2,9 @@
 the scheduling order, the asks that cannot be placed and the validate findings.
 
 Each side is exactly a `prio simulate OLD INPUT...` run (the same gather, build and engine run)
-plus, for a config, a `prio validate` run; the comparison itself is prio.yunikorn.diff, and for
-Kueue setups prio.kueue.diff (workload by workload: admitted, preempted, pending)."""
+plus, for a config, a `prio validate` run; the comparison itself is prio.yunikorn.diff, for
+Kueue setups prio.kueue.diff (workload by workload: admitted, preempted, pending), for Volcano
+files prio.volcano.diff (PodGroup by PodGroup and pod by pod)."""
 from __future__ import annotations
 
 import sys
@@ -120,6 +121,8 @@ def _diff(o: Options, fmt: str, fail_on: tuple) -> int:
         inp_a, inp_b = _gather(o, old), _gather(o, new)
         if inp_a.kueue or inp_b.kueue:
             return _kueue(o, fmt, fail_on, inp_a, inp_b)
+        if inp_a.volcano or inp_b.volcano:
+            return _volcano(o, fmt, fail_on, inp_a, inp_b)
         role_a, role_b = _role(inp_a, old), _role(inp_b, new)
         if role_a != role_b:
             raise InputError(new, f"OLD ({old}) is {role_a} but NEW is {role_b}: compare two configs or two snapshots")
@@ -151,6 +154,23 @@ def _kueue(o: Options, fmt: str, fail_on: tuple, inp_a, inp_b) -> int:
         kueue_side, other = (o.old, o.new) if inp_a.kueue else (o.new, o.old)
         raise InputError(other, f"{kueue_side} holds Kueue objects and {other} none: compare two Kueue setups")
     from prio.cli.kueue import run_diff
+
+    text, d = run_diff(inp_a, inp_b, o.old, o.new, list(o.inputs), fmt, width=width())
+    write_text(o.output_file, text)
+    return 1 if any(changed(d, k) for k in fail_on) else 0
+
+
+def _volcano(o: Options, fmt: str, fail_on: tuple, inp_a, inp_b) -> int:
+    """Volcano inputs: both sides Volcano objects (prio.cli.volcano.run_diff)."""
+    from prio.cli.common import width
+    from prio.cli.outfile import write_text
+    from prio.errors import InputError
+    from prio.volcano.diff import changed
+
+    if not (inp_a.volcano and inp_b.volcano):
+        side, other = (o.old, o.new) if inp_a.volcano else (o.new, o.old)
+        raise InputError(other, f"{side} holds Volcano objects and {other} none: compare two Volcano files")
+    from prio.cli.volcano import run_diff
 
     text, d = run_diff(inp_a, inp_b, o.old, o.new, list(o.inputs), fmt, width=width())
     write_text(o.output_file, text)

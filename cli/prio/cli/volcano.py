@@ -49,3 +49,39 @@ def run_explain(inp, fmt: str, width: int | None = None, why_job: str | None = N
     if fmt == "html":
         return _page("explain", render.explain_text(explain.explain(cluster, cfg), "json"), inp)
     return render.explain_text(explain.explain(cluster, cfg), fmt, width)
+
+
+def run_diff(inp_a, inp_b, old: str, new: str, paths: list, fmt: str, width: int | None = None):
+    """(text, diff data) of `prio diff OLD NEW [OBJECTS]` on Volcano inputs: each side its own
+    file (objects and scheduler config), or OLD and NEW configs beside the same OBJECTS file."""
+    from prio.errors import InputError
+    from prio.lint.runner import check_paths
+    from prio.loaders import volcano as loader
+    from prio.render import volcano as render
+    from prio.volcano import diff as core, report
+
+    if fmt == "html":
+        raise InputError(old, "-o html is not drawn for a Volcano diff; use -o table, plain, markdown or json")
+
+    def side(inp, arg):
+        if len(inp.volcano) == 1:
+            return loader.load(*inp.volcano[0])
+        (cname, cdocs), rest = inp.volcano[0], inp.volcano[1:]
+        if len(rest) > 1:
+            raise InputError(rest[1][0], "give the objects both sides run on in one file")
+        oname, odocs = rest[0]
+        if loader.config_of(oname, odocs)[1] is not None:
+            raise InputError(oname, "this file holds a scheduler config too: OLD and NEW are the configs compared")
+        cfg, doc, _ = loader.config_of(cname, cdocs)
+        if doc is None:
+            raise InputError(cname, "no Volcano scheduler config here to compare (a ConfigMap with volcano-scheduler.conf, "
+                                    "or the config itself)")
+        return loader.load(oname, odocs)[0], cfg
+
+    def findings(arg):
+        rep, _, _ = check_paths([arg, *paths])
+        return [(f.rule, f.message) for f in rep.findings]
+
+    sims = [report.simulate(*side(inp, arg)) for inp, arg in ((inp_a, old), (inp_b, new))]  # noqa: B023
+    d = core.compare(sims[0], sims[1], findings(old), findings(new))
+    return render.diff_text(d, old, new, fmt, width), d

@@ -101,4 +101,50 @@ def why_text(data: dict, fmt: str, width: int | None = None) -> str:
     return o.render()
 
 
+def _side(p: dict | None) -> str:
+    if p is None:
+        return "-"
+    if p["state"] == "Running":
+        return f"Running on {p['node']}" + (f" (bound in cycle {p['boundInCycle']})" if p["boundInCycle"] else " (from the start)")
+    if p["state"] == "Evicted":
+        return f"Evicted from {p['node']} in cycle {p['evictedInCycle']}"
+    return "Pending" + (f": {p['pendingMessage']}" if p.get("pendingMessage") else "")
+
+
+@for_terminal
+def diff_text(d: dict, old: str, new: str, fmt: str, width: int | None = None) -> str:
+    """d: prio.volcano.diff.compare."""
+    if fmt == "json":
+        return json.dumps(d, indent=2) + "\n"
+    o = _Out(fmt, width)
+    s = d["summary"]
+    o.title(f"{LABEL}: {s['podGroupsChanged']} of {s['podGroups']} PodGroups and {s['podsChanged']} of {s['pods']} pods end "
+            f"differently (OLD {old}, NEW {new})")
+    lines = [f"cycles: OLD {d['cycles']['old']}, NEW {d['cycles']['new']}",
+             f"pods newly running {s['newlyRunning']}, newly pending {s['newlyPending']}, newly evicted {s['newlyEvicted']}"]
+    if d["config"]["changed"]:
+        for side in ("old", "new"):
+            c = d["config"][side]
+            lines.append(f"{side.upper()} config: " + ("refused by Volcano, the default runs; " if not c["valid"] else "")
+                         + "actions " + ", ".join(c["actions"]) + "; " + " | ".join(", ".join(t) for t in c["tiers"]))
+    else:
+        lines.append("the config in force is the same on both sides")
+    o.lines(lines, "Summary")
+    if d["podGroups"]:
+        o.table("PodGroups that end differently", ["PodGroup", "changes", "OLD", "NEW"],
+                [[g["podGroup"], ", ".join(g["changes"]),
+                  *[("-" if x is None else f"{x['phase']}: {x['running']} running, {x['pending']} pending, {x['evicted']} evicted")
+                    for x in (g["old"], g["new"])]] for g in d["podGroups"]])
+    if d["pods"]:
+        o.table("Pods that end differently", ["pod", "changes", "OLD", "NEW"],
+                [[p["pod"], ", ".join(p["changes"]), _side(p["old"]), _side(p["new"])] for p in d["pods"]])
+    if not d["podGroups"] and not d["pods"]:
+        o.lines(["every PodGroup and pod ends the same"])
+    f = d["findings"]
+    if f["added"] or f["removed"]:
+        o.lines([f"+ {x['rule']} {x['message']}" for x in f["added"]] + [f"- {x['rule']} {x['message']}" for x in f["removed"]],
+                "validate findings (+ NEW has, - OLD had)")
+    return o.render()
+
+
 _STOPS = {"quiet": "a cycle changed nothing", "cycleLimit": "the cycle limit (100)"}
