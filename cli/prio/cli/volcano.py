@@ -58,7 +58,8 @@ def run_diff(inp_a, inp_b, old: str, new: str, paths: list, fmt: str, width: int
     from prio.lint.runner import check_paths
     from prio.loaders import volcano as loader
     from prio.render import volcano as render
-    from prio.volcano import diff as core, report
+    from prio.volcano import diff as core
+    from prio.volcano import report
 
     if fmt == "html":
         raise InputError(old, "-o html is not drawn for a Volcano diff; use -o table, plain, markdown or json")
@@ -82,6 +83,6 @@ def run_diff(inp_a, inp_b, old: str, new: str, paths: list, fmt: str, width: int
         rep, _, _ = check_paths([arg, *paths])
         return [(f.rule, f.message) for f in rep.findings]
 
-    sims = [report.simulate(*side(inp, arg)) for inp, arg in ((inp_a, old), (inp_b, new))]  # noqa: B023
+    sims = [report.simulate(*side(inp, arg)) for inp, arg in ((inp_a, old), (inp_b, new))]
     d = core.compare(sims[0], sims[1], findings(old), findings(new))
     return render.diff_text(d, old, new, fmt, width), d

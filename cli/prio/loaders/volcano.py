@@ -9,9 +9,9 @@ from decimal import Decimal
 
 from prio.errors import InputError
 from prio.io import caps, recognise, yamlnodes
+from prio.kube import quantity
 from prio.loaders.reader import Reader, kind_of_value
 from prio.values import INT32_MIN, shown_number
-from prio.kube import quantity
 from prio.volcano import conf as vconf
 from prio.volcano.model import Cluster, Node, Pod, PodGroup, PriorityClass, Queue
 
