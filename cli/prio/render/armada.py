@@ -2,7 +2,6 @@
 `json`. rich and tabulate are imported inside the functions that use them."""
 from __future__ import annotations
 
-import io
 import json
 from datetime import datetime, timezone
 
@@ -11,6 +10,7 @@ from prio.armada.model import DECAY_CODE, MODEL_ID, MODEL_LABEL, WEIGHTING_LEGAC
 from prio.armada.scheduling import show_resources
 from prio.armada.units import BYTE_RESOURCES, format_duration, format_number
 from prio.render.formats import names
+from prio.render.sections import Sections
 from prio.render.printable import for_terminal
 
 FORMATS = names("armada")
@@ -141,114 +141,6 @@ def _step_json(s, kind: str) -> dict:
             "priorities": {name: _round(new) for name, _, _, new in s.changes}}
 
 
-# ---- output back-ends ----------------------------------------------------------------------------
-
-class _Out:
-    """Collects sections (titles, tables, lines) and renders them in one format."""
-
-    def __init__(self, fmt: str, width: int | None):
-        self.fmt = fmt
-        self.width = width or 100
-        self.parts: list = []
-
-    def title(self, text: str):
-        self.parts.append(("title", text))
-
-    def table(self, title: str | None, head: list, rows: list, caption: str | None = None):
-        self.parts.append(("table", (title, head, rows, caption)))
-
-    def lines(self, lines: list[str], heading: str | None = None):
-        if lines:
-            self.parts.append(("lines", (heading, lines)))
-
-    def render(self) -> str:
-        if self.fmt == "table":
-            return self._rich()
-        return self._tabulate()
-
-    def _rich(self) -> str:
-        from rich.table import Table
-        from rich.text import Text
-
-        from rich import box
-
-        from prio.render.align import numeric
-        from prio.render.printable import Console, printable
-
-        buf = io.StringIO()
-        console = Console(file=buf, width=self.width, force_terminal=False, color_system=None, emoji=False)
-        for kind, body in self.parts:
-            # every title, cell and line one line of text: a name's line break written out
-            if kind == "title":
-                console.print(Text(printable(body), style="bold"))
-            elif kind == "table":
-                title, head, rows, caption = body
-                # Too wide for the box? Columns a space apart instead, so names and numbers stay whole.
-                need = sum(max([len(w) for w in h.split()] + [len(str(r[i])) for r in rows if i < len(r)]) for i, h in enumerate(head))
-                tight = {} if need + 3 * len(head) + 1 <= (self.width or 120) else \
-                    {"box": box.SIMPLE_HEAD, "padding": (0, 1), "pad_edge": False, "show_edge": False}
-                t = Table(title=title and printable(title), caption=caption and printable(caption), title_justify="left",
-                          caption_justify="left", **tight)
-                for i, h in enumerate(head):
-                    # numbers right-aligned; names (queues, jobs) kept whole when they fit in 24
-                    num = numeric(rows, i)
-                    name = h in ("job", "queue") or i == 0 and not num
-                    longest = max([len(str(r[i])) for r in rows if i < len(r)] + [len(h)])
-                    t.add_column(printable(h), justify="right" if num else "left", overflow="fold",
-                                 min_width=min(longest, 24) if name else None)
-                for row in rows:
-                    t.add_row(*[Text(printable(str(c))) for c in row])
-                console.print(t)
-            else:
-                heading, lines = body
-                if heading:
-                    console.print(Text(printable(heading), style="bold"))
-                for line in lines:
-                    console.print(Text(printable(line)))
-        return buf.getvalue()
-
-    def _tabulate(self) -> str:
-        from prio.render.align import grid
-        from prio.render.printable import cell
-
-        md = self.fmt == "markdown"
-        fmt = "github" if md else "plain"
-        out: list[str] = []
-        for kind, body in self.parts:
-            if kind == "title":
-                out.append(f"## {cell(body, fmt)}" if md else cell(body, fmt))
-                out.append("")
-            elif kind == "table":
-                title, head, rows, caption = body
-                if title:
-                    out.append(f"**{cell(title, fmt)}**" if md else cell(title, fmt))
-                    out.append("")
-                out.append(grid(rows, head, fmt))  # plain as every other command's; grid escapes the cells
-                if caption:
-                    out.append("")
-                    out.append(f"_{cell(caption, fmt)}_" if md else cell(caption, fmt))
-                out.append("")
-            else:
-                heading, lines = body
-                if heading:
-                    out.append(f"**{cell(heading, fmt)}**" if md else cell(heading, fmt))
-                    if md:
-                        out.append("")
-                for line in lines:
-                    out.append(f"- {_md_escape(line)}" if md else f"  {cell(line, fmt)}")
-                out.append("")
-        while out and out[-1] == "":
-            out.pop()
-        return "\n".join(out) + "\n"
-
-
-def _md_escape(s: str) -> str:
-    """A line of a markdown list: markdown's escaping (prio.render.printable), and emphasis too."""
-    from prio.render.printable import markdown
-
-    return markdown(s).replace("*", "\\*").replace("_", "\\_")
-
-
 # ---- explain -------------------------------------------------------------------------------------
 
 SHARE_CAPTION = ("share: 1/effective priority over the queues with queued jobs ('-': none queued); "
@@ -269,7 +161,7 @@ def explain_json(expl: Explanation) -> dict:
 def render_explain(expl: Explanation, fmt: str, width: int | None = None) -> str:
     if fmt == "json":
         return json.dumps(explain_json(expl), indent=2) + "\n"
-    o = _Out(fmt, width)
+    o = Sections(fmt, width)
     snap = expl.snapshot
     o.title(f"{MODEL_LABEL}: queue priorities")
     head, rows = _queue_table(snap)
@@ -332,7 +224,7 @@ def simulate_json(sim: Simulation) -> dict:
 def render_simulate(sim: Simulation, fmt: str, width: int | None = None) -> str:
     if fmt == "json":
         return json.dumps(simulate_json(sim), indent=2) + "\n"
-    o = _Out(fmt, width)
+    o = Sections(fmt, width)
     kind = sim.scenario.time_kind
     o.title(f"{MODEL_LABEL}: scheduling rounds")
     lines = _settings_lines(sim)

@@ -9,7 +9,7 @@ import math
 from prio.armada.current.fairness import Shares, dominant
 from prio.armada.current.model import SCALE, Scenario
 from prio.armada.current.round import Round
-from prio.render.armada import _Out
+from prio.render.sections import Sections
 from prio.armada.units import BYTE_RESOURCES, format_number
 from prio.render.printable import for_terminal
 
@@ -157,7 +157,7 @@ CAPTION = ("fair = weight/weightSum; demand, constr, actual: DRF costs of the de
 def render_explain(sc: Scenario, sh: Shares, fmt: str, width: int | None = None) -> str:
     if fmt == "json":
         return json.dumps(explain_json(sc, sh), indent=2) + "\n"
-    o = _Out(fmt, width)
+    o = Sections(fmt, width)
     o.title(f"{LABEL}: fair shares")
     head, rows = explain_table(sc, sh)
     o.table(None, head, rows, CAPTION)
@@ -259,7 +259,7 @@ def _runs(ids: list) -> str:
 def render_simulate(sc: Scenario, sh: Shares, rd: Round, fmt: str, width: int | None = None) -> str:
     if fmt == "json":
         return json.dumps(simulate_json(sc, sh, rd), indent=2) + "\n"
-    o = _Out(fmt, width)
+    o = Sections(fmt, width)
     o.title(f"{LABEL}: one scheduling round")
     lines = []
     if rd.evicted:

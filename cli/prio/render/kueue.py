@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from prio.render.armada import _Out
+from prio.render.sections import Sections
 
 LABEL = "Kueue"
 
@@ -25,7 +25,7 @@ def simulate_text(data: dict, paths: dict, fmt: str, width: int | None = None, n
     """data: `prio.kueue.report.as_data`; paths: ClusterQueue -> cohort path (/root/.../cq)."""
     if fmt == "json":
         return json.dumps(data, indent=2) + "\n"
-    o = _Out(fmt, width)
+    o = Sections(fmt, width)
     o.title(f"{LABEL}: {data['cyclesRun']} scheduling cycle{'s' if data['cyclesRun'] != 1 else ''}, "
             f"stopped: {_STOPS.get(data['stopReason'], data['stopReason'])}")
     rows = []
@@ -84,7 +84,7 @@ def explain_text(data: dict, fmt: str, width: int | None = None, why: list | Non
         if why is not None:
             out["why"] = why
         return json.dumps(out, indent=2) + "\n"
-    o = _Out(fmt, width)
+    o = Sections(fmt, width)
     o.title(f"{LABEL}: cohort tree and quotas" + (" (fair sharing on)" if data["fairSharing"] else ""))
     rows = []
     for n in data["tree"]:
@@ -135,7 +135,7 @@ def diff_text(d: dict, old: str, new: str, fmt: str, width: int | None = None) -
     """d: `prio.kueue.diff.compare`."""
     if fmt == "json":
         return json.dumps({"old": old, "new": new, **d}, indent=2) + "\n"
-    o = _Out(fmt, width)
+    o = Sections(fmt, width)
     s = d["summary"]
     o.title(f"{LABEL}: prio diff {old} -> {new}: {s['changed']} of {s['workloads']} workloads differ"
             + (f" ({s['newlyAdmitted']} newly admitted, {s['newlyPending']} newly pending)" if s["changed"] else ""))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from prio.render.armada import _Out
+from prio.render.sections import Sections
 from prio.render.printable import for_terminal
 
 LABEL = "Volcano"
@@ -27,7 +27,7 @@ def simulate_text(data: dict, fmt: str, width: int | None = None) -> str:
     """data: prio.volcano.report.simulate."""
     if fmt == "json":
         return json.dumps(data, indent=2) + "\n"
-    o = _Out(fmt, width)
+    o = Sections(fmt, width)
     o.title(f"{LABEL}: {data['cyclesRun']} scheduling cycle{'s' if data['cyclesRun'] != 1 else ''}, "
             f"stopped: {_STOPS.get(data['stopReason'], data['stopReason'])}")
     o.lines(_config_lines(data["config"]), "Config in force")
@@ -65,7 +65,7 @@ def explain_text(data: dict, fmt: str, width: int | None = None) -> str:
     """data: prio.volcano.explain.explain."""
     if fmt == "json":
         return json.dumps(data, indent=2) + "\n"
-    o = _Out(fmt, width)
+    o = Sections(fmt, width)
     o.title(f"{LABEL}: the order its session serves queues and jobs in")
     o.lines(_config_lines(data["config"]), "Config in force")
     o.table("Queues, in the order allocate serves them", ["queue", "weight", "priority", "state", "deserved", "allocated"],
@@ -83,7 +83,7 @@ def why_text(data: dict, fmt: str, width: int | None = None) -> str:
     """data: prio.volcano.why.why_job."""
     if fmt == "json":
         return json.dumps(data, indent=2) + "\n"
-    o = _Out(fmt, width)
+    o = Sections(fmt, width)
     o.title(f"{LABEL}: why {data['podGroup']} is {data['phase']}")
     o.lines([data["verdict"]])
     o.table("What each action and plugin says at the last session", ["action", "plugin", "", "reason"],
@@ -116,7 +116,7 @@ def diff_text(d: dict, old: str, new: str, fmt: str, width: int | None = None) -
     """d: prio.volcano.diff.compare."""
     if fmt == "json":
         return json.dumps(d, indent=2) + "\n"
-    o = _Out(fmt, width)
+    o = Sections(fmt, width)
     s = d["summary"]
     o.title(f"{LABEL}: {s['podGroupsChanged']} of {s['podGroups']} PodGroups and {s['podsChanged']} of {s['pods']} pods end "
             f"differently (OLD {old}, NEW {new})")

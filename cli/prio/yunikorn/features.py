@@ -56,8 +56,8 @@ ALL = frozenset({OFFSET, FENCE, FAIR_SORT, PRIORITY_SORT_OFF, CAPACITY, QUEUE_MA
 
 
 # What only the reference engine schedules: YuniKorn's preemption inside the run, asks with a
-# required node, gangs.
-REFERENCE_ONLY = frozenset({PREEMPTION_IN_RUN, REQUIRED_NODE, GANGS})
+# required node, gangs, and negative usage (no input gives it: see NEGATIVE_USAGE).
+REFERENCE_ONLY = frozenset({PREEMPTION_IN_RUN, REQUIRED_NODE, GANGS, NEGATIVE_USAGE})
 
 
 def used(eng) -> frozenset:
