@@ -127,6 +127,7 @@ def for_release(inp, release):
     (the engine schedules with the newest's). Nothing for the newest. Returns `inp`."""
     from prio.yunikorn import releases
 
+    inp.release = release
     if release is releases.NEWEST:
         return inp
     if inp.config is not None:

@@ -10,6 +10,7 @@ know. Pure: no I/O.
 from __future__ import annotations
 
 from prio.yunikorn.reference import preemption_in_run
+from prio.yunikorn.releases import schedules_as_newest
 
 # Everything the model can hold that a scheduling run depends on.
 OFFSET = "priority-offset"
@@ -46,18 +47,22 @@ REQUIRED_NODE = "required-node"
 USER_LIMITS = "user-group-limits"
 PREEMPTION_IN_RUN = "preemption-in-the-run"
 GANGS = "gang-applications"  # task groups, placeholders, replacement, timeouts (gangs.py)
+# --yunikorn-version names a release whose scheduling rules prio models and that differ from the
+# newest's (releases.schedules_as_newest): the reference engine reads the release's rules, the
+# fast runs know the newest's only
+OLDER_RELEASE = "older-release-scheduling"
 
 # Every feature above; a new one joins here and in used(), and no fast run's SUPPORTS names it
 # until that run is taught it (tests/yunikorn/test_features.py fails until someone decides).
 ALL = frozenset({OFFSET, FENCE, FAIR_SORT, PRIORITY_SORT_OFF, CAPACITY, QUEUE_MAX, MAXAPPS, GUARANTEED, STOPPED,
                  REST_USAGE, FAIR_MAX_MISALIGNED, SIBLINGS_OVER_20, RUNNING, TYPES, OTHER_TYPES, PARTIAL_ASKS,
                  NOT_POSITIVE_ASKS, NEGATIVE_USAGE, ZERO_FAIR_MAX, NODES, UNSCHEDULABLE_NODES, PREDICATES, REQUIRED_NODE,
-                 USER_LIMITS, PREEMPTION_IN_RUN, GANGS})
+                 USER_LIMITS, PREEMPTION_IN_RUN, GANGS, OLDER_RELEASE})
 
 
 # What only the reference engine schedules: YuniKorn's preemption inside the run, asks with a
-# required node, gangs.
-REFERENCE_ONLY = frozenset({PREEMPTION_IN_RUN, REQUIRED_NODE, GANGS})
+# required node, gangs, an older release's scheduling rules.
+REFERENCE_ONLY = frozenset({PREEMPTION_IN_RUN, REQUIRED_NODE, GANGS, OLDER_RELEASE})
 
 
 def used(eng) -> frozenset:
@@ -91,6 +96,8 @@ def used(eng) -> frozenset:
         out.add(PREEMPTION_IN_RUN)
     if eng.gangs:
         out.add(GANGS)
+    if not schedules_as_newest(eng.release):
+        out.add(OLDER_RELEASE)
     for q in eng.root.walk():
         if q.offset and not q.fenced:
             out.add(OFFSET)

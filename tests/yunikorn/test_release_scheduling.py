@@ -1,0 +1,187 @@
+"""The scheduling rules that differ by YuniKorn release, modelled behind --yunikorn-version
+(issue 46 item 2; prio.yunikorn.releases: fair_max_share, cancels_reservations,
+resource_wise_preemption): each scenario is one where yunikorn-core's code at the release tags
+orders or preempts differently, and the newest's outputs are those of no option at all."""
+import json
+
+import pytest
+
+from builders import UNDER_ROOT, build_engine
+from conftest import run_cli
+from prio.yunikorn import engine, features, releases
+from prio.yunikorn.reference import compare_shares, guarantee_shares
+
+# Two queues guaranteed 10 vcore each. a uses 1 vcore and half the memory no one guarantees; b
+# uses 6 vcore. From v1.6.0 (getFairShare) a's share is max(1/10, 50/100 over its fair max) = 0.5
+# against b's 0.6: a first. v1.5.2 (CompUsageRatioSeparately over getShares) divides by the
+# guarantee alone, the memory share is the usage itself (50): b first.
+FAIR_QUEUES = UNDER_ROOT + ("          - name: a\n            resources: {guaranteed: {vcore: 10}}\n"
+                            "          - name: b\n            resources: {guaranteed: {vcore: 10}}\n")
+FAIR_SNAPSHOT = """capacity: {vcore: 100, memory: 100}
+applications:
+  - {id: app-a, queue: root.a, allocated: {vcore: 1, memory: 50}, asks: [{id: a-0, priority: 0, resources: {vcore: 1}}]}
+  - {id: app-b, queue: root.b, allocated: {vcore: 6}, asks: [{id: b-0, priority: 0, resources: {vcore: 1}}]}
+"""
+
+# Two nodes with 1 vcore free each. x (priority 0, root.low: no guarantee, so it cannot preempt)
+# comes first (root sorts by fair share first; low uses nothing) and reserves node-1; y (priority
+# 100, root.high under its guarantee) then needs batch-0's room on node-1. From v1.8.0
+# (YUNIKORN-3092) initWorkingState cancels x's lower-priority reservation and y preempts there;
+# before, a node reserved for another ask is never a candidate: y reserves node-2 and both wait.
+RESERVED_QUEUES = """partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: '*'
+        properties: {application.sort.priority: disabled}
+        queues:
+          - name: low
+          - name: high
+            resources: {guaranteed: {vcore: 8}}
+          - name: other
+"""
+RESERVED_SNAPSHOT = """nodes:
+  - {name: node-1, capacity: {vcore: 4}}
+  - {name: node-2, capacity: {vcore: 4}}
+applications:
+  - id: batch
+    queue: root.other
+    allocations: [{id: batch-0, priority: 0, resources: {vcore: 3}, node: node-1, createTime: '2024-05-01T10:00:00Z'}]
+  - id: serving
+    queue: root.high
+    allocations: [{id: serving-0, priority: 100, resources: {vcore: 3}, node: node-2, createTime: '2024-05-01T10:00:00Z'}]
+    asks: [{id: y, priority: 100, resources: {vcore: 2}, createTime: '2024-05-01T10:05:00Z'}]
+  - id: lowapp
+    queue: root.low
+    asks: [{id: x, priority: 0, resources: {vcore: 2}, createTime: '2024-05-01T09:00:00Z'}]
+"""
+
+# root.high is guaranteed 4 vcore and 4 memory, uses 1 vcore and 6 memory: over its guarantee in
+# memory only. y asks for vcore alone. From v1.8.0 (YUNIKORN-3113) the guarantee checks look at
+# the ask's types: the remaining 3 vcore fit y, batch-0 is taken. Before, the remaining guarantee
+# must be >= 0 in every type (StrictlyGreaterThanOrEquals(remaining, Zero)): memory is -2, so
+# checkPreemptionQueueGuarantees fails.
+WISE_QUEUES = UNDER_ROOT + ("          - name: high\n            resources: {guaranteed: {vcore: 4, memory: 4}}\n"
+                            "          - name: other\n")
+WISE_SNAPSHOT = """nodes:
+  - {name: node-1, capacity: {vcore: 4, memory: 16}}
+applications:
+  - id: batch
+    queue: root.other
+    allocations: [{id: batch-0, priority: 0, resources: {vcore: 3}, node: node-1, createTime: '2024-05-01T10:00:00Z'}]
+  - id: serving
+    queue: root.high
+    allocations: [{id: serving-0, priority: 100, resources: {vcore: 1, memory: 6}, node: node-1, createTime: '2024-05-01T10:00:00Z'}]
+    asks: [{id: y, priority: 100, resources: {vcore: 2}, createTime: '2024-05-01T10:05:00Z'}]
+"""
+
+
+def _files(tmp_path, queues, snapshot):
+    (tmp_path / "q.yaml").write_text(queues, encoding="utf-8")
+    (tmp_path / "s.yaml").write_text(snapshot, encoding="utf-8")
+    return str(tmp_path / "q.yaml"), str(tmp_path / "s.yaml")
+
+
+def _simulate(files, *args):
+    r = run_cli("simulate", *files, "-o", "json", *args)
+    assert r.exit_code == 0, r.stderr
+    return json.loads(r.stdout), r.stderr
+
+
+def _order(out) -> list:
+    return [s["ask"] for s in out["steps"] if "ask" in s]
+
+
+def _preemptions(out) -> list:
+    return [(p["ask"], p["node"], p["victims"]) for p in (s["preemption"] for s in out["steps"] if "preemption" in s)]
+
+
+def test_the_fair_queue_sort_of_1_5_divides_by_the_guarantee_alone(tmp_path):
+    files = _files(tmp_path, FAIR_QUEUES, FAIR_SNAPSHOT)
+    for v in ("1.6", "1.7", "1.8", "1.9"):
+        assert _order(_simulate(files, "--yunikorn-version", v)[0]) == ["a-0", "b-0"], v
+    assert _order(_simulate(files, "--yunikorn-version", "1.5")[0]) == ["b-0", "a-0"]
+
+
+def test_explain_says_the_share_1_5_compares(tmp_path):
+    files = _files(tmp_path, FAIR_QUEUES, FAIR_SNAPSHOT)
+    r = run_cli("explain", *files, "--why-ask", "a-0", "--yunikorn-version", "1.5")
+    assert r.exit_code == 0, r.stderr
+    assert "where b sorts before a" in r.stdout
+    assert "fair share (0.6) against (50, 0.1) (YuniKorn 1.5: allocated over guaranteed per resource type" in r.stdout
+    new = run_cli("explain", *files, "--why-ask", "b-0")
+    assert "where a sorts before b" in new.stdout and "fair share 0.5 against 0.6" in new.stdout
+
+
+def test_guarantee_shares_compare_as_compare_shares_does():
+    class Q:
+        def __init__(self, allocated, guaranteed=None):
+            self.allocated, self.guaranteed = allocated, guaranteed
+
+    # a type with no usage is a 0 where it sorts; the zeros that sort first do not count
+    assert guarantee_shares(Q({"vcore": 1, "memory": 50}, {"vcore": 10})) == (0.1, 50.0)
+    assert guarantee_shares(Q({"vcore": 0, "memory": 5}, {"memory": 10})) == (0.5,)
+    assert guarantee_shares(Q({"vcore": -1, "memory": 0, "gpu": 1}, {"gpu": 2})) == (-1.0, 0.0, 0.5)
+    assert compare_shares((0.5,), (0.2, 0.5)) == -1  # equal at the top, then the other's 0.2 > 0
+    assert compare_shares((-1.0, 0.0, 0.5), (-0.5, 0.5)) == 1  # the 0 beats -0.5
+    assert compare_shares((0.5,), (0.5,)) == 0
+
+
+def test_a_1_8_preemptor_cancels_a_lower_priority_reservation_a_1_7_one_does_not(tmp_path):
+    files = _files(tmp_path, RESERVED_QUEUES, RESERVED_SNAPSHOT)
+    for v in ("1.8", "1.9"):
+        out, _ = _simulate(files, "--yunikorn-version", v)
+        assert _order(out) == ["y", "x"], v
+        assert _preemptions(out) == [("y", "node-1", ["batch-0"])], v
+    for v in ("1.5", "1.6", "1.7"):
+        out, _ = _simulate(files, "--yunikorn-version", v)
+        assert _order(out) == [] and _preemptions(out) == [], v
+        reasons = {u["ask"]: u["reason"] for u in out["unscheduled"]}
+        assert "it holds the reservation of node-2" in reasons["y"] and "it holds the reservation of node-1" in reasons["x"], v
+
+
+def test_before_1_8_preemption_checks_the_guarantee_in_every_type(tmp_path):
+    files = _files(tmp_path, WISE_QUEUES, WISE_SNAPSHOT)
+
+    def preempt(v):
+        r = run_cli("preempt", *files, "-o", "json", "--yunikorn-version", v)
+        assert r.exit_code == 0, r.stderr
+        return json.loads(r.stdout)["asks"]["y"]
+
+    for v in ("1.8", "1.9"):
+        got = preempt(v)
+        assert (got["outcome"], got["victims"]) == ("preempted", ["batch-0"]), v
+    for v in ("1.5", "1.6", "1.7"):
+        got = preempt(v)
+        assert (got["outcome"], got["reason"]) == ("not placed", "Preemption queue guarantees check failed"), v
+
+
+@pytest.mark.parametrize("queues,snapshot,command", [(FAIR_QUEUES, FAIR_SNAPSHOT, "simulate"), (RESERVED_QUEUES, RESERVED_SNAPSHOT, "simulate"),
+                                                     (WISE_QUEUES, WISE_SNAPSHOT, "preempt"), (FAIR_QUEUES, FAIR_SNAPSHOT, "explain")])
+def test_the_newest_named_is_the_default_byte_for_byte(tmp_path, queues, snapshot, command):
+    files = _files(tmp_path, queues, snapshot)
+    default = run_cli(command, *files, "-o", "json")
+    named = run_cli(command, *files, "-o", "json", "--yunikorn-version", releases.NEWEST.name)
+    assert default.exit_code == named.exit_code == 0 and default.stdout == named.stdout and default.stderr == named.stderr
+
+
+@pytest.mark.parametrize("name", releases.NAMES)
+def test_a_fast_run_declines_a_release_whose_rules_differ(name):
+    """An older release whose modelled rules differ runs on the reference engine (features.
+    OLDER_RELEASE), also when the fast engine is asked for; the others keep the fast runs."""
+    release = releases.RELEASES[name]
+    snap = {"capacity": {"vcore": 100}, "applications": [{"id": "a", "queue": "root.a", "asks": [{"id": "a-0", "resources": {"vcore": 1}}]}]}
+    e = build_engine(FAIR_QUEUES, snap)
+    e.release = release
+    assert (features.OLDER_RELEASE in features.used(e)) == (not releases.schedules_as_newest(release))
+    assert features.choose(e, ((engine.SIMPLE, features.ALL - features.REFERENCE_ONLY),)) == \
+        ("reference" if not releases.schedules_as_newest(release) else engine.SIMPLE)
+    assert releases.schedules_as_newest(release) == (name in ("1.8", "1.9"))
+
+
+def test_the_modelled_rules_are_not_in_the_note_the_others_are(tmp_path):
+    files = _files(tmp_path, FAIR_QUEUES, FAIR_SNAPSHOT)
+    _, err = _simulate(files, "--yunikorn-version", "1.5")
+    assert "no model of 1.5's: stateaware application sorting" in err
+    assert "YUNIKORN-2678" not in err and "YUNIKORN-3113" not in err and "YUNIKORN-3092" not in err
+    assert all(s.modelled or s.what in err for s in releases.SCHEDULING if "1.5" in s.releases)
