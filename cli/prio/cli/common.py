@@ -99,12 +99,13 @@ _REFUSALS_SHOWN = 5  # one note line stays readable; validate lists them all
 def check_config(inp, release=None):
     """The loaders read a queue config and run no lint rules: here the command runs the cheap
     ones (prio.lint.runner.config_errors) for YuniKorn `release` (--yunikorn-version; None: the
-    newest) and, when it would refuse the config, notes it where the loader read it
-    (Inputs.config_note_at). An older release's properties are then read as it reads them, and
-    what prio does not model of its scheduling is noted (for_release). Returns `inp`."""
+    one the snapshot recorded, else the newest) and, when it would refuse the config, notes it
+    where the loader read it (Inputs.config_note_at). An older release's properties are then read
+    as it reads them, and what prio does not model of its scheduling is noted (for_release).
+    Returns `inp`."""
     from prio.yunikorn import releases
 
-    release = release or releases.NEWEST
+    release = _recorded_release(inp, release) or release or releases.NEWEST
     at = inp.config_note_at
     if at is None:
         return for_release(inp, release)
@@ -119,6 +120,25 @@ def check_config(inp, release=None):
         inp.notes.insert(at, f"{inp.config_name}: {who} would refuse this config: {shown}{more}; "
                              "analysing it as written (prio validate shows each finding)")
     return for_release(inp, release)
+
+
+def _recorded_release(inp, asked):
+    """The release the snapshot recorded (prio snapshot: yunikornVersion), when none is asked
+    for: said in a note when it is not the newest. Asked for another: noted, the asked one wins."""
+    from prio.yunikorn import releases
+
+    snap = inp.snapshot
+    recorded = releases.get(snap.yunikorn_version) if snap is not None and snap.yunikorn_version else None
+    if recorded is None:
+        return None
+    if asked is None:
+        if recorded is not releases.NEWEST:
+            inp.notes.append(f"{snap.source}: judged as YuniKorn {recorded.name}, the release the snapshot recorded "
+                             "(--yunikorn-version says otherwise)")
+        return recorded
+    if asked is not recorded:
+        inp.notes.append(f"{snap.source}: --yunikorn-version {asked.name}, but the snapshot recorded YuniKorn {recorded.name}")
+    return None
 
 
 def for_release(inp, release):
