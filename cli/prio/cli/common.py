@@ -152,6 +152,10 @@ def for_release(inp, release):
         return inp
     if inp.config is not None:
         releases.read_as(inp.config, release)
+    own = releases.modelled(release)
+    if own:
+        inp.notes.append(f"YuniKorn {release.name}: prio schedules with {release.name}'s own rules where it models them, read from "
+                         f"yunikorn-core's code at {release.tag} (no recording to check them against): {'; '.join(own)}")
     missing = releases.unmodelled(release)
     if missing:
         inp.notes.append(f"YuniKorn {release.name}: prio schedules with the rules of {releases.NEWEST.name} where releases differ "

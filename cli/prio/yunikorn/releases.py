@@ -217,6 +217,12 @@ SCHEDULING = (
 )
 
 
+def modelled(release: Release) -> list[str]:
+    """The scheduling rules of `release` that differ from the newest and prio models from the
+    code (no recording checks them)."""
+    return [s.what for s in SCHEDULING if release.name in s.releases and s.modelled]
+
+
 def unmodelled(release: Release) -> list[str]:
     """The scheduling rules of `release` that differ from the newest and prio does not model."""
     return [s.what for s in SCHEDULING if release.name in s.releases and not s.modelled]
