@@ -6,39 +6,15 @@ REST shape or --kube's images show), which analysing the snapshot later uses unl
 import json
 
 import pytest
-from conftest import run_cli, sample
+from builders import FAIR_QUEUES as QUEUES
+from builders import FAIR_SNAPSHOT as WORK
+from builders import UNDER_ROOT
+from conftest import run_cli, sample, shared
 from test_kube import kube  # noqa: F401 - the fixture
 from yunikorn_replay import Replay
 
-from conftest import shared
-
-# The fair-sort scenario of tests/yunikorn/test_release_scheduling.py: 1.5 takes b-0 first, the
-# others a-0.
-QUEUES = """partitions:
-  - name: default
-    queues:
-      - name: root
-        submitacl: '*'
-        queues:
-          - name: a
-            resources: {guaranteed: {vcore: 10}}
-          - name: b
-            resources: {guaranteed: {vcore: 10}}
-"""
-WORK = """capacity: {vcore: 100, memory: 100}
-applications:
-  - {id: app-a, queue: root.a, allocated: {vcore: 1, memory: 50}, asks: [{id: a-0, priority: 0, resources: {vcore: 1}}]}
-  - {id: app-b, queue: root.b, allocated: {vcore: 6}, asks: [{id: b-0, priority: 0, resources: {vcore: 1}}]}
-"""
 # A queue name 1.5 refuses: every command notes it when judged for 1.5.
-HASH_NAME = """partitions:
-  - name: default
-    queues:
-      - name: root
-        submitacl: '*'
-        queues:
-          - name: "team#1"
-"""
+HASH_NAME = UNDER_ROOT + '          - name: "team#1"\n'
 
 
 @pytest.fixture

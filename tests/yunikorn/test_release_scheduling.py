@@ -6,22 +6,10 @@ import json
 
 import pytest
 
-from builders import UNDER_ROOT, build_engine
+from builders import FAIR_QUEUES, FAIR_SNAPSHOT, UNDER_ROOT, build_engine
 from conftest import run_cli
 from prio.yunikorn import engine, features, releases
 from prio.yunikorn.reference import compare_shares, guarantee_shares
-
-# Two queues guaranteed 10 vcore each. a uses 1 vcore and half the memory no one guarantees; b
-# uses 6 vcore. From v1.6.0 (getFairShare) a's share is max(1/10, 50/100 over its fair max) = 0.5
-# against b's 0.6: a first. v1.5.2 (CompUsageRatioSeparately over getShares) divides by the
-# guarantee alone, the memory share is the usage itself (50): b first.
-FAIR_QUEUES = UNDER_ROOT + ("          - name: a\n            resources: {guaranteed: {vcore: 10}}\n"
-                            "          - name: b\n            resources: {guaranteed: {vcore: 10}}\n")
-FAIR_SNAPSHOT = """capacity: {vcore: 100, memory: 100}
-applications:
-  - {id: app-a, queue: root.a, allocated: {vcore: 1, memory: 50}, asks: [{id: a-0, priority: 0, resources: {vcore: 1}}]}
-  - {id: app-b, queue: root.b, allocated: {vcore: 6}, asks: [{id: b-0, priority: 0, resources: {vcore: 1}}]}
-"""
 
 # Two nodes with 1 vcore free each. x (priority 0, root.low: no guarantee, so it cannot preempt)
 # comes first (root sorts by fair share first; low uses nothing) and reserves node-1; y (priority
