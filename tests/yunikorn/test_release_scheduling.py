@@ -144,8 +144,60 @@ def test_before_1_8_preemption_checks_the_guarantee_in_every_type(tmp_path):
         assert (got["outcome"], got["reason"]) == ("not placed", "Preemption queue guarantees check failed"), v
 
 
+# root.q sorts stateaware; app-a and app-b ask once each, app-d in root.r three times. In 1.5 a
+# Starting application (one allocation so far) holds every Accepted one of its queue back
+# (stateAwareFilter): app-b waits until app-a leaves Starting, its second allocation or the
+# starting timeout, which prio fires when nothing else can be placed (after d-2). From 1.6
+# stateaware is fifo; with the tag application.stateaware.disable app-a is Running at once.
+STATEAWARE_QUEUES = UNDER_ROOT + ("          - name: q\n            properties: {application.sort.policy: stateaware}\n"
+                                  "          - name: r\n")
+STATEAWARE_SNAPSHOT = """capacity: {vcore: 100}
+applications:
+  - {id: app-a, queue: root.q, submitTime: '2024-05-01T10:00:00Z', TAGS asks: [{id: a-0, resources: {vcore: 1}}]}
+  - {id: app-b, queue: root.q, submitTime: '2024-05-01T10:01:00Z', asks: [{id: b-0, resources: {vcore: 1}}]}
+  - id: app-d
+    queue: root.r
+    submitTime: '2024-05-01T10:02:00Z'
+    asks: [{id: d-0, resources: {vcore: 1}}, {id: d-1, resources: {vcore: 1}}, {id: d-2, resources: {vcore: 1}}]
+"""
+
+
+def test_stateaware_in_1_5_starts_one_application_at_a_time(tmp_path):
+    files = _files(tmp_path, STATEAWARE_QUEUES, STATEAWARE_SNAPSHOT.replace("TAGS ", ""))
+    assert _order(_simulate(files, "--yunikorn-version", "1.5")[0]) == ["d-0", "a-0", "d-1", "d-2", "b-0"]
+    for v in ("1.6", "1.9"):
+        assert _order(_simulate(files, "--yunikorn-version", v)[0]) == ["d-0", "a-0", "d-1", "b-0", "d-2"], v
+    tagged = _files(tmp_path, STATEAWARE_QUEUES, STATEAWARE_SNAPSHOT.replace("TAGS ", "tags: {application.stateaware.disable: 'true'}, "))
+    assert _order(_simulate(tagged, "--yunikorn-version", "1.5")[0]) == ["d-0", "a-0", "d-1", "b-0", "d-2"]
+
+
+def test_the_stateaware_filter():
+    """stateAwareFilter: Running and Starting applications with something pending, and the
+    oldest Accepted one only while none is Starting (even one with nothing pending)."""
+    from types import SimpleNamespace as NS
+
+    from prio.yunikorn.stateaware import ACCEPTED, RUNNING, STARTING, StateAware
+
+    leaf = NS(apps=[])
+    apps = [NS(app_id=n, leaf=leaf, pending={"vcore": p}, key_submit=(t, 0), running=False, app=NS(state="", tags={}))
+            for n, p, t in (("a", 1, 3), ("b", 1, 2), ("c", 0, 1), ("d", 1, 4))]
+    leaf.apps = apps
+    sa = StateAware([leaf], apps).bind(apps)
+    assert sa.candidates(leaf) == {id(apps[1])}  # the oldest Accepted with something pending
+    sa.states[id(apps[3])] = RUNNING
+    assert sa.candidates(leaf) == {id(apps[1]), id(apps[3])}
+    sa.states[id(apps[2])] = STARTING  # nothing pending, still holds the Accepted ones back
+    assert sa.candidates(leaf) == {id(apps[3])}
+    sa.allocated(apps[1])
+    assert sa.states[id(apps[1])] == STARTING and sa.states[id(apps[0])] == ACCEPTED
+    assert sa.times_out() and sa.states[id(apps[1])] == sa.states[id(apps[2])] == RUNNING
+    assert not sa.times_out()
+    assert sa.candidates(NS(apps=[])) is None  # not a stateaware leaf
+
+
 @pytest.mark.parametrize("queues,snapshot,command", [(FAIR_QUEUES, FAIR_SNAPSHOT, "simulate"), (RESERVED_QUEUES, RESERVED_SNAPSHOT, "simulate"),
-                                                     (WISE_QUEUES, WISE_SNAPSHOT, "preempt"), (FAIR_QUEUES, FAIR_SNAPSHOT, "explain")])
+                                                     (WISE_QUEUES, WISE_SNAPSHOT, "preempt"), (FAIR_QUEUES, FAIR_SNAPSHOT, "explain"),
+                                                     (STATEAWARE_QUEUES, STATEAWARE_SNAPSHOT.replace("TAGS ", ""), "simulate")])
 def test_the_newest_named_is_the_default_byte_for_byte(tmp_path, queues, snapshot, command):
     files = _files(tmp_path, queues, snapshot)
     default = run_cli(command, *files, "-o", "json")
@@ -174,7 +226,7 @@ def test_the_notes_name_the_rules_modelled_and_those_not(tmp_path):
     _, err = _simulate(files, "--yunikorn-version", "1.5")
     own, missing = (next(line for line in err.splitlines() if what in line) for what in ("own rules", "no model of"))
     assert "prio schedules with 1.5's own rules where it models them, read from yunikorn-core's code at v1.5.2 (no recording" in own
-    assert "no model of 1.5's: stateaware application sorting" in missing
+    assert "no model of 1.5's: preemption triggered from the scheduling cycle" in missing
     for s in releases.SCHEDULING:
         if "1.5" in s.releases:
             assert s.what in (own if s.modelled else missing) and s.what not in (missing if s.modelled else own), s.what

@@ -323,6 +323,14 @@ class ReferenceRun:
         for st in eng.apps:
             st.prio = ask_max_priority(st)
         self._init_app_order()
+        # the stateaware leaves' application states (stateaware.py), before 1.6 only
+        self.stateaware = None
+        if self.release.stateaware_policy:
+            from prio.yunikorn import stateaware
+
+            leaves = stateaware.leaves_of(eng.root)
+            if leaves:
+                self.stateaware = stateaware.StateAware(leaves, eng.apps).bind(eng.apps)
         self.gangs = None  # gang applications' hooks (gangs.GangRun), when the input has any
         if eng.gangs:  # (the model hands the hooks over: gangs.py builds on this module)
             self.gangs = eng.gang_hooks(self)
@@ -358,6 +366,8 @@ class ReferenceRun:
             if got is None:
                 got = self._try_queue(self.eng.root, ties, notes)
             if got is None:
+                if self.stateaware is not None and self.stateaware.times_out():
+                    continue  # a Starting application held its queue's next one back: its timeout fired
                 if self._idle() and self._time_passes():
                     continue  # a quiet cycle: asks that tried preemption may try again
                 if gang is not None and (gang.react() or gang.idle()):
@@ -424,8 +434,11 @@ class ReferenceRun:
         order = self.app_order[id(leaf)]
         if CHECK_CACHES:
             assert [e[3] for e in order] == sort_applications(leaf, self.n_types), leaf.path
+        offered = self.stateaware.candidates(leaf) if self.stateaware is not None else None
         for e in order:
             st = e[3]
+            if offered is not None and id(st) not in offered:
+                continue  # stateaware: not a candidate now (an Accepted one behind a Starting one)
             got = self._try_app(st)
             if got is not None:
                 self._app_tie(st, order, ties)
@@ -1017,6 +1030,8 @@ class ReferenceRun:
                     self._kept_world.add(run)
         if self.ugm is not None:
             self.ugm.add(st.app_id, leaf.path, user_of(st), groups_of(st), ask.resources)
+        if self.stateaware is not None:
+            self.stateaware.allocated(st)
         if CHECK_CACHES:
             assert now == ask_max_priority(st), st.app_id  # its asks are in priority order
         old_prio, st.prio = st.prio, now

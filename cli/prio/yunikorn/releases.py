@@ -180,7 +180,7 @@ class Scheduling:
 
 
 # The Release fields that hold a scheduling rule (the reference engine reads them).
-SCHEDULING_FIELDS = ("fair_max_share", "cancels_reservations", "resource_wise_preemption")
+SCHEDULING_FIELDS = ("fair_max_share", "cancels_reservations", "resource_wise_preemption", "stateaware_policy")
 
 
 def schedules_as_newest(release: Release) -> bool:
@@ -198,8 +198,9 @@ def _differ(field: str) -> tuple:
 # own rule (a Release field); the others are said in a note by --yunikorn-version (explain,
 # simulate, preempt, diff): the engine schedules with the newest release's rules there.
 SCHEDULING = (
-    Scheduling("stateaware application sorting (one application starting at a time per queue)", NAMES[:1], False,
-               "policies.SortPolicyFromString in v1.5.2; YUNIKORN-2483 made it fifo in v1.6.0"),
+    Scheduling("stateaware application sorting (one application starting at a time per queue; prio fires the starting timeout "
+               "when nothing else can be placed)", _differ("stateaware_policy"), True,
+               "stateAwareFilter and the application states in v1.5.2; YUNIKORN-2483 made it fifo in v1.6.0"),
     Scheduling("the fair queue sort's share over the guarantee alone, type by type (before YUNIKORN-2678)", _differ("fair_max_share"), True,
                "sortQueuesByPriorityAndFairness and CompUsageRatioSeparately in v1.5.2; getFairShare (guarantee, else the fair max) from v1.6.0"),
     Scheduling("preemption's guarantee checks over every resource type, not the ask's (before YUNIKORN-3113)",
