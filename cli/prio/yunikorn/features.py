@@ -10,7 +10,7 @@ know. Pure: no I/O.
 from __future__ import annotations
 
 from prio.yunikorn.reference import preemption_in_run
-from prio.yunikorn.releases import schedules_as_newest
+from prio.yunikorn import releases
 
 # Everything the model can hold that a scheduling run depends on.
 OFFSET = "priority-offset"
@@ -48,8 +48,8 @@ USER_LIMITS = "user-group-limits"
 PREEMPTION_IN_RUN = "preemption-in-the-run"
 GANGS = "gang-applications"  # task groups, placeholders, replacement, timeouts (gangs.py)
 # --yunikorn-version names a release whose scheduling rules prio models and that differ from the
-# newest's (releases.schedules_as_newest): the reference engine reads the release's rules, the
-# fast runs know the newest's only
+# newest's where this input can tell (older_rules_matter): the reference engine reads the
+# release's rules, the fast runs know the newest's only
 OLDER_RELEASE = "older-release-scheduling"
 
 # Every feature above; a new one joins here and in used(), and no fast run's SUPPORTS names it
@@ -96,7 +96,7 @@ def used(eng) -> frozenset:
         out.add(PREEMPTION_IN_RUN)
     if eng.gangs:
         out.add(GANGS)
-    if not schedules_as_newest(eng.release):
+    if older_rules_matter(eng):
         out.add(OLDER_RELEASE)
     for q in eng.root.walk():
         if q.offset and not q.fenced:
@@ -126,6 +126,27 @@ def used(eng) -> frozenset:
         if any(v < 0 for v in q.allocated.values()):
             out.add(NEGATIVE_USAGE)
     return frozenset(out)
+
+
+# The release rules (releases.SCHEDULING_FIELDS) only the preemptor reads: it runs inside the
+# reference engine alone (PREEMPTION_IN_RUN), so they never need it of their own.
+_PREEMPTOR_RULES = ("cancels_reservations", "resource_wise_preemption")
+
+
+def older_rules_matter(eng) -> bool:
+    """Whether the engine's release schedules this input otherwise than the newest could: its
+    queue sort differs (every input with queues to sort), or it has stateaware leaves."""
+    r, new = eng.release, releases.NEWEST
+    if releases.schedules_as_newest(r):
+        return False
+    assert set(releases.SCHEDULING_FIELDS) == {"fair_max_share", "stateaware_policy", *_PREEMPTOR_RULES}  # a new rule: decide here
+    if r.fair_max_share != new.fair_max_share:
+        return True
+    if r.stateaware_policy != new.stateaware_policy:
+        from prio.yunikorn.stateaware import leaves_of
+
+        return bool(leaves_of(eng.root))
+    return False
 
 
 def choose(eng, engines) -> str:
