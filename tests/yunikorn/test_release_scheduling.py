@@ -171,6 +171,18 @@ def test_stateaware_in_1_5_starts_one_application_at_a_time(tmp_path):
     assert _order(_simulate(tagged, "--yunikorn-version", "1.5")[0]) == ["d-0", "a-0", "d-1", "b-0", "d-2"]
 
 
+def test_explain_shows_1_5s_stateaware_leaf_and_what_it_offers_now(tmp_path):
+    files = _files(tmp_path, STATEAWARE_QUEUES, STATEAWARE_SNAPSHOT.replace("TAGS ", ""))
+    old, new = (json.loads(run_cli("explain", *files, "-o", "json", *v).stdout) for v in (("--yunikorn-version", "1.5"), ()))
+    rows = {v: {q["queue"]: q for q in out["queues"]} for v, out in (("1.5", old), ("1.9", new))}
+    assert rows["1.5"]["root.q"]["sortPolicy"] == "stateaware" and rows["1.9"]["root.q"]["sortPolicy"] == "fifo"
+    # considered now: app-b is Accepted behind the older app-a in 1.5
+    assert [a["ask"] for a in old["asks"]] == ["d-0", "d-1", "d-2", "a-0"]
+    assert "b-0" in [a["ask"] for a in new["asks"]]
+    plain = {v: run_cli("explain", *files, "-o", "plain", *a).stdout for v, a in (("1.5", ("--yunikorn-version", "1.5")), ("1.9", ()))}
+    assert "now means fifo" in plain["1.9"] and "now means fifo" not in plain["1.5"]
+
+
 def test_the_stateaware_filter():
     """stateAwareFilter: Running and Starting applications with something pending, and the
     oldest Accepted one only while none is Starting (even one with nothing pending)."""

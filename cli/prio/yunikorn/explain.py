@@ -49,7 +49,12 @@ def pending_counts(eng: Engine) -> dict:
     return counts
 
 
-def queue_notes(q: QNode) -> list[str]:
+def _stateaware(q: QNode, release) -> bool:
+    """A leaf that sorts stateaware in `release` (before 1.6: a policy of its own, stateaware.py)."""
+    return release is not None and release.stateaware_policy and q.leaf and q.props.get(P.SORT_POLICY) == "stateaware"
+
+
+def queue_notes(q: QNode, release=None) -> list[str]:
     notes = list(q.notes)
     if q.offset_problem:
         notes.append(f"priority.offset {q.own.get(P.PRIORITY_OFFSET)!r} ignored: {q.offset_problem}")
@@ -57,7 +62,7 @@ def queue_notes(q: QNode) -> list[str]:
     if pol is not None and P.priority_policy(pol)[1]:
         notes.append(P.priority_policy(pol)[1])
     sp = q.props.get(P.SORT_POLICY)
-    if sp is not None and P.sort_policy(sp)[1]:
+    if sp is not None and P.sort_policy(sp)[1] and not _stateaware(q, release):
         notes.append(f"application.sort.policy: {P.sort_policy(sp)[1]}")
     spr = q.props.get(P.SORT_PRIORITY)
     if spr is not None and P.sort_priority(spr)[1]:
@@ -90,8 +95,8 @@ def queue_rows(eng: Engine, subtree: str | None = None) -> list[QueueRow]:
     rows = []
     for q in start.walk():
         rows.append(QueueRow(q.path, q.depth, None if q.reported == MIN else q.reported, q.offset, q.fenced,
-                             q.sort_priority, "fair" if not q.leaf else q.sort_policy, counts.get(q.path, 0),
-                             q.leaf, q.dynamic, queue_notes(q)))
+                             q.sort_priority, "fair" if not q.leaf else "stateaware" if _stateaware(q, eng.release) else q.sort_policy,
+                             counts.get(q.path, 0), q.leaf, q.dynamic, queue_notes(q, eng.release)))
     return rows
 
 
@@ -186,7 +191,7 @@ def why(eng: Engine, path: str) -> list[str]:
         if total != rep:
             lines.append(f"{total} is outside int32, so it saturates at {rep}" + (" (which YuniKorn reads as 'nothing pending')" if rep == MIN else ""))
         lines.append(f"{name} reports {show_priority(rep)}")
-    for n in queue_notes(q):
+    for n in queue_notes(q, eng.release):
         lines.append(f"note: {n}")
     if q.parent is not None and q.parent.parent is not None and q.parent.fenced:
         lines.append(f"its parent {q.parent.path} is fenced: outside that subtree only the parent's offset counts")

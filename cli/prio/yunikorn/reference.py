@@ -1315,10 +1315,19 @@ def considered_groups(eng):
     its priority (ask_max_priority)."""
     stack = [eng.root]
     n_types = eng.n_types
+    offered = None  # before 1.6, stateaware leaves offer some applications only (stateaware.py)
+    if eng.release.stateaware_policy:
+        from prio.yunikorn import stateaware
+
+        leaves = stateaware.leaves_of(eng.root)
+        offered = stateaware.StateAware(leaves, eng.apps) if leaves else None
     while stack:
         q = stack.pop()
         if q.leaf:
             apps = sorted((st for st in q.apps if strictly_positive(st.pending)), key=lambda st: st.app_id)
+            ids = offered.candidates(q) if offered is not None else None
+            if ids is not None:
+                apps = [st for st in apps if id(st) in ids]
             for st in sorted(apps, key=lambda st: app_sort_key(st, n_types, st.prio)):
                 alloc = st.alloc
                 yield st, [a for i, a in enumerate(st.asks) if not alloc[i]] if any(alloc) else st.asks[:]
