@@ -207,9 +207,44 @@ def test_the_stateaware_filter():
     assert sa.candidates(NS(apps=[])) is None  # not a stateaware leaf
 
 
+# root.p (max 10 vcore) uses 8; a-ask (4 vcore) in root.p.a. From v1.9.0 (YUNIKORN-3241) the
+# fence root is the first queue the ask would take past its max: root.p, so only b-run (root.p.b)
+# is a candidate, and taking it makes room. Before, a queue is the fence root only when its usage
+# equals its own max: the walk goes up to root, c-run (newer) is tried too, and preempting does
+# not help the ask within root.p's max.
+FENCE_QUEUES = UNDER_ROOT + ("          - name: p\n            resources: {max: {vcore: 10}}\n            queues:\n"
+                             "              - name: a\n                resources: {guaranteed: {vcore: 8}}\n"
+                             "              - name: b\n"
+                             "          - name: c\n")
+FENCE_SNAPSHOT = """nodes: [{name: node-1, capacity: {vcore: 16}}]
+applications:
+  - id: app-a
+    queue: root.p.a
+    allocations: [{id: a-run, priority: 10, resources: {vcore: 4}, node: node-1, createTime: '2024-05-01T10:00:00Z'}]
+    asks: [{id: a-ask, priority: 10, resources: {vcore: 4}, createTime: '2024-05-01T10:05:00Z'}]
+  - {id: app-b, queue: root.p.b, allocations: [{id: b-run, priority: 0, resources: {vcore: 4}, node: node-1, createTime: '2024-05-01T10:01:00Z'}]}
+  - {id: app-c, queue: root.c, allocations: [{id: c-run, priority: 0, resources: {vcore: 6}, node: node-1, createTime: '2024-05-01T10:02:00Z'}]}
+"""
+
+
+def test_before_1_9_the_fence_root_is_a_queue_at_its_max_exactly(tmp_path):
+    files = _files(tmp_path, FENCE_QUEUES, FENCE_SNAPSHOT)
+
+    def preempt(v):
+        r = run_cli("preempt", *files, "-o", "json", "--yunikorn-version", v)
+        assert r.exit_code == 0, r.stderr
+        got = json.loads(r.stdout)["asks"]["a-ask"]
+        return got["fenceRoot"], got["eligibleVictims"], got["outcome"], got["victims"]
+
+    assert preempt("1.9") == ("root.p", ["b-run"], "preempted", ["b-run"])
+    for v in ("1.5", "1.6", "1.7", "1.8"):
+        assert preempt(v) == ("root", ["b-run", "c-run"], "not placed", []), v
+
+
 @pytest.mark.parametrize("queues,snapshot,command", [(FAIR_QUEUES, FAIR_SNAPSHOT, "simulate"), (RESERVED_QUEUES, RESERVED_SNAPSHOT, "simulate"),
                                                      (WISE_QUEUES, WISE_SNAPSHOT, "preempt"), (FAIR_QUEUES, FAIR_SNAPSHOT, "explain"),
-                                                     (STATEAWARE_QUEUES, STATEAWARE_SNAPSHOT.replace("TAGS ", ""), "simulate")])
+                                                     (STATEAWARE_QUEUES, STATEAWARE_SNAPSHOT.replace("TAGS ", ""), "simulate"),
+                                                     (FENCE_QUEUES, FENCE_SNAPSHOT, "preempt")])
 def test_the_newest_named_is_the_default_byte_for_byte(tmp_path, queues, snapshot, command):
     files = _files(tmp_path, queues, snapshot)
     default = run_cli(command, *files, "-o", "json")
@@ -222,7 +257,7 @@ def test_the_newest_named_is_the_default_byte_for_byte(tmp_path, queues, snapsho
 def test_a_fast_run_declines_a_release_whose_rules_differ_for_the_input(name, queues):
     """An older release runs on the reference engine (features.OLDER_RELEASE), also when the
     fast engine is asked for, where its rules can schedule the input otherwise: 1.5's queue sort
-    always, its stateaware leaves; 1.6 and 1.7 differ in the preemptor alone, which only the
+    always, its stateaware leaves; 1.6 to 1.8 differ in the preemptor alone, which only the
     reference engine runs (PREEMPTION_IN_RUN): they keep the fast runs."""
     snap = {"capacity": {"vcore": 100}, "applications": [{"id": "a", "queue": "root.a", "asks": [{"id": "a-0", "resources": {"vcore": 1}}]}]}
     e = build_engine(queues, snap, placement=False)
@@ -230,7 +265,7 @@ def test_a_fast_run_declines_a_release_whose_rules_differ_for_the_input(name, qu
     older = name == "1.5"
     assert (features.OLDER_RELEASE in features.used(e)) == older
     assert features.choose(e, ((engine.SIMPLE, features.ALL - features.REFERENCE_ONLY),)) == ("reference" if older else engine.SIMPLE)
-    assert releases.schedules_as_newest(e.release) == (name in ("1.8", "1.9"))
+    assert releases.schedules_as_newest(e.release) == (name == "1.9")
 
 
 def test_the_notes_name_the_rules_modelled_and_those_not(tmp_path):

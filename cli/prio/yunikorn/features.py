@@ -130,7 +130,7 @@ def used(eng) -> frozenset:
 
 # The release rules (releases.SCHEDULING_FIELDS) only the preemptor reads: it runs inside the
 # reference engine alone (PREEMPTION_IN_RUN), so they never need it of their own.
-_PREEMPTOR_RULES = ("cancels_reservations", "resource_wise_preemption")
+_PREEMPTOR_RULES = ("cancels_reservations", "resource_wise_preemption", "fence_at_projected_max")
 
 
 def older_rules_matter(eng) -> bool:

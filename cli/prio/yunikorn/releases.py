@@ -59,6 +59,10 @@ class Release:
     # v1.8.0: isAskQueueUnderGuaranteed, isVictimQueueOverGuaranteed, FitInActual); before, at
     # every type of the remaining guarantee (StrictlyGreaterThan(Zero, remaining) and the like)
     resource_wise_preemption: bool = True
+    # findPreemptionFenceRoot stops at a queue its usage plus the ask would take past its max
+    # (YUNIKORN-3241, v1.9.0); before, at a queue whose usage equals its own max exactly
+    # (resources.Equals(sq.maxResource, sq.allocatedResource))
+    fence_at_projected_max: bool = True
 
     @cached_property
     def queue_name_re(self) -> re.Pattern:
@@ -81,7 +85,7 @@ _R16 = Release("1.6", "v1.6.3", queue_name=r"[a-zA-Z0-9_:#/@-]{1,64}", queue_nam
                user_name=r"[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?", partition_keys=(), properties=_SIX, quota_delay=None,  # YUNIKORN-2656
                fixed_value_checked=True, stateaware_policy=False, bad_template_refused=True, merge_key_panics=True,  # 2483, 2482
                recovery_error="recovery rule cannot be part of the config, failing placement rule config",
-               cancels_reservations=False, resource_wise_preemption=False)
+               cancels_reservations=False, resource_wise_preemption=False, fence_at_projected_max=False)
 _R15 = replace(_R16, name="1.5", tag="v1.5.2", queue_name=r"[a-zA-Z0-9_-]{1,64}", queue_name_chars="- _",
                queue_name_error="invalid child name {name}, a name must only have alphanumeric characters, - or _, and be no "
                                 "longer than 64 characters",
@@ -92,7 +96,8 @@ _R17 = replace(_R16, name="1.7", tag="v1.7.0")
 # YUNIKORN-656 and 3193 (the partition keys), 3115 (backoff), go.yaml.in/yaml/v3 v3.0.4 (YUNIKORN-3114)
 _R18 = replace(_R17, name="1.8", tag="v1.8.0", partition_keys=(QUOTA_SWITCH, RESOLVER), properties=_SIX + _BACKOFF + (QUOTA_DELAY_18,),
                quota_delay=QUOTA_DELAY_18, merge_key_panics=False, cancels_reservations=True, resource_wise_preemption=True)  # 3092, 3113
-_R19 = replace(_R18, name="1.9", tag="v1.9.0-1", properties=_SIX + _BACKOFF + (QUOTA_DELAY_19,), quota_delay=QUOTA_DELAY_19)  # 3208
+_R19 = replace(_R18, name="1.9", tag="v1.9.0-1", properties=_SIX + _BACKOFF + (QUOTA_DELAY_19,), quota_delay=QUOTA_DELAY_19,  # 3208
+               fence_at_projected_max=True)  # 3241
 RELEASES: dict[str, Release] = {r.name: r for r in (_R15, _R16, _R17, _R18, _R19)}
 NAMES = tuple(RELEASES)
 NEWEST = RELEASES[NAMES[-1]]
@@ -180,7 +185,7 @@ class Scheduling:
 
 
 # The Release fields that hold a scheduling rule (the reference engine reads them).
-SCHEDULING_FIELDS = ("fair_max_share", "cancels_reservations", "resource_wise_preemption", "stateaware_policy")
+SCHEDULING_FIELDS = ("fair_max_share", "cancels_reservations", "resource_wise_preemption", "stateaware_policy", "fence_at_projected_max")
 
 
 def schedules_as_newest(release: Release) -> bool:
@@ -212,7 +217,8 @@ SCHEDULING = (
                _differ("cancels_reservations"), True, "Preemptor.initWorkingState; fixed in v1.8.0"),
     Scheduling("quota preemption", NAMES[:3], True, "YUNIKORN-3193, v1.8.0: none before (its keys do nothing: read_as drops them)"),
     Scheduling("victims that leave a parent below its guarantee (before YUNIKORN-3240)", NAMES[:4], False, "fixed in v1.9.0"),
-    Scheduling("the fence root of a queue at its max (before YUNIKORN-3241)", NAMES[:4], False, "fixed in v1.9.0"),
+    Scheduling("the preemption fence root: a queue whose usage equals its own max, not one the ask would take past its max "
+               "(before YUNIKORN-3241)", _differ("fence_at_projected_max"), True, "Queue.findPreemptionFenceRoot; fixed in v1.9.0"),
     Scheduling("after a config update, inherited properties missing from the queues and the dynamic queues created below them "
                "(before YUNIKORN-3285)", NAMES[:4], False, "updateQueues, fixed in v1.9.0; prio reads a config as at start-up"),
 )
