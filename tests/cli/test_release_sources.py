@@ -53,8 +53,8 @@ def test_the_settings_release_schedules_and_the_option_wins(here):
 
 
 @pytest.mark.parametrize("text,said", [("yunikornVersion: [1]\n", ".prio.yaml:1:18: yunikornVersion: expected one of 1.5"),
-                                       ('yunikornVersion: "1.10"\n', ".prio.yaml:1:18: yunikornVersion: expected one of 1.5, 1.6, 1.7, 1.8, "
-                                                                     "1.9, found '1.10'")])
+                                       ('yunikornVersion: "1.10"\n', (".prio.yaml:1:18: yunikornVersion: expected one of 1.5, 1.6, 1.7, "
+                                                                      "1.8, 1.9, found '1.10'"))])
 def test_a_settings_file_that_does_not_read_is_one_line(here, text, said):
     (here / ".prio.yaml").write_text(text, encoding="utf-8")
     r = run_cli("simulate", "q.yaml", "s.yaml")

@@ -114,7 +114,7 @@ class AnalysisOptions(Options):
 
             from prio.errors import InputError
 
-            m = re.match(r"(.*?):(\d+)(?::(\d+))?: (.*)", str(e), re.S)  # SettingsError says file:line[:col]: message
+            m = re.match(r"(.*?):(\d+)(?::(\d+))?: (.*)", str(e), re.DOTALL)  # SettingsError says file:line[:col]: message
             if m:
                 raise InputError(m[1], m[4], int(m[2]), int(m[3]) if m[3] else None) from None
             where, _, message = str(e).partition(": ")

@@ -9,8 +9,8 @@ know. Pure: no I/O.
 """
 from __future__ import annotations
 
-from prio.yunikorn.reference import preemption_in_run
 from prio.yunikorn import releases
+from prio.yunikorn.reference import preemption_in_run
 
 # Everything the model can hold that a scheduling run depends on.
 OFFSET = "priority-offset"

@@ -86,7 +86,7 @@ class StateAware:
             self.states[st_id] = RUNNING
         return True
 
-    def bind(self, apps: list) -> "StateAware":
+    def bind(self, apps: list) -> StateAware:
         """The run's applications, by id(state), for the timeout's leaves."""
         self._apps = {id(st): st for st in apps if id(st) in self.states}
         return self
