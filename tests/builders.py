@@ -16,6 +16,17 @@ from prio.yunikorn import acl, engine, tree
 UNDER_ROOT = "partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: '*'\n        queues:\n"
 # The smallest config with a leaf: root.a, nothing set.
 QUEUE_A = UNDER_ROOT + "          - name: a\n"
+# Two queues guaranteed 10 vcore each. a uses 1 vcore and half the memory no one guarantees; b
+# uses 6 vcore. From YuniKorn 1.6 (getFairShare) a's share is max(1/10, 50/100 over its fair max) =
+# 0.5 against b's 0.6: a first. 1.5 (CompUsageRatioSeparately over getShares) divides by the
+# guarantee alone, the memory share is the usage itself (50): b first (--yunikorn-version tests).
+FAIR_QUEUES = UNDER_ROOT + ("          - name: a\n            resources: {guaranteed: {vcore: 10}}\n"
+                            "          - name: b\n            resources: {guaranteed: {vcore: 10}}\n")
+FAIR_SNAPSHOT = """capacity: {vcore: 100, memory: 100}
+applications:
+  - {id: app-a, queue: root.a, allocated: {vcore: 1, memory: 50}, asks: [{id: a-0, priority: 0, resources: {vcore: 1}}]}
+  - {id: app-b, queue: root.b, allocated: {vcore: 6}, asks: [{id: b-0, priority: 0, resources: {vcore: 1}}]}
+"""
 
 
 def walkthrough_queues_lowered() -> str:

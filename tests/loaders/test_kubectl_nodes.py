@@ -203,6 +203,22 @@ def test_the_user_comes_from_the_user_info_annotation(info, want, noted):
     assert any("user.info annotation does not decode" in n for n in snap.notes) == noted
 
 
+@pytest.mark.parametrize("info,label,want", [
+    (None, "carol", ("carol", ())),  # no annotation: the label, no groups
+    ("", "carol", ("carol", ())),  # an empty annotation counts as none
+    (None, "", ("nobody", ())),  # an empty label neither
+    ('{"user":"alice","groups":["dev"]}', "carol", ("alice", ("dev",))),  # the annotation wins
+    ("alice", "carol", ("nobody", ())),  # one that does not decode: the default user, the label not looked at
+])
+def test_without_user_info_the_username_label_names_the_user(info, label, want):
+    """GetUserFromPod from v1.5.2 to v1.9.0 (every release prio knows) reads the label
+    yunikorn.apache.org/username where the user.info annotation is absent or empty."""
+    p = pod("p", annotations={shim.USER_INFO: info} if info is not None else None)
+    p["metadata"]["labels"][shim.USER_LABEL] = label
+    snap = kubectl.load_pods("k.json", _doc(listed(p)))
+    assert (snap.apps[0].user, snap.apps[0].groups) == want
+
+
 def test_an_applications_user_is_its_oldest_pods():
     """The shim creates the application from the first pod it sees, with that pod's user."""
     late = pod("late", creationTimestamp="2024-05-01T10:05:00Z", annotations={shim.USER_INFO: '{"user":"bob"}'})

@@ -99,14 +99,41 @@ class AnalysisOptions(Options):
                  *(getattr(self, "priority_classes", None) or ()), self.cacert, os.environ.get("PRIO_YUNIKORN_CACERT")]
         return [n for n in names if n]
 
+    def version_asked(self) -> str | None:
+        """The YuniKorn release asked for, as written: --yunikorn-version (or PRIO_YUNIKORN_VERSION),
+        else `.prio.yaml`'s yunikornVersion (found from the working directory up, as validate
+        finds it), else None. A .prio.yaml that does not read is one line, exit 2."""
+        if self.yunikorn_version is not None:
+            return self.yunikorn_version
+        from prio.lint import settings as settings_mod
+
+        try:
+            return settings_mod.load().yunikorn_version  # none found: the defaults (None)
+        except settings_mod.SettingsError as e:
+            import re
+
+            from prio.errors import InputError
+
+            m = re.match(r"(.*?):(\d+)(?::(\d+))?: (.*)", str(e), re.DOTALL)  # SettingsError says file:line[:col]: message
+            if m:
+                raise InputError(m[1], m[4], int(m[2]), int(m[3]) if m[3] else None) from None
+            where, _, message = str(e).partition(": ")
+            raise InputError(where, message) from None
+
+    def asked_release(self):
+        """The YuniKorn release asked for (version_asked), or None when none is: then the one a
+        snapshot recorded applies, else the newest (prio.cli.common.check_config)."""
+        return None if self.version_asked() is None else self.release()
+
     def release(self):
-        """The YuniKorn release of --yunikorn-version (prio.yunikorn.releases.Release; not given:
-        the newest); one line and exit 2 for one prio does not know."""
+        """The YuniKorn release asked for (version_asked; prio.yunikorn.releases.Release; not
+        given: the newest); one line and exit 2 for one prio does not know."""
         from prio.errors import InputError
 
-        got = releases.get(self.yunikorn_version)
+        asked = self.version_asked()
+        got = releases.get(asked)
         if got is None:
-            raise InputError("--yunikorn-version", f"unknown YuniKorn release {self.yunikorn_version!r} (prio knows {', '.join(releases.NAMES)})")
+            raise InputError("--yunikorn-version", f"unknown YuniKorn release {asked!r} (prio knows {', '.join(releases.NAMES)})")
         return got
 
     def remote(self):
@@ -162,7 +189,7 @@ def read_inputs(o, keep_documents: bool = False, default_sample: str | None = No
         sample = o.sample
         if default_sample and not o.inputs and not sample:
             sample = default_sample
-        inp = load_inputs(o.inputs, sample, o.priority_classes, keep_documents, o.release())
+        inp = load_inputs(o.inputs, sample, o.priority_classes, keep_documents, o.asked_release())
     if o.verbose:
         say_recognised(inp)
     return inp, live

@@ -99,12 +99,13 @@ _REFUSALS_SHOWN = 5  # one note line stays readable; validate lists them all
 def check_config(inp, release=None):
     """The loaders read a queue config and run no lint rules: here the command runs the cheap
     ones (prio.lint.runner.config_errors) for YuniKorn `release` (--yunikorn-version; None: the
-    newest) and, when it would refuse the config, notes it where the loader read it
-    (Inputs.config_note_at). An older release's properties are then read as it reads them, and
-    what prio does not model of its scheduling is noted (for_release). Returns `inp`."""
+    one the snapshot recorded, else the newest) and, when it would refuse the config, notes it
+    where the loader read it (Inputs.config_note_at). An older release's properties are then read
+    as it reads them, and what prio does not model of its scheduling is noted (for_release).
+    Returns `inp`."""
     from prio.yunikorn import releases
 
-    release = release or releases.NEWEST
+    release = _recorded_release(inp, release) or release or releases.NEWEST
     at = inp.config_note_at
     if at is None:
         return for_release(inp, release)
@@ -121,16 +122,40 @@ def check_config(inp, release=None):
     return for_release(inp, release)
 
 
+def _recorded_release(inp, asked):
+    """The release the snapshot recorded (prio snapshot: yunikornVersion), when none is asked
+    for: said in a note when it is not the newest. Asked for another: noted, the asked one wins."""
+    from prio.yunikorn import releases
+
+    snap = inp.snapshot
+    recorded = releases.get(snap.yunikorn_version) if snap is not None and snap.yunikorn_version else None
+    if recorded is None:
+        return None
+    if asked is None:
+        if recorded is not releases.NEWEST:
+            inp.notes.append(f"{snap.source}: judged as YuniKorn {recorded.name}, the release the snapshot recorded "
+                             "(--yunikorn-version says otherwise)")
+        return recorded
+    if asked is not recorded:
+        inp.notes.append(f"{snap.source}: --yunikorn-version {asked.name}, but the snapshot recorded YuniKorn {recorded.name}")
+    return None
+
+
 def for_release(inp, release):
     """`inp` as YuniKorn `release` runs it: the config's properties as that release reads them
     (prio.yunikorn.releases.read_as), and a note naming its scheduling rules prio does not model
     (the engine schedules with the newest's). Nothing for the newest. Returns `inp`."""
     from prio.yunikorn import releases
 
+    inp.release = release
     if release is releases.NEWEST:
         return inp
     if inp.config is not None:
         releases.read_as(inp.config, release)
+    own = releases.modelled(release)
+    if own:
+        inp.notes.append(f"YuniKorn {release.name}: prio schedules with {release.name}'s own rules where it models them, read from "
+                         f"yunikorn-core's code at {release.tag} (no recording to check them against): {'; '.join(own)}")
     missing = releases.unmodelled(release)
     if missing:
         inp.notes.append(f"YuniKorn {release.name}: prio schedules with the rules of {releases.NEWEST.name} where releases differ "

@@ -185,7 +185,7 @@ def _gather(o: Options, arg, lend=None):
     from prio.loaders import restdump
 
     extra = list(o.inputs) + ([lend] if lend is not None else [])
-    return check_config(restdump.gather([arg] + extra, work_from=extra), o.release())
+    return check_config(restdump.gather([arg] + extra, work_from=extra), o.asked_release())
 
 
 def _role(inp, arg) -> str:
@@ -227,7 +227,7 @@ def _side(o: Options, arg, label, inp=None, said=None):
     if inp is None:
         from prio.cli.common import check_config
 
-        inp = check_config(restdump.gather([arg] + list(o.inputs)), o.release())
+        inp = check_config(restdump.gather([arg] + list(o.inputs)), o.asked_release())
     name = "<stdin>" if arg == "-" else arg
     if o.verbose:
         for n, what in inp.recognised:
@@ -264,6 +264,6 @@ def _side(o: Options, arg, label, inp=None, said=None):
         from prio.io import source
         from prio.lint.runner import check_text
 
-        findings = check_text(name, source.read(arg).text, release=o.release()).findings
+        findings = check_text(name, source.read(arg).text, release=inp.release or o.release()).findings
     part = partition_of(inp, eng)  # quota preemption runs only with the partition's quotapreemptionenabled
     return core.side(eng, before, steps, findings, ranges, part is not None and part.quota_preemption_enabled), role

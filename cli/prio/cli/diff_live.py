@@ -53,7 +53,7 @@ def run(r, o, fmt, fail_on=(), side=None) -> int:
     if old == new:
         say(f"prio: note: OLD and NEW are the same argument ({old}): nothing can differ")
     o.release()  # an unknown one ends the run before the server is asked
-    state = live_mod.fetch(r, o.partition, o.verbose, version=o.yunikorn_version, judge=True)
+    state = live_mod.fetch(r, o.partition, o.verbose, version=o.version_asked(), judge=True)
     for note in state.inputs.notes:
         say(f"prio: note: {state.url}: {note}")
     if state.config_text is not None:

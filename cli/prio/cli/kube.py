@@ -117,9 +117,11 @@ def shown_release(o, images) -> dict:
     known = [releases.get(v) for v in shown]
     names = sorted({r.name for r in known if r is not None})
     what = f"the cluster's YuniKorn runs {', '.join(shown)} (its pods' images)"
-    if o.yunikorn_version is not None:
+    asked = o.version_asked()  # the option, or .prio.yaml's yunikornVersion
+    if asked is not None:
         if o.release().name not in names:
-            sys.stderr.write(f"prio: note: --yunikorn-version {printable(o.yunikorn_version)}, but {printable(what)}\n")
+            said = "--yunikorn-version" if o.yunikorn_version is not None else "yunikornVersion"
+            sys.stderr.write(f"prio: note: {said} {printable(asked)}, but {printable(what)}\n")
         return {}
     if len(names) == 1 and None not in known:
         sys.stderr.write(f"prio: note: {printable(what)}: judged as YuniKorn {names[0]} (--yunikorn-version says otherwise)\n")

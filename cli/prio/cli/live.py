@@ -92,7 +92,7 @@ def fetch(r: Remote, partition=None, verbose: bool = False, paths=(), sample=Non
 def load(r: Remote, o):
     """Inputs for explain, simulate and preempt from a running YuniKorn (`o`: the command's options)."""
     o.release()  # an unknown one ends the run before the server is asked
-    return fetch(r, o.partition, o.verbose, o.inputs, o.sample, o.priority_classes, o.yunikorn_version, judge=True).inputs
+    return fetch(r, o.partition, o.verbose, o.inputs, o.sample, o.priority_classes, o.version_asked(), judge=True).inputs
 
 
 def server_release(state, version):

@@ -30,6 +30,10 @@ Options = shared.options(
     Opt("keep_node_names", ("--keep-node-names",), "With --anonymize: nodes keep their names.", type=bool, default=False),
     shared.SHARED["output"].but(help="What to print about the capture: " + help_text("snapshot")),
     "partition", "priority_classes", "verbose", "yunikorn", "header", "cacert", "timeout", "kube", "context", "namespace", "namespace_old",
+    shared.SHARED["yunikorn_version"].but(help="The YuniKorn release the snapshot records (yunikornVersion: what explain, "
+                                               "simulate, preempt and diff then judge it for) and judges its config for. Default: "
+                                               "PRIO_YUNIKORN_VERSION, else .prio.yaml's yunikornVersion, else the one "
+                                               "--yunikorn's REST shape or --kube's images show; none of them: nothing recorded."),
     common=False,
 )
 
@@ -55,6 +59,7 @@ def _snapshot(o: Options, fmt: str) -> int:
 
     if not o.output_file:
         raise InputError("--output-file", "is required: where to write the snapshot (- for stdout)")
+    record = None  # the YuniKorn release the snapshot records (yunikornVersion), when it is known
     if (o.keep_queue_names or o.keep_node_names) and not o.anonymize:  # refused before anything is read
         raise InputError("--keep-queue-names" if o.keep_queue_names else "--keep-node-names", "goes with --anonymize")
     from prio.cli.outfile import refuse_inputs, write_text
@@ -65,21 +70,29 @@ def _snapshot(o: Options, fmt: str) -> int:
     if live is not None or dump:  # a server, or a saved dump of one (read as the server it recorded)
         from prio.cli import live as live_mod
 
+        o.release()  # an unknown one ends the run before the server is asked
         if dump:
             from prio.cli.common import check_config
 
             state = restdump.read(o.inputs[0], o.partition)
-            check_config(state.inputs)
+            check_config(state.inputs, live_mod.server_release(state, o.version_asked()))
         else:
-            state = live_mod.fetch(live, o.partition, o.verbose, o.inputs, None, o.priority_classes)
+            state = live_mod.fetch(live, o.partition, o.verbose, o.inputs, None, o.priority_classes, o.version_asked(), judge=True)
         inp = state.inputs
+        from prio.yunikorn import releases
+
+        if o.version_asked() is not None or releases.from_queue_fields(state.queue_fields) != releases.NAMES:
+            record = inp.release.name  # asked for, or what the server's REST shape shows
         source, raw_apps, nodes, rejected, config_text = state.url, state.raw_apps, state.nodes, state.rejected, state.config_text
     else:
         if not o.inputs:
             raise InputError("nothing to capture", "give --yunikorn URL or input files (REST dumps, kubectl pod lists, a queue config)")
         from prio.cli.common import check_config, say_recognised
 
-        inp = check_config(restdump.gather(list(o.inputs), list(o.priority_classes)))
+        asked = o.asked_release()  # the option, .prio.yaml, or --kube's images (with_cluster)
+        inp = check_config(restdump.gather(list(o.inputs), list(o.priority_classes)), asked)
+        if asked is not None:
+            record = asked.name
         if o.verbose:
             say_recognised(inp)
         if inp.armada:
@@ -98,6 +111,8 @@ def _snapshot(o: Options, fmt: str) -> int:
         rejected = [{"application": r.application, "queue": r.queue, "reason": r.reason} for r in eng.rejected]
     snap = inp.snapshot or Snapshot(source="(no pending work)")
     snap.partition = eng.snapshot.partition or o.partition or "default"
+    if record is not None:  # else what an input snapshot recorded, if anything
+        snap.yunikorn_version = record
     if o.partition:
         snap.partition = o.partition
     if config_text is None:

@@ -10,7 +10,9 @@ errors with their positions; the rules themselves live here, once.
 - Queue (`GetQueueNameFromPod`): label `yunikorn.apache.org/queue`, annotation
   `yunikorn.apache.org/queue`, label `queue`, as written (the core's placement rules read it).
 - User (`GetUserFromPod`): the `yunikorn.apache.org/user.info` annotation decoded as Go's
-  `encoding/json` decodes it into `{user, groups}`.
+  `encoding/json` decodes it into `{user, groups}`; where it is absent or empty, the label
+  `yunikorn.apache.org/username` (no groups), which every release prio knows reads, 1.5 to 1.9.0
+  (the shim after v1.9.0 no longer does: YUNIKORN-3311).
 - Preemption flags (`Task.isPreemptSelfAllowed`, `isPreemptOtherAllowed`), the placeholder
   flag (`strconv.ParseBool`), the DaemonSet pod's required node (`CreateTagsForTask`).
 """
@@ -24,6 +26,7 @@ APP_ID_SOURCES = (("label", "yunikorn.apache.org/app-id"), ("annotation", "yunik
                   ("label", "applicationId"), ("label", "spark-app-selector"))
 QUEUE_SOURCES = (("label", "yunikorn.apache.org/queue"), ("annotation", "yunikorn.apache.org/queue"), ("label", "queue"))
 USER_INFO = "yunikorn.apache.org/user.info"
+USER_LABEL = "yunikorn.apache.org/username"  # constants.DefaultUserLabel (conf UserLabelKey: no ConfigMap key sets it)
 DEFAULT_USER = "nobody"  # constants.DefaultUser
 UNIQUE_SUFFIX = "-uniqueautogen"
 ALLOW_PREEMPTION = "yunikorn.apache.org/allow-preemption"
@@ -134,6 +137,20 @@ def user_info(value) -> tuple[str, tuple, bool]:
             return DEFAULT_USER, (), False
         groups = tuple("" if g is None else g for g in groups)  # a null element decodes to ""
     return user or DEFAULT_USER, groups or (), True
+
+
+def user_of(annotations: dict, labels: dict) -> tuple[str, tuple, bool]:
+    """(user, groups, decoded) as GetUserFromPod gives them (v1.5.2 to v1.9.0): the user.info
+    annotation when it is set (user_info: one that does not decode is the default user, the
+    label is not looked at), else the username label's value when not empty, else the default
+    user."""
+    value = annotations.get(USER_INFO)
+    if isinstance(value, str) and value != "":
+        return user_info(value)
+    label = labels.get(USER_LABEL)
+    if isinstance(label, str) and label != "":
+        return label, (), True
+    return DEFAULT_USER, (), True
 
 
 def parse_bool(value) -> bool | None:

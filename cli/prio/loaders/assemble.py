@@ -56,7 +56,7 @@ def build(inp, partition: str | None = None, engine: str | None = None) -> Engin
         root = rest.build_tree(inp.rest_queues)
     else:
         root = empty_root()  # queues only from the snapshot: all dynamic
-    eng = Engine(root, snap, rules, engine or "auto", conf)
+    eng = Engine(root, snap, rules, engine or "auto", conf, inp.release)
     if inp.config is not None and others_conf:
         _note_other_partitions(inp, eng, others_conf)
     return eng

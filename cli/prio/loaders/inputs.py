@@ -46,6 +46,9 @@ class Inputs:
     # the config's own text where it came embedded (a ConfigMap's queues.yaml as written; "" for
     # one only its parsed data gives, as Helm values'): None for a config file
     config_text: str | None = None
+    # the YuniKorn release the run schedules for (prio.yunikorn.releases.Release; None: the
+    # newest), set by the command (prio.cli.common.for_release), read by assemble.build
+    release: object = None
 
 
 _WHAT = {"config": "a queue config", "configmap": "a ConfigMap", "configmap-list": "ConfigMaps",

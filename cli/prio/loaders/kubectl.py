@@ -441,7 +441,7 @@ def _pod(r, pod: dict, path, order: int, ctx: _Context, line: int | None) -> Pod
     created = parse_time(ct)
     if ct is not None and created is None:
         r.fail(path + ("metadata", "creationTimestamp"), f"creationTimestamp {ct!r} is not an RFC 3339 time")
-    user, groups, decoded = shim.user_info(annotations.get(shim.USER_INFO))
+    user, groups, decoded = shim.user_of(annotations, labels)
     if not decoded:
         ctx.counts["bad_user"].add(who)
     cls = ctx.cat.get(spec.get("priorityClassName")) if isinstance(spec.get("priorityClassName"), str) else None

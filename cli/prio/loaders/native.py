@@ -15,7 +15,7 @@ from prio.yunikorn import resources
 from prio.yunikorn.nodes import unschedulable_note
 from prio.yunikorn.snapshot import DEFAULT_SUBMIT_NS, SECOND_NS, Allocation, App, Ask, Node, Snapshot, TaskGroup
 
-TOP = ("partition", "capacity", "priorityClasses", "applications", "nodes", "horizon")
+TOP = ("partition", "capacity", "priorityClasses", "applications", "nodes", "horizon", "yunikornVersion")
 APP = ("id", "queue", "submitTime", "allocated", "asks", "state", "user", "groups", "allocations", "rejectedMessage", "tags",
        "taskGroups", "gangSchedulingStyle", "placeholderTimeoutInSeconds")
 ASK = ("id", "priority", "priorityClassName", "resources", "createTime", "count", "preemptionPolicy", "originator",
@@ -73,6 +73,8 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
     snap.priority_classes = priority_classes(r, data.get("priorityClasses"), ("priorityClasses",)) + list(extra_classes)
     if data.get("horizon") is not None:
         snap.horizon = _horizon(r, data["horizon"])
+    if data.get("yunikornVersion") is not None:
+        snap.yunikorn_version = _release(r, doc, data["yunikornVersion"])
     if data.get("nodes") is not None:
         snap.nodes = nodes(r, data["nodes"])
         said = unschedulable_note(snap.nodes)
@@ -344,6 +346,17 @@ def _task_fields(r: Reader, path, k: dict) -> tuple:
         out.append(v)
     return (_flag(r, path + ("originator",), k.get("originator"), False), out[0],
             _flag(r, path + ("placeholder",), k.get("placeholder"), False), out[1])
+
+
+def _release(r: Reader, doc, value) -> str:
+    """The snapshot's `yunikornVersion`: a YuniKorn release prio knows (1.6, 1.6.3), as its minor."""
+    from prio.yunikorn import releases
+
+    raw = doc.raw(("yunikornVersion",)) if not isinstance(value, (dict, list)) else None  # as written: 1.10 is not 1.1
+    got = releases.get(raw) if raw else None
+    if got is None:
+        r.fail(("yunikornVersion",), f"yunikornVersion: expected one of {', '.join(releases.NAMES)}, found {raw or value!r}")
+    return got.name
 
 
 def _horizon(r: Reader, value) -> float:

@@ -91,6 +91,8 @@ def snapshot_doc(snap, names: Names, raw_apps=None, nodes=None, placed=None) -> 
     raw_apps = raw_apps or {}
     placed = placed or {}
     out: dict = {"partition": snap.partition or "default"}
+    if snap.yunikorn_version:
+        out["yunikornVersion"] = snap.yunikorn_version
     if snap.capacity:
         out["capacity"] = resources(snap.capacity)
     if nodes:

@@ -118,13 +118,15 @@ class Engine(TieWalk, ClusterWalk, Model):
     tests/yunikorn/test_differential.py holds every step, tie note and leftover to the
     reference's."""
 
-    def __init__(self, root: QNode, snapshot: Snapshot, rules=None, choice: str = "auto", partition=None):
+    def __init__(self, root: QNode, snapshot: Snapshot, rules=None, choice: str = "auto", partition=None, release=None):
         """`rules`: the partition's placement rules (a list, possibly empty), or None when the
-        queues the snapshot names are taken as given (no config). `choice`: one of ENGINES."""
+        queues the snapshot names are taken as given (no config). `choice`: one of ENGINES.
+        `release`: the YuniKorn release whose scheduling rules apply (releases.Release; None:
+        the newest)."""
         if choice not in ENGINES:
             raise ValueError(f"engine {choice!r}: one of {', '.join(ENGINES)}")
         self.choice = choice
-        super().__init__(root, snapshot, rules, partition)
+        super().__init__(root, snapshot, rules, partition, release)
         self._heaps_ready = False  # built on the first step: explain never needs them
         self._tie_orders = ParkedGroups()  # each parent's tie group order, kept between steps
         self._misaligned: set = set()  # ids of parents sorted every step, no heap (see sorted_children)

@@ -9,6 +9,7 @@ from typing import NamedTuple
 from prio.yunikorn import properties as P
 from prio.yunikorn.engine import Engine, MIN
 from prio.yunikorn.reasons import NOT_REACHED
+from prio.yunikorn.reference import guarantee_shares
 from prio.yunikorn.reference import priority_value_by_policy as report
 from prio.yunikorn.resources import strictly_greater
 from prio.yunikorn.tree import QNode
@@ -48,7 +49,12 @@ def pending_counts(eng: Engine) -> dict:
     return counts
 
 
-def queue_notes(q: QNode) -> list[str]:
+def _stateaware(q: QNode, release) -> bool:
+    """A leaf that sorts stateaware in `release` (before 1.6: a policy of its own, stateaware.py)."""
+    return release is not None and release.stateaware_policy and q.leaf and q.props.get(P.SORT_POLICY) == "stateaware"
+
+
+def queue_notes(q: QNode, release=None) -> list[str]:
     notes = list(q.notes)
     if q.offset_problem:
         notes.append(f"priority.offset {q.own.get(P.PRIORITY_OFFSET)!r} ignored: {q.offset_problem}")
@@ -56,7 +62,7 @@ def queue_notes(q: QNode) -> list[str]:
     if pol is not None and P.priority_policy(pol)[1]:
         notes.append(P.priority_policy(pol)[1])
     sp = q.props.get(P.SORT_POLICY)
-    if sp is not None and P.sort_policy(sp)[1]:
+    if sp is not None and P.sort_policy(sp)[1] and not _stateaware(q, release):
         notes.append(f"application.sort.policy: {P.sort_policy(sp)[1]}")
     spr = q.props.get(P.SORT_PRIORITY)
     if spr is not None and P.sort_priority(spr)[1]:
@@ -89,8 +95,8 @@ def queue_rows(eng: Engine, subtree: str | None = None) -> list[QueueRow]:
     rows = []
     for q in start.walk():
         rows.append(QueueRow(q.path, q.depth, None if q.reported == MIN else q.reported, q.offset, q.fenced,
-                             q.sort_priority, "fair" if not q.leaf else q.sort_policy, counts.get(q.path, 0),
-                             q.leaf, q.dynamic, queue_notes(q)))
+                             q.sort_priority, "fair" if not q.leaf else "stateaware" if _stateaware(q, eng.release) else q.sort_policy,
+                             counts.get(q.path, 0), q.leaf, q.dynamic, queue_notes(q, eng.release)))
     return rows
 
 
@@ -185,7 +191,7 @@ def why(eng: Engine, path: str) -> list[str]:
         if total != rep:
             lines.append(f"{total} is outside int32, so it saturates at {rep}" + (" (which YuniKorn reads as 'nothing pending')" if rep == MIN else ""))
         lines.append(f"{name} reports {show_priority(rep)}")
-    for n in queue_notes(q):
+    for n in queue_notes(q, eng.release):
         lines.append(f"note: {n}")
     if q.parent is not None and q.parent.parent is not None and q.parent.fenced:
         lines.append(f"its parent {q.parent.path} is fenced: outside that subtree only the parent's offset counts")
@@ -436,11 +442,17 @@ def _node_blocker(eng: Engine, st, a, facts: dict) -> str:
     return f"{a.id} finds no node then ({words}): YuniKorn tries the next ask instead."
 
 
+def _shares(shares: tuple) -> str:
+    """A queue's usage shares as YuniKorn before 1.6 compares them (reference.guarantee_shares)."""
+    return "(" + ", ".join(f"{x:.6g}" for x in reversed(shares)) + ")" if shares else "0"
+
+
 def _why_siblings(eng: Engine, parent: QNode, first: QNode, second: QNode, facts: dict | None = None) -> list[str]:
     """Which step of the queue comparator at `parent` puts `first` before `second`."""
     facts = {} if facts is None else facts
     p1, p2 = first.reported, second.reported
-    s1, s2 = eng.share(first), eng.share(second)
+    by_guarantee = not eng.release.fair_max_share  # before 1.6: usage over guarantee type by type
+    s1, s2 = (guarantee_shares(first), guarantee_shares(second)) if by_guarantee else (eng.share(first), eng.share(second))
     out = [f"  their paths part at {parent.path}, where {first.name} sorts before {second.name}:"]
     if eng.beyond_insertion(parent) and not eng.misaligned(parent):
         out.append(f"  ({parent.path} has more than 20 children and pending compared over several resource types: YuniKorn's "
@@ -450,9 +462,12 @@ def _why_siblings(eng: Engine, parent: QNode, first: QNode, second: QNode, facts
         out.append(f"  (the children of {parent.path} differ in fair max: YuniKorn's sort divides usage by the fair max at a "
                    "position, not the queue's own, so the fair shares below, each against its own fair max, may not decide)")
     prio_txt = f"priority {show_priority(p1)} against {show_priority(p2)}"
-    share_txt = f"fair share {s1:.6g} against {s2:.6g} (allocated over guaranteed, else over the max)"
+    share_txt = f"fair share {s1:.6g} against {s2:.6g} (allocated over guaranteed, else over the max)" if not by_guarantee else \
+        (f"fair share {_shares(s1)} against {_shares(s2)} (YuniKorn {eng.release.name}: allocated over guaranteed per resource type, "
+         "the usage itself where none is guaranteed, compared largest first)")
     prio_vals = {first.path: None if p1 == MIN else p1, second.path: None if p2 == MIN else p2}
-    share_vals = {first.path: s1, second.path: s2}
+    share_vals = {first.path: list(s1[::-1]) if by_guarantee else s1, second.path: list(s2[::-1]) if by_guarantee else s2}
+    said = _shares(s1) if by_guarantee else f"{s1:.6g}"  # first's share as the lines below say it
     facts.update(partsAt=parent.path, rule="priority", values=prio_vals)
     if parent.sort_priority and p1 != p2:
         why = f"higher priority first: {prio_txt}"
@@ -463,14 +478,14 @@ def _why_siblings(eng: Engine, parent: QNode, first: QNode, second: QNode, facts
         facts.update(rule="fairShare", values=share_vals)
         why = f"equal priority ({show_priority(p1)}), then the lower fair share first: {share_txt}"
     elif p1 != p2:
-        why = f"equal fair share ({s1:.6g}), then the higher priority first: {prio_txt}"
+        why = f"equal fair share ({said}), then the higher priority first: {prio_txt}"
     elif strictly_greater(first.pending, second.pending):
         facts.update(rule="pendingResources", values={first.path: dict(first.pending), second.path: dict(second.pending)})
-        why = (f"equal priority ({show_priority(p1)}) and fair share ({s1:.6g}); then pending resources: {first.name} wants at least "
+        why = (f"equal priority ({show_priority(p1)}) and fair share ({said}); then pending resources: {first.name} wants at least "
                f"as much of everything and more of something ({_res(first.pending)} against {_res(second.pending)})")
     else:
         facts.update(rule="name", values={first.path: first.name, second.path: second.name}, tie=True)
-        why = (f"equal priority ({show_priority(p1)}), fair share ({s1:.6g}) and no pending-resource dominance "
+        why = (f"equal priority ({show_priority(p1)}), fair share ({said}) and no pending-resource dominance "
                f"({_res(first.pending)} against {_res(second.pending)}): YuniKorn leaves this to chance, prio takes the name")
     out.append(f"  {why}.")
     out += [f"  ({q.name} is fenced and reports only its offset, {q.offset})" for q in (first, second) if q.fenced and q.reported != MIN]

@@ -9,6 +9,7 @@ know. Pure: no I/O.
 """
 from __future__ import annotations
 
+from prio.yunikorn import releases
 from prio.yunikorn.reference import preemption_in_run
 
 # Everything the model can hold that a scheduling run depends on.
@@ -46,18 +47,23 @@ REQUIRED_NODE = "required-node"
 USER_LIMITS = "user-group-limits"
 PREEMPTION_IN_RUN = "preemption-in-the-run"
 GANGS = "gang-applications"  # task groups, placeholders, replacement, timeouts (gangs.py)
+# --yunikorn-version names a release whose scheduling rules prio models and that differ from the
+# newest's where this input can tell (older_rules_matter): the reference engine reads the
+# release's rules, the fast runs know the newest's only
+OLDER_RELEASE = "older-release-scheduling"
 
 # Every feature above; a new one joins here and in used(), and no fast run's SUPPORTS names it
 # until that run is taught it (tests/yunikorn/test_features.py fails until someone decides).
 ALL = frozenset({OFFSET, FENCE, FAIR_SORT, PRIORITY_SORT_OFF, CAPACITY, QUEUE_MAX, MAXAPPS, GUARANTEED, STOPPED,
                  REST_USAGE, FAIR_MAX_MISALIGNED, SIBLINGS_OVER_20, RUNNING, TYPES, OTHER_TYPES, PARTIAL_ASKS,
                  NOT_POSITIVE_ASKS, NEGATIVE_USAGE, ZERO_FAIR_MAX, NODES, UNSCHEDULABLE_NODES, PREDICATES, REQUIRED_NODE,
-                 USER_LIMITS, PREEMPTION_IN_RUN, GANGS})
+                 USER_LIMITS, PREEMPTION_IN_RUN, GANGS, OLDER_RELEASE})
 
 
 # What only the reference engine schedules: YuniKorn's preemption inside the run, asks with a
-# required node, gangs, and negative usage (no input gives it: see NEGATIVE_USAGE).
-REFERENCE_ONLY = frozenset({PREEMPTION_IN_RUN, REQUIRED_NODE, GANGS, NEGATIVE_USAGE})
+# required node, gangs, an older release's scheduling rules, and negative usage (no input gives
+# it: see NEGATIVE_USAGE).
+REFERENCE_ONLY = frozenset({PREEMPTION_IN_RUN, REQUIRED_NODE, GANGS, OLDER_RELEASE, NEGATIVE_USAGE})
 
 
 def used(eng) -> frozenset:
@@ -91,6 +97,8 @@ def used(eng) -> frozenset:
         out.add(PREEMPTION_IN_RUN)
     if eng.gangs:
         out.add(GANGS)
+    if older_rules_matter(eng):
+        out.add(OLDER_RELEASE)
     for q in eng.root.walk():
         if q.offset and not q.fenced:
             out.add(OFFSET)
@@ -119,6 +127,27 @@ def used(eng) -> frozenset:
         if any(v < 0 for v in q.allocated.values()):
             out.add(NEGATIVE_USAGE)
     return frozenset(out)
+
+
+# The release rules (releases.SCHEDULING_FIELDS) only the preemptor reads: it runs inside the
+# reference engine alone (PREEMPTION_IN_RUN), so they never need it of their own.
+_PREEMPTOR_RULES = ("cancels_reservations", "resource_wise_preemption", "fence_at_projected_max")
+
+
+def older_rules_matter(eng) -> bool:
+    """Whether the engine's release schedules this input otherwise than the newest could: its
+    queue sort differs (every input with queues to sort), or it has stateaware leaves."""
+    r, new = eng.release, releases.NEWEST
+    if releases.schedules_as_newest(r):
+        return False
+    assert set(releases.SCHEDULING_FIELDS) == {"fair_max_share", "stateaware_policy", *_PREEMPTOR_RULES}  # a new rule: decide here
+    if r.fair_max_share != new.fair_max_share:
+        return True
+    if r.stateaware_policy != new.stateaware_policy:
+        from prio.yunikorn.stateaware import leaves_of
+
+        return bool(leaves_of(eng.root))
+    return False
 
 
 def choose(eng, engines) -> str:

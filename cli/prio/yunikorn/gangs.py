@@ -265,7 +265,7 @@ class GangRun:
                         if got is not None:
                             return got
                 return None
-            for c in sort_queues(q):
+            for c in sort_queues(q, release=self.run.release):
                 got = walk(c)
                 if got is not None:
                     return got

@@ -34,6 +34,7 @@ from prio.yunikorn.nodes import Cluster
 from prio.errors import InputError
 from prio.yunikorn import acl, gangs
 from prio.yunikorn.placement import RECOVERY_QUEUE, Rejected, place
+from prio.yunikorn.releases import NEWEST
 from prio.yunikorn.reference import (considered_groups, fair_max_misaligned, fair_share, headroom_misfit,
                                      maxapplications_reached, path_to_root, priority_value_by_policy)
 from prio.yunikorn.snapshot import Allocation, Snapshot
@@ -90,10 +91,13 @@ class Model:
     share, usage ratio, headroom misfit, maxapplications, which parents the heaps cannot order);
     and the asks set aside so far (leftovers)."""
 
-    def __init__(self, root: QNode, snapshot: Snapshot, rules=None, partition=None):
+    def __init__(self, root: QNode, snapshot: Snapshot, rules=None, partition=None, release=None):
         """`rules`: the partition's placement rules (a list, possibly empty), or None when the
         queues the snapshot names are taken as given (no config). `partition`: the partition's
-        config (config.Partition: node sort policy, user and group limits), when there is one."""
+        config (config.Partition: node sort policy, user and group limits), when there is one.
+        `release`: the YuniKorn release whose scheduling rules apply (releases.Release; None:
+        the newest)."""
+        self.release = release or NEWEST
         self.root = root
         self.snapshot = snapshot
         self.rejected: list[Rejected] = []
@@ -296,7 +300,7 @@ class Model:
     # such parents are sorted again at every step (reference.sort_queues, walkties.sort_queues_by_key).
 
     def misaligned(self, p: QNode) -> bool:
-        return fair_max_misaligned(p)
+        return fair_max_misaligned(p, self.release)
 
     def beyond_insertion(self, p: QNode) -> bool:
         """Whether p's order can depend on SliceStable's merges: more than 20 children (an upper

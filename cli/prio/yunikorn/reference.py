@@ -26,7 +26,7 @@ from prio.yunikorn.maxtracker import MaxTracker
 from prio.yunikorn.nodes import fit_in_score
 from prio.yunikorn.priorities import change
 from prio.yunikorn.quantity import show_quantity
-from prio.yunikorn.resources import fit_in, strictly_greater, strictly_positive
+from prio.yunikorn.resources import compare_shares, fit_in, strictly_greater, strictly_positive
 from prio.yunikorn.step import Step, TieNote, run_steps, take_ask
 from prio.yunikorn.ugm import DEFAULT_USER, user_groups
 
@@ -102,15 +102,41 @@ def queue_candidates(p) -> list:
     return [c for c in sorted(p.children, key=lambda c: c.name) if not c.stopped and strictly_positive(c.pending)]
 
 
-def sort_queues(p, candidates: list | None = None, aligned: bool = False) -> list:
+def guarantee_shares(q) -> tuple:
+    """What YuniKorn before 1.6 (v1.5.2: CompUsageRatioSeparately over getShares) compares of a
+    queue in the fair queue sort: its usage over its guarantee per resource type (the usage
+    itself where a type is not guaranteed, or guaranteed as 0; a type with no usage a 0), in
+    ascending order as getShares gives them, for resources.compare_shares. The zeros that sort
+    first are dropped (compareShares skips them): two queues tie exactly when these are equal."""
+    g = q.guaranteed or {}
+    out = sorted(((a / g[k]) if g.get(k) else float(a)) for k, a in q.allocated.items())
+    i = 0
+    while i < len(out) and out[i] == 0:
+        i += 1
+    return tuple(out[i:])
+
+
+def queue_share(q, release=None, fairmax: dict | None = None):
+    """What the fair queue sort of `release` (None: the newest) compares of queue q: fair_share,
+    or before 1.6 guarantee_shares (Release.fair_max_share). Equal values tie."""
+    if release is not None and not release.fair_max_share:
+        return guarantee_shares(q)
+    return fair_share(q, fairmax)
+
+
+def sort_queues(p, candidates: list | None = None, aligned: bool = False, release=None) -> list:
     """Queue.sortQueues with sortQueuesByPriorityAndFairness (priority sorting on) or
     sortQueuesByFairnessAndPriority (off): Go's sort.SliceStable over all the candidates at
     once (gosort.slice_stable: insertion sort on blocks of 20, then symmetric merges), with
     YuniKorn's comparator: priority, fair share, then pending strictly greater. YuniKorn keeps
     the fair max of each position fixed while the sort moves the queues, so a queue is compared
     with the fair max of the queue first at its position; `aligned` gives each queue its own
-    (the documented order). `candidates`: another input order (default: queue_candidates)."""
+    (the documented order). `candidates`: another input order (default: queue_candidates).
+    `release` (None: the newest): before 1.6 the share is guarantee_shares, no fair max
+    (Release.fair_max_share)."""
     cands = list(queue_candidates(p) if candidates is None else candidates)
+    if release is not None and not release.fair_max_share:
+        return _sort_queues_by_guarantee(p, cands)
     fms = [c.fairmax for c in cands]
     prio_first = p.sort_priority
     shares: dict = {}  # a queue's share against a fair max does not change during the sort
@@ -136,10 +162,33 @@ def sort_queues(p, candidates: list | None = None, aligned: bool = False) -> lis
     return slice_stable(cands, less)
 
 
-def fair_max_misaligned(p) -> bool:
+def _sort_queues_by_guarantee(p, cands: list) -> list:
+    """sort_queues as v1.5.2 sorts (sortQueuesByPriorityAndFairness, ...FairnessAndPriority):
+    the share compared is guarantee_shares, no fair max, so a queue's place does not matter."""
+    prio_first = p.sort_priority
+    shares = {id(c): guarantee_shares(c) for c in cands}
+
+    def less(items, i, j):
+        l, r = items[i], items[j]
+        if prio_first and l.reported != r.reported:
+            return l.reported > r.reported
+        comp = compare_shares(shares[id(l)], shares[id(r)])  # resources.compare_shares
+        if comp:
+            return comp < 0
+        if l.reported != r.reported:
+            return l.reported > r.reported
+        return strictly_greater(l.pending, r.pending)
+
+    return slice_stable(cands, less)
+
+
+def fair_max_misaligned(p, release=None) -> bool:
     """Whether p's children differ in fair max: then sort_queues' positional fair max can give
     another order than the documented one (YUNIKORN's sortQueuesByPriorityAndFairness indexes
-    fairMaxResources by position), and the input order (Go's map order) matters beyond ties."""
+    fairMaxResources by position), and the input order (Go's map order) matters beyond ties.
+    Never before 1.6 (`release`: no fair max in the sort)."""
+    if release is not None and not release.fair_max_share:
+        return False
     if p.leaf or len(p.children) < 2:
         return False
     first = p.children[0].fairmax
@@ -247,6 +296,7 @@ class ReferenceRun:
 
     def __init__(self, eng):
         self.eng = eng
+        self.release = eng.release  # the YuniKorn release whose rules apply (releases.Release)
         self.n_types = eng.n_types
         self.steps_done = eng.steps_done
         self.order = {id(st): sorted_requests(st) for st in eng.apps}
@@ -273,6 +323,14 @@ class ReferenceRun:
         for st in eng.apps:
             st.prio = ask_max_priority(st)
         self._init_app_order()
+        # the stateaware leaves' application states (stateaware.py), before 1.6 only
+        self.stateaware = None
+        if self.release.stateaware_policy:
+            from prio.yunikorn import stateaware
+
+            leaves = stateaware.leaves_of(eng.root)
+            if leaves:
+                self.stateaware = stateaware.StateAware(leaves, eng.apps).bind(eng.apps)
         self.gangs = None  # gang applications' hooks (gangs.GangRun), when the input has any
         if eng.gangs:  # (the model hands the hooks over: gangs.py builds on this module)
             self.gangs = eng.gang_hooks(self)
@@ -308,6 +366,8 @@ class ReferenceRun:
             if got is None:
                 got = self._try_queue(self.eng.root, ties, notes)
             if got is None:
+                if self.stateaware is not None and self.stateaware.times_out():
+                    continue  # a Starting application held its queue's next one back: its timeout fired
                 if self._idle() and self._time_passes():
                     continue  # a quiet cycle: asks that tried preemption may try again
                 if gang is not None and (gang.react() or gang.idle()):
@@ -358,11 +418,11 @@ class ReferenceRun:
             return None
         if q.leaf:
             return self._try_leaf(q, ties)
-        order = sort_queues(q)
+        order = sort_queues(q, release=self.release)
         for c in order:
             got = self._try_queue(c, ties, notes)
             if got is not None:
-                if fair_max_misaligned(q):
+                if fair_max_misaligned(q, self.release):
                     self._map_order_note(q, c, order, ties, notes)
                 else:
                     self._queue_tie(q, c, order, ties)
@@ -374,8 +434,11 @@ class ReferenceRun:
         order = self.app_order[id(leaf)]
         if CHECK_CACHES:
             assert [e[3] for e in order] == sort_applications(leaf, self.n_types), leaf.path
+        offered = self.stateaware.candidates(leaf) if self.stateaware is not None else None
         for e in order:
             st = e[3]
+            if offered is not None and id(st) not in offered:
+                continue  # stateaware: not a candidate now (an Accepted one behind a Starting one)
             got = self._try_app(st)
             if got is not None:
                 self._app_tie(st, order, ties)
@@ -617,7 +680,7 @@ class ReferenceRun:
                 if got is not None:
                     return got
             return None
-        for c in sort_queues(q):
+        for c in sort_queues(q, release=self.release):
             got = self._try_reserved_queue(c, holding)
             if got is not None:
                 return got
@@ -756,6 +819,7 @@ class ReferenceRun:
         w.judge = self.cluster.judge  # the same nodes in the same order: the predicates' verdicts shared
         w.predicate_plugin = False  # no resource manager plugin answers predicate checks here
         w.tie_by_application = True  # map-order ties by application id, then allocation key
+        w.release = eng.release
         return w
 
     def _preempted(self, st, i: int, node, victims) -> None:
@@ -894,7 +958,7 @@ class ReferenceRun:
 
     # -- the tie notes: choices Go's map order could have made otherwise
     def _queue_tie(self, p, c, order: list, ties: list) -> None:
-        note = queue_tie_note(c, order)
+        note = queue_tie_note(c, order, self.release)
         if note is not None:
             ties.append(note)
 
@@ -966,6 +1030,8 @@ class ReferenceRun:
                     self._kept_world.add(run)
         if self.ugm is not None:
             self.ugm.add(st.app_id, leaf.path, user_of(st), groups_of(st), ask.resources)
+        if self.stateaware is not None:
+            self.stateaware.allocated(st)
         if CHECK_CACHES:
             assert now == ask_max_priority(st), st.app_id  # its asks are in priority order
         old_prio, st.prio = st.prio, now
@@ -1186,13 +1252,14 @@ def _only_unschedulable(cluster, res: dict, cordoned: list) -> str:
     return out
 
 
-def queue_tie_note(c, order: list):
+def queue_tie_note(c, order: list, release=None):
     """The tie note of taking queue c from `order` (its parent's sorted candidates): siblings
     equal to c on priority and fair share that pending dominance does not order against c
     either way (their order came from the input, Go's map order), with something left to
-    place, in sorted order: up to four named, and whether there were more. None: no tie."""
-    key = (c.reported, fair_share(c))
-    tied = [x for x in order if x is not c and x.live > 0 and (x.reported, fair_share(x)) == key
+    place, in sorted order: up to four named, and whether there were more. None: no tie.
+    `release`: whose share the sort compares (queue_share)."""
+    key = (c.reported, queue_share(c, release))
+    tied = [x for x in order if x is not c and x.live > 0 and (x.reported, queue_share(x, release)) == key
             and incomparable(c.pending, x.pending)]
     if not tied:
         return None
@@ -1248,12 +1315,21 @@ def considered_groups(eng):
     its priority (ask_max_priority)."""
     stack = [eng.root]
     n_types = eng.n_types
+    offered = None  # before 1.6, stateaware leaves offer some applications only (stateaware.py)
+    if eng.release.stateaware_policy:
+        from prio.yunikorn import stateaware
+
+        leaves = stateaware.leaves_of(eng.root)
+        offered = stateaware.StateAware(leaves, eng.apps) if leaves else None
     while stack:
         q = stack.pop()
         if q.leaf:
             apps = sorted((st for st in q.apps if strictly_positive(st.pending)), key=lambda st: st.app_id)
+            ids = offered.candidates(q) if offered is not None else None
+            if ids is not None:
+                apps = [st for st in apps if id(st) in ids]
             for st in sorted(apps, key=lambda st: app_sort_key(st, n_types, st.prio)):
                 alloc = st.alloc
                 yield st, [a for i, a in enumerate(st.asks) if not alloc[i]] if any(alloc) else st.asks[:]
         else:
-            stack.extend(reversed(sort_queues(q)))
+            stack.extend(reversed(sort_queues(q, release=eng.release)))

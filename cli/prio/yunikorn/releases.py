@@ -45,6 +45,24 @@ class Release:
     bad_template_refused: bool  # a child template that does not parse refuses the config (else: dropped)
     merge_key_panics: bool  # a << merge into a mapping with a non-scalar key panics its YAML library
     recovery_error: str  # what building a placement rule named recovery says
+    # The scheduling rules that differ (SCHEDULING names them; the reference engine reads these,
+    # a fast run declines a release whose rules differ from the newest's: features.OLDER_RELEASE).
+    # The fair queue sort's share: getFairShare's one number, over guaranteed else the fair max
+    # (YUNIKORN-2678, v1.6.0); before, CompUsageRatioSeparately over the guarantee alone (getShares
+    # per type, the usage itself where none is guaranteed, compared largest first)
+    fair_max_share: bool = True
+    # initWorkingState cancels a lower-priority reservation (not a required node's, not one that
+    # preempted) to free its node for the preemptor (YUNIKORN-3092, v1.8.0); before, a node
+    # reserved for another ask is never a candidate
+    cancels_reservations: bool = True
+    # the guarantee checks of preemption look at the ask's resource types only (YUNIKORN-3113,
+    # v1.8.0: isAskQueueUnderGuaranteed, isVictimQueueOverGuaranteed, FitInActual); before, at
+    # every type of the remaining guarantee (StrictlyGreaterThan(Zero, remaining) and the like)
+    resource_wise_preemption: bool = True
+    # findPreemptionFenceRoot stops at a queue its usage plus the ask would take past its max
+    # (YUNIKORN-3241, v1.9.0); before, at a queue whose usage equals its own max exactly
+    # (resources.Equals(sq.maxResource, sq.allocatedResource))
+    fence_at_projected_max: bool = True
 
     @cached_property
     def queue_name_re(self) -> re.Pattern:
@@ -66,17 +84,20 @@ _R16 = Release("1.6", "v1.6.3", queue_name=r"[a-zA-Z0-9_:#/@-]{1,64}", queue_nam
                                 "'-', '_', '#', '@', '/', ':' allowed",
                user_name=r"[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?", partition_keys=(), properties=_SIX, quota_delay=None,  # YUNIKORN-2656
                fixed_value_checked=True, stateaware_policy=False, bad_template_refused=True, merge_key_panics=True,  # 2483, 2482
-               recovery_error="recovery rule cannot be part of the config, failing placement rule config")
+               recovery_error="recovery rule cannot be part of the config, failing placement rule config",
+               cancels_reservations=False, resource_wise_preemption=False, fence_at_projected_max=False)
 _R15 = replace(_R16, name="1.5", tag="v1.5.2", queue_name=r"[a-zA-Z0-9_-]{1,64}", queue_name_chars="- _",
                queue_name_error="invalid child name {name}, a name must only have alphanumeric characters, - or _, and be no "
                                 "longer than 64 characters",
                user_name=r"[_a-zA-Z][a-zA-Z0-9:_.@-]*[$]?", fixed_value_checked=False, stateaware_policy=True,
-               bad_template_refused=False, recovery_error="unknown rule name specified recovery, failing placement rule config")
+               bad_template_refused=False, recovery_error="unknown rule name specified recovery, failing placement rule config",
+               fair_max_share=False)  # YUNIKORN-2678
 _R17 = replace(_R16, name="1.7", tag="v1.7.0")
 # YUNIKORN-656 and 3193 (the partition keys), 3115 (backoff), go.yaml.in/yaml/v3 v3.0.4 (YUNIKORN-3114)
 _R18 = replace(_R17, name="1.8", tag="v1.8.0", partition_keys=(QUOTA_SWITCH, RESOLVER), properties=_SIX + _BACKOFF + (QUOTA_DELAY_18,),
-               quota_delay=QUOTA_DELAY_18, merge_key_panics=False)
-_R19 = replace(_R18, name="1.9", tag="v1.9.0-1", properties=_SIX + _BACKOFF + (QUOTA_DELAY_19,), quota_delay=QUOTA_DELAY_19)  # 3208
+               quota_delay=QUOTA_DELAY_18, merge_key_panics=False, cancels_reservations=True, resource_wise_preemption=True)  # 3092, 3113
+_R19 = replace(_R18, name="1.9", tag="v1.9.0-1", properties=_SIX + _BACKOFF + (QUOTA_DELAY_19,), quota_delay=QUOTA_DELAY_19,  # 3208
+               fence_at_projected_max=True)  # 3241
 RELEASES: dict[str, Release] = {r.name: r for r in (_R15, _R16, _R17, _R18, _R19)}
 NAMES = tuple(RELEASES)
 NEWEST = RELEASES[NAMES[-1]]
@@ -163,22 +184,50 @@ class Scheduling:
     source: str
 
 
+# The Release fields that hold a scheduling rule (the reference engine reads them).
+SCHEDULING_FIELDS = ("fair_max_share", "cancels_reservations", "resource_wise_preemption", "stateaware_policy", "fence_at_projected_max")
+
+
+def schedules_as_newest(release: Release) -> bool:
+    """Whether `release` schedules by the newest's rules wherever prio models a difference (then
+    every engine runs it; else only the reference engine, which reads the release's fields)."""
+    return all(getattr(release, f) == getattr(NEWEST, f) for f in SCHEDULING_FIELDS)
+
+
+def _differ(field: str) -> tuple:
+    return tuple(r.name for r in RELEASES.values() if getattr(r, field) != getattr(NEWEST, field))
+
+
 # Known from yunikorn-core's history (the first tag holding each change; none of them recorded in
-# a corpus prio is checked against): the engine schedules with the newest release's rules, and
-# --yunikorn-version says which of these it does not model (explain, simulate, preempt, diff).
+# a corpus prio is checked against). Modelled: the reference engine schedules with the release's
+# own rule (a Release field); the others are said in a note by --yunikorn-version (explain,
+# simulate, preempt, diff): the engine schedules with the newest release's rules there.
 SCHEDULING = (
-    Scheduling("stateaware application sorting (one application starting at a time per queue)", NAMES[:1], False,
-               "policies.SortPolicyFromString in v1.5.2; YUNIKORN-2483 made it fifo in v1.6.0"),
-    Scheduling("the fair queue sort before YUNIKORN-2678", NAMES[:1], False, "Queue.sortQueues; the improved sort is in v1.6.0"),
-    Scheduling("preemption before resource-wise preemption (YUNIKORN-3113)", NAMES[:3], False, "objects/preemption.go; in v1.8.0"),
+    Scheduling("stateaware application sorting (one application starting at a time per queue; prio fires the starting timeout "
+               "when nothing else can be placed)", _differ("stateaware_policy"), True,
+               "stateAwareFilter and the application states in v1.5.2; YUNIKORN-2483 made it fifo in v1.6.0"),
+    Scheduling("the fair queue sort's share over the guarantee alone, type by type (before YUNIKORN-2678)", _differ("fair_max_share"), True,
+               "sortQueuesByPriorityAndFairness and CompUsageRatioSeparately in v1.5.2; getFairShare (guarantee, else the fair max) from v1.6.0"),
+    Scheduling("preemption's guarantee checks over every resource type, not the ask's (before YUNIKORN-3113)",
+               _differ("resource_wise_preemption"), True, "objects/preemption.go; isAskQueueUnderGuaranteed and FitInActual in v1.8.0"),
     Scheduling("preemption triggered from the scheduling cycle (YUNIKORN-3150)", NAMES[:3], False, "in v1.8.0"),
-    Scheduling("reservations that can block a node for good (before YUNIKORN-3092)", NAMES[:3], False, "fixed in v1.8.0"),
+    Scheduling("a leaf queue's preemptable resource over its types (YUNIKORN-3142, 3157) and queues of a hierarchy already "
+               "preempting (YUNIKORN-3182)", NAMES[:3], False, "objects/preemption.go and queue.go, in v1.8.0"),
+    Scheduling("reservations that can block a node for good: none cancelled for a preemptor (before YUNIKORN-3092)",
+               _differ("cancels_reservations"), True, "Preemptor.initWorkingState; fixed in v1.8.0"),
     Scheduling("quota preemption", NAMES[:3], True, "YUNIKORN-3193, v1.8.0: none before (its keys do nothing: read_as drops them)"),
     Scheduling("victims that leave a parent below its guarantee (before YUNIKORN-3240)", NAMES[:4], False, "fixed in v1.9.0"),
-    Scheduling("the fence root of a queue at its max (before YUNIKORN-3241)", NAMES[:4], False, "fixed in v1.9.0"),
+    Scheduling("the preemption fence root: a queue whose usage equals its own max, not one the ask would take past its max "
+               "(before YUNIKORN-3241)", _differ("fence_at_projected_max"), True, "Queue.findPreemptionFenceRoot; fixed in v1.9.0"),
     Scheduling("after a config update, inherited properties missing from the queues and the dynamic queues created below them "
                "(before YUNIKORN-3285)", NAMES[:4], False, "updateQueues, fixed in v1.9.0; prio reads a config as at start-up"),
 )
+
+
+def modelled(release: Release) -> list[str]:
+    """The scheduling rules of `release` that differ from the newest and prio models from the
+    code (no recording checks them)."""
+    return [s.what for s in SCHEDULING if release.name in s.releases and s.modelled]
 
 
 def unmodelled(release: Release) -> list[str]:

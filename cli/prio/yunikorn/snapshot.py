@@ -125,6 +125,9 @@ class Snapshot:
     nodes: list | None = None  # Node, when the snapshot lists them (preemption is per node)
     tracked: object = None  # ugm.Served: the users' and groups' usage a live YuniKorn tracks
     horizon: float = 0.0  # seconds the replay lets pass once idle, for placeholder timeouts (0: none)
+    # the YuniKorn release the snapshot was taken from (yunikornVersion: prio snapshot records the
+    # one the server or cluster shows, or --yunikorn-version's), as a minor ("1.6"); None: not known
+    yunikorn_version: str | None = None
 
     def ask_count(self) -> int:
         return sum(len(a.asks) for a in self.apps)

@@ -38,7 +38,10 @@ class CandidateSearch:
             self.chain.append((q.path, cur))
             mx = self.w.max_of(q)
             by_max = False
-            if not resources.is_empty(mx):
+            at_max = not self.w.release.fence_at_projected_max  # before 1.9: usage equal to the queue's own max
+            if at_max:
+                by_max = resources.equals(self.w.own_max(q), self.w.qalloc[q.path])
+            elif not resources.is_empty(mx):
                 projected = resources.add(self.w.qalloc[q.path], self.ask.resources)
                 by_max = not resources.strictly_only_existing(mx, projected, True)
             if q.parent is None:
@@ -49,7 +52,8 @@ class CandidateSearch:
                 used = self.w.qalloc[q.path]
                 what = ("root's max (the sum of the nodes)" if q.parent is None else
                         "its max (within its parents')" if q.max else "the max it inherits")
-                self.fence_why = (f"{q.path}: usage {show_resources(used)} plus the ask {show_resources(self.ask.resources)} would pass "
+                self.fence_why = (f"{q.path}: usage {show_resources(used)} equals its max (YuniKorn {self.w.release.name})" if at_max else
+                                  f"{q.path}: usage {show_resources(used)} plus the ask {show_resources(self.ask.resources)} would pass "
                                   f"{what}, {show_resources(mx)}")
             if q.parent is None or self.w.preemption_policy(q) == "fence" or by_max:
                 self.fence = q

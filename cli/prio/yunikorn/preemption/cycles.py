@@ -88,7 +88,7 @@ def _order(w: World, root, apps: list, pending: dict) -> list:
         usage = usages.get(app.id, {})
         asks = [a for a in app.asks if a.id in pending.get(app.id, ())]
         snap.apps.append(App(app.id, app.queue, app.submit_time, asks, usage, app.state or ("Running" if usage else ""), app.line))
-    eng = Engine(root, snap)
+    eng = Engine(root, snap, release=w.release)
     out = [(st.app.id, a) for st, a in eng.considered_order()]
     seen = {(app_id, a.id) for app_id, a in out}
     for app in apps:  # asks with nothing to sort by (no positive resources) come last
@@ -97,8 +97,9 @@ def _order(w: World, root, apps: list, pending: dict) -> list:
 
 
 def analyse(root, snapshot: Snapshot, preemption_enabled: bool = True, node_sort: str = "fair",
-            weights: dict | None = None, limits=None) -> Result:
-    """What YuniKorn's preemption does for every pending ask of `snapshot`.
+            weights: dict | None = None, limits=None, release=None) -> Result:
+    """What YuniKorn's preemption does for every pending ask of `snapshot`, by the rules of
+    YuniKorn `release` (releases.Release; None: the newest).
 
     `root` is the partition's queue tree with every application's queue in it (the engine makes
     dynamic queues); `snapshot.nodes` lists the nodes (absent: one node of the capacity)."""
@@ -106,6 +107,8 @@ def analyse(root, snapshot: Snapshot, preemption_enabled: bool = True, node_sort
     if nodes is None:
         nodes = [Node("node-1", dict(snapshot.capacity or {}))]
     w, latest = _world(root, snapshot, nodes, preemption_enabled, node_sort, weights)
+    if release is not None:
+        w.release = release
     if limits:  # the user/group manager's usage (ugm.Limits from the config)
         w.ugm = Usage(limits, snapshot.tracked)
         apps = {a.id: a for a in snapshot.apps}

@@ -38,8 +38,9 @@ class Preemptor:
         current = queues.get(self.path)
         if current is None:
             return False
+        wise = self.w.release.resource_wise_preemption  # before 1.8 (YUNIKORN-3113): every type counts
         old = current.remaining_guaranteed()
-        if old is not None and resources.fit_in(old, self.res, True, True):
+        if wise and old is not None and resources.fit_in(old, self.res, True, True):
             return True
         current.add(self.res)
         for path in sorted(queues):
@@ -47,7 +48,8 @@ class Preemptor:
             for v in snap.victims:
                 snap.remove(v.res)
                 remaining = current.remaining_guaranteed()
-                if remaining is not None and ask_queue_under_guaranteed(self.res, remaining):
+                if remaining is not None and (ask_queue_under_guaranteed(self.res, remaining) if wise
+                                              else resources.strictly_greater_or_equal(remaining, {})):
                     return True
         return False
 
@@ -61,7 +63,7 @@ class Preemptor:
             held = self.w.reservations.get(n)
             if held is not None:
                 priority, triggered = held
-                if not triggered and priority < self.ask.priority:
+                if not triggered and priority < self.ask.priority and self.w.release.cancels_reservations:
                     self.cancelled.append(n)  # waited past reservationWaitTimeout: cancelled
                     held = None
             # a node reserved for another ask, an unschedulable one (cordoned: its reservations
@@ -82,10 +84,17 @@ class Preemptor:
         remaining = snap.remaining_guaranteed()
         snap.remove(victim.res)
         pre = snap.preemptable()
-        if resources.strictly_greater_or_equal(pre, {}) and (remaining is None or victim_queue_over_guaranteed(self.res, remaining)):
+        if resources.strictly_greater_or_equal(pre, {}) and (remaining is None or self._over_guarantee(remaining)):
             return True
         snap.add(victim.res)
         return False
+
+    def _over_guarantee(self, remaining: dict) -> bool:
+        """A victim's queue over its guarantee: in a type the ask asks for (isVictimQueueOver
+        Guaranteed), or before 1.8 in every type (StrictlyGreaterThan(Zero, remaining))."""
+        if self.w.release.resource_wise_preemption:
+            return victim_queue_over_guaranteed(self.res, remaining)
+        return resources.strictly_greater({}, remaining)
 
     def _taken(self, snaps: dict, ask_q: QueueSnapshot, potential: list):
         """YuniKorn's victim loops (calculateVictimsByNode, calculateAdditionalVictims), the part
@@ -100,10 +109,18 @@ class Preemptor:
             if snap is None or not self._keeps_over_guarantee(snap, v):
                 continue
             ask_rem = ask_q.remaining_guaranteed()
-            if ask_rem is None or not resources.fit_in(ask_rem, v.res, True, True):
-                snap.add(v.res)
-                return
-            ask_q.add(v.res)
+            if self.w.release.resource_wise_preemption:
+                if ask_rem is None or not resources.fit_in(ask_rem, v.res, True, True):
+                    snap.add(v.res)
+                    return
+                ask_q.add(v.res)
+            else:  # before 1.8: taken, then given back when the ask queue is over its guarantee in every type
+                ask_q.add(v.res)
+                new_rem = ask_q.remaining_guaranteed()
+                if new_rem is not None and resources.strictly_greater({}, new_rem):
+                    ask_q.remove(v.res)
+                    snap.add(v.res)
+                    return
             yield v, snap, ask_rem
 
     def victims_by_node(self, available: dict, potential: list):
@@ -212,8 +229,10 @@ class Preemptor:
             else:
                 ask_q.remove(v.res)
                 snap.add(v.res)
+        final = ask_q.remaining_guaranteed()
+        if not self.w.release.resource_wise_preemption:  # before 1.8: the ask queue within its guarantee in every type
+            return (victims, True) if final is not None and resources.strictly_greater_or_equal(final, {}) else (None, False)
         if victims:
-            final = ask_q.remaining_guaranteed()
             return victims, final is not None and ask_queue_under_guaranteed(self.res, final)
         return None, True
 

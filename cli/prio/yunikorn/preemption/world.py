@@ -7,6 +7,7 @@ from prio.kube.predicates import Judge
 from prio.yunikorn import properties as P
 from prio.yunikorn import resources
 from prio.yunikorn.nodes import score, sort_policy, weights_of
+from prio.yunikorn.releases import NEWEST
 from prio.yunikorn.snapshot import Allocation
 
 
@@ -58,6 +59,9 @@ class World:
         # how victims that tie on YuniKorn's keys are ordered (Go's map order): by queue path,
         # application and snapshot order (prio preempt), or application id and allocation key
         self.tie_by_application = False
+        # the YuniKorn release whose preemption rules apply (releases.Release: before 1.8 no
+        # reservation is cancelled, and the guarantee checks look at every resource type)
+        self.release = NEWEST
         # what other schedulers' pods take counts as used
         self.nused = {n.name: dict(getattr(n, "occupied", None) or {}) for n in nodes}
         for q in root.walk():
