@@ -273,3 +273,68 @@ applications:
     # the 6 vcore the two smaller pods left (the placeholders held 8)
     steps = [(s["ask"], s.get("replaces")) for s in got["steps"] if "ask" in s]
     assert steps == [("tg-g1-w-1", None), ("tg-g1-w-2", None), ("g1-1", "tg-g1-w-1"), ("g1-2", "tg-g1-w-2"), ("o1-1", None)]
+
+
+def test_replacement_runs_the_predicates_on_the_placeholders_node(tmp_path):
+    """tryPlaceholderAllocate runs the shim's predicates (preReserveConditions) on the placeholder's
+    node: a real pod they refuse there takes the first node in order with room they admit it on,
+    the placeholder is released all the same (its node gets its room back)."""
+    got = _simulate(tmp_path, MAXAPPS_QUEUES.replace("{name: a, maxapplications: 1}", "name: a"), """
+nodes:
+  - {name: node-1, capacity: {vcore: 4}, labels: {zone: a}}
+  - {name: node-2, capacity: {vcore: 4}, labels: {zone: b}}
+applications:
+  - id: g1
+    queue: root.a
+    taskGroups: [{name: w, minMember: 1, minResource: {vcore: 3}}]
+    asks: [{priority: 10, resources: {vcore: 3}, taskGroup: w, nodeSelector: {zone: b}}]
+  - id: o1
+    queue: root.b
+    asks: [{priority: 1, resources: {vcore: 4}}]
+""")
+    steps = [(s["ask"], s.get("node"), s.get("replaces")) for s in got["steps"] if "ask" in s]
+    # the placeholder has no node selector: it lands on node-1; its real pod may only run in zone b
+    assert steps[:2] == [("tg-g1-w-1", "node-1", None), ("g1-1", "node-2", "tg-g1-w-1")]
+    # node-1's room came back with the placeholder: o1 runs there
+    assert steps[2:] == [("o1-1", "node-1", None)]
+    r = run_cli("explain", str(tmp_path / "q.yaml"), str(tmp_path / "s.yaml"), "--why-ask", "g1-1")
+    assert r.exit_code == 0, r.stderr
+    assert "the shim's predicates refuse it on node-1, the placeholder's node, so it runs on node-2" in " ".join(r.stdout.split())
+
+
+def test_replacement_waits_when_no_node_admits_the_real_pod(tmp_path):
+    """No node the predicates admit the real pod on has room: nothing is replaced, the placeholder
+    stays held (hope the next round works, as the core says)."""
+    got = _simulate(tmp_path, MAXAPPS_QUEUES.replace("{name: a, maxapplications: 1}", "name: a"), """
+nodes:
+  - {name: node-1, capacity: {vcore: 4}, labels: {zone: a}}
+applications:
+  - id: g1
+    queue: root.a
+    taskGroups: [{name: w, minMember: 1, minResource: {vcore: 3}}]
+    asks: [{priority: 1, resources: {vcore: 3}, taskGroup: w, nodeSelector: {zone: b}}]
+""")
+    assert [(s["ask"], s.get("replaces")) for s in got["steps"] if "ask" in s] == [("tg-g1-w-1", None)]
+    g = got["gangs"][0]
+    assert g["realAsksSent"] and g["placeholdersHeld"] == ["tg-g1-w-1"]
+    assert [u["ask"] for u in got["unscheduled"]] == ["g1-1"]
+
+
+def test_identical_placeholders_mark_the_replacement_a_tie(tmp_path):
+    """YuniKorn walks an application's placeholders as a Go map: where a real pod could take more
+    than one, the step is a tie (prio takes the first by id), as the other map-order choices are."""
+    got = _simulate(tmp_path, MAXAPPS_QUEUES.replace("{name: a, maxapplications: 1}", "name: a"), """
+nodes:
+  - {name: node-1, capacity: {vcore: 10}}
+applications:
+  - id: g1
+    queue: root.a
+    taskGroups: [{name: w, minMember: 2, minResource: {vcore: 2}}]
+    asks: [{priority: 1, resources: {vcore: 2}, taskGroup: w, count: 2}]
+""")
+    steps = [(s["ask"], s.get("replaces"), s.get("tie", False)) for s in got["steps"] if "ask" in s]
+    assert steps[2:] == [("g1-1", "tg-g1-w-1", True), ("g1-2", "tg-g1-w-2", False)]
+    q, s = str(tmp_path / "q.yaml"), str(tmp_path / "s.yaml")
+    r = run_cli("simulate", q, s)
+    assert r.exit_code == 0, r.stderr
+    assert "placeholders tg-g1-w-1, tg-g1-w-2" in r.stdout

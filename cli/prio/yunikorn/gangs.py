@@ -23,6 +23,8 @@ import dataclasses
 from typing import NamedTuple
 
 from prio.values import INT32_MIN
+from prio.yunikorn.resources import strictly_positive
+from prio.yunikorn.step import TieNote
 from prio.yunikorn.reference import current_priority, groups_of, path_to_root, sort_applications, sort_queues, user_of
 
 DEFAULT_TIMEOUT = 900  # seconds: the shim's placeholder timeout when none (or none positive) is given
@@ -185,6 +187,16 @@ class Gang:
         return [i for i in self.placeholders if not st.alloc[i] and i not in self.cancelled]
 
 
+def _larger(ask: dict, held: dict) -> bool:
+    """The real ask is larger than the placeholder in some type (resources.Sub has a negative)."""
+    return any(v > held.get(k, 0) for k, v in ask.items())
+
+
+def _admitted(ok, node) -> bool:
+    """The shim's predicates let the ask on `node` (ok: Cluster.admits' answer, None: every node)."""
+    return ok is None or ok[node.index]
+
+
 def _same(a: dict, b: dict) -> bool:
     """resources.Equals: every type equal, a missing type counting 0."""
     return all(a.get(k, 0) == b.get(k, 0) for k in a.keys() | b.keys())
@@ -250,7 +262,7 @@ class GangRun:
     def replace(self):
         """The first real ask, walking the sorted queues and applications, that takes one of its
         group's allocated placeholders; placeholders smaller than a real ask in some type are
-        released on the way. Returns (st, ask index, node, Held) or None."""
+        released on the way. Returns (st, ask index, Held, node, tie) or None (_replace_in)."""
         if not any(g.held and not g.hidden for g in self.gangs.values()):
             return None
 
@@ -274,31 +286,60 @@ class GangRun:
         return walk(self.eng.root)
 
     def _replace_in(self, g: Gang):
-        """Application.tryPlaceholderAllocate."""
+        """Application.tryPlaceholderAllocate: for each pending real ask of a task group (in the
+        application's order), the group's allocated placeholders in id order; one smaller than
+        the ask in some type is released, the first the ask fits whose node the shim's predicates
+        admit it on (preReserveConditions) is taken. When none passes, the first fitting pair
+        (phFit, reqFit) is placed on the first node in order with room that admits the ask (the
+        placeholder is released all the same). Returns (st, ask index, Held, node, tie) or None;
+        `tie` names the other placeholders the ask could have taken (a Go map in YuniKorn)."""
         st = g.st
+        cluster = self.run.cluster
         released: dict = {}
         got = None
+        first = None  # phFit, reqFit
         for i in self.run.order[id(st)]:
             a = st.asks[i]
             if a.placeholder or not a.task_group or st.alloc[i]:
                 continue
-            for h in sorted(g.held, key=lambda h: h.id):  # getPlaceholderAllocations: a map, by id here
+            ok = cluster.admits(a) if cluster is not None else None
+            held = sorted(g.held, key=lambda h: h.id)  # getPlaceholderAllocations: a map, by id here
+            for k, h in enumerate(held):
                 if h.id in g.released or h.group != a.task_group:
                     continue
-                if any(v > h.resources.get(k, 0) for k, v in a.resources.items()):
+                if _larger(a.resources, h.resources):
                     g.released.add(h.id)  # "cancel placeholder: resource incompatible"
                     self.unconfirmed.append((g, h))
                     released.setdefault(h.group, []).append(h.id)
                     continue
-                got = (st, i, h)
+                if first is None:
+                    first = (i, h)
+                node = cluster.by_name.get(h.node) if cluster is not None else None
+                if cluster is not None and (node is None or not _admitted(ok, node)):
+                    continue  # the predicates refuse the ask on the placeholder's node
+                others = [x.id for x in held[k + 1:]
+                          if x.id not in g.released and x.group == a.task_group and not _larger(a.resources, x.resources)
+                          and (cluster is None or (x.node in cluster.by_name and _admitted(ok, cluster.by_name[x.node])))]
+                got = (st, i, h, node, others)
                 break
             if got is not None:
                 break
+        if got is None and first is not None and cluster is not None:
+            i, h = first
+            a = st.asks[i]
+            if strictly_positive(a.resources):
+                node = cluster.first_with_room(a.resources, cluster.admits(a))
+                if node is not None:
+                    got = (st, i, h, node, [])
         for group, ids in released.items():
             self.events.append(Event(self.run.steps_done + 1, "placeholdersReleased",
                                      {"application": st.app_id, "queue": st.leaf.path, "taskGroup": group,
                                       "placeholders": sorted(ids)}))
-        return got
+        if got is None:
+            return None
+        st, i, h, node, others = got
+        tie = (TieNote("placeholders", [h.id, *others[:4]], len(others) > 4),) if others else ()
+        return st, i, h, node, tie
 
     def replaced(self, st, i: int, h: Held) -> None:
         """The shim deleted the placeholder and confirmed: YuniKorn swaps it for the real
@@ -310,7 +351,13 @@ class GangRun:
         self._free(g, h)
         _add(g.allocated, h.resources, -1)
         real = st.asks[i].resources
-        if any(v > real.get(k, 0) for k, v in h.resources.items()):
+        node = self.eng.step_nodes.get(self.run.steps_done)
+        if node is not None and node != h.node:
+            # the predicates refused the placeholder's node: the real pod runs elsewhere, and the
+            # placeholder's node gets its room back (PartitionContext.removeAllocation)
+            self.eng.gang_moved[self.run.steps_done] = h.node
+            self.freed = True
+        elif _larger(h.resources, real):
             self.freed = True  # the placeholder held more than the real pod: room for others from the next cycle
         self.eng.gang_steps[self.run.steps_done] = (False, st.asks[i].task_group, h.id)
         g.state = "Running"
@@ -529,6 +576,15 @@ class GangRun:
                        if g.state == "Failed" else waiting_reason(g))
                 st.dead = st.dead or {}
                 st.dead[i] = why
+            if g.sent and g.held and self.run.cluster is not None:
+                # handed over, waiting to replace, and never did: the predicates admit it on none
+                # of its placeholders' nodes and on no node with room (tryPlaceholderAllocate)
+                from prio.yunikorn.reference import no_room_reason
+
+                for i in g.real:
+                    if not st.alloc[i] and (not st.dead or i not in st.dead) and g.waits(i):
+                        st.dead = st.dead or {}
+                        st.dead[i] = no_room_reason(self.run.cluster, st, st.asks[i], None)
             for i in g.pending_placeholders():
                 if i not in st.dead:
                     st.dead = st.dead or {}
@@ -601,7 +657,10 @@ def explain_lines(eng, app_id: str, ask_id: str, step: int) -> tuple[list, bool]
                    + (": every task group had its placeholders." if not t else "."))
     if replaces:
         node = eng.step_nodes.get(step, "")
-        out.append(f"It takes the place of placeholder {replaces} (task group {group}) on {node}: YuniKorn tries placeholder "
+        moved = eng.gang_moved.get(step)
+        where = (f"; the shim's predicates refuse it on {moved}, the placeholder's node, so it runs on {node}, the first node "
+                 "in order with room that admits it" if moved else f" on {node}")
+        out.append(f"It takes the place of placeholder {replaces} (task group {group}){where}: YuniKorn tries placeholder "
                    "replacement before the normal walk in every cycle, so no queue or application order decided this step.")
         return out, True
     return out, False

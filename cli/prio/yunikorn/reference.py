@@ -300,9 +300,8 @@ class ReferenceRun:
             if got is None and gang is not None:  # placeholder replacement, before the walk
                 swap = gang.replace()
                 if swap is not None:
-                    st, i, ph = swap
-                    node = self.cluster.by_name.get(ph.node) if self.cluster is not None else None
-                    done = self._allocate(st, i, tuple(earlier), "", node)
+                    st, i, ph, node, tie = swap
+                    done = self._allocate(st, i, tuple(earlier) + tie, "", node)
                     gang.replaced(st, i, ph)
                     return done
             if got is None:
