@@ -4,6 +4,7 @@ test_gangs.py's; these are small scenarios written here."""
 import json
 
 import pytest
+import yaml
 
 from conftest import run_cli
 
@@ -338,3 +339,24 @@ applications:
     r = run_cli("simulate", q, s)
     assert r.exit_code == 0, r.stderr
     assert "placeholders tg-g1-w-1, tg-g1-w-2" in r.stdout
+
+
+def test_a_run_cut_short_says_not_reached_for_the_pods_a_reserving_gang_holds(tmp_path):
+    """--steps stops the run while g2 reserves: its real pods (held back by the shim, so marked
+    taken in the run) are pending, NotReached, with what the gang waits for; simulate counts them
+    among the asks still pending."""
+    from builders import build_engine
+    from prio.yunikorn import reasons
+
+    eng = build_engine(QUEUES, yaml.safe_load(SNAPSHOT))
+    eng.run(1)
+    got = {p.ask: p.reason for p in reasons.pending(eng)}
+    assert got["g2-1"].code == got["g2-2"].code == "NotReached"
+    assert "gang g2 waits: 1 of 2 exec placeholders allocated" in got["g2-1"].words
+    assert got["tg-g2-exec-2"].code == "NotReached" and "shim" not in got["tg-g2-exec-2"].words
+    assert {"g1-1", "g1-2", "g1-3", "g1-4"} <= set(got)
+    q, s = _files(tmp_path)
+    r = run_cli("simulate", q, s, "--steps", "1")
+    assert r.exit_code == 0, r.stderr
+    # 11: g2's other placeholder and its 2 pods, g1's 4 placeholders and 4 pods
+    assert "Stopped after step 1 (--steps 1): 11 asks still pending." in r.stdout
