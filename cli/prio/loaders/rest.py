@@ -354,6 +354,55 @@ def build_tree(queues: list[QueueInfo]) -> QNode:
 
 # ---- applications -------------------------------------------------------------------------------
 
+def _flag(r: Reader, path, obj: dict, key: str) -> bool:
+    v = obj.get(key)
+    if v is not None and not isinstance(v, bool):
+        r.fail(path + (key,), f"{key} must be true or false, found {v!r}")
+    return bool(v)
+
+
+def _group_name(r: Reader, path, obj: dict) -> str:
+    v = obj.get("taskGroupName")
+    if v is not None and not isinstance(v, str):
+        r.fail(path + ("taskGroupName",), f"taskGroupName must be a string, found {v!r}")
+    return v or ""
+
+
+def _placeholder_data(r: Reader, ap, a: dict, app, legacy: list, gangs: dict) -> None:
+    """ApplicationDAOInfo.placeholderData (PlaceholderDAOInfo: taskGroupName, count, minResource,
+    replaced, timedout) as the application's task groups: `count`, the placeholders YuniKorn was
+    given for the group, is the shim's minMember (it creates minMember of them)."""
+    from prio.yunikorn.snapshot import TaskGroup
+
+    rows = a["placeholderData"]
+    pp = ap + ("placeholderData",)
+    if not isinstance(rows, list):
+        r.fail(pp, f"application {app.id}: placeholderData must be a list")
+    kept = []
+    for j, d in enumerate(rows):
+        p = pp + (j,)
+        if not isinstance(d, dict):
+            r.fail(p, f"application {app.id}: a placeholderData entry must be an object with taskGroupName")
+        name = _group_name(r, p, d)
+        count, replaced, timedout = (_uint(r, p + (f,), d.get(f) or 0, f) for f in ("count", "replaced", "timedout"))
+        if not name or count <= 0:
+            continue  # nothing the shim made placeholders for
+        if any(g.name == name for g in app.task_groups):
+            r.fail(p + ("taskGroupName",), f"application {app.id}: task group {name!r} appears twice in placeholderData")
+        app.task_groups.append(TaskGroup(name, count, _resources(r, p + ("minResource",), d.get("minResource"), legacy) or {}))
+        kept.append((name, count, replaced, timedout))
+    if kept:
+        gangs[app.id] = kept
+
+
+def _placeholders_over(app, rows: list) -> bool:
+    """No placeholder is left, allocated or pending, and every one YuniKorn was given was
+    replaced or timed out: the shim makes none again (a Soft gang resumed as an ordinary one)."""
+    if any(a.placeholder for a in app.asks) or any(a.placeholder for a in app.allocations or ()):
+        return False
+    return all(replaced + timedout >= count for _, count, replaced, timedout in rows)
+
+
 def load_apps(name: str, doc) -> Snapshot:
     """The applications of a REST applications dump, with their pending asks."""
     r = Reader(name, doc, name_path="unpositioned")
@@ -368,6 +417,7 @@ def load_apps(name: str, doc) -> Snapshot:
     asks = 0  # made so far, over every application: the cap is on the total
     skipped = {}
     partitions = set()
+    gangs: dict = {}  # application id -> its placeholderData rows (name, count, replaced, timedout)
     for a, ap in items:
         if not isinstance(a, dict):
             r.fail(ap, "an application in the dump must be an object with applicationID")
@@ -427,14 +477,36 @@ def load_apps(name: str, doc) -> Snapshot:
             asks += count
             if asks > max_asks:  # the total, before the asks are made
                 r.fail(kp + ("pendingCount",) if count > 1 else kp, caps.ASKS.exceeded(asks, "in total"))
+            placeholder, originator = (_flag(r, kp, k, f) for f in ("placeholder", "originator"))
+            group = _group_name(r, kp, k)
             for c in range(count):
                 order += 1
                 ask_id = key if count == 1 else f"{key}-{c + 1}"
                 if ask_id in ids:
                     r.fail(kp + ("allocationKey",), f"allocationKey {ask_id!r} appears twice in application {app_id}")
                 ids.add(ask_id)
-                app.asks.append(Ask(ask_id, prio, res, (created, 0) if created is not None else app.submit_time, order))
+                app.asks.append(Ask(ask_id, prio, res, (created, 0) if created is not None else app.submit_time, order, "",
+                                    originator and c == 0, group, placeholder))
+        if a.get("placeholderData") is not None:
+            _placeholder_data(r, ap, a, app, legacy, gangs)
         snap.apps.append(app)
+    if gangs:
+        # a gang's running placeholders and real pods decide what the shim still makes (a live
+        # server's running side reads them all again, with its nodes: rest_running)
+        from prio.loaders import rest_running
+
+        rest_running.allocations(name, [x for x, _ in items], snap, None, notes, only=gangs)
+        over = [x.id for x in snap.apps if x.id in gangs and _placeholders_over(x, gangs[x.id])]
+        for x in snap.apps:
+            if x.id in over:
+                x.task_groups = []
+        if over:
+            notes.append("gang applications whose placeholders were all replaced or timed out (placeholderData) are scheduled "
+                         "as ordinary ones: " + ", ".join(over[:5]) + (" ..." if len(over) > 5 else ""))
+    if any(x.task_groups for x in snap.apps if x.id in gangs):
+        notes.append("gang applications read from placeholderData (task group, count as minMember, minResource): YuniKorn's REST "
+                     "API serves neither their gangSchedulingStyle (Soft taken) nor their placeholder timeout (900 s taken), nor "
+                     "the real pods of a gang that still reserves (the shim holds them back)")
     if len(partitions) > 1:
         r.fail((), f"the dump mixes partitions ({', '.join(sorted(partitions))}); give one partition at a time")
     if partitions:

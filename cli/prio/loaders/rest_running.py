@@ -7,7 +7,7 @@ applications YuniKorn rejected (`/applications/rejected`) as App entries the eng
 What YuniKorn's AllocationDAOInfo serves (yunikorn-core pkg/webservice/dao/allocation_info.go):
 `allocationKey`, `priority` as a decimal STRING (omitted when empty), `resource` in internal units,
 `nodeId`, `requestTime` (the ask's create time, ns; omitted when 0), `originator` (omitted when
-false), `preempted`. It does not serve whether a task allows preemption of itself (the
+false), `preempted`, `placeholder` and `taskGroupName` (a gang's placeholder pods). It does not serve whether a task allows preemption of itself (the
 `yunikorn.apache.org/allow-preemption` annotation): prio takes true unless the response carries an
 `allowPreemption` or `preemptable` boolean. Allocations come in map order: prio sorts them by
 request time, then key."""
@@ -24,11 +24,13 @@ def nodes(found: list) -> list:
     return [Node(n["name"], dict(n["capacity"]), n.get("schedulable", True)) for n in found]
 
 
-def allocations(url: str, apps: list, snap, node_names: list | None, notes: list) -> int:
+def allocations(url: str, apps: list, snap, node_names: list | None, notes: list, only=None) -> int:
     """Set `allocations` on every App of `snap` whose raw application (in `apps`, the parsed
     /applications/active list) lists running allocations. `node_names`: the nodes /nodes listed
-    (None: the endpoint is missing, every allocation is kept). Returns how many were read."""
-    from prio.loaders.rest import _int32, _ns, _resources
+    (None: the endpoint is missing, every allocation is kept); `only`: the application ids to
+    read them for (None: all). A gang's placeholders carry `placeholder` and `taskGroupName`.
+    Returns how many were read."""
+    from prio.loaders.rest import _flag, _group_name, _int32, _ns, _resources
 
     r = Reader(url, yamlnodes.Document(apps), name_path="unpositioned")
     by_id = {a.id: a for a in snap.apps}
@@ -38,6 +40,8 @@ def allocations(url: str, apps: list, snap, node_names: list | None, notes: list
     for i, raw in enumerate(apps):
         if not isinstance(raw, dict) or raw.get("applicationID") not in by_id:
             continue  # left out by the applications loader (final state): runs nothing
+        if only is not None and raw["applicationID"] not in only:
+            continue
         app = by_id[raw["applicationID"]]
         allocs = raw.get("allocations")
         if allocs is None:
@@ -79,10 +83,10 @@ def allocations(url: str, apps: list, snap, node_names: list | None, notes: list
                     r.fail(p + (name,), f"{name} must be true or false, found {v!r}")
                 flags.append(v)
             allow = flags[1] if flags[1] is not None else flags[2] if flags[2] is not None else True
-            rows.append((created, key, prio, res, node, bool(flags[0]), allow))
+            rows.append((created, key, prio, res, node, bool(flags[0]), allow, _flag(r, p, t, "placeholder"), _group_name(r, p, t)))
         rows.sort(key=lambda x: (x[0], x[1]))
-        app.allocations = [Allocation(key, prio, res, node, (created, 0) if created else (0, n), orig, allow, n)
-                           for n, (created, key, prio, res, node, orig, allow) in enumerate(rows)]
+        app.allocations = [Allocation(key, prio, res, node, (created, 0) if created else (0, n), orig, allow, n, group, ph)
+                           for n, (created, key, prio, res, node, orig, allow, ph, group) in enumerate(rows)]
         count += len(rows)
     if dropped:
         notes.append(f"{url}: left out {len(dropped)} running allocation{'s' if len(dropped) != 1 else ''} on nodes "
