@@ -94,6 +94,56 @@ def with_placeholders(app, classes):
     return dataclasses.replace(app, asks=asks + [a for a in app.asks if not a.placeholder])
 
 
+def preemption_view(snapshot, classes=()):
+    """The snapshot as `prio preempt` analyses it with gangs (what YuniKorn knows of each gang,
+    as yunikorn-core's code has it; no recording has preemption with gangs): a gang that
+    reserves is its pending placeholders (the asks YuniKorn has, tried like any ask, preemption
+    included), its real pods held back by the shim are left out; a gang that skipped the
+    reservation keeps its real asks but those of a group with a placeholder left, which wait to
+    replace it (canReplace: the walk skips them, so they never preempt). Running placeholders
+    stay candidate victims like any task (YuniKorn's victim search skips only released ones).
+    Returns (snapshot, {"held": [(app, ask)], "waiting": [(app, ask)], "placeholders": [(app, ask)]})."""
+    apps, seen = [], {"held": [], "waiting": [], "placeholders": []}
+    for app in snapshot.apps:
+        if not app.task_groups:
+            apps.append(app)
+            continue
+        g = with_placeholders(app, classes)
+        if not skips_reservation(app):
+            real = [a for a in g.asks if not a.placeholder]
+            seen["held"] += [(app.id, a.id) for a in real]
+            phs = [a for a in g.asks if a.placeholder]
+            seen["placeholders"] += [(app.id, a.id) for a in phs]
+            apps.append(dataclasses.replace(g, asks=phs))
+            continue
+        left = {a.task_group for a in app.allocations or () if a.placeholder} | {a.task_group for a in app.asks if a.placeholder}
+        wait = [a for a in g.asks if not a.placeholder and a.task_group and a.task_group in left]
+        seen["waiting"] += [(app.id, a.id) for a in wait]
+        apps.append(dataclasses.replace(g, asks=[a for a in g.asks if a not in wait]))
+    return dataclasses.replace(snapshot, apps=apps), seen
+
+
+def preemption_notes(seen: dict) -> list:
+    """What preemption_view changed, in words (one note per kind, the first few named)."""
+    def some(pairs):
+        return ", ".join(f"{a}/{k}" for a, k in pairs[:4]) + (f" and {len(pairs) - 4} more" if len(pairs) > 4 else "")
+
+    out = []
+    if seen["held"] or seen["placeholders"]:
+        out.append("gangs (modelled from yunikorn-core's code, not recorded): a gang that reserves is analysed as its "
+                   f"pending placeholders ({some(seen['placeholders']) or 'none pending'}), which YuniKorn tries like any ask, "
+                   "preemption included; its real pods are held back by the shim and not analysed"
+                   + (f" ({some(seen['held'])})" if seen["held"] else ""))
+    if seen["waiting"]:
+        out.append(f"gangs: {some(seen['waiting'])} wait to take a running placeholder's place (placeholder replacement, "
+                   "before the normal walk): YuniKorn skips them in the walk, so they never preempt")
+    if out:
+        out.append("gangs: running placeholders are candidate victims like any task (YuniKorn skips only placeholders already "
+                   "released); a preempted placeholder counts as timed out and the shim makes no new one, so its gang cannot "
+                   "complete before its placeholder timeout")
+    return out
+
+
 def _go_map(res: dict) -> str:
     """A Resource as Go's %v prints it in YuniKorn's messages: map[k:v ...], keys sorted."""
     return "map[" + " ".join(f"{k}:{v}" for k, v in sorted(res.items())) + "]"
@@ -363,6 +413,33 @@ class GangRun:
         g.state = "Running"
         self._maybe_stop_timer(g)
 
+    # -- preemption
+    def preempted(self, st, alloc_id: str) -> None:
+        """A victim of preemption left (its resources are already freed): when it is one of the
+        gang's held placeholders, the gang no longer holds it and it counts as timed out
+        (removeAllocationInternal: every placeholder removal but a replacement is), so a real pod
+        of its group can no longer wait for it; the shim makes no placeholder again."""
+        g = self.gangs.get(id(st))
+        if g is None:
+            return
+        h = next((x for x in g.held if x.id == alloc_id), None)
+        if h is None:
+            return
+        g.held.remove(h)
+        g.released.discard(h.id)
+        g.timed_out[h.group] = g.timed_out.get(h.group, 0) + 1
+        _add(g.allocated, h.resources, -1)
+        self._maybe_stop_timer(g)
+
+    def _forget_run(self, st, alloc_id: str) -> None:
+        """A placeholder replaced or released is no victim any more (with preemption in the run)."""
+        runs = self.run.runs
+        for k, r in enumerate(runs):
+            if r.app == st.app_id and r.id == alloc_id:
+                del runs[k]
+                self.run._kept_world = None
+                return
+
     # -- allocations
     def allocated(self, st, i: int, node) -> None:
         """A normal allocation of step steps_done: a placeholder is held (its timer starts with
@@ -471,6 +548,8 @@ class GangRun:
     def _free(self, g: Gang, h: Held) -> None:
         """A placeholder's resources leave its node, its queues, its application and its user."""
         run, st, res = self.run, g.st, h.resources
+        if run.preempting:
+            self._forget_run(st, h.id)
         if run.cluster is not None:
             node = run.cluster.by_name.get(h.node)
             if node is not None:
@@ -589,6 +668,7 @@ class GangRun:
                 if i not in st.dead:
                     st.dead = st.dead or {}
                     st.dead[i] = f"placeholder of gang {st.app_id} not allocated: nothing more was placed"
+            _reset_pointers(st)
 
 
 
