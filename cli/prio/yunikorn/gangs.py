@@ -20,12 +20,13 @@ more, virtual time up to the snapshot's horizon with the placeholder timers firi
 from __future__ import annotations
 
 import dataclasses
+from bisect import insort
 from typing import NamedTuple
 
 from prio.values import INT32_MIN
 from prio.yunikorn.resources import strictly_positive
 from prio.yunikorn.step import TieNote
-from prio.yunikorn.reference import current_priority, groups_of, path_to_root, sort_applications, sort_queues, user_of
+from prio.yunikorn.reference import current_priority, groups_of, path_to_root, sort_queues, user_of
 
 DEFAULT_TIMEOUT = 900  # seconds: the shim's placeholder timeout when none (or none positive) is given
 _APP_ID_CHARS, _GROUP_CHARS = 28, 20  # the shim's placeholder name cuts the two parts to these lengths
@@ -197,7 +198,8 @@ class Gang:
         self.request = placeholder_ask(app)
         self.placeholders = [i for i, a in enumerate(st.asks) if a.placeholder]
         self.real = [i for i, a in enumerate(st.asks) if not a.placeholder]
-        self.held: list[Held] = []  # allocated placeholders still held, in allocation order
+        self.held: list[Held] = []  # allocated placeholders still held, by id (hold, drop)
+        self.have: dict = {}  # group -> how many of held are of it
         self.released: set = set()  # ids of held placeholders released, until the shim confirms
         self.cancelled: set = set()  # indices of placeholder asks removed by a timeout
         self.replaced: dict = {}  # group -> placeholders replaced (placeholderData.Replaced)
@@ -209,7 +211,7 @@ class Gang:
         self.allocated: dict = {}  # the allocated placeholders' resources (allocatedPlaceholder)
         for a in app.allocations or ():
             if a.placeholder:
-                self.held.append(Held(a.id, a.task_group, a.node, a.resources, None))
+                self.hold(Held(a.id, a.task_group, a.node, a.resources, None))
                 self.count[a.task_group] = self.count.get(a.task_group, 0) + 1
                 _add(self.allocated, a.resources)
         self.skip = skips_reservation(app)
@@ -219,6 +221,7 @@ class Gang:
         self.timer_start: float | None = None
         self.timer_order = 0
         self.sent_after: tuple | None = None  # (steps done, time) when the shim handed the real asks over
+        self.cursor = 0  # replacement's start in the application's sorted requests (GangRun._replace_in)
 
     def waits(self, i: int) -> bool:
         """Application.canReplace for a real ask: its group still has placeholders neither
@@ -230,7 +233,17 @@ class Gang:
 
     def complete(self) -> bool:
         """Every task group has at least minMember placeholders allocated."""
-        return all(sum(1 for h in self.held if h.group == name) >= g.min_member for name, g in self.groups.items())
+        have = self.have
+        return all(have.get(name, 0) >= g.min_member for name, g in self.groups.items())
+
+    def hold(self, h: Held) -> None:
+        """An allocated placeholder held: kept in id order (getPlaceholderAllocations' stand-in)."""
+        insort(self.held, h)
+        self.have[h.group] = self.have.get(h.group, 0) + 1
+
+    def drop(self, h: Held) -> None:
+        self.held.remove(h)
+        self.have[h.group] -= 1
 
     def pending_placeholders(self) -> list:
         st = self.st
@@ -299,9 +312,12 @@ class GangRun:
         self.unconfirmed: list = []  # (Gang, Held) released, freed when the shim confirms
         self.freed = False  # a replacement gave room back (the asks set aside are tried again)
         self.events = self.eng.gang_events
+        self.active: dict = {}  # id(Gang) -> Gang: real pods handed over and placeholders held (replacement's)
+        self.dirty: dict = {id(g): g for g in self.gangs.values()}  # gangs whose held grew: complete now?
         for g in self.gangs.values():  # a snapshot's running placeholders start their timers at 0, in file order
             if g.held:
                 self._start_timer(g)
+            self._touch(g)
 
     # -- the normal walk
     def waits(self, st, i: int) -> bool:
@@ -313,24 +329,40 @@ class GangRun:
         """The first real ask, walking the sorted queues and applications, that takes one of its
         group's allocated placeholders; placeholders smaller than a real ask in some type are
         released on the way. Returns (st, ask index, Held, node, tie) or None (_replace_in)."""
-        if not any(g.held and not g.hidden for g in self.gangs.values()):
+        active = self.active
+        if not active:
             return None
+        gangs, order = self.gangs, self.run.app_order
+        leaves = {id(g.st.leaf): g.st.leaf for g in active.values()}
+        if len(leaves) == 1:  # one leaf can replace: no queue order to decide (the common case: one gang at a time)
+            (leaf,) = leaves.values()
+            if any(q.stopped for q in path_to_root(leaf)):
+                return None
+            for e in order[id(leaf)]:
+                g = gangs.get(id(e[3]))
+                if g is not None and id(g) in active:
+                    got = self._replace_in(g)
+                    if got is not None:
+                        return got
+            return None
+        on_path = {id(q) for leaf in leaves.values() for q in path_to_root(leaf)}  # the only queues that can replace
 
         def walk(q):
             if q.stopped:
                 return None
             if q.leaf:
-                for st in sort_applications(q, self.run.n_types):
-                    g = self.gangs.get(id(st))
-                    if g is not None and g.held:
+                for e in order[id(q)]:  # sort_applications' order (the run keeps it): pending applications only
+                    g = gangs.get(id(e[3]))
+                    if g is not None and id(g) in active:
                         got = self._replace_in(g)
                         if got is not None:
                             return got
                 return None
             for c in sort_queues(q):
-                got = walk(c)
-                if got is not None:
-                    return got
+                if id(c) in on_path:
+                    got = walk(c)
+                    if got is not None:
+                        return got
             return None
 
         return walk(self.eng.root)
@@ -348,12 +380,19 @@ class GangRun:
         released: dict = {}
         got = None
         first = None  # phFit, reqFit
-        for i in self.run.order[id(st)]:
-            a = st.asks[i]
-            if a.placeholder or not a.task_group or st.alloc[i]:
+        order = self.run.order[id(st)]
+        asks, alloc = st.asks, st.alloc
+        c = g.cursor  # the asks before it are taken, placeholders or without task group: never tried again
+        while c < len(order) and (alloc[order[c]] or asks[order[c]].placeholder or not asks[order[c]].task_group):
+            c += 1
+        g.cursor = c
+        for j in range(c, len(order)):
+            i = order[j]
+            a = asks[i]
+            if a.placeholder or not a.task_group or alloc[i]:
                 continue
             ok = cluster.admits(a) if cluster is not None else None
-            held = sorted(g.held, key=lambda h: h.id)  # getPlaceholderAllocations: a map, by id here
+            held = g.held  # getPlaceholderAllocations: a map, by id here (Gang.hold keeps them so)
             for k, h in enumerate(held):
                 if h.id in g.released or h.group != a.task_group:
                     continue
@@ -367,9 +406,13 @@ class GangRun:
                 node = cluster.by_name.get(h.node) if cluster is not None else None
                 if cluster is not None and (node is None or not _admitted(ok, node)):
                     continue  # the predicates refuse the ask on the placeholder's node
-                others = [x.id for x in held[k + 1:]
-                          if x.id not in g.released and x.group == a.task_group and not _larger(a.resources, x.resources)
-                          and (cluster is None or (x.node in cluster.by_name and _admitted(ok, cluster.by_name[x.node])))]
+                others = []  # the other placeholders it could take (up to five: the tie names four and says more)
+                for x in held[k + 1:]:
+                    if x.id not in g.released and x.group == a.task_group and not _larger(a.resources, x.resources) \
+                            and (cluster is None or (x.node in cluster.by_name and _admitted(ok, cluster.by_name[x.node]))):
+                        others.append(x.id)
+                        if len(others) > 4:
+                            break
                 got = (st, i, h, node, others)
                 break
             if got is not None:
@@ -396,7 +439,8 @@ class GangRun:
         allocation on its node (Application.ReplaceAllocation); what the placeholder held beyond
         the real ask goes back to the node and the queues."""
         g = self.gangs[id(st)]
-        g.held.remove(h)
+        g.drop(h)
+        self._touch(g)
         g.replaced[h.group] = g.replaced.get(h.group, 0) + 1
         self._free(g, h)
         _add(g.allocated, h.resources, -1)
@@ -425,7 +469,8 @@ class GangRun:
         h = next((x for x in g.held if x.id == alloc_id), None)
         if h is None:
             return
-        g.held.remove(h)
+        g.drop(h)
+        self._touch(g)
         g.released.discard(h.id)
         g.timed_out[h.group] = g.timed_out.get(h.group, 0) + 1
         _add(g.allocated, h.resources, -1)
@@ -452,7 +497,10 @@ class GangRun:
         if not a.placeholder:
             g.state = "Running"
             return
-        g.held.append(Held(a.id, a.task_group, node.name if node is not None else "", a.resources, i))
+        g.hold(Held(a.id, a.task_group, node.name if node is not None else "", a.resources, i))
+        self._touch(g)
+        if not g.sent:
+            self.dirty[id(g)] = g
         _add(g.allocated, a.resources)
         if len(g.held) == 1 and g.timer_start is None:
             self._start_timer(g)
@@ -475,10 +523,12 @@ class GangRun:
         something changed."""
         changed = self._confirm() or self.freed
         self.freed = False
-        for g in self.gangs.values():
-            if not g.sent and g.state != "Failed" and g.complete():
-                self._hand_over(g)
-                changed = True
+        if self.dirty:
+            dirty, self.dirty = self.dirty, {}
+            for g in dirty.values():  # (only a placeholder allocated can complete a gang)
+                if not g.sent and g.state != "Failed" and g.complete():
+                    self._hand_over(g)
+                    changed = True
         if changed:
             self._revive()
         return changed
@@ -537,7 +587,8 @@ class GangRun:
         for g, h in done:
             if h not in g.held:
                 continue
-            g.held.remove(h)
+            g.drop(h)
+            self._touch(g)
             g.released.discard(h.id)
             g.timed_out[h.group] = g.timed_out.get(h.group, 0) + 1
             self._free(g, h)
@@ -598,6 +649,8 @@ class GangRun:
                 q.live += 1
             _add(st.pending, st.asks[i].resources)
         g.hidden = set()
+        g.cursor = 0  # the asks handed over are pending again
+        self._touch(g)
         _reset_pointers(st)
         self._priorities(st, old)
 
@@ -634,6 +687,13 @@ class GangRun:
                         q.live += 1
             st.dead = keep
             _reset_pointers(st)
+
+    def _touch(self, g: Gang) -> None:
+        """g's held placeholders or its hand-over changed: whether replacement looks at it."""
+        if g.held and not g.hidden:
+            self.active[id(g)] = g
+        else:
+            self.active.pop(id(g), None)
 
     # -- timers
     def _start_timer(self, g: Gang) -> None:
@@ -702,7 +762,7 @@ def waiting_reason(g: Gang) -> str:
 
     st = g.st
     for name, tg in g.groups.items():
-        have = sum(1 for h in g.held if h.group == name)
+        have = g.have.get(name, 0)
         if have >= tg.min_member:
             continue
         out = f"gang {st.app_id} waits: {have} of {tg.min_member} {name} placeholders allocated"
