@@ -48,7 +48,7 @@ Shapes of issue 45 (`GANG_SHAPES`): gang applications on a cluster, which only t
 schedules. `--asks` real pods in applications of 100 (so 1,000 gangs of 100 members for 100,000
 asks), each a gang of two task groups (a driver of 1 and executors of 99, minMember = the pods of
 each, minResource = the pods' own: every pod takes its placeholder's place), priorities 0..100 by
-application, in `--queues` fifo leaves under 10 parents, on one node per 100 pods (1,000 nodes
+application, in `--queues` fifo leaves under 10 parents (run.py: 100), on one node per 100 pods (1,000 nodes
 of 16-48 vcore and 64-192 Gi: room for about half again the asks' total, so every gang completes).
 - gangs: that (100,000 placeholders, then 100,000 real pods taking their places).
 - gangs-plain: the same applications and asks without the gang fields: the same asks without gangs.
