@@ -168,6 +168,16 @@ def _fenced_config(rnd, queues: int) -> tuple[list[str], list[str]]:
     return lines, leaves
 
 
+def _write(outdir: str, lines: list, snapshot: dict) -> tuple[str, str]:
+    """The config lines as queues.yaml and the snapshot as asks.json in outdir: their paths."""
+    qpath, spath = os.path.join(outdir, "queues.yaml"), os.path.join(outdir, "asks.json")
+    with open(qpath, "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    with open(spath, "w") as fh:
+        json.dump(snapshot, fh)
+    return qpath, spath
+
+
 def _preempt(outdir: str, leaves: int, n: int, rnd) -> tuple[str, str]:
     """The preempt shape (module docstring)."""
     lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        submitacl: '*'", "        queues:",
@@ -186,12 +196,7 @@ def _preempt(outdir: str, leaves: int, n: int, rnd) -> tuple[str, str]:
                                   "node": f"node-{j}", "createTime": "2024-05-01T09:00:00Z"} for j in range(n_nodes)]})
     snapshot = {"nodes": [{"name": f"node-{j}", "capacity": {"vcore": 40, "memory": "80Gi"}} for j in range(n_nodes)],
                 "applications": apps}
-    qpath, spath = os.path.join(outdir, "queues.yaml"), os.path.join(outdir, "asks.json")
-    with open(qpath, "w") as fh:
-        fh.write("\n".join(lines) + "\n")
-    with open(spath, "w") as fh:
-        json.dump(snapshot, fh)
-    return qpath, spath
+    return _write(outdir, lines, snapshot)
 
 
 def _gangs(outdir: str, leaves: int, n: int, rnd, gang: bool) -> tuple[str, str]:
@@ -230,12 +235,7 @@ def _gangs(outdir: str, leaves: int, n: int, rnd, gang: bool) -> tuple[str, str]
                                                                   "memory": f"{gib * 3 // 2 * z // total + 1}Gi"}}
                           for j, z in enumerate(sizes)],
                 "applications": apps}
-    qpath, spath = os.path.join(outdir, "queues.yaml"), os.path.join(outdir, "asks.json")
-    with open(qpath, "w") as fh:
-        fh.write("\n".join(lines) + "\n")
-    with open(spath, "w") as fh:
-        json.dump(snapshot, fh)
-    return qpath, spath
+    return _write(outdir, lines, snapshot)
 
 
 _POOLS = ("general", "spark", "ml", "batch")

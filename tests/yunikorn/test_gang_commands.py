@@ -6,6 +6,7 @@ import json
 import pytest
 import yaml
 
+from builders import UNDER_ROOT
 from conftest import run_cli
 
 QUEUES = """
@@ -364,17 +365,7 @@ def test_a_run_cut_short_says_not_reached_for_the_pods_a_reserving_gang_holds(tm
 
 # ---- preemption and diff with gangs (modelled from yunikorn-core's code: no recording has them) ----
 
-PREEMPT_QUEUES = """
-partitions:
-  - name: default
-    queues:
-      - name: root
-        submitacl: '*'
-        queues:
-          - name: a
-          - name: b
-            resources: {guaranteed: {vcore: 2}}
-"""
+PREEMPT_QUEUES = UNDER_ROOT + "          - name: a\n          - name: b\n            resources: {guaranteed: {vcore: 2}}\n"
 
 # g1 reserves: 2 of its 3 placeholders run on the only node; o1 (under b's guarantee) needs room
 RESERVING = """
