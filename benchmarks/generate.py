@@ -44,6 +44,15 @@ tolerations and selector, or a required zone affinity.
 - kube-plain: the same draws without node labels and taints and without the pods' selectors,
   affinity and tolerations: the same run without predicates.
 
+Shapes of issue 45 (`GANG_SHAPES`): gang applications on a cluster, which only the reference engine
+schedules. `--asks` real pods in applications of 100 (so 1,000 gangs of 100 members for 100,000
+asks), each a gang of two task groups (a driver of 1 and executors of 99, minMember = the pods of
+each, minResource = the pods' own: every pod takes its placeholder's place), priorities 0..100 by
+application, in `--queues` fifo leaves under 10 parents (run.py: 100), on one node per 100 pods (1,000 nodes
+of 16-48 vcore and 64-192 Gi: room for about half again the asks' total, so every gang completes).
+- gangs: that (100,000 placeholders, then 100,000 real pods taking their places).
+- gangs-plain: the same applications and asks without the gang fields: the same asks without gangs.
+
 Shape of preemption inside the run (`PREEMPT_SHAPES`, docs/performance.md): what a live cluster
 with guarantees looks like to `prio simulate`, which only the reference engine schedules.
 - preempt: `--asks` applications of one ask each (priority 0, 10 or 100; 1-2 vcore, 1-4 Gi; create
@@ -78,6 +87,7 @@ PREEMPT_SHAPES = ("preempt",)
 KUBE_SHAPES = ("kube-predicates", "kube-plain")
 KUEUE_SHAPES = ("kueue",)
 VOLCANO_SHAPES = ("volcano",)
+GANG_SHAPES = ("gangs", "gangs-plain")
 
 
 def _limits(lrnd, indent: str, users: int, leaf: bool) -> list[str]:
@@ -158,6 +168,16 @@ def _fenced_config(rnd, queues: int) -> tuple[list[str], list[str]]:
     return lines, leaves
 
 
+def _write(outdir: str, lines: list, snapshot: dict) -> tuple[str, str]:
+    """The config lines as queues.yaml and the snapshot as asks.json in outdir: their paths."""
+    qpath, spath = os.path.join(outdir, "queues.yaml"), os.path.join(outdir, "asks.json")
+    with open(qpath, "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    with open(spath, "w") as fh:
+        json.dump(snapshot, fh)
+    return qpath, spath
+
+
 def _preempt(outdir: str, leaves: int, n: int, rnd) -> tuple[str, str]:
     """The preempt shape (module docstring)."""
     lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        submitacl: '*'", "        queues:",
@@ -176,12 +196,46 @@ def _preempt(outdir: str, leaves: int, n: int, rnd) -> tuple[str, str]:
                                   "node": f"node-{j}", "createTime": "2024-05-01T09:00:00Z"} for j in range(n_nodes)]})
     snapshot = {"nodes": [{"name": f"node-{j}", "capacity": {"vcore": 40, "memory": "80Gi"}} for j in range(n_nodes)],
                 "applications": apps}
-    qpath, spath = os.path.join(outdir, "queues.yaml"), os.path.join(outdir, "asks.json")
-    with open(qpath, "w") as fh:
-        fh.write("\n".join(lines) + "\n")
-    with open(spath, "w") as fh:
-        json.dump(snapshot, fh)
-    return qpath, spath
+    return _write(outdir, lines, snapshot)
+
+
+def _gangs(outdir: str, leaves: int, n: int, rnd, gang: bool) -> tuple[str, str]:
+    """The gang shapes (module docstring): the same draws with or without the gang fields."""
+    parents = 10
+    leaves = max(parents, leaves)
+    lines = ["partitions:", "  - name: default", "    preemption: {enabled: false}", "    queues:", "      - name: root",
+             "        submitacl: '*'", "        queues:"]
+    for p in range(parents):
+        lines += [f"          - name: p{p}", "            queues:"]
+        lines += [f"              - name: l{j}" for j in range(p, leaves, parents)]
+    apps = []
+    cores = gib = 0
+    for i in range(max(1, n // 100)):
+        p = rnd.randrange(leaves)
+        drv = {"vcore": 1000, "memory": 2 << 30}
+        exe = {"vcore": rnd.choice([500, 1000, 2000]), "memory": rnd.choice([1, 2, 4]) << 30}
+        prio = rnd.randrange(101)
+        app = {"id": f"gang-{i:05d}", "queue": f"root.p{p % parents}.l{p}",
+               "asks": [{"id": f"gang-{i:05d}-driver", "priority": prio, "resources": {"vcore": "1", "memory": "2Gi"}},
+                        {"id": f"gang-{i:05d}-exec", "priority": prio, "count": 99,
+                         "resources": {"vcore": f"{exe['vcore']}m", "memory": f"{exe['memory'] >> 30}Gi"}}]}
+        if gang:
+            app["taskGroups"] = [{"name": "driver", "minMember": 1, "minResource": {"vcore": "1", "memory": "2Gi"}},
+                                 {"name": "executor", "minMember": 99,
+                                  "minResource": {"vcore": f"{exe['vcore']}m", "memory": f"{exe['memory'] >> 30}Gi"}}]
+            app["asks"][0]["taskGroup"], app["asks"][1]["taskGroup"] = "driver", "executor"
+        cores += drv["vcore"] + 99 * exe["vcore"]
+        gib += 2 + 99 * (exe["memory"] >> 30)
+        apps.append(app)
+    n_nodes = max(3, n // 100)
+    sizes = [rnd.choice((1, 2, 3)) for _ in range(n_nodes)]
+    total = sum(sizes)
+    snapshot = {"partition": "default",
+                "nodes": [{"name": f"node-{j:04d}", "capacity": {"vcore": str(cores // 1000 * 3 // 2 * z // total + 1),
+                                                                  "memory": f"{gib * 3 // 2 * z // total + 1}Gi"}}
+                          for j, z in enumerate(sizes)],
+                "applications": apps}
+    return _write(outdir, lines, snapshot)
 
 
 _POOLS = ("general", "spark", "ml", "batch")
@@ -367,6 +421,8 @@ def generate(outdir: str, queues: int = 10_000, asks: int = 1_000_000, seed: int
         return _kueue(outdir, queues, asks, rnd)
     if shape in VOLCANO_SHAPES:
         return _volcano(outdir, queues, asks, rnd)
+    if shape in GANG_SHAPES:
+        return _gangs(outdir, queues, asks, rnd, shape == "gangs")
     cluster = shape in CLUSTER_SHAPES
     nocap = shape not in ("capacity",) + CLUSTER_SHAPES
     # the cluster shape's own draws (users, nodes, limits) come from another generator: its
@@ -437,6 +493,7 @@ if __name__ == "__main__":
     ap.add_argument("--queues", type=int, default=10_000)
     ap.add_argument("--asks", type=int, default=1_000_000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--shape", choices=SHAPES + FENCED_SHAPES + CLUSTER_SHAPES + PREEMPT_SHAPES + KUBE_SHAPES + KUEUE_SHAPES + VOLCANO_SHAPES, default="capacity")
+    ap.add_argument("--shape", choices=SHAPES + FENCED_SHAPES + CLUSTER_SHAPES + PREEMPT_SHAPES + KUBE_SHAPES + KUEUE_SHAPES
+                    + VOLCANO_SHAPES + GANG_SHAPES, default="capacity")
     a = ap.parse_args()
     print(*generate(a.outdir, a.queues, a.asks, a.seed, a.shape))

@@ -49,6 +49,10 @@ Job of issue 49, on generate.VOLCANO_SHAPES:
   of --queues), 100,000 pods (a tenth of --asks) in PodGroups of 1-40 on 1,000 nodes, Volcano's
   default config replayed cycle by cycle until quiet, against reading the same YAML with
   PyYAML's C loader (issue 49 names the row, not a target: the figure is docs/performance.md's).
+Job of issue 45, on generate.GANG_SHAPES (the reference engine's alone):
+- simulate-gangs: `prio simulate -o json` on 1,000 gang applications of 100 pods (100,000
+  placeholders, then 100,000 real pods taking their places; a tenth of --asks pods, in 100 fifo
+  leaves) on 1,000 nodes, against the same asks without gangs (gangs-plain) (<= 3x, < 1 GiB).
 Generated inputs are cached under benchmarks/.cache (gitignored; --dir to put them elsewhere).
 --quick runs a tenth of the size (100,000 asks, 1,000 queues; 20,000 fenced asks) while iterating.
 Every process runs with compiled bytecode, as an installed prio does (pip compiles it): the
@@ -75,7 +79,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from generate import CLUSTER_SHAPES, FENCED_SHAPES, GENERATION, KUBE_SHAPES, KUEUE_SHAPES, PREEMPT_SHAPES, SHAPES, VOLCANO_SHAPES  # noqa: E402
+from generate import CLUSTER_SHAPES, FENCED_SHAPES, GANG_SHAPES, GENERATION, KUBE_SHAPES, KUEUE_SHAPES, PREEMPT_SHAPES, SHAPES, VOLCANO_SHAPES  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(HERE), "cli")}
 PY = sys.executable
@@ -297,6 +301,16 @@ def main() -> None:
             floor = "import sys, yaml; list(yaml.load_all(open(sys.argv[1]), Loader=yaml.CSafeLoader))"
             got, base = against(prio + ["simulate", v, "-o", "json"], [PY, "-c", floor, v], a.repeat)
             row(job, got, base, "yaml.CSafeLoader", "(none set)")
+    if want("simulate-gangs"):
+        pods = max(100, asks // 10)
+        gq = {shape: inputs(a.dir, shape, 100, pods) for shape in GANG_SHAPES}
+
+        def gang_run(shape):
+            q, s = gq[shape]
+            return prio + ["simulate", q, s, "-o", "json"]
+
+        plain, got = alternated([lambda: once(gang_run("gangs-plain")), lambda: once(gang_run("gangs"))], a.repeat)
+        row("simulate-gangs", got, plain, "the same asks without gangs", "<= 3x, < 1 GiB")
     for shape in PREEMPT_SHAPES:
         job = f"simulate-{shape}"
         if want(job):

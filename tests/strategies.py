@@ -25,7 +25,9 @@ choice shrinks towards the plain case: hypothesis then reports the smallest disa
 Besides: `tie_groups` (siblings tied, tens of them with `big`), `long_runs` (thousands of
 steps), `sort_keys`, `sort_inputs`, `vectors` and `pendings` (what gosort, keptsort and
 dominance compare), `mutated` (a document with values made awkward: the schema check) and
-`snapshot_documents` (snapshot files to read). A property test that must reach a case (tie
+`snapshot_documents` (snapshot files to read), `gangs` (scenarios with gang applications: task
+groups, real pods of them larger or smaller than their group, running placeholders, styles,
+timeouts and a horizon). A property test that must reach a case (tie
 notes, both routes of a run) says so with `an_example`, beside hypothesis's `event()`: no
 fixed seed, no count over a fixed sequence of inputs.
 """
@@ -562,3 +564,54 @@ def rest_scenarios(draw, limits: bool = True):
     else:
         snapshot.pop("capacity", None)
     return dump, snapshot
+
+
+GANG_STYLES = ["Soft", "Hard"]
+TIMEOUTS = [0, 30, 60, 600]
+HORIZONS = [30, 120, 900, 3600]
+
+
+@st.composite
+def gangs(draw, preempting: bool | None = False):
+    """(queues.yaml text, snapshot dict): scenarios(cluster=True) with one or more applications
+    made gangs, as ../shared/testdata/yunikorn-gangs has them: one or two task groups (minMember
+    1-4, a minResource over the scenario's types), most asks in a group (some of the group's
+    size, others larger or smaller, some in none, more or fewer of them than minMember), now and
+    then a running allocation made a placeholder of a group, a style and a timeout, and a
+    horizon in half the scenarios. `preempting`: as scenarios' (None: drawn). Gangs are the
+    reference engine's alone (features.GANGS)."""
+    if preempting is None:
+        preempting = draw(_BOOL)
+    queues, snapshot = draw(scenarios(limits=True, cluster=True, preempting=preempting))
+    types = tuple(snapshot["nodes"][0]["capacity"])
+    apps = snapshot["applications"]
+    chosen = [a for a in apps if draw(_BOOL)] or [apps[0]]
+    for app in chosen:
+        groups = []
+        for g in range(draw(_int(1, 2))):
+            res = {t: draw(_int(0, 3)) for t in types}
+            res[types[0]] = max(1, res[types[0]])
+            groups.append({"name": f"tg{g}", "minMember": draw(_int(1, 4)), "minResource": res})
+        app["taskGroups"] = groups
+        if not app["asks"]:
+            app["asks"] = [{"priority": 0, "resources": dict(g["minResource"]), "taskGroup": g["name"], "count": g["minMember"]}
+                           if g["minMember"] > 1 else {"priority": 0, "resources": dict(g["minResource"]), "taskGroup": g["name"]}
+                           for g in groups]
+        for k in app["asks"]:
+            if "taskGroup" in k or _sometimes(draw, 5):  # a pod without task group
+                continue
+            g = draw(st.sampled_from(groups))
+            k["taskGroup"] = g["name"]
+            if not _sometimes(draw, 3):  # mostly a member of its group's size (else larger or smaller)
+                k["resources"] = dict(g["minResource"])
+        for a in app.get("allocations", ()):
+            if _sometimes(draw, 2):  # a running placeholder of a group (its resources: the group's minResource)
+                g = draw(st.sampled_from(groups))
+                a.update(placeholder=True, taskGroup=g["name"], resources=dict(g["minResource"]))
+        if _sometimes(draw, 2):
+            app["gangSchedulingStyle"] = draw(st.sampled_from(GANG_STYLES))
+        if _sometimes(draw, 2):
+            app["placeholderTimeoutInSeconds"] = draw(st.sampled_from(TIMEOUTS))
+    if draw(_BOOL):
+        snapshot["horizon"] = draw(st.sampled_from(HORIZONS))
+    return queues, snapshot

@@ -19,6 +19,7 @@ WHERE = {
     "priorityclass-set": "PriorityClass manifests, all of one run together",
     "queues-vs-classes": "queue configs against the PriorityClasses of the same run",
     "queues-vs-snapshot": "prio snapshots against the queue configs of the same run (gang applications)",
+    "pods": "`kubectl get pods` exports whose pods carry the task-groups annotation",
     "armada-queue": "Armada Queue manifests",
     "armada-scenario": "Armada scenarios (the current scheduler)",
     "kueue": "Kueue objects (ResourceFlavor, Cohort, ClusterQueue, LocalQueue, Workload, ...), one at a time",

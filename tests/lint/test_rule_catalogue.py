@@ -228,6 +228,14 @@ VOLCANO_CASES = [
 GANG_QUEUES = tree("- name: fair\n  properties: {application.sort.policy: fair}\n- name: fifo\n- name: small\n  resources: {max: {vcore: 4}}")
 
 
+def _gang_pod(members: int) -> str:
+    """A pod list of one pod whose task-groups annotation (line 10) has minMember `members`."""
+    return ("apiVersion: v1\nkind: List\nitems:\n  - apiVersion: v1\n    kind: Pod\n    metadata:\n      name: driver\n"
+            "      namespace: spark\n      annotations:\n"
+            f"        yunikorn.apache.org/task-groups: '[{{\"name\": \"exec\", \"minMember\": {members}, \"minResource\": {{\"cpu\": \"1\"}}}}]'\n"
+            "    spec:\n      containers: [{name: c, resources: {requests: {cpu: '1'}}}]\n")
+
+
 def _gang_snap(queue: str, members: int = 1, vcore: int = 2) -> str:
     """A prio snapshot with one gang application (line 4: its queue, line 5: its task groups) on two nodes of 4 vcore."""
     return ("nodes: [{name: n1, capacity: {vcore: 4}}, {name: n2, capacity: {vcore: 4}}]\n"
@@ -513,6 +521,8 @@ CATALOGUE: dict[str, list[Case]] = {
                      {"snap.yaml": _gang_snap("queue: root.fifo", members=4), "queues.yaml": GANG_QUEUES}, file="snap.yaml"),
                 case({"snap.yaml": _gang_snap("queue: root.fifo", vcore=5), "queues.yaml": GANG_QUEUES}, 5,
                      {"snap.yaml": _gang_snap("queue: root.fifo", vcore=4), "queues.yaml": GANG_QUEUES}, file="snap.yaml")],
+    # a pod's task-groups annotation the shim cannot decode (a pod list with one is checked for it)
+    "PRIO804": [case({"pods.yaml": _gang_pod(0)}, 10, {"pods.yaml": _gang_pod(2)}, file="pods.yaml")],
     "PRIO313": [case(pc("metadata:\n  name: a\nvalue: 1\nglobaldefault: true\n"), 6, pc("metadata:\n  name: a\nvalue: 1\nglobalDefault: true\n"))],
     "PRIO314": [
         case(pc("metadata:\n  name: tier1\nvalue: 4000\n", "scheduling.k8s.io/v1beta1"), 1, pc("metadata:\n  name: tier1\nvalue: 4000\n")),

@@ -45,6 +45,9 @@ def test_task_groups_as_the_shim_decodes_them(case):
         # with disableGangScheduling the shim decodes nothing (getAppMetadata), and sets no task-groups tag
         want = _expected(a.get("taskGroups")) if shim.TASK_GROUPS in a["tags"] else []
         assert groups == want, (a["applicationId"], a.get("taskGroupsError"))
+        if a.get("taskGroupsError") and shim.TASK_GROUPS in a["tags"]:  # the shim's error, less the annotation it quotes
+            why = shim.decode_task_groups(a["tags"][shim.TASK_GROUPS])[1]
+            assert a["taskGroupsError"] in (why, f"{why}, {a['tags'][shim.TASK_GROUPS]}"), a["applicationId"]
         if groups:
             params = a["schedulingPolicyParameters"]
             assert got["gangSchedulingStyle"] == params["gangSchedulingStyle"]
@@ -80,3 +83,77 @@ def test_task_groups_annotation_rules(text, groups):
 ])
 def test_scheduling_policy_parameters(text, want):
     assert shim.scheduling_policy(text) == want
+
+
+@pytest.mark.parametrize("text, why", [
+    ('[{"name": "", "minMember": 1, "minResource": {"cpu": "1"}}]', "can't get taskGroup Name from pod annotation"),
+    ('[{"name": "a", "minMember": 1}]', "can't get taskGroup MinResource from pod annotation"),
+    ('[{"name": "a", "minResource": {"cpu": "1"}}]', "can't get taskGroup MinMember from pod annotation"),
+    ('[{"name": "a", "minMember": -2, "minResource": {"cpu": "1"}}]', "minMember cannot be negative"),
+    ('[{"name": "a", "minMember": 1, "minResource": {"memory": "-1"}}]', "minResource 'memory' in taskGroup 'a' cannot be negative"),
+    ('[{"name": "a", "minMember": 1, "minResource": {"cpu": "1", "vcore": "1"}}]',
+     "minResource 'vcore' in taskGroup 'a' collides with another resource under canonical key 'vcore'"),
+    ('[{"name": "a", "minMember": 2, "minResource": {"cpu": "5000000000000000"}}]',
+     "minResource 'cpu' in taskGroup 'a' overflows int64 when scaled by minMember 2"),
+    ('[{"name": "a", "minMember": 1, "minResource": {"memory": "4Ei"}}, {"name": "b", "minMember": 1, "minResource": {"memory": "5Ei"}}]',
+     "aggregate placeholder request for 'memory' overflows int64 across taskGroups"),
+    # decoding comes first: a type error in a later group wins over a missing name in the first
+    ('[{"name": "", "minMember": 1, "minResource": {}}, {"name": "b", "minMember": "2", "minResource": {}}]',
+     "task group 2: minMember is not an int32"),
+    ('{"name": "a"}', "not a JSON list of task groups"),
+    ("[{", None),
+])
+def test_why_the_shim_refuses_an_annotation(text, why):
+    groups, got = shim.decode_task_groups(text)
+    assert groups == []
+    if why is None:
+        assert got.startswith("not JSON: ")
+    else:
+        assert got == why
+
+
+def test_annotations_the_shim_takes_give_no_reason():
+    assert shim.decode_task_groups(None) == ([], None)
+    assert shim.decode_task_groups("null") == ([], None)
+    # a null quantity is zero (Quantity.UnmarshalJSON), an empty minResource is one
+    assert shim.decode_task_groups('[{"name": "a", "minMember": 1, "minResource": {"cpu": null}}]') == ([("a", 1, {"pods": 1, "vcore": 0})], None)
+    assert shim.decode_task_groups('[{"name": "a", "minMember": 1, "minResource": {}}]') == ([("a", 1, {"pods": 1})], None)
+
+
+BAD_POD = """apiVersion: v1
+kind: List
+items:
+  - apiVersion: v1
+    kind: Pod
+    metadata:
+      name: driver
+      namespace: spark
+      labels: {applicationId: app-1}
+      annotations:
+        yunikorn.apache.org/task-groups: '[{"name": "exec", "minMember": 0, "minResource": {"cpu": "1"}}]'
+    spec:
+      schedulerName: yunikorn
+      containers: [{name: c, resources: {requests: {cpu: "1"}}}]
+"""
+
+
+def test_an_annotation_the_shim_refuses_is_said_where_pods_are_read_and_linted(tmp_path):
+    """simulate reads the pod as the shim does (no task groups: an ordinary pod, placed) and says
+    why in a note naming PRIO804; validate reports PRIO804 at the annotation; a pod list whose
+    annotations decode is checked and clean."""
+    from conftest import run_cli
+
+    f = tmp_path / "pods.yaml"
+    f.write_text(BAD_POD)
+    r = run_cli("simulate", str(f), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    assert [s["ask"] for s in json.loads(r.stdout)["steps"]] == ["driver"]
+    assert "(PRIO804; the shim records a TaskGroupsError event): spark/driver (can't get taskGroup MinMember from pod annotation)" in r.stderr
+    v = run_cli("validate", "-o", "json", str(f))
+    assert v.exit_code == 1
+    (finding,) = json.loads(v.stdout)["findings"]
+    assert (finding["rule"], finding["line"]) == ("PRIO804", 11)
+    assert "pod spark/driver: the shim cannot decode" in finding["message"]
+    f.write_text(BAD_POD.replace('"minMember": 0', '"minMember": 1'))
+    v = run_cli("validate", str(f))
+    assert v.exit_code == 0 and "no problems in 1 file" in v.stderr

@@ -364,3 +364,87 @@ def test_fuzz_never_a_traceback(data):
             rest.load_apps("f.json", d)
     except InputError as e:
         assert e.file == "f.json" and e.message
+
+
+# ---- gangs: placeholderData and the placeholders of ApplicationDAOInfo (issue 45) ----------------
+
+def _site_application():
+    with open(shared("yunikorn-site__docs__api__scheduler__application.json")) as f:
+        return json.load(f)
+
+
+def _load(data):
+    return rest.load_apps("app.json", yamlnodes.Document(data))
+
+
+def test_recorded_placeholder_data_whose_placeholders_are_gone_is_an_ordinary_application():
+    """The site's recorded application: placeholderData of one group (count 2, 1 replaced, 1 timed
+    out), a real allocation and no placeholder left: the shim makes none again, so it is
+    scheduled as an ordinary application, and said so."""
+    snap = _load(_site_application())
+    (app,) = snap.apps
+    assert app.task_groups == []
+    assert [a.placeholder for a in app.allocations] == [False]
+    assert any("placeholders were all replaced or timed out (placeholderData)" in n and "application-0001" in n for n in snap.notes)
+
+
+def test_placeholder_data_is_the_task_groups_and_placeholders_are_read_on_asks_and_allocations():
+    """The recorded shape with its allocation a placeholder still held (nothing replaced, nothing
+    timed out) and a pending placeholder ask: a gang application (count as minMember, minResource),
+    placeholder and taskGroupName on its allocations and asks, originator on an ask."""
+    data = _site_application()
+    data["placeholderData"][0].update(replaced=0, timedout=0)
+    data["allocations"][0].update(placeholder=True, taskGroupName="task-group-example")
+    data["requests"][0].update(placeholder=True, taskGroupName="task-group-example", originator=True)
+    snap = _load(data)
+    (app,) = snap.apps
+    assert [(g.name, g.min_member, g.min_resource) for g in app.task_groups] == [
+        ("task-group-example", 2, {"memory": 1000000000, "vcore": 100})]
+    (alloc,) = app.allocations
+    assert (alloc.placeholder, alloc.task_group, alloc.node) == (True, "task-group-example", "node-0001")
+    (ask,) = app.asks
+    assert (ask.placeholder, ask.task_group, ask.originator) == (True, "task-group-example", True)
+    assert any("neither their gangSchedulingStyle" in n for n in snap.notes)
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("placeholderData", {"taskGroupName": "x"}, "placeholderData must be a list"),
+    ("placeholderData", [{"taskGroupName": 3, "count": 1}], "taskGroupName must be a string"),
+    ("placeholderData", [{"taskGroupName": "x", "count": -1}], "count"),
+    ("placeholderData", [{"taskGroupName": "x", "count": 1}, {"taskGroupName": "x", "count": 1}], "appears twice in placeholderData"),
+])
+def test_bad_placeholder_data_is_one_line(field, value, message):
+    data = _site_application()
+    data[field] = value
+    with pytest.raises(InputError) as e:
+        _load(data)
+    assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_live_dump_reads_a_reserving_gang(tmp_path):
+    """A saved REST dump (read as the server it recorded) whose application `low` reserves: one
+    placeholder allocated on node-1, one pending (REST shows no real pod of a reserving gang). prio
+    keeps the running one, makes the missing one, and the gang completes."""
+    import shutil
+
+    from conftest import run_cli
+
+    d = tmp_path / "dump"
+    shutil.copytree(os.path.join(SHARED_ROOT, "testdata", "yunikorn-rest-live", "walkthrough", "ws"), d / "ws")
+    p = d / "ws" / "v1" / "partition" / "default" / "applications" / "active.json"
+    apps = json.loads(p.read_text())
+    low = next(a for a in apps if a["applicationID"] == "low")
+    low["placeholderData"] = [{"taskGroupName": "w", "count": 2, "minResource": {"pods": 1}}]
+    low["requests"] = [{"allocationKey": "ph-2", "requestTime": 1704067202001000000, "resource": {"pods": 1}, "priority": "3",
+                        "applicationId": "low", "placeholder": True, "taskGroupName": "w"}]
+    low["allocations"] = [{"allocationKey": "ph-1", "requestTime": 1704067202001000000, "resource": {"pods": 1}, "priority": "3",
+                           "nodeId": "node-1", "applicationId": "low", "placeholder": True, "taskGroupName": "w"}]
+    p.write_text(json.dumps(apps))
+    r = run_cli("simulate", str(d), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    got = json.loads(r.stdout)
+    last = got["steps"][-1]
+    assert (last["application"], last["ask"], last.get("placeholder"), last.get("taskGroup")) == ("low", "tg-low-w-1", True, "w")
+    assert got["gangs"] == [{"application": "low", "state": "Running", "realAsksSent": True, "placeholdersPending": [],
+                             "placeholdersHeld": ["ph-1", "tg-low-w-1"], "timeoutAt": 900}]
+    assert "gangSchedulingStyle (Soft taken)" in r.stderr

@@ -27,7 +27,7 @@ def test_benchmark_script_runs_and_prints_ratios(tmp_path):
     browser = os.environ.get("PRIO_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
     assert [l.split()[0] for l in lines] == ["simulate-capacity", "simulate-nocap-pods", "simulate-nocap-vcore-memory",
                                           "simulate-equal-priorities", "simulate-fenced-pods", "simulate-fenced-vcore-memory",
-                                          "simulate-cluster", "simulate-kube-predicates", "simulate-volcano", "simulate-preempt", "simulate-kueue", "explain", "html-report"] + (["html-load"] if browser else []) + [
+                                          "simulate-cluster", "simulate-kube-predicates", "simulate-volcano", "simulate-gangs", "simulate-preempt", "simulate-kueue", "explain", "html-report"] + (["html-load"] if browser else []) + [
                                           "validate-10k", "validate-fenced", "validate-20", "version"]
     assert "page " in r.stdout and ("built it in" in r.stdout if browser else "html-load                    skipped: no Chromium" in r.stdout)
     assert "30 queues, 300 asks (60 in the fenced shapes)" in r.stdout

@@ -4,7 +4,9 @@ test_gangs.py's; these are small scenarios written here."""
 import json
 
 import pytest
+import yaml
 
+from builders import UNDER_ROOT
 from conftest import run_cli
 
 QUEUES = """
@@ -273,3 +275,189 @@ applications:
     # the 6 vcore the two smaller pods left (the placeholders held 8)
     steps = [(s["ask"], s.get("replaces")) for s in got["steps"] if "ask" in s]
     assert steps == [("tg-g1-w-1", None), ("tg-g1-w-2", None), ("g1-1", "tg-g1-w-1"), ("g1-2", "tg-g1-w-2"), ("o1-1", None)]
+
+
+def test_replacement_runs_the_predicates_on_the_placeholders_node(tmp_path):
+    """tryPlaceholderAllocate runs the shim's predicates (preReserveConditions) on the placeholder's
+    node: a real pod they refuse there takes the first node in order with room they admit it on,
+    the placeholder is released all the same (its node gets its room back)."""
+    got = _simulate(tmp_path, MAXAPPS_QUEUES.replace("{name: a, maxapplications: 1}", "name: a"), """
+nodes:
+  - {name: node-1, capacity: {vcore: 4}, labels: {zone: a}}
+  - {name: node-2, capacity: {vcore: 4}, labels: {zone: b}}
+applications:
+  - id: g1
+    queue: root.a
+    taskGroups: [{name: w, minMember: 1, minResource: {vcore: 3}}]
+    asks: [{priority: 10, resources: {vcore: 3}, taskGroup: w, nodeSelector: {zone: b}}]
+  - id: o1
+    queue: root.b
+    asks: [{priority: 1, resources: {vcore: 4}}]
+""")
+    steps = [(s["ask"], s.get("node"), s.get("replaces")) for s in got["steps"] if "ask" in s]
+    # the placeholder has no node selector: it lands on node-1; its real pod may only run in zone b
+    assert steps[:2] == [("tg-g1-w-1", "node-1", None), ("g1-1", "node-2", "tg-g1-w-1")]
+    # node-1's room came back with the placeholder: o1 runs there
+    assert steps[2:] == [("o1-1", "node-1", None)]
+    r = run_cli("explain", str(tmp_path / "q.yaml"), str(tmp_path / "s.yaml"), "--why-ask", "g1-1")
+    assert r.exit_code == 0, r.stderr
+    assert "the shim's predicates refuse it on node-1, the placeholder's node, so it runs on node-2" in " ".join(r.stdout.split())
+
+
+def test_replacement_waits_when_no_node_admits_the_real_pod(tmp_path):
+    """No node the predicates admit the real pod on has room: nothing is replaced, the placeholder
+    stays held (hope the next round works, as the core says)."""
+    got = _simulate(tmp_path, MAXAPPS_QUEUES.replace("{name: a, maxapplications: 1}", "name: a"), """
+nodes:
+  - {name: node-1, capacity: {vcore: 4}, labels: {zone: a}}
+applications:
+  - id: g1
+    queue: root.a
+    taskGroups: [{name: w, minMember: 1, minResource: {vcore: 3}}]
+    asks: [{priority: 1, resources: {vcore: 3}, taskGroup: w, nodeSelector: {zone: b}}]
+""")
+    assert [(s["ask"], s.get("replaces")) for s in got["steps"] if "ask" in s] == [("tg-g1-w-1", None)]
+    g = got["gangs"][0]
+    assert g["realAsksSent"] and g["placeholdersHeld"] == ["tg-g1-w-1"]
+    assert [u["ask"] for u in got["unscheduled"]] == ["g1-1"]
+
+
+def test_identical_placeholders_mark_the_replacement_a_tie(tmp_path):
+    """YuniKorn walks an application's placeholders as a Go map: where a real pod could take more
+    than one, the step is a tie (prio takes the first by id), as the other map-order choices are."""
+    got = _simulate(tmp_path, MAXAPPS_QUEUES.replace("{name: a, maxapplications: 1}", "name: a"), """
+nodes:
+  - {name: node-1, capacity: {vcore: 10}}
+applications:
+  - id: g1
+    queue: root.a
+    taskGroups: [{name: w, minMember: 2, minResource: {vcore: 2}}]
+    asks: [{priority: 1, resources: {vcore: 2}, taskGroup: w, count: 2}]
+""")
+    steps = [(s["ask"], s.get("replaces"), s.get("tie", False)) for s in got["steps"] if "ask" in s]
+    assert steps[2:] == [("g1-1", "tg-g1-w-1", True), ("g1-2", "tg-g1-w-2", False)]
+    q, s = str(tmp_path / "q.yaml"), str(tmp_path / "s.yaml")
+    r = run_cli("simulate", q, s)
+    assert r.exit_code == 0, r.stderr
+    assert "placeholders tg-g1-w-1, tg-g1-w-2" in r.stdout
+
+
+def test_a_run_cut_short_says_not_reached_for_the_pods_a_reserving_gang_holds(tmp_path):
+    """--steps stops the run while g2 reserves: its real pods (held back by the shim, so marked
+    taken in the run) are pending, NotReached, with what the gang waits for; simulate counts them
+    among the asks still pending."""
+    from builders import build_engine
+    from prio.yunikorn import reasons
+
+    eng = build_engine(QUEUES, yaml.safe_load(SNAPSHOT))
+    eng.run(1)
+    got = {p.ask: p.reason for p in reasons.pending(eng)}
+    assert got["g2-1"].code == got["g2-2"].code == "NotReached"
+    assert "gang g2 waits: 1 of 2 exec placeholders allocated" in got["g2-1"].words
+    assert got["tg-g2-exec-2"].code == "NotReached" and "shim" not in got["tg-g2-exec-2"].words
+    assert {"g1-1", "g1-2", "g1-3", "g1-4"} <= set(got)
+    q, s = _files(tmp_path)
+    r = run_cli("simulate", q, s, "--steps", "1")
+    assert r.exit_code == 0, r.stderr
+    # 11: g2's other placeholder and its 2 pods, g1's 4 placeholders and 4 pods
+    assert "Stopped after step 1 (--steps 1): 11 asks still pending." in r.stdout
+
+
+# ---- preemption and diff with gangs (modelled from yunikorn-core's code: no recording has them) ----
+
+PREEMPT_QUEUES = UNDER_ROOT + "          - name: a\n          - name: b\n            resources: {guaranteed: {vcore: 2}}\n"
+
+# g1 reserves: 2 of its 3 placeholders run on the only node; o1 (under b's guarantee) needs room
+RESERVING = """
+nodes:
+  - {name: node-1, capacity: {vcore: 4}}
+applications:
+  - id: g1
+    queue: root.a
+    taskGroups: [{name: w, minMember: 3, minResource: {vcore: 2}}]
+    allocations:
+      - {id: ph-1, priority: 1, resources: {vcore: 2}, node: node-1, placeholder: true, taskGroup: w}
+      - {id: ph-2, priority: 1, resources: {vcore: 2}, node: node-1, placeholder: true, taskGroup: w}
+    asks: [{priority: 1, resources: {vcore: 2}, taskGroup: w, count: 3}]
+  - id: o1
+    queue: root.b
+    asks: [{priority: 10, resources: {vcore: 2}}]
+"""
+
+
+def test_a_preempted_placeholder_leaves_its_gang(tmp_path):
+    """Simulate with preemption: o1 preempts one of g1's running placeholders (a placeholder is a
+    victim like any task); the gang no longer holds it (counted as timed out, never made again),
+    so it stays incomplete with one placeholder held and one pending."""
+    got = _simulate(tmp_path, PREEMPT_QUEUES, RESERVING)
+    pre = [s["preemption"] for s in got["steps"] if "preemption" in s]
+    assert pre == [{"ask": "o1-1", "application": "o1", "queue": "root.b", "node": "node-1", "victims": ["ph-2"]}]
+    assert [s["ask"] for s in got["steps"] if "ask" in s] == ["o1-1"]
+    assert got["gangs"] == [{"application": "g1", "state": "Accepted", "realAsksSent": False, "placeholdersPending": ["tg-g1-w-1"],
+                             "placeholdersHeld": ["ph-1"], "timeoutAt": 900}]
+
+
+def test_preempt_analyses_what_yunikorn_knows_of_a_gang(tmp_path):
+    """prio preempt: a reserving gang is its pending placeholders (they may preempt, as any ask);
+    its real pods, held back by the shim, are not analysed; its running placeholders are victims;
+    the notes say so, and that it is modelled from the core's code."""
+    q, s = tmp_path / "q.yaml", tmp_path / "s.yaml"
+    q.write_text(PREEMPT_QUEUES)
+    s.write_text(RESERVING)
+    r = run_cli("preempt", str(q), str(s), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    asks = json.loads(r.stdout)["asks"]
+    assert set(asks) == {"tg-g1-w-1", "o1-1"}
+    assert asks["o1-1"]["outcome"] == "preempted" and asks["o1-1"]["victims"] == ["ph-2"]
+    note = " ".join(r.stderr.split())
+    assert "modelled from yunikorn-core's code, not recorded" in note
+    assert "held back by the shim and not analysed (g1/g1-1, g1/g1-2, g1/g1-3)" in note
+    assert "running placeholders are candidate victims like any task" in note
+
+
+def test_preempt_leaves_out_real_pods_that_wait_to_replace(tmp_path):
+    """A gang that runs (a real pod bound: no reservation) with a placeholder left: its pending real
+    pod of that group waits to take the placeholder's place (the walk skips it, it never preempts);
+    a pod of a group without placeholder is analysed."""
+    q, s = tmp_path / "q.yaml", tmp_path / "s.yaml"
+    q.write_text(PREEMPT_QUEUES)
+    s.write_text("""
+nodes:
+  - {name: node-1, capacity: {vcore: 4}}
+applications:
+  - id: g1
+    queue: root.a
+    taskGroups: [{name: w, minMember: 2, minResource: {vcore: 2}}, {name: d, minMember: 1, minResource: {vcore: 1}}]
+    allocations:
+      - {id: run-1, priority: 1, resources: {vcore: 2}, node: node-1, taskGroup: w}
+      - {id: ph-2, priority: 1, resources: {vcore: 2}, node: node-1, placeholder: true, taskGroup: w}
+    asks:
+      - {id: w-2, priority: 1, resources: {vcore: 2}, taskGroup: w}
+      - {id: d-1, priority: 1, resources: {vcore: 1}, taskGroup: d}
+""")
+    r = run_cli("preempt", str(q), str(s), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    assert set(json.loads(r.stdout)["asks"]) == {"d-1"}
+    assert "g1/w-2 wait to take a running placeholder's place" in " ".join(r.stderr.split())
+
+
+def test_diff_reports_a_gang_that_ends_otherwise(tmp_path):
+    """diff: NEW's max on root.a rejects g1 (its task group request is over it): the gang's end
+    state is reported (before: Accepted, 2 placeholders held, 2 pending; after: no gang), and its
+    placeholders, which NEW does not have at all, are not called newly placeable."""
+    old, new = tmp_path / "old.yaml", tmp_path / "new.yaml"
+    old.write_text(QUEUES)
+    new.write_text(QUEUES.replace("          - name: a\n", "          - name: a\n            resources: {max: {vcore: 6}}\n"))
+    _, s = _files(tmp_path)
+    r = run_cli("diff", str(old), str(new), s, "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["gangs"] == [{"application": "g1", "before": {"state": "Accepted", "realAsksSent": False, "placeholdersHeld": 2,
+                                                          "placeholdersPending": 2}, "after": None}]
+    assert d["unscheduled"]["removed"] == []
+    assert [x["application"] for x in d["rejected"]["added"]] == ["g1"]
+    t = run_cli("diff", str(old), str(new), s, "-o", "plain")
+    assert "1 gang ends otherwise" in t.stdout.splitlines()[0]
+    assert "Gangs that end otherwise" in t.stdout and "Accepted, real pods held, 2 held, 2 pending" in t.stdout
+    same = run_cli("diff", str(old), str(old), s, "-o", "json")
+    assert "gangs" not in json.loads(same.stdout)

@@ -63,14 +63,19 @@ def _preempt(o: Options, fmt: str) -> int:
     if snap.nodes is not None and not snap.capacity:
         snap.capacity = resources.total(n.capacity for n in snap.nodes)  # root's max is the sum of the nodes
     eng = build(inp, o.partition, o.engine)
-    say_notes(inp)
-    part = partition_of(inp, eng)
     snapshot = eng.snapshot
     if eng.rejected:  # applications YuniKorn refuses are never placed: nothing to preempt for or from
         import dataclasses
 
         refused = {r.application for r in eng.rejected}
         snapshot = dataclasses.replace(snapshot, apps=[a for a in snapshot.apps if a.id not in refused])
+    if any(a.task_groups for a in snapshot.apps):  # what YuniKorn knows of each gang (gangs.py)
+        from prio.yunikorn import gangs
+
+        snapshot, seen = gangs.preemption_view(snapshot, snapshot.priority_classes)
+        inp.notes += gangs.preemption_notes(seen)
+    say_notes(inp)
+    part = partition_of(inp, eng)
     result = preemption.analyse(eng.root, snapshot,
                                 part.preemption_enabled if part is not None else True,
                                 (part.nodesort_type or "fair") if part is not None else "fair",

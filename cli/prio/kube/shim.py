@@ -283,47 +283,89 @@ def settings(data: dict) -> dict:
 GANG_STYLES = ("Soft", "Hard")  # constants.SchedulingPolicyStyleParamValues; anything else is Soft
 
 
+class _Obj(list):
+    """A JSON object's members in order (object_pairs_hook), told apart from a JSON list."""
+
+
 def task_groups(text: str | None) -> list:
     """GetTaskGroupsFromAnnotation: the annotation's task groups as (name, minMember, minResource:
     in YuniKorn's units, `cpu` as vcore, plus the `pods: 1` the shim adds to every pod it
-    reports), or [] when the shim takes none: no annotation, JSON that does not decode into its
-    struct, a group without name or minResource, a minMember that is not positive, a negative
-    quantity, or two names for one resource (cpu and vcore, or an explicit pods)."""
+    reports), or [] when the shim takes none (decode_task_groups says why)."""
+    return decode_task_groups(text)[0]
+
+
+def decode_task_groups(text: str | None) -> tuple[list, str | None]:
+    """GetTaskGroupsFromAnnotation: (task groups, None), or ([], why) when the shim refuses the
+    annotation: JSON that does not decode into its struct, a group without name or minResource,
+    a minMember that is not positive, a negative quantity, two names for one resource (cpu and
+    vcore, or an explicit pods), a request past int64 (validateTaskGroupResources). The shim
+    then logs the error, records a TaskGroupsError warning event on the pod and creates the
+    application without task groups. No annotation (or JSON null): ([], None)."""
     from prio.kube import quantity as kq
 
     if not text:
-        return []
+        return [], None
     try:
-        data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=lambda p: p)
-    except (ValueError, _Strict):
-        return []
-    if not isinstance(data, list):  # (null decodes to no task groups, anything else fails)
-        return []
-    out = []
-    for item in data:
-        if not isinstance(item, list):  # (object_pairs_hook: objects come as lists of pairs)
-            return []
+        data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=lambda p: _Obj(p))
+    except (ValueError, _Strict) as e:
+        return [], f"not JSON: {e}" if isinstance(e, ValueError) else f"not JSON: {e.args[0]} is no JSON value"
+    if data is None:
+        return [], None
+    if not isinstance(data, list) or isinstance(data, _Obj):
+        return [], "not a JSON list of task groups"
+    decoded = []
+    for n, item in enumerate(data, 1):  # json.Unmarshal: the whole value decodes first
+        if not isinstance(item, _Obj):
+            return [], f"task group {n} is not a JSON object"
         g = _go_field(item, ("name", "minmember", "minresource"))  # (matched ignoring case)
         name, members, res = g.get("name"), g.get("minmember", 0), g.get("minresource")
         if name is not None and not isinstance(name, str):
-            return []
-        if isinstance(members, bool) or not isinstance(members, int) or not -(1 << 31) <= members < (1 << 31):
-            return []  # int32: a fraction, a string or more than int32 does not decode
-        if not name or not isinstance(res, list) or members <= 0:
-            return []
-        minimum = {"pods": 1}
-        for key, text_q in res:
-            if not isinstance(text_q, (str, int, float)) or isinstance(text_q, bool):
-                return []
+            return [], f"task group {n}: name is not a string"
+        if members is not None and (isinstance(members, bool) or not isinstance(members, int) or not -(1 << 31) <= members < (1 << 31)):
+            return [], f"task group {n}: minMember is not an int32"  # a fraction, a string or past int32 does not decode
+        if res is not None and not isinstance(res, _Obj):
+            return [], f"task group {n}: minResource is not an object of quantities"
+        for key, q in res or ():
+            if q is None:  # Quantity.UnmarshalJSON: null is zero
+                continue
+            if (not isinstance(q, (str, int, float)) or isinstance(q, bool)):
+                return [], f"task group {n}: minResource {key} is not a quantity"
             try:
-                k, v = kq.as_sent(str(key), text_q)
+                kq.parse(q if isinstance(q, str) else str(q))
             except kq.QuantityError:
-                return []
+                return [], f"task group {n}: minResource {key}: {q!r} is not a quantity"
+        decoded.append((name or "", members or 0, res))
+    out = []
+    totals: dict = {}
+    for name, members, res in decoded:
+        if not name:
+            return [], "can't get taskGroup Name from pod annotation"
+        if res is None:
+            return [], "can't get taskGroup MinResource from pod annotation"
+        if members == 0:
+            return [], "can't get taskGroup MinMember from pod annotation"
+        if members < 0:
+            return [], "minMember cannot be negative"
+        if totals.get("pods", 0) > kq.INT64_MAX - members:
+            return [], 'aggregate placeholder request for "pods" overflows int64 across taskGroups'
+        totals["pods"] = totals.get("pods", 0) + members
+        minimum = {"pods": 1}
+        for key, q in res:
+            key, q = str(key), 0 if q is None else q
+            d = kq.parse(q if isinstance(q, str) else str(q))
+            if d < 0:
+                return [], f"minResource {key!r} in taskGroup {name!r} cannot be negative"
+            k, v = kq.as_sent(key, q)
             if k in minimum:  # cpu with vcore, or pods: GetTGResource would let one overwrite the other
-                return []
+                return [], f"minResource {key!r} in taskGroup {name!r} collides with another resource under canonical key {k!r}"
+            if d > kq.INT64_MAX // (members * (1000 if key == "cpu" else 1)):
+                return [], f"minResource {key!r} in taskGroup {name!r} overflows int64 when scaled by minMember {members}"
+            if totals.get(k, 0) > kq.INT64_MAX - members * v:
+                return [], f"aggregate placeholder request for {k!r} overflows int64 across taskGroups"
+            totals[k] = totals.get(k, 0) + members * v
             minimum[k] = v
         out.append((name, members, minimum))
-    return out
+    return out, None
 
 
 def scheduling_policy(text: str | None) -> tuple[str, int]:

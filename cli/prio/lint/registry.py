@@ -25,6 +25,7 @@ TARGETS = {
     "kueue": "one Kueue object (ResourceFlavor, Cohort, ClusterQueue, LocalQueue, ...): its Document",
     "kueue-set": "every Kueue object of the run, with its PriorityClasses and Namespaces: prio.lint.rules.kueue.KueueSet",
     "volcano-set": "every Volcano document of the run (scheduler config, Queue, PodGroup, PriorityClass): prio.lint.rules.volcano.VolcanoSet",
+    "pods": "a `kubectl get pods` export (a List, PodList or one Pod) of which some pod carries the task-groups annotation: its Document",
     "configmap": "one ConfigMap that is, or looks meant to be, one the YuniKorn shim reads: its Document",
     "decoder": "declared only: reported while the YAML is decoded or checked against the schema",
     "suppressions": "declared only: reported when `# prio: ignore` directives are applied",

@@ -120,9 +120,12 @@ def check_text(name: str, text: str, found: bool = False, release: Release = NEW
             notes.append(f"{name}: skipped: found in a directory, and not a queue config (a list at the top)")
             held.append("a YAML list")
             continue
-        if unit.kind == "other":
+        gang_pods = unit.kind == "other" and _gang_pods(unit)
+        if unit.kind == "other" and not gang_pods:
             held.append(unit.label or "a document")
-        if unit.kind == "queues":
+        if gang_pods:  # the only thing of a pod list validate checks: the shim's task-groups annotation
+            findings += resolve(name, unit.doc, run("pods", unit.doc))
+        elif unit.kind == "queues":
             findings += resolve(name, unit.doc, check_queues(unit.doc, release))
         elif unit.kind == "armada-queue":
             from prio.lint.rules import armada as armada_lint
@@ -242,6 +245,17 @@ def set_issues(files) -> list:
                 if u.kind == "queues" and isinstance(u.doc.data, dict):
                     found += [(name, u.doc, i) for i in cross_check_issues(queues_loader.decode(u.doc), classes)]
     return found
+
+
+def _gang_pods(unit) -> bool:
+    """A pod list (or Pod) some pod of which carries the task-groups annotation (PRIO804)."""
+    from prio.io.documents import kind_of
+
+    if kind_of(unit.doc.data) != "pods":
+        return False
+    from prio.lint.rules.gangs import gang_pods
+
+    return bool(gang_pods(unit.doc.data))
 
 
 def _snapshots(units) -> list:

@@ -510,7 +510,9 @@ def _applications(name: str, pods: list, counts: dict) -> tuple[list, set]:
             first[rec.app_id] = rec
             if not rec.placeholder:
                 originators[rec.app_id] = rec
-            _gang_fields(apps[rec.app_id], rec.tags)
+            why = _gang_fields(apps[rec.app_id], rec.tags)
+            if why is not None:
+                counts.setdefault("bad_task_groups", []).append(f"{rec.namespace}/{rec.name} ({why})")
         elif rec.queue != first[rec.app_id].queue:
             disagree.add(rec.app_id)
         if rec.app_id not in originators and not rec.placeholder and rec.uid and rec.uid in first[rec.app_id].owners:
@@ -543,13 +545,16 @@ def _applications(name: str, pods: list, counts: dict) -> tuple[list, set]:
     return list(apps.values()), disagree
 
 
-def _gang_fields(app: App, tags: dict) -> None:
+def _gang_fields(app: App, tags: dict) -> str | None:
     """The application's task groups, style and placeholder timeout, from the annotations of the
-    pod it was created from (the shim's getAppMetadata; none when gang scheduling is disabled)."""
-    app.task_groups = [TaskGroup(*g) for g in shim.task_groups(tags.get(shim.TASK_GROUPS))]
+    pod it was created from (the shim's getAppMetadata; none when gang scheduling is disabled).
+    Returns why the shim refuses the task-groups annotation, if it does (then: no task groups)."""
+    groups, why = shim.decode_task_groups(tags.get(shim.TASK_GROUPS))
+    app.task_groups = [TaskGroup(*g) for g in groups]
     if app.task_groups:
         app.gang_style, timeout = shim.scheduling_policy(tags.get(shim.SCHEDULING_POLICY))
         app.placeholder_timeout = timeout if timeout > 0 else 0
+    return why
 
 
 def _notes(counts: dict, disagree: set, skipped: dict, other_kinds: dict) -> list:
@@ -587,6 +592,11 @@ def _notes(counts: dict, disagree: set, skipped: dict, other_kinds: dict) -> lis
         notes.append("spec.priority used as given for classes prio was not shown: " + ", ".join(n for n in sorted(counts["unknown_class"])[:5]))
     for why in counts["refused"][:5]:
         notes.append(why)
+    if counts.get("bad_task_groups"):
+        bad = counts["bad_task_groups"]
+        notes.append(f"the {shim.TASK_GROUPS} annotation of {count(len(bad), 'pod')} that {'creates its application' if len(bad) == 1 else 'create their applications'} "
+                     "does not decode as the shim decodes it: no task groups, the pods are scheduled as ordinary ones "
+                     "(PRIO804; the shim records a TaskGroupsError event): " + ", ".join(bad[:5]))
     if disagree:
         notes.append("pods of one application name different queues; the queue of the pod that created it is used (as the shim does): "
                      + ", ".join(n for n in sorted(disagree)[:5]))

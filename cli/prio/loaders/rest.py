@@ -354,6 +354,127 @@ def build_tree(queues: list[QueueInfo]) -> QNode:
 
 # ---- applications -------------------------------------------------------------------------------
 
+def _flag(r: Reader, path, obj: dict, key: str) -> bool:
+    v = obj.get(key)
+    if v is not None and not isinstance(v, bool):
+        r.fail(path + (key,), f"{key} must be true or false, found {v!r}")
+    return bool(v)
+
+
+def _group_name(r: Reader, path, obj: dict) -> str:
+    v = obj.get("taskGroupName")
+    if v is not None and not isinstance(v, str):
+        r.fail(path + ("taskGroupName",), f"taskGroupName must be a string, found {v!r}")
+    return v or ""
+
+
+def _placeholder_data(r: Reader, ap, a: dict, app, legacy: list, gangs: dict) -> None:
+    """ApplicationDAOInfo.placeholderData (PlaceholderDAOInfo: taskGroupName, count, minResource,
+    replaced, timedout) as the application's task groups: `count`, the placeholders YuniKorn was
+    given for the group, is the shim's minMember (it creates minMember of them)."""
+    from prio.yunikorn.snapshot import TaskGroup
+
+    rows = a["placeholderData"]
+    pp = ap + ("placeholderData",)
+    if not isinstance(rows, list):
+        r.fail(pp, f"application {app.id}: placeholderData must be a list")
+    kept = []
+    for j, d in enumerate(rows):
+        p = pp + (j,)
+        if not isinstance(d, dict):
+            r.fail(p, f"application {app.id}: a placeholderData entry must be an object with taskGroupName")
+        name = _group_name(r, p, d)
+        count, replaced, timedout = (_uint(r, p + (f,), d.get(f) or 0, f) for f in ("count", "replaced", "timedout"))
+        if not name or count <= 0:
+            continue  # nothing the shim made placeholders for
+        if any(g.name == name for g in app.task_groups):
+            r.fail(p + ("taskGroupName",), f"application {app.id}: task group {name!r} appears twice in placeholderData")
+        app.task_groups.append(TaskGroup(name, count, _resources(r, p + ("minResource",), d.get("minResource"), legacy) or {}))
+        kept.append((name, count, replaced, timedout))
+    if kept:
+        gangs[app.id] = kept
+
+
+def _placeholders_over(app, rows: list) -> bool:
+    """No placeholder is left, allocated or pending, and every one YuniKorn was given was
+    replaced or timed out: the shim makes none again (a Soft gang resumed as an ordinary one)."""
+    if any(a.placeholder for a in app.asks) or any(a.placeholder for a in app.allocations or ()):
+        return False
+    return all(replaced + timedout >= count for _, count, replaced, timedout in rows)
+
+
+def running_allocations(url: str, apps: list, snap, node_names: list | None, notes: list, only=None) -> int:
+    """Set `allocations` on every App of `snap` whose raw application (in `apps`, the parsed
+    /applications/active list) lists running allocations. `node_names`: the nodes /nodes listed
+    (None: the endpoint is missing, every allocation is kept); `only`: the application ids to
+    read them for (None: all). A gang's placeholders carry `placeholder` and `taskGroupName`.
+    Returns how many were read."""
+    from prio.io import yamlnodes
+    from prio.yunikorn.snapshot import Allocation
+
+    r = Reader(url, yamlnodes.Document(apps), name_path="unpositioned")
+    by_id = {a.id: a for a in snap.apps}
+    seen: dict = {}  # allocation key -> application: keys are unique in YuniKorn
+    dropped: list = []
+    count = 0
+    for i, raw in enumerate(apps):
+        if not isinstance(raw, dict) or raw.get("applicationID") not in by_id:
+            continue  # left out by the applications loader (final state): runs nothing
+        if only is not None and raw["applicationID"] not in only:
+            continue
+        app = by_id[raw["applicationID"]]
+        allocs = raw.get("allocations")
+        if allocs is None:
+            continue
+        ap = (i, "allocations")
+        if not isinstance(allocs, list):
+            r.fail(ap, f"application {app.id}: allocations must be a list")
+        rows = []
+        for j, t in enumerate(allocs):
+            p = ap + (j,)
+            if not isinstance(t, dict):
+                r.fail(p, f"application {app.id}: an allocation must be an object with allocationKey")
+            key = t.get("allocationKey")
+            if key is None or key == "":
+                key = t.get("allocationID") or t.get("uuid") or f"{app.id}-alloc-{j + 1}"
+            if isinstance(key, bool) or not isinstance(key, (str, int)):
+                r.fail(p + ("allocationKey",), f"allocationKey must be a string, found {key!r}")
+            key = str(key)
+            if key in seen:
+                r.fail(p + ("allocationKey",), f"allocation {key!r} is listed twice (applications {seen[key]} and {app.id})")
+            seen[key] = app.id
+            prio = 0 if t.get("priority") in (None, "") else _int32(r, p + ("priority",), t["priority"], f"priority of allocation {key}")
+            res = _resources(r, p + ("resource",), t.get("resource"), []) or {}
+            created = _ns(r, p + ("requestTime",), t.get("requestTime"), "requestTime", notes) or 0
+            node = t.get("nodeId", t.get("nodeID"))
+            if node is not None and not isinstance(node, str):
+                r.fail(p + ("nodeId",), f"nodeId must be a string, found {node!r}")
+            node = node or ""
+            if node_names is not None and node not in node_names:
+                if not node and len(node_names) == 1:
+                    node = node_names[0]
+                else:
+                    dropped.append(f"{key} ({node or 'no node'})")
+                    continue
+            flags = []
+            for name in ("originator", "allowPreemption", "preemptable"):
+                v = t.get(name)
+                if v is not None and not isinstance(v, bool):
+                    r.fail(p + (name,), f"{name} must be true or false, found {v!r}")
+                flags.append(v)
+            allow = flags[1] if flags[1] is not None else flags[2] if flags[2] is not None else True
+            rows.append((created, key, prio, res, node, bool(flags[0]), allow, _flag(r, p, t, "placeholder"), _group_name(r, p, t)))
+        rows.sort(key=lambda x: (x[0], x[1]))
+        app.allocations = [Allocation(key, prio, res, node, (created, 0) if created else (0, n), orig, allow, n, group, ph)
+                           for n, (created, key, prio, res, node, orig, allow, ph, group) in enumerate(rows)]
+        count += len(rows)
+    if dropped:
+        notes.append(f"{url}: left out {len(dropped)} running allocation{'s' if len(dropped) != 1 else ''} on nodes "
+                     f"/nodes does not list (removed between the two requests?): {', '.join(dropped[:5])}"
+                     + (" ..." if len(dropped) > 5 else ""))
+    return count
+
+
 def load_apps(name: str, doc) -> Snapshot:
     """The applications of a REST applications dump, with their pending asks."""
     r = Reader(name, doc, name_path="unpositioned")
@@ -368,6 +489,7 @@ def load_apps(name: str, doc) -> Snapshot:
     asks = 0  # made so far, over every application: the cap is on the total
     skipped = {}
     partitions = set()
+    gangs: dict = {}  # application id -> its placeholderData rows (name, count, replaced, timedout)
     for a, ap in items:
         if not isinstance(a, dict):
             r.fail(ap, "an application in the dump must be an object with applicationID")
@@ -427,14 +549,34 @@ def load_apps(name: str, doc) -> Snapshot:
             asks += count
             if asks > max_asks:  # the total, before the asks are made
                 r.fail(kp + ("pendingCount",) if count > 1 else kp, caps.ASKS.exceeded(asks, "in total"))
+            placeholder, originator = (_flag(r, kp, k, f) for f in ("placeholder", "originator"))
+            group = _group_name(r, kp, k)
             for c in range(count):
                 order += 1
                 ask_id = key if count == 1 else f"{key}-{c + 1}"
                 if ask_id in ids:
                     r.fail(kp + ("allocationKey",), f"allocationKey {ask_id!r} appears twice in application {app_id}")
                 ids.add(ask_id)
-                app.asks.append(Ask(ask_id, prio, res, (created, 0) if created is not None else app.submit_time, order))
+                app.asks.append(Ask(ask_id, prio, res, (created, 0) if created is not None else app.submit_time, order, "",
+                                    originator and c == 0, group, placeholder))
+        if a.get("placeholderData") is not None:
+            _placeholder_data(r, ap, a, app, legacy, gangs)
         snap.apps.append(app)
+    if gangs:
+        # a gang's running placeholders and real pods decide what the shim still makes (a live
+        # server's running side reads them all again, with its nodes: rest_running)
+        running_allocations(name, [x for x, _ in items], snap, None, notes, only=gangs)
+        over = [x.id for x in snap.apps if x.id in gangs and _placeholders_over(x, gangs[x.id])]
+        for x in snap.apps:
+            if x.id in over:
+                x.task_groups = []
+        if over:
+            notes.append("gang applications whose placeholders were all replaced or timed out (placeholderData) are scheduled "
+                         "as ordinary ones: " + ", ".join(over[:5]) + (" ..." if len(over) > 5 else ""))
+    if any(x.task_groups for x in snap.apps if x.id in gangs):
+        notes.append("gang applications read from placeholderData (task group, count as minMember, minResource): YuniKorn's REST "
+                     "API serves neither their gangSchedulingStyle (Soft taken) nor their placeholder timeout (900 s taken), nor "
+                     "the real pods of a gang that still reserves (the shim holds them back)")
     if len(partitions) > 1:
         r.fail((), f"the dump mixes partitions ({', '.join(sorted(partitions))}); give one partition at a time")
     if partitions:

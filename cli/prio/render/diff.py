@@ -75,7 +75,21 @@ def to_json(d) -> dict:
         "unscheduledReasons": [{"ask": b.ask, "application": b.application, "queue": b.queue, "before": a.code,
                                 "after": b.code, "reason": b.reason} for a, b in d.reasons_changed],
         "quotaPreemption": _quota_json(d.quota),
+        **({"gangs": [{"application": g.application, "before": _gang_json(g.before), "after": _gang_json(g.after)}
+                      for g in d.gangs]} if getattr(d, "gangs", None) else {}),
     }
+
+
+def _gang_json(s):
+    if s is None:
+        return None
+    return {"state": s.state, "realAsksSent": s.real_sent, "placeholdersHeld": s.held, "placeholdersPending": s.pending}
+
+
+def _gang_cell(s) -> str:
+    if s is None:
+        return "-"
+    return f"{s.state}, real pods {'sent' if s.real_sent else 'held'}, {s.held} held, {s.pending} pending"
 
 
 def _quota_json(q):
@@ -116,6 +130,8 @@ def summary(d, old: str, new: str) -> str:
         parts.append(_n(len(d.rejected_added), "application newly rejected", "applications newly rejected"))
     if d.rejected_removed:
         parts.append(_n(len(d.rejected_removed), "application no longer rejected", "applications no longer rejected"))
+    if getattr(d, "gangs", None):  # (a Diff always has it)
+        parts.append(_n(len(d.gangs), "gang ends otherwise", "gangs end otherwise"))
     if d.findings_added or d.findings_removed:
         parts.append(f"findings +{len(d.findings_added)} -{len(d.findings_removed)}")
     if d.quota is not None and d.quota.armed:
@@ -151,6 +167,9 @@ def sections(d) -> list[tuple[str, tuple, list]]:
         out.append(("Applications rejected by placement", ("", "application", "queue", "reason"),
                     [("+", r.application, r.queue, r.reason.replace("\n", " ")) for r in d.rejected_added]
                     + [("-", r.application, r.queue, r.reason.replace("\n", " ")) for r in d.rejected_removed]))
+    if getattr(d, "gangs", None):
+        out.append(("Gangs that end otherwise (state, real pods, placeholders held and pending)", ("application", "before", "after"),
+                    [(g.application, _gang_cell(g.before), _gang_cell(g.after)) for g in d.gangs]))
     if d.quota is not None:
         from prio.render import quota as quota_out
 

@@ -57,6 +57,28 @@ class Side:
     root: object = None  # the queue tree (quota preemption reads its maxes and delays)
     runs: list = field(default_factory=list)  # the running allocations (preemption.world.Run)
     quota_enabled: bool = False  # the partition's quotapreemptionenabled
+    gangs: dict = field(default_factory=dict)  # application -> GangState of each accepted gang application
+    placeholders: set = field(default_factory=set)  # (application, ask) of the run's placeholder asks
+
+
+@dataclass(frozen=True)
+class GangState:
+    """What a run leaves of one gang (gangs.summary): YuniKorn's application state, whether the
+    shim handed the real pods over, and how many placeholders are held and never allocated."""
+
+    state: str
+    real_sent: bool
+    held: int
+    pending: int
+
+
+def gang_states(eng) -> dict:
+    if not getattr(eng, "gangs", None):
+        return {}
+    from prio.yunikorn.gangs import summary
+
+    return {g["application"]: GangState(g["state"], g["realAsksSent"], len(g["placeholdersHeld"]), len(g["placeholdersPending"]))
+            for g in summary(eng)}
 
 
 def side(eng, before: dict, steps, findings=(), class_ranges=None, quota_enabled: bool = False) -> Side:
@@ -72,7 +94,10 @@ def side(eng, before: dict, steps, findings=(), class_ranges=None, quota_enabled
     rej = {a: (q, r) for a, q, r in reasons.rejected_apps(eng)}
     ranges = {(r["queue"], r["class"]): (r["min"], r["max"]) for r in class_ranges or ()}
     runs = quota.runs_of(eng.root, eng.snapshot, skip={r.application for r in eng.rejected})
-    return Side(before, placed, queue_of, un, rej, queue_facts(eng), ranges, list(findings), eng.root, runs, quota_enabled)
+    from prio.yunikorn.gangs import placeholder_ids
+
+    return Side(before, placed, queue_of, un, rej, queue_facts(eng), ranges, list(findings), eng.root, runs, quota_enabled,
+                gang_states(eng), placeholder_ids(eng) if getattr(eng, "gangs", None) else set())
 
 
 @dataclass(frozen=True)
@@ -115,6 +140,13 @@ class RejectedApp:
 
 
 @dataclass(frozen=True)
+class GangChange:
+    application: str
+    before: GangState | None  # None: no accepted gang of that id on that side
+    after: GangState | None
+
+
+@dataclass(frozen=True)
 class ConfigChange:
     queue: str
     field: str  # a queue_facts key, "queue" (added/removed) or "class NAME" (a class range)
@@ -135,6 +167,7 @@ class Diff:
     config: list  # ConfigChange
     reasons_changed: list = field(default_factory=list)  # (old Unplaced, new Unplaced): unscheduled on both sides, another code
     quota: object = None  # quota.QuotaResult: what NEW's maxes do to the running work (quota-change preemption)
+    gangs: list = field(default_factory=list)  # GangChange: gangs whose end state differs, by application
 
     def changed(self, kind: str) -> bool:
         """For --fail-on: priority, order, unscheduled (asks newly not placed, applications newly
@@ -148,7 +181,7 @@ class Diff:
     def empty(self) -> bool:
         return not (self.queues or self.asks or self.unscheduled_added or self.unscheduled_removed
                     or self.rejected_added or self.rejected_removed or self.findings_added
-                    or self.findings_removed or self.config or self.reasons_changed
+                    or self.findings_removed or self.config or self.reasons_changed or self.gangs
                     or (self.quota is not None and self.quota.armed))
 
 
@@ -236,14 +269,18 @@ def compare(old: Side, new: Side) -> Diff:
         if b != a:
             queues.append(QueueChange(q, b, a))
     un_added = [_unplaced(p) for k, p in new.unscheduled.items() if k not in old.unscheduled]
-    un_removed = [_unplaced(p) for k, p in old.unscheduled.items() if k not in new.unscheduled]
+    # (a placeholder NEW does not have at all, its gang rejected or made no placeholders, is not placeable)
+    un_removed = [_unplaced(p) for k, p in old.unscheduled.items() if k not in new.unscheduled
+                  and not (k in old.placeholders and k not in new.steps)]
     rej_added = [RejectedApp(a, q, r.code, r.detail) for a, (q, r) in new.rejected.items() if a not in old.rejected]
     rej_removed = [RejectedApp(a, q, r.code, r.detail) for a, (q, r) in old.rejected.items() if a not in new.rejected]
     changed = [(_unplaced(p), _unplaced(new.unscheduled[k])) for k, p in old.unscheduled.items()
                if k in new.unscheduled and new.unscheduled[k].reason.code != p.reason.code]
     f_added, f_removed = _findings(old.findings, new.findings)
+    gangs = [GangChange(a, old.gangs.get(a), new.gangs.get(a)) for a in sorted(old.gangs.keys() | new.gangs.keys())
+             if old.gangs.get(a) != new.gangs.get(a)]
     return Diff(queues, _moves(old, new), un_added, un_removed, rej_added, rej_removed, f_added, f_removed,
-                _config(old, new), changed, quota_change(old, new))
+                _config(old, new), changed, quota_change(old, new), gangs)
 
 
 def quota_change(old: Side, new: Side):

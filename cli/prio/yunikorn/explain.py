@@ -291,6 +291,11 @@ def why_ask(make_engine, ask: str, behind: str | None = None, facts: dict | None
         lines += more
         if complete and other is None:
             facts["rule"] = "placeholderReplaced"
+            tie = [t for t in steps[n - 1].tie if t[0] == "placeholders"]
+            if tie:
+                facts["tie"] = True
+                lines.append(f"Which of its group's placeholders it takes is Go's map order in YuniKorn ({tie[0]}): prio takes "
+                             "the first by id; the real scheduler may take another, on another node.")
             return lines
     if other is None:
         if n == 1:

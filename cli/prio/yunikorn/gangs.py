@@ -20,10 +20,13 @@ more, virtual time up to the snapshot's horizon with the placeholder timers firi
 from __future__ import annotations
 
 import dataclasses
+from bisect import insort
 from typing import NamedTuple
 
 from prio.values import INT32_MIN
-from prio.yunikorn.reference import current_priority, groups_of, path_to_root, sort_applications, sort_queues, user_of
+from prio.yunikorn.resources import strictly_positive
+from prio.yunikorn.step import TieNote
+from prio.yunikorn.reference import current_priority, groups_of, path_to_root, sort_queues, user_of
 
 DEFAULT_TIMEOUT = 900  # seconds: the shim's placeholder timeout when none (or none positive) is given
 _APP_ID_CHARS, _GROUP_CHARS = 28, 20  # the shim's placeholder name cuts the two parts to these lengths
@@ -92,6 +95,56 @@ def with_placeholders(app, classes):
     return dataclasses.replace(app, asks=asks + [a for a in app.asks if not a.placeholder])
 
 
+def preemption_view(snapshot, classes=()):
+    """The snapshot as `prio preempt` analyses it with gangs (what YuniKorn knows of each gang,
+    as yunikorn-core's code has it; no recording has preemption with gangs): a gang that
+    reserves is its pending placeholders (the asks YuniKorn has, tried like any ask, preemption
+    included), its real pods held back by the shim are left out; a gang that skipped the
+    reservation keeps its real asks but those of a group with a placeholder left, which wait to
+    replace it (canReplace: the walk skips them, so they never preempt). Running placeholders
+    stay candidate victims like any task (YuniKorn's victim search skips only released ones).
+    Returns (snapshot, {"held": [(app, ask)], "waiting": [(app, ask)], "placeholders": [(app, ask)]})."""
+    apps, seen = [], {"held": [], "waiting": [], "placeholders": []}
+    for app in snapshot.apps:
+        if not app.task_groups:
+            apps.append(app)
+            continue
+        g = with_placeholders(app, classes)
+        if not skips_reservation(app):
+            real = [a for a in g.asks if not a.placeholder]
+            seen["held"] += [(app.id, a.id) for a in real]
+            phs = [a for a in g.asks if a.placeholder]
+            seen["placeholders"] += [(app.id, a.id) for a in phs]
+            apps.append(dataclasses.replace(g, asks=phs))
+            continue
+        left = {a.task_group for a in app.allocations or () if a.placeholder} | {a.task_group for a in app.asks if a.placeholder}
+        wait = [a for a in g.asks if not a.placeholder and a.task_group and a.task_group in left]
+        seen["waiting"] += [(app.id, a.id) for a in wait]
+        apps.append(dataclasses.replace(g, asks=[a for a in g.asks if a not in wait]))
+    return dataclasses.replace(snapshot, apps=apps), seen
+
+
+def preemption_notes(seen: dict) -> list:
+    """What preemption_view changed, in words (one note per kind, the first few named)."""
+    def some(pairs):
+        return ", ".join(f"{a}/{k}" for a, k in pairs[:4]) + (f" and {len(pairs) - 4} more" if len(pairs) > 4 else "")
+
+    out = []
+    if seen["held"] or seen["placeholders"]:
+        out.append("gangs (modelled from yunikorn-core's code, not recorded): a gang that reserves is analysed as its "
+                   f"pending placeholders ({some(seen['placeholders']) or 'none pending'}), which YuniKorn tries like any ask, "
+                   "preemption included; its real pods are held back by the shim and not analysed"
+                   + (f" ({some(seen['held'])})" if seen["held"] else ""))
+    if seen["waiting"]:
+        out.append(f"gangs: {some(seen['waiting'])} wait to take a running placeholder's place (placeholder replacement, "
+                   "before the normal walk): YuniKorn skips them in the walk, so they never preempt")
+    if out:
+        out.append("gangs: running placeholders are candidate victims like any task (YuniKorn skips only placeholders already "
+                   "released); a preempted placeholder counts as timed out and the shim makes no new one, so its gang cannot "
+                   "complete before its placeholder timeout")
+    return out
+
+
 def _go_map(res: dict) -> str:
     """A Resource as Go's %v prints it in YuniKorn's messages: map[k:v ...], keys sorted."""
     return "map[" + " ".join(f"{k}:{v}" for k, v in sorted(res.items())) + "]"
@@ -145,7 +198,8 @@ class Gang:
         self.request = placeholder_ask(app)
         self.placeholders = [i for i, a in enumerate(st.asks) if a.placeholder]
         self.real = [i for i, a in enumerate(st.asks) if not a.placeholder]
-        self.held: list[Held] = []  # allocated placeholders still held, in allocation order
+        self.held: list[Held] = []  # allocated placeholders still held, by id (hold, drop)
+        self.have: dict = {}  # group -> how many of held are of it
         self.released: set = set()  # ids of held placeholders released, until the shim confirms
         self.cancelled: set = set()  # indices of placeholder asks removed by a timeout
         self.replaced: dict = {}  # group -> placeholders replaced (placeholderData.Replaced)
@@ -157,7 +211,7 @@ class Gang:
         self.allocated: dict = {}  # the allocated placeholders' resources (allocatedPlaceholder)
         for a in app.allocations or ():
             if a.placeholder:
-                self.held.append(Held(a.id, a.task_group, a.node, a.resources, None))
+                self.hold(Held(a.id, a.task_group, a.node, a.resources, None))
                 self.count[a.task_group] = self.count.get(a.task_group, 0) + 1
                 _add(self.allocated, a.resources)
         self.skip = skips_reservation(app)
@@ -167,6 +221,7 @@ class Gang:
         self.timer_start: float | None = None
         self.timer_order = 0
         self.sent_after: tuple | None = None  # (steps done, time) when the shim handed the real asks over
+        self.cursor = 0  # replacement's start in the application's sorted requests (GangRun._replace_in)
 
     def waits(self, i: int) -> bool:
         """Application.canReplace for a real ask: its group still has placeholders neither
@@ -178,11 +233,31 @@ class Gang:
 
     def complete(self) -> bool:
         """Every task group has at least minMember placeholders allocated."""
-        return all(sum(1 for h in self.held if h.group == name) >= g.min_member for name, g in self.groups.items())
+        have = self.have
+        return all(have.get(name, 0) >= g.min_member for name, g in self.groups.items())
+
+    def hold(self, h: Held) -> None:
+        """An allocated placeholder held: kept in id order (getPlaceholderAllocations' stand-in)."""
+        insort(self.held, h)
+        self.have[h.group] = self.have.get(h.group, 0) + 1
+
+    def drop(self, h: Held) -> None:
+        self.held.remove(h)
+        self.have[h.group] -= 1
 
     def pending_placeholders(self) -> list:
         st = self.st
         return [i for i in self.placeholders if not st.alloc[i] and i not in self.cancelled]
+
+
+def _larger(ask: dict, held: dict) -> bool:
+    """The real ask is larger than the placeholder in some type (resources.Sub has a negative)."""
+    return any(v > held.get(k, 0) for k, v in ask.items())
+
+
+def _admitted(ok, node) -> bool:
+    """The shim's predicates let the ask on `node` (ok: Cluster.admits' answer, None: every node)."""
+    return ok is None or ok[node.index]
 
 
 def _same(a: dict, b: dict) -> bool:
@@ -237,9 +312,12 @@ class GangRun:
         self.unconfirmed: list = []  # (Gang, Held) released, freed when the shim confirms
         self.freed = False  # a replacement gave room back (the asks set aside are tried again)
         self.events = self.eng.gang_events
+        self.active: dict = {}  # id(Gang) -> Gang: real pods handed over and placeholders held (replacement's)
+        self.dirty: dict = {id(g): g for g in self.gangs.values()}  # gangs whose held grew: complete now?
         for g in self.gangs.values():  # a snapshot's running placeholders start their timers at 0, in file order
             if g.held:
                 self._start_timer(g)
+            self._touch(g)
 
     # -- the normal walk
     def waits(self, st, i: int) -> bool:
@@ -250,71 +328,162 @@ class GangRun:
     def replace(self):
         """The first real ask, walking the sorted queues and applications, that takes one of its
         group's allocated placeholders; placeholders smaller than a real ask in some type are
-        released on the way. Returns (st, ask index, node, Held) or None."""
-        if not any(g.held and not g.hidden for g in self.gangs.values()):
+        released on the way. Returns (st, ask index, Held, node, tie) or None (_replace_in)."""
+        active = self.active
+        if not active:
             return None
+        gangs, order = self.gangs, self.run.app_order
+        leaves = {id(g.st.leaf): g.st.leaf for g in active.values()}
+        if len(leaves) == 1:  # one leaf can replace: no queue order to decide (the common case: one gang at a time)
+            (leaf,) = leaves.values()
+            if any(q.stopped for q in path_to_root(leaf)):
+                return None
+            for e in order[id(leaf)]:
+                g = gangs.get(id(e[3]))
+                if g is not None and id(g) in active:
+                    got = self._replace_in(g)
+                    if got is not None:
+                        return got
+            return None
+        on_path = {id(q) for leaf in leaves.values() for q in path_to_root(leaf)}  # the only queues that can replace
 
         def walk(q):
             if q.stopped:
                 return None
             if q.leaf:
-                for st in sort_applications(q, self.run.n_types):
-                    g = self.gangs.get(id(st))
-                    if g is not None and g.held:
+                for e in order[id(q)]:  # sort_applications' order (the run keeps it): pending applications only
+                    g = gangs.get(id(e[3]))
+                    if g is not None and id(g) in active:
                         got = self._replace_in(g)
                         if got is not None:
                             return got
                 return None
             for c in sort_queues(q, release=self.run.release):
-                got = walk(c)
-                if got is not None:
-                    return got
+                if id(c) in on_path:
+                    got = walk(c)
+                    if got is not None:
+                        return got
             return None
 
         return walk(self.eng.root)
 
     def _replace_in(self, g: Gang):
-        """Application.tryPlaceholderAllocate."""
+        """Application.tryPlaceholderAllocate: for each pending real ask of a task group (in the
+        application's order), the group's allocated placeholders in id order; one smaller than
+        the ask in some type is released, the first the ask fits whose node the shim's predicates
+        admit it on (preReserveConditions) is taken. When none passes, the first fitting pair
+        (phFit, reqFit) is placed on the first node in order with room that admits the ask (the
+        placeholder is released all the same). Returns (st, ask index, Held, node, tie) or None;
+        `tie` names the other placeholders the ask could have taken (a Go map in YuniKorn)."""
         st = g.st
+        cluster = self.run.cluster
         released: dict = {}
         got = None
-        for i in self.run.order[id(st)]:
-            a = st.asks[i]
-            if a.placeholder or not a.task_group or st.alloc[i]:
+        first = None  # phFit, reqFit
+        order = self.run.order[id(st)]
+        asks, alloc = st.asks, st.alloc
+        c = g.cursor  # the asks before it are taken, placeholders or without task group: never tried again
+        while c < len(order) and (alloc[order[c]] or asks[order[c]].placeholder or not asks[order[c]].task_group):
+            c += 1
+        g.cursor = c
+        for j in range(c, len(order)):
+            i = order[j]
+            a = asks[i]
+            if a.placeholder or not a.task_group or alloc[i]:
                 continue
-            for h in sorted(g.held, key=lambda h: h.id):  # getPlaceholderAllocations: a map, by id here
+            ok = cluster.admits(a) if cluster is not None else None
+            held = g.held  # getPlaceholderAllocations: a map, by id here (Gang.hold keeps them so)
+            for k, h in enumerate(held):
                 if h.id in g.released or h.group != a.task_group:
                     continue
-                if any(v > h.resources.get(k, 0) for k, v in a.resources.items()):
+                if _larger(a.resources, h.resources):
                     g.released.add(h.id)  # "cancel placeholder: resource incompatible"
                     self.unconfirmed.append((g, h))
                     released.setdefault(h.group, []).append(h.id)
                     continue
-                got = (st, i, h)
+                if first is None:
+                    first = (i, h)
+                node = cluster.by_name.get(h.node) if cluster is not None else None
+                if cluster is not None and (node is None or not _admitted(ok, node)):
+                    continue  # the predicates refuse the ask on the placeholder's node
+                others = []  # the other placeholders it could take (up to five: the tie names four and says more)
+                for x in held[k + 1:]:
+                    if x.id not in g.released and x.group == a.task_group and not _larger(a.resources, x.resources) \
+                            and (cluster is None or (x.node in cluster.by_name and _admitted(ok, cluster.by_name[x.node]))):
+                        others.append(x.id)
+                        if len(others) > 4:
+                            break
+                got = (st, i, h, node, others)
                 break
             if got is not None:
                 break
+        if got is None and first is not None and cluster is not None:
+            i, h = first
+            a = st.asks[i]
+            if strictly_positive(a.resources):
+                node = cluster.first_with_room(a.resources, cluster.admits(a))
+                if node is not None:
+                    got = (st, i, h, node, [])
         for group, ids in released.items():
             self.events.append(Event(self.run.steps_done + 1, "placeholdersReleased",
                                      {"application": st.app_id, "queue": st.leaf.path, "taskGroup": group,
                                       "placeholders": sorted(ids)}))
-        return got
+        if got is None:
+            return None
+        st, i, h, node, others = got
+        tie = (TieNote("placeholders", [h.id, *others[:4]], len(others) > 4),) if others else ()
+        return st, i, h, node, tie
 
     def replaced(self, st, i: int, h: Held) -> None:
         """The shim deleted the placeholder and confirmed: YuniKorn swaps it for the real
         allocation on its node (Application.ReplaceAllocation); what the placeholder held beyond
         the real ask goes back to the node and the queues."""
         g = self.gangs[id(st)]
-        g.held.remove(h)
+        g.drop(h)
+        self._touch(g)
         g.replaced[h.group] = g.replaced.get(h.group, 0) + 1
         self._free(g, h)
         _add(g.allocated, h.resources, -1)
         real = st.asks[i].resources
-        if any(v > real.get(k, 0) for k, v in h.resources.items()):
+        node = self.eng.step_nodes.get(self.run.steps_done)
+        if node is not None and node != h.node:
+            # the predicates refused the placeholder's node: the real pod runs elsewhere, and the
+            # placeholder's node gets its room back (PartitionContext.removeAllocation)
+            self.eng.gang_moved[self.run.steps_done] = h.node
+            self.freed = True
+        elif _larger(h.resources, real):
             self.freed = True  # the placeholder held more than the real pod: room for others from the next cycle
         self.eng.gang_steps[self.run.steps_done] = (False, st.asks[i].task_group, h.id)
         g.state = "Running"
         self._maybe_stop_timer(g)
+
+    # -- preemption
+    def preempted(self, st, alloc_id: str) -> None:
+        """A victim of preemption left (its resources are already freed): when it is one of the
+        gang's held placeholders, the gang no longer holds it and it counts as timed out
+        (removeAllocationInternal: every placeholder removal but a replacement is), so a real pod
+        of its group can no longer wait for it; the shim makes no placeholder again."""
+        g = self.gangs.get(id(st))
+        if g is None:
+            return
+        h = next((x for x in g.held if x.id == alloc_id), None)
+        if h is None:
+            return
+        g.drop(h)
+        self._touch(g)
+        g.released.discard(h.id)
+        g.timed_out[h.group] = g.timed_out.get(h.group, 0) + 1
+        _add(g.allocated, h.resources, -1)
+        self._maybe_stop_timer(g)
+
+    def _forget_run(self, st, alloc_id: str) -> None:
+        """A placeholder replaced or released is no victim any more (with preemption in the run)."""
+        runs = self.run.runs
+        for k, r in enumerate(runs):
+            if r.app == st.app_id and r.id == alloc_id:
+                del runs[k]
+                self.run._kept_world = None
+                return
 
     # -- allocations
     def allocated(self, st, i: int, node) -> None:
@@ -328,7 +497,10 @@ class GangRun:
         if not a.placeholder:
             g.state = "Running"
             return
-        g.held.append(Held(a.id, a.task_group, node.name if node is not None else "", a.resources, i))
+        g.hold(Held(a.id, a.task_group, node.name if node is not None else "", a.resources, i))
+        self._touch(g)
+        if not g.sent:
+            self.dirty[id(g)] = g
         _add(g.allocated, a.resources)
         if len(g.held) == 1 and g.timer_start is None:
             self._start_timer(g)
@@ -351,10 +523,12 @@ class GangRun:
         something changed."""
         changed = self._confirm() or self.freed
         self.freed = False
-        for g in self.gangs.values():
-            if not g.sent and g.state != "Failed" and g.complete():
-                self._hand_over(g)
-                changed = True
+        if self.dirty:
+            dirty, self.dirty = self.dirty, {}
+            for g in dirty.values():  # (only a placeholder allocated can complete a gang)
+                if not g.sent and g.state != "Failed" and g.complete():
+                    self._hand_over(g)
+                    changed = True
         if changed:
             self._revive()
         return changed
@@ -413,7 +587,8 @@ class GangRun:
         for g, h in done:
             if h not in g.held:
                 continue
-            g.held.remove(h)
+            g.drop(h)
+            self._touch(g)
             g.released.discard(h.id)
             g.timed_out[h.group] = g.timed_out.get(h.group, 0) + 1
             self._free(g, h)
@@ -424,6 +599,8 @@ class GangRun:
     def _free(self, g: Gang, h: Held) -> None:
         """A placeholder's resources leave its node, its queues, its application and its user."""
         run, st, res = self.run, g.st, h.resources
+        if run.preempting:
+            self._forget_run(st, h.id)
         if run.cluster is not None:
             node = run.cluster.by_name.get(h.node)
             if node is not None:
@@ -472,6 +649,8 @@ class GangRun:
                 q.live += 1
             _add(st.pending, st.asks[i].resources)
         g.hidden = set()
+        g.cursor = 0  # the asks handed over are pending again
+        self._touch(g)
         _reset_pointers(st)
         self._priorities(st, old)
 
@@ -509,6 +688,13 @@ class GangRun:
             st.dead = keep
             _reset_pointers(st)
 
+    def _touch(self, g: Gang) -> None:
+        """g's held placeholders or its hand-over changed: whether replacement looks at it."""
+        if g.held and not g.hidden:
+            self.active[id(g)] = g
+        else:
+            self.active.pop(id(g), None)
+
     # -- timers
     def _start_timer(self, g: Gang) -> None:
         g.timer_start = self.now
@@ -529,10 +715,20 @@ class GangRun:
                        if g.state == "Failed" else waiting_reason(g))
                 st.dead = st.dead or {}
                 st.dead[i] = why
+            if g.sent and g.held and self.run.cluster is not None:
+                # handed over, waiting to replace, and never did: the predicates admit it on none
+                # of its placeholders' nodes and on no node with room (tryPlaceholderAllocate)
+                from prio.yunikorn.reference import no_room_reason
+
+                for i in g.real:
+                    if not st.alloc[i] and (not st.dead or i not in st.dead) and g.waits(i):
+                        st.dead = st.dead or {}
+                        st.dead[i] = no_room_reason(self.run.cluster, st, st.asks[i], None)
             for i in g.pending_placeholders():
                 if i not in st.dead:
                     st.dead = st.dead or {}
                     st.dead[i] = f"placeholder of gang {st.app_id} not allocated: nothing more was placed"
+            _reset_pointers(st)
 
 
 
@@ -566,7 +762,7 @@ def waiting_reason(g: Gang) -> str:
 
     st = g.st
     for name, tg in g.groups.items():
-        have = sum(1 for h in g.held if h.group == name)
+        have = g.have.get(name, 0)
         if have >= tg.min_member:
             continue
         out = f"gang {st.app_id} waits: {have} of {tg.min_member} {name} placeholders allocated"
@@ -601,7 +797,10 @@ def explain_lines(eng, app_id: str, ask_id: str, step: int) -> tuple[list, bool]
                    + (": every task group had its placeholders." if not t else "."))
     if replaces:
         node = eng.step_nodes.get(step, "")
-        out.append(f"It takes the place of placeholder {replaces} (task group {group}) on {node}: YuniKorn tries placeholder "
+        moved = eng.gang_moved.get(step)
+        where = (f"; the shim's predicates refuse it on {moved}, the placeholder's node, so it runs on {node}, the first node "
+                 "in order with room that admits it" if moved else f" on {node}")
+        out.append(f"It takes the place of placeholder {replaces} (task group {group}){where}: YuniKorn tries placeholder "
                    "replacement before the normal walk in every cycle, so no queue or application order decided this step.")
         return out, True
     return out, False

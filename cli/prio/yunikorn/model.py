@@ -137,6 +137,7 @@ class Model:
         self.gangs: dict = {}
         self.gang_steps: dict = {}
         self.gang_events: list = []
+        self.gang_moved: dict = {}  # step -> the node of the placeholder it replaced, when it ran elsewhere
         self.gang_hooks = gangs.GangRun  # what the reference engine runs them with
         for app in snapshot.apps:
             if app.rejected is not None:  # YuniKorn already refused it (a live server, state: Rejected)

@@ -290,11 +290,23 @@ def pending(eng) -> list[PendingAsk]:
         for a in app.asks if app is not None else ():
             out.append(PendingAsk(a.id, r.application, r.queue, a.priority, why))
             seen.add((r.application, a.id))
+    gangs = getattr(eng, "gangs", None) or {}
     for st in eng.apps:
+        g = gangs.get(id(st))
+        held = g.hidden if g is not None else ()  # real pods the shim holds back: marked taken, not placed
         for i, a in enumerate(st.asks):
-            if not st.alloc[i] and (st.app.id, a.id) not in seen:
-                out.append(PendingAsk(a.id, st.app.id, st.leaf.path, a.priority, NOT_REACHED))
+            if (not st.alloc[i] or i in held) and (st.app.id, a.id) not in seen:
+                out.append(PendingAsk(a.id, st.app.id, st.leaf.path, a.priority, held_not_reached(g) if i in held else NOT_REACHED))
     return out
+
+
+def held_not_reached(g) -> Reason:
+    """A real pod of a gang still reserving when the simulation stopped (--steps): not reached,
+    and why YuniKorn does not know it yet (the shim holds it back)."""
+    from prio.yunikorn.gangs import waiting_reason
+
+    why = waiting_reason(g)
+    return Reason("NotReached", f"{NOT_REACHED.words}; the shim still holds it back ({why})", f"{NOT_REACHED.detail}; {why}")
 
 
 def rejected_apps(eng) -> list[tuple[str, str, Reason]]:

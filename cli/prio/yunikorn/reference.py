@@ -358,9 +358,8 @@ class ReferenceRun:
             if got is None and gang is not None:  # placeholder replacement, before the walk
                 swap = gang.replace()
                 if swap is not None:
-                    st, i, ph = swap
-                    node = self.cluster.by_name.get(ph.node) if self.cluster is not None else None
-                    done = self._allocate(st, i, tuple(earlier), "", node)
+                    st, i, ph, node, tie = swap
+                    done = self._allocate(st, i, tuple(earlier) + tie, "", node)
                     gang.replaced(st, i, ph)
                     return done
             if got is None:
@@ -372,9 +371,9 @@ class ReferenceRun:
                     continue  # a quiet cycle: asks that tried preemption may try again
                 if gang is not None and (gang.react() or gang.idle()):
                     continue  # releases confirmed, pods handed over, or a timer fired
+                self._finish(tied)  # (with preemption: every live ask's reason, a gang's placeholders among them)
                 if gang is not None:
                     gang.finish()
-                self._finish(tied)
                 return None
             st, i, node, kind, victims = got
             if kind != ALLOCATE:
@@ -846,6 +845,8 @@ class ReferenceRun:
         res = run.res
         self.cluster.change(self.cluster.by_name[run.alloc.node], res, -1)
         st = self.app_of.get(run.app)
+        if self.gangs is not None and st is not None:
+            self.gangs.preempted(st, run.id)  # a gang's placeholder: gone, counted as timed out
         for q in path_to_root(run.leaf):
             for k, v in res.items():
                 q.allocated[k] = q.allocated.get(k, 0) - v

@@ -13,7 +13,8 @@ class TieNote(tuple):
     Its text (str(): "queues root.a, root.b, ...", names sorted) is made when it is read: a big
     run makes a million of them and its JSON output only asks whether a step has one. It
     compares and hashes as its text. Made as tuple.__new__(TieNote, (kind, members, more)),
-    kind "queues" or "applications", where a step is hot."""
+    kind "queues" or "applications", where a step is hot; "placeholders" (their ids): the
+    identical placeholders a real ask could take (Application.getPlaceholderAllocations, a map)."""
 
     __slots__ = ()
 
@@ -22,7 +23,8 @@ class TieNote(tuple):
 
     def __str__(self) -> str:
         kind, members, more = self
-        names = sorted([x.path for x in members] if kind == "queues" else [x.app_id for x in members])
+        names = sorted([x.path for x in members] if kind == "queues" else
+                       list(members) if kind == "placeholders" else [x.app_id for x in members])
         return kind + " " + ", ".join(names) + (", ..." if more else "")
 
     def __repr__(self) -> str:

@@ -7,6 +7,8 @@ minResource); the rules name the application and task group, and point into the 
 - PRIO802: the gang's whole task group request is over the max set on its queues: rejected.
 - PRIO803: a task group can never be gang-scheduled on the snapshot's nodes (a member larger
   than every node, or minMember x minResource over all the nodes together).
+- PRIO804: a pod's yunikorn.apache.org/task-groups annotation the shim cannot decode (kubectl
+  exports of pods: validate checks the pods that carry one).
 """
 from __future__ import annotations
 
@@ -117,6 +119,57 @@ def task_group_never_fits(root, snap) -> list:
                 out.append(Issue("PRIO803", ("applications", i, "taskGroups", j, "minMember"),
                                  f"gang application {app.id}, task group {g.name}: the nodes hold at most {room} of its "
                                  f"{g.min_member} members even when empty: the gang never starts"))
+    return out
+
+
+def gang_pods(data) -> list:
+    """(path, pod) of every Pod of a `kubectl get pods` export (a List, PodList or one Pod) that
+    carries the task-groups annotation."""
+    from prio.io.recognise import _listed, is_pod
+    from prio.kube.shim import TASK_GROUPS
+
+    got = _listed(data, "Pod", "PodList")
+    pods = [((), data)] if got is True else [(("items", i), p) for i, p in enumerate(got[0]) if is_pod(p, got[1])] \
+        if isinstance(got, tuple) else []
+    out = []
+    for path, pod in pods:
+        ann = (pod.get("metadata") or {}).get("annotations") if isinstance(pod.get("metadata"), dict) else None
+        if isinstance(ann, dict) and TASK_GROUPS in ann:
+            out.append((path, pod))
+    return out
+
+
+@check("PRIO804", "task-groups-annotation-unparseable", "error", FAMILY, target="pods")
+def task_groups_unparseable(doc) -> list:
+    """A pod's `yunikorn.apache.org/task-groups` annotation that YuniKorn's shim cannot decode: no gang.
+
+    The shim reads the task groups from the annotation of the pod that creates the application
+    (GetTaskGroupsFromAnnotation). JSON that does not decode into its task group struct, a group
+    without `name` or `minResource`, a `minMember` that is 0 or negative, a negative quantity,
+    `cpu` beside `vcore` (or an explicit `pods`) in one group, or a request past int64: the shim
+    logs the error, records a `TaskGroupsError` warning event on the pod and creates the
+    application **without task groups**. No placeholders are made, and the pods are scheduled one
+    by one as ordinary pods: the gang may start in part, which is what it was meant to prevent.
+
+    Example (fails), a pod of `kubectl get pods -o yaml`:
+        metadata:
+          annotations:
+            yunikorn.apache.org/task-groups: '[{"name": "exec", "minMember": 0, "minResource": {"cpu": "1"}}]'
+
+    Fix: a JSON list of `{name, minMember (1 or more), minResource}` objects, as the shim documents it.
+    """
+    from prio.kube.shim import TASK_GROUPS, decode_task_groups
+
+    out = []
+    for path, pod in gang_pods(doc.data):
+        meta = pod["metadata"]
+        value = meta["annotations"][TASK_GROUPS]
+        why = decode_task_groups(value if isinstance(value, str) else None)[1] if isinstance(value, str) else "not a string"
+        if why is not None:
+            who = f"{meta.get('namespace') or 'default'}/{meta.get('name') or '?'}"
+            out.append(Issue("PRIO804", path + ("metadata", "annotations", TASK_GROUPS),
+                             f"pod {who}: the shim cannot decode its {TASK_GROUPS} annotation ({why}): its application gets "
+                             "no task groups, and its pods are scheduled one by one as ordinary pods"))
     return out
 
 

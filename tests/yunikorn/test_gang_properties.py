@@ -1,0 +1,154 @@
+"""Gangs on generated scenarios (tests/strategies.py `gangs`). No fast run claims gangs
+(features.GANGS is the reference engine's alone), so the properties are: every gang input is
+routed to the reference engine whatever is asked for (unless YuniKorn refuses every gang at
+submission), and the three ways through it agree; the
+reference is consistent with itself (a real pod of a reserving gang never runs before its
+hand-over, each placeholder is replaced at most once and only after it was allocated, on its node
+unless the predicates moved the pod, what the summary says is held was allocated and not
+released, a Failed gang was Hard and timed out); and metamorphic relations: a gang a member of
+which no node can hold never starts a real pod, whatever its style and the horizon, and a
+horizon shorter than every placeholder timeout changes nothing."""
+import copy
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from builders import build_engine, run_state, step_rows
+from strategies import gangs
+
+from prio.yunikorn import features as F
+from prio.yunikorn import gangs as G
+
+SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@pytest.mark.slow
+@SETTINGS
+@given(gangs(preempting=None))
+def test_gang_inputs_take_the_reference_engine_and_the_three_ways_agree(scenario):
+    queues, snapshot = scenario
+    e = build_engine(queues, snapshot)
+    if e.gangs:  # (a gang YuniKorn refuses at submission, in a fair leaf or over a max, leaves none)
+        assert F.GANGS in F.used(e) and F.choose(e, ()) == "reference"
+    default, walk, ref = (build_engine(queues, snapshot, c) for c in ("auto", "fast", "reference"))
+    want = step_rows(ref.run())
+    assert step_rows(default.run()) == want
+    assert step_rows(walk.run(limit=10**9)) == want
+    assert default.leftovers() == ref.leftovers() == walk.leftovers()
+    assert run_state(default) == run_state(ref) == run_state(walk)
+    assert G.summary(default) == G.summary(ref) == G.summary(walk)
+    assert ref.run() == []  # nothing more can be placed once it stopped
+
+
+@pytest.mark.slow
+@SETTINGS
+@given(gangs(preempting=None))
+def test_the_reference_gang_run_is_consistent_with_itself(scenario):
+    queues, snapshot = scenario
+    eng = build_engine(queues, snapshot, "reference")
+    steps = eng.run()
+    by_app = {g.st.app_id: g for g in eng.gangs.values()}
+    allocated: dict = {}  # placeholder id -> node
+    for app in snapshot["applications"]:
+        for a in app.get("allocations", ()):
+            if a.get("placeholder"):
+                allocated[a["id"]] = a["node"]
+    replaced: set = set()
+    released: set = set()
+    for e in eng.gang_events:
+        released |= set(e.body.get("placeholders", ())) | set(e.body.get("released", ()))
+    for s in steps:
+        g = by_app.get(s.application)
+        if g is None:
+            continue
+        placeholder, group, replaces = eng.gang_steps[s.step]
+        if placeholder:
+            assert s.ask not in allocated
+            allocated[s.ask] = eng.step_nodes.get(s.step)
+            continue
+        if not g.skip:  # a real pod of a gang that reserved runs only after the shim handed it over
+            assert g.sent_after is not None and s.step > g.sent_after[0], (s.application, s.ask)
+        if replaces:
+            assert replaces in allocated and replaces not in replaced
+            replaced.add(replaces)
+            if s.step not in eng.gang_moved:
+                assert eng.step_nodes.get(s.step) == allocated[replaces]
+    for entry in G.summary(eng):
+        g = by_app[entry["application"]]
+        held = set(entry["placeholdersHeld"])
+        assert held <= set(allocated) and not held & replaced and not held & released
+        assert not set(entry["placeholdersPending"]) & set(allocated)
+        if not entry["realAsksSent"]:
+            assert not any(s.application == g.st.app_id and not eng.gang_steps[s.step][0] for s in steps)
+        if entry["state"] == "Failed":
+            assert g.style == "Hard"
+            assert any(e.kind == "timeout" and e.body["application"] == g.st.app_id for e in eng.gang_events)
+
+
+@pytest.mark.slow
+@SETTINGS
+@given(gangs(preempting=None), st.sampled_from(["Soft", "Hard"]), st.booleans())
+def test_a_gang_no_node_can_hold_never_starts_a_real_pod(scenario, style, horizon):
+    """One more gang, gx, in a drawn scenario: its one task group's member is larger than every
+    node, and it has a pod without task group besides. None of its placeholders is ever
+    allocated, so its timer never starts (no timeout, whatever the style and the horizon), the
+    shim never hands its pods over, and none of them runs: the pod without task group neither."""
+    queues, snapshot = copy.deepcopy(scenario)
+    types = tuple(snapshot["nodes"][0]["capacity"])
+    big = max(n["capacity"][types[0]] for n in snapshot["nodes"]) + 1
+    queue = snapshot["applications"][0]["queue"]
+    snapshot["applications"].append({
+        "id": "gx", "queue": queue, "gangSchedulingStyle": style, "placeholderTimeoutInSeconds": 30,
+        "taskGroups": [{"name": "huge", "minMember": 2, "minResource": {types[0]: big}}],
+        "asks": [{"id": "gx-huge", "priority": 100, "resources": {types[0]: big}, "taskGroup": "huge", "count": 2},
+                 {"id": "gx-small", "priority": 100, "resources": {types[0]: 1}}]})
+    if horizon:
+        snapshot["horizon"] = 3600
+    eng = build_engine(queues, snapshot, "reference")
+    steps = eng.run()
+    assert not any(s.application == "gx" for s in steps)
+    assert not any(e.body["application"] == "gx" for e in eng.gang_events)
+    for e in G.summary(eng):  # (none when YuniKorn refused it: a fair leaf, a max)
+        if e["application"] == "gx":
+            assert (e["state"], e["realAsksSent"], e["placeholdersHeld"], e["timeoutAt"]) == ("Accepted", False, [], None)
+    assert {u.ask for u in eng.leftovers() if u.application == "gx"} >= {"gx-huge-1", "gx-huge-2", "gx-small"} or \
+        any(r.application == "gx" for r in eng.rejected)
+
+
+@pytest.mark.slow
+@SETTINGS
+@given(gangs(preempting=None))
+def test_a_horizon_shorter_than_every_timeout_changes_nothing(scenario):
+    queues, snapshot = scenario
+    shortest = min((a.get("placeholderTimeoutInSeconds") or G.DEFAULT_TIMEOUT for a in snapshot["applications"]
+                    if a.get("taskGroups")), default=G.DEFAULT_TIMEOUT)
+    without = copy.deepcopy(snapshot)
+    without.pop("horizon", None)
+    short = copy.deepcopy(without)
+    short["horizon"] = shortest - 1
+    a, b = build_engine(queues, without, "reference"), build_engine(queues, short, "reference")
+    assert step_rows(a.run()) == step_rows(b.run())
+    assert G.summary(a) == G.summary(b) and a.leftovers() == b.leftovers()
+    assert not b.gang_events or all(e.kind == "placeholdersReleased" for e in b.gang_events)
+
+
+def _outcomes(scenario) -> set:
+    eng = build_engine(*scenario, "reference")
+    steps = eng.run()
+    got = {e.kind for e in eng.gang_events}
+    if any(eng.gang_steps.get(s.step, (0, 0, ""))[2] for s in steps):
+        got.add("replaced")
+    if any(g["state"] == "Running" and g["realAsksSent"] for g in G.summary(eng)):
+        got.add("complete")
+    return got
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("outcome", ["replaced", "complete", "timeout", "placeholdersReleased"])
+def test_the_gang_strategy_reaches_each_outcome(outcome):
+    """The properties above see gangs that complete, replacements, releases for larger pods and
+    timeouts (an_example: the strategy reaches each)."""
+    from strategies import an_example
+
+    an_example(gangs(), lambda sc: outcome in _outcomes(sc))
