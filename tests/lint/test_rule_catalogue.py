@@ -222,6 +222,7 @@ VOLCANO_CASES = [
     ("PRIO712", volcano(("      - name: capacity\n        enableHierarchy: true\n", "      - name: proportion\n        enabledAllocatable: false\n")),
      "enabledAllocatable", volcano(("      - name: capacity\n        enableHierarchy: true\n", "      - name: proportion\n        enabledAllocatable: true\n"))),
     ("PRIO713", volcano(("- name: priority\n", "- name: priority\n        enablePreemptable: false\n")), "enablePreemptable", VOLCANO),
+    ("PRIO714", volcano(('capability: {cpu: "8"}', 'capability: {cpu: "8"}\n  weight: abc')), "weight: abc", VOLCANO),
 ]
 
 

@@ -1,5 +1,5 @@
 """Lint Volcano setups (volcano-scheduler.conf, raw or in its ConfigMap; Queue, PodGroup and
-PriorityClass objects), family `volcano`, PRIO701-PRIO713.
+PriorityClass objects), family `volcano`, PRIO701-PRIO714.
 
 The config is read as Volcano reads it (prio.volcano.conf: `UnmarshalSchedulerConf` over
 go-yaml v2, which ignores a key it does not know): what it refuses makes the whole file invalid
@@ -42,6 +42,7 @@ class ConfDoc:
 class VolcanoSet:
     confs: list = field(default_factory=list)  # ConfDoc
     objects: list = field(default_factory=list)  # Obj
+    units: list = field(default_factory=list)  # (file name, Document): every Volcano document, as read
 
     def of(self, kind: str) -> list:
         return [o for o in self.objects if o.kind == kind]
@@ -83,8 +84,8 @@ def volcano_set(units) -> VolcanoSet:
     """`units`: (file name, Document) of every Volcano document of the run."""
     from prio.io import recognise
 
-    vs = VolcanoSet()
-    for file, doc in units:
+    vs = VolcanoSet(units=list(units))
+    for file, doc in vs.units:
         data = doc.data
         if recognise.is_volcano_configmap(data):
             text = data["data"][CONF_KEY]
@@ -452,4 +453,39 @@ def preempt_not_gated(vs: VolcanoSet) -> list:
             if p.get("name") == "priority" and p.get("enablePreemptable") is False:
                 out.append(c.issue("PRIO713", ("tiers", ti, "plugins", pi, "enablePreemptable"),
                                    "preempt runs without priority's victim check: drf chooses victims by share alone"))
+    return out
+
+
+@check("PRIO714", "volcano-object-unreadable", "error", FAMILY, target="volcano-set")
+def object_unreadable(vs: VolcanoSet) -> list:
+    """An object holds a field the API server would refuse (a weight that is not a number, a
+    quantity past int64, a list where Kubernetes has a mapping), or one prio's replay needs and
+    lacks (a pod naming no PodGroup).
+
+    An object the API server refuses never reaches Volcano: `kubectl apply` fails. `prio simulate` and
+    `prio explain` refuse the file on it (exit 2), so validate says so first, at the same place,
+    instead of passing a setup the analysis cannot read. One finding per file: the first field
+    that does not read.
+
+    Example (error):
+        kind: Queue
+        spec: {weight: abc}
+    Fix: the type Kubernetes has for the field (an integer weight, a quantity such as "4" or 8Gi).
+    """
+    from prio.errors import InputError
+    from prio.loaders import volcano as loader
+
+    out = []
+    files: dict = {}
+    for file, doc in vs.units:
+        files.setdefault(file, []).append(doc)
+    for file, docs in files.items():
+        try:
+            loader.load(file, docs)
+        except InputError as e:
+            if e.line is None:
+                continue  # nothing to point at (the analysis still says it)
+            pos = Pos(e.line, e.column or 1)
+            out.append((file, docs[0], Issue("PRIO714", (), f"simulate and explain cannot read this: {e.message}", "value", None, pos,
+                                              "the type Kubernetes has for the field")))
     return out
