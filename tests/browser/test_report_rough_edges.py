@@ -216,3 +216,19 @@ def test_explain_marks_a_gangs_placeholders_and_real_pods(tmp_path):
     assert got["tg-spark-41-driver-1"] == "placeholder driver" and got["tg-spark-42-executor-3"] == "placeholder executor"
     assert all(v == "" for k, v in got.items() if k.startswith("etl"))
     assert sum(v.startswith("placeholder ") for v in got.values()) == 14 == len(got) - 2  # the real pods wait, held back by the shim
+
+
+def test_the_diffs_gangs_that_end_otherwise_have_a_tab(tmp_path):
+    """diff -o html: a gang NEW rejects (its whole request over root.spark's new max) is in a
+    Gangs tab, each side's end state as the text diff says it, not the raw JSON."""
+    new = tmp_path / "gang-new-queues.yaml"
+    new.write_text(open(sample("gang-queues.yaml"), encoding="utf-8").read().replace(
+        "          - name: spark\n", "          - name: spark\n            resources: {max: {vcore: 20}}\n"))
+    out = str(tmp_path / "diff.html")
+    r = run_cli("diff", sample("gang-queues.yaml"), str(new), sample("gang-asks.yaml"), "-o", "html", "--output-file", out)
+    assert r.exit_code in (0, 1), r.stderr
+    page = load(out, "tab=gangs")
+    assert page.one(id="tab-gangs").text() == "Gangs (1)"
+    rows = [" | ".join(td.text() for td in tr.all("td")) for tr in page.one(id="diff-gangs").all("tr") if tr.all("td")]
+    assert rows == ["spark-42 | Accepted, real pods held, 3 held, 6 pending | not a gang here (rejected, or no task groups)"], rows
+    assert page.all(data_key="gangs") == []  # not also shown as the raw JSON

@@ -52,7 +52,7 @@ def queue_tree(eng, subtree: str | None = None) -> dict:
             d["resources"] = res
         if with_why:
             # why() finds its queue from the root it is given: rooted at the queue itself, at once
-            d["why"] = why(SimpleNamespace(root=q), q.path)
+            d["why"] = why(SimpleNamespace(root=q, release=eng.release), q.path)
         out.append(d)
     return {"queues": out, **({} if with_why else {"whyNote": f"{len(rows)} queues: run prio explain --why QUEUE for one queue's derivation"})}
 

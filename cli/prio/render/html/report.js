@@ -1380,7 +1380,19 @@
     list.push(addedRemoved('findings', 'Findings', fi));
     if (DATA.rejected && ((DATA.rejected.added || []).length || (DATA.rejected.removed || []).length)) list.push(addedRemoved('rejected', 'Rejected', DATA.rejected));
     if (DATA.quotaPreemption) list.push({ id: 'quota', name: 'Quota preemption (' + quotaCount(DATA.quotaPreemption) + ')', build: function () { return quotaView(DATA.quotaPreemption, treeBox, 'diff'); } });
-    others(['queues', 'asks', 'unscheduled', 'findings', 'rejected', 'config', 'quotaPreemption'], list);
+    if (DATA.gangs && DATA.gangs.length) list.push({ id: 'gangs', name: 'Gangs (' + DATA.gangs.length + ')', build: function () {
+      function side(g) { // one side's end state of a gang, as render/diff.py's _gang_cell says it
+        if (g === null || g === undefined) return 'not a gang here (rejected, or no task groups)';
+        return g.state + ', real pods ' + (g.realAsksSent ? 'sent' : 'held') + ', ' + g.placeholdersHeld + ' held, ' + g.placeholdersPending + ' pending';
+      }
+      var t = arrayTable([
+        { name: 'application', get: function (r) { return r.application; } },
+        { name: 'before', get: function (r) { return side(r.before); } },
+        { name: 'after', get: function (r) { return side(r.after); } }], DATA.gangs, { label: 'Gangs that end otherwise' });
+      t.id = 'diff-gangs';
+      return t;
+    } });
+    others(['queues', 'asks', 'unscheduled', 'findings', 'rejected', 'config', 'quotaPreemption', 'gangs'], list);
     return tabs(list);
   }
 
