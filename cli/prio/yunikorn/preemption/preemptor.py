@@ -147,7 +147,8 @@ class Preemptor:
             return -1, None
         current = dict(available)
         snaps = duplicate_all(self.snaps)
-        results, index = [], -1
+        results: list = []
+        index = -1
         for v in head:
             qv = self.by_alloc.get(v)
             snap = snaps.get(qv) if qv is not None else None
