@@ -42,7 +42,7 @@ def pending_counts(eng: Engine) -> dict:
     counts: dict = {}
     for st in eng.apps:
         n = st.alloc.count(False)  # its asks not allocated
-        q = st.leaf
+        q: QNode | None = st.leaf
         while q is not None:
             counts[q.path] = counts.get(q.path, 0) + n
             q = q.parent
@@ -387,6 +387,7 @@ def _limit_blockers(eng: Engine, st, a, facts: dict) -> list[str]:
     from prio.yunikorn.reference import groups_of, user_of
 
     out = []
+    assert eng.ugm is not None  # (the caller asks only with user/group limits)
     user, groups = user_of(st), groups_of(st)
     if not st.running:
         got = eng.ugm.cannot_run(st.app_id, st.leaf.path, user, groups)
@@ -429,6 +430,7 @@ def _node_blocker(eng: Engine, st, a, facts: dict) -> str:
     from prio.yunikorn.reference import no_room_reason, too_big_reason
 
     key = (st.app_id, a.id)
+    assert eng.cluster is not None  # (the caller asks only with nodes)
     nodes = eng.cluster.nodes
     ok = eng.cluster.admits(a)
     if any(n.schedulable and n.fits_node(a.resources) and n.can_allocate(a.resources, key)
