@@ -83,7 +83,6 @@ class TieWalk:
     if TYPE_CHECKING:  # what it reads of the Engine, declared for the type checker only
         _tie_orders: ParkedGroups
         _by_key: set
-        _misaligned: set
         _hidden: dict
         _sort_memo: dict
         _by_name: dict
