@@ -241,7 +241,7 @@ class Engine(TieWalk, ClusterWalk, Model):
 
     def _pop_group(self, heap):
         """Pop the current entries tied on the first two key parts (stale ones dropped)."""
-        group = []
+        group: list = []
         while heap:
             top = heap[0]
             obj = top[4]

@@ -10,6 +10,8 @@ from prio.yunikorn.reference import groups_of, no_room_reason, user_of
 from prio.yunikorn.ugm import levels
 
 if TYPE_CHECKING:
+    from prio.yunikorn.step import Step
+    from prio.yunikorn.tree import QNode
     from prio.yunikorn.ugm import Usage
 
 
@@ -19,8 +21,15 @@ class ClusterWalk:
     Engine's, made in Engine.__init__ and model.Model."""
 
     if TYPE_CHECKING:  # what it reads of the Engine, declared for the type checker only
+        root: QNode
         ugm: Usage | None
         _user_usage: dict
+        _tie: list
+        _note: str
+
+        def _descend(self, q: QNode): ...
+
+        def _allocate(self, st: AppState, i: int) -> Step: ...
 
     def _step_cluster(self):
         """step() with nodes or user/group limits (no preemption in the run: reference.py's
