@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from prio.yunikorn import properties as P
 from prio.yunikorn.engine import Engine, MIN
@@ -454,6 +454,8 @@ def _why_siblings(eng: Engine, parent: QNode, first: QNode, second: QNode, facts
     facts = {} if facts is None else facts
     p1, p2 = first.reported, second.reported
     by_guarantee = not eng.release.fair_max_share  # before 1.6: usage over guarantee type by type
+    s1: Any  # the shares by type (a tuple, by_guarantee), else one fair share (a float)
+    s2: Any
     s1, s2 = (guarantee_shares(first), guarantee_shares(second)) if by_guarantee else (eng.share(first), eng.share(second))
     out = [f"  their paths part at {parent.path}, where {first.name} sorts before {second.name}:"]
     if eng.beyond_insertion(parent) and not eng.misaligned(parent):
