@@ -18,7 +18,7 @@ def close(name: str, candidates, limit: int = 3) -> list[str]:
         out = [c for c in cands if c.lower().endswith(low) and len(low) >= 3]
     if out:  # a name that ends a candidate is what was meant: no spelling guesses beside it
         return out[:limit]
-    by_lower = {}
+    by_lower: dict[str, str] = {}
     for c in cands:
         by_lower.setdefault(c.lower(), c)
     import difflib  # lazy: kept off the start-up of validate

@@ -195,10 +195,10 @@ def simulate(scenario: Scenario, options: Options | None = None, rounds: int | N
     notes = _common_notes(scenario, steps, sorted(set(state.clusters) - set(active)))
     for k in range(1, n_rounds + 1):
         round_steps = []
-        finished = []
+        finished: list = []
         if k > 1:
             now += scenario.round_interval
-            still = []
+            still: list = []
             for job, end in running:
                 (finished if end is not None and end <= now else still).append((job, end))
             running = still

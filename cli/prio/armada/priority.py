@@ -115,8 +115,9 @@ class PriorityState:
     def apply(self, report: Report) -> Step:
         """CalculatePriorityUpdate for one report; returns what changed."""
         c = self.cluster(report.cluster)
-        first = c.last_time is None
-        dt = FIRST_REPORT_DT if first else report.time - c.last_time
+        last = c.last_time
+        first = last is None
+        dt = FIRST_REPORT_DT if last is None else report.time - last
         if dt < 0:
             raise ValueError(f"report at {report.label or report.time} is older than the previous report of cluster {report.cluster}")
         f = decay_factor(dt, self.half_time)

@@ -163,7 +163,7 @@ def constraints(node_selector=None, node_affinity=None, tolerations=None, node_n
             if not isinstance(req, dict):
                 raise ValueError(("affinity", "requiredDuringSchedulingIgnoredDuringExecution"),
                                  "requiredDuringSchedulingIgnoredDuringExecution must be a mapping with nodeSelectorTerms")
-            where = ("affinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms")
+            where: tuple = ("affinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms")
             required = tuple(_term(t, where + (i,)) for i, t in enumerate(_list(req.get("nodeSelectorTerms"), where)))
         pref = node_affinity.get("preferredDuringSchedulingIgnoredDuringExecution")
         if pref is not None:  # carried as written, as text (hashable)
@@ -176,7 +176,8 @@ def constraints(node_selector=None, node_affinity=None, tolerations=None, node_n
         secs = t.get("tolerationSeconds")
         if secs is not None and (not isinstance(secs, int) or isinstance(secs, bool)):
             raise ValueError(where + ("tolerationSeconds",), f"tolerationSeconds must be a whole number, found {secs!r}")
-        tols.append(Toleration(*(_str(t.get(k), where + (k,)) for k in ("key", "operator", "value", "effect")), secs))
+        key, op, val, effect = (_str(t.get(k), where + (k,)) for k in ("key", "operator", "value", "effect"))
+        tols.append(Toleration(key, op, val, effect, secs))
     return Constraints(selector, required, tuple(tols), _str(node_name, ("nodeName",)), preferred)
 
 

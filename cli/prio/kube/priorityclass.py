@@ -45,7 +45,7 @@ class ResolveError(ValueError):
 def catalogue(classes) -> dict:
     """name -> PriorityClass, with the built-in system classes always present. A user manifest
     cannot change a built-in (API validation refuses any other value), so the built-ins win."""
-    out = {}
+    out: dict = {}
     for c in classes:
         out.setdefault(c.name, c)  # the first definition: a second one would be an update, refused
     for n, v in BUILTIN.items():

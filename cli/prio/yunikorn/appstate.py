@@ -92,7 +92,7 @@ class AppState:
         self.usage = dict(app.allocated)
         self.running = bool(app.allocated) or app.state == "Running"
         self.version = 0
-        self.blocked = None
+        self.blocked: QNode | str | None = None  # what blocks it: a queue at maxapplications, or why
         # submission time is lowered to the oldest ask's create time (the submit time itself when
         # every ask was created with the application), and to the oldest running allocation's
         # (AddAllocationAsk, addAllocationInternal; an allocation without a create time of its

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from prio.yunikorn import reasons
 from prio.yunikorn.engine import MIN
 from prio.yunikorn.preemption import quota
+
+if TYPE_CHECKING:
+    from prio.yunikorn.tree import QNode
 
 
 def priorities(eng) -> dict:
@@ -54,7 +58,7 @@ class Side:
     facts: dict  # queue -> queue_facts entry
     ranges: dict = field(default_factory=dict)  # (queue, class) -> (min, max)
     findings: list = field(default_factory=list)  # Finding-like: .rule .path .message
-    root: object = None  # the queue tree (quota preemption reads its maxes and delays)
+    root: QNode | None = None  # the queue tree (quota preemption reads its maxes and delays)
     runs: list = field(default_factory=list)  # the running allocations (preemption.world.Run)
     quota_enabled: bool = False  # the partition's quotapreemptionenabled
     gangs: dict = field(default_factory=dict)  # application -> GangState of each accepted gang application
@@ -166,7 +170,7 @@ class Diff:
     findings_removed: list
     config: list  # ConfigChange
     reasons_changed: list = field(default_factory=list)  # (old Unplaced, new Unplaced): unscheduled on both sides, another code
-    quota: object = None  # quota.QuotaResult: what NEW's maxes do to the running work (quota-change preemption)
+    quota: quota.QuotaResult | None = None  # quota.QuotaResult: what NEW's maxes do to the running work (quota-change preemption)
     gangs: list = field(default_factory=list)  # GangChange: gangs whose end state differs, by application
 
     def changed(self, kind: str) -> bool:
@@ -226,7 +230,8 @@ def _findings(old: list, new: list):
     key = lambda f: (f.rule, f.path, f.message)  # noqa: E731
     cold, cnew = Counter(key(f) for f in old), Counter(key(f) for f in new)
     added, removed = [], []
-    seen_new, seen_old = Counter(), Counter()
+    seen_new: Counter = Counter()
+    seen_old: Counter = Counter()
     for f in new:
         k = key(f)
         seen_new[k] += 1
@@ -248,7 +253,9 @@ def _config(old: Side, new: Side) -> list[ConfigChange]:
     for q in _queue_order(old, new):
         b, a = old.facts.get(q), new.facts.get(q)
         if b is None or a is None:
-            if not (b or a)["dynamic"]:
+            either = b or a
+            assert either is not None  # (q is a queue of one side at least)
+            if not either["dynamic"]:
                 out.append(ConfigChange(q, "queue", "absent" if b is None else "configured",
                                         "absent" if a is None else "configured"))
             continue

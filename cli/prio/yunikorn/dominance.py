@@ -94,7 +94,7 @@ def insertion_sort_bounded(entries: list, vi: int) -> tuple[list, list]:
     starts where they fall under the entry's vector in every place (a bisection per type), and
     updating them is a slice assignment per type: the same order as comparing neighbours one by
     one, for a few C-level operations where a big group's entry passes ~n/4 of them."""
-    negs = [[] for _ in entries[0][vi]] if entries else []
+    negs: list[list] = [[] for _ in entries[0][vi]] if entries else []
     out: list = []
     if len(negs) == 2:  # vcore and memory, the big tie groups: the same, unrolled
         n0, n1 = negs

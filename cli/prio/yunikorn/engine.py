@@ -18,6 +18,7 @@ tests/yunikorn/test_differential.py proves it against the reference, step by ste
 from __future__ import annotations
 
 import heapq
+from typing import Any
 
 from prio.values import INT32_MIN
 from prio.yunikorn import features, simplerun
@@ -201,6 +202,7 @@ class Engine(TieWalk, ClusterWalk, Model):
         """What share(q) divides each resource type by: guaranteed, else the fair max (a type in
         neither does not count). Fixed for a run: the hot path caches it per queue."""
         g = q.guaranteed
+        assert q.fairmax is not None  # every queue's engine state is made (Model._init_state)
         out = dict(q.fairmax)
         if g is not None:
             out.update(g)
@@ -212,6 +214,8 @@ class Engine(TieWalk, ClusterWalk, Model):
         p = c.parent
         if p is None or c.live <= 0 or c.stopped or not strictly_positive(c.pending) or id(p) in self._misaligned:
             return
+        k1: Any  # (annotations only: the keys are ints, floats or tuples, by the sort)
+        k2: Any
         if p.sort_priority:  # _qkey, inline: this runs for every queue on every allocated path
             k1, k2 = -c.reported, self.share(c)
         else:
@@ -237,7 +241,7 @@ class Engine(TieWalk, ClusterWalk, Model):
 
     def _pop_group(self, heap):
         """Pop the current entries tied on the first two key parts (stale ones dropped)."""
-        group = []
+        group: list = []
         while heap:
             top = heap[0]
             obj = top[4]
@@ -283,7 +287,7 @@ class Engine(TieWalk, ClusterWalk, Model):
         if st.dead is _NO_DEAD:
             st.dead = {}
         st.dead[i] = reason
-        q = st.leaf
+        q: QNode | None = st.leaf
         while q is not None:
             q.live -= 1
             if q.live <= 0 and q.parent is not None and id(q.parent) in self._by_key:
@@ -319,7 +323,7 @@ class Engine(TieWalk, ClusterWalk, Model):
         be reserved for (self._reserving), or set aside."""
         if not st.running:
             q = self.blocked_by_maxapps(st)
-            why = None
+            why: str | None = None
             if q is not None:
                 why = maxapplications_reason(q)
             elif self.ugm is not None:
@@ -428,7 +432,7 @@ class Engine(TieWalk, ClusterWalk, Model):
             c.version += 1  # stale either way, as below
             if got is not None:
                 return got
-        groups = [None]
+        groups: list = [None]
         for c in self._ordered_children(q, groups):
             got = self._descend(c)
             # Either way c's heap entry is stale now: nothing placeable below it (dropped), or an
@@ -549,6 +553,8 @@ class Engine(TieWalk, ClusterWalk, Model):
         # heap (_push)
         usage = st.usage
         push = heapq.heappush
+        k1: Any  # (annotations only: the keys are ints, floats or tuples, by the sort)
+        k2: Any
         st.version += 1
         positive = self._positive
         if not st.blocked and st.live < len(st.asks):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from prio.yunikorn import properties as P
 from prio.yunikorn.engine import Engine, MIN
@@ -42,7 +42,7 @@ def pending_counts(eng: Engine) -> dict:
     counts: dict = {}
     for st in eng.apps:
         n = st.alloc.count(False)  # its asks not allocated
-        q = st.leaf
+        q: QNode | None = st.leaf
         while q is not None:
             counts[q.path] = counts.get(q.path, 0) + n
             q = q.parent
@@ -392,6 +392,7 @@ def _limit_blockers(eng: Engine, st, a, facts: dict) -> list[str]:
     from prio.yunikorn.reference import groups_of, user_of
 
     out = []
+    assert eng.ugm is not None  # (the caller asks only with user/group limits)
     user, groups = user_of(st), groups_of(st)
     if not st.running:
         got = eng.ugm.cannot_run(st.app_id, st.leaf.path, user, groups)
@@ -434,6 +435,7 @@ def _node_blocker(eng: Engine, st, a, facts: dict) -> str:
     from prio.yunikorn.reference import no_room_reason, too_big_reason
 
     key = (st.app_id, a.id)
+    assert eng.cluster is not None  # (the caller asks only with nodes)
     nodes = eng.cluster.nodes
     ok = eng.cluster.admits(a)
     if any(n.schedulable and n.fits_node(a.resources) and n.can_allocate(a.resources, key)
@@ -457,6 +459,8 @@ def _why_siblings(eng: Engine, parent: QNode, first: QNode, second: QNode, facts
     facts = {} if facts is None else facts
     p1, p2 = first.reported, second.reported
     by_guarantee = not eng.release.fair_max_share  # before 1.6: usage over guarantee type by type
+    s1: Any  # the shares by type (a tuple, by_guarantee), else one fair share (a float)
+    s2: Any
     s1, s2 = (guarantee_shares(first), guarantee_shares(second)) if by_guarantee else (eng.share(first), eng.share(second))
     out = [f"  their paths part at {parent.path}, where {first.name} sorts before {second.name}:"]
     if eng.beyond_insertion(parent) and not eng.misaligned(parent):

@@ -60,7 +60,7 @@ class KeptSort:
         self.gkey = None  # the least key the firsts are for
         self.firsts: dict = {}  # (s, e) -> the group's first in that run and its members (or None: none)
         self.orders: dict = {}  # (s, e) -> SliceStable's order of positions s..e-1, that run alone
-        self.ctx = None  # the comparator's inputs over the current lists (ranks, vectors apart)
+        self.ctx: tuple | None = None  # the comparator's inputs over the current lists (ranks, vectors apart)
         self.rank: dict = {}  # key -> its rank, when ctx was made (a key since gone keeps its rank)
         self.dirty: list = []  # positions changed since the runs were last asked for
         self.changed = self.dirty.append
@@ -331,13 +331,15 @@ class KeptSort:
             if len(ctx) == 3:
                 _insertion2(data, *ctx, 0, e - s)
             else:
-                _insertion_data(data, *ctx, 0, e - s)
+                rk, vecs = ctx
+                _insertion_data(data, rk, vecs, 0, e - s)
         else:
             m = split(s, e)
             data = self._order(s, m, ctx) + self._order(m, e, ctx)
             if len(ctx) == 3:
                 _sym_merge2(data, *ctx, 0, m - s, e - s)
             else:
-                _sym_merge_data(data, *ctx, 0, m - s, e - s)
+                rk, vecs = ctx
+                _sym_merge_data(data, rk, vecs, 0, m - s, e - s)
         self.orders[(s, e)] = data
         return data

@@ -81,7 +81,9 @@ def namespace_limits(leaf: QNode, tags: dict) -> None:
     if quota is not None or guaranteed is not None:
         leaf.max, leaf.guaranteed = quota, guaranteed
         if getattr(leaf, "tracker", None) is not None and leaf.parent is not None:  # its engine state is made already
-            leaf.fairmax = fair_max(leaf.parent.fairmax, leaf.max)
+            parent_fm = leaf.parent.fairmax
+            assert parent_fm is not None  # (so is its parent's: made top-down)
+            leaf.fairmax = fair_max(parent_fm, leaf.max)
 
 
 class Model:
@@ -155,6 +157,7 @@ class Model:
                 if rejected is not None:  # (not kept: its words name the application)
                     self.rejected.append(rejected)
                     continue
+                assert path is not None  # place gives a path when it rejects nothing
             leaf = ensure_queue(root, path, where, app.line)
             if path == RECOVERY_QUEUE and getattr(leaf, "tracker", None) is None:
                 # NewRecoveryQueue: fifo, nothing of a child template, no ACL (it admits no one else)
@@ -246,12 +249,14 @@ class Model:
         q.heap, q.apps = [], []  # heap and version: the fast walk's (engine)
         q.first_step = q.last_step = None
         if q.fairmax is None:  # a dynamic queue: its parent's fair max overlaid by its own max
-            q.fairmax = fair_max(q.parent.fairmax if q.parent is not None else {}, q.max)
+            parent_fm = q.parent.fairmax if q.parent is not None else {}
+            assert parent_fm is not None  # the parent's state is made first (top-down)
+            q.fairmax = fair_max(parent_fm, q.max)
 
     def _attach_new_queues(self, leaf: QNode) -> None:
         """Give dynamic queues created for this snapshot their engine state, top-down."""
         new = []
-        q = leaf
+        q: QNode | None = leaf
         while q is not None and getattr(q, "tracker", None) is None:
             new.append(q)
             q = q.parent
@@ -263,7 +268,7 @@ class Model:
         n = len(st.asks)
         if self.gangs and id(st) in self.gangs:  # the real asks the shim holds back are not live
             n -= len(self.gangs[id(st)].hidden)
-        q = leaf
+        q: QNode | None = leaf
         while q is not None:
             for k, v in st.pending.items():
                 q.pending[k] = q.pending.get(k, 0) + v

@@ -116,7 +116,7 @@ def _check_parts(name: str) -> None:
 
 def _under_parent(rule, child: str, app, root) -> str | None:
     """The queue `child` below what the rule's parent rule gives (root when it has none)."""
-    parent = ""
+    parent: str | None = ""
     if rule.parent is not None:
         parent = _apply(rule.parent, app, root)
         if not parent:
@@ -134,6 +134,7 @@ def _apply(rule, app, root) -> str | None:
     kind = (rule.name or "").lower()
     user = getattr(app, "user", "") or ""
     groups = user_groups(user, getattr(app, "groups", ())) if user else ()
+    name: str | None
     if kind in ("provided", "tag"):
         # provided: the queue the application names, exactly as submitted; tag: the tag's value
         name = _asked(app) if kind == "provided" else tag(app, rule.value)
@@ -208,7 +209,7 @@ def build_errors(rule, release: Release = NEWEST) -> list[tuple[tuple, str, str]
         return [(("name",), "the recovery rule is internal to YuniKorn and cannot be configured", "value")]
     if kind not in RULE_TYPES:
         return [(("name",), f"unknown rule name specified {rule.name}, failing placement rule config (types: user, fixed, provided, tag)", "value")]
-    out = []
+    out: list[tuple[tuple, str, str]] = []
     value = rule.value or ""
     if kind == "fixed":
         if not value:

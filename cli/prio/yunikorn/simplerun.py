@@ -43,6 +43,7 @@ import heapq
 from bisect import bisect_left, insort
 from itertools import islice
 from operator import add, sub, truediv
+from typing import cast
 
 from prio.values import INT32_MIN
 from prio.yunikorn import features as F
@@ -147,6 +148,7 @@ def _queue_tie_notes(order: list, bounds: list | None) -> list:
     new_note = tuple.__new__  # TieNote's own, without the call through its __new__
     two = bounds is not None and len(bounds) == 2
     if two:
+        assert bounds is not None  # (once per group)
         n0, n1 = bounds
     for s in range(m - 1):
         cv = order[s][2]
@@ -164,7 +166,7 @@ def _queue_tie_notes(order: list, bounds: list | None) -> list:
             k = bisect_left(n1, -c1, lo, m)
             if k > end:
                 end = k
-            tied = []
+            tied: list = []
             more = False
             for j in range(lo, end):
                 e = order[j]
@@ -205,6 +207,8 @@ def _plan_leaf(leaf, heap: list, t, vectors: dict | None, two: bool = False) -> 
     fair = leaf.sort_policy == "fair"
     fair_prio = fair and leaf.sort_priority
     usage_key = _usage_one if t is not None else _usage_vector
+    # (for the type checker only: vectors is None only with t, and then never read)
+    vectors = cast(dict, vectors)
     pop, replace = heapq.heappop, heapq.heapreplace
     last = note = None  # a non-fair leaf's first application holds while its priority does
     while heap:
@@ -497,7 +501,7 @@ def _read_steps(eng, progress) -> list:
     total = root.live
     done = int(total * PLANNED)
     for _ in range(len(root.heap[3])):
-        notes = ()  # the step's tie notes, top down
+        notes: tuple = ()  # the step's tie notes, top down
         changes = NO_CHANGES  # the step's priority changes, leaf up
         q = root
         while not q.leaf:
@@ -665,7 +669,7 @@ class _Siblings:
         # the least key's group (two types), kept from one choice to the next for its dominating
         # child (_least_dominating): [its list in groups, its (vector, entry) ascending, its
         # vectors' second places ascending], or None
-        self.least = None
+        self.least: list | None = None
 
     def synced(self) -> KeptSort:
         """The sort, once the changes noted are made (one child's entry in turn: a removal

@@ -4,7 +4,10 @@ produce this; the engine consumes it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from prio.yunikorn.ugm import Served
 
 
 class Ask(NamedTuple):
@@ -123,7 +126,7 @@ class Snapshot:
     source: str = ""
     notes: list = field(default_factory=list)  # what the loader assumed, for explanations
     nodes: list | None = None  # Node, when the snapshot lists them (preemption is per node)
-    tracked: object = None  # ugm.Served: the users' and groups' usage a live YuniKorn tracks
+    tracked: Served | None = None  # ugm.Served: the users' and groups' usage a live YuniKorn tracks
     horizon: float = 0.0  # seconds the replay lets pass once idle, for placeholder timeouts (0: none)
     # the YuniKorn release the snapshot was taken from (yunikornVersion: prio snapshot records the
     # one the server or cluster shows, or --yunikorn-version's), as a minor ("1.6"); None: not known

@@ -63,7 +63,7 @@ NO_CHANGES: list = []  # shared by the steps that change no priority (never muta
 def run_steps(step, limit: int | None = None, progress=None) -> list:
     """step() until it returns None (nothing more can be placed) or `limit` steps were taken;
     progress(steps so far) every 1,024 steps. The step-by-step run of both engines."""
-    steps = []
+    steps: list = []
     while limit is None or len(steps) < limit:
         s = step()
         if s is None:

@@ -3,11 +3,16 @@ properties with inheritance, parsed priority settings, resources, child template
 queues for paths a snapshot names but the config lacks."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from prio.yunikorn import acl
 from prio.yunikorn import properties as P
 from prio.yunikorn import quantity, resources
 from prio.yunikorn.config import Partition
 from prio.errors import InputError
+
+if TYPE_CHECKING:
+    from prio.yunikorn.maxtracker import MaxTracker
 
 
 class QNode:
@@ -24,6 +29,48 @@ class QNode:
                  "offset_problem", "fenced", "guaranteed", "max",
                  "maxapps", "dynamic", "template", "fairmax", "conf_path", "notes", "depth",
                  "version", "apps", "stopped", "base_allocated", "acl")
+
+    # The slots' types (annotations only: no class attribute, nothing at run time). The static
+    # facts are set in __init__ and from the config; the engine's state (pending to last_step)
+    # is set by model.Model._init_state, chain by Model.path_of when first asked.
+    name: str
+    parent: QNode | None
+    path: str
+    depth: int
+    children: list[QNode]
+    by_name: dict[str, QNode]
+    leaf: bool
+    props: dict
+    own: dict
+    offset: int
+    offset_problem: str | None
+    fenced: bool
+    sort_priority: bool
+    sort_policy: str
+    guaranteed: dict | None
+    max: dict | None
+    maxapps: int
+    dynamic: bool
+    template: Template | None
+    fairmax: dict | None  # None until set_fairmax or Model._init_state gives it (a dynamic queue)
+    conf_path: str | None
+    notes: list[str]
+    stopped: bool
+    base_allocated: dict | None
+    acl: tuple | None
+    tracker: MaxTracker
+    reported: int
+    pending: dict
+    allocated: dict
+    running: int
+    live: int
+    version: int
+    placed: int
+    heap: list
+    apps: list
+    first_step: int | None
+    last_step: int | None
+    chain: list
 
     def __init__(self, name: str, parent: "QNode | None"):
         self.name = name

@@ -3,15 +3,33 @@ mixin): no fast pick, an ask that finds no node reserves one, and each allocatio
 its user's and group's usage (ugm) as YuniKorn's tracker does. Pure: no I/O, no printing."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from prio.yunikorn.appstate import AppState
 from prio.yunikorn.reference import groups_of, no_room_reason, user_of
 from prio.yunikorn.ugm import levels
+
+if TYPE_CHECKING:
+    from prio.yunikorn.step import Step
+    from prio.yunikorn.tree import QNode
+    from prio.yunikorn.ugm import Usage
 
 
 class ClusterWalk:
     """Engine's step() where the partition has nodes or user/group limits. A mixin: the state it
     reads (cluster, ugm, step_nodes, _placing, _reserving, _user_usage, _tie, _note) is the
     Engine's, made in Engine.__init__ and model.Model."""
+
+    if TYPE_CHECKING:  # what it reads of the Engine, declared for the type checker only
+        root: QNode
+        ugm: Usage | None
+        _user_usage: dict
+        _tie: list
+        _note: str
+
+        def _descend(self, q: QNode): ...
+
+        def _allocate(self, st: AppState, i: int) -> Step: ...
 
     def _step_cluster(self):
         """step() with nodes or user/group limits (no preemption in the run: reference.py's
@@ -65,6 +83,7 @@ class ClusterWalk:
         dicts = self._user_usage.get(id(st))
         if dicts is None:
             ugm = self.ugm
+            assert ugm is not None  # (called only with user/group limits)
             user = user_of(st)
             ugm.add(st.app_id, st.leaf.path, user, groups_of(st), res)
             trackers = [ugm.users[user]]
@@ -83,6 +102,7 @@ class ClusterWalk:
         trackers by name, the user or group, the queue path, its maxresources) where a limit
         limits something, user's root down, then group's."""
         ugm = self.ugm
+        assert ugm is not None  # (called only with user/group limits, once per application)
         lim = ugm.limits
         user = user_of(st)
         out = []

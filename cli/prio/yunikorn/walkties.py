@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import heapq
 from itertools import islice
+from typing import TYPE_CHECKING
 
 from prio.yunikorn.dominance import first_tied
 from prio.yunikorn.gosort import dominating, first_of_group, stable_order
@@ -24,6 +25,9 @@ from prio.yunikorn.reference import fair_share, map_order_alternatives, misalign
 from prio.yunikorn.resources import strictly_positive
 from prio.yunikorn.step import TieNote
 from prio.yunikorn.tree import QNode
+
+if TYPE_CHECKING:
+    from prio.yunikorn.tieorder import ParkedGroups
 
 GENERAL = object()  # _descend_parked: the general walk decides
 
@@ -76,6 +80,21 @@ class TieWalk:
     state it reads (the heaps, _tie_orders, _by_key, _misaligned, _hidden, _sort_memo,
     _by_name, _tie, _note) is the Engine's, made in Engine.__init__."""
 
+    if TYPE_CHECKING:  # what it reads of the Engine, declared for the type checker only
+        _tie_orders: ParkedGroups
+        _by_key: set
+        _hidden: dict
+        _sort_memo: dict
+        _by_name: dict
+        _tie: list
+        _note: str
+
+        def _vec(self, resources: dict) -> tuple: ...
+
+        def _descend(self, q: QNode): ...
+
+        def _pop_group(self, heap): ...
+
     def _candidates(self, p: QNode) -> list:
         """reference.queue_candidates, the name order cached per parent."""
         names = self._by_name.get(id(p))
@@ -96,7 +115,7 @@ class TieWalk:
         `group`: the heap entries of the chosen one's group, equal on the heap key already and
         in name order; up to five names are listed (the scan stops there: a step stays cheap
         when a thousand applications tie)."""
-        tied = []
+        tied: list = []
         more = False
         for e in group:
             x = e[4]

@@ -105,12 +105,12 @@ def fractions_of_fair_share(actual: float, adjusted: float, fair: float) -> floa
     return actual / denom
 
 
-def water_fill(infos: list) -> list:
+def water_fill(infos: list) -> tuple[dict, list]:
     """updateFairShares on [(name, weight, constrained demand share)]; returns
     ({name: (demand-capped adjusted, uncapped adjusted)}, [Pass])."""
     qs = sorted(([name, w, cds, 0.0, 0.0, False, 0.0] for name, w, cds in infos), key=lambda q: q[0])
     # fields: 0 name, 1 weight, 2 constrained demand share, 3 capped, 4 uncapped, 5 achieved, 6 spare
-    passes = []
+    passes: list[Pass] = []
     unallocated = 1.0
     i = 0
     while i < MAX_PASSES and unallocated > STOP_BELOW:

@@ -116,7 +116,9 @@ def run(sc: Scenario, sh: Shares) -> Round:
     pos = {name: 0 for name in active}
     limits = {pc: class_limit(sc, pc) for pc in sc.classes}
     free = vsub(sc.total, used)
-    leases, preempted, unschedulable = [], [], []
+    leases: list[Lease] = []
+    preempted: list[Refused] = []
+    unschedulable: list[Refused] = []
 
     def item(name: str) -> _Item:
         job = todo[name][pos[name]]
@@ -127,11 +129,12 @@ def run(sc: Scenario, sh: Shares) -> Round:
 
     items = {name: item(name) for name in sorted(active) if todo[name]}
     while items:
-        best = None
+        best: _Item | None = None
         for name in sorted(items):  # Go's heap order is its own; ties here resolve by name
             it = items[name]
             if best is None or less(it, best, sc.prefer_large):
                 best = it
+        assert best is not None  # items is not empty
         job, name = best.job, best.queue
         rescheduled = job.id in evicted_ids
         limit = limits.get(job.priority_class)

@@ -4,11 +4,16 @@ translated at each queue on the way, and each running task below the fence root:
 not, and why."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from prio.yunikorn import resources
 from prio.yunikorn.preemption.guarantee import QueueSnapshot
 from prio.yunikorn.preemption.world import World
 from prio.yunikorn.quantity import show_resources
 from prio.yunikorn.snapshot import Ask
+
+if TYPE_CHECKING:
+    from prio.yunikorn.tree import QNode
 
 
 class CandidateSearch:
@@ -18,7 +23,7 @@ class CandidateSearch:
         self.w, self.leaf, self.ask = world, leaf, ask
         self.pmap: dict = {}
         self.chain: list = []  # (queue path, priority) leaf first
-        self.fence = None
+        self.fence: QNode | None = None  # the fence root, once run() found it
         self.fence_why = ""
         self.snaps: dict = {}
         self.why: dict = {}  # Run -> (eligible, why, compared_with)

@@ -125,7 +125,7 @@ def _world(root, snapshot: Snapshot, nodes: list, preemption_enabled: bool, node
     """The world as the snapshot has it (every allocation on its node, or on the one node), and
     the latest creation time in the snapshot."""
     leaves = {}
-    runs = []
+    runs: list = []
     max_time = 0
     for app in snapshot.apps:
         leaf = ensure_queue(root, app.queue, snapshot.source or "snapshot", app.line)
@@ -147,6 +147,7 @@ def _initially(w: World, leaf, app_id: str, ask: Ask) -> AskResult:
     r = AskResult(ask.id, app_id, leaf.path, ask.priority)
     s = CandidateSearch(w, leaf, ask)
     s.run()
+    assert s.fence is not None  # run() walks up to the fence root (root at the latest)
     r.fence_root, r.fence_why = s.fence.path, s.fence_why
     r.priority_by_queue = list(reversed(s.chain))
     r.eligible = sorted(v.id for snap in s.snaps.values() for v in snap.victims)

@@ -58,7 +58,7 @@ class Preemptor:
         for v in self.all_victims():
             by_node.setdefault(v.alloc.node, []).append(v)
         avail: dict = {}
-        self.cancelled: list = []  # nodes whose lower-priority reservation YuniKorn cancels here
+        self.cancelled = []  # nodes whose lower-priority reservation YuniKorn cancels here
         for n in self.w.sorted_nodes():
             held = self.w.reservations.get(n)
             if held is not None:
@@ -147,7 +147,8 @@ class Preemptor:
             return -1, None
         current = dict(available)
         snaps = duplicate_all(self.snaps)
-        results, index = [], -1
+        results: list = []
+        index = -1
         for v in head:
             qv = self.by_alloc.get(v)
             snap = snaps.get(qv) if qv is not None else None
@@ -200,8 +201,10 @@ class Preemptor:
             for idx, n in checks[i:i + _BATCH]:
                 if best is None or self._solution_score(n, idx) < self._solution_score(best[1], best[0]):
                     best = (idx, n)
+            assert best is not None  # (checks is not empty: the batch set it)
             if self._solution_score(best[1], best[0]) < SCORE_FIT_MAX:
                 break
+        assert best is not None  # (as above)
         idx, n = best
         vl = victims_by_node[n]
         if idx >= len(vl):
@@ -252,7 +255,8 @@ class Preemptor:
         if not victims:
             return None, None
         fit = resources.fit_in(self.avail[node], self.res)
-        final, total = [], {}
+        final: list = []
+        total: dict = {}
         for v in victims:
             if not fit and v.alloc.node != node:
                 continue

@@ -143,7 +143,7 @@ def delay_of(q) -> tuple:
 
 def usage_of(root, runs) -> dict:
     """Every queue's allocated resources: the sum of the running allocations below it."""
-    usage = {q.path: {} for q in root.walk()}
+    usage: dict[str, dict] = {q.path: {} for q in root.walk()}
     for run in runs:
         q = run.leaf
         while q is not None:
@@ -229,7 +229,9 @@ def get_child_queues_preemptable_resource(q, amount: dict, usage: dict, out: lis
     """getChildQueuesPreemptableResource: split a parent's amount over its children in proportion
     to their usage above their guarantees (the whole usage without one; children at or under
     their guarantee get nothing), rounded down, down to the leaves. Appends (leaf, amount, how)."""
-    shares, total = {}, {}
+    shares: dict[str, dict] = {}
+    total: dict = {}
+    mine: dict | None
     for c in q.children:
         alloc = usage[c.path]
         if resources.is_empty(alloc) or resources.strictly_only_existing(c.guaranteed, alloc, True):
@@ -320,7 +322,8 @@ def sort_allocations(cands: list, leaf_max, amount: dict) -> list:
 def preempt_victims(amount: dict, ordered: list) -> tuple:
     """preemptVictims: walk the sorted candidates; skip one that alone exceeds the amount in some
     type; take it when the running total still fits the amount in every type. (victims, freed)."""
-    taken, total = [], {}
+    taken: list = []
+    total: dict = {}
     for v, run in ordered:
         if not resources.fit_in(amount, run.res, True, False):
             over = sorted(k for k, x in run.res.items() if k in amount and x > max(0, amount[k]))
@@ -459,7 +462,7 @@ def runs_of(root, snapshot, skip=frozenset()) -> list:
     (dynamic queues made as a placement rule would); applications in `skip` are left out."""
     from prio.yunikorn.tree import ensure_queue
 
-    out = []
+    out: list = []
     for app in snapshot.apps:
         if app.id in skip or not app.allocations:
             continue
