@@ -181,7 +181,7 @@ class Held(NamedTuple):
     group: str
     node: str
     resources: dict
-    index: int | None
+    index: int | None  # type: ignore[assignment]  # shadows tuple.index on purpose: the field is what an instance gives
 
 
 class Gang:
