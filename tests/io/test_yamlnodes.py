@@ -49,6 +49,9 @@ def test_the_depth_check_refuses_exactly_what_its_full_count_refuses():
     ("a:\n  - x\n  \t- y\n", 3, "tabs are not allowed for indentation", "    3 |   →- y\n      |   ^\n"),
     ("a: `b\n", 1, "a plain value cannot start with this character: quote the value", "    1 | a: `b\n      |    ^\n"),
     ("a: [b, c\n", 2, "a ',' or the closing ']' is missing (the list opened at line 1)", "    1 | a: [b, c\n      |    ^\n"),
+    # the mapping's words once were a format string with a lone '}': an internal error
+    ("a: {b: 1\n", 2, "a ',' or the closing '}' is missing (the mapping opened at line 1)", "    1 | a: {b: 1\n      |    ^\n"),
+    ('a: {b: ""9""}\n', 1, "a ',' or the closing '}' is missing", '    1 | a: {b: ""9""}\n      |          ^\n'),
     ('a: "abc\n', 2, "a quoted string is never closed (it opened at line 1)", '    1 | a: "abc\n      |    ^\n'),
     ("a:\n  b: 1\n c: 2\n", 3, "this line's indentation does not match the keys above it", "    3 |  c: 2\n      |  ^\n"),
     ("a:\n  - b\n  c: 1\n", 3, "does not match the list items above it", "    3 |   c: 1\n      |   ^\n"),

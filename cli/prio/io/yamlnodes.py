@@ -96,7 +96,7 @@ _PLAIN = (
     ("tab character that violates indentation", None, "tabs are not allowed for indentation: indent with spaces"),
     ("found character '\\t' that cannot start any token", None, "tabs are not allowed for indentation: indent with spaces"),
     ("did not find expected ',' or ']'", None, "a ',' or the closing ']' is missing (the list opened {start})"),
-    ("did not find expected ',' or '}'", None, "a ',' or the closing '}' is missing (the mapping opened {start})"),
+    ("did not find expected ',' or '}'", None, "a ',' or the closing '}}' is missing (the mapping opened {start})"),
     ("found unexpected end of stream", "quoted scalar", "a quoted string is never closed (it opened {start})"),
     ("found unexpected end of stream", None, "the file ends in the middle of a value (cut short?)"),
     ("mapping values are not allowed", None, "a ':' YAML cannot place here: a line above may lack its ':', or a value "
