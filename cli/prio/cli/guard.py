@@ -20,10 +20,17 @@ def public(text: str) -> str:
 
 def error_line(text: str) -> str:
     """Every error line starts with `prio: `, on one line, its control characters escaped (a
-    server's error text or a file's key reach the terminal as text: prio.render.printable)."""
+    server's error text or a file's key reach the terminal as text: prio.render.printable), and
+    a number of more than 30 digits quoted from an input shown by its ends and its length (a
+    5,000-digit value makes a message of one clear line, not of a screenful of nines)."""
+    import re
+
     from prio.render.printable import printable
+    from prio.values import shown_number
 
     text = printable(public(text))
+    if len(text) > 30:
+        text = re.sub(r"[0-9]{31,}", lambda m: shown_number(m.group()), text)
     return text if text.startswith("prio:") else f"prio: {text}"
 
 

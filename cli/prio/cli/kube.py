@@ -25,6 +25,7 @@ TIMEOUT_ENV = "PRIO_KUBECTL_TIMEOUT"  # seconds for each kubectl call (default p
 MAX_TIMEOUT = 86400.0  # a day: longer is no deadline (and inf would never fire)
 LIVE = "live"  # prio diff's OLD or NEW: the config the cluster runs (as with --yunikorn)
 FINISHED_OUT = "status.phase!=Succeeded,status.phase!=Failed"  # finished pods hold nothing
+_KINDS = {"configmap": "ConfigMaps", "pods": "pods", "nodes": "nodes", "priorityclasses": "PriorityClasses"}
 
 
 def _provide(name: str, text: str) -> str:
@@ -53,7 +54,7 @@ def fetch(context=None, namespace=None, timeout=None, config: bool = True, verbo
     (`config`), the YuniKorn pods and the PriorityClasses. Without the ConfigMaps YuniKorn runs
     its built-in default config (said in a note), unless `config_needed` (prio diff's `live`).
     `images`: a list the images of the pods' containers are added to."""
-    from prio.io import kubectl
+    from prio.io import caps, kubectl
     from prio.kube.configmap import NAMES
 
     ns = namespace or NAMESPACE
@@ -77,6 +78,8 @@ def fetch(context=None, namespace=None, timeout=None, config: bool = True, verbo
                              "is one pool (no node room, no cordoned nodes, no other schedulers' pods)")
             continue
         found = kubectl.items(text)
+        # counted before a model is built: every pod is an ask (the asks cap), the rest objects
+        (caps.ASKS if args[1] == "pods" else caps.OBJECTS).check(kubectl.label(args, context), len(found), what=_KINDS[args[1]])
         if args[1] == "pods" and images is not None:  # the release YuniKorn's own pods run
             images += [c.get("image") for p in found if isinstance(p, dict) for c in _containers(p)]
         if verbose:

@@ -3,7 +3,8 @@ client library, the user's kubeconfig and credentials as kubectl uses them, and 
 
 Each call is `kubectl [--context C] get ... -o json` with a deadline (the process is killed when
 it passes) and a cap on what is read of its output (a million pods is about a gigabyte of JSON,
-as for snapshot files). Every fault is one InputError naming what was asked: kubectl missing,
+as for snapshot files: prio.io.caps.INPUT_BYTES); prio.cli.kube counts the objects of each answer
+against the caps before reading one. Every fault is one InputError naming what was asked: kubectl missing,
 no current context or an unknown one, the API server unreachable, forbidden, not found, a
 deadline passed, output that is not JSON. kubectl's own message is quoted by its last line
 only, with every common shape of credential masked (`_mask`).
@@ -24,7 +25,6 @@ import threading
 from prio.errors import InputError
 
 DEFAULT_TIMEOUT = 30.0  # seconds for one kubectl call, connecting included
-MAX_OUTPUT_BYTES = 1024 * 1024 * 1024
 _STDERR_BYTES = 64 * 1024
 _CHUNK = 1024 * 1024
 # The shapes credentials take in kubectl's and its auth plugins' messages: each keeps its
@@ -49,9 +49,15 @@ def label(args: list[str], context: str | None = None) -> str:
 
 
 def get(args: list[str], context: str | None = None, timeout: float | None = None,
-        limit: int = MAX_OUTPUT_BYTES) -> str:
-    """The JSON text `kubectl get ARGS` prints; InputError (one line, exit 2) on any fault."""
+        limit: int | None = None) -> str:
+    """The JSON text `kubectl get ARGS` prints; InputError (one line, exit 2) on any fault.
+    `limit`: the bytes read of it, by default the input cap (prio.io.caps.INPUT_BYTES, which
+    PRIO_MAX_INPUT_BYTES raises)."""
+    from prio.io import caps
+
     name = label(args, context)
+    raised = f"; {caps.INPUT_BYTES.env}=N raises the cap" if limit is None else ""
+    limit = caps.INPUT_BYTES.value() if limit is None else limit
     argv = command(args, context)
     try:
         # a session of its own: the deadline can end kubectl and everything it started
@@ -90,7 +96,7 @@ def get(args: list[str], context: str | None = None, timeout: float | None = Non
             out += chunk
         if len(out) > limit:
             _kill_group(proc)
-            raise InputError(name, f"kubectl printed more than {limit} bytes; prio reads at most that much")
+            raise InputError(name, f"kubectl printed more than {limit} bytes; prio reads at most that much{raised}")
         code = proc.wait()
         reader.join(timeout=5)
     finally:
@@ -110,8 +116,13 @@ def get(args: list[str], context: str | None = None, timeout: float | None = Non
     if text.strip():
         try:
             json.loads(text)
-        except ValueError:
+        except json.JSONDecodeError:
             raise InputError(name, "kubectl's output is not JSON") from None
+        except ValueError:  # past Python's 4300 digits: out of range for anything prio reads
+            raise InputError(name, "kubectl's output holds a number of thousands of digits: out of range for any "
+                                   "value prio reads") from None
+        except RecursionError:
+            raise InputError(name, "kubectl's output is nested too deeply for prio to read") from None
     return text
 
 

@@ -232,13 +232,16 @@ def _load_work(inp: Inputs, pending_docs: list) -> list:
     inp.rest_queues."""
     snaps: list = []
     nodes = _kube_nodes(pending_docs)
+    asks = 0  # of the inputs read so far: the asks cap is on the run's total (prio.io.caps)
     for k, name, doc in pending_docs:
         if k == "nodes":
             continue  # read by _kube_nodes, and given to the pod lists
+        if snaps:
+            asks += snaps[-1].ask_count()
         if k == "native":
             from prio.loaders import native
 
-            snaps.append(native.load(name, doc, inp.classes))
+            snaps.append(native.load(name, doc, inp.classes, already=asks))
         elif k == "rest-queues":
             from prio.loaders import rest
 
@@ -252,13 +255,14 @@ def _load_work(inp: Inputs, pending_docs: list) -> list:
         elif k == "rest-apps":
             from prio.loaders import rest
 
-            snaps.append(rest.load_apps(name, doc))
+            snaps.append(rest.load_apps(name, doc, already=asks))
         else:
             from prio.loaders import kubectl
 
             from prio.kube import shim
 
-            snaps.append(kubectl.load_pods(name, doc, inp.classes, nodes, shim.settings(inp.shim_data), inp.namespaces))
+            snaps.append(kubectl.load_pods(name, doc, inp.classes, nodes, shim.settings(inp.shim_data), inp.namespaces,
+                                           already=asks))
     if nodes is not None and not any(k == "pods" for k, _, _ in pending_docs):  # nodes with other pending work, or alone
         from prio.yunikorn import resources
 

@@ -42,6 +42,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from prio.errors import InputError
+from prio.io import caps
 from prio.kube import quantity as kq
 from prio.kube import shim
 from prio.loaders.priorityclasses import classes_from_docs
@@ -262,6 +263,7 @@ def load_nodes(name: str, doc) -> list:
         items = data.get("items") if isinstance(data, dict) else None
         bare = isinstance(data, dict) and data.get("kind") == "NodeList"
         found = [(it, ("items", i)) for i, it in enumerate(items if isinstance(items, list) else []) if is_node(it, bare)]
+    caps.OBJECTS.check(name, len(found), what="nodes")
     out, seen = [], set()
     for node, path in found:
         md = _meta(r, node, path)
@@ -292,6 +294,7 @@ def load_nodes(name: str, doc) -> list:
 def join_nodes(nodes: list | None, more: list, name: str) -> list:
     """The nodes read so far and those of one more document (`name`) as one list; a node two
     documents list is refused."""
+    caps.OBJECTS.check(name, len(nodes or ()) + len(more), caps.in_total(len(nodes or ())), "nodes")
     have = {n.name for n in nodes or ()}
     twice = [n.name for n in more if n.name in have]
     if twice:
@@ -305,15 +308,18 @@ def _classes_in_file(items) -> list:
 
 
 def load_pods(name: str, doc, classes=(), nodes: list | None = None, settings: dict | None = None,
-              namespaces: dict | None = None) -> Snapshot:
+              namespaces: dict | None = None, already: int = 0) -> Snapshot:
     """The YuniKorn pods of a pod list as a snapshot of applications, running allocations and
     pending asks, as the shim submits them. `nodes`: the cluster's nodes (load_nodes of every
     input), when known: the snapshot then holds them, what other schedulers' pods take on them
     added to their `occupied` (the list is shared by every pod list of the run, each adding its
     own pods). `settings`: the shim's settings from its ConfigMaps (shim.settings);
-    `namespaces`: Namespace name -> its annotations, for the application tags."""
+    `namespaces`: Namespace name -> its annotations, for the application tags. `already`: the
+    asks earlier inputs of the run gave: every pod counts against the asks cap (prio.io.caps),
+    checked before a pod is read."""
     r = Reader(name, doc, name_path="unpositioned")
     items, bare = _items(r, doc.data)
+    caps.ASKS.check(name, already + sum(1 for pod, _ in items if is_pod(pod, bare)), caps.in_total(already), "pods")
     # as the native loader: the file's own classes first (the first definition of a name counts)
     all_classes = _classes_in_file(items) + list(classes)
     cat = catalogue(all_classes)

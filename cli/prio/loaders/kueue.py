@@ -15,6 +15,7 @@ from prio.kueue.model import (Admission, Cohort, ClusterQueue, FlavorQuotas, Fun
                               Toleration, Workload, NEVER, BEST_EFFORT_FIFO, MAY_STOP_SEARCH, TRY_NEXT_FLAVOR)
 from prio.kueue.tas import Node as TasNode, Topology, TopologyRequest
 from prio.loaders.reader import Reader, kind_of_value, parse_time
+from prio.values import INT32_MAX, shown_number
 
 KINDS = ("Configuration", "ResourceFlavor", "Cohort", "ClusterQueue", "LocalQueue", "WorkloadPriorityClass",
          "PriorityClass", "Namespace", "Workload", "Topology", "Node")
@@ -104,10 +105,20 @@ def _qty(r: Reader, path, res: str, value) -> int:
     except kq.QuantityError as e:
         r.fail(path, str(e))
     if d < 0:
-        r.fail(path, f"a quantity cannot be negative, found {value!r}")
+        r.fail(path, f"a quantity cannot be negative, found {shown_number(value)}")
     if res == "cpu":
         d = d * 1000
+    if d > kq.INT64_MAX:  # Kueue counts in int64 (resources.ResourceValue): past it, Kueue's sums wrap
+        r.fail(path, _past_int64(value, "millicores of cpu" if res == "cpu" else f"units of {res}"))
     return int(d.to_integral_value(rounding=ROUND_CEILING))
+
+
+def _past_int64(value, units: str) -> str:
+    """The message for a quantity past Kueue's int64 (Kubernetes caps what it parses there, and
+    Kueue's millicores of such a cpu wrap around): refused, never modelled."""
+    from prio.kube import quantity as kq
+
+    return f"{shown_number(value)} is more than Kueue counts: it holds this as int64 {units} (at most {kq.INT64_MAX})"
 
 
 def _time(r: Reader, path, value, what: str) -> float:
@@ -127,23 +138,35 @@ def _weight(r: Reader, path, fs) -> float:
     from prio.kube import quantity as kq
 
     try:
-        return float(kq.parse(w))
+        d = kq.parse(w)
     except kq.QuantityError as e:
         r.fail(path + ("weight",), str(e))
+    if abs(d) * 1000 > kq.INT64_MAX:  # Kueue divides by the weight's MilliValue, an int64
+        r.fail(path + ("weight",), _past_int64(w, "thousandths"))
+    return float(d)
+
+
+def _at_most(r: Reader, path, items, n: int, what: str) -> list:
+    """A list the CRD bounds (`+kubebuilder:validation:MaxItems`): longer, the API server refuses it."""
+    items = r.sequence(path, items)
+    if len(items) > n:
+        r.fail(path, f"{len(items)} {what}: the API server refuses more than {n} (Kueue's CRD)")
+    return items
 
 
 def _resource_groups(r: Reader, path, groups, owner: str) -> list:
     out = []
-    for i, g in enumerate(r.sequence(path, groups or [])):
+    for i, g in enumerate(_at_most(r, path, groups or [], 16, "resourceGroups")):
         gp = path + (i,)
         g = r.mapping(gp, g)
-        covered = tuple(str(c) for c in r.sequence(gp + ("coveredResources",), g.get("coveredResources") or []))
+        covered = tuple(str(c) for c in _at_most(r, gp + ("coveredResources",), g.get("coveredResources") or [], 64,
+                                                 "coveredResources"))
         flavors = []
-        for j, f in enumerate(r.sequence(gp + ("flavors",), g.get("flavors") or [])):
+        for j, f in enumerate(_at_most(r, gp + ("flavors",), g.get("flavors") or [], 64, "flavors")):
             fp = gp + ("flavors", j)
             f = r.mapping(fp, f)
             res = {}
-            for k, rq in enumerate(r.sequence(fp + ("resources",), f.get("resources") or [])):
+            for k, rq in enumerate(_at_most(r, fp + ("resources",), f.get("resources") or [], 64, "resources")):
                 rp = fp + ("resources", k)
                 rq = r.mapping(rp, rq)
                 name = r.string(rp + ("name",), rq.get("name"))
@@ -352,12 +375,13 @@ class _Builder:
         status = r.mapping(path + ("status",), obj.get("status") or {})
         # status.reclaimablePods: pods that finished count no more (podSetsCountsAfterReclaim)
         reclaim = {}
-        for i, rp in enumerate(r.sequence(path + ("status", "reclaimablePods"), status.get("reclaimablePods") or [])):
+        for i, rp in enumerate(_at_most(r, path + ("status", "reclaimablePods"), status.get("reclaimablePods") or [], 18,
+                                        "reclaimablePods")):
             rp = r.mapping(path + ("status", "reclaimablePods", i), rp)
             reclaim[str(rp.get("name") or "main")] = r.integer(path + ("status", "reclaimablePods", i, "count"),
-                                                               rp.get("count", 0), 0, 2**31 - 1)
+                                                               rp.get("count", 0), 0, INT32_MAX)
         pod_sets = []
-        for i, ps in enumerate(r.sequence(path + ("spec", "podSets"), spec.get("podSets") or [])):
+        for i, ps in enumerate(_at_most(r, path + ("spec", "podSets"), spec.get("podSets") or [], 18, "podSets")):
             pp = path + ("spec", "podSets", i)
             ps = r.mapping(pp, ps)
             topology = _topology_request(r, pp + ("topologyRequest",), ps.get("topologyRequest"), f"Workload {ns}/{name}")
@@ -369,7 +393,7 @@ class _Builder:
             shape = json.dumps({"c": shape_c, "ns": pspec.get("nodeSelector"), "aff": pspec.get("affinity"),
                                 "tol": pspec.get("tolerations"), "prio": pspec.get("priority"),
                                 "ov": pspec.get("overhead")}, sort_keys=True, default=str)
-            count = r.integer(pp + ("count",), ps.get("count", 1), 0, 2**31 - 1)
+            count = r.integer(pp + ("count",), ps.get("count", 1), 0, INT32_MAX)
             min_count = None
             if ps.get("minCount") is not None:  # the CRD: 1 <= minCount, and (webhook) minCount <= count
                 min_count = r.integer(pp + ("minCount",), ps["minCount"], 1, count)
@@ -394,14 +418,17 @@ class _Builder:
             qr = conds.get("QuotaReserved")
             if qr is None or str(qr.get("status")) == "True":
                 pss = []
-                for j, pa in enumerate(adm.get("podSetAssignments") or []):
+                for j, pa in enumerate(_at_most(r, path + ("status", "admission", "podSetAssignments"),
+                                                adm.get("podSetAssignments") or [], 18, "podSetAssignments")):
                     ap = path + ("status", "admission", "podSetAssignments", j)
+                    pa = r.mapping(ap, pa)
                     topo = None
                     if pa.get("topologyAssignment") is not None:
                         topo = _topology_assignment(r, ap + ("topologyAssignment",), pa["topologyAssignment"],
                                                     f"Workload {ns}/{name}")
                     usage = {k: _qty(r, ap + ("resourceUsage", k), k, v) for k, v in (pa.get("resourceUsage") or {}).items()}
-                    pa_name, pa_count = str(pa.get("name") or "main"), int(pa.get("count", 1))
+                    pa_name = str(pa.get("name") or "main")
+                    pa_count = r.integer(ap + ("count",), pa.get("count", 1), 0, INT32_MAX)
                     left = next((p.count for p in pod_sets if p.name == pa_name), pa_count)
                     # totalRequestsFromAdmission: the usage scaled down to the pods not reclaimable
                     counted = {k: v // pa_count * left for k, v in usage.items()} if 0 < pa_count and left < pa_count else None
@@ -461,14 +488,25 @@ def _refuse_cohort_cycle(b: _Builder) -> None:
 
 
 def load(docs: list) -> Setup:
-    """docs: (file name, Document) pairs holding Kueue objects (and PriorityClasses, Namespaces)."""
+    """docs: (file name, Document) pairs holding Kueue objects (and PriorityClasses, Namespaces).
+    The objects of every file are counted against the objects cap (prio.io.caps) before one is
+    read."""
+    from prio.io import caps
+
     b = _Builder()
     names = []
+    objects = []
+    limit = caps.OBJECTS.value()
     for name, doc in docs:
         names.append(name)
         r = Reader(name, doc)
+        before = len(objects)
         for path, obj in items_of(name, doc):
-            b.add(r, path, obj)
+            objects.append((r, path, obj))
+            if len(objects) > limit:
+                r.fail(path, caps.OBJECTS.exceeded(len(objects), caps.in_total(before), "Kueue objects"))
+    for r, path, obj in objects:
+        b.add(r, path, obj)
     s = b.setup
     seen = {}
     for r, path, obj, line in b.workload_docs:

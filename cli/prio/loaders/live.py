@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from prio.io import yamlnodes
+from prio.io import caps, yamlnodes
 from prio.errors import InputError
 from prio.loaders.inputs import Inputs, merge
 
@@ -81,13 +81,14 @@ def fetch(client, partition: str | None = None, progress=None) -> Live:
     # Applications: pending asks and running allocations.
     snaps = [qsnap] if qsnap is not None else []
     apps = _fetch_active(client, pq, infos, live, progress)
+    aurl = client.url(pq + "/applications/active")
+    caps.OBJECTS.check(aurl, len(apps), what="applications")  # before a sort or an application is read
     # YuniKorn lists applications in map order: sorted here, so every run reads them alike.
     apps.sort(key=lambda a: (_sort_time(a.get("submissionTime")), str(a.get("applicationID"))) if isinstance(a, dict) else (0, ""))
-    aurl = client.url(pq + "/applications/active")
     for a in apps:
         if isinstance(a, dict) and isinstance(a.get("applicationID"), str):
             live.raw_apps[a["applicationID"]] = a
-    asnap = rest.load_apps(aurl, _doc(aurl, apps))
+    asnap = rest.load_apps(aurl, _doc(aurl, apps), already=qsnap.ask_count() if qsnap is not None else 0)
     asnap.partition = part
     snaps.append(asnap)
     if len(apps) >= MANY_APPS and progress:
@@ -99,6 +100,8 @@ def fetch(client, partition: str | None = None, progress=None) -> Live:
     if rej is _ABSENT:
         rej = []
         inp.notes.append(f"{client.url(pq + '/applications/rejected')}: not on this server (HTTP 404, an older YuniKorn): rejected applications are not listed")
+    if isinstance(rej, list):
+        caps.OBJECTS.check(client.url(pq + "/applications/rejected"), len(rej), what="rejected applications")
     live.rejected = _rejected(client.url(pq + "/applications/rejected"), rej)
     if live.rejected:
         shown = "; ".join(f"{r['application']} ({r['reason'] or 'no reason given'})" for r in live.rejected[:5])
@@ -111,6 +114,8 @@ def fetch(client, partition: str | None = None, progress=None) -> Live:
     if nodes is _ABSENT:
         nodes = None
         inp.notes.append(f"{client.url(pq + '/nodes')}: not on this server (HTTP 404): preemption takes one node of the cluster's capacity")
+    if isinstance(nodes, list):
+        caps.OBJECTS.check(client.url(pq + "/nodes"), len(nodes), what="nodes")
     live.nodes = _nodes(client.url(pq + "/nodes"), nodes if nodes is not None else [])
 
     # The running side, for prio preempt and prio snapshot: nodes and running allocations.
@@ -258,6 +263,7 @@ def _fetch_active(client, pq: str, infos, live: Live, progress) -> list:
             if key not in seen:
                 seen.add(key)
                 out.append(a)
+        caps.OBJECTS.check(client.url(path), len(out), "in total over the leaf queues so far", "applications")
         if progress and len(leaves) >= PROGRESS_EVERY and (i % PROGRESS_EVERY == 0 or i == len(leaves)):
             progress(f"fetched the applications of {i} of {len(leaves)} queues ({len(out)} applications)")
     live.fetched.append((client.url(f"{pq}/queue/{{q}}/applications"), f"applications of {len(leaves)} leaf queues, one request each"))

@@ -61,7 +61,9 @@ def priority_classes(r: Reader, value, path) -> list:
     return out
 
 
-def load(name: str, doc, extra_classes=()) -> Snapshot:
+def load(name: str, doc, extra_classes=(), already: int = 0) -> Snapshot:
+    """The snapshot of one native document; `already`: the asks earlier inputs of the run gave
+    (the asks cap is on the run's total, prio.io.caps)."""
     r = Reader(name, doc)
     data = doc.data
     r.check_keys((), data, TOP, "the snapshot")
@@ -92,7 +94,8 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
     shapes: dict = {}
     order = 0
     max_asks = caps.ASKS.value()
-    before = 0  # asks of the applications read so far: the cap is on the total, checked before expanding
+    before = already  # asks of the run read so far: the cap is on the total, checked before expanding
+    total = caps.in_total(already)
     lo, hi = INT32_MIN, INT32_MAX
     same = {}.setdefault  # one int object per priority value, shared by its asks
     interned = {}.setdefault  # one Constraints object per shape
@@ -117,7 +120,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
             r.fail(ap + ("queue",), f"application {app_id}: queue must be a queue path like root.tenants.a, found {queue!r}")
         submit = parse_time(a.get("submitTime"))
         if a.get("submitTime") is not None and submit is None:
-            r.fail(ap + ("submitTime",), f"submitTime {a.get('submitTime')!r} is not an RFC 3339 time or a number of seconds")
+            r.fail(ap + ("submitTime",), f"submitTime {a.get('submitTime')!r} is not an RFC 3339 time or a number of seconds (in Go's time range, years 1678 to 2262)")
         order += 1
         # A given time sorts by itself (ties go to the application id); without one, the default
         # time of its position, marked by its place in the file (a given time's mark is 0)
@@ -178,7 +181,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
             if type(count) is not int or count < 1 or count > MAX_COUNT:
                 r.fail(ap + ("asks", j, "count"), f"count must be a whole number from 1 to {MAX_COUNT}, found {count!r}")
             if count > 1 and before + len(asks_out) + count > max_asks:
-                r.fail(ap + ("asks", j, "count"), caps.ASKS.exceeded(before + len(asks_out) + count, "in total with the counts expanded"))
+                r.fail(ap + ("asks", j, "count"), caps.ASKS.exceeded(before + len(asks_out) + count, f"{total}, counts expanded"))
             rv = get("resources", _DEFAULT)
             if rv is _DEFAULT:
                 res = DEFAULT_RESOURCES
@@ -196,7 +199,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
             else:
                 created = parse_time(ct)
                 if created is None:
-                    r.fail(ap + ("asks", j, "createTime"), f"createTime {ct!r} is not an RFC 3339 time or a number of seconds")
+                    r.fail(ap + ("asks", j, "createTime"), f"createTime {ct!r} is not an RFC 3339 time or a number of seconds (in Go's time range, years 1678 to 2262)")
                 when = (to_ns(created), 0)
             base = get("id")
             gang = _task_fields(r, ap + ("asks", j), k) if ("originator" in k or "taskGroup" in k or "placeholder" in k
@@ -226,7 +229,7 @@ def load(name: str, doc, extra_classes=()) -> Snapshot:
                 asks_out.append(Ask(ask_id, prio, res, when, order, pp or "", *gang, node=nc))
         before += len(asks_out)
         if before > max_asks:  # asks of count 1 only: bounded by the file's size, stopped here
-            r.fail(ap + ("asks",), caps.ASKS.exceeded(before, "in total"))
+            r.fail(ap + ("asks",), caps.ASKS.exceeded(before, total))
         snap.apps.append(app)
     return snap
 
@@ -325,7 +328,7 @@ def allocations(r: Reader, path, value, classes, app_id: str, node_list=None, se
         ct = a.get("createTime")
         created = parse_time(ct)
         if ct is not None and created is None:
-            r.fail(p + ("createTime",), f"createTime {ct!r} is not an RFC 3339 time or a number of seconds")
+            r.fail(p + ("createTime",), f"createTime {ct!r} is not an RFC 3339 time or a number of seconds (in Go's time range, years 1678 to 2262)")
         # not given: the order in the file, marked (a given time's mark is 0)
         when = (to_ns(created), 0) if created is not None else (0, i + 1)
         _, group, placeholder, _ = _task_fields(r, p, a)

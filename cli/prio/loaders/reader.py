@@ -12,7 +12,7 @@ from prio.values import describe
 
 from prio.yunikorn import quantity
 from prio.errors import InputError
-from prio.values import INT32_MAX, INT32_MIN, shown_number, too_long
+from prio.values import INT32_MAX, INT32_MIN, is_decimal, shown_number, too_long
 
 
 class Reader:
@@ -155,12 +155,15 @@ class Reader:
         except (TypeError, ValueError):
             self.fail(path, f"expected {what}, found {value!r}")
         if not math.isfinite(out):
-            self.fail(path, f"expected a finite number, found {value!r}")
+            self.fail(path, f"expected a finite number, found {shown_number(value) if isinstance(value, str) else value!r}")
         if minimum is not None and out < minimum:
             self.fail(path, f"must be at least {minimum:g}, found {value!r}")
         return out
 
     def integer(self, path: tuple, value, minimum: int, maximum: int) -> int:
+        if isinstance(value, str) and is_decimal(value.strip()) and too_long(value):
+            # a number of thousands of digits, which the YAML and JSON readers keep as its text
+            self.fail(path, f"must be between {minimum} and {maximum}, found {shown_number(value)}")
         if isinstance(value, bool) or not isinstance(value, int):
             self.fail(path, f"expected a whole number, found {kind_of_value(value)}")
         if not minimum <= value <= maximum:
@@ -214,14 +217,18 @@ def to_ns(seconds: float) -> int:
     return int(round(seconds * 1_000_000_000))
 
 
+MAX_TIME_SECONDS = (2**63 - 1) // 1_000_000_000  # Go's time in int64 nanoseconds ends in 2262
+
+
 def parse_time(value) -> float | None:
-    """RFC 3339 text or a number of seconds -> epoch seconds."""
+    """RFC 3339 text or a number of seconds -> epoch seconds; None for anything else, a number
+    past Go's int64 nanoseconds (±MAX_TIME_SECONDS) and infinity included."""
     if value is None:
         return None
     if isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
-        return float(value)
+        return float(value) if -MAX_TIME_SECONDS <= value <= MAX_TIME_SECONDS else None  # (NaN: neither)
     if isinstance(value, _dt.datetime):
         return value.timestamp()
     s = str(value).strip()

@@ -167,10 +167,13 @@ def load_queues(name: str, doc) -> tuple[list[QueueInfo], Snapshot | None]:
     seen: dict[str, tuple] = {}
     flags = {"no_prio_fields": 0, "string_leaf": 0, "no_current": 0, "offset_mismatch": [], "inactive": []}
     stack = [(data, base, None)]
+    max_queues = caps.OBJECTS.value()
     while stack:
         q, path, parent = stack.pop()
         info, kids = _queue_info(r, q, path, parent, seen, flags, legacy)
         out.append(info)
+        if len(out) > max_queues:  # stopped at the cap, before the tree is built
+            r.fail(path, caps.OBJECTS.exceeded(len(out), "in the dump", "queues"))
         for i in reversed(range(len(kids))):
             stack.append((kids[i], path + ("children", i), info.path))
     top = out[0]
@@ -475,8 +478,9 @@ def running_allocations(url: str, apps: list, snap, node_names: list | None, not
     return count
 
 
-def load_apps(name: str, doc) -> Snapshot:
-    """The applications of a REST applications dump, with their pending asks."""
+def load_apps(name: str, doc, already: int = 0) -> Snapshot:
+    """The applications of a REST applications dump, with their pending asks; `already`: the
+    asks earlier inputs of the run gave (the asks cap is on the run's total, prio.io.caps)."""
     r = Reader(name, doc, name_path="unpositioned")
     data = doc.data
     items = [(data, ())] if isinstance(data, dict) else [(a, (i,)) for i, a in enumerate(data or [])]
@@ -486,7 +490,7 @@ def load_apps(name: str, doc) -> Snapshot:
     seen: dict[str, tuple] = {}
     order = 0
     max_asks = caps.ASKS.value()
-    asks = 0  # made so far, over every application: the cap is on the total
+    asks = already  # made so far, over every application and input: the cap is on the total
     skipped = {}
     partitions = set()
     gangs: dict = {}  # application id -> its placeholderData rows (name, count, replaced, timedout)
@@ -548,7 +552,7 @@ def load_apps(name: str, doc) -> Snapshot:
                     r.fail(kp + ("pendingCount",), f"pendingCount {count} is more than prio handles ({MAX_COUNT})")
             asks += count
             if asks > max_asks:  # the total, before the asks are made
-                r.fail(kp + ("pendingCount",) if count > 1 else kp, caps.ASKS.exceeded(asks, "in total"))
+                r.fail(kp + ("pendingCount",) if count > 1 else kp, caps.ASKS.exceeded(asks, caps.in_total(already)))
             placeholder, originator = (_flag(r, kp, k, f) for f in ("placeholder", "originator"))
             group = _group_name(r, kp, k)
             for c in range(count):
