@@ -226,6 +226,38 @@ def test_faults_are_one_line(kube, monkeypatch, fault, env, words):
     assert "Traceback" not in r.stderr
 
 
+@pytest.mark.parametrize("env,words", [
+    ({"PRIO_MAX_ASKS": "17"}, "kubectl get pods --all-namespaces --field-selector status.phase!=Succeeded,status.phase!=Failed "
+                              "-o json: 18 pods, more than prio reads (17); PRIO_MAX_ASKS=N raises the cap"),
+    ({"PRIO_MAX_OBJECTS": "3"}, "kubectl get nodes -o json: 4 nodes, more than prio reads (3); PRIO_MAX_OBJECTS=N raises the cap"),
+    ({"PRIO_MAX_OBJECTS": "5"}, "kubectl get priorityclasses -o json: 6 PriorityClasses, more than prio reads (5)"),
+    ({"PRIO_MAX_INPUT_BYTES": "1000"}, "kubectl printed more than 1000 bytes; prio reads at most that much; "
+                                       "PRIO_MAX_INPUT_BYTES=N raises the cap"),
+])
+def test_the_clusters_answers_are_counted_before_a_model_is_built(kube, monkeypatch, env, words):
+    """issue 43, item 1: a pod list is bounded by its count, not only by kubectl's output size;
+    each answer is counted as it comes, named by the command that gave it, exit 2."""
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    r = run_cli("simulate", "--kube")
+    assert r.exit_code == 2
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("prio: ") and words in r.stderr, r.stderr
+    for k in env:
+        monkeypatch.delenv(k)
+    monkeypatch.setenv("PRIO_MAX_ASKS", "18")
+    monkeypatch.setenv("PRIO_MAX_OBJECTS", "6")
+    assert run_cli("simulate", "--kube").exit_code == 0
+
+
+def test_the_asks_cap_counts_the_clusters_pods_with_the_files_given(kube, monkeypatch, tmp_path):
+    f = tmp_path / "more.json"
+    f.write_text(json.dumps({"applications": [{"id": "extra", "queue": "root.default", "asks": [{"priority": 1}]}]}))
+    monkeypatch.setenv("PRIO_MAX_ASKS", "18")
+    r = run_cli("simulate", "--kube", str(f))
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert "<kube pods>: 19 pods in total with the 1 of the inputs before it, more than prio reads (18)" in r.stderr, r.stderr
+
+
 @pytest.mark.parametrize("change,words", [
     (lambda n: n.pop("status"), "node gpu-1: no status.allocatable, so what the node offers is unknown"),
     (lambda n: n["spec"].update(unschedulable="yes"), "node gpu-1: spec.unschedulable must be true or false, found 'yes'"),

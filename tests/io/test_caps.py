@@ -14,6 +14,7 @@ import time
 import pytest
 
 from conftest import run_cli, sample
+from prio.loaders.native import MAX_COUNT
 
 
 def _one_line(r, *words):
@@ -163,3 +164,130 @@ def test_through_kube_a_configmap_bomb_is_refused(tmp_path, monkeypatch):
     r = run_cli("simulate", "--kube")
     _one_line(r, "unpacks to more than")
     assert time.monotonic() - started < 20
+
+
+# The caps hold over every input of a run (several snapshots, REST dumps and pod lists merge into
+# one analysis), checked before the work; Kueue's objects are counted too.
+
+def _native(path, prefix: str, apps: int, count: int = 1):
+    path.write_text(json.dumps({"applications": [
+        {"id": f"{prefix}{i}", "queue": "root.tenant-a", "asks": [{"priority": 1, "count": count}]} for i in range(apps)]}))
+    return str(path)
+
+
+def test_the_asks_cap_is_on_the_total_of_every_input(tmp_path, monkeypatch):
+    one, two = _native(tmp_path / "one.json", "a", 3), _native(tmp_path / "two.json", "b", 3)
+    monkeypatch.setenv("PRIO_MAX_ASKS", "5")
+    for command in ("simulate", "explain", "preempt"):
+        _one_line(run_cli(command, sample("walkthrough-queues.yaml"), one, two), "two.json",
+                  "6 asks in total with the 3 of the inputs before it", "more than prio reads (5)")
+    monkeypatch.setenv("PRIO_MAX_ASKS", "6")
+    assert run_cli("simulate", sample("walkthrough-queues.yaml"), one, two).exit_code == 0
+
+
+def test_an_input_of_huge_counts_after_another_is_refused_before_expanding(tmp_path, monkeypatch):
+    one = _native(tmp_path / "one.json", "a", 40)
+    two = _native(tmp_path / "two.json", "b", 1, count=MAX_COUNT)
+    monkeypatch.setenv("PRIO_MAX_ASKS", str(MAX_COUNT))  # each file alone is within the cap
+    assert run_cli("simulate", sample("walkthrough-queues.yaml"), one).exit_code == 0
+    started = time.monotonic()
+    _one_line(run_cli("simulate", sample("walkthrough-queues.yaml"), one, two), "two.json",
+              f"{MAX_COUNT + 40} asks in total with the 40 of the inputs before it, counts expanded")
+    assert time.monotonic() - started < 10
+
+
+def test_rest_dumps_and_pod_lists_count_with_the_snapshots_before_them(tmp_path, monkeypatch):
+    from conftest import TESTS
+
+    rest = os.path.join(TESTS, "fixtures", "rest", "apps-group-a.json")
+    pods = os.path.join(TESTS, "fixtures", "kubectl", "pods-with-classes.yaml")
+    one = _native(tmp_path / "one.json", "a", 2)
+    monkeypatch.setenv("PRIO_MAX_ASKS", "2")
+    _one_line(run_cli("simulate", one, rest), "apps-group-a.json", "asks in total with the 2 of the inputs before it")
+    _one_line(run_cli("simulate", sample("walkthrough-queues.yaml"), one, pods), "pods-with-classes.yaml",
+              "pods in total with the 2 of the inputs before it", "PRIO_MAX_ASKS=N raises the cap")
+
+
+def test_a_pod_list_is_counted_before_a_pod_is_read(tmp_path, monkeypatch):
+    pods = sample("pods.json")
+    with open(pods, encoding="utf-8") as fh:
+        n = len(json.load(fh)["items"])
+    monkeypatch.setenv("PRIO_MAX_ASKS", str(n - 1))
+    _one_line(run_cli("simulate", pods), "pods.json", f"{n} pods in total, more than prio reads ({n - 1})")
+    monkeypatch.setenv("PRIO_MAX_ASKS", str(n))
+    assert run_cli("simulate", pods).exit_code in (0, 1)
+
+
+def test_node_lists_are_counted_over_every_input(tmp_path, monkeypatch):
+    from conftest import TESTS
+
+    nodes = os.path.join(TESTS, "fixtures", "kube-cluster", "nodes.json")
+    with open(nodes, encoding="utf-8") as fh:
+        listed = json.load(fh)
+    half = dict(listed, items=listed["items"][:2])
+    rest = dict(listed, items=listed["items"][2:])
+    (tmp_path / "a.json").write_text(json.dumps(half))
+    (tmp_path / "b.json").write_text(json.dumps(rest))
+    pods = os.path.join(TESTS, "fixtures", "kube-cluster", "pods.json")
+    monkeypatch.setenv("PRIO_MAX_OBJECTS", "3")
+    _one_line(run_cli("simulate", pods, str(tmp_path / "a.json"), str(tmp_path / "b.json")), "b.json",
+              "4 nodes in total with the 2 of the inputs before it", "PRIO_MAX_OBJECTS=N raises the cap")
+
+
+def _kueue_copy(tmp_path, name: str) -> str:
+    with open(sample("kueue.yaml"), encoding="utf-8") as fh:
+        text = fh.read()
+    (tmp_path / name).write_text(text)
+    return str(tmp_path / name)
+
+
+def test_kueue_objects_are_counted_over_every_file_before_one_is_read(tmp_path, monkeypatch):
+    import yaml
+
+    f = _kueue_copy(tmp_path, "kueue.yaml")
+    with open(f, encoding="utf-8") as fh:
+        n = sum(1 for d in yaml.safe_load_all(fh) if d)
+    monkeypatch.setenv("PRIO_MAX_OBJECTS", str(n - 1))
+    _one_line(run_cli("simulate", f), "kueue.yaml", f"{n} Kueue objects in total, more than prio reads ({n - 1})",
+              "PRIO_MAX_OBJECTS=N raises the cap")
+    monkeypatch.setenv("PRIO_MAX_OBJECTS", str(n))
+    assert run_cli("simulate", f).exit_code == 0
+    extra = tmp_path / "more.yaml"
+    extra.write_text("apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata:\n  name: spare\n")
+    _one_line(run_cli("simulate", f, str(extra)), "more.yaml", f"{n + 1} Kueue objects in total with the {n} of the inputs before it")
+
+
+@pytest.mark.parametrize("where,many,words", [
+    ("  podSets:\n  - name: main\n    count: 1\n", 19, "19 podSets: the API server refuses more than 18 (Kueue's CRD)"),
+    ("      resources:\n      - name: cpu\n        nominalQuota: 6\n", 65, "65 resources: the API server refuses more than 64"),
+])
+def test_kueue_lists_longer_than_its_crd_allows_are_refused(tmp_path, where, many, words):
+    with open(sample("kueue.yaml"), encoding="utf-8") as fh:
+        text = fh.read()
+    assert where in text
+    head, item = where.split("\n", 1)
+    first, rest = item.split("\n", 1)
+    items = "".join(first.replace("main", f"p{i}").replace("cpu", f"r{i}") + "\n" + rest for i in range(many))
+    f = tmp_path / "k.yaml"
+    f.write_text(text.replace(where, head + "\n" + items, 1))
+    _one_line(run_cli("simulate", str(f)), "k.yaml", words)
+
+
+def test_a_rest_dump_read_as_a_server_counts_its_queues_and_applications(tmp_path, monkeypatch):
+    """The reading of --yunikorn (a dump saved by URL is read as the server it recorded)."""
+    import shutil
+
+    from conftest import shared
+
+    top = tmp_path / "dump"
+    shutil.copytree(os.path.join(shared("testdata", "yunikorn-rest-live", "walkthrough"), "ws"), top / "ws")
+    d = top / "ws" / "v1" / "partition" / "default"
+    active = d / "applications" / "active.json"
+    apps = json.loads(active.read_text())
+    more = [dict(a, applicationID=f"{a['applicationID']}-{i}") for i in range(3) for a in apps]
+    active.write_text(json.dumps(apps + more))  # 12 queues, 28 applications
+    assert run_cli("simulate", str(d)).exit_code == 0
+    monkeypatch.setenv("PRIO_MAX_OBJECTS", "11")
+    _one_line(run_cli("simulate", str(d)), "queues.json", "12 queues in the dump, more than prio reads (11)", "PRIO_MAX_OBJECTS=N")
+    monkeypatch.setenv("PRIO_MAX_OBJECTS", "20")
+    _one_line(run_cli("simulate", str(d)), "applications/active", "28 applications, more than prio reads (20)", "PRIO_MAX_OBJECTS=N")

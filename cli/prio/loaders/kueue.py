@@ -497,10 +497,12 @@ def load(docs: list) -> Setup:
     names = []
     objects = []
     limit = caps.OBJECTS.value()
+    before = 0  # the objects of the files before this one
     for name, doc in docs:
+        if names and name != names[-1]:
+            before = len(objects)
         names.append(name)
         r = Reader(name, doc)
-        before = len(objects)
         for path, obj in items_of(name, doc):
             objects.append((r, path, obj))
             if len(objects) > limit:
