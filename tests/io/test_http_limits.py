@@ -77,6 +77,25 @@ def test_an_endless_body_stops_at_the_cap(monkeypatch):
     _one_line(r, srv.url + APPS, f"larger than {8 * 2**20} bytes")
 
 
+def test_the_response_cap_is_raised_and_lowered_by_the_environment(monkeypatch):
+    """issue 43, item 1: every input size has a cap an environment variable raises; the
+    memory estimate's cap moves with it."""
+    from prio.io import http
+
+    with Replay(scenario()) as srv:
+        assert run_cli("simulate", "--yunikorn", srv.url).exit_code == 0
+        monkeypatch.setenv("PRIO_MAX_RESPONSE_BYTES", "100")
+        _one_line(run_cli("simulate", "--yunikorn", srv.url), srv.url, "more than prio reads (100)",
+                  "PRIO_MAX_RESPONSE_BYTES=N raises the cap")
+    monkeypatch.setenv("PRIO_MAX_RESPONSE_BYTES", str(2 * http.MAX_BODY_BYTES))
+    assert http.body_cap() == 2 * http.MAX_BODY_BYTES and http.parsed_cap() == 2 * http.MAX_PARSED_BYTES
+    with Replay(scenario(), faults={APPS: ("announce", 3 * http.MAX_BODY_BYTES)}) as srv:
+        _one_line(run_cli("simulate", "--yunikorn", srv.url), srv.url + APPS, f"more than prio reads ({2 * http.MAX_BODY_BYTES})")
+    monkeypatch.setenv("PRIO_MAX_RESPONSE_BYTES", "lots")
+    with Replay(scenario()) as srv:
+        _one_line(run_cli("simulate", "--yunikorn", srv.url), "PRIO_MAX_RESPONSE_BYTES", "must be a whole number above 0")
+
+
 def test_json_that_would_take_too_much_memory_is_refused_before_parsing():
     body = b"[" + b"{}," * (260 * 2**20 // 3 // 40) + b"{}]"  # about 6.5 MiB of empty objects: 160 MiB as objects
     from prio.io import http

@@ -11,6 +11,7 @@ the largest real clusters, and an environment variable raises it for the run:
 | bytes a ConfigMap's binaryData unpacks to | 16 MiB | PRIO_MAX_UNPACKED_BYTES |
 | bytes of a snapshot, REST answer, pod list (any input but a config), kubectl's output | 1 GiB | PRIO_MAX_INPUT_BYTES |
 | bytes of a config file | 16 MiB | PRIO_MAX_CONFIG_BYTES |
+| bytes of one YuniKorn server answer (prio.io.http; its parsed size in proportion) | 256 MiB | PRIO_MAX_RESPONSE_BYTES |
 
 Totals are over every input of the run (several snapshots, pod lists and --kube merge into one
 analysis): a loader is told how many earlier inputs gave (`already`). docs/security.md states
@@ -61,3 +62,4 @@ OBJECTS = Cap("PRIO_MAX_OBJECTS", 2_000_000, "objects")
 UNPACKED_BYTES = Cap("PRIO_MAX_UNPACKED_BYTES", 16 * 1024 * 1024, "bytes")
 INPUT_BYTES = Cap("PRIO_MAX_INPUT_BYTES", 1024 * 1024 * 1024, "bytes")
 CONFIG_BYTES = Cap("PRIO_MAX_CONFIG_BYTES", 16 * 1024 * 1024, "bytes")
+RESPONSE_BYTES = Cap("PRIO_MAX_RESPONSE_BYTES", 256 * 1024 * 1024, "bytes")

@@ -15,7 +15,9 @@ Hard limits (issue 29), so no server can hold a run or its memory:
   any other stops being read at the cap; the body is read into one buffer, decoded, and dropped
   before the JSON is parsed; and before parsing, what the parsed JSON would take in memory is
   estimated from its text (containers and values counted) and refused over MAX_PARSED_BYTES.
-  Together they keep a run under 1 GiB whatever the server sends.
+  Together they keep a run under 1 GiB whatever the server sends. PRIO_MAX_RESPONSE_BYTES
+  raises (or lowers) both for a run, in proportion (body_cap, parsed_cap): a server of more than
+  about 200,000 applications answers more than the default lets through.
 - credentials: a header's value is never shown (a malformed --header is described, not
   quoted), and a URL's user:password@ becomes an Authorization header and leaves the URL, so no
   message, log line or snapshot comment carries it."""
@@ -25,6 +27,7 @@ import base64
 import http.client
 import json
 import math
+import os
 import re
 import socket
 import ssl
@@ -33,6 +36,7 @@ import time
 import urllib.parse
 
 from prio.errors import InputError
+from prio.values import shown_number
 
 DEFAULT_TIMEOUT = 10.0  # seconds, for connecting and for each read
 MAX_TIMEOUT = 24 * 3600.0  # a larger --timeout is a typo (and inf overflows the socket layer)
@@ -40,6 +44,27 @@ BODY_DEADLINE = 10  # a whole response within 10 x --timeout (default 100 s)
 RUN_DEADLINE = 30  # all of a run's requests within 30 x --timeout (default 300 s)
 MAX_BODY_BYTES = 256 * 1024 * 1024  # a response's body; parsed, a full one of YuniKorn's applications takes about 600 MiB
 MAX_PARSED_BYTES = 640 * 1024 * 1024  # what the parsed JSON of one response may take (estimate_parsed)
+
+
+def body_cap() -> int:
+    """The bytes of one response's body prio reads: MAX_BODY_BYTES, or PRIO_MAX_RESPONSE_BYTES
+    for the run (a server of more than about 200,000 applications answers more)."""
+    from prio.io import caps
+
+    return caps.RESPONSE_BYTES.value() if os.environ.get(caps.RESPONSE_BYTES.env, "").strip() else MAX_BODY_BYTES
+
+
+def parsed_cap() -> int:
+    """What the parsed JSON of one response may take: MAX_PARSED_BYTES, in proportion to a body
+    cap PRIO_MAX_RESPONSE_BYTES raised (or lowered)."""
+    body = body_cap()
+    return MAX_PARSED_BYTES if body == MAX_BODY_BYTES else MAX_PARSED_BYTES * body // MAX_BODY_BYTES
+
+
+def _raise_hint() -> str:
+    from prio.io import caps
+
+    return f"; {caps.RESPONSE_BYTES.env}=N raises the cap"
 CHUNK = 1024 * 1024
 JSON_TYPES = ("application/json", "text/json")
 
@@ -318,9 +343,10 @@ def decode_json(r: Response):
         raise InputError(r.url, f"the response is not UTF-8 (invalid byte at {e.start})") from None
     del body
     need = estimate_parsed(text)
-    if need > MAX_PARSED_BYTES:
+    cap = parsed_cap()
+    if need > cap:
         raise InputError(r.url, f"the JSON response would take about {need >> 20} MiB of memory to read, more than prio "
-                                f"allows ({MAX_PARSED_BYTES >> 20} MiB)")
+                                f"allows ({cap >> 20} MiB){_raise_hint()}")
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
@@ -345,13 +371,16 @@ def _read_some(resp, n: int) -> bytes:
 
 
 def _read_body(url: str, resp, timeout: float, dog=None):
-    """The body, into one buffer of at most MAX_BODY_BYTES: an announced length over the cap is
+    """The body, into one buffer of at most body_cap() bytes: an announced length over the cap is
     refused before reading, anything else stops being read at the cap."""
     length = resp.headers.get("Content-Length")
-    announced = int(length) if length and length.strip().isdigit() else None
-    if announced is not None and announced > MAX_BODY_BYTES:
-        raise InputError(url, f"the response is {announced} bytes, more than prio reads ({MAX_BODY_BYTES}); refused before "
-                              "reading it")
+    announced = int(length) if length and length.strip().isdigit() and len(length.strip()) < 20 else None
+    limit = body_cap()
+    if announced is None and length and length.strip().isdigit():
+        announced = limit + 1  # a length of twenty digits or more: past any cap
+    if announced is not None and announced > limit:
+        raise InputError(url, f"the response is {shown_number(length)} bytes, more than prio reads ({limit}); refused before "
+                              f"reading it{_raise_hint()}")
     buf = bytearray(announced) if announced is not None else bytearray()
     got = 0
     try:
@@ -370,8 +399,8 @@ def _read_body(url: str, resp, timeout: float, dog=None):
                 if not c:
                     break
                 got += len(c)
-                if got > MAX_BODY_BYTES:
-                    raise InputError(url, f"the response is larger than {MAX_BODY_BYTES} bytes; prio reads at most that much")
+                if got > limit:
+                    raise InputError(url, f"the response is larger than {limit} bytes; prio reads at most that much{_raise_hint()}")
                 buf += c
     except http.client.IncompleteRead as e:
         got += len(e.partial)
