@@ -219,6 +219,63 @@ def _tolerations(items) -> list:
             for t in items or [] if isinstance(t, dict)]
 
 
+# The shape of each field the loader reads, as the API server's decoding holds it (a string
+# field given a number, a mapping given a list: the API server refuses the object), checked
+# before a field is read, so a wrong type is one line at its position, never an internal error.
+# "str": a string; "strmap": a mapping of strings to strings; {}: a mapping (the keys named are
+# checked where present); [x]: a list of x. null stands for absent, as in Kubernetes.
+_TOLERATIONS = [{"key": "str", "operator": "str", "value": "str", "effect": "str"}]
+_TERMS = [{"matchExpressions": [{"key": "str", "operator": "str", "values": ["str"]}]}]
+_CONTAINERS = [{"resources": {"requests": {}, "limits": {}}}]
+_POD_SPEC = {"containers": _CONTAINERS, "initContainers": _CONTAINERS, "overhead": {}, "nodeSelector": "strmap",
+             "tolerations": _TOLERATIONS, "priorityClassName": "str",
+             "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": _TERMS}}}}
+_META = {"name": "str", "namespace": "str", "labels": "strmap", "annotations": "strmap"}
+_SHAPES = {
+    "Configuration": {"fairSharing": {"preemptionStrategies": ["str"]}},
+    "ResourceFlavor": {"spec": {"nodeLabels": "strmap", "nodeTaints": [{"key": "str", "value": "str", "effect": "str"}],
+                                "tolerations": _TOLERATIONS}},
+    "Cohort": {"spec": {"parentName": "str"}},
+    "ClusterQueue": {"spec": {"cohortName": "str", "namespaceSelector": {}, "queueingStrategy": "str", "stopPolicy": "str",
+                              "preemption": {"withinClusterQueue": "str", "reclaimWithinCohort": "str",
+                                             "borrowWithinCohort": {"policy": "str"}},
+                              "flavorFungibility": {"whenCanBorrow": "str", "whenCanPreempt": "str", "preference": "str"}}},
+    "LocalQueue": {"spec": {"stopPolicy": "str"}},
+    "Namespace": {},
+    "WorkloadPriorityClass": {},
+    "PriorityClass": {},
+    "Workload": {"spec": {"queueName": "str", "priorityClassRef": {"name": "str", "kind": "str"},
+                          "podSets": [{"name": "str", "template": {"spec": _POD_SPEC}}]},
+                 "status": {"conditions": [{"type": "str"}],
+                            "admission": {"clusterQueue": "str",
+                                          "podSetAssignments": [{"name": "str", "flavors": "strmap", "resourceUsage": {}}]}}},
+}
+
+
+def _check_shape(r: Reader, path: tuple, value, shape) -> None:
+    """`value` (not null) has `shape` (_SHAPES), else the field is refused at its position."""
+    field = next((str(p) for p in reversed(path) if isinstance(p, str)), "the object")
+    if shape == "str":
+        if not isinstance(value, str):
+            r.fail(path, f"{field} must be a string, found {kind_of_value(value)}")
+    elif isinstance(shape, list):
+        r.sequence(path, value)
+        for i, item in enumerate(value):
+            if item is not None:
+                _check_shape(r, path + (i,), item, shape[0])
+    else:
+        if not isinstance(value, dict):
+            r.fail(path, f"{field} must be a mapping, found {kind_of_value(value)}")
+        if shape == "strmap":
+            for k, v in value.items():
+                if not isinstance(v, str):
+                    r.fail(path + (k,), f"{field} maps names to strings; {k} is {kind_of_value(v)}")
+            return
+        for k, sub in shape.items():
+            if value.get(k) is not None:
+                _check_shape(r, path + (k,), value[k], sub)
+
+
 class _Builder:
     def __init__(self):
         self.setup = Setup()
@@ -242,6 +299,10 @@ class _Builder:
         if not isinstance(obj, dict):
             r.fail(path, f"expected a Kubernetes object, found {kind_of_value(obj)}")
         kind, api = obj.get("kind"), str(obj.get("apiVersion", ""))
+        if not isinstance(kind, str):
+            r.fail(path + ("kind",) if "kind" in obj else path, f"a Kubernetes object needs a kind, found {kind_of_value(kind)}")
+        if kind in _SHAPES:
+            _check_shape(r, path, obj, {"metadata": _META, **_SHAPES[kind]})
         meta = obj.get("metadata") or {}
         name = meta.get("name")
         spec = obj.get("spec") or {}
