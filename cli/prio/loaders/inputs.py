@@ -232,12 +232,13 @@ def _load_work(inp: Inputs, pending_docs: list) -> list:
     inp.rest_queues."""
     snaps: list = []
     nodes = _kube_nodes(pending_docs)
-    asks = 0  # of the inputs read so far: the asks cap is on the run's total (prio.io.caps)
+    asks = counted = 0  # the asks of snaps[:counted]: the asks cap is on the run's total (prio.io.caps)
     for k, name, doc in pending_docs:
         if k == "nodes":
             continue  # read by _kube_nodes, and given to the pod lists
-        if snaps:
-            asks += snaps[-1].ask_count()
+        for s in snaps[counted:]:  # (an input may add no snapshot: a REST queues dump without one)
+            asks += s.ask_count()
+        counted = len(snaps)
         if k == "native":
             from prio.loaders import native
 
