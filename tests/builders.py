@@ -89,3 +89,15 @@ def run_state(e: engine.Engine) -> tuple:
 def step_rows(steps) -> list:
     """Steps as comparable rows: every field, the tie notes as their text."""
     return [(tuple(s[:6]), tuple(map(str, s.tie)), s.note) for s in steps]
+
+
+def paths_of(data, path=()):
+    """Every path of a parsed document (mappings' keys and lists' indexes), itself (`()`) first:
+    the fields a test changes one at a time."""
+    yield path
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from paths_of(v, path + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from paths_of(v, path + (i,))

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from builders import paths_of as _walk
 from conftest import SHARED, run_cli, sample
 from prio.errors import InputError
 from prio.io import lazyjson, yamlnodes
@@ -23,14 +24,6 @@ def _snapshots():
         yield yamlnodes.load(f, open(f, encoding="utf-8").read())[0].data
 
 
-def _walk(x, path=()):
-    yield path
-    if isinstance(x, dict):
-        for k, v in x.items():
-            yield from _walk(v, path + (k,))
-    elif isinstance(x, list):
-        for i, v in enumerate(x):
-            yield from _walk(v, path + (i,))
 
 
 @pytest.mark.parametrize("indent", [None, 2, 1])

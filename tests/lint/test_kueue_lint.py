@@ -8,6 +8,7 @@ import os
 
 import pytest
 
+from builders import paths_of as _leaves
 from configs import KUEUE, kueue, line_of
 from conftest import ROOT, run_cli
 
@@ -164,15 +165,6 @@ def test_odd_shapes_give_findings_not_tracebacks(files, odd):
     assert code in (0, 1), err
 
 
-def _leaves(data, path=()):
-    """Every path of a parsed document (mappings' keys and lists' indexes), itself included."""
-    yield path
-    if isinstance(data, dict):
-        for k, v in data.items():
-            yield from _leaves(v, path + (k,))
-    elif isinstance(data, list):
-        for i, v in enumerate(data):
-            yield from _leaves(v, path + (i,))
 
 
 def _replaced(data, path, value):

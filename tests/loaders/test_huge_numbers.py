@@ -5,7 +5,7 @@ the scheduler would read it, or one line naming the file, exit 2, the number sho
 (`999999...999 (5000 digits)`): never "internal error", never a screenful of nines.
 
 One case per loader: Kueue (YAML, and JSON as kubectl prints it), a native snapshot, a queue
-config, PriorityClasses, a kubectl pod list, a REST applications dump, both Armada models."""
+config, PriorityClasses, a kubectl pod list, a REST applications dump, both Armada models, Volcano."""
 from __future__ import annotations
 
 import json
@@ -77,6 +77,7 @@ CASES = {
                   ["simulate", "F"]),
     "armada-current": (lambda: _read(sample("armada-current.yaml")), ".yaml", ["simulate", "F"]),
     "armada-legacy": (lambda: _read(sample("armada-scenario.yaml")), ".yaml", ["explain", "F", "-o", "json"]),
+    "volcano": (lambda: _read(sample("volcano.yaml")), ".yaml", ["simulate", "F"]),
 }
 
 

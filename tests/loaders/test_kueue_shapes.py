@@ -9,18 +9,8 @@ import copy
 import pytest
 import yaml
 
+from builders import paths_of
 from conftest import run_cli, sample
-
-
-def _paths(o, p=()):
-    if p:
-        yield p
-    if isinstance(o, dict):
-        for k, v in o.items():
-            yield from _paths(v, p + (k,))
-    elif isinstance(o, list):
-        for i, v in enumerate(o):
-            yield from _paths(v, p + (i,))
 
 
 def _set(o, path, value):
@@ -36,7 +26,7 @@ def test_every_field_of_the_wrong_type_is_one_line(tmp_path, wrong):
     f = tmp_path / "k.yaml"
     tried = 0
     for i, doc in enumerate(docs):
-        for path in list(_paths(doc)):
+        for path in list(paths_of(doc))[1:]:  # (the document itself aside)
             changed = copy.deepcopy(docs)
             _set(changed[i], path, wrong)
             f.write_text(yaml.safe_dump_all(changed))
