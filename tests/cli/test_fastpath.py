@@ -242,9 +242,10 @@ case(["--sample", "armada-scenario", "--rounds", "2", "--seed", "7"], command="s
 case(["--sample", "armada-scenario", "--rounds", "0"], fast=False, command="simulate")  # below the limit: typer's message
 case(["q.yaml", "s.yaml", "--steps", "2", "--limit", "1"], command="simulate")
 for extra in (["--queue", "root.tenants"], ["--why", "root.tenants.tenant-a"], ["--pending"], ["--pending", "--limit", "1"],
-              ["--why-ask", "nope"], ["--why-workload", "a/b"], ["--behind", "x"]):
+              ["--why-ask", "nope"], ["--why-workload", "a/b"], ["--why-job", "a/b"], ["--behind", "x"]):
     case(["q.yaml", "s.yaml", *extra], command="explain")
 case(["--sample", "walkthrough", "--why-ask", "a1"], command="explain")
+case(["--sample", "volcano", "--why-job", "default/nope"], command="explain")
 case(["pq.yaml", "ps.yaml", "--ask", "nope"], command="preempt")
 case([], command="preempt")
 case(["--sample", "preemption", "-o", "json"], command="preempt")
