@@ -74,12 +74,14 @@ def check(id: str, name: str, severity: str, family: str, target: str = "queues"
     return wrap
 
 
-def run(target: str, *subject, family: str | None = None) -> list:
-    """Every issue the checks of `target` (of one `family`, if given) find in `subject`, in
-    registration order."""
+def run(target: str, *subject, family: str | None = None, severity: str | None = None) -> list:
+    """Every issue the checks of `target` (of one `family`, of rules of one `severity`, if
+    given) find in `subject`, in registration order. `severity` picks by the rule's severity,
+    not by what a finding says of its own (runner.config_errors knows its families never raise one)."""
     out: list = []
     for fn in CHECKS.get(target, ()):
-        if family is None or RULES[fn.rule_id].family == family:
+        rule = RULES[fn.rule_id]
+        if (family is None or rule.family == family) and (severity is None or rule.severity == severity):
             out.extend(fn(*subject))
     return out
 
