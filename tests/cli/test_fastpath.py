@@ -500,3 +500,30 @@ def test_reasons_compile_a_pattern_when_first_used_and_know_no_other():
     assert "fit" in vars(fresh) and len(vars(fresh)) == 1  # compiled once, then an attribute
     with pytest.raises(AttributeError):
         fresh.nope
+
+
+_PREDICATES, _CONFIGMAP, _SHIM = "prio.kube.predicates", "prio.kube.configmap", "prio.kube.shim"
+
+
+@pytest.mark.parametrize("args,lazy", [
+    (["simulate", "q.yaml", "s.yaml", "-o", "json"], (_PREDICATES, _CONFIGMAP, _SHIM)),
+    (["explain", "q.yaml", "s.yaml", "-o", "json"], (_PREDICATES, _CONFIGMAP, _SHIM)),
+    (["validate", "clean.yaml"], (_PREDICATES, _SHIM)),  # (the ConfigMap rules, loaded with every rule, read the names)
+    (["validate", "mistakes.yaml"], (_PREDICATES, _SHIM)),
+], ids=["simulate", "explain", "validate-clean", "validate-findings"])
+def test_a_run_without_nodes_or_cluster_objects_imports_no_node_predicates(args, lazy, workdir):
+    """A config and a snapshot without nodes (or a config alone): the node predicates
+    (kube.predicates, imported by a run with nodes or constraints), the shim's rules (kube.shim,
+    by a run with pods or PriorityClasses) and, for explain and simulate, the shim's ConfigMap
+    names (kube.configmap, by a file of ConfigMaps, Namespaces or Lists) are not imported."""
+    code = (f"import sys, runpy; sys.argv = ['prio', *{args!r}]\n"
+            "import prio.cli.lifetime as lt\n"
+            "def end(code):\n"
+            f"    print('LOADED', sorted(m for m in {lazy!r} if m in sys.modules), file=sys.stderr)\n"
+            "    sys.exit(code)\n"
+            "lt.end = end\n"
+            "runpy.run_module('prio', run_name='__main__')\n")
+    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "cli")}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=workdir)
+    assert r.returncode in (0, 1), r.stderr
+    assert "LOADED []" in r.stderr, r.stderr

@@ -29,3 +29,51 @@ def test_config_errors_loads_only_what_it_runs():
     assert "line 6" in first and "a b" in first  # PRIO106, an invalid queue name
     assert loaded == "['acl', 'decoding', 'limits', 'nodesort', 'placement', 'resources', 'structure']"
     assert "a class message" in again  # another module's rule (priorityclass): every rule loaded, and it resolves
+
+
+def _configs():
+    """Every recorded config of the validate corpora and the samples' configs: (name, text)."""
+    import glob
+    import os
+
+    from conftest import SHARED, sample
+
+    files = sorted(glob.glob(os.path.join(SHARED, "testdata", "yunikorn-conformance", "validate", "*.yaml")))
+    files += sorted(glob.glob(os.path.join(SHARED, "testdata", "yunikorn-configs", "*.yaml")))
+    files += [sample(n) for n in ("walkthrough-queues.yaml", "batch-queues.yaml", "mistakes.yaml", "preemption-queues.yaml")]
+    for f in files:
+        with open(f, encoding="utf-8") as fh:
+            yield os.path.basename(f), fh.read()
+
+
+def test_the_error_rules_alone_find_every_refusal(monkeypatch):
+    """config_errors runs only the checks of error rules (a finding of the refusing families never
+    raises its rule's severity): the same lines, on every recorded config and sample, as with
+    every check of those families run; and none of their modules gives a finding "error" itself."""
+    import inspect
+
+    from prio.errors import InputError
+    from prio.io import yamlnodes
+    from prio.lint import registry, runner
+    from prio.lint.rules import load
+    from prio.loaders import queues
+
+    load(*runner.REFUSING)
+    for family in runner.REFUSING:
+        assert 'severity="error"' not in inspect.getsource(sys.modules[f"prio.lint.rules.{family}"])
+    every = registry.run
+    refused = 0
+    for name, text in _configs():
+        try:
+            docs = yamlnodes.load(name, text, go=True)
+        except InputError:
+            continue
+        for doc in docs:
+            if not isinstance(doc.data, dict):
+                continue
+            fast = runner.config_errors(doc, queues.decode(doc))
+            with monkeypatch.context() as m:
+                m.setattr(runner, "run", lambda target, *subject, family=None, severity=None: every(target, *subject, family=family))
+                assert runner.config_errors(doc, queues.decode(doc)) == fast, name
+            refused += bool(fast)
+    assert refused > 20  # the corpora hold refused configs, not only clean ones

@@ -61,8 +61,8 @@ def config_errors(doc, conf, release: Release = NEWEST) -> list[str]:
     if doc.data is not None:
         issues.extend(schema.validate(doc.data))
     ctx = Context(conf, release)
-    for family in REFUSING:
-        issues.extend(run("queues", ctx, family=family))
+    for family in REFUSING:  # the error rules alone: these families' findings never raise their rule's severity
+        issues.extend(run("queues", ctx, family=family, severity="error"))
     if any(i.rule not in RULES for i in issues):  # an issue the loader raised under another module's rule
         load_all()
     found = sorted(resolve("", doc, issues), key=sort_key)

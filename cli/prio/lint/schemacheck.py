@@ -92,7 +92,7 @@ def _compile(schema: dict):
         any_of = s.get("anyOf")
         if any_of is not None:
             subs = [node(x) for x in any_of]
-            tests.append(lambda v: any(c(v) for c in subs))
+            tests.append(_either(subs))
         if "properties" in s or "additionalProperties" in s:
             tests.append(_object_test({k: node(x) for k, x in s.get("properties", {}).items()},
                                       s.get("additionalProperties", True), node))
@@ -102,9 +102,7 @@ def _compile(schema: dict):
             tests.append(lambda v: type(v) is not list or all(map(each, v)))
         if not tests:
             return _yes
-        if len(tests) == 1:
-            return tests[0]
-        return lambda v: all(c(v) for c in tests)
+        return _both(tests)
 
     return node(schema)
 
@@ -124,10 +122,44 @@ _TYPES = {
 }
 
 
+# the JSON types a Python type always is (a float is an integer or a number by its value)
+_EXACT = {"object": dict, "array": list, "string": str, "null": type(None), "boolean": bool, "integer": int, "number": int}
+
+
 def _type_test(types: list):
+    """One test for a list of JSON types: a set of Python types (every scalar of a config is
+    checked against the five of `text`, so no call per type), and a float by its value."""
     if len(types) == 1:
         return _TYPES[types[0]]
-    tests = [_TYPES[x] for x in types]
+    exact = frozenset(_EXACT[x] for x in types)
+    if "number" in types:  # (an integral float is a number too)
+        return lambda v: type(v) in exact or (type(v) is float and not math.isnan(v))
+    if "integer" in types:
+        return lambda v: type(v) in exact or (type(v) is float and v.is_integer())
+    return lambda v: type(v) in exact
+
+
+def _both(tests: list):
+    """A test passing where every one of `tests` does (in their order), without a generator
+    for the usual one to three."""
+    if len(tests) == 1:
+        return tests[0]
+    if len(tests) == 2:
+        a, b = tests
+        return lambda v: a(v) and b(v)
+    if len(tests) == 3:
+        a, b, c = tests
+        return lambda v: a(v) and b(v) and c(v)
+    return lambda v: all(c(v) for c in tests)
+
+
+def _either(tests: list):
+    """A test passing where one of `tests` does (anyOf)."""
+    if len(tests) == 1:
+        return tests[0]
+    if len(tests) == 2:
+        a, b = tests
+        return lambda v: a(v) or b(v)
     return lambda v: any(c(v) for c in tests)
 
 

@@ -277,6 +277,8 @@ def _load_work(inp: Inputs, pending_docs: list) -> list:
 def _cluster_objects(inp: Inputs, docs, kinds) -> None:
     """The ConfigMaps the shim reads its settings from and the Namespaces it takes application
     tags from, wherever they are among a file's documents (alone or in Lists)."""
+    if not {"configmap", "namespace", "configmap-list", "list"} & set(kinds):
+        return  # (a config or a snapshot: nothing of the shim's, and kube.configmap not imported)
     from prio.kube.configmap import NAMES
 
     for doc, k in zip(docs, kinds):

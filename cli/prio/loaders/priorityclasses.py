@@ -6,7 +6,6 @@ PriorityClass documents among a run's units (items of a `kind: List` included);
 from __future__ import annotations
 
 from prio.io.document import Document
-from prio.kube.shim import ALLOW_PREEMPTION
 from prio.kube.priorityclass import HIGHEST_USER, PREEMPTION_POLICIES, SYSTEM_PREFIX, PriorityClass, is_dns_subdomain
 from prio.values import int32_value
 
@@ -78,6 +77,8 @@ def classes_from_docs(units) -> list[PriorityClass]:
         policy = pc.data.get("preemptionPolicy")
         seen.add(pc.name)
         notes = pc.metadata.get("annotations")
+        from prio.kube.shim import ALLOW_PREEMPTION  # (imported where a class is read: validate does not need the shim)
+
         allow = not (isinstance(notes, dict) and notes.get(ALLOW_PREEMPTION) == "false")
         out.append(PriorityClass(pc.name, value, pc.global_default, policy if policy in PREEMPTION_POLICIES else PREEMPTION_POLICIES[0],
                                  allow))

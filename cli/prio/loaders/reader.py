@@ -7,7 +7,6 @@ import re
 
 from prio.armada.units import UnitError, parse_duration, parse_quantity
 from prio.diagnostics import format_path
-from prio.kube import predicates
 from prio.values import describe
 
 from prio.yunikorn import quantity
@@ -50,13 +49,19 @@ class Reader:
         affinity's own path `affinity_at`), or None when it gives none of them."""
         if node_selector is None and affinity is None and not tolerations and not node_name:
             return None
+        from prio.kube import predicates  # (imported where an ask or a node has predicates only)
+
         return self._kube(path, predicates.constraints, node_selector, affinity, tolerations, node_name,
                           affinity_at=affinity_at)
 
     def node_labels(self, path, value) -> dict:
+        from prio.kube import predicates
+
         return self._kube(path, predicates.labels, value)
 
     def node_taints(self, path, value) -> tuple:
+        from prio.kube import predicates
+
         return self._kube(path, predicates.taints, value)
 
     def fail(self, path, message: str, at: str = "value"):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
-from prio.kube.predicates import Judge
 from prio.yunikorn.resources import fit_in, strictly_positive
 
 FAIR = "fair"
@@ -142,6 +141,8 @@ class Cluster:
         self.nodes = [NodeState(n.name, n.capacity, getattr(n, "schedulable", True), getattr(n, "occupied", None), i)
                       for i, n in enumerate(nodes)]
         # the shim's node predicates (kube.predicates) over the nodes' labels, taints and cordon
+        from prio.kube.predicates import Judge  # (imported by a run with nodes only)
+
         self.judge = Judge(nodes)
         self.by_name = {n.name: n for n in self.nodes}
         self.policy = sort_policy(policy)

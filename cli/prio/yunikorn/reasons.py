@@ -65,7 +65,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from prio.kube import predicates
 
 # code -> (words, where the words come from)
 CODES = {
@@ -186,6 +185,8 @@ def predicate_codes(refused) -> tuple:
     counts: dict = {}
     for r in refused:
         counts[r[3]] = counts.get(r[3], 0) + 1
+    from prio.kube import predicates  # (imported where a node refused an ask only)
+
     order = predicates.CODES  # the plugins' order
     return tuple(sorted(counts, key=lambda c: (-counts[c], order.index(c) if c in order else len(order))))
 

@@ -199,8 +199,11 @@ def limit_exceeds_ancestor(ctx):
         stack = [(root, root.name.lower(), {"user": {}, "group": {}}, {"user": {}, "group": {}})]
         while stack:
             q, qpath, res_in, apps_in = stack.pop()
+            if not q.limits:  # nothing to check, and the children inherit what it did (read only)
+                stack.extend((c, f"{qpath}.{c.name.lower()}", res_in, apps_in) for c in reversed(q.children))
+                continue
             res_out = {k: dict(v) for k, v in res_in.items()}
-            apps_out = {k: dict(v) for k, v in apps_in.items()} if not q.limits else {"user": {}, "group": {}}
+            apps_out = {"user": {}, "group": {}}
             for lim in q.limits or []:
                 lm = ctx.resource(lim.maxresources) or {}
                 for kind, key in (("user", "users"), ("group", "groups")):

@@ -56,7 +56,10 @@ def invalid_quantity(ctx):
     """
     for p, q, anc in ctx.queues:
         for kind in ("guaranteed", "max"):
-            for path, msg in _bad_entries(getattr(q, kind), q.path + ("resources", kind)):
+            res = getattr(q, kind)
+            if not res:  # (most queues set none: no path made, no generator)
+                continue
+            for path, msg in _bad_entries(res, q.path + ("resources", kind)):
                 yield Issue("PRIO108", path, msg)
         for lim in q.limits or []:
             for path, msg in _bad_entries(lim.maxresources, lim.path + ("maxresources",)):
