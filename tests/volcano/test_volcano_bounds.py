@@ -77,6 +77,8 @@ MUTATIONS = {
     "containers a mapping": ("containers:\n  - name: main\n    resources:\n      requests: {cpu: '1', memory: 1Gi}",
                              "containers: {a: 1}", "expected a list"),
     "annotations a list": ("annotations:\n    scheduling.k8s.io/group-name: g", "annotations: [g]", "expected a mapping"),
+    "priorityClassName a list": ("  priority: 5\n", "  priority: 5\n  priorityClassName: [high]\n", "expected a string"),
+    "priorityClassName a mapping": ("  priority: 5\n", "  priority: 5\n  priorityClassName: {a: 1}\n", "expected a string"),
 }
 
 

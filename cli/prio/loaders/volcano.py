@@ -240,7 +240,7 @@ def load(name: str, docs) -> tuple:
             one = resources(name, d, ("spec", "containers", i, "resources", "requests"), merged)
             for k, v in one.items():
                 req[k] = req.get(k, 0.0) + v
-        pc_name = spec.get("priorityClassName")
+        pc_name = _text(r, ("spec", "priorityClassName"), spec.get("priorityClassName"))
         policy = "PreemptLowerPriority"
         if pc_name:
             pc = c.classes.get(pc_name)
