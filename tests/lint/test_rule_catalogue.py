@@ -201,6 +201,7 @@ KUEUE_CASES = [
                      "      - {name: cpu, nominalQuota: 8"),
            ("      - {name: memory, nominalQuota: 32Gi}\n", "      - {name: memory, nominalQuota: 32Gi}\n      - {name: nvidia.com/gpu, nominalQuota: 2}\n"))),
     ("PRIO620", kueue(_cohorts(_GPU_POOL.replace("RES", "nvidia.com/gpu"))), "nominalQuota: 8}]}]", kueue(_cohorts(_GPU_POOL.replace("RES", "cpu")))),
+    ("PRIO621", kueue(("    count: 1\n", "    count: many\n")), "count: many", KUEUE),
 ]
 
 

@@ -63,6 +63,7 @@ class KueueSet:
     would not: a name given twice is the loader's error, not a setting)."""
 
     objects: list = field(default_factory=list)
+    units: list = field(default_factory=list)  # (file name, Document): the documents as read, for the loader
 
     def of(self, kind: str) -> list:
         return [o for o in self.objects if o.kind == kind]
@@ -91,7 +92,8 @@ def _obj(file: str, doc: Document) -> Obj | None:
 
 def kueue_set(units) -> KueueSet:
     """units: (file name, Document) of every Kueue object, PriorityClass and Namespace of the run."""
-    return KueueSet([o for o in (_obj(f, d) for f, d in units) if o is not None])
+    units = list(units)
+    return KueueSet([o for o in (_obj(f, d) for f, d in units) if o is not None], units)
 
 
 def _groups(spec: dict):
@@ -979,6 +981,62 @@ def cohort_quota_unused(ks: KueueSet) -> list:
                                     "is never used", fix=f"give a ClusterQueue of the Cohort flavor {pair[0]} for {pair[1]}, "
                                                          "or remove the quota"))
     return out
+
+
+# The loader's refusals that are the API server's too (a field's type or range, a list past the
+# CRD's length): the others are what prio's analysis needs of a run's objects (a Workload's
+# creationTimestamp, a Topology among the inputs, a ClusterQueue to schedule on), which a setup
+# under review need not have.
+_API_REFUSAL = re.compile(r"expected a |must be |maps names to strings|cannot be negative|past int64|beyond int64|"
+                          r"the API server refuses|needs a kind|int32|digits")
+
+
+@check("PRIO621", "kueue-object-unreadable", "error", FAMILY, target="kueue-set")
+def object_unreadable(ks: KueueSet) -> list:
+    """An object holds a field the API server would refuse (a field of the wrong type, a count
+    past its range, a number of thousands of digits, a list longer than Kueue's CRD allows).
+
+    The API server refuses such an object (`kubectl apply` fails), and `prio simulate` and
+    `prio explain` refuse the files on it (exit 2): validate says so first, at the same place,
+    instead of passing a setup the analysis cannot read. A problem a rule of its own reports
+    (an invalid quantity, a cohort cycle, a missing priority class) is not said twice.
+
+    Example (error):
+        kind: Workload
+        spec:
+          podSets:
+          - {name: main, count: many}
+    Fix: the type the Kueue API has for the field (count: an integer).
+    """
+    from prio.errors import InputError
+    from prio.loaders import kueue as loader
+
+    if not ks.units:
+        return []
+    try:
+        loader.load(ks.units)
+        return []
+    except InputError as e:
+        if e.line is None:
+            return []  # nothing to point at (the analysis still says it)
+        err = e
+    said = set()  # (file, line) of what the other rules report
+    for file, doc in ks.units:
+        for i in lint_object(doc):
+            pos = i.pos or doc.pos(i.path, i.at)
+            if pos is not None:
+                said.add((file, pos.line))
+    for file, doc, i in cohort_cycle(ks) + priority_class_not_found(ks):
+        pos = i.pos or doc.pos(i.path, i.at)
+        if pos is not None:
+            said.add((file, pos.line))
+    if (err.file, err.line) in said or not _API_REFUSAL.search(err.message):
+        return []
+    doc = next(d for f, d in ks.units if f == err.file)
+    from prio.io.document import Pos
+
+    return [(err.file, doc, Issue("PRIO621", (), f"simulate and explain cannot read this: {err.message}", "value", None,
+                                  Pos(err.line, err.column or 1), "the type the Kueue API has for the field"))]
 
 
 def lint_object(doc: Document) -> list[Issue]:
