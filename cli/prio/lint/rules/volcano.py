@@ -18,9 +18,16 @@ from prio.lint import objects
 from prio.lint.objects import Obj  # noqa: F401 - the objects' type, named in this module's docs
 from prio.lint.registry import check, run
 from prio.suggest import close
-from prio.volcano import conf as vconf
 
 FAMILY = "volcano"
+
+
+def _vconf():
+    """Volcano's config reader, imported when a Volcano document is checked (every validate
+    registers these rules; few runs hold a Volcano config)."""
+    from prio.volcano import conf
+
+    return conf
 CONF_KEY = "volcano-scheduler.conf"
 
 
@@ -47,11 +54,11 @@ class VolcanoSet:
     def of(self, kind: str) -> list:
         return [o for o in self.objects if o.kind == kind]
 
-    def config(self) -> vconf.Config:
+    def config(self):
         if not self.confs:
-            return vconf.default_config()
+            return _vconf().default_config()
         c = self.confs[0]
-        return vconf.unmarshal(c.doc.data, c.source)
+        return _vconf().unmarshal(c.doc.data, c.source)
 
     def hierarchy(self) -> bool:
         cap = self.config().plugin("capacity")
@@ -130,7 +137,7 @@ def config_refused(vs: VolcanoSet) -> list:
     """
     out = []
     for c in vs.confs:
-        err = vconf.refusal(c.doc.data)
+        err = _vconf().refusal(c.doc.data)
         if err is None:
             continue
         data = c.doc.data if isinstance(c.doc.data, dict) else {}
@@ -147,9 +154,9 @@ def config_refused(vs: VolcanoSet) -> list:
 def _flag_meant(key: str) -> str | None:
     """The flag Volcano reads that a misspelt key was meant to be."""
     for a, b in (("enabled", "enable"), ("enable", "enabled")):
-        if key.startswith(a) and b + key[len(a):] in vconf.FLAGS:
+        if key.startswith(a) and b + key[len(a):] in _vconf().FLAGS:
             return b + key[len(a):]
-    found = close(key, vconf.FLAGS, 1)
+    found = close(key, _vconf().FLAGS, 1)
     return found[0] if found else None
 
 
@@ -171,7 +178,7 @@ def flag_ignored(vs: VolcanoSet) -> list:
     for c in vs.confs:
         for ti, pi, p in _plugins(c):
             for key in p:
-                if str(key) in vconf.PLUGIN_KEYS:
+                if str(key) in _vconf().PLUGIN_KEYS:
                     continue
                 meant = _flag_meant(str(key))
                 hint = f"; Volcano reads {meant}" if meant else ""
@@ -196,12 +203,12 @@ def unknown_plugin(vs: VolcanoSet) -> list:
     """
     out = []
     for c in vs.confs:
-        if vconf.refusal(c.doc.data) is not None:
+        if _vconf().refusal(c.doc.data) is not None:
             continue
         for ti, pi, p in _plugins(c):
             name = str(p.get("name") or "")
-            if name not in vconf.PLUGINS:
-                found = close(name, vconf.PLUGINS, 1)
+            if name not in _vconf().PLUGINS:
+                found = close(name, _vconf().PLUGINS, 1)
                 out.append(c.issue("PRIO703", ("tiers", ti, "plugins", pi, "name"),
                                    f"Volcano has no plugin {name!r}: sessions skip it" + (f"; did you mean {found[0]}?" if found else "")))
     return out
@@ -225,8 +232,8 @@ def config_key_ignored(vs: VolcanoSet) -> list:
     for c in vs.confs:
         data = c.doc.data if isinstance(c.doc.data, dict) else {}
         for key in data:
-            if str(key) not in vconf.TOP_KEYS:
-                found = close(str(key), vconf.TOP_KEYS, 1)
+            if str(key) not in _vconf().TOP_KEYS:
+                found = close(str(key), _vconf().TOP_KEYS, 1)
                 out.append(c.issue("PRIO704", (key,), f"Volcano ignores the key {key!r}" + (f"; it reads {found[0]}" if found else ""),
                                    at="key"))
         for ti, tier in enumerate(data.get("tiers") if isinstance(data.get("tiers"), list) else []):
@@ -447,7 +454,7 @@ def preempt_not_gated(vs: VolcanoSet) -> list:
     """
     out = []
     for c in vs.confs:
-        if "preempt" not in vconf.action_names(c.doc.data):
+        if "preempt" not in _vconf().action_names(c.doc.data):
             continue
         for ti, pi, p in _plugins(c):
             if p.get("name") == "priority" and p.get("enablePreemptable") is False:
