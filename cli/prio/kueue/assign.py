@@ -184,7 +184,7 @@ def check_flavor(flavor: ResourceFlavor | None, name: str, pod_sets) -> str | No
         for k, v in ps.node_selector.items():
             if k in keys and flavor.node_labels.get(k) != v:
                 return f"flavor {name} doesn't match node affinity"
-        terms = []
+        terms: list = []
         for term in ps.affinity_terms:
             kept = [e for e in term if e[0] in keys]
             if not kept:
@@ -313,7 +313,9 @@ class Assigner:
     def find_tas(self, reqs: list, simulate_empty: bool):
         """`FindTopologyAssignmentsForWorkload`: {pod set index: assignment}, or the first failure
         (pod set assignment, reason, flavor)."""
-        found, assumed_shared, assumed = {}, {}, {}
+        found: dict = {}
+        assumed_shared: dict = {}
+        assumed: dict = {}
         for flavor, i, psa, implied in reqs:
             tree = self.engine.tas_trees[flavor]
             ps = self.wl.pod_sets[i]

@@ -71,7 +71,14 @@ def pending(setup: Setup) -> list:
     for s in sorted(run.states.values(), key=lambda s: s.key):
         if s.admission is None and s.key not in queued:
             # what Kueue's workload controller wrote when the Workload was created
-            reason, why = (s.pending_reason, s.pending_message) if not s.wl.active else creation_blocker(setup, s.wl)[:2]
+            if not s.wl.active:
+                reason, why = s.pending_reason, s.pending_message
+            else:
+                # an active Workload the queue manager does not hold: ReferenceRun queued every
+                # one creation_blocker says nothing of (or holds as queued), so it said something
+                blocked = creation_blocker(setup, s.wl)
+                assert blocked is not None
+                reason, why = blocked[:2]
             out.append({"workload": s.key, "clusterQueue": s.cq, "position": None, "priority": s.wl.priority,
                         "outcome": "never queued", "reason": reason, "message": why, "victims": []})
     return out

@@ -122,7 +122,8 @@ class Preemptor:
         """`classicalPreemptions` with `NewCandidateIterator`."""
         key = candidates_key(self.cq.name, self.now)
         same = [] if self.cq.preemption.within_cluster_queue == NEVER else self._from_cq(self.cq.name, None, False)
-        hierarchy, priority = [], []
+        hierarchy: list = []
+        priority: list = []
         if self.node.parent is not None and self.cq.preemption.reclaim_within_cohort != NEVER:
             advantage, remaining = t.fits_in_quota(self.node, self.usage)
             previous = None

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from prio.kueue import tas, tree as t
 from prio.kueue.assign import (DEFERRED_FIT, FIT, NO_FIT, PREEMPT, Assigner, Assignment, pending_flavors)
-from prio.kueue.model import BEST_EFFORT_FIFO, ANY, Admission, PodSetAdmission, Setup, STRICT_FIFO
+from prio.kueue.model import BEST_EFFORT_FIFO, ANY, Admission, PodSetAdmission, Setup, STRICT_FIFO, Workload
 from prio.kueue.preemption import Preemptor, preemption_message, simulate_preemption
 
 CYCLE_LIMIT = 200
@@ -36,7 +36,7 @@ DEACTIVATED, DEACTIVATED_MESSAGE = "Deactivated", "The workload is deactivated"
 class WlState:
     """One Workload as the replay knows it: the object's status and the queue's Info."""
 
-    wl: object
+    wl: Workload
     cq: str | None  # the ClusterQueue its LocalQueue names (None: no such LocalQueue)
     hash: str
     admission: Admission | None = None
@@ -164,6 +164,7 @@ class Snapshot:
             if psa.topology is None:
                 continue
             flavor = next((f.flavor for f in psa.flavors.values() if f.flavor in self.engine.tas_trees), None)
+            assert flavor is not None  # a topology assignment is only made on a TAS flavor
             tree = self.engine.tas_trees[flavor]
             used = self.tas_used_for(tree, flavor)
             per_pod = dict(wl.pod_sets[i].requests)
@@ -564,6 +565,7 @@ class ReferenceRun:
     @staticmethod
     def net_usage(e: Entry) -> dict:
         """`netUsage` of the entry's assignment."""
+        assert e.assignment is not None  # only nominated entries (record_assignment) get here
         return dict(e.assignment.usage)
 
     def fits(self, snap: Snapshot, node, usage: dict, preempted: dict, targets: list, e: Entry | None = None) -> str:
@@ -584,6 +586,7 @@ class ReferenceRun:
     def update_assignment_if_needed(self, snap: Snapshot, e: Entry, node, preempted: dict):
         """`updateAssignmentIfNeeded` (RecomputeAssignmentUponPreemptionTargetsOverlap,
         TASRecomputeAssignmentWithinSchedulingCycle)."""
+        assert e.assignment is not None  # a nominated entry (record_assignment)
         usage = self.net_usage(e)
         overlap = any(tg.adm.key in preempted for tg in e.targets)
         if not overlap:
@@ -621,6 +624,7 @@ class ReferenceRun:
         cq = self.setup.cluster_queues[e.cq]
         node = snap.tree.cqs[e.cq]
         usage, fits = self.update_assignment_if_needed(snap, e, node, preempted)
+        assert e.assignment is not None  # a nominated entry (record_assignment)
         mode = e.assignment.mode()
         if mode == NO_FIT:
             e.requeue_reason, e.reason = R_NO_FIT, e.assignment.no_fit_reason
@@ -674,6 +678,7 @@ class ReferenceRun:
 
     def resources_to_reserve(self, e: Entry, node) -> dict:
         """`quotaResourcesToReserve`."""
+        assert e.assignment is not None  # a nominated entry (record_assignment)
         out = {}
         for fr, v in e.assignment.usage.items():
             q = node.quotas.get(fr)
@@ -711,6 +716,7 @@ class ReferenceRun:
     @staticmethod
     def admission_of(e: Entry) -> Admission:
         """The admission the entry's assignment makes (`Assignment.ToAPI`)."""
+        assert e.assignment is not None  # a nominated entry (record_assignment)
         pod_sets = []
         for psa in e.assignment.pod_sets:
             ps = next(p for p in e.s.wl.pod_sets if p.name == psa.name)

@@ -217,7 +217,8 @@ def dominant_resource_share(n: Node, wl_req: dict | None = None) -> DRS:
     if n.parent is None:
         return drs
     wl_req = wl_req or {}
-    borrowed_frs, borrowing = [], {}
+    borrowed_frs: list = []
+    borrowing: dict = {}
     for fr, quota in n.subtree.items():
         amount = wl_req.get(fr, 0) + n.usage.get(fr, 0) - quota
         if amount > 0:
