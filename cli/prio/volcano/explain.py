@@ -6,14 +6,15 @@ import functools
 
 from prio.volcano.conf import Config
 from prio.volcano.report import config_data
-from prio.volcano.session import Session
+from prio.volcano.session import Job, Session
 
 
 def resources_text(r: dict | None, empty: str = "-") -> str:
     """Volcano's resources as a person reads them: cpu in cores, memory in Gi, other resources
     in their own unit; an unbounded dimension (a capability of 0) says so."""
     parts = []
-    for k in sorted(r or {}):
+    r = r or {}
+    for k in sorted(r):
         v = r[k]
         if v == float("inf"):
             parts.append(f"{k} unbounded")
@@ -26,7 +27,11 @@ def resources_text(r: dict | None, empty: str = "-") -> str:
 
 def explain(cluster, cfg: Config) -> dict:
     ssn = Session(cluster, cfg)
-    order = functools.cmp_to_key(lambda a, b: -1 if ssn.queue_order(a, b) else (1 if ssn.queue_order(b, a) else 0))
+
+    def queue_cmp(a: str, b: str) -> int:
+        return -1 if ssn.queue_order(a, b) else (1 if ssn.queue_order(b, a) else 0)
+
+    order = functools.cmp_to_key(queue_cmp)
     used = sorted({j.queue for j in ssn.jobs.values()}, key=order)
     queues = []
     for q in used:
@@ -34,7 +39,11 @@ def explain(cluster, cfg: Config) -> dict:
         attr = ssn.qattr.get(q) or {}
         queues.append({"queue": q, "weight": spec.weight, "priority": spec.priority, "state": spec.state,
                        "deserved": resources_text(attr.get("deserved")), "allocated": resources_text(attr.get("allocated"))})
-    jorder = functools.cmp_to_key(lambda a, b: -1 if ssn.job_order(a, b) else (1 if ssn.job_order(b, a) else 0))
+
+    def job_cmp(a: Job, b: Job) -> int:
+        return -1 if ssn.job_order(a, b) else (1 if ssn.job_order(b, a) else 0)
+
+    jorder = functools.cmp_to_key(job_cmp)
     jobs = []
     for q in used:
         for j in sorted((j for j in ssn.jobs.values() if j.queue == q), key=jorder):

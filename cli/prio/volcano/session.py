@@ -15,7 +15,7 @@ import functools
 from dataclasses import dataclass, field
 
 from prio.volcano import conf as vconf
-from prio.volcano.model import (INFINITY, MIN_RESOURCE, ZERO, Cluster, exceeded, res_add, res_empty, res_le, res_le_dims, res_max, res_min,
+from prio.volcano.model import (INFINITY, MIN_RESOURCE, ZERO, Cluster, Node, Pod, PodGroup, exceeded, res_add, res_empty, res_le, res_le_dims, res_max, res_min,
                                 res_sub, share)
 
 CYCLE_LIMIT = 100
@@ -36,7 +36,7 @@ class Task:
     priority: int
     preemptable: bool
     policy: str
-    pod: object
+    pod: Pod
     status: str = "Pending"
     node: str | None = None
     tie: bool = False  # its node was the lowest-named of several with the best score (Volcano picks at random)
@@ -50,7 +50,7 @@ class Task:
 @dataclass
 class Job:
     key: str
-    group: object
+    group: PodGroup
     queue: str
     priority: int
     min_available: int
@@ -85,7 +85,7 @@ class Job:
 
 @dataclass
 class NodeState:
-    node: object
+    node: Node
     used: dict = field(default_factory=dict)
     releasing: dict = field(default_factory=dict)
     pipelined: dict = field(default_factory=dict)
@@ -107,7 +107,7 @@ class NodeState:
 class Op:
     kind: str  # allocate, pipeline, evict
     task: Task
-    node: str
+    node: str | None  # an evicted task's node as it was
     reason: str = ""
 
 
@@ -201,7 +201,9 @@ class Session:
             for ns in self.nodes.values():
                 used = res_add(used, ns.used)
             factor = 1.2
-            args = self.config.plugin("overcommit").arguments or {}
+            plugin = self.config.plugin("overcommit")
+            assert plugin is not None  # self.names are the config's plugins
+            args = plugin.arguments or {}
             try:
                 factor = float(args.get("overcommit-factor", 1.2))
             except (TypeError, ValueError):
@@ -289,7 +291,9 @@ class Session:
                 break
 
     def _open_capacity(self) -> None:
-        self.hierarchy = self.config.plugin("capacity").flags.get("enableHierarchy") is True
+        plugin = self.config.plugin("capacity")
+        assert plugin is not None  # opened only when "capacity" is in self.names, the config's plugins
+        self.hierarchy = plugin.flags.get("enableHierarchy") is True
         if self.hierarchy:
             self._open_capacity_tree()
             return
@@ -592,10 +596,9 @@ class Session:
         """Session.Preemptable / Reclaimable: the first tier whose plugins all return victims
         decides (their intersection); a plugin returning none hands over to the next tier."""
         flag = "enablePreemptable" if kind == "preempt" else "enableReclaimable"
-        victims = None
+        victims: list | None = None
         for tier in self._enabled(flag):
-            init = False
-            victims = None
+            victims = None  # None until a plugin of the tier returns victims
             for name in tier:
                 got = self._plugin_victims(name, kind, preemptor, candidates)
                 if got is None:
@@ -603,8 +606,8 @@ class Session:
                 if not got:
                     victims = None
                     break
-                if not init:
-                    victims, init = got, True
+                if victims is None:
+                    victims = got
                 else:
                     keys = {t.key for t in got}
                     victims = [t for t in victims if t.key in keys]
@@ -612,7 +615,7 @@ class Session:
                 return victims
         return victims or []
 
-    def _plugin_victims(self, name: str, kind: str, preemptor: Task, candidates: list):
+    def _plugin_victims(self, name: str, kind: str, preemptor: Task, candidates: list) -> list | None:
         if name == "priority" and kind == "preempt":
             pj = self.jobs[preemptor.job]
             out = []
@@ -736,7 +739,9 @@ class Session:
             # memory, equal weights, each floored to an integer) and BalancedAllocation over cpu,
             # memory and nvidia.com/gpu as nodeorder configures it: a resource the node lacks
             # still counts, as a fraction of 0 (the recording agrees, not the upstream docs).
-            args = self.config.plugin("nodeorder").arguments or {}
+            plugin = self.config.plugin("nodeorder")
+            assert plugin is not None  # self.names are the config's plugins
+            args = plugin.arguments or {}
             least_w = _number(args.get("leastrequested.weight"), 1)
             most_w = _number(args.get("mostrequested.weight"), 0)
             req = {k: ns.used.get(k, 0.0) + _nonzero(t.req).get(k, 0.0) for k in ("cpu", "memory")}
@@ -758,7 +763,9 @@ class Session:
             std = math.sqrt(sum((f - mean) ** 2 for f in fractions) / len(fractions))
             total += bal_w * int((1 - std) * 100)
         if "binpack" in self.names:
-            args = self.config.plugin("binpack").arguments or {}
+            plugin = self.config.plugin("binpack")
+            assert plugin is not None  # self.names are the config's plugins
+            args = plugin.arguments or {}
             weight = _number(args.get("binpack.weight"), 1)
             weights = {"cpu": _number(args.get("binpack.cpu"), 1), "memory": _number(args.get("binpack.memory"), 1)}
             score, wsum = 0.0, 0.0
