@@ -35,7 +35,7 @@ class Queue:
     __slots__ = ("name", "path", "parent", "offset", "fenced", "fair", "heap", "pending", "allocated",
                  "counts", "maxheap", "max", "reported")
 
-    def __init__(self, name: str, parent: "Queue | None", props: dict):
+    def __init__(self, name: str, parent: Queue | None, props: dict):
         self.name, self.parent = name, parent
         self.path = name if parent is None else f"{parent.path}.{name}"
         self.offset = int(props.get("priority.offset", 0))

@@ -79,7 +79,17 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from generate import CLUSTER_SHAPES, FENCED_SHAPES, GANG_SHAPES, GENERATION, KUBE_SHAPES, KUEUE_SHAPES, PREEMPT_SHAPES, SHAPES, VOLCANO_SHAPES  # noqa: E402
+from generate import (  # noqa: E402
+    CLUSTER_SHAPES,
+    FENCED_SHAPES,
+    GANG_SHAPES,
+    GENERATION,
+    KUBE_SHAPES,
+    KUEUE_SHAPES,
+    PREEMPT_SHAPES,
+    SHAPES,
+    VOLCANO_SHAPES,
+)
 
 ENV = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(HERE), "cli")}
 PY = sys.executable
@@ -261,7 +271,7 @@ def main() -> None:
     fenced = a.fenced_asks or max(1, asks // 5)
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {queues} queues, {asks} asks "
           f"({fenced} in the fenced shapes)", flush=True)
-    want = lambda job: job.startswith(a.only) or a.only.startswith(job)  # noqa: E731
+    want = lambda job: job.startswith(a.only) or a.only.startswith(job)
     prio = [PY, "-m", "prio"]
     for shape in SHAPES:
         job = f"simulate-{shape}"
@@ -280,8 +290,8 @@ def main() -> None:
         if want(job):
             q, s = inputs(a.dir, shape, queues, asks)
             cq, cs = inputs(a.dir, "capacity", queues, asks)
-            base, plain, got = alternated([lambda: once([PY, "-c", FLOOR, s]), lambda: once(prio + ["simulate", cq, cs, "-o", "json"]),
-                                           lambda: once(prio + ["simulate", q, s, "-o", "json"])], a.repeat)
+            base, plain, got = alternated([lambda s=s: once([PY, "-c", FLOOR, s]), lambda cq=cq, cs=cs: once(prio + ["simulate", cq, cs, "-o", "json"]),
+                                           lambda q=q, s=s: once(prio + ["simulate", q, s, "-o", "json"])], a.repeat)
             row(job, got, plain, "no nodes or limits", "<= 3x, < 1 GiB")
             row("", got, base, "load+sort+write", "(for reference)")
     if want("simulate-kube-predicates"):

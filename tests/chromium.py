@@ -226,7 +226,7 @@ class Page:
     def __exit__(self, *exc):
         try:
             self.call("Browser.close", session=False)
-        except Exception:  # noqa: BLE001 - closing anyway
+        except Exception:
             pass
         try:
             self.proc.wait(timeout=20)

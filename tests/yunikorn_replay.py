@@ -72,7 +72,7 @@ class Replay:
                 except OSError:  # the client stopped reading (a refusal at its cap): as it may
                     pass
 
-            def do_GET(self):  # noqa: N802
+            def do_GET(self):
                 replay.requests.append(("GET", self.path, dict(self.headers)))
                 fault = replay.faults.get(self.path) or replay.faults.get("*")
                 if self.path in replay.drop:

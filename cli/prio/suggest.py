@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 
-
 def close(name: str, candidates, limit: int = 3) -> list[str]:
     """The candidates `name` most likely meant, best first: those it is a dotted (or /) suffix of
     (`tenant-a` for root.tenants.tenant-a, `app-1-1` for app-1/app-1-1), those ending in it,

@@ -11,15 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import ROOT
 from prio.armada import analysis, scheduling
-from prio.cli.armada import is_scenario, run_explain, run_simulate
 from prio.armada.model import Job, Options, Settings
-from prio.armada.priority import (decay_factor, effective_priority, resources_as_usage, scarcity_from_capacity,
-                                  update_priority)
-from prio.loaders.armada import build
+from prio.armada.priority import decay_factor, effective_priority, resources_as_usage, scarcity_from_capacity, update_priority
+from prio.cli.armada import is_scenario, run_explain, run_simulate
 from prio.errors import InputError
 from prio.io.yamlnodes import load
-from conftest import ROOT
+from prio.loaders.armada import build
 
 ROOT = Path(ROOT)
 SAMPLE = ROOT / "samples" / "armada-scenario.yaml"

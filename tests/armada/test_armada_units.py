@@ -5,8 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from prio.armada.units import (UnitError, format_amount, format_duration, format_number, parse_duration,
-                               parse_quantity, parse_timestamp)
+from prio.armada.units import UnitError, format_amount, format_duration, format_number, parse_duration, parse_quantity, parse_timestamp
 
 
 @pytest.mark.parametrize("text, value", [

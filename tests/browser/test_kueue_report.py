@@ -9,10 +9,10 @@ import json
 import os
 
 import pytest
+from test_report_pages import load, rows, write
 
 from chromium import Page
 from conftest import ROOT, SHARED, run_cli
-from test_report_pages import load, rows, write
 
 KUEUE = os.path.join(SHARED, "testdata", "kueue")
 SAMPLE = os.path.join(ROOT, "samples", "kueue.yaml")

@@ -4,7 +4,6 @@ error. Skipped outside CI without a browser (the message says how to get one); C
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 

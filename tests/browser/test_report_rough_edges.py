@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from test_report_pages import load, write
 
 from builders import UNDER_ROOT
 from chromium import Page
 from conftest import run_cli, sample
-from test_report_pages import load, write
 
 QUEUES = UNDER_ROOT + "          - name: prod\n            resources:\n              guaranteed: {vcore: 2}\n          - name: batch\n"
 # newest-mid (P5) is YuniKorn's first victim although old-low (P0) is a candidate: its victim

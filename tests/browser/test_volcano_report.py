@@ -10,9 +10,9 @@ import json
 import os
 
 import pytest
+from test_report_pages import cells, load, write
 
 from conftest import SHARED, run_cli
-from test_report_pages import cells, load, write
 
 DATA = os.path.join(SHARED, "testdata", "volcano")
 

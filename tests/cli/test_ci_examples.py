@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from conftest import ROOT
 
 REPO = Path(ROOT)

@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from conftest import ROOT, run_cli, run_prio, sample, shared
 from builders import UNDER_ROOT
+from conftest import ROOT, run_cli, run_prio, sample, shared
 
 GOLDEN = os.path.join(ROOT, "tests", "golden")
 UPDATE = os.environ.get("PRIO_UPDATE_GOLDEN") == "1"

@@ -2,6 +2,7 @@
 import json
 
 import pytest
+
 from conftest import run_cli, run_prio, sample, shared
 
 

@@ -10,11 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from builders import UNDER_ROOT, walkthrough_queues_lowered
 from conftest import run_cli, sample
-
 from prio.yunikorn import diff as core
 from prio.yunikorn import reasons
-from builders import UNDER_ROOT, walkthrough_queues_lowered
 
 ASKS = sample("walkthrough-asks.yaml")
 QUEUES = sample("walkthrough-queues.yaml")
@@ -504,13 +503,13 @@ def test_one_side_with_work_is_never_compared_with_one_without():
     from prio.errors import InputError
     from prio.loaders.inputs import Inputs
 
-    class O:  # options with an INPUT given: nothing to lend
+    class Opts:  # options with an INPUT given: nothing to lend
         inputs = ("work.yaml",)
 
     with_work, without = Inputs(), Inputs()
     with_work.rest_queues = [object()]
     with pytest.raises(InputError, match="carries pending work and new.yaml none"):
-        _same_work(O, "old.yaml", "new.yaml", with_work, without)
+        _same_work(Opts, "old.yaml", "new.yaml", with_work, without)
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")

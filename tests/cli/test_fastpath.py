@@ -499,7 +499,7 @@ def test_reasons_compile_a_pattern_when_first_used_and_know_no_other():
     assert fresh.fit.match("does not fit the cluster capacity: needs vcore 1, 0 of 16 left")
     assert "fit" in vars(fresh) and len(vars(fresh)) == 1  # compiled once, then an attribute
     with pytest.raises(AttributeError):
-        fresh.nope
+        _ = fresh.nope
 
 
 _PREDICATES, _CONFIGMAP, _SHIM = "prio.kube.predicates", "prio.kube.configmap", "prio.kube.shim"

@@ -3,8 +3,9 @@
 is not given; a --yunikorn-version they contradict is noted. Through the stand-in kubectl of
 tests/cli/test_kube.py."""
 import pytest
-from conftest import run_cli
 from test_kube import kube  # noqa: F401 - the fixture
+
+from conftest import run_cli
 
 
 @pytest.mark.parametrize("image,flag,said", [

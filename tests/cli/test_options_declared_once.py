@@ -6,10 +6,9 @@ list of positional parameters."""
 from __future__ import annotations
 
 import dataclasses
+import enum
 import inspect
 import typing
-
-import enum
 
 import pytest
 import typer.main

@@ -6,6 +6,7 @@ import os
 from builders import walkthrough_queues_lowered
 from conftest import run_cli, run_prio, sample
 
+
 def test_text_is_plain_for_the_analysis_commands(tmp_path):
     for cmd in ("explain", "simulate", "preempt"):
         text = run_cli(cmd, "-o", "text")

@@ -7,7 +7,6 @@ import pytest
 
 from conftest import run_cli, sample
 
-
 COMMANDS = [("validate", sample("walkthrough-queues.yaml")), ("rule",), ("simulate",), ("explain",),
             ("preempt",), ("snapshot", sample("walkthrough-queues.yaml"), "--output-file", "-")]
 

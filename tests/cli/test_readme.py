@@ -12,7 +12,6 @@ from builders import walkthrough_queues_lowered
 from conftest import ROOT, prio_env, run_cli
 
 
-
 def _samples():
     r = run_cli("explain", "--sample", "nosuch")
     assert r.exit_code == 2

@@ -6,11 +6,12 @@ REST shape or --kube's images show), which analysing the snapshot later uses unl
 import json
 
 import pytest
+from test_kube import kube  # noqa: F401 - the fixture
+
 from builders import FAIR_QUEUES as QUEUES
 from builders import FAIR_SNAPSHOT as WORK
 from builders import UNDER_ROOT
 from conftest import run_cli, sample, shared
-from test_kube import kube  # noqa: F401 - the fixture
 from yunikorn_replay import Replay
 
 # A queue name 1.5 refuses: every command notes it when judged for 1.5.

@@ -8,8 +8,8 @@ import re
 import pytest
 import yaml
 
-from replayed import replayed
 from conftest import SHARED, run_cli
+from replayed import replayed
 
 SCENARIOS = sorted(glob.glob(os.path.join(SHARED, "testdata", "yunikorn-conformance*", "scheduling", "*.queues.yaml")))
 FAMILIES = {}
@@ -304,7 +304,7 @@ def test_names_sort_as_the_originals_around_the_names_kept():
     assert n.user("a.b") == n.user("a_dot_b")  # the same queue name: the same new name
     assert n.user("Zed") != n.user("zed") and n.user("Zed").lower() == n.user("zed").lower()  # one queue, two users
     assert n.user("Zed") < n.user("zed")
-    from prio.yunikorn.placement import GROUP_NAME, USER_NAME, QUEUE_NAME
+    from prio.yunikorn.placement import GROUP_NAME, QUEUE_NAME, USER_NAME
 
     assert all(USER_NAME.fullmatch(x) and GROUP_NAME.fullmatch(x) and QUEUE_NAME.fullmatch(x) for x in news)
 

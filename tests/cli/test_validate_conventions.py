@@ -13,8 +13,8 @@ import sys
 
 import pytest
 
-from conftest import ROOT, run_cli, run_prio, sample
 from builders import QUEUE_A
+from conftest import ROOT, run_cli, run_prio, sample
 
 QUEUES = QUEUE_A
 WARN = QUEUES + "            properties: {priority.policy: fenced}\n"

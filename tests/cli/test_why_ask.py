@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from conftest import run_cli
 from builders import UNDER_ROOT
+from conftest import run_cli
 
 
 @pytest.fixture()

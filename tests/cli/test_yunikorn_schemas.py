@@ -10,9 +10,9 @@ import json
 import os
 
 import pytest
-from builders import walkthrough_queues_lowered
-from conftest import ROOT, SHARED, SCHEMA_COMMANDS, check_yunikorn_json, run_cli, sample, yunikorn_validator
 
+from builders import walkthrough_queues_lowered
+from conftest import ROOT, SCHEMA_COMMANDS, SHARED, check_yunikorn_json, run_cli, sample, yunikorn_validator
 from prio import __version__
 
 LIVE = os.path.join(SHARED, "testdata", "yunikorn-rest-live")

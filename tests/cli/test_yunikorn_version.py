@@ -5,6 +5,7 @@ per-release verdicts themselves are tests/lint/test_yunikorn_versions.py's."""
 import json
 
 import pytest
+
 from conftest import run_cli
 
 # A quota-preemption delay under 1.8.0's key, and a queue name 1.5 refuses.

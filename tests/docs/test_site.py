@@ -6,8 +6,8 @@ The build needs the `docs` extra (mkdocs). Without it the test is skipped outsid
 in CI (CI=true): .ci/run installs the extra, and the site is part of what CI proves."""
 from __future__ import annotations
 
-import importlib.util
 import html
+import importlib.util
 import os
 import re
 import shutil

@@ -212,7 +212,7 @@ def tls_server(tmp_path_factory):
         def log_message(self, *a):
             pass
 
-        def do_GET(self):  # noqa: N802
+        def do_GET(self):
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", "2")

@@ -29,7 +29,7 @@ def test_the_depth_check_refuses_exactly_what_its_full_count_refuses():
     assert not refused("[" * 10 + "]" * 10) and refused("[" * 11 + "]" * 11)
     assert not refused("a: [1], b: {c: 2}\n" * 50)  # many brackets, one level deep
     assert not refused("# [[[[[[[[[[[[\n'[[[[[[[[[[[[': 1\n")  # in a comment and in quotes: not nesting
-    block = lambda n: "".join("  " * i + f"k{i}:\n" for i in range(n))  # noqa: E731
+    block = lambda n: "".join("  " * i + f"k{i}:\n" for i in range(n))
     assert not refused(block(10)) and refused(block(11))
     assert not refused("a: |\n" + " " * 40 + "text\n")  # deep indentation, one level
     assert not refused("- " * 9 + "x\n") and refused("- " * 11 + "x\n")

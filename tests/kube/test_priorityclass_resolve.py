@@ -1,17 +1,19 @@
 """PriorityClass resolution exactly as the Priority admission plugin does it."""
 from __future__ import annotations
 
-import os
-import sys
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-
-from prio.kube.priorityclass import (  # noqa: E402
-    BUILTIN, ResolveError, catalogue, global_default, resolve, resolve_class)
-from prio.kube.priorityclass import PriorityClass  # noqa: E402
+from prio.kube.priorityclass import (
+    BUILTIN,
+    PriorityClass,
+    ResolveError,
+    catalogue,
+    global_default,
+    resolve,
+    resolve_class,
+)
 
 TIERS = [PriorityClass("tier1", 4000), PriorityClass("tier2", 2000), PriorityClass("tier3", 1000),
          PriorityClass("batch-low", -100, preemption_policy="Never")]

@@ -9,6 +9,7 @@ import json
 import os
 
 import pytest
+
 from conftest import SHARED, run_cli
 
 DATA = os.path.join(SHARED, "testdata", "kueue")

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import json
 
-from conftest import run_cli
 from test_kueue_inputs import FLAVOR, cluster_queue, setup, workload
+
+from conftest import run_cli
 
 GATED = ("apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {namespace: a, name: gated, "
          "creationTimestamp: \"2026-01-01T00:00:09Z\", annotations: {kueue.x-k8s.io/admission-gated-by: example.com/gate}}\n"

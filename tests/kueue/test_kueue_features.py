@@ -7,9 +7,9 @@ import json
 import os
 
 import pytest
-from conftest import ROOT, run_cli, shared
 from test_kueue_inputs import FLAVOR, cluster_queue, local_queue, setup, workload
 
+from conftest import ROOT, run_cli, shared
 from prio.kueue import features
 
 DOC = os.path.join(ROOT, "docs", "kueue.md")

@@ -10,9 +10,9 @@ import os
 
 import pytest
 
+from builders import kueue_sample_split
 from conftest import ROOT, SHARED, run_cli
 from htmlpage import data_and_context
-from builders import kueue_sample_split
 
 SETUP, NO_RECLAIM, WORK = kueue_sample_split()
 DATA = os.path.join(SHARED, "testdata", "kueue")

@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import run_cli
 from test_kueue_schemas import conforms
+
+from conftest import run_cli
 
 BLOCK, RACK, HOST = "cloud.provider.com/topology-block", "cloud.provider.com/topology-rack", "kubernetes.io/hostname"
 API = "apiVersion: kueue.x-k8s.io/v1beta2\n"

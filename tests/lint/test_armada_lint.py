@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
+from conftest import ROOT
+from prio.io.yamlnodes import load
+from prio.lint.registry import CHECKS, RULES
 from prio.lint.rules.armada import lint_queue_document
 from prio.loaders.armada_queues import is_queue_manifest
-from prio.lint.registry import CHECKS, RULES
-from prio.io.yamlnodes import load
-from conftest import ROOT
 
 ROOT = Path(ROOT)
 

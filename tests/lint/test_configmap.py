@@ -3,8 +3,8 @@ import base64
 import gzip
 import json
 
-from conftest import lint, run_cli, sample, shared
 from builders import UNDER_ROOT
+from conftest import lint, run_cli, sample, shared
 
 INNER = UNDER_ROOT + "          - name: a\n            properties:\n              priority.offset: abc\n"
 

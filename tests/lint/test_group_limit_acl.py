@@ -6,7 +6,6 @@ everyone or names a user, or where no ACL is set."""
 import pytest
 
 from conftest import lint
-
 from prio.yunikorn import acl
 
 

@@ -10,10 +10,9 @@ import json
 import textwrap
 
 import pytest
-
 from configs import line_of
-from conftest import run_cli
 
+from conftest import run_cli
 from prio.yunikorn import reach
 from prio.yunikorn.config import PlacementRule
 

@@ -5,6 +5,7 @@ is, and explain and simulate take it as the config. It was "unknown key 'yunikor
 import json
 
 import pytest
+
 from conftest import run_cli, sample
 
 

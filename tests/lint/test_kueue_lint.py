@@ -7,9 +7,9 @@ import json
 import os
 
 import pytest
+from configs import KUEUE, kueue, line_of
 
 from builders import paths_of as _leaves
-from configs import KUEUE, kueue, line_of
 from conftest import ROOT, run_cli
 
 

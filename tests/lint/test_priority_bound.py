@@ -3,10 +3,10 @@ of the user range (lint/rules/priority.py `_within_user_range`): the findings mu
 the walks give, on trees with offsets of every size."""
 from unittest import mock
 
+from configs import tree
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from configs import tree
 from conftest import lint
 from prio.lint.rules import priority
 

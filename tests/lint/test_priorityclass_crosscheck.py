@@ -3,23 +3,21 @@ PRIO310/PRIO311 warnings, on the tenants/system walkthrough config and small con
 from __future__ import annotations
 
 import os
-import sys
 import textwrap
 
-
-from prio.loaders import queues as config  # noqa: E402
-from prio.io import documents
-from prio.yunikorn import tree
-from prio.io import yamlnodes
-from prio.yunikorn.engine import MIN  # noqa: E402
-from prio.lint import runner  # noqa: E402
-from prio.lint.rules import crosscheck  # noqa: E402
-from prio.yunikorn import classranges  # noqa: E402
-from prio.lint.rules import priorityclass as lint
-from prio.loaders import priorityclasses
-from prio.lint.registry import RULES  # noqa: E402
-from prio.kube.priorityclass import PriorityClass  # noqa: E402
 from conftest import ROOT, TESTS
+from prio.io import documents, yamlnodes
+from prio.kube.priorityclass import PriorityClass
+from prio.lint import runner
+from prio.lint.registry import RULES
+from prio.lint.rules import crosscheck
+from prio.loaders import priorityclasses
+from prio.loaders import queues as config
+from prio.yunikorn import (
+    classranges,
+    tree,
+)
+from prio.yunikorn.engine import MIN
 
 HERE = TESTS
 SAMPLES = os.path.join(ROOT, "samples")

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import textwrap
 
 import pytest
 
-
 from conftest import ROOT, TESTS
-from prio.lint import runner as checker  # noqa: E402
 from prio.io import documents
-from prio.lint.rules import priorityclass as lint  # noqa: E402
-from prio.loaders import priorityclasses  # noqa: E402
-from prio.lint.rules import load_all  # noqa: E402
-from prio.lint.registry import RULES  # noqa: E402
+from prio.lint import runner as checker
+from prio.lint.registry import RULES
+from prio.lint.rules import load_all
+from prio.lint.rules import priorityclass as lint
+from prio.loaders import priorityclasses
 
 HERE = TESTS
 FIX = os.path.join(HERE, "fixtures", "priorityclass")

@@ -16,28 +16,44 @@ import copy
 import json
 import re
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Union
 
 import pytest
+from configs import (
+    DISABLED_WITH_POLICY,
+    FENCE_OUT_OF_REACH,
+    KUEUE,
+    LEAF_GUARANTEE_ON_PARENT,
+    LEAF_NO_GUARANTEE,
+    QUOTA_BOTH,
+    QUOTA_DELAY_NO_SWITCH,
+    QUOTA_MAX_UNDER_PARENT_GUARANTEE,
+    QUOTA_PARENT_DELAY,
+    QUOTA_PARENT_DELAY_NO_MAX,
+    VOLCANO,
+    cfg,
+    kueue,
+    line_of,
+    placement,
+    tree,
+    volcano,
+)
 
-from configs import (DISABLED_WITH_POLICY, FENCE_OUT_OF_REACH, LEAF_GUARANTEE_ON_PARENT, LEAF_NO_GUARANTEE, QUOTA_BOTH, QUOTA_DELAY_NO_SWITCH,
-                     QUOTA_MAX_UNDER_PARENT_GUARANTEE, QUOTA_PARENT_DELAY, QUOTA_PARENT_DELAY_NO_MAX, KUEUE, VOLCANO, cfg, kueue, line_of, placement, tree,
-                     volcano)
 from conftest import run_cli
 
-Files = Union[str, dict]  # one file's text (named input.yaml), or {file name: text}
+Files = str | dict  # one file's text (named input.yaml), or {file name: text}
 
 
 @dataclass(frozen=True)
 class Case:
     bad: Files  # trips the rule ...
-    line: Optional[int]  # ... at this line (None: the rule has no line to point at)
+    line: int | None  # ... at this line (None: the rule has no line to point at)
     good: Files  # ... and this, the fixed input, does not
-    file: Optional[str] = None  # the file the finding is in (default: the first one)
+    file: str | None = None  # the file the finding is in (default: the first one)
     classes: tuple = ()  # files given with --priority-classes rather than as paths
-    severity: Optional[str] = None  # the finding's severity, when not the rule's own
-    setup: Optional[Callable] = field(default=None, compare=False)  # setup(monkeypatch), before validate runs
+    severity: str | None = None  # the finding's severity, when not the rule's own
+    setup: Callable | None = field(default=None, compare=False)  # setup(monkeypatch), before validate runs
     args: tuple = ()  # more options of validate (--yunikorn-version ...)
 
 
@@ -653,7 +669,7 @@ def _ids():
 
 @pytest.mark.parametrize("rule", _ids())
 def test_rule_is_documented(rule):
-    from prio.lint.registry import TARGETS, RULES
+    from prio.lint.registry import RULES, TARGETS
     from prio.lint.rules import all_rules
 
     r = all_rules()[rule]

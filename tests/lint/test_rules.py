@@ -2,10 +2,9 @@
 column) and one that does not. The first case of every rule is in test_rule_catalogue.py, which
 runs it through `prio validate`; this file keeps the further shapes only."""
 import pytest
-
 from configs import placement, tree
-from conftest import lint
 
+from conftest import lint
 
 # (rule, failing config, line of the finding, passing config)
 CASES = [

@@ -9,9 +9,13 @@ import time
 import warnings
 
 import pytest
-
-from test_suppress import QUEUES, findings, invoke, write  # noqa: F401 - _isolated is autouse there
-from test_suppress import _isolated  # noqa: F401
+from test_suppress import (  # noqa: F401 - _isolated is autouse there
+    QUEUES,
+    _isolated,
+    findings,
+    invoke,
+    write,
+)
 
 from prio.lint.settings import SettingsError, glob, parse
 

@@ -190,7 +190,7 @@ def test_unused_suppression_is_a_finding(tmp_path):
     r = invoke("q.yaml", "-o", "json")
     doc = json.loads(r.stdout)
     unused = [f for f in doc["findings"] if f["rule"] == "PRIO901"]
-    col = lambda n: text.split("\n")[n - 1].index("#") + 1  # noqa: E731
+    col = lambda n: text.split("\n")[n - 1].index("#") + 1
     assert [(f["line"], f["column"], f["severity"], f["name"]) for f in unused] == [
         (4, col(4), "warning", "unused-suppression"), (8, col(8), "warning", "unused-suppression"),
         (9, col(9), "warning", "unused-suppression")]

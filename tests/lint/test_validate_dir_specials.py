@@ -10,9 +10,9 @@ import subprocess
 import sys
 
 import pytest
+from test_suppress import QUEUES
 
 from conftest import prio_env
-from test_suppress import QUEUES
 
 OUTSIDE = QUEUES.replace("team.a", "secret-line-from-outside.x")
 

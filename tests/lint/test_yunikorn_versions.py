@@ -13,6 +13,7 @@ import os
 import re
 
 import pytest
+
 from conftest import SHARED, run_cli, shared
 
 CORPUS = os.path.join(SHARED, "testdata", "yunikorn-versions")

@@ -4,21 +4,21 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import textwrap
 
 import pytest
 
-
 from conftest import ROOT, TESTS, run_cli
-from prio.loaders import inputs  # noqa: E402
-from prio.yunikorn import tree
+from prio.errors import InputError
 from prio.io import yamlnodes
-from prio.yunikorn.engine import Engine  # noqa: E402
-from prio.errors import InputError  # noqa: E402
-from prio.kube import quantity as kq  # noqa: E402
-from prio.loaders import kubectl  # noqa: E402
-from prio.kube.priorityclass import PriorityClass  # noqa: E402
+from prio.kube import quantity as kq
+from prio.kube.priorityclass import PriorityClass
+from prio.loaders import (
+    inputs,
+    kubectl,
+)
+from prio.yunikorn import tree
+from prio.yunikorn.engine import Engine
 
 HERE = TESTS
 FIX = os.path.join(HERE, "fixtures", "kubectl")

@@ -9,9 +9,9 @@ import json
 import pytest
 
 from conftest import run_cli
-from prio.kube import shim
 from prio.errors import InputError
 from prio.io import documents, yamlnodes
+from prio.kube import shim
 from prio.loaders import inputs, kubectl
 
 

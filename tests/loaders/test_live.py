@@ -93,7 +93,7 @@ def test_live_equals_the_native_files(name, partition):
     assert live_explain == file_explain
     # The unscheduled list follows the input's application order, which differs (the live
     # loader sorts YuniKorn's map order by submit time); its content must not.
-    key = lambda u: (u["application"], u["ask"])  # noqa: E731
+    key = lambda u: (u["application"], u["ask"])
     assert sorted(live_sim.pop("unscheduled"), key=key) == sorted(file_sim.pop("unscheduled"), key=key)
     # A live server serves its nodes, so its steps name the node each ask goes to; the native
     # files give the same cluster as a `capacity` (one node) where they can.
@@ -407,7 +407,7 @@ def test_redirects_are_not_followed():
         def log_message(self, *a):
             pass
 
-        def do_GET(self):  # noqa: N802
+        def do_GET(self):
             self.send_response(302)
             self.send_header("Location", "http://127.0.0.1:9/elsewhere")
             self.send_header("Content-Length", "0")
@@ -451,7 +451,7 @@ def test_anonymize_is_consistent_and_deterministic(tmp_path):
     assert re.search(r"user: n\d+\n", text) and "app-1" in text
     back, _ = ok_json("simulate", str(a), "-o", "json")
     # The same schedule, under the new names (queues renamed too, one name for one name).
-    shape = lambda out: [(s["step"], s["queue"].count("."), s["priority"]) for s in out["steps"]]  # noqa: E731
+    shape = lambda out: [(s["step"], s["queue"].count("."), s["priority"]) for s in out["steps"]]
     assert shape(back) == shape(live)
     assert len({(s["queue"], t["queue"]) for s, t in zip(back["steps"], live["steps"])}) == len({s["queue"] for s in live["steps"]})
     assert len(back["unscheduled"]) == len(live["unscheduled"])

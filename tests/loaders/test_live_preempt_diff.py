@@ -6,9 +6,9 @@ import os
 
 import pytest
 import yaml
+from test_live import QUEUES, cases, native_args, ok_json, rejected_ids, scenario
 
 from conftest import run_cli
-from test_live import QUEUES, cases, native_args, ok_json, rejected_ids, scenario
 from yunikorn_replay import Replay
 
 ACTIVE = "/ws/v1/partition/default/applications/active"
@@ -210,7 +210,7 @@ def test_anonymize_renames_allocations_consistently(tmp_path):
     assert all(i.startswith(a["id"] + "-") for a in doc["applications"] for i in [t["id"] for t in a.get("allocations", [])])
     back, _ = ok_json("preempt", str(out), "-o", "json")
     # The same analysis under the new names: the renaming, read off the two files' order.
-    shape = lambda res: sorted((a["outcome"], a["node"], len(a["victims"]), len(a["eligibleVictims"]), a["reason"],  # noqa: E731
+    shape = lambda res: sorted((a["outcome"], a["node"], len(a["victims"]), len(a["eligibleVictims"]), a["reason"],
                                 a["fenceRoot"] and a["fenceRoot"].count(".")) for a in res["asks"].values())
     assert shape(back) == shape(live)
 

@@ -3,6 +3,7 @@
 --yunikorn-version is not given, and a --yunikorn-version the server's shape contradicts is noted."""
 
 import pytest
+
 from conftest import run_cli, shared
 from yunikorn_replay import Replay
 

@@ -1,6 +1,6 @@
 """The native snapshot's application `groups` (conformance-2's addition, now in the contract)."""
-from conftest import run_cli
 from builders import UNDER_ROOT
+from conftest import run_cli
 
 
 def test_groups_are_read_and_a_bad_list_is_one_line(tmp_path):

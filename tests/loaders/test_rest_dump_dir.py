@@ -7,6 +7,7 @@ import os
 import shutil
 
 import pytest
+
 from conftest import SHARED, run_cli, shared
 from yunikorn_replay import Replay
 
@@ -32,7 +33,7 @@ def test_every_level_of_the_url_tree_is_the_dump():
     d = partition_dir("walkthrough")
     want = json.loads(run_cli("explain", d, "-o", "json").stdout)
     assert len(want["asks"]) == 11  # it said "No pending asks", exit 0
-    for up in (1, 2, 3):  # ws/v1/partition, ws/v1, ws
+    for _up in (1, 2, 3):  # ws/v1/partition, ws/v1, ws
         d = os.path.dirname(d)
         r = run_cli("explain", d, "-o", "json")
         assert r.exit_code == 0, r.stderr

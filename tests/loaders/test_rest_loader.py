@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 
 import pytest
 
-
-from conftest import ROOT, TESTS, SHARED as SHARED_ROOT
-from prio.loaders import inputs  # noqa: E402
+from conftest import SHARED as SHARED_ROOT
+from conftest import TESTS
+from prio.errors import InputError
 from prio.io import yamlnodes
-from prio.yunikorn.engine import Engine, MIN  # noqa: E402
-from prio.errors import InputError  # noqa: E402
-from prio.loaders import rest  # noqa: E402
+from prio.loaders import (
+    inputs,
+    rest,
+)
+from prio.yunikorn.engine import MIN, Engine
 
 HERE = TESTS
 FIX = os.path.join(HERE, "fixtures", "rest")

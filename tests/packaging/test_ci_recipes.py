@@ -13,8 +13,8 @@ import sys
 
 import pytest
 import yaml
-from conftest import ROOT
 
+from conftest import ROOT
 from prio import __version__
 
 
@@ -81,7 +81,7 @@ def test_pre_commit_runs_the_recipe_from_the_checkout(tmp_path):
     subprocess.run([*git, "add", "-A", "."], check=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PRIO_", "PYTHONPATH"))}
     env["PRE_COMMIT_HOME"] = str(tmp_path / "cache")
-    run = lambda: subprocess.run([exe, "run", "--all-files"], cwd=repo, env=env, capture_output=True, text=True, timeout=900)  # noqa: E731
+    run = lambda: subprocess.run([exe, "run", "--all-files"], cwd=repo, env=env, capture_output=True, text=True, timeout=900)
     p = run()
     assert p.returncode == 1 and "PRIO131" in p.stdout, p.stdout + p.stderr
     (repo / "queues.yaml").write_text(open(os.path.join(ROOT, "samples", "walkthrough-queues.yaml")).read())

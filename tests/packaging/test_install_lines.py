@@ -11,6 +11,7 @@ import re
 import shlex
 
 import pytest
+
 from conftest import ROOT
 
 INSTALL = re.compile(r"(?:\buv\s+pip|\bpipx|\bpip3?|-m\s+pip)\s+install\b(?P<rest>[^\n`&|;]*)")

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT
+
 from builders import UNDER_ROOT
+from conftest import ROOT
 
 pytestmark = pytest.mark.slow  # builds, installs or runs subprocesses: outside the inner loop
 

@@ -13,8 +13,8 @@ import sys
 
 import pytest
 import yaml
-from conftest import ROOT
 
+from conftest import ROOT
 from prio import __version__
 
 WORKFLOW = os.path.join(ROOT, ".github", "workflows", "release.yml")

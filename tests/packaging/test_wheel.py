@@ -1,7 +1,6 @@
 """prio installed from a built wheel, run as a real process from another directory."""
 import json
 import os
-import site
 import subprocess
 import sys
 import sysconfig

@@ -6,6 +6,7 @@ import json
 import re
 
 import pytest
+
 from conftest import run_cli, sample
 
 CLUSTER = (sample("cluster-queues.yaml"), sample("cluster-asks.yaml"))

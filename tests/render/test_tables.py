@@ -1,6 +1,7 @@
 """Tables in every format: queue paths fold at dots (render/paths.py), numbers are right-aligned
 (render/align.py), plain output has no dash rules."""
 import pytest
+
 from builders import walkthrough_queues_lowered
 from conftest import run_cli, sample
 

@@ -8,8 +8,8 @@ import json
 import re
 
 import pytest
-from conftest import run_cli, sample
 
+from conftest import run_cli, sample
 from prio.render.printable import printable
 
 # Clear the screen, retitle the window (OSC ... BEL), conceal text, C1 CSI, a bidi override.

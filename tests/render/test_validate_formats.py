@@ -105,7 +105,7 @@ def test_golden(fmt):
 
 
 def test_every_format_has_a_renderer_and_a_golden():
-    from prio.cli.validate import OutputFormat, RENDERERS
+    from prio.cli.validate import RENDERERS, OutputFormat
 
     assert {m.value for m in OutputFormat} == set(RENDERERS) | {"auto"}
     assert set(RENDERERS) == set(GOLDEN_FILES)
@@ -230,7 +230,7 @@ def test_fingerprints_survive_line_moves(tmp_path, monkeypatch):
     after_sarif = json.loads(invoke("queues.yaml", "-o", "sarif", "--no-config").stdout)
     assert [i["location"]["lines"]["begin"] + 3 for i in before_gl] == [i["location"]["lines"]["begin"] for i in after_gl]
     assert [i["fingerprint"] for i in before_gl] == [i["fingerprint"] for i in after_gl]
-    fp = lambda d: [r["partialFingerprints"]["prioFinding/v1"] for r in d["runs"][0]["results"]]  # noqa: E731
+    fp = lambda d: [r["partialFingerprints"]["prioFinding/v1"] for r in d["runs"][0]["results"]]
     assert fp(before_sarif) == fp(after_sarif)
     assert len(set(i["fingerprint"] for i in before_gl)) == len(before_gl)
 

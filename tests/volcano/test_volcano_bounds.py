@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from conftest import run_cli
 
 BIG = "9" * 5000

@@ -16,6 +16,7 @@ import os
 
 import pytest
 from volcano_checker import agrees, messages_differ
+
 from conftest import SHARED, run_cli
 
 DATA = os.path.join(SHARED, "testdata", "volcano")

@@ -7,6 +7,7 @@ import json
 import os
 
 import pytest
+
 from conftest import ROOT, run_cli
 
 SAMPLE = os.path.join(ROOT, "samples", "volcano.yaml")

@@ -8,10 +8,11 @@ import os
 import sys
 
 import pytest
+
 from conftest import SHARED, run_cli
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lint"))
-from configs import VOLCANO  # noqa: E402
+from configs import VOLCANO
 
 DATA = os.path.join(SHARED, "testdata", "volcano")
 

@@ -15,8 +15,8 @@ import os
 
 import pytest
 
-from replayed import replayed
 from conftest import SHARED, run_cli, shared
+from replayed import replayed
 
 CORPUS = os.path.join(SHARED, "testdata", "yunikorn-conformance")
 SCHED = os.path.join(CORPUS, "scheduling")

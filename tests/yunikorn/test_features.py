@@ -2,7 +2,8 @@
 import pytest
 
 from builders import build_engine
-from prio.yunikorn import engine, features as F, reference, simplerun
+from prio.yunikorn import engine, reference, simplerun
+from prio.yunikorn import features as F
 
 BASE = """partitions:
   - name: default

@@ -172,10 +172,10 @@ def test_bad_horizon_is_one_line(tmp_path):
 def test_gang_inputs_go_to_the_reference_engine():
     """Gangs are the reference engine's alone: auto (and fast asked for) route them there, and the
     steps are the same either way."""
-    from builders import build_engine
-
-    from prio.yunikorn import features as F
     import yaml
+
+    from builders import build_engine
+    from prio.yunikorn import features as F
 
     snap = yaml.safe_load(SNAPSHOT)
     e = build_engine(QUEUES, snap)

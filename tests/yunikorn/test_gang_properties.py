@@ -15,10 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from builders import build_engine, run_state, step_rows
-from strategies import gangs
-
 from prio.yunikorn import features as F
 from prio.yunikorn import gangs as G
+from strategies import gangs
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 

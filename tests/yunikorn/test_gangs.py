@@ -13,8 +13,8 @@ import os
 
 import pytest
 
-from replayed import replayed
 from conftest import SHARED, run_cli, shared
+from replayed import replayed
 
 SCHED = os.path.join(SHARED, "testdata", "yunikorn-gangs", "scheduling")
 ENGINES = ("auto", "reference")

@@ -213,5 +213,5 @@ def test_a_merges_prefix_is_symmerges_without_the_rest(inp, data):
 
     _sym_merge(lambda i, j: less(merged, i, j), swap, 0, m, len(keys))
     k = data.draw(st.integers(0, len(keys) + 2))
-    pair_less = lambda x, y: less([x, y], 0, 1)  # noqa: E731
+    pair_less = lambda x, y: less([x, y], 0, 1)
     assert merged_prefix(left, right, k, pair_less) == merged[:k]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from prio.loaders import queues as queues_loader
 from prio.io import yamlnodes
+from prio.loaders import queues as queues_loader
 from prio.yunikorn import acl, placement, tree
 from prio.yunikorn.snapshot import App
 

@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from replayed import replayed
 from conftest import SHARED, run_cli, shared
+from replayed import replayed
 
 CORPUS = os.path.join(SHARED, "testdata", "yunikorn-quota-preemption")
 SCENARIOS = sorted(os.path.basename(p)[: -len(".yunikorn.json")] for p in glob.glob(os.path.join(CORPUS, "*.yunikorn.json")))

@@ -5,10 +5,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from conftest import run_cli, sample
-
-from prio.yunikorn import reasons
 from builders import UNDER_ROOT
+from conftest import run_cli, sample
+from prio.yunikorn import reasons
 
 QUEUES = (UNDER_ROOT +
           "          - {name: a, maxapplications: 1}\n"
@@ -58,7 +57,7 @@ def test_words_are_yunikorns_own_strings():
 def test_pending_covers_rejected_and_not_reached_asks():
     # an engine as the placement step will expose it: rejected applications beside leftovers
     ask = SimpleNamespace(id="r-1", priority=3)
-    eng = SimpleNamespace(leftovers=lambda: [], apps=[],
+    eng = SimpleNamespace(leftovers=list, apps=[],
                           rejected=[SimpleNamespace(application="r", queue="root.nope", reason="failed to place application r")],
                           snapshot=SimpleNamespace(apps=[SimpleNamespace(id="r", asks=[ask])]))
     got = reasons.pending(eng)

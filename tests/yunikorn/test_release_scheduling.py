@@ -5,6 +5,7 @@ orders or preempts differently, and the newest's outputs are those of no option 
 import json
 
 import pytest
+
 from builders import FAIR_QUEUES, FAIR_SNAPSHOT, UNDER_ROOT, build_engine
 from conftest import run_cli
 from prio.yunikorn import engine, features, releases

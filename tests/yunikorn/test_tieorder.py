@@ -66,7 +66,7 @@ def test_a_cached_order_is_reused_only_for_the_same_entries():
     ea, eb, ec = _entry(a), _entry(b), _entry(c)
     heap, cache = [], TieOrders()
     sorts = []
-    sort = lambda g: sorts.append(1) or _insertion_first(g, lambda e: e[4].pending)  # noqa: E731
+    sort = lambda g: sorts.append(1) or _insertion_first(g, lambda e: e[4].pending)
     assert [e[2] for e in cache.order(heap, [ea, eb, ec], sort)] == ["c", "b", "a"]
     assert [e[2] for e in cache.order(heap, [ea, eb], sort)] == ["b", "a"] and len(sorts) == 1
     assert [e[2] for e in cache.order(heap, [ea, eb], sort)] == ["b", "a"] and len(sorts) == 1

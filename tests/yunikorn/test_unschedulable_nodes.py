@@ -8,7 +8,6 @@ import pytest
 
 from builders import UNDER_ROOT, build_engine, run_state, step_rows
 from conftest import run_cli
-
 from prio.yunikorn import features as F
 from prio.yunikorn import reasons
 

@@ -6,10 +6,8 @@ import random
 from dataclasses import dataclass, field
 
 from prio.armada.model import Options, Report, Resources, Scenario, add
-from prio.armada.priority import (PriorityState, current_usage, effective_priority, resources_as_usage,
-                                  scarcity_from_capacity)
-from prio.armada.scheduling import (SchedulingInfo, cap_offer, lease_order, queue_limit, run_round,
-                                    slice_with_limits)
+from prio.armada.priority import PriorityState, current_usage, effective_priority, resources_as_usage, scarcity_from_capacity
+from prio.armada.scheduling import SchedulingInfo, cap_offer, lease_order, queue_limit, run_round, slice_with_limits
 
 
 @dataclass

@@ -10,8 +10,21 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from prio.armada.model import (Job, Queue, Resources, Settings, is_less_than, is_valid, limit_to_zero,
-                               limit_with, merge_with, mul, scale_by_resource, sub, total)
+from prio.armada.model import (
+    Job,
+    Queue,
+    Resources,
+    Settings,
+    is_less_than,
+    is_valid,
+    limit_to_zero,
+    limit_with,
+    merge_with,
+    mul,
+    scale_by_resource,
+    sub,
+    total,
+)
 from prio.armada.priority import resources_as_usage
 from prio.armada.units import format_amount, format_number
 
@@ -63,7 +76,7 @@ class SchedulingInfo:
     scheduling_share: Resources = field(default_factory=dict)
     adjusted_share: Resources = field(default_factory=dict)
 
-    def copy(self) -> "SchedulingInfo":
+    def copy(self) -> SchedulingInfo:
         return SchedulingInfo(None if self.remaining_limit is None else dict(self.remaining_limit),
                               dict(self.scheduling_share), dict(self.adjusted_share))
 

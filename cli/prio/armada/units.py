@@ -15,7 +15,6 @@ from datetime import datetime
 
 from prio.values import go_duration_seconds, is_go_duration
 
-
 # Resources whose unit is bytes: shown with binary suffixes.
 BYTE_RESOURCES = ("memory", "ephemeral-storage", "storage")
 

@@ -55,9 +55,8 @@ def _register() -> None:
         return
     import importlib
 
-    from prio.cli.usage import Command
-
     from prio.cli.options import typer_command
+    from prio.cli.usage import Command
 
     for name in COMMANDS:
         mod = importlib.import_module(f"prio.cli.{name}")

@@ -5,12 +5,12 @@ text; bad input raises prio.errors.InputError (exit code 2, one line)."""
 from __future__ import annotations
 
 from prio.armada import analysis
-from prio.render import armada as render
-from prio.loaders import armada as _scenario
 from prio.armada.model import DECAYS, WEIGHTINGS, Options
 from prio.cli.common import check_choice
 from prio.errors import InputError
 from prio.io.document import Document
+from prio.loaders import armada as _scenario
+from prio.render import armada as render
 
 FORMATS = render.FORMATS
 

@@ -4,13 +4,12 @@ input raises prio.errors.InputError (exit 2, one line)."""
 from __future__ import annotations
 
 from prio.armada.current import fairness
-from prio.render import armada_current as render
 from prio.armada.current import round as round_mod
-from prio.loaders import armada_current as reader
 from prio.armada.model import MODELS
 from prio.cli.common import check_choice
 from prio.errors import InputError
-
+from prio.loaders import armada_current as reader
+from prio.render import armada_current as render
 
 
 def choose(docs: list, option: str | None) -> str:

@@ -79,8 +79,7 @@ def say_written(path) -> None:
 
 
 def load_inputs(paths, sample, classes, keep_documents=False, release=None):
-    from prio.loaders import inputs
-    from prio.loaders import assemble
+    from prio.loaders import assemble, inputs
 
     if sample and paths:
         raise InputError(sample, "give either --sample or input files, not both")

@@ -7,10 +7,8 @@ Kueue setups prio.kueue.diff (workload by workload: admitted, preempted, pending
 files prio.volcano.diff (PodGroup by PodGroup and pod by pod)."""
 from __future__ import annotations
 
-import sys
-
-from prio.cli.guard import say
 from prio.cli import analysis_options as shared
+from prio.cli.guard import say
 from prio.cli.optspec import Arg, Opt
 from prio.render.formats import names
 
@@ -94,8 +92,7 @@ def _diff(o: Options, fmt: str, fail_on: tuple) -> int:
     live = remote_for(o)
     from prio.cli.common import width
     from prio.errors import InputError
-    from prio.io import gitrev
-    from prio.io import source
+    from prio.io import gitrev, source
     from prio.render import diff as diff_out
     from prio.yunikorn import diff as core
 

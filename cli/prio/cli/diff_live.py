@@ -6,7 +6,6 @@ pending work, running allocations and rejected applications."""
 from __future__ import annotations
 
 import os
-import sys
 
 from prio.cli.guard import say
 from prio.errors import InputError

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import sys
 
-from prio.cli.guard import say
 from prio.cli import analysis_options as shared
+from prio.cli.guard import say
 from prio.cli.optspec import Opt
 from prio.render.formats import names
 
@@ -111,7 +111,7 @@ def _refused_together(o: Options) -> int | None:
 def _refused_for_inputs(o: Options, inp, fmt: str) -> int | None:
     """2 (said on stderr) where an option does not apply to the inputs' scheduler or to -o
     html: refused, never silently ignored. None where everything applies."""
-    say = sys.stderr.write  # noqa: F811 - its messages carry their own line ends
+    say = sys.stderr.write
     if o.why_workload and not inp.kueue:
         say("prio: --why-workload applies to Kueue inputs\n")
         return 2

@@ -91,7 +91,7 @@ def guarded(fn, inputs=()) -> int:
     except MemoryError:
         sys.stderr.write("prio: out of memory reading the input\n")
         return 2
-    except Exception as e:  # noqa: BLE001 - a bug must still end in one line, not a traceback
+    except Exception as e:
         say(f"prio: internal error: {type(e).__name__}: {e} (please report it with the input)")  # {e} may quote an input
         return 2
     finally:

@@ -14,10 +14,9 @@ from __future__ import annotations
 import json
 import os
 import sys
-
-from prio.cli.guard import say
 from dataclasses import replace
 
+from prio.cli.guard import say
 from prio.errors import InputError
 
 NAMESPACE = "yunikorn"  # where YuniKorn's Helm chart installs it

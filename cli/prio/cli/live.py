@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
-
-from prio.cli.guard import say
 from dataclasses import dataclass, field
 
+from prio.cli.guard import say
 from prio.errors import InputError
 
 HEADER_ENV = "PRIO_YUNIKORN_HEADER"

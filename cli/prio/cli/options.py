@@ -7,7 +7,7 @@ import functools
 import typer
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def choice_enum(d):
     """The str Enum typer checks an option's choices with (one per declaration)."""
     from enum import Enum
@@ -17,23 +17,23 @@ def choice_enum(d):
 
 def typer_param(d):
     """(annotation, typer default) for one declaration, as typer reads a parameter."""
-    from typing import List, Optional
+    from typing import Optional
 
     from prio.cli.optspec import Arg
 
     if isinstance(d, Arg):
-        annotation = List[str] if d.multiple else str
+        annotation = list[str] if d.multiple else str
         return annotation, typer.Argument(... if d.required else None, metavar=d.metavar, help=d.help)
     if d.flag:
         annotation, default = bool, d.default
     elif d.multiple:
-        annotation, default = List[d.type], []
+        annotation, default = list[d.type], []
     elif d.choices:
         kind = choice_enum(d)
-        annotation = kind if d.default is not None else Optional[kind]
+        annotation = kind if d.default is not None else Optional[kind]  # noqa: UP045 - typer reads the annotation at run time: typing's form
         default = kind(d.default) if d.default is not None else None
     else:
-        annotation, default = (d.type if d.default is not None else Optional[d.type]), d.default
+        annotation, default = (d.type if d.default is not None else Optional[d.type]), d.default  # noqa: UP045 - as above
     return annotation, typer.Option(default, *d.flags, metavar=d.metavar, envvar=d.envvar, help=d.help, min=d.min,
                                     case_sensitive=not d.choices, hidden=d.hidden)
 

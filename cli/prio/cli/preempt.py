@@ -44,8 +44,8 @@ def _preempt(o: Options, fmt: str) -> int:
     from prio.cli.common import say_notes, width
     from prio.cli.outfile import write_text
     from prio.errors import InputError
-    from prio.render import preempt as preempt_out
     from prio.loaders.assemble import build, partition_of
+    from prio.render import preempt as preempt_out
     from prio.yunikorn import preemption, resources
     from prio.yunikorn.preemption import quota
     from prio.yunikorn.ugm import limits_of

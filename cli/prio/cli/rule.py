@@ -4,22 +4,18 @@ from __future__ import annotations
 import json
 import sys
 
-from prio.cli.guard import say
-from typing import Optional
-
 import typer
 
+from prio.cli.guard import say
 from prio.render.formats import help_text
-
-
 
 SHORT_HELP = "List the lint rules, or show one rule's documentation."
 FORMATS = ("text", "json", "markdown")
 
 
 def command(
-    rule_id: Optional[str] = typer.Argument(None, metavar="ID", help="A rule id (PRIO201) or slug."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FORMAT", help=help_text(
+    rule_id: str | None = typer.Argument(None, metavar="ID", help="A rule id (PRIO201) or slug."),
+    output: str | None = typer.Option(None, "-o", "--output", metavar="FORMAT", help=help_text(
         "rule", "Default: text. PRIO_OUTPUT sets the default when it names one of these; a format of other prio "
                 "commands only is ignored, any other value is an error")),
 ):
@@ -34,8 +30,8 @@ def command(
 
 
 def run(rule_id, fmt: str) -> int:
-    from prio.lint.rules import all_rules
     from prio.lint.registry import by_name_or_id
+    from prio.lint.rules import all_rules
 
     rules = all_rules()
     if rule_id:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from prio.cli.guard import say
 from prio.cli import analysis_options as shared
+from prio.cli.guard import say
 from prio.cli.optspec import Opt
 from prio.render.formats import help_text, names
 
@@ -199,8 +199,8 @@ def config_text_of(inp) -> str | None:
 
 
 def _first_document_text(name: str, doc) -> str | None:
-    from prio.io import source, yamlnodes
     from prio.errors import InputError
+    from prio.io import source, yamlnodes
 
     if name == "<stdin>":
         return None

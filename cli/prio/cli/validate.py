@@ -7,8 +7,8 @@ does the console script's fast path (prio.cli.fastpath); both call the same `run
 from __future__ import annotations
 
 from prio.cli import validate_run
-from prio.cli.optspec import find
 from prio.cli.options import choice_enum, typer_command
+from prio.cli.optspec import find
 from prio.cli.validate_run import FORMATS, OPTIONS, RENDERERS, ValidateOptions, _env_format, resolve_format  # noqa: F401 - one implementation
 
 OutputFormat = choice_enum(find(OPTIONS, "output"))  # the -o choices typer checks

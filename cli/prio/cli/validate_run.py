@@ -9,10 +9,12 @@ from __future__ import annotations
 import sys
 
 from prio.cli.analysis_options import SHARED as ANALYSIS_OPTIONS
+from prio.cli.color import CHOICES as COLORS
+from prio.cli.color import use_color
 from prio.cli.guard import frame, say
-from prio.cli.color import CHOICES as COLORS, use_color
 from prio.cli.optspec import Arg, Opt, options_class, opts
-from prio.render.formats import VALIDATE_RENDERERS as RENDERERS, help_text, names
+from prio.render.formats import VALIDATE_RENDERERS as RENDERERS
+from prio.render.formats import help_text, names
 
 FORMATS = names("validate")
 
@@ -96,8 +98,8 @@ def _run(o: ValidateOptions, fmt: str) -> int:
 
     from prio.lint import settings as settings_mod
     from prio.lint import suppress
-    from prio.lint.runner import Options, check_paths
     from prio.lint.rules import all_rules
+    from prio.lint.runner import Options, check_paths
 
     fmt = resolve_format(fmt)
     if fmt not in RENDERERS:

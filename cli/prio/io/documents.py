@@ -7,14 +7,28 @@ from dataclasses import dataclass
 
 import yaml
 
-from prio.io import yamlnodes
-from prio.errors import InputError
 from prio.diagnostics import Issue
+from prio.errors import InputError
+from prio.io import yamlnodes
 from prio.io.document import Document
 from prio.io.endpoints import identify as rest_endpoint
-from prio.io.recognise import REST_CONFIG_EXTRA, is_rest_config, queue_config_part
-from prio.io.recognise import (is_volcano, is_kueue, is_namespace, is_apps_dump, is_current_scenario, is_helm_values, is_native, is_node_list,
-                                is_pod_list, is_queue_manifest, is_queues_dump, is_scenario)
+from prio.io.recognise import (
+    REST_CONFIG_EXTRA,
+    is_apps_dump,
+    is_current_scenario,
+    is_helm_values,
+    is_kueue,
+    is_namespace,
+    is_native,
+    is_node_list,
+    is_pod_list,
+    is_queue_manifest,
+    is_queues_dump,
+    is_rest_config,
+    is_scenario,
+    is_volcano,
+    queue_config_part,
+)
 
 QUEUES_KEY = "queues.yaml"
 
@@ -261,7 +275,7 @@ def _configmap(name, text, node, doc) -> list[Unit]:
             from prio.io.source import decode
 
             inner_text = decode(name, raw)  # UTF-8, or UTF-16/32 with a BOM
-        except Exception as e:  # noqa: BLE001 - any corrupt payload is one input error
+        except Exception as e:
             raise InputError(name, f"binaryData.{key} is not base64 gzip UTF-8 text ({type(e).__name__})", pos.line, pos.column) from None
         docs = yamlnodes.load(name, inner_text, go=True)
         inner = docs[0] if docs else Document(None)

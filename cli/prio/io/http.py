@@ -285,7 +285,7 @@ class Client:
                 if dog.fired:
                     raise InputError(url, self._deadline_message(dog.fired)) from None
                 raise
-            except (socket.timeout, TimeoutError):
+            except TimeoutError:
                 if dog.fired:
                     raise InputError(url, self._deadline_message(dog.fired)) from None
                 raise InputError(url, f"timed out after {self.timeout:g} s waiting for the response headers (--timeout)") from None
@@ -366,7 +366,7 @@ def _plain(e: Exception) -> str:
 def _read_some(resp, n: int) -> bytes:
     try:
         return resp.read(n)
-    except Exception:  # noqa: BLE001 - the status is the message
+    except Exception:
         return b""
 
 
@@ -405,7 +405,7 @@ def _read_body(url: str, resp, timeout: float, dog=None):
     except http.client.IncompleteRead as e:
         got += len(e.partial)
         raise InputError(url, f"the connection closed after {got} of {length or 'the announced'} bytes (truncated body)") from None
-    except (socket.timeout, TimeoutError):
+    except TimeoutError:
         if dog is not None and dog.fired:
             raise
         raise InputError(url, f"timed out after {timeout:g} s reading the response body, {got} bytes in (--timeout)") from None

@@ -77,7 +77,7 @@ class LazyDocument(Document):
 
     deferred = True
 
-    def __init__(self, data, name: str, text: str, load):  # noqa: D107 - no dataclass __init__: fields are lazy
+    def __init__(self, data, name: str, text: str, load):
         self.data = data
         self._src = (name, text)
         self._load = load  # yamlnodes.load: the positional pass

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-
 # What YuniKorn's GET /ws/v1/config adds to the queues.yaml it serves (strict decoding refuses them).
 REST_CONFIG_EXTRA = ("extra", "deadlockdetectionenabled", "deadlocktimeoutseconds")
 

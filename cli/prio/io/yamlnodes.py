@@ -13,9 +13,9 @@ import re
 import yaml
 from yaml.constructor import SafeConstructor
 
-from prio.errors import InputError
-from prio.io.document import GO_BOOL, YAML11_BOOL, Document, Entry, Pos  # noqa: F401 - re-exported
 from prio.diagnostics import Issue
+from prio.errors import InputError
+from prio.io.document import GO_BOOL, YAML11_BOOL, Document, Entry, Pos
 
 # go-yaml refuses more than 10,000 levels. prio stops far earlier: a queue tree 64 levels deep
 # needs about 130, and Python's recursion (in the schema validator) cannot go near 10,000.

@@ -8,7 +8,6 @@ other ConfigMap, and any other key, is never read: a near miss is a config that 
 not apply (YuniKorn keeps its defaults)."""
 from __future__ import annotations
 
-
 NAMES = ("yunikorn-configs", "yunikorn-defaults")
 DEFAULT_POLICY_GROUP = "queues"
 POLICY_GROUP_KEY = "service.policyGroup"

@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-
 HIGHEST_USER = 1_000_000_000
 SYSTEM_CLUSTER_CRITICAL = 2_000_000_000
 SYSTEM_NODE_CRITICAL = 2_000_001_000

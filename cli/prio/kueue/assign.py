@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from prio.kube import predicates
-from prio.kueue import quantity, tas, tree as t
-from prio.kueue.model import ClusterQueue, ResourceFlavor, TRY_NEXT_FLAVOR, NEVER
+from prio.kueue import quantity, tas
+from prio.kueue import tree as t
+from prio.kueue.model import NEVER, TRY_NEXT_FLAVOR, ClusterQueue, ResourceFlavor
 
 # FlavorAssignmentMode
 NO_FIT, PREEMPT, DEFERRED_FIT, FIT = 0, 1, 2, 3
@@ -361,7 +362,7 @@ class Assigner:
                     f.mode = NO_FIT
                 a.forced_mode = NO_FIT
             else:
-                for _, i, psa, _ in reqs:
+                for _, _i, psa, _ in reqs:
                     for f in psa.flavors.values():
                         f.mode = PREEMPT
                 a.forced_mode = PREEMPT

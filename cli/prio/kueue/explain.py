@@ -4,12 +4,22 @@ them, each evaluated against the current quota as Kueue's next cycle would (`nom
 would preempt, or waits, with Kueue's reason and message."""
 from __future__ import annotations
 
-from prio.kueue import quantity, tree as t
+from prio.kueue import quantity
+from prio.kueue import tree as t
 from prio.kueue.assign import FIT, NO_FIT, PREEMPT
 from prio.kueue.model import Setup
+from prio.kueue.reference import (
+    DEACTIVATED,
+    DEACTIVATED_MESSAGE,
+    SUSPENDED,
+    WAITING_FOR_QUOTA,
+    Entry,
+    ReferenceRun,
+    Snapshot,
+    creation_blocker,
+    selector_matches,
+)
 from prio.kueue.report import rfc3339
-from prio.kueue.reference import (DEACTIVATED, DEACTIVATED_MESSAGE, Entry, ReferenceRun, Snapshot, SUSPENDED, WAITING_FOR_QUOTA, creation_blocker,
-                                  selector_matches)
 
 
 def _amount(res: str, v) -> str | None:

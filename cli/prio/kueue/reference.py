@@ -12,9 +12,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from prio.kueue import tas, tree as t
-from prio.kueue.assign import (DEFERRED_FIT, FIT, NO_FIT, PREEMPT, Assigner, Assignment, pending_flavors)
-from prio.kueue.model import BEST_EFFORT_FIFO, ANY, Admission, PodSetAdmission, Setup, STRICT_FIFO, Workload
+from prio.kueue import tas
+from prio.kueue import tree as t
+from prio.kueue.assign import DEFERRED_FIT, FIT, NO_FIT, PREEMPT, Assigner, Assignment, pending_flavors
+from prio.kueue.model import ANY, BEST_EFFORT_FIFO, STRICT_FIFO, Admission, PodSetAdmission, Setup, Workload
 from prio.kueue.preemption import Preemptor, preemption_message, simulate_preemption
 
 CYCLE_LIMIT = 200

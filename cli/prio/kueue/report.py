@@ -6,7 +6,6 @@ import datetime as _dt
 
 from prio.kueue import quantity
 
-
 # Kueue's pending reasons (the QuotaReserved=False condition's reason), in a person's words.
 PENDING_REASONS = {
     "WaitingForQuota": "fits the quota in principle, but not now",

@@ -27,7 +27,7 @@ class Node:
     def __repr__(self) -> str:
         return f"Node({self.name})"
 
-    def root(self) -> "Node":
+    def root(self) -> Node:
         n = self
         while n.parent is not None:
             n = n.parent

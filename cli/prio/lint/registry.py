@@ -9,10 +9,9 @@ example that fails and the fix.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable  # not typing: validate does not load it
 from dataclasses import dataclass
 from functools import cached_property
-from collections.abc import Callable  # not typing: validate does not load it
-
 
 # What a check receives, by target. Every rule names one; `run(target, ...)` runs them all.
 TARGETS = {

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from prio.loaders import queues as queues_loader
-from prio.io import documents
-from prio.lint import schema
-from prio.io import source
-from prio.errors import InputError, NothingToCheck
 from prio.diagnostics import Finding, Issue, Report, format_path, sort_key
-from prio.lint.rules import load, load_all
+from prio.errors import InputError, NothingToCheck
+from prio.io import documents, source
+from prio.lint import schema
 from prio.lint.context import Context
-from prio.values import describe
 from prio.lint.registry import RULES, run
+from prio.lint.rules import load, load_all
+from prio.loaders import queues as queues_loader
+from prio.values import describe
 from prio.yunikorn.releases import NEWEST, Release, applies
 
 

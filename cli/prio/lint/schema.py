@@ -6,14 +6,14 @@ for unknown keys, the value otherwise."""
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 
 from prio.diagnostics import Issue, format_path
-from prio.values import describe
 from prio.io.package_data import schema_path
+from prio.values import describe
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_schema(name: str = "yunikorn-queues.schema.json") -> dict:
     with open(schema_path(name), encoding="utf-8") as fh:
         return json.load(fh)
@@ -47,7 +47,7 @@ def inline_refs(schema: dict) -> dict:
 UNROLL = 6
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(name: str = "yunikorn-queues.schema.json"):
     from jsonschema import Draft202012Validator
 

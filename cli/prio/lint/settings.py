@@ -286,8 +286,8 @@ def load(path: str | None = None, *, discover: bool = True) -> Settings:
 
 
 def parse(path: str, text: str) -> Settings:
-    from prio.io import yamlnodes
     from prio.errors import InputError
+    from prio.io import yamlnodes
 
     try:
         docs = yamlnodes.load(path, text)

@@ -4,18 +4,15 @@ NaN, infinity or negative half-time gets through."""
 from __future__ import annotations
 
 import difflib
-import math
 
-from prio.loaders import armada_queues
 from prio.armada.model import Job, Queue, Report, Scenario, Settings, add
-from prio.armada.units import UnitError, parse_duration, parse_quantity, parse_timestamp
+from prio.armada.units import parse_timestamp
 from prio.errors import InputError
 from prio.io import caps
-from prio.diagnostics import format_path
-from prio.values import describe
 from prio.io.document import Document
+from prio.io.recognise import is_scenario
+from prio.loaders import armada_queues
 from prio.loaders.reader import Reader, kind_of_value
-from prio.io.recognise import is_scenario  # noqa: F401 - recognised by shape
 
 SCHEDULING_KEYS = ("useProbabilisticSchedulingForAllResources", "resourceScarcity", "minimumResourceToSchedule",
                    "maximalClusterFractionToSchedule", "maximalResourceFractionPerQueue",

@@ -11,14 +11,21 @@ import difflib
 import math
 from decimal import ROUND_CEILING
 
-from prio.armada.current.model import (DEFAULT_PRIORITY_CLASS, DEFAULT_PROTECTED_FRACTION,
-                                       DEFAULT_RESOURCES_TO_CONSIDER, INT64_MAX, SCALE, Job, PriorityClass, Queue,
-                                       Scenario)
-from prio.loaders.reader import Reader, kind_of_value
-from prio.errors import InputError
+from prio.armada.current.model import (
+    DEFAULT_PRIORITY_CLASS,
+    DEFAULT_PROTECTED_FRACTION,
+    DEFAULT_RESOURCES_TO_CONSIDER,
+    INT64_MAX,
+    SCALE,
+    Job,
+    PriorityClass,
+    Queue,
+    Scenario,
+)
 from prio.io import caps
-from prio.io.yamlnodes import Document
 from prio.io.recognise import scheduler_of  # noqa: F401 - recognised by shape
+from prio.io.yamlnodes import Document
+from prio.loaders.reader import Reader, kind_of_value
 
 TOP_KEYS = ("model", "scheduler", "description", "totalResources", "resourcesToConsider",
             "resourcesToConsiderWithMultipliers", "protectedFractionOfFairShare", "preferLargeJobOrdering",

@@ -3,10 +3,9 @@ or `QueueList` of them, or a bare list) -> their queue items and fields, as `arm
 them (Go's encoding/json: keys match field names without regard to case)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from prio.io.recognise import _is_armada_header, is_queue_manifest  # noqa: F401 - recognised by shape
-
 
 API_VERSION = "armadaproject.io/v1beta1"
 KINDS = ("Queue", "RetryPolicy")

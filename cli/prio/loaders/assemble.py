@@ -2,10 +2,10 @@
 a REST dump, or the snapshot alone), attach the pending work."""
 from __future__ import annotations
 
-from prio.loaders import inputs as inputs_mod
-from prio.io import package_data
-from prio.yunikorn.engine import Engine
 from prio.errors import InputError
+from prio.io import package_data
+from prio.loaders import inputs as inputs_mod
+from prio.yunikorn.engine import Engine
 from prio.yunikorn.snapshot import Snapshot
 from prio.yunikorn.tree import QNode, empty_root, from_config
 

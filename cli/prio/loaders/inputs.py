@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from prio.loaders import queues as queues_loader
-from prio.io import documents, recognise, source, yamlnodes
 from prio.errors import InputError
+from prio.io import documents, recognise, source, yamlnodes
+from prio.loaders import queues as queues_loader
 from prio.yunikorn.snapshot import Snapshot
 
 WALKTHROUGH = ("walkthrough-queues", "walkthrough-asks")
@@ -258,9 +258,8 @@ def _load_work(inp: Inputs, pending_docs: list) -> list:
 
             snaps.append(rest.load_apps(name, doc, already=asks))
         else:
-            from prio.loaders import kubectl
-
             from prio.kube import shim
+            from prio.loaders import kubectl
 
             snaps.append(kubectl.load_pods(name, doc, inp.classes, nodes, shim.settings(inp.shim_data), inp.namespaces,
                                            already=asks))

@@ -43,17 +43,16 @@ from typing import NamedTuple
 
 from prio.errors import InputError
 from prio.io import caps
-from prio.kube import quantity as kq
-from prio.kube import shim
-from prio.loaders.priorityclasses import classes_from_docs
-from prio.kube.priorityclass import ResolveError, catalogue, resolve_class
-from prio.loaders.reader import parse_time, to_ns
-from prio.loaders.reader import Reader
-from prio.yunikorn import resources
-from prio.yunikorn.snapshot import Allocation, App, Ask, Node, Snapshot, TaskGroup
 from prio.io.document import Document
 from prio.io.recognise import NOT_POD_LISTS, is_node, is_pod, is_pod_list  # noqa: F401 - recognised by shape
+from prio.kube import quantity as kq
+from prio.kube import shim
+from prio.kube.priorityclass import ResolveError, catalogue, resolve_class
+from prio.loaders.priorityclasses import classes_from_docs
+from prio.loaders.reader import Reader, parse_time, to_ns
 from prio.values import count
+from prio.yunikorn import resources
+from prio.yunikorn.snapshot import Allocation, App, Ask, Node, Snapshot, TaskGroup
 
 PREEMPT_LOWER = "PreemptLowerPriority"  # the preemptionPolicy admission gives without a class
 

@@ -10,10 +10,30 @@ from decimal import ROUND_CEILING
 from prio.errors import InputError
 from prio.kube import namespace
 from prio.kueue import features
-from prio.kueue.model import (Admission, Cohort, ClusterQueue, FlavorQuotas, Fungibility, LocalQueue, PodSet,
-                              PodSetAdmission, Preemption, Quota, ResourceFlavor, ResourceGroup, Setup, Taint,
-                              Toleration, Workload, NEVER, BEST_EFFORT_FIFO, MAY_STOP_SEARCH, TRY_NEXT_FLAVOR)
-from prio.kueue.tas import Node as TasNode, Topology, TopologyRequest
+from prio.kueue.model import (
+    BEST_EFFORT_FIFO,
+    MAY_STOP_SEARCH,
+    NEVER,
+    TRY_NEXT_FLAVOR,
+    Admission,
+    ClusterQueue,
+    Cohort,
+    FlavorQuotas,
+    Fungibility,
+    LocalQueue,
+    PodSet,
+    PodSetAdmission,
+    Preemption,
+    Quota,
+    ResourceFlavor,
+    ResourceGroup,
+    Setup,
+    Taint,
+    Toleration,
+    Workload,
+)
+from prio.kueue.tas import Node as TasNode
+from prio.kueue.tas import Topology, TopologyRequest
 from prio.loaders.reader import Reader, kind_of_value, parse_time
 from prio.values import INT32_MAX, shown_number
 
@@ -298,7 +318,7 @@ class _Builder:
     def add(self, r: Reader, path, obj) -> None:
         if not isinstance(obj, dict):
             r.fail(path, f"expected a Kubernetes object, found {kind_of_value(obj)}")
-        kind, api = obj.get("kind"), str(obj.get("apiVersion", ""))
+        kind, _api = obj.get("kind"), str(obj.get("apiVersion", ""))
         if not isinstance(kind, str):
             r.fail(path + ("kind",) if "kind" in obj else path, f"a Kubernetes object needs a kind, found {kind_of_value(kind)}")
         if kind in _SHAPES:

@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from prio.io import caps, yamlnodes
 from prio.errors import InputError
+from prio.io import caps, yamlnodes
 from prio.loaders.inputs import Inputs, merge
 
 PROGRESS_EVERY = 20  # per-queue fetches: a progress line from this many on
@@ -184,8 +184,8 @@ def _fetch_usage(client, pq: str, notes: list, get_json, apps):
     YuniKorn, HTTP 404, whose users' usage is then what the running allocations read hold),
     with a note naming the users YuniKorn tracks more for than those allocations hold."""
     from prio.loaders import rest_usage
-    from prio.yunikorn.quantity import show_resources
     from prio.values import count
+    from prio.yunikorn.quantity import show_resources
     from prio.yunikorn.ugm import beyond
 
     got, missing = {}, []

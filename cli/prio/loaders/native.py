@@ -6,9 +6,9 @@ allocations' create times compare with it as YuniKorn compares them), an ask wit
 as created with its application. Equal times: application id, then file order."""
 from __future__ import annotations
 
+from prio.io import caps
 from prio.io.recognise import is_native  # noqa: F401 - recognised by shape
 from prio.kube.priorityclass import PREEMPTION_POLICIES, PriorityClass, ResolveError, resolve
-from prio.io import caps
 from prio.loaders.reader import Reader, parse_time, to_ns
 from prio.values import INT32_MAX, INT32_MIN, go_duration_seconds
 from prio.yunikorn import resources

@@ -7,11 +7,9 @@ import re
 
 from prio.armada.units import UnitError, parse_duration, parse_quantity
 from prio.diagnostics import format_path
-from prio.values import describe
-
-from prio.yunikorn import quantity
 from prio.errors import InputError
-from prio.values import INT32_MAX, INT32_MIN, is_decimal, shown_number, too_long
+from prio.values import INT32_MAX, INT32_MIN, describe, is_decimal, shown_number, too_long
+from prio.yunikorn import quantity
 
 
 class Reader:

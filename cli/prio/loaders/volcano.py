@@ -223,7 +223,7 @@ def load(name: str, docs) -> tuple:
     found = [p for p in c.classes.values() if p.global_default]
     if found:
         default_pc = min(found, key=lambda p: p.value)
-    for d, r, data, meta, spec, status, obj_name, created in pods_raw:
+    for d, r, _data, meta, spec, _status, obj_name, created in pods_raw:
         ns = str(meta.get("namespace") or "default")
         ann = _mapping(r, ("metadata", "annotations"), meta.get("annotations"))
         labels = _mapping(r, ("metadata", "labels"), meta.get("labels"))

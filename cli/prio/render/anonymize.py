@@ -111,7 +111,7 @@ class Names:
             self._see_form(name, queue=True)
 
     # ---- numbering ---------------------------------------------------------------------------
-    def freeze(self) -> "Names":
+    def freeze(self) -> Names:
         if not self.on:
             return self
         self.apps = _numbered(sorted(self._apps), "app-")

@@ -10,8 +10,8 @@ from prio.armada.model import DECAY_CODE, MODEL_ID, MODEL_LABEL, WEIGHTING_LEGAC
 from prio.armada.scheduling import show_resources
 from prio.armada.units import BYTE_RESOURCES, format_duration, format_number
 from prio.render.formats import names
-from prio.render.sections import Sections
 from prio.render.printable import for_terminal
+from prio.render.sections import Sections
 
 FORMATS = names("armada")
 

@@ -9,9 +9,9 @@ import math
 from prio.armada.current.fairness import Shares, dominant
 from prio.armada.current.model import SCALE, Scenario
 from prio.armada.current.round import Round
-from prio.render.sections import Sections
 from prio.armada.units import BYTE_RESOURCES, format_number
 from prio.render.printable import for_terminal
+from prio.render.sections import Sections
 
 MODEL = "armada"
 SCHEDULER = "current"

@@ -6,10 +6,8 @@ import json
 import operator
 
 from prio.render.jsontext import _SAFE, jstr
-
 from prio.render.printable import for_terminal
 from prio.yunikorn.explain import show_priority
-
 
 NO_ASKS = "No pending asks: every queue has no priority (n/a)."
 # The ask list is a static view: the caveat goes under it in every human format.

@@ -2,10 +2,10 @@
 (like Slurm's pending reasons). Renderers return strings."""
 from __future__ import annotations
 
-from prio.render.printable import for_terminal
-
 import io
 import json
+
+from prio.render.printable import for_terminal
 
 
 def to_json(groups, placed: int, total: int) -> dict:

@@ -2,10 +2,10 @@
 (plain, markdown); then quota-change preemption (render/quota.py), in every format."""
 from __future__ import annotations
 
-from prio.render.printable import for_terminal
-
 import io
 import json
+
+from prio.render.printable import for_terminal
 
 
 def _key(r, dup: set) -> str:
@@ -147,7 +147,7 @@ def _rich(result, asks, width, color) -> str:
         tree = Tree(escape(printable(f"{r.fence_root}  (fence root; ask priority here {prio_at.get(r.fence_root)})")))
         nodes = {r.fence_root: tree}
 
-        def branch(path: str):
+        def branch(path: str, nodes=nodes, r=r, prio_at=prio_at):  # this iteration's tree
             if path in nodes:
                 return nodes[path]
             parent = branch(path.rsplit(".", 1)[0])
@@ -159,12 +159,13 @@ def _rich(result, asks, width, color) -> str:
             nodes[path] = parent.add(escape(printable(label)))
             return nodes[path]
 
-        branch(r.queue) if r.queue != r.fence_root else None
+        if r.queue != r.fence_root:
+            branch(r.queue)
         for c in sorted((c for c in r.candidates if _in_scope(r, c)), key=lambda c: (c.queue, rank.get(c.id, 1 << 30), c.id)):
             mark = _mark(r, c, rank)
             sym = {"candidate": "[cyan]o[/]"}.get(mark, "[yellow]x[/]" if mark.startswith("victim") else "[dim]-[/]")
             text = escape(printable(f"{c.id}  P{c.priority}  {c.node}  {mark}: {c.why}"))
-            branch(c.queue).add(f"{sym} {text}" if c.queue != r.fence_root else f"{sym} {text}")
+            branch(c.queue).add(f"{sym} {text}")  # the fence root is the tree itself (nodes[fence_root])
         con.print(tree)
     con.print()
     con.print("Legend: x victim (in YuniKorn's order), o candidate not needed, - not eligible. "

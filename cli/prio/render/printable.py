@@ -124,7 +124,7 @@ def for_terminal(render):
     return whole
 
 
-def Console(*args, **kwargs):  # noqa: N802 - stands in for rich's class
+def Console(*args, **kwargs):
     """rich's Console, its text escaped before it is measured and drawn (so columns stay aligned
     and a tenant's colour codes are text, even with colour on)."""
     from rich.console import Console as Rich

@@ -30,10 +30,9 @@ class Sections:
         return self._tabulate()
 
     def _rich(self) -> str:
+        from rich import box
         from rich.table import Table
         from rich.text import Text
-
-        from rich import box
 
         from prio.render.align import numeric
         from prio.render.printable import Console, printable

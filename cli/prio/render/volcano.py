@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from prio.render.sections import Sections
 from prio.render.printable import for_terminal
+from prio.render.sections import Sections
 
 LABEL = "Volcano"
 

@@ -9,14 +9,29 @@ Follows volcano-sh/volcano at ed72c7c (pkg/scheduler/actions, pkg/scheduler/plug
 pkg/scheduler/framework); written from reading it, not translated."""
 from __future__ import annotations
 
-import copy
-import math
 import functools
+import math
 from dataclasses import dataclass, field
 
 from prio.volcano import conf as vconf
-from prio.volcano.model import (INFINITY, MIN_RESOURCE, ZERO, Cluster, Node, Pod, PodGroup, exceeded, res_add, res_empty, res_le, res_le_dims, res_max, res_min,
-                                res_sub, share)
+from prio.volcano.model import (
+    INFINITY,
+    MIN_RESOURCE,
+    ZERO,
+    Cluster,
+    Node,
+    Pod,
+    PodGroup,
+    exceeded,
+    res_add,
+    res_empty,
+    res_le,
+    res_le_dims,
+    res_max,
+    res_min,
+    res_sub,
+    share,
+)
 
 CYCLE_LIMIT = 100
 ALLOCATED = ("Bound", "Binding", "Running", "Allocated")  # api.AllocatedStatus

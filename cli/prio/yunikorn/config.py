@@ -68,7 +68,7 @@ class PlacementRule:
     filter_type: str = ""
     users: list | None = None
     groups: list | None = None
-    parent: "PlacementRule | None" = None
+    parent: PlacementRule | None = None
     value: str = ""
 
 

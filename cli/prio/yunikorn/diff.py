@@ -227,7 +227,7 @@ def _unplaced(p) -> Unplaced:
 def _findings(old: list, new: list):
     """Findings only one side has, as (rule, path, message) multisets: a finding that only moved
     to another line is the same finding."""
-    key = lambda f: (f.rule, f.path, f.message)  # noqa: E731
+    key = lambda f: (f.rule, f.path, f.message)
     cold, cnew = Counter(key(f) for f in old), Counter(key(f) for f in new)
     added, removed = [], []
     seen_new: Counter = Counter()

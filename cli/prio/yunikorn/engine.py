@@ -29,8 +29,15 @@ from prio.yunikorn.dominance import insertion_sort as _insertion_sort
 from prio.yunikorn.model import Model
 from prio.yunikorn.priorities import report_up
 from prio.yunikorn.quantity import show_quantity
-from prio.yunikorn.reference import (ReferenceRun, find_node, maxapplications_reason, no_room_reason, too_big_reason,
-                                     user_cannot_run, user_misfit)
+from prio.yunikorn.reference import (
+    ReferenceRun,
+    find_node,
+    maxapplications_reason,
+    no_room_reason,
+    too_big_reason,
+    user_cannot_run,
+    user_misfit,
+)
 from prio.yunikorn.resources import strictly_positive
 from prio.yunikorn.snapshot import Snapshot
 from prio.yunikorn.step import NO_CHANGES as _NO_CHANGES

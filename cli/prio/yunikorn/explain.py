@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import datetime
-
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from prio.yunikorn import properties as P
-from prio.yunikorn.engine import Engine, MIN
+from prio.yunikorn.engine import MIN, Engine
 from prio.yunikorn.reasons import NOT_REACHED
 from prio.yunikorn.reference import guarantee_shares
 from prio.yunikorn.reference import priority_value_by_policy as report
@@ -268,7 +267,6 @@ def why_ask(make_engine, ask: str, behind: str | None = None, facts: dict | None
     if target not in placed:
         reason = left.get(target, NOT_REACHED.detail)
         from prio.yunikorn.reasons import pending as pending_reasons
-
         from prio.yunikorn.reasons import predicate_fields
 
         code = next((p.reason for p in pending_reasons(eng) if (p.application, p.ask) == target), None)

@@ -24,9 +24,9 @@ from bisect import insort
 from typing import NamedTuple
 
 from prio.values import INT32_MIN
+from prio.yunikorn.reference import current_priority, groups_of, path_to_root, sort_queues, user_of
 from prio.yunikorn.resources import strictly_positive
 from prio.yunikorn.step import TieNote
-from prio.yunikorn.reference import current_priority, groups_of, path_to_root, sort_queues, user_of
 
 DEFAULT_TIMEOUT = 900  # seconds: the shim's placeholder timeout when none (or none positive) is given
 _APP_ID_CHARS, _GROUP_CHARS = 28, 20  # the shim's placeholder name cuts the two parts to these lengths

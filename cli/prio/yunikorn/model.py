@@ -26,17 +26,24 @@ from __future__ import annotations
 import operator
 from typing import NamedTuple
 
+from prio.errors import InputError
 from prio.values import INT32_MIN as MIN
+from prio.yunikorn import acl, gangs
 from prio.yunikorn.appstate import AppState
 from prio.yunikorn.gosort import BLOCK
 from prio.yunikorn.maxtracker import MaxTracker
 from prio.yunikorn.nodes import Cluster
-from prio.errors import InputError
-from prio.yunikorn import acl, gangs
 from prio.yunikorn.placement import RECOVERY_QUEUE, Rejected, place
+from prio.yunikorn.reference import (
+    considered_groups,
+    fair_max_misaligned,
+    fair_share,
+    headroom_misfit,
+    maxapplications_reached,
+    path_to_root,
+    priority_value_by_policy,
+)
 from prio.yunikorn.releases import NEWEST
-from prio.yunikorn.reference import (considered_groups, fair_max_misaligned, fair_share, headroom_misfit,
-                                     maxapplications_reached, path_to_root, priority_value_by_policy)
 from prio.yunikorn.snapshot import Allocation, Snapshot
 from prio.yunikorn.tree import QNode, ensure_queue, fair_max, set_fairmax
 from prio.yunikorn.ugm import DEFAULT_USER, Usage, limits_of, user_groups

@@ -26,7 +26,6 @@ from typing import NamedTuple
 from prio.yunikorn import acl
 from prio.yunikorn.goregex import compile_go
 from prio.yunikorn.releases import NEWEST, Release
-
 from prio.yunikorn.ugm import user_groups
 
 NO_RULE = "application rejected: no placement rule matched"

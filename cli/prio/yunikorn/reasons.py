@@ -65,7 +65,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-
 # code -> (words, where the words come from)
 CODES = {
     "QueueQuota": ("Not enough queue quota", "YuniKorn's allocation log (NotEnoughQueueQuota)"),

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from prio.yunikorn import acl
-from prio.yunikorn import properties as P
-from prio.yunikorn import quantity, resources
-from prio.yunikorn.config import Partition
 from prio.errors import InputError
+from prio.yunikorn import acl, quantity, resources
+from prio.yunikorn import properties as P
+from prio.yunikorn.config import Partition
 
 if TYPE_CHECKING:
     from prio.yunikorn.maxtracker import MaxTracker
@@ -72,7 +71,7 @@ class QNode:
     last_step: int | None
     chain: list
 
-    def __init__(self, name: str, parent: "QNode | None"):
+    def __init__(self, name: str, parent: QNode | None):
         self.name = name
         self.parent = parent
         self.path = name if parent is None else f"{parent.path}.{name}"
@@ -117,7 +116,7 @@ class QNode:
             yield q
             stack.extend(reversed(q.children))
 
-    def add_child(self, child: "QNode") -> None:
+    def add_child(self, child: QNode) -> None:
         self.children.append(child)
         self.by_name[child.name] = child
         self.leaf = False

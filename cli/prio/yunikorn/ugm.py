@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-
 WILDCARD = "*"
 DEFAULT_USER = "testuser"  # the user of an application whose snapshot names none (one for all)
 

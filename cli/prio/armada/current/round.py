@@ -90,7 +90,7 @@ def less(a: _Item, b: _Item, prefer_large: bool) -> bool:
 
 def offer_order(sc: Scenario, evicted: list, queued: list) -> list:
     """One queue's jobs in the order it offers them."""
-    prio = lambda j: sc.classes[j.priority_class].priority  # noqa: E731
+    prio = lambda j: sc.classes[j.priority_class].priority
     return sorted(evicted, key=lambda j: (-prio(j), j.order)) + sorted(queued, key=lambda j: (-prio(j), j.order))
 
 

@@ -1,13 +1,13 @@
 """ACL strings: `"user1,user2 group1,group2"`, a leading space for groups only."""
 from __future__ import annotations
 
-from prio.yunikorn.config import queue_path
 from prio.diagnostics import Issue
 from prio.lint.registry import check
+from prio.yunikorn.config import queue_path
 
 
 def _acls(ctx):
-    for p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.queues:
         for key in ("adminacl", "submitacl"):
             v = getattr(q, key)
             if v is not None:

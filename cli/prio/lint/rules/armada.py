@@ -16,10 +16,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from prio.diagnostics import Issue
-from prio.values import describe
-from prio.lint.registry import check, run
 from prio.io.document import Document
-from prio.loaders.armada_queues import (API_VERSION, CONTAINER_KEYS, DEPRECATED, ENVELOPE, HINTS, KINDS, LIST_KINDS, QUEUE_FIELDS, QueueItem, SUBJECT_KINDS, VERBS, canonical_fields, queue_items)
+from prio.lint.registry import check, run
+from prio.loaders.armada_queues import (
+    API_VERSION,
+    CONTAINER_KEYS,
+    DEPRECATED,
+    ENVELOPE,
+    HINTS,
+    KINDS,
+    LIST_KINDS,
+    QUEUE_FIELDS,
+    SUBJECT_KINDS,
+    VERBS,
+    canonical_fields,
+    queue_items,
+)
+from prio.values import describe
+
 
 @dataclass
 class LintContext:

@@ -5,8 +5,8 @@ the key `queues.yaml` (`<service.policyGroup>.yaml`); see `prio.kube.configmap`.
 silent in a cluster: the scheduler keeps running on its defaults."""
 from __future__ import annotations
 
-from prio.kube.configmap import NAMES, carries_queues, near_miss_key, near_miss_name, queues_key
 from prio.diagnostics import Issue
+from prio.kube.configmap import NAMES, carries_queues, near_miss_key, near_miss_name, queues_key
 from prio.lint.registry import check
 
 FAMILY = "decoding"

@@ -18,11 +18,12 @@ further from the class value (the queue whose offset or fence to look at).
 """
 from __future__ import annotations
 
-from prio.values import INT32_MIN as MIN  # the engine's MIN; validate does not load the engine
 from prio.diagnostics import Issue
 from prio.kube.priorityclass import BUILTIN
-from prio.yunikorn.properties import PRIORITY_OFFSET, PRIORITY_POLICY
 from prio.lint.registry import check, run
+from prio.values import INT32_MIN as MIN  # the engine's MIN; validate does not load the engine
+from prio.yunikorn.properties import PRIORITY_OFFSET, PRIORITY_POLICY
+
 # classranges (and the engine behind it) and the tree load only when the cross-check runs (with
 # PriorityClasses): validate does not pay for them otherwise.
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (validate's start-up)

@@ -176,9 +176,8 @@ def task_groups_unparseable(doc) -> list:
 def issues(conf, snap) -> list:
     """Every partition of a decoded queues.yaml against one snapshot's gang applications (the
     partition the snapshot names, default when it names none)."""
-    from prio.yunikorn.tree import from_config
-
     from prio.lint.registry import run
+    from prio.yunikorn.tree import from_config
 
     want = (snap.partition or "default").lower()
     for part in conf.partitions:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
+from prio.diagnostics import Issue
+from prio.lint.registry import check
 from prio.yunikorn import acl as acl_mod
 from prio.yunikorn import quantity, reach, resources
 from prio.yunikorn.config import queue_path
-from prio.diagnostics import Issue
-from prio.lint.registry import check
 from prio.yunikorn.releases import user_name_note
 
 GROUP = re.compile(r"^[_a-zA-Z][a-zA-Z0-9:_.-]*$")
@@ -54,7 +54,7 @@ def limit_without_principals(ctx):
             maxapplications: 10
     Fix: add `users: ["*"]` (or groups).
     """
-    for p, q, anc, lim in _limits(ctx):
+    for _p, q, anc, lim in _limits(ctx):
         if not lim.users and not lim.groups:
             yield Issue("PRIO116", lim.path, f"empty user and group lists defined in limit {_desc(lim)} of queue {queue_path(q, anc)}")
 
@@ -73,7 +73,7 @@ def invalid_limit_name(ctx):
     Example (fails): `users: ["1bob"]`
     Fix: use the real account name.
     """
-    for p, q, anc, lim in _limits(ctx):
+    for _p, _q, _anc, lim in _limits(ctx):
         for kind, rx, key in (("user", ctx.release.user_name_re, "users"), ("group", GROUP, "groups")):
             for i, name in enumerate(_principals(lim, kind)):
                 if name != "*" and not rx.fullmatch(name):
@@ -93,7 +93,7 @@ def duplicate_limit_name(ctx):
           - {users: [bob], maxresources: {memory: 1G}}
     Fix: merge the limits into one.
     """
-    for p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.queues:
         for kind, key in (("user", "users"), ("group", "groups")):
             seen = set()
             for lim in q.limits or []:
@@ -116,7 +116,7 @@ def limit_wildcard_order(ctx):
           - {users: [bob], maxapplications: 2}
     Fix: move the wildcard limit last.
     """
-    for p, q, anc in ctx.queues:
+    for _p, q, _anc in ctx.queues:
         wild = {"user": False, "group": False}
         groups_seen = set()
         for lim in q.limits or []:
@@ -141,7 +141,7 @@ def limit_maxresources_not_positive(ctx):
     Example (fails): `maxresources: {vcore: 0}`
     Fix: give a positive value, or drop maxresources and use maxapplications.
     """
-    for p, q, anc, lim in _limits(ctx):
+    for _p, _q, _anc, lim in _limits(ctx):
         if lim.maxresources:
             r = ctx.resource(lim.maxresources)
             if len(r) == len(lim.maxresources) and not resources.strictly_positive(r):
@@ -157,7 +157,7 @@ def limit_without_resources(ctx):
     Example (fails): `limits: [{users: [bob]}]`
     Fix: set maxapplications, maxresources or both.
     """
-    for p, q, anc, lim in _limits(ctx):
+    for _p, _q, _anc, lim in _limits(ctx):
         if lim.maxapplications == 0 and not lim.maxresources:
             yield Issue("PRIO121", lim.path, f"invalid resource combination for limit {_desc(lim)}: all resource limits are null")
 
@@ -172,7 +172,7 @@ def limit_exceeds_queue(ctx):
     Example (fails): a queue with `maxapplications: 5` and a limit with `maxapplications: 6`.
     Fix: lower the limit or raise the queue's setting.
     """
-    for p, q, anc, lim in _limits(ctx):
+    for _p, q, _anc, lim in _limits(ctx):
         if q.maxapplications and q.maxapplications < lim.maxapplications:
             yield Issue("PRIO122", lim.path + ("maxapplications",), f"invalid MaxApplications settings for limit {_desc(lim)}: exceeds the queue MaxApplications ({lim.maxapplications} > {q.maxapplications})")
         if q.name != "root" and lim.maxresources:  # YuniKorn skips any queue named root
@@ -195,7 +195,7 @@ def limit_exceeds_ancestor(ctx):
     Example (fails): root.a limits bob to memory 1G, root.a.b limits bob to memory 2G.
     Fix: keep child limits within the ancestors' limits.
     """
-    for p, root in ctx.trees:
+    for _p, root in ctx.trees:
         stack = [(root, root.name.lower(), {"user": {}, "group": {}}, {"user": {}, "group": {}})]
         while stack:
             q, qpath, res_in, apps_in = stack.pop()
@@ -246,7 +246,7 @@ def limit_above_queue_max(ctx):
     Example (warns): root.a has `max: {vcore: 8}`, root.a.b limits each user to `{vcore: 16}`.
     Fix: lower the limit to what the path allows, or raise the max above it.
     """
-    for p, q, anc, lim in _limits(ctx):
+    for _p, q, anc, lim in _limits(ctx):
         lm = ctx.resource(lim.maxresources)
         if not lm or not anc:
             continue
@@ -272,7 +272,7 @@ def named_limit_above_wildcard(ctx):
     Example (warns): `limits: [{users: [alice], maxresources: {vcore: 8}}, {users: ["*"], maxresources: {vcore: 4}}]`.
     Fix: give the wildcard the larger limit, or keep the named limit within it.
     """
-    for p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.queues:
         for kind, key in (("user", "users"), ("group", "groups")):
             wild = next((lim for lim in q.limits or [] if "*" in (getattr(lim, key) or [])), None)
             if wild is None:
@@ -317,7 +317,7 @@ def group_limit_outside_acl(ctx):
     Fix: add the group to an ACL that admits it (`submitacl: " team-a,team-b"`), or limit a
     group the ACLs admit.
     """
-    for p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.queues:
         limited = [(lim, i, g) for lim in q.limits or [] for i, g in enumerate(lim.groups or []) if g and g != "*"]
         if not limited:
             continue

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 
 from prio.diagnostics import Issue
-from prio.lint.rules.limits import GROUP
-from prio.yunikorn.releases import user_name_note
 from prio.lint.registry import check
+from prio.lint.rules.limits import GROUP
 from prio.yunikorn import goregex
 from prio.yunikorn.placement import build_errors
+from prio.yunikorn.releases import user_name_note
 
 RULE_NAME = re.compile(r"^[_a-zA-Z][a-zA-Z0-9_]*$")
 SPECIAL = re.compile(r"[\^$*+?()\[{}|]")
@@ -45,7 +45,7 @@ def placement_rule_name(ctx):
     Example (fails): `- name: "tag rule"`
     Fix: use one of provided, user, tag, fixed.
     """
-    for p, i, top, r in _rules(ctx):
+    for _p, _i, _top, r in _rules(ctx):
         if not RULE_NAME.fullmatch(r.name):
             yield Issue("PRIO126", r.path + ("name",), f"invalid rule name {r.name!r}, a name must be a valid identifier")
 
@@ -57,7 +57,7 @@ def placement_filter_type(ctx):
     Example (fails): `filter: {type: permit}`
     Fix: `filter: {type: allow}`
     """
-    for p, i, top, r in _rules(ctx):
+    for _p, _i, _top, r in _rules(ctx):
         if r.filter_type.lower() not in ("", "allow", "deny"):
             yield Issue("PRIO127", r.path + ("filter", "type"), f"invalid rule filter type {r.filter_type!r}, filter type must be either '', allow or deny")
 
@@ -74,7 +74,7 @@ def placement_filter_type_case(ctx):
     Example (warns): `filter: {type: Deny, groups: [contractors]}`
     Fix: `filter: {type: deny, groups: [contractors]}`
     """
-    for p, i, top, r in _rules(ctx):
+    for _p, _i, _top, r in _rules(ctx):
         if r.filter_type != "deny" and r.filter_type.lower() == "deny":
             yield Issue("PRIO139", r.path + ("filter", "type"),
                         f"filter type {r.filter_type!r} is read as allow by YuniKorn's placement: only 'deny' in lower case denies, "
@@ -103,7 +103,7 @@ def placement_filter_list(ctx):
     Example (fails): `filter: {users: ["bob smith"]}`
     Fix: a valid user name, or a regex like `^team-.*`.
     """
-    for p, i, top, r in _rules(ctx):
+    for _p, _i, _top, r in _rules(ctx):
         for kind, lst, rx in (("user", r.users, ctx.release.user_name_re), ("group", r.groups, GROUP)):
             if len(lst or []) == 1 and not _proper(lst[0], rx):
                 later = user_name_note(lst[0], ctx.release) if kind == "user" else ""
@@ -210,7 +210,7 @@ def placement_not_leaf(ctx):
     Example (fails): `- {name: fixed, value: root.tenants}` where tenants has `parent: true`.
     Fix: point at a leaf, or add a dynamic child rule.
     """
-    for rid, top, msg, fix in _path_issues(ctx):
+    for rid, top, msg, _fix in _path_issues(ctx):
         if rid == "PRIO130":
             yield Issue(rid, _fixed_node(top).path + ("value",), msg)
 
@@ -222,7 +222,7 @@ def placement_missing_queue(ctx):
     Example (fails): `- {name: fixed, value: root.nosuch}` without `create: true`.
     Fix: create the queue in the config, or set `create: true`.
     """
-    for rid, top, msg, fix in _path_issues(ctx):
+    for rid, top, msg, _fix in _path_issues(ctx):
         if rid == "PRIO131":
             yield Issue(rid, _fixed_node(top).path + ("value",), msg)
 
@@ -266,7 +266,7 @@ def placement_rule_type(ctx):
 
 def _placement_rule_type(ctx):
     """placement_rule_type's findings, before the note on where YuniKorn fails."""
-    for p, i, top, r in _rules(ctx):
+    for _p, _i, _top, r in _rules(ctx):
         if not RULE_NAME.fullmatch(r.name):
             continue  # PRIO126's
         for where, message, at in build_errors(r, ctx.release):

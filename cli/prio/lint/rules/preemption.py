@@ -10,11 +10,11 @@ and partition.go (preemption.enabled defaults to true, quotapreemptionenabled to
 """
 from __future__ import annotations
 
+from prio.diagnostics import Issue
+from prio.lint.registry import check
 from prio.yunikorn import properties as P
 from prio.yunikorn import quantity, resources
 from prio.yunikorn.config import queue_path
-from prio.diagnostics import Issue
-from prio.lint.registry import check
 
 FAMILY = "preemption"
 _BEST_ASK = P.INT32_MAX  # the highest priority an ask can carry
@@ -146,7 +146,7 @@ def quota_preemption_needs_max(ctx):
     Fix: a max on the queue (or on the queues below that inherit the delay), or no delay.
     """
     key = ctx.release.quota_delay
-    for p, root in _trees(ctx) if key else ():
+    for _p, root in _trees(ctx) if key else ():
         for q in root.walk():
             if key not in q.own or P.duration(q.own[key], "0")[1] is not None:
                 continue
@@ -179,7 +179,7 @@ def quota_max_under_parent_guarantee(ctx):
     Fix: a max at or above the parent's guarantee, or a lower guarantee on the parent.
     """
     key = ctx.release.quota_delay
-    for p, root in _trees(ctx) if key else ():
+    for _p, root in _trees(ctx) if key else ():
         for q in root.walk():
             if not q.max or q.parent is None or P.duration(q.eff.get(key), "0")[1] is not None or q.eff.get(key) is None:
                 continue
@@ -258,7 +258,7 @@ def priority_fence_unreachable(ctx):
     at offset 10: research's tasks are never victims of batch's asks.
     Fix: lower the offset, or accept that the subtree is protected (prio preempt shows it).
     """
-    for p, root in _trees(ctx):
+    for _p, root in _trees(ctx):
         leaves = [q for q in root.walk() if q.leaf]
         for f in root.walk():
             if f.parent is None or not f.fenced:

@@ -5,14 +5,13 @@ offset; parent: max of the children + offset; a fenced queue reports only its of
 step saturates at the int32 bounds), taking the highest user priority a pod may have."""
 from __future__ import annotations
 
-from prio.yunikorn import properties as P
-from prio.yunikorn.config import queue_path
 from prio.diagnostics import Issue
 from prio.kube.priorityclass import HIGHEST_USER as USER_MAX
 from prio.kube.priorityclass import SYSTEM_CLUSTER_CRITICAL as SYSTEM_CLUSTER
 from prio.kube.priorityclass import SYSTEM_NODE_CRITICAL as SYSTEM_NODE
 from prio.lint.registry import check
-
+from prio.yunikorn import properties as P
+from prio.yunikorn.config import queue_path
 
 _PLAIN = (0, False)  # P.offset(None)[0], and priority_policy(None) is not a fence
 _OWN: dict = {}  # id(queue) -> (queue, (offset, fenced)): the queue is kept, so its id stays its own

@@ -15,11 +15,9 @@ from __future__ import annotations
 import re
 
 from prio.diagnostics import Issue
-from prio.kube.priorityclass import BUILTIN, HIGHEST_USER, PREEMPTION_POLICIES, SYSTEM_PREFIX
-from prio.values import INT32_MAX, INT32_MIN, int32_value
+from prio.kube.priorityclass import BUILTIN, HIGHEST_USER, PREEMPTION_POLICIES, is_dns_subdomain
 from prio.lint.registry import check, run
 from prio.loaders.priorityclasses import PC, manifests
-from prio.kube.priorityclass import is_dns_subdomain
 
 FAMILY = "priorityclass"
 FIELDS = ("apiVersion", "kind", "metadata", "value", "globalDefault", "description", "preemptionPolicy")

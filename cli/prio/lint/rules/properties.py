@@ -1,13 +1,12 @@
 """Queue property values YuniKorn silently replaces by defaults, and properties that do nothing."""
 from __future__ import annotations
 
-
-from prio.yunikorn import properties as P
-from prio.yunikorn import releases
-from prio.yunikorn.config import queue_path
 from prio.diagnostics import Issue
 from prio.lint.registry import check
 from prio.lint.rules.resources import dropped_properties
+from prio.yunikorn import properties as P
+from prio.yunikorn import releases
+from prio.yunikorn.config import queue_path
 
 
 class _Where:
@@ -21,14 +20,14 @@ class _Where:
     def __str__(self) -> str:
         return queue_path(self.q, self.anc) + self.suffix
 
-    __format__ = lambda self, spec: format(str(self), spec)  # noqa: E731
+    __format__ = lambda self, spec: format(str(self), spec)
 
 
 def _props(ctx):
     """(queue, ancestors, properties map, path of the map, where) for queues and child templates,
     but the maps the release drops with a child template that fails (dropped_properties)."""
     dropped = dropped_properties(ctx)
-    for p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.queues:
         if q.properties and id(q.properties) not in dropped:
             yield q, anc, q.properties, q.path + ("properties",), _Where(q, anc)
         if q.childtemplate is not None and q.childtemplate.properties and id(q.childtemplate.properties) not in dropped:
@@ -46,7 +45,7 @@ _INHERITANCE = {
 
 def _value_issues(ctx, rule, keys):
     keys = [k for k in keys if k in ctx.release.properties]  # a key the release ignores is PRIO210's
-    for q, anc, props, path, where in _props(ctx):
+    for q, _anc, props, path, where in _props(ctx):
         for key in keys:
             if key in props:
                 why = P.problem(key, props[key])
@@ -130,7 +129,7 @@ def stateaware_deprecated(ctx):
     Example (warns): `application.sort.policy: stateaware`
     Fix: `application.sort.policy: fifo` (or fair).
     """
-    for q, anc, props, path, where in _props(ctx):
+    for _q, _anc, props, path, where in _props(ctx):
         if props.get(P.SORT_POLICY) == "stateaware":
             yield Issue("PRIO205", path + (P.SORT_POLICY,), f"{P.SORT_POLICY} on {where}: stateaware was removed in YuniKorn 1.6 and now means fifo")
 
@@ -183,7 +182,7 @@ def root_priority_no_effect(ctx):
     Example (warns): root with `priority.offset: "100"`
     Fix: remove it, or set it on root's children.
     """
-    for p, r in ctx.trees:
+    for _p, r in ctx.trees:
         if r.inserted:
             continue
         for key in (P.PRIORITY_POLICY, P.PRIORITY_OFFSET):
@@ -200,7 +199,7 @@ def childtemplate_on_leaf(ctx):
     Example (warns): a queue without children or `parent: true` that has `childtemplate:`.
     Fix: move it to the parent, or add `parent: true`.
     """
-    for p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.queues:
         if q.childtemplate is not None and not q.is_parent:
             yield Issue("PRIO209", q.childtemplate.path, f"child template on leaf queue {queue_path(q, anc)} is ignored: only parent queues create dynamic children", at="key")
 
@@ -216,7 +215,7 @@ def unknown_property(ctx):
     """
     release = ctx.release
     known = release.properties
-    for q, anc, props, path, where in _props(ctx):
+    for _q, _anc, props, path, where in _props(ctx):
         for key in props:
             if key not in known:
                 elsewhere = releases.reads_elsewhere(key, release)

@@ -2,10 +2,10 @@
 template quantities (parsed only when a parent queue is created)."""
 from __future__ import annotations
 
-from prio.yunikorn import quantity, resources
-from prio.yunikorn.config import queue_path
 from prio.diagnostics import Issue
 from prio.lint.registry import check
+from prio.yunikorn import quantity, resources
+from prio.yunikorn.config import queue_path
 
 
 def _bad_entries(res, path):
@@ -31,7 +31,7 @@ def dropped_properties(ctx) -> frozenset:
 
     def make():
         out = set()
-        for p, q, anc in ctx.queues:
+        for _p, q, anc in ctx.queues:
             if template_fails(q):
                 out.add(id(q.childtemplate.properties))
                 if not anc:  # other queues get theirs through mergeProperties, root does not
@@ -54,7 +54,7 @@ def invalid_quantity(ctx):
     Fix:
         max: {memory: 1536Mi, vcore: 2}
     """
-    for p, q, anc in ctx.queues:
+    for _p, q, _anc in ctx.queues:
         for kind in ("guaranteed", "max"):
             res = getattr(q, kind)
             if not res:  # (most queues set none: no path made, no generator)
@@ -77,7 +77,7 @@ def guaranteed_exceeds_max(ctx):
         resources: {guaranteed: {memory: 10G}, max: {memory: 5G}}
     Fix: raise max or lower guaranteed.
     """
-    for p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.queues:
         g, m = ctx.resource(q.guaranteed), ctx.resource(q.max)
         if g and m:
             over = {k: v for k, v in g.items() if k in m and v > max(m[k], 0)}
@@ -102,7 +102,7 @@ def max_exceeds_parent_max(ctx):
     Example (fails): root.a max memory 10G, root.a.b (no max), root.a.b.c max memory 20G.
     Fix: keep each max within every ancestor's max.
     """
-    for p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.queues:
         m = ctx.resource(q.max)
         if not m or not anc:
             continue
@@ -132,7 +132,7 @@ def children_guaranteed_exceed_guaranteed(ctx):
     Example (fails): parent guaranteed memory 10G, two children with 6G each.
     Fix: raise the parent's guaranteed or lower the children's.
     """
-    for p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.queues:
         g = ctx.resource(q.guaranteed)
         if not g or not q.children:
             continue
@@ -150,7 +150,7 @@ def children_guaranteed_exceed_max(ctx):
     Example (fails): parent max memory 10G, two children guaranteed 6G each.
     Fix: raise the max or lower the guarantees.
     """
-    for p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.queues:
         if not q.children:
             continue
         eff = resources.component_min(_effective_max(ctx, anc), ctx.resource(q.max) or None)
@@ -170,7 +170,7 @@ def maxapplications_exceeds_parent(ctx):
     Example (fails): parent maxapplications 10, child maxapplications 20.
     Fix: keep each child's maxapplications at most the parent's (equal is fine).
     """
-    for p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.queues:
         if q.maxapplications:
             for c in q.children:
                 if c.maxapplications > q.maxapplications:
@@ -187,7 +187,7 @@ def maxapplications_missing(ctx):
     Example (fails): parent maxapplications 10, child without maxapplications.
     Fix: give every descendant a maxapplications no larger than its parent's.
     """
-    for p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.queues:
         if q.maxapplications:
             for c in q.children:
                 if c.maxapplications == 0:
@@ -207,7 +207,7 @@ def childtemplate_quantity(ctx):
     Fix: use a valid quantity.
     """
     refused = ctx.release.bad_template_refused
-    for p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.queues:
         ct = q.childtemplate
         if ct is None or not q.is_parent:
             continue

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import re
 
-from prio.yunikorn.config import queue_path
-from prio.yunikorn.releases import NEWEST
 from prio.diagnostics import Issue
 from prio.lint.registry import check
-
+from prio.yunikorn.config import queue_path
+from prio.yunikorn.releases import NEWEST
 
 
 @check("PRIO101", "duplicate-partition", "error", "structure")
@@ -82,7 +81,7 @@ def root_resources(ctx):
             max: {memory: 100Gi}
     Fix: move the limits to a child queue.
     """
-    for p, r in ctx.trees:
+    for _p, r in ctx.trees:
         if r.inserted:
             continue
         for kind in ("guaranteed", "max"):
@@ -128,7 +127,7 @@ def root_name_case(ctx):
     Example (fails): `- name: Root`
     Fix: `- name: root`
     """
-    for p, r in ctx.trees:
+    for _p, r in ctx.trees:
         if not r.inserted and r.name != "root":
             yield Issue("PRIO105", r.path + ("name",), f"top-level queue is named {r.name!r}: YuniKorn accepts it in validation but cannot create the partition without a queue named exactly 'root'")
 
@@ -145,7 +144,7 @@ def invalid_queue_name(ctx):
     """
     rel = ctx.release
     allowed = rel.queue_name_re.pattern[:-len("{1,64}")]  # the character class
-    for p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.queues:
         if anc and not rel.queue_name_re.fullmatch(q.name):
             why = "it is empty" if not q.name else "it is longer than 64 characters" if len(q.name) > 64 else "it contains " + ", ".join(repr(c) for c in sorted(set(re.sub(allowed, "", q.name))))
             fixed = re.sub(allowed.replace("[", "[^", 1), "-", q.name)[:64]
@@ -164,7 +163,7 @@ def duplicate_queue_name(ctx):
     Example (fails): children `batch` and `Batch` of the same parent.
     Fix: rename one.
     """
-    for p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.queues:
         seen = {}
         for c in q.children:
             k = c.name.lower()
@@ -185,7 +184,7 @@ def parent_false_with_children(ctx):
     Example (warns): `{name: a, parent: false, queues: [{name: b}]}`.
     Fix: remove `parent: false`, or move the children elsewhere if the queue is meant to be a leaf.
     """
-    for p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.queues:
         if q.parent_given and not q.parent and q.queues:
             yield Issue("PRIO138", q.path + ("parent",), f"queue {queue_path(q, anc)} says parent: false but has child queues: "
                         f"YuniKorn makes it a parent anyway (applications cannot be placed in it)", at="key")

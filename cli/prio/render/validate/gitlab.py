@@ -18,7 +18,7 @@ ROOT_ENV = ("CI_PROJECT_DIR",)
 def render(report: Report, input_errors=(), **_) -> str:
     from prio.render.validate.common import input_error_findings
 
-    path_of = lambda f: repo_path(f.file, ROOT_ENV)  # noqa: E731
+    path_of = lambda f: repo_path(f.file, ROOT_ENV)
     out = []
     findings = input_error_findings(input_errors) + list(report.findings)  # unreadable inputs first
     for f, fp in zip(findings, fingerprints(findings, path_of)):

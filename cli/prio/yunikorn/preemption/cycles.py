@@ -7,9 +7,18 @@ from prio.yunikorn import resources
 from prio.yunikorn.engine import Engine
 from prio.yunikorn.preemption.candidates import CandidateSearch
 from prio.yunikorn.preemption.preemptor import Preemptor
-from prio.yunikorn.preemption.result import (DOES_NOT_HELP, NOT_ATTEMPTED_NEVER, NOT_ATTEMPTED_PARTITION, NOT_ENOUGH_QUEUE_QUOTA,
-                                            NOT_ENOUGH_USER_QUOTA, PRECONDITIONS_FAILED, USER_CANNOT_RUN, AskResult, Candidate,
-                                            Result)
+from prio.yunikorn.preemption.result import (
+    DOES_NOT_HELP,
+    NOT_ATTEMPTED_NEVER,
+    NOT_ATTEMPTED_PARTITION,
+    NOT_ENOUGH_QUEUE_QUOTA,
+    NOT_ENOUGH_USER_QUOTA,
+    PRECONDITIONS_FAILED,
+    USER_CANNOT_RUN,
+    AskResult,
+    Candidate,
+    Result,
+)
 from prio.yunikorn.preemption.world import Run, World
 from prio.yunikorn.quantity import show_resources
 from prio.yunikorn.snapshot import Allocation, App, Ask, Node, Snapshot

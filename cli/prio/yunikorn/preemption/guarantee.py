@@ -26,7 +26,7 @@ class QueueSnapshot:
         self.victims: list = []
         self.ask_queue = ask_queue
 
-    def duplicate(self, cache: dict) -> "QueueSnapshot":
+    def duplicate(self, cache: dict) -> QueueSnapshot:
         if self.path in cache:
             return cache[self.path]
         parent = self.parent.duplicate(cache) if self.parent is not None else None

@@ -6,8 +6,15 @@ from __future__ import annotations
 from prio.yunikorn import resources
 from prio.yunikorn.preemption.candidates import CandidateSearch
 from prio.yunikorn.preemption.guarantee import QueueSnapshot, ask_queue_under_guaranteed, duplicate_all, victim_queue_over_guaranteed
-from prio.yunikorn.preemption.ordering import (SCORE_FIT_MAX, SCORE_UNFIT, additional_key, additional_order_key, score, victim_key,
-                                              victim_order_key)
+from prio.yunikorn.preemption.ordering import (
+    SCORE_FIT_MAX,
+    SCORE_UNFIT,
+    additional_key,
+    additional_order_key,
+    score,
+    victim_key,
+    victim_order_key,
+)
 from prio.yunikorn.preemption.result import GUARANTEE_FAILED, SHORTFALL
 from prio.yunikorn.preemption.world import Run, World
 from prio.yunikorn.snapshot import Ask

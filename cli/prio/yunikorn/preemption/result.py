@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-
 NOT_ENOUGH_QUEUE_QUOTA = "Not enough queue quota"
 NOT_ENOUGH_USER_QUOTA = "Not enough user quota"  # objects.NotEnoughUserQuota: no preemption is tried
 USER_CANNOT_RUN = "Application cannot run: the user's or group's maxapplications reached"
