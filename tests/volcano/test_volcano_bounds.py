@@ -117,3 +117,16 @@ def test_pods_are_counted_against_the_ask_cap_before_the_work(tmp_path, command)
     text = BASE + "".join("---\n" + pod.replace("g-0", f"g-{i}") for i in range(1, 4))
     line = _refused(tmp_path, text, command, env={"PRIO_MAX_ASKS": "3"})
     assert "4 pods in the file, more than prio reads (3); PRIO_MAX_ASKS=N raises the cap" in line
+
+
+@pytest.mark.parametrize("command", ["simulate", "explain"])
+def test_other_objects_are_counted_against_the_objects_cap_before_the_work(tmp_path, command):
+    """Queues, PodGroups and nodes are counted too (PRIO_MAX_OBJECTS), the first past the cap named."""
+    queue = BASE[BASE.index("apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue"):BASE.index("---\napiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup")]
+    text = BASE + "".join("---\n" + queue.replace("name: q\n", f"name: q{i}\n") for i in range(1, 6))
+    line = _refused(tmp_path, text, command, env={"PRIO_MAX_OBJECTS": "4"})
+    assert "objects besides pods in the file, more than prio reads (4); PRIO_MAX_OBJECTS=N raises the cap" in line
+    assert _refused(tmp_path, text, command, env={"PRIO_MAX_OBJECTS": "4"}) == line  # the same line each time
+    path = tmp_path / "objects.yaml"
+    path.write_text(text)
+    assert run_cli(command, str(path), "-o", "json", env={"PRIO_MAX_OBJECTS": "100"}).exit_code == 0

@@ -91,13 +91,21 @@ def _count(r: Reader, path: tuple, value) -> int:
 
 
 def _count_pods(name: str, docs) -> None:
-    """The ask cap (prio.io.caps.ASKS) on the pods of one file, counted before any is read; the
-    refusal names the first pod past the cap."""
+    """The ask cap (prio.io.caps.ASKS) on the pods of one file and the objects cap
+    (prio.io.caps.OBJECTS) on its other objects (queues, PodGroups, nodes, PriorityClasses),
+    counted before any is read; the refusal names the first past the cap. (A Volcano input is
+    one file: per file is per run.)"""
+    pods, others = [], []
+    for d in docs:
+        if isinstance(d.data, dict):
+            (pods if d.data.get("kind") == "Pod" else others).append(d)
     cap = caps.ASKS.value()
-    pods = [d for d in docs if isinstance(d.data, dict) and d.data.get("kind") == "Pod"]
     if len(pods) > cap:
         raise InputError(name, f"{len(pods)} pods in the file, more than prio reads ({cap}); {caps.ASKS.env}=N raises the cap",
                          pods[cap].start.line)
+    cap = caps.OBJECTS.value()
+    if len(others) > cap:
+        raise InputError(name, caps.OBJECTS.exceeded(len(others), "in the file", "objects besides pods"), others[cap].start.line)
 
 
 def _line(doc, path) -> int | None:
