@@ -7,6 +7,9 @@ Kueue setups prio.kueue.diff (workload by workload: admitted, preempted, pending
 files prio.volcano.diff (PodGroup by PodGroup and pod by pod)."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import NamedTuple
+
 from prio.cli import analysis_options as shared
 from prio.cli.guard import say
 from prio.cli.optspec import Arg, Opt
@@ -116,10 +119,9 @@ def _diff(o: Options, fmt: str, fail_on: tuple) -> int:
     source.PROVIDED.update(provided)
     try:
         inp_a, inp_b = _gather(o, old), _gather(o, new)
-        if inp_a.kueue or inp_b.kueue:
-            return _kueue(o, fmt, fail_on, inp_a, inp_b)
-        if inp_a.volcano or inp_b.volcano:
-            return _volcano(o, fmt, fail_on, inp_a, inp_b)
+        for scheduler in _OTHER_SCHEDULERS:
+            if scheduler.holds(inp_a) or scheduler.holds(inp_b):
+                return _other(scheduler, o, fmt, fail_on, inp_a, inp_b)
         role_a, role_b = _role(inp_a, old), _role(inp_b, new)
         if role_a != role_b:
             raise InputError(new, f"OLD ({old}) is {role_a} but NEW is {role_b}: compare two configs or two snapshots")
@@ -140,37 +142,37 @@ def _diff(o: Options, fmt: str, fail_on: tuple) -> int:
     return 1 if any(d.changed(k) for k in fail_on) else 0
 
 
-def _kueue(o: Options, fmt: str, fail_on: tuple, inp_a, inp_b) -> int:
-    """Kueue setups: both sides Kueue objects (prio.cli.kueue.run_diff)."""
+class _Scheduler(NamedTuple):
+    """A scheduler whose inputs diff compares side by side (its cli module's run_diff, its core's
+    changed): until the backends of issue 47, the one place that names them."""
+
+    name: str
+    holds: Callable  # Inputs -> whether they hold this scheduler's objects
+    cli: str  # the module with run_diff(inp_a, inp_b, old, new, paths, fmt, width)
+    core: str  # the module with changed(diff, kind)
+    what: str  # what a side must hold, for the refusal
+
+
+_OTHER_SCHEDULERS = (
+    _Scheduler("Kueue", lambda inp: bool(inp.kueue), "prio.cli.kueue", "prio.kueue.diff", "two Kueue setups"),
+    _Scheduler("Volcano", lambda inp: bool(inp.volcano), "prio.cli.volcano", "prio.volcano.diff", "two Volcano files"),
+)
+
+
+def _other(scheduler: _Scheduler, o: Options, fmt: str, fail_on: tuple, inp_a, inp_b) -> int:
+    """Both sides the objects of `scheduler` (its run_diff), the exit code from its changed()."""
+    import importlib
+
     from prio.cli.common import width
     from prio.cli.outfile import write_text
     from prio.errors import InputError
-    from prio.kueue.diff import changed
 
-    if not (inp_a.kueue and inp_b.kueue):
-        kueue_side, other = (o.old, o.new) if inp_a.kueue else (o.new, o.old)
-        raise InputError(other, f"{kueue_side} holds Kueue objects and {other} none: compare two Kueue setups")
-    from prio.cli.kueue import run_diff
-
-    text, d = run_diff(inp_a, inp_b, o.old, o.new, list(o.inputs), fmt, width=width())
+    if not (scheduler.holds(inp_a) and scheduler.holds(inp_b)):
+        side, other = (o.old, o.new) if scheduler.holds(inp_a) else (o.new, o.old)
+        raise InputError(other, f"{side} holds {scheduler.name} objects and {other} none: compare {scheduler.what}")
+    text, d = importlib.import_module(scheduler.cli).run_diff(inp_a, inp_b, o.old, o.new, list(o.inputs), fmt, width=width())
     write_text(o.output_file, text)
-    return 1 if any(changed(d, k) for k in fail_on) else 0
-
-
-def _volcano(o: Options, fmt: str, fail_on: tuple, inp_a, inp_b) -> int:
-    """Volcano inputs: both sides Volcano objects (prio.cli.volcano.run_diff)."""
-    from prio.cli.common import width
-    from prio.cli.outfile import write_text
-    from prio.errors import InputError
-    from prio.volcano.diff import changed
-
-    if not (inp_a.volcano and inp_b.volcano):
-        side, other = (o.old, o.new) if inp_a.volcano else (o.new, o.old)
-        raise InputError(other, f"{side} holds Volcano objects and {other} none: compare two Volcano files")
-    from prio.cli.volcano import run_diff
-
-    text, d = run_diff(inp_a, inp_b, o.old, o.new, list(o.inputs), fmt, width=width())
-    write_text(o.output_file, text)
+    changed = importlib.import_module(scheduler.core).changed
     return 1 if any(changed(d, k) for k in fail_on) else 0
 
 
