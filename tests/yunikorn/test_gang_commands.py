@@ -9,13 +9,7 @@ import yaml
 from builders import UNDER_ROOT
 from conftest import run_cli
 
-QUEUES = """
-partitions:
-  - name: default
-    queues:
-      - name: root
-        submitacl: '*'
-        queues:
+QUEUES = UNDER_ROOT + """\
           - name: a
           - name: fair
             properties: {application.sort.policy: fair}
