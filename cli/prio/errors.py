@@ -25,3 +25,9 @@ class InputError(Exception):
 class NothingToCheck(InputError):
     """An input read whole that holds nothing to check (a directory without a queue config):
     counted apart from unreadable files in validate's summary."""
+
+
+def check_choice(flag: str, value, choices) -> None:
+    """An option whose value must be one of `choices` (None: not given)."""
+    if value is not None and value not in choices:
+        raise InputError(flag, f"must be one of {', '.join(choices)}, not {value!r}")

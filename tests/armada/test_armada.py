@@ -13,14 +13,22 @@ from hypothesis import strategies as st
 
 from conftest import ROOT
 from prio.armada import analysis, scheduling
+from prio.armada.commands import explain_record, is_scenario, render_record, simulate_record
+from prio.armada.load import build
 from prio.armada.model import Job, Options, Settings
 from prio.armada.priority import decay_factor, effective_priority, resources_as_usage, scarcity_from_capacity, update_priority
-from prio.cli.armada import is_scenario, run_explain, run_simulate
 from prio.errors import InputError
 from prio.io.yamlnodes import load
-from prio.loaders.armada import build
 
 ROOT = Path(ROOT)
+
+
+def run_explain(docs, fmt, width=None, **kw):
+    return render_record(explain_record(docs, fmt, **kw), fmt, width)
+
+
+def run_simulate(docs, fmt, width=None, **kw):
+    return render_record(simulate_record(docs, fmt, **kw), fmt, width)
 SAMPLE = ROOT / "samples" / "armada-scenario.yaml"
 REPORTS = ROOT / "samples" / "armada-reports.yaml"
 QUEUES = ROOT / "samples" / "armada-queues.yaml"

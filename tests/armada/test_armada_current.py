@@ -11,11 +11,11 @@ import os
 import pytest
 
 from conftest import SHARED, run_cli, sample, shared
+from prio.armada import load_current as scenario
 from prio.armada.current import fairness
 from prio.armada.current import round as round_mod
 from prio.errors import InputError
 from prio.io.yamlnodes import load
-from prio.loaders import armada_current as scenario
 
 DATA = os.path.join(SHARED, "testdata", "armada-current")
 CASES = sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(DATA, "*.yaml")))

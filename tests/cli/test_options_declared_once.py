@@ -89,7 +89,7 @@ def test_validate_options_object_is_the_declaration():
 def test_the_fast_path_reads_plain_decimals_only(text, value):
     """A plain decimal within the limit is read as typer reads it; any other spelling of a
     number, and one below the limit, is left to typer (its conversion and its message)."""
-    from prio.cli.optspec import Opt
+    from prio.optspec import Opt
 
     assert fastpath._value(Opt("n", ("--n",), type=int, min=0), text) == value
     assert fastpath._value(Opt("n", ("--n",), type=int, min=1), "0") is None
@@ -158,7 +158,7 @@ def test_engine_is_a_hidden_common_option_stored_in_the_options_object(name, mon
     """--engine auto|fast|reference (PRIO_ENGINE): parsed into the options object (test_engine_choice: it reaches the run)."""
     import importlib
 
-    from prio.cli.optspec import build
+    from prio.optspec import build
 
     mod = importlib.import_module(f"prio.cli.{name}")
     cmd = _command(name)

@@ -129,9 +129,9 @@ def test_a_cohort_cycle_with_html_is_still_one_line(tmp_path):
 
 
 def test_past_the_limit_the_page_gives_the_command_instead_of_every_answer(monkeypatch):
-    from prio.render.html import context
+    from prio.kueue import html
 
-    monkeypatch.setattr(context, "WHY_WORKLOADS", 3)
+    monkeypatch.setattr(html, "WHY_WORKLOADS", 3)
     _, _, ctx = page_and_json("explain", "--sample", "kueue")  # four workloads
     assert "whyWorkload" not in ctx
     assert ctx["whyNote"] == "4 workloads: run prio explain --why-workload NS/NAME for one workload"

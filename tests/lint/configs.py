@@ -164,7 +164,7 @@ FENCE_IN_REACH = FENCE_OUT_OF_REACH.replace('priority.offset: "10"', 'priority.o
 # (rule, failing config, line of the finding, passing config)
 
 
-# ---- Kueue: a setup that validates clean, and variations of it (prio.lint.rules.kueue) ---------
+# ---- Kueue: a setup that validates clean, and variations of it (prio.kueue.lint) ---------
 KUEUE = """apiVersion: kueue.x-k8s.io/v1beta2
 kind: ResourceFlavor
 metadata: {name: default}

@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
+from prio.armada.lint import lint_queue_document
+from prio.armada.load_queues import is_queue_manifest
 from prio.io.yamlnodes import load
 from prio.lint.registry import CHECKS, RULES
-from prio.lint.rules.armada import lint_queue_document
-from prio.loaders.armada_queues import is_queue_manifest
 
 ROOT = Path(ROOT)
 

@@ -1,4 +1,4 @@
-"""`prio validate` on Kueue setups (prio.lint.rules.kueue): the finer points the catalogue's one
+"""`prio validate` on Kueue setups (prio.kueue.lint): the finer points the catalogue's one
 case per rule does not show: several files read as one setup, `kubectl get -o yaml` lists, every
 CI format, suppressions, exit codes, the messages' hints, and odd shapes that must not crash."""
 from __future__ import annotations
@@ -184,8 +184,8 @@ def test_any_value_anywhere_gives_issues_not_exceptions():
     """Every value of every object of KUEUE (a Namespace and a Configuration added) replaced by
     each odd value in turn: both targets' checks return issues, whatever the shape."""
     from prio.io.document import Document
+    from prio.kueue import lint as rules
     from prio.lint.registry import run
-    from prio.lint.rules import kueue as rules
 
     text = kueue(("kind: ResourceFlavor", "kind: Namespace\nmetadata: {name: team-a, labels: {team: a}}\n---\napiVersion: "
                                           "config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nfairSharing: {}\n---\n"

@@ -1,5 +1,5 @@
 """The options explain, simulate, preempt and diff (and snapshot) share, declared once (issue 27),
-as data (prio.cli.optspec): a command names the shared ones it takes, in its --help order, beside
+as data (prio.optspec): a command names the shared ones it takes, in its --help order, beside
 its own, and gets one frozen options object that its runner takes alone.
 
 COMMON options go to every analysis command (explain, simulate, preempt, diff), after its own:
@@ -11,7 +11,7 @@ import os
 import sys
 
 from prio.cli import color
-from prio.cli.optspec import Arg, Opt, Options, options_class, opts
+from prio.optspec import Arg, Opt, Options, options_class, opts
 from prio.render.formats import help_text
 from prio.yunikorn import releases
 

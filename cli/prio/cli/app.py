@@ -60,7 +60,7 @@ def _register() -> None:
 
     for name in COMMANDS:
         mod = importlib.import_module(f"prio.cli.{name}")
-        # a command of prio.cli.optspec's declarations is derived here, from its options class
+        # a command of prio.optspec's declarations is derived here, from its options class
         # and runner (its module imports no typer: the fast path, prio.cli.fastpath, uses both)
         command = getattr(mod, "command", None) or typer_command(mod.Options, mod.run, mod.HELP)
         app.command(name, short_help=mod.SHORT_HELP, cls=Command)(command)

@@ -37,24 +37,6 @@ def width() -> int:
     return shutil.get_terminal_size((120, 24)).columns
 
 
-def check_choice(flag: str, value, choices) -> None:
-    """An option whose value must be one of `choices` (None: not given)."""
-    if value is not None and value not in choices:
-        raise InputError(flag, f"must be one of {', '.join(choices)}, not {value!r}")
-
-
-def check_armada_options(inp, decay, weighting, **only_armada) -> None:
-    """Armada options are checked here, once, up front, and refused with YuniKorn inputs (not
-    ignored). The choices are the model's."""
-    from prio.armada.choices import DECAYS, MODELS, WEIGHTINGS
-
-    check_choice("--armada-decay", decay, DECAYS)
-    check_choice("--armada-weighting", weighting, WEIGHTINGS)
-    check_choice("--armada-model", only_armada.get("armada_model"), MODELS)
-    if not inp.armada:
-        given = [f"--{k.replace('_', '-')}" for k, v in only_armada.items() if v not in (None, "code", "current")]
-        if given:
-            raise InputError(given[0], "applies to Armada scenarios only; these inputs are YuniKorn's")
 
 
 def say_recognised(inp) -> None:

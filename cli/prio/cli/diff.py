@@ -2,17 +2,14 @@
 the scheduling order, the asks that cannot be placed and the validate findings.
 
 Each side is exactly a `prio simulate OLD INPUT...` run (the same gather, build and engine run)
-plus, for a config, a `prio validate` run; the comparison itself is prio.yunikorn.diff, for
-Kueue setups prio.kueue.diff (workload by workload: admitted, preempted, pending), for Volcano
-files prio.volcano.diff (PodGroup by PodGroup and pod by pod)."""
+plus, for a config, a `prio validate` run; the comparison itself is prio.yunikorn.diff, for a
+backend's inputs the backend's own (prio.cli.backend_run.diff_sides: Kueue's workload by workload,
+Volcano's PodGroup by PodGroup and pod by pod)."""
 from __future__ import annotations
-
-from collections.abc import Callable
-from typing import NamedTuple
 
 from prio.cli import analysis_options as shared
 from prio.cli.guard import say
-from prio.cli.optspec import Arg, Opt
+from prio.optspec import Arg, Opt
 from prio.render.formats import names
 
 FORMATS = names("diff")
@@ -119,9 +116,8 @@ def _diff(o: Options, fmt: str, fail_on: tuple) -> int:
     source.PROVIDED.update(provided)
     try:
         inp_a, inp_b = _gather(o, old), _gather(o, new)
-        for scheduler in _OTHER_SCHEDULERS:
-            if scheduler.holds(inp_a) or scheduler.holds(inp_b):
-                return _other(scheduler, o, fmt, fail_on, inp_a, inp_b)
+        if inp_a.backend is not None or inp_b.backend is not None:
+            return _backend(o, fmt, fail_on, inp_a, inp_b)
         role_a, role_b = _role(inp_a, old), _role(inp_b, new)
         if role_a != role_b:
             raise InputError(new, f"OLD ({old}) is {role_a} but NEW is {role_b}: compare two configs or two snapshots")
@@ -142,38 +138,20 @@ def _diff(o: Options, fmt: str, fail_on: tuple) -> int:
     return 1 if any(d.changed(k) for k in fail_on) else 0
 
 
-class _Scheduler(NamedTuple):
-    """A scheduler whose inputs diff compares side by side (its cli module's run_diff, its core's
-    changed): until the backends of issue 47, the one place that names them."""
-
-    name: str
-    holds: Callable  # Inputs -> whether they hold this scheduler's objects
-    cli: str  # the module with run_diff(inp_a, inp_b, old, new, paths, fmt, width)
-    core: str  # the module with changed(diff, kind)
-    what: str  # what a side must hold, for the refusal
-
-
-_OTHER_SCHEDULERS = (
-    _Scheduler("Kueue", lambda inp: bool(inp.kueue), "prio.cli.kueue", "prio.kueue.diff", "two Kueue setups"),
-    _Scheduler("Volcano", lambda inp: bool(inp.volcano), "prio.cli.volcano", "prio.volcano.diff", "two Volcano files"),
-)
-
-
-def _other(scheduler: _Scheduler, o: Options, fmt: str, fail_on: tuple, inp_a, inp_b) -> int:
-    """Both sides the objects of `scheduler` (its run_diff), the exit code from its changed()."""
-    import importlib
-
-    from prio.cli.common import width
+def _backend(o: Options, fmt: str, fail_on: tuple, inp_a, inp_b) -> int:
+    """Both sides a backend's inputs (prio.cli.backend_run.diff_sides): the exit code from its
+    changed(); each side's validate findings as `prio validate SIDE INPUT...` reports them."""
+    from prio.cli.backend_run import diff_sides
     from prio.cli.outfile import write_text
-    from prio.errors import InputError
+    from prio.lint.runner import check_paths
 
-    if not (scheduler.holds(inp_a) and scheduler.holds(inp_b)):
-        side, other = (o.old, o.new) if scheduler.holds(inp_a) else (o.new, o.old)
-        raise InputError(other, f"{side} holds {scheduler.name} objects and {other} none: compare {scheduler.what}")
-    text, d = importlib.import_module(scheduler.cli).run_diff(inp_a, inp_b, o.old, o.new, list(o.inputs), fmt, width=width())
+    def findings(arg):
+        report, _, _ = check_paths([arg, *o.inputs])
+        return [(f.rule, f.message) for f in report.findings]
+
+    text, changed = diff_sides(o, fmt, inp_a, inp_b, findings, fail_on)
     write_text(o.output_file, text)
-    changed = importlib.import_module(scheduler.core).changed
-    return 1 if any(changed(d, k) for k in fail_on) else 0
+    return 1 if changed else 0
 
 
 def _gather(o: Options, arg, lend=None):
@@ -218,7 +196,6 @@ def _same_work(o: Options, old, new, inp_a, inp_b):
 def _side(o: Options, arg, label, inp=None, said=None):
     """One side: a simulate run on `arg` plus the inputs (o.inputs), and validate's findings for a config.
     `inp`: the side's inputs already gathered (--yunikorn: the config plus the server's work)."""
-    from prio.errors import InputError
     from prio.loaders import restdump
     from prio.loaders.assemble import build, partition_of
     from prio.yunikorn import diff as core
@@ -231,8 +208,6 @@ def _side(o: Options, arg, label, inp=None, said=None):
     if o.verbose:
         for n, what in inp.recognised:
             say(f"prio: {label}: {n}: read as {what}")
-    if inp.armada:
-        raise InputError(inp.armada[0][0], "prio diff compares YuniKorn configs and snapshots; Armada scenarios are not supported")
     role = "a queue config" if inp.config is not None and inp.config_name == name else "pending work"
     eng = build(inp, o.partition, o.engine)
     from prio.cli.htmlreport import remember_tree

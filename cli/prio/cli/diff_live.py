@@ -95,8 +95,9 @@ def _side(side, o, arg, state, label):
 
     inp = check_config(inputs_mod.gather([arg]), o.release())
     name = "<stdin>" if arg == "-" else arg
-    if inp.armada:
-        raise InputError(inp.armada[0][0], "prio diff compares YuniKorn configs; Armada scenarios are not supported")
+    from prio.cli.backend_run import yunikorn_only
+
+    yunikorn_only("diff --yunikorn", inp)
     if inp.config is None:
         raise InputError(name, "with --yunikorn, OLD and NEW are queue configs (or live, the config the server runs): "
                                "the pending work is the server's")

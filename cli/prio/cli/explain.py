@@ -5,7 +5,7 @@ import sys
 
 from prio.cli import analysis_options as shared
 from prio.cli.guard import say
-from prio.cli.optspec import Opt
+from prio.optspec import Opt
 from prio.render.formats import names
 
 FORMATS = names("explain")
@@ -39,37 +39,24 @@ def run(o: Options) -> int:
 
 def _explain(o: Options, fmt: str) -> int:
     """Load the inputs, refuse options that do not apply to them, and answer the one question
-    asked: Kueue's or Armada's explain, --pending, --why-ask, --why, or the tree and the asks."""
+    asked: a backend's explain (prio.backends), --pending, --why-ask, --why, or the tree and the asks."""
     refused = _refused_together(o)
     if refused is not None:
         return refused
     from prio.cli.kube import with_cluster
 
     o = with_cluster(o)  # --kube: the cluster's objects as inputs
-    from prio.cli.common import check_armada_options, say_notes, width
+    from prio.cli.backend_run import answer
+    from prio.cli.common import say_notes
     from prio.loaders.assemble import build
 
     # the documents kept with inp (keep() below): the parsed snapshot is freed with the process
     inp, live = shared.read_inputs(o, keep_documents=True)
-    check_armada_options(inp, o.armada_decay, o.armada_weighting, armada_decay=o.armada_decay, armada_weighting=o.armada_weighting, armada_model=o.armada_model)
     refused = _refused_for_inputs(o, inp, fmt)
     if refused is not None:
         return refused
-    if inp.volcano:  # volcano (issue 47: a backend)
-        from prio.cli.volcano import run_explain as run_volcano
-
-        sys.stdout.write(run_volcano(inp, fmt, width=width(), why_job=o.why_job))
-        return 0
-    if inp.kueue:
-        from prio.cli.kueue import run_explain as kueue_explain
-
-        sys.stdout.write(kueue_explain(inp, fmt, width=width(), why_workload=o.why_workload))
-        return 0
-    if inp.armada:
-        from prio.cli.armada import run_explain
-
-        sys.stdout.write(run_explain(inp.armada, fmt, decay=o.armada_decay, weighting=o.armada_weighting, width=width(), model=o.armada_model, why=o.why))
-        return 0
+    if inp.backend is not None:  # a backend's inputs (prio.backends): its load, run and render
+        return answer("explain", o, inp, fmt)
     eng = build(inp, o.partition, o.engine)
     from prio.cli.lifetime import keep
 
@@ -111,40 +98,17 @@ def _refused_together(o: Options) -> int | None:
 def _refused_for_inputs(o: Options, inp, fmt: str) -> int | None:
     """2 (said on stderr) where an option does not apply to the inputs' scheduler or to -o
     html: refused, never silently ignored. None where everything applies."""
-    say = sys.stderr.write
-    if o.why_workload and not inp.kueue:
-        say("prio: --why-workload applies to Kueue inputs\n")
-        return 2
-    if o.why_job and not inp.volcano:
-        say("prio: --why-job applies to Volcano inputs\n")
-        return 2
-    if inp.volcano and (o.why_ask or o.behind or o.queue or o.why or o.pending):
-        say("prio: --why-ask, --behind, --queue, --why and --pending apply to YuniKorn inputs; for Volcano use --why-job NS/NAME\n")
-        return 2
-    if inp.volcano and fmt == "html" and o.why_job:
-        say("prio: --why-job answers in text or json; -o html draws the whole report\n")
-        return 2
-    if inp.kueue:
-        if o.why_ask or o.behind or o.queue or o.why or o.pending:
-            say("prio: --why-ask, --behind, --queue, --why and --pending apply to YuniKorn inputs; for Kueue use --why-workload NS/NAME\n")
-            return 2
-        if fmt == "html" and o.why_workload:
-            from prio.cli.htmlreport import refuse
+    from prio.cli.backend_run import foreign_option
 
-            return refuse("--why-workload", "--why-workload for every workload")
-        return None
-    if inp.armada and o.pending:
-        say("prio: --pending applies to YuniKorn inputs, not Armada scenarios\n")
+    refused = foreign_option(o, inp)
+    if refused is not None:
+        sys.stderr.write(f"prio: {refused}\n")
         return 2
-    if inp.armada and (o.why_ask or o.behind or o.queue):
-        flag = "--why-ask" if o.why_ask else "--behind" if o.behind else "--queue"
-        say(f"prio: {flag} applies to YuniKorn inputs, not Armada scenarios (--why QUEUE explains one Armada queue)\n")
-        return 2
+    if inp.backend is not None:
+        return None  # the backend's own refusals (prio.cli.backend_run.answer)
     if fmt == "html":
         from prio.cli import htmlreport
 
-        if inp.armada:
-            return htmlreport.refuse_armada()
         for flag, given in (("--why", o.why), ("--why-ask", o.why_ask), ("--pending", o.pending)):
             if given:
                 return htmlreport.refuse(flag)

@@ -4,7 +4,7 @@ and the pydantic it loads to convert values, cost about as much as the whole run
 
 The console script (prio.cli.entry) hands `prio COMMAND ARGS` here first. `parse` reads ARGS the
 way typer's click parser reads them, from the command's one declaration (its options class's
-DECLS, prio.cli.optspec), but only for the shapes it can read exactly: positional arguments,
+DECLS, prio.optspec), but only for the shapes it can read exactly: positional arguments,
 `-`, the command's options (long, short, clustered short flags, `-oFORMAT`, `--opt=value`),
 `--`, plain decimal numbers within their limits, and the environment variables typer reads for
 the command. Anything else (help, completion, unknown or malformed options, a missing value or
@@ -41,7 +41,7 @@ class Table:
     parameter, and what each parameter takes."""
 
     def __init__(self, decls):
-        from prio.cli.optspec import Opt
+        from prio.optspec import Opt
 
         self.opts = tuple(d for d in decls if isinstance(d, Opt))
         self.args = tuple(d for d in decls if not isinstance(d, Opt))
@@ -155,7 +155,7 @@ def parse(cls, args: list[str], environ=os.environ):
         elif d.multiple and (d.choices or d.type is not str):
             if any(_value(d, v) is None for v in values[d.name]):
                 return None
-    from prio.cli.optspec import build
+    from prio.optspec import build
 
     return build(cls, values)
 

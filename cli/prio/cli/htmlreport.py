@@ -1,4 +1,4 @@
-"""`-o html` for explain, simulate, preempt and diff (YuniKorn and Kueue inputs): the wiring. Each command renders its -o json
+"""`-o html` for explain, simulate, preempt and diff (YuniKorn's and the backends' inputs): the wiring. Each command renders its -o json
 document as usual and hands the chunks to `page`, with what the page shows beside them: the
 header (what was analysed, when, the notes said on stderr), the queue tree taken before any run
 (prio.render.html.context) and, for a small simulation, the `--why-ask` answer of every ask.
@@ -18,11 +18,6 @@ WHY_ASKS = 100
 
 def refuse(flag: str, every: str = "--why for every queue") -> int:
     sys.stderr.write(f"prio: {flag} answers in text or json; -o html draws the whole report (with {every})\n")
-    return 2
-
-
-def refuse_armada() -> int:
-    sys.stderr.write("prio: -o html draws YuniKorn inputs; for an Armada scenario use -o table, plain, markdown or json\n")
     return 2
 
 
@@ -102,10 +97,10 @@ def header(command: str, names=(), live=None, partition=None, **more) -> dict:
     return ctx
 
 
-def page(command: str, chunks, ctx: dict):
+def page(command: str, chunks, ctx: dict, titles: dict | None = None):
     from prio.render.html import page as html_page
 
-    return html_page(command, chunks, ctx)
+    return html_page(command, chunks, ctx, titles)
 
 
 def why_asks(make_engine, eng) -> dict:
@@ -136,7 +131,7 @@ def remember_tree(label: str, eng) -> None:
         TREES[label] = queue_tree(eng)
 
 
-def diff_page(text: str, old: str, new: str, names, live, **more) -> str:
+def diff_page(text: str, old: str, new: str, names, live, titles: dict | None = None, **more) -> str:
     """prio diff's page: its json `text`, OLD's and NEW's trees (remember_tree, unless `more`
     gives them) and what else `more` holds for the page."""
     seen: list = []
@@ -144,4 +139,4 @@ def diff_page(text: str, old: str, new: str, names, live, **more) -> str:
         if n not in seen:
             seen.append(n)
     ctx = header("diff", seen, live, None, old=public(str(old)), new=public(str(new)), **{"trees": TREES or {}, **more})
-    return "".join(page("diff", [text], ctx))
+    return "".join(page("diff", [text], ctx, titles))

@@ -1,4 +1,4 @@
-"""The typer side of prio.cli.optspec: a command's typer signature, derived from its options
+"""The typer side of prio.optspec: a command's typer signature, derived from its options
 class (the declarations live with the commands and in prio.cli.analysis_options, as data)."""
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def typer_param(d):
     """(annotation, typer default) for one declaration, as typer reads a parameter."""
     from typing import Optional
 
-    from prio.cli.optspec import Arg
+    from prio.optspec import Arg
 
     if isinstance(d, Arg):
         annotation = list[str] if d.multiple else str
@@ -44,7 +44,7 @@ def typer_command(cls, run, doc: str):
     `run` with it: parse -> options object -> runner -> exit code."""
     import inspect
 
-    from prio.cli.optspec import build
+    from prio.optspec import build
 
     params, annotations = [], {}
     for d in cls.DECLS:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 
 from prio.cli import analysis_options as shared
-from prio.cli.optspec import Opt
+from prio.optspec import Opt
 from prio.render.formats import names
 
 FORMATS = names("preempt")
@@ -53,8 +53,9 @@ def _preempt(o: Options, fmt: str) -> int:
     # the files (the preemption sample by default), or --yunikorn's config, queues, nodes and
     # running allocations
     inp, live = shared.read_inputs(o, default_sample=DEFAULT_SAMPLE)
-    if inp.armada:
-        raise InputError(inp.armada[0][0], "prio preempt models YuniKorn's preemption; this is an Armada scenario")
+    from prio.cli.backend_run import yunikorn_only
+
+    yunikorn_only("preempt", inp)
     if inp.snapshot is None:
         raise InputError(" ".join(inp.names) or "input", "prio preempt needs a snapshot with nodes and running allocations (a native snapshot: applications:, nodes:)")
     snap = inp.snapshot

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 
 from prio.cli import analysis_options as shared
-from prio.cli.optspec import Opt
+from prio.optspec import Opt
 from prio.render.formats import names
 
 FORMATS = names("simulate")
@@ -38,36 +38,17 @@ def _simulate(o: Options, fmt: str) -> int:
 
     o = with_cluster(o)  # --kube: the cluster's objects as inputs
     color, limit = o.colored(), o.limit
-    from prio.cli.common import check_armada_options, say_notes, width, write_chunks
+    from prio.cli.backend_run import answer, foreign_option
+    from prio.cli.common import say_notes, width, write_chunks
     from prio.loaders.assemble import build
 
     inp, live = shared.read_inputs(o)
-    check_armada_options(inp, o.armada_decay, o.armada_weighting, armada_decay=o.armada_decay, armada_weighting=o.armada_weighting, rounds=o.rounds, seed=o.seed, armada_model=o.armada_model)
-    if inp.armada and (o.steps is not None or limit is not None):  # refused, not silently ignored
-        sys.stderr.write(f"prio: {'--steps' if o.steps is not None else '--limit'} applies to YuniKorn inputs, not Armada scenarios\n")
+    refused = foreign_option(o, inp)
+    if refused is not None:
+        sys.stderr.write(f"prio: {refused}\n")
         return 2
-    if inp.armada and fmt == "html":
-        from prio.cli.htmlreport import refuse_armada
-
-        return refuse_armada()
-    if inp.volcano:  # volcano (issue 47: a backend)
-        from prio.cli.volcano import run_simulate as run_volcano
-
-        sys.stdout.write(run_volcano(inp, fmt, width=width()))
-        return 0
-    if inp.kueue:
-        if o.steps is not None or limit is not None or o.rounds is not None or o.seed is not None:
-            sys.stderr.write("prio: --steps, --limit, --rounds and --seed do not apply to Kueue inputs\n")
-            return 2
-        from prio.cli.kueue import run_simulate as run_kueue
-
-        sys.stdout.write(run_kueue(inp, fmt, width=width()))
-        return 0
-    if inp.armada:
-        from prio.cli.armada import run_simulate
-
-        sys.stdout.write(run_simulate(inp.armada, fmt, decay=o.armada_decay, weighting=o.armada_weighting, rounds=o.rounds, seed=o.seed, width=width(), model=o.armada_model))
-        return 0
+    if inp.backend is not None:  # a backend's inputs (prio.backends): its load, run and render
+        return answer("simulate", o, inp, fmt)
     eng = build(inp, o.partition, o.engine)
     eng.loop_preemption = not o.no_preemption
     say_notes(inp)

@@ -6,7 +6,7 @@ import sys
 
 from prio.cli import analysis_options as shared
 from prio.cli.guard import say
-from prio.cli.optspec import Opt
+from prio.optspec import Opt
 from prio.render.formats import help_text, names
 
 FORMATS = names("snapshot")
@@ -95,8 +95,9 @@ def _snapshot(o: Options, fmt: str) -> int:
             record = asked.name
         if o.verbose:
             say_recognised(inp)
-        if inp.armada:
-            raise InputError(inp.armada[0][0], "prio snapshot captures YuniKorn state; an Armada scenario is already a file of its own")
+        from prio.cli.backend_run import yunikorn_only
+
+        yunikorn_only("snapshot", inp)
         source = ", ".join(inp.names)
         raw_apps, nodes, rejected, config_text = {}, [], [], None
     from prio.loaders.assemble import build

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from prio.cli import validate_run
 from prio.cli.options import choice_enum, typer_command
-from prio.cli.optspec import find
 from prio.cli.validate_run import FORMATS, OPTIONS, RENDERERS, ValidateOptions, _env_format, resolve_format  # noqa: F401 - one implementation
+from prio.optspec import find
 
 OutputFormat = choice_enum(find(OPTIONS, "output"))  # the -o choices typer checks
 

@@ -12,7 +12,7 @@ from prio.cli.analysis_options import SHARED as ANALYSIS_OPTIONS
 from prio.cli.color import CHOICES as COLORS
 from prio.cli.color import use_color
 from prio.cli.guard import frame, say
-from prio.cli.optspec import Arg, Opt, options_class, opts
+from prio.optspec import Arg, Opt, options_class, opts
 from prio.render.formats import VALIDATE_RENDERERS as RENDERERS
 from prio.render.formats import help_text, names
 

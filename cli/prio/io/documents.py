@@ -94,6 +94,29 @@ def kind_of(data) -> str:
     return "queues"
 
 
+# Which scheduler backend (prio.backends.REGISTRY) a document's kind belongs to, as
+# prio.loaders.inputs hands a backend its documents, and how a user reads them (issue 47). A
+# backend named in WHOLE_FILE_BACKENDS reads a file whole: every document of a file holding one of
+# its documents is its (Volcano's Pods and PriorityClasses beside its Queues and PodGroups).
+BACKEND_OF_KIND = {"armada-scenario": "armada", "armada-queue": "armada", "kueue": "kueue", "namespace": "kueue"}
+BACKEND_LABELS = {"armada": "an Armada scenario or queue list", "kueue": "Kueue objects", "volcano": "Volcano objects"}
+WHOLE_FILE_BACKENDS = {"volcano": is_volcano}
+
+
+def backend_of(kind: str, kinds, data) -> str | None:
+    """The backend whose document this is (`kinds`: every document's kind in its file), or None:
+    YuniKorn's (or nothing's). A Node beside Kueue objects is a TAS flavor's node (issue 48)."""
+    if kind == "nodes":
+        return "kueue" if "kueue" in kinds and isinstance(data, dict) and data.get("kind") == "Node" else None
+    return BACKEND_OF_KIND.get(kind)
+
+
+def whole_file_backend(docs) -> str | None:
+    """The backend that reads this file whole (WHOLE_FILE_BACKENDS), or None."""
+    data = [d.data for d in docs]
+    return next((name for name, holds in WHOLE_FILE_BACKENDS.items() if holds(data)), None)
+
+
 # What validate checks; every other kind is skipped (and said so with --verbose).
 _CHECKED = ("queues", "priorityclass", "armada-queue", "armada-scenario", "kueue", "namespace")
 

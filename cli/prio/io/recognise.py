@@ -145,7 +145,7 @@ def is_current_scenario(data) -> bool:
     return is_scenario(data) and scheduler_of(data) in (None, "current")
 
 
-# Armada Queue manifests (prio.loaders.armada_queues reads them)
+# Armada Queue manifests (prio.armada.load_queues reads them)
 ARMADA_API_GROUP = "armadaproject.io/"
 ARMADA_LIST_KINDS = ("List", "QueueList")
 
@@ -168,7 +168,7 @@ def is_queue_manifest(data) -> bool:
     return False
 
 
-# Kueue objects (prio.loaders.kueue reads them)
+# Kueue objects (prio.kueue.load reads them)
 KUEUE_API_GROUPS = ("kueue.x-k8s.io/", "config.kueue.x-k8s.io/")
 
 
@@ -227,7 +227,7 @@ def surely_no_input(text: str) -> bool:
     return not (_TOP_KEY.search(text, start) or _UNSURE.search(text, start))
 
 
-# Volcano objects (prio.loaders.volcano reads them) -- issue 47 moves this to Volcano's backend
+# Volcano objects (prio.volcano.load reads them) -- issue 47 moves this to Volcano's backend
 VOLCANO_API_GROUPS = ("scheduling.volcano.sh/", "batch.volcano.sh/")
 VOLCANO_CONF_KEY = "volcano-scheduler.conf"
 

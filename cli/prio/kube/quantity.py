@@ -8,8 +8,11 @@ keeps its name and becomes a whole number (`Quantity.Value`). Both round up, as 
 """
 from __future__ import annotations
 
+import math
 import re
 from decimal import ROUND_CEILING, Decimal, InvalidOperation
+
+from prio.values import go_duration_seconds, is_go_duration
 
 _QTY = re.compile(
     r"^(?P<num>[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))"
@@ -69,3 +72,52 @@ def as_sent(name: str, text) -> tuple[str, int]:
         return "vcore", v if v <= INT64_MAX else INT64_MIN
     v = int(d.to_integral_value(rounding=ROUND_CEILING))
     return name, min(v, INT64_MAX)
+
+
+# As the loaders of Kubernetes objects read them (Armada's scenarios): a quantity as a float in the
+# resource's own unit, a Go duration (metav1.Duration) in seconds.
+class UnitError(ValueError):
+    """A value that is not a valid quantity or duration; the message says why."""
+
+
+def parse_quantity(value) -> float:
+    """A Kubernetes quantity (string or YAML number) as a float in the resource's unit."""
+    if isinstance(value, bool) or value is None or not isinstance(value, (int, float, str)):
+        raise UnitError(f"expected a quantity such as \"4\", \"500m\" or \"20Gi\", found {_show(value)}")
+    try:
+        out = float(value) if isinstance(value, (int, float)) else float(parse(value))
+    except QuantityError as e:
+        raise UnitError(str(e)) from None
+    except OverflowError:
+        raise UnitError(f"invalid quantity {value!r}") from None
+    if not math.isfinite(out):
+        raise UnitError(f"invalid quantity {value!r}: not a finite number")
+    return out
+
+
+def parse_duration(value) -> float:
+    """A Go duration ("20m", "1h30m", "90s", "1.5h", "-5m", "0") in seconds."""
+    if isinstance(value, bool) or not isinstance(value, str):
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0:
+            return 0.0
+        raise UnitError(f"expected a Go duration with a unit such as \"20m\", \"1h30m\" or \"90s\", found {_show(value)}")
+    seconds = go_duration_seconds(value)
+    if seconds is not None:
+        return seconds
+    s = value.strip().lstrip("+-")
+    if not s:
+        raise UnitError(f"invalid duration {value!r}: empty")
+    if is_go_duration(value.strip()):
+        raise UnitError(f"invalid duration {value!r}: out of range")
+    hint = " (a unit is required: ns, us, ms, s, m or h)" if re.fullmatch(r"[0-9.]+", s) else ""
+    raise UnitError(f"invalid duration {value!r}: expected numbers with units such as \"20m\", \"1h30m\", \"90s\"{hint}")
+
+
+def _show(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return "a mapping" if isinstance(value, dict) else "a list"
+    return repr(value)

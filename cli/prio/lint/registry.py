@@ -20,17 +20,36 @@ TARGETS = {
     "priorityclass-set": "every PriorityClass manifest of the run: (file name, Document) pairs",
     "queues-vs-classes": "a partition's queue tree and the PriorityClasses defined: (root, classes)",
     "queues-vs-snapshot": "a partition's queue tree and a prio snapshot checked with it: (root, snapshot.Snapshot)",
-    "armada-queue": "one Armada Queue document: the lint context of its items",
-    "armada-scenario": "one Armada scenario for the current scheduler: its Document",
-    "kueue": "one Kueue object (ResourceFlavor, Cohort, ClusterQueue, LocalQueue, ...): its Document",
-    "kueue-set": "every Kueue object of the run, with its PriorityClasses and Namespaces: prio.lint.rules.kueue.KueueSet",
-    "volcano-set": "every Volcano document of the run (scheduler config, Queue, PodGroup, PriorityClass): prio.lint.rules.volcano.VolcanoSet",
     "pods": "a `kubectl get pods` export (a List, PodList or one Pod) of which some pod carries the task-groups annotation: its Document",
     "configmap": "one ConfigMap that is, or looks meant to be, one the YuniKorn shim reads: its Document",
     "decoder": "declared only: reported while the YAML is decoded or checked against the schema",
     "suppressions": "declared only: reported when `# prio: ignore` directives are applied",
     "upgrade": "declared only: reported by `validate --upgrade-to`, the findings of two YuniKorn releases compared",
-}
+}  # and each backend's targets, added by its rules module (`target`)
+
+# The backends' documents (issue 47), filled by their rules modules as they are imported: a unit
+# kind (prio.io.documents) -> its check of one such unit (None: read with the run's set alone),
+# and the checks of the run's documents together: (the kinds that start one, the kinds it reads,
+# the check of [(file name, Document)] -> (file name, Document, Issue) triples).
+UNIT_CHECKS: dict = {}
+SET_CHECKS: list = []
+
+
+def target(name: str, what: str) -> None:
+    """A backend's target: what its checks of that name receive (`prio rule` shows it)."""
+    TARGETS[name] = what
+
+
+def unit_check(kind: str, check=None) -> None:
+    """`check(doc) -> [Issue]` runs on each unit of `kind` (None: the kind is the backend's, read
+    with the run's set alone)."""
+    UNIT_CHECKS[kind] = check
+
+
+def set_check(starts: tuple, reads: tuple, check) -> None:
+    """`check` runs on every unit of the kinds `reads` when the run holds a unit of `starts`."""
+    if all(c is not check for _, _, c in SET_CHECKS):  # a module imported again registers once
+        SET_CHECKS.append((starts, reads, check))
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from prio.errors import InputError, NothingToCheck
 from prio.io import documents, source
 from prio.lint import schema
 from prio.lint.context import Context
-from prio.lint.registry import RULES, run
+from prio.lint.registry import RULES, SET_CHECKS, UNIT_CHECKS, run
 from prio.lint.rules import load, load_all
 from prio.loaders import queues as queues_loader
 from prio.values import describe
@@ -126,22 +126,10 @@ def check_text(name: str, text: str, found: bool = False, release: Release = NEW
             findings += resolve(name, unit.doc, run("pods", unit.doc))
         elif unit.kind == "queues":
             findings += resolve(name, unit.doc, check_queues(unit.doc, release))
-        elif unit.kind == "armada-queue":
-            from prio.lint.rules import armada as armada_lint
-
-            findings += resolve(name, unit.doc, armada_lint.lint_queue_document(unit.doc))
-        elif unit.kind == "armada-scenario":
-            from prio.lint.rules import armada_current as current_lint
-
-            findings += resolve(name, unit.doc, current_lint.lint_scenario(unit.doc))
-        elif unit.kind == "kueue":
-            from prio.lint.rules import kueue as kueue_lint
-
-            findings += resolve(name, unit.doc, kueue_lint.lint_object(unit.doc))
-        elif unit.kind == "volcano":
-            pass  # checked with the other Volcano documents of the run (set_issues)
-        elif unit.kind == "namespace":
-            pass  # its labels are read by the Kueue rules of the run (set_issues); nothing to check alone
+        elif unit.kind in UNIT_CHECKS:  # a backend's document (prio.backends): its rules module's check
+            check = UNIT_CHECKS[unit.kind]
+            if check is not None:  # None: read with the other documents of the run alone (set_issues)
+                findings += resolve(name, unit.doc, check(unit.doc))
         elif unit.kind == "configmap":
             findings += resolve(name, unit.doc, run("configmap", unit.doc))
         elif unit.kind == "priorityclass":
@@ -218,7 +206,8 @@ def set_issues(files) -> list:
     """What only the whole set of files shows: `files` is [(file name, [documents.Unit, ...])]
     for every file of the run, --priority-classes files included. Returns (file name, Document,
     Issue) triples: several globalDefault PriorityClasses and one class defined twice
-    (PRIO307/PRIO312), the Kueue objects of the run together (PRIO611-PRIO620), then, when any
+    (PRIO307/PRIO312), each backend's objects of the run together (its SET_CHECKS: Kueue's
+    PRIO611-PRIO621, Volcano's), then, when any
     user class is defined, every queue config against those
     classes (PRIO310/PRIO311)."""
     from prio.lint.rules.crosscheck import cross_check_issues
@@ -227,15 +216,9 @@ def set_issues(files) -> list:
 
     pcs = [(name, u.doc) for name, units in files for u in units if u.kind == "priorityclass"]
     found = list(cross_file(pcs))
-    if any(u.kind == "kueue" for _, units in files for u in units):
-        from prio.lint.rules.kueue import set_issues as kueue_set_issues
-
-        found += kueue_set_issues([(name, u.doc) for name, units in files for u in units
-                                   if u.kind in ("kueue", "priorityclass", "namespace")])
-    if any(u.kind == "volcano" for _, units in files for u in units):  # volcano (issue 47)
-        from prio.lint.rules.volcano import set_issues as volcano_set_issues
-
-        found += volcano_set_issues([(name, u.doc) for name, units in files for u in units if u.kind == "volcano"])
+    for starts, reads, check in SET_CHECKS:  # each backend's objects of the run together
+        if any(u.kind in starts for _, units in files for u in units):
+            found += check([(name, u.doc) for name, units in files for u in units if u.kind in reads])
     found += _gang_issues(files)
     classes = classes_from_docs(pcs)
     if classes:

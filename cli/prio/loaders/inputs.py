@@ -25,10 +25,13 @@ class Inputs:
     config_name: str = ""
     snapshot: Snapshot | None = None
     rest_queues: list = field(default_factory=list)  # QueueInfo from a REST queues dump
-    armada: list = field(default_factory=list)  # (name, Document) of Armada scenarios and queues
-    kueue: list = field(default_factory=list)  # (name, Document) of Kueue objects and Namespaces
-    kueue_classes: list = field(default_factory=list)  # (name, Document) of PriorityClasses, for Kueue
-    volcano: list = field(default_factory=list)  # (name, [Document]) of files of Volcano objects (issue 47: a backend)
+    # the scheduler backend whose documents these are (a name of prio.backends.REGISTRY; None:
+    # YuniKorn's inputs) and its documents as recognised, for its loader alone: (name, Document)
+    # per document, or (name, [Document]) for a backend that claims whole files (documents.
+    # WHOLE_FILE_BACKENDS)
+    backend: str | None = None
+    objects: list = field(default_factory=list)
+    class_docs: list = field(default_factory=list)  # (name, Document) of PriorityClass manifests, as written
     classes: list = field(default_factory=list)  # PriorityClass
     names: list = field(default_factory=list)
     notes: list = field(default_factory=list)  # what was assumed or ignored: printed on stderr
@@ -55,9 +58,9 @@ _WHAT = {"config": "a queue config", "configmap": "a ConfigMap", "configmap-list
          "priorityclass": "a PriorityClass", "priorityclass-list": "PriorityClasses",
          "native": "a prio snapshot", "rest-queues": "a YuniKorn REST queues dump",
          "rest-apps": "a YuniKorn REST applications dump", "pods": "a pod list", "nodes": "a node list",
-         "armada": "an Armada scenario or queue list", "list": "a List of other objects",
+         "list": "a List of other objects",
          "helm-values": "the YuniKorn Helm chart's values",
-         "kueue": "Kueue objects", "namespace": "a Namespace"}
+         "namespace": "a Namespace", **{k: documents.BACKEND_LABELS[b] for k, b in documents.BACKEND_OF_KIND.items() if k != "namespace"}}
 
 
 def _kind(data) -> str:
@@ -67,8 +70,6 @@ def _kind(data) -> str:
         return "unknown"  # a mapping that is nothing we know: not worth reading as a config
     if k == "queues" and data is not None and not isinstance(data, dict):
         return "unknown"
-    if k == "armada-scenario" or k == "armada-queue":
-        return "armada"
     if k == "list":
         kinds = {documents.kind_of(i) for i in data.get("items") or []}
         if kinds and kinds <= {"priorityclass"}:
@@ -112,18 +113,30 @@ def gather(paths: list[str], classes_paths: list[str] = (), keep_documents: bool
     if snaps:
         inp.snapshot = merge(snaps)
         inp.notes += inp.snapshot.notes
-    if inp.armada and (inp.config is not None or inp.snapshot is not None):
-        raise InputError(inp.armada[0][0], "an Armada scenario cannot be combined with YuniKorn inputs")
-    if inp.kueue and inp.snapshot is not None and all(_kind(d.data) == "namespace" for _, d in inp.kueue):
-        inp.kueue = []  # Namespaces beside pods: read for the shim's application tags
-    if inp.volcano and (inp.kueue or inp.armada or inp.config is not None or inp.snapshot is not None or inp.classes):  # volcano (issue 47)
-        raise InputError(inp.volcano[0][0], "Volcano objects cannot be combined with other inputs: give them in one file")
-    if inp.kueue:
-        if not any(k == "kueue" for k in (_kind(d.data) for _, d in inp.kueue)):
-            raise InputError(inp.kueue[0][0], "a Namespace alone: give the Kueue objects it goes with (ClusterQueue, Workload, ...)")
-        if inp.armada or inp.config is not None or inp.snapshot is not None:
-            raise InputError(inp.kueue[0][0], "Kueue objects cannot be combined with YuniKorn or Armada inputs")
+    _claimed(inp)
     return inp
+
+
+def _claim(inp: Inputs, backend: str, name: str, item) -> None:
+    """A document (or a whole file) that is `backend`'s: inputs of two backends never combine."""
+    if inp.backend is not None and inp.backend != backend:
+        raise InputError(name, f"{documents.BACKEND_LABELS[backend]} cannot be combined with {documents.BACKEND_LABELS[inp.backend]}")
+    inp.backend = backend
+    inp.objects.append(item)
+
+
+def _claimed(inp: Inputs) -> None:
+    """A backend's documents with YuniKorn's inputs are refused; Namespaces beside pods alone are
+    YuniKorn's (read for the shim's application tags, _cluster_objects)."""
+    if inp.backend is None:
+        return
+    if all(not isinstance(d, list) and _kind(d.data) == "namespace" for _, d in inp.objects):
+        if inp.snapshot is not None:
+            inp.backend, inp.objects = None, []
+            return
+        raise InputError(inp.objects[0][0], "a Namespace alone: give the objects it goes with (ClusterQueue, Workload, ...)")
+    if inp.config is not None or inp.snapshot is not None:
+        raise InputError(inp.objects[0][0], f"{documents.BACKEND_LABELS[inp.backend]} cannot be combined with YuniKorn inputs")
 
 
 
@@ -155,9 +168,10 @@ def _read_file(inp: Inputs, path: str, pending_docs: list, in_dirs: dict, for_cl
             return
     if not docs:
         raise InputError(src.name, f"empty input; expected {EXPECTED}")
-    if recognise.is_volcano([d.data for d in docs]):  # volcano: the whole file is Volcano's (issue 47)
-        inp.volcano.append((src.name, docs))
-        inp.recognised.append((src.name, "Volcano objects"))
+    whole = documents.whole_file_backend(docs)
+    if whole is not None:  # a backend that reads a file as a whole (its own documents and the pods beside them)
+        _claim(inp, whole, src.name, (src.name, docs))
+        inp.recognised.append((src.name, documents.BACKEND_LABELS[whole]))
         return
     kinds = [_kind(d.data) for d in docs]
     for doc, k in zip(docs, kinds):
@@ -173,7 +187,7 @@ def _read_file(inp: Inputs, path: str, pending_docs: list, in_dirs: dict, for_cl
     work_only = for_work and inp.config is not None and bool(set(kinds) & set(WORK_KINDS))
     for doc, k in zip(docs, kinds):
         if k in ("priorityclass", "priorityclass-list"):
-            inp.kueue_classes.append((src.name, doc))
+            inp.class_docs.append((src.name, doc))
             if units is None:
                 from prio.loaders.priorityclasses import classes_from_docs
 
@@ -190,11 +204,8 @@ def _read_file(inp: Inputs, path: str, pending_docs: list, in_dirs: dict, for_cl
             set_config(inp, src.name, doc)
         elif k in ("configmap", "configmap-list", "list", "helm-values"):
             continue  # ConfigMaps and Helm values are taken from the units below; other lists hold nothing for us
-        elif k == "armada":
-            inp.armada.append((src.name, doc))
-        elif k in ("kueue", "namespace") or (k == "nodes" and "kueue" in kinds and isinstance(doc.data, dict)
-                                              and doc.data.get("kind") == "Node"):
-            inp.kueue.append((src.name, doc))  # a Node beside Kueue objects: a TAS flavor's node (issue 48)
+        elif documents.backend_of(k, kinds, doc.data) is not None:
+            _claim(inp, documents.backend_of(k, kinds, doc.data), src.name, (src.name, doc))
         elif k in WORK_KINDS:
             pending_docs.append((k, src.name, doc))
         else:

@@ -56,8 +56,6 @@ def csp() -> str:
     return _CSP.format(script=_sha256(script_text()), style=_sha256(style_text()))
 
 TITLES = {"explain": "queue priorities", "simulate": "scheduling order", "preempt": "preemption", "diff": "config change"}
-KUEUE_TITLES = {"explain": "Kueue cohorts and queues", "simulate": "Kueue admission cycles", "diff": "Kueue setup change"}
-VOLCANO_TITLES = {"explain": "Volcano queue and job order", "simulate": "Volcano scheduling cycles"}
 
 
 def asset(name: str) -> str:
@@ -70,11 +68,12 @@ def embed(text: str) -> str:
     return text.replace("<", "\\u003c")
 
 
-def page(command: str, chunks, context: dict):
+def page(command: str, chunks, context: dict, titles: dict | None = None):
     """The page, in chunks: `chunks` is the command's -o json output, `context` what the page
-    shows beside it (prio.render.html.context and the command's header)."""
+    shows beside it (prio.render.html.context and the command's header); `titles`: the page's
+    title per command, a backend's own (default: YuniKorn's)."""
     what = ", ".join([i["name"].replace("bundled sample ", "").rsplit("/", 1)[-1] for i in context.get("inputs") or ()] or [context.get("live") or ""])
-    titles = {"kueue": KUEUE_TITLES, "volcano": VOLCANO_TITLES}.get(context.get("model"), TITLES)
+    titles = titles or TITLES
     title = f"prio {command}: {titles.get(command, command)}" + (f" ({what})" if what else "")
     yield ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
            f"<meta http-equiv=\"Content-Security-Policy\" content=\"{csp()}\">\n"

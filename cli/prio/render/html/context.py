@@ -1,18 +1,13 @@
 """What the HTML page shows beside the command's -o json document, from the same result objects:
 the queue tree (explain's rows with each queue's resources and its `--why` text) and, for
-preempt, each ask's checks and candidates as the plain format lists them; for Kueue inputs the
-cohort tree, each workload's ClusterQueue, the pending reasons' headlines and `--why-workload`
-(kueue_*). Pure data: dicts and lists that json.dumps takes as they are."""
+preempt, each ask's checks and candidates as the plain format lists them (a backend's page context
+is its own: prio.kueue.html). Pure data: dicts and lists that json.dumps takes as they are."""
 from __future__ import annotations
 
 from types import SimpleNamespace
 
 from prio.yunikorn.explain import queue_rows, why
 from prio.yunikorn.quantity import show_quantity, show_resources
-
-# --why-workload answers for every workload up to this many workloads (past it the page gives the
-# command); each answer is a few lines, worked out from one evaluation of every pending workload.
-WHY_WORKLOADS = 2000
 
 # --why text for every queue up to this many queues; past it the page says which command gives it
 # (10,000 queues of why text would add megabytes few people read).
@@ -152,32 +147,3 @@ def gangs(snapshot) -> list:
                                    for g in app.task_groups],
                     "members": {a.id: a.task_group for a in app.asks if a.task_group and not a.placeholder}})
     return out
-
-
-def kueue(setup, why_workloads: bool = False) -> dict:
-    """The context of a Kueue page: the model's name (the page draws Kueue's views), the pending
-    reasons' headlines, every ClusterQueue's cohort path, each workload's ClusterQueue (its
-    LocalQueue's, null without one: -o json says where a workload was admitted, not where a
-    pending one waits) and, with `why_workloads`, `--why-workload` for every workload."""
-    from prio.kueue import explain as ex
-    from prio.kueue.report import PENDING_REASONS
-    from prio.kueue.tree import Tree
-
-    out = {"model": "kueue", "fairSharing": setup.fair_sharing, "reasons": dict(PENDING_REASONS),
-           "paths": {name: node.path() for name, node in Tree(setup).cqs.items()},
-           "clusterQueueOf": {w.key: setup.cluster_queue_of(w) for w in setup.workloads}}
-    if why_workloads:
-        if len(setup.workloads) <= WHY_WORKLOADS:
-            rows = ex.pending(setup)
-            out["whyWorkload"] = {w.key: ex.why_workload(setup, w.key, rows) for w in setup.workloads}
-        else:
-            out["whyNote"] = f"{len(setup.workloads)} workloads: run prio explain --why-workload NS/NAME for one workload"
-    return out
-
-
-def kueue_tree(setup) -> list:
-    """The cohort tree before any cycle runs, as explain -o json writes it."""
-    from prio.kueue.explain import tree
-    from prio.render.kueue import tree_json
-
-    return tree_json(tree(setup))

@@ -1681,7 +1681,7 @@
     return tabsBox;
   }
 
-  function kueueState(f) { // one side of a workload in a diff, as render/kueue.py's _state says it
+  function kueueState(f) { // one side of a workload in a diff, as kueue/render.py's _state says it
     if (!f) return '(not there)';
     var s;
     if (f.state === 'Admitted') {

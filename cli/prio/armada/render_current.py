@@ -10,6 +10,7 @@ from prio.armada.current.fairness import Shares, dominant
 from prio.armada.current.model import SCALE, Scenario
 from prio.armada.current.round import Round
 from prio.armada.units import BYTE_RESOURCES, format_number
+from prio.render.jsontext import num
 from prio.render.printable import for_terminal
 from prio.render.sections import Sections
 
@@ -18,15 +19,6 @@ SCHEDULER = "current"
 LABEL = "Armada (current scheduler: DRF fair share)"
 ORDER_NOTE = ("weights are summed in the scenario's queue order (Armada sums them in Go's random map order, "
               "so its last floating-point bits can differ from run to run)")
-
-
-def num(x: float):
-    """A float for JSON: as is, or "+Inf" / "-Inf" / "NaN"."""
-    if math.isnan(x):
-        return "NaN"
-    if math.isinf(x):
-        return "+Inf" if x > 0 else "-Inf"
-    return x
 
 
 def show(x: float) -> str:

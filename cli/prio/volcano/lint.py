@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 
 from prio.diagnostics import Issue
 from prio.io.document import Document, Pos
-from prio.lint import objects
+from prio.lint import objects, registry
 from prio.lint.objects import Obj  # noqa: F401 - the objects' type, named in this module's docs
 from prio.lint.registry import check, run
 from prio.suggest import close
 
 FAMILY = "volcano"
+registry.target("volcano-set", "every Volcano document of the run (scheduler config, Queue, PodGroup, PriorityClass): prio.volcano.lint.VolcanoSet")
 
 
 def _vconf():
@@ -480,7 +481,7 @@ def object_unreadable(vs: VolcanoSet) -> list:
     Fix: the type Kubernetes has for the field (an integer weight, a quantity such as "4" or 8Gi).
     """
     from prio.errors import InputError
-    from prio.loaders import volcano as loader
+    from prio.volcano import load as loader
 
     out = []
     files: dict = {}
@@ -496,3 +497,7 @@ def object_unreadable(vs: VolcanoSet) -> list:
             out.append((file, docs[0], Issue("PRIO714", (), f"simulate and explain cannot read this: {e.message}", "value", None, pos,
                                               "the type Kubernetes has for the field")))
     return out
+
+
+registry.unit_check("volcano")  # checked with the other Volcano documents of the run
+registry.set_check(("volcano",), ("volcano",), set_issues)

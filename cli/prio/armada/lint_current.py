@@ -7,9 +7,11 @@ from __future__ import annotations
 from prio.diagnostics import Issue
 from prio.io.document import Document
 from prio.io.recognise import is_current_scenario
+from prio.lint import registry
 from prio.lint.registry import check, run
 
 FAMILY = "armada-scenario"
+registry.target("armada-scenario", "one Armada scenario for the current scheduler: its Document")
 DEFAULT_CLASSES = ("armada-default", "armada-preemptible")
 
 
@@ -155,3 +157,6 @@ def lint_scenario(doc: Document) -> list[Issue]:
     if not is_current_scenario(doc.data):
         return []
     return run("armada-scenario", doc)
+
+
+registry.unit_check("armada-scenario", lint_scenario)

@@ -8,6 +8,7 @@ import json
 from decimal import ROUND_CEILING
 
 from prio.errors import InputError
+from prio.io.fields import Reader, kind_of_value, parse_time
 from prio.kube import namespace
 from prio.kueue import features
 from prio.kueue.model import (
@@ -34,7 +35,6 @@ from prio.kueue.model import (
 )
 from prio.kueue.tas import Node as TasNode
 from prio.kueue.tas import Topology, TopologyRequest
-from prio.loaders.reader import Reader, kind_of_value, parse_time
 from prio.values import INT32_MAX, shown_number
 
 KINDS = ("Configuration", "ResourceFlavor", "Cohort", "ClusterQueue", "LocalQueue", "WorkloadPriorityClass",

@@ -16,11 +16,13 @@ from dataclasses import dataclass, field
 
 from prio.diagnostics import Issue
 from prio.io.document import Document
-from prio.lint import objects
+from prio.lint import objects, registry
 from prio.lint.objects import Obj
 from prio.lint.registry import check, run
 
 FAMILY = "kueue"
+registry.target("kueue", "one Kueue object (ResourceFlavor, Cohort, ClusterQueue, LocalQueue, ...): its Document")
+registry.target("kueue-set", "every Kueue object of the run, with its PriorityClasses and Namespaces: prio.kueue.lint.KueueSet")
 KINDS = ("ResourceFlavor", "Cohort", "ClusterQueue", "LocalQueue", "WorkloadPriorityClass", "Workload")
 
 # The enums of the v1beta2 CRDs: field path (below spec) -> accepted values.
@@ -1009,7 +1011,7 @@ def object_unreadable(ks: KueueSet) -> list:
     Fix: the type the Kueue API has for the field (count: an integer).
     """
     from prio.errors import InputError
-    from prio.loaders import kueue as loader
+    from prio.kueue import load as loader
 
     if not ks.units:
         return []
@@ -1050,3 +1052,8 @@ def set_issues(units) -> list:
     if not any(o.kind in KINDS for o in ks.objects):
         return []
     return run("kueue-set", ks)
+
+
+registry.unit_check("kueue", lint_object)
+registry.unit_check("namespace")  # its labels are read by the Kueue rules of the run; nothing to check alone
+registry.set_check(("kueue",), ("kueue", "priorityclass", "namespace"), set_issues)

@@ -15,10 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from prio.diagnostics import Issue
-from prio.io.document import Document
-from prio.lint.registry import check, run
-from prio.loaders.armada_queues import (
+from prio.armada.load_queues import (
     API_VERSION,
     CONTAINER_KEYS,
     DEPRECATED,
@@ -32,7 +29,13 @@ from prio.loaders.armada_queues import (
     canonical_fields,
     queue_items,
 )
+from prio.diagnostics import Issue
+from prio.io.document import Document
+from prio.lint import registry
+from prio.lint.registry import check, run
 from prio.values import describe
+
+registry.target("armada-queue", "one Armada Queue document: the lint context of its items")
 
 
 @dataclass
@@ -474,3 +477,6 @@ def lint_queue_document(doc: Document) -> list[Issue]:
     """Every armada-family finding for one document (a Queue, a List/QueueList, or a bare list)."""
     ctx = LintContext(doc, queue_items(doc.data))
     return run("armada-queue", ctx)
+
+
+registry.unit_check("armada-queue", lint_queue_document)

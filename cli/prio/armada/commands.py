@@ -1,16 +1,14 @@
-"""The entry points the CLI calls for Armada scenarios: detect, explain, simulate.
-
-Each takes already-parsed documents as (file name, Document) pairs and returns the whole stdout
-text; bad input raises prio.errors.InputError (exit code 2, one line)."""
+"""Armada's explain and simulate, either model: records from already-parsed documents ((file
+name, Document) pairs), and their text (`render_record`); bad input raises
+prio.errors.InputError (exit code 2, one line). prio.armada.backend wires them to the commands."""
 from __future__ import annotations
 
 from prio.armada import analysis
+from prio.armada import load as _scenario
+from prio.armada import render as render
 from prio.armada.model import DECAYS, WEIGHTINGS, Options
-from prio.cli.common import check_choice
-from prio.errors import InputError
+from prio.errors import InputError, check_choice
 from prio.io.document import Document
-from prio.loaders import armada as _scenario
-from prio.render import armada as render
 
 FORMATS = render.FORMATS
 
@@ -31,7 +29,7 @@ def _options(fmt: str, decay: str, weighting: str) -> Options:
 def _current(docs, model: str | None, **legacy_only) -> bool:
     """True when these documents are for Armada's current scheduler (the default); the legacy
     model's options are refused there, not ignored."""
-    from prio.cli.armada_current import choose
+    from prio.armada.commands_current import choose
 
     if choose(docs, model) != "current":
         return False
@@ -41,31 +39,30 @@ def _current(docs, model: str | None, **legacy_only) -> bool:
     return True
 
 
-def run_explain(docs: list[tuple[str, Document]], fmt: str, *, decay: str = "code", weighting: str = "current",
-                width: int | None = None, model: str | None = None, why: str | None = None) -> str:
+def explain_record(docs: list[tuple[str, Document]], fmt: str, *, decay: str = "code", weighting: str = "current",
+                   model: str | None = None, why: str | None = None) -> tuple:
     """Per queue: normalised usage, decayed priority, effective priority, share and slice (legacy);
-    fair shares, costs and eviction (current, the default)."""
+    fair shares, costs and eviction (current, the default). A record for `render`."""
     if _current(docs, model, **{"--armada-decay": decay != "code", "--armada-weighting": weighting != "current"}):
-        from prio.cli.armada_current import run_explain as current_explain
+        from prio.armada.commands_current import explain_record as current
 
-        return current_explain(docs, fmt, why=why, width=width)
+        return current(docs, why)
     if why is not None:
         raise InputError("--why", "works with Armada's current scheduler; the legacy model's explain shows every queue")
     options = _options(fmt, decay, weighting)
-    sc = _scenario.build(docs)
-    return render.render_explain(analysis.explain(sc, options), fmt, width)
+    return ("legacy-explain", analysis.explain(_scenario.build(docs), options))
 
 
-def run_simulate(docs: list[tuple[str, Document]], fmt: str, *, decay: str = "code", weighting: str = "current",
-                 rounds: int | None = None, seed: int | None = None, width: int | None = None,
-                 model: str | None = None) -> str:
+def simulate_record(docs: list[tuple[str, Document]], fmt: str, *, decay: str = "code", weighting: str = "current",
+                    rounds: int | None = None, seed: int | None = None, model: str | None = None) -> tuple:
     """Scheduling rounds: the slice round, the seeded probabilistic remainder, and the priority
-    decay between rounds (legacy); one round's evictions and lease order (current, the default)."""
+    decay between rounds (legacy); one round's evictions and lease order (current, the default).
+    A record for `render`."""
     if _current(docs, model, **{"--armada-decay": decay != "code", "--armada-weighting": weighting != "current",
                                 "--rounds": rounds is not None, "--seed": seed is not None}):
-        from prio.cli.armada_current import run_simulate as current_simulate
+        from prio.armada.commands_current import simulate_record as current
 
-        return current_simulate(docs, fmt, width=width)
+        return current(docs)
     options = _options(fmt, decay, weighting)
     if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int)
                                or not 1 <= rounds <= _scenario.MAX_ROUNDS):
@@ -77,4 +74,15 @@ def run_simulate(docs: list[tuple[str, Document]], fmt: str, *, decay: str = "co
         file = next((f for f, d in docs if _scenario.is_scenario(d.data)), "<input>")
         raise InputError(file, "simulate needs an offer: the resources one scheduling round hands out "
                                "(offer: {cpu: \"8\", memory: 16Gi})")
-    return render.render_simulate(analysis.simulate(sc, options, rounds, seed), fmt, width)
+    return ("legacy-simulate", analysis.simulate(sc, options, rounds, seed))
+
+
+def render_record(record: tuple, fmt: str, width: int | None = None) -> str:
+    """The text of an explain or simulate record, either model's."""
+    if record[0] == "legacy-explain":
+        return render.render_explain(record[1], fmt, width)
+    if record[0] == "legacy-simulate":
+        return render.render_simulate(record[1], fmt, width)
+    from prio.armada.commands_current import render_record as current
+
+    return current(record, fmt, width)

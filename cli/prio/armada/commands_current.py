@@ -3,20 +3,19 @@ already-parsed documents as (file name, Document) pairs and returns the whole st
 input raises prio.errors.InputError (exit 2, one line)."""
 from __future__ import annotations
 
+from prio.armada import load_current as reader
+from prio.armada import render_current as render
 from prio.armada.current import fairness
 from prio.armada.current import round as round_mod
 from prio.armada.model import MODELS
-from prio.cli.common import check_choice
-from prio.errors import InputError
-from prio.loaders import armada_current as reader
-from prio.render import armada_current as render
+from prio.errors import InputError, check_choice
 
 
 def choose(docs: list, option: str | None) -> str:
     """The model for these documents: the scenario's `scheduler` (or `model: armada-legacy`),
     else --armada-model, else current. A scenario naming one model and the option the other is
     an error, not a silent choice."""
-    from prio.loaders.armada import is_scenario
+    from prio.armada.load import is_scenario
 
     check_choice("--armada-model", option, MODELS)
     for file, doc in docs:
@@ -37,7 +36,7 @@ def choose(docs: list, option: str | None) -> str:
 
 
 def _scenario(docs: list):
-    from prio.loaders.armada import is_scenario
+    from prio.armada.load import is_scenario
 
     found = [(f, d) for f, d in docs if is_scenario(d.data)]
     others = [(f, d) for f, d in docs if d.data is not None and not is_scenario(d.data)]
@@ -56,9 +55,24 @@ def _scenario(docs: list):
     return reader.build(file, doc)
 
 
-def run_explain(docs: list, fmt: str, *, why: str | None = None, width: int | None = None) -> str:
+def explain_record(docs: list, why: str | None = None) -> tuple:
+    """The current scheduler's explain: (kind, scenario, fair shares, --why's queue)."""
+    sc = _scenario(docs)
+    return ("current-explain", sc, fairness.shares(sc), why)
+
+
+def simulate_record(docs: list) -> tuple:
+    """One round of the current scheduler: (kind, scenario, fair shares, the round)."""
     sc = _scenario(docs)
     sh = fairness.shares(sc)
+    return ("current-simulate", sc, sh, round_mod.run(sc, sh))
+
+
+def render_record(record: tuple, fmt: str, width: int | None = None) -> str:
+    kind, sc, sh, more = record
+    if kind == "current-simulate":
+        return render.render_simulate(sc, sh, more, fmt, width)
+    why = more
     if why is not None:
         try:
             lines = render.why_lines(sc, sh, why)
@@ -73,9 +87,3 @@ def run_explain(docs: list, fmt: str, *, why: str | None = None, width: int | No
             return json.dumps({"queue": why, "why": lines}, indent=2) + "\n"
         return "\n".join(lines) + "\n"
     return render.render_explain(sc, sh, fmt, width)
-
-
-def run_simulate(docs: list, fmt: str, *, width: int | None = None) -> str:
-    sc = _scenario(docs)
-    sh = fairness.shares(sc)
-    return render.render_simulate(sc, sh, round_mod.run(sc, sh), fmt, width)

@@ -9,8 +9,8 @@ from decimal import Decimal
 
 from prio.errors import InputError
 from prio.io import caps, recognise, yamlnodes
+from prio.io.fields import Reader, kind_of_value
 from prio.kube import quantity
-from prio.loaders.reader import Reader, kind_of_value
 from prio.values import INT32_MIN, shown_number
 from prio.volcano import conf as vconf
 from prio.volcano.model import Cluster, Node, Pod, PodGroup, PriorityClass, Queue

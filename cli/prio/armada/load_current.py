@@ -23,9 +23,9 @@ from prio.armada.current.model import (
     Scenario,
 )
 from prio.io import caps
+from prio.io.fields import Reader, kind_of_value
 from prio.io.recognise import scheduler_of  # noqa: F401 - recognised by shape
 from prio.io.yamlnodes import Document
-from prio.loaders.reader import Reader, kind_of_value
 
 TOP_KEYS = ("model", "scheduler", "description", "totalResources", "resourcesToConsider",
             "resourcesToConsiderWithMultipliers", "protectedFractionOfFairShare", "preferLargeJobOrdering",

@@ -1,0 +1,63 @@
+"""What a scheduler backend offers the commands (issue 47): the protocol every package named in
+`prio.backends.REGISTRY` implements with one object, its module's `BACKEND`.
+
+A command reads its inputs (`prio.loaders.inputs.gather` says which backend claimed them, by
+content), picks the backend, and composes its three steps, as check-jsonschema's CLI composes
+loader -> checker -> reporter:
+
+    model = backend.load(inp, command)                 # the inputs -> the scheduler's model
+    record = backend.run(command, model, o)            # the model -> a result record (data only)
+    text = backend.render(command, record, fmt, width, page)   # the record -> stdout
+
+A renderer reads the record and nothing else (no engine, no model); `page(text, titles, **context)`
+is the command's HTML wiring (the report's header), handed in so that a backend never imports the
+command layer. A command the backend does not offer is refused in one generated line
+(`not_offered`). prio diff compares two records of `run("simulate", ...)` with `diff`.
+
+YuniKorn is not in the registry yet: the commands' own code is its adapter (the default when no
+backend claims the inputs)."""
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+# The analysis commands a backend may offer, in the order `not_offered` names them.
+COMMANDS = ("explain", "simulate", "diff", "preempt", "snapshot")
+
+
+class Backend(Protocol):
+    name: str  # the registry's key, as prio.loaders.inputs.Inputs.backend holds it
+    title: str  # what a user reads: "Kueue"
+    offers: tuple  # of COMMANDS
+
+    def refused(self, command: str, o: Any, fmt: str) -> str | None:
+        """Why an option given (or the format) does not apply to this backend's inputs, in one
+        line without the `prio: ` prefix (diff: the message after OLD's name); None where
+        everything applies."""
+
+    def load(self, inp: Any, command: str) -> Any:
+        """The gathered inputs' objects -> the model (for `command`: prio diff's sides may be
+        given otherwise); bad input raises prio.errors.InputError."""
+
+    def run(self, command: str, model: Any, o: Any, fmt: str) -> Any:
+        """The model -> the command's result record (explain, simulate)."""
+
+    def render(self, command: str, record: Any, fmt: str, width: int | None, page: Any) -> str:
+        """The record -> the whole stdout text; -o html through `page`."""
+
+
+class Differ(Backend, Protocol):
+    """A backend that offers prio diff also compares two simulate records."""
+
+    compares: str  # what both sides must hold, for the refusal of a side without: "two Kueue setups"
+
+    def diff(self, old: Any, new: Any, findings: tuple) -> Any:
+        """Two simulate records (OLD's, NEW's) and each side's validate findings -> the diff record."""
+
+    def changed(self, record: Any, kind: str) -> bool:
+        """Whether the diff record holds a change of `kind` (prio diff --fail-on)."""
+
+
+def not_offered(title: str, command: str, offers) -> str:
+    """The one line a command says for a backend that does not offer it."""
+    them = [c for c in COMMANDS if c in offers]
+    return f"prio {command} does not take {title} inputs ({title} inputs: prio {', prio '.join(them)})"

@@ -1,0 +1,43 @@
+"""The registry of scheduler backends (issue 47): one row per scheduler package, as
+kube-scheduler's NewInTreeRegistry lists its plugins. A row names the package's backend module
+(its `BACKEND`, the prio.backend.Backend protocol) and its lint rule modules; nothing here imports
+them until a command asks (`get`, `lint_modules`), so a YuniKorn run never loads another
+scheduler.
+
+Adding a scheduler is one row here (see docs/architecture.md, "Add a scheduler"); which
+documents are its own is said by content in prio.io.recognise / prio.io.documents
+(`BACKEND_OF_KIND`). A leaf: it imports nothing of prio, so every layer may read the table."""
+from __future__ import annotations
+
+from importlib import import_module
+from typing import NamedTuple
+
+
+class Entry(NamedTuple):
+    name: str  # the key prio.loaders.inputs.Inputs.backend holds
+    title: str
+    module: str  # the module whose BACKEND implements prio.backend.Backend
+    lint: tuple  # its lint rule modules (each registers its checks with prio.lint.registry)
+    # the options only its inputs take: (options field, flag, its value when not given); given
+    # with other inputs, one is refused (prio.cli.backend_run.foreign_option)
+    options: tuple = ()
+
+
+REGISTRY = (
+    Entry("armada", "Armada", "prio.armada.backend", ("prio.armada.lint", "prio.armada.lint_current"),
+          (("armada_decay", "--armada-decay", "code"), ("armada_weighting", "--armada-weighting", "current"),
+           ("armada_model", "--armada-model", None), ("rounds", "--rounds", None), ("seed", "--seed", None))),
+    Entry("kueue", "Kueue", "prio.kueue.backend", ("prio.kueue.lint",), (("why_workload", "--why-workload", None),)),
+    Entry("volcano", "Volcano", "prio.volcano.backend", ("prio.volcano.lint",), (("why_job", "--why-job", None),)),
+)
+BY_NAME = {e.name: e for e in REGISTRY}
+
+
+def get(name: str):
+    """The backend registered as `name` (a KeyError for a name the table does not hold)."""
+    return import_module(BY_NAME[name].module).BACKEND
+
+
+def lint_modules() -> tuple:
+    """Every backend's lint rule modules, in the table's order."""
+    return tuple(m for e in REGISTRY for m in e.lint)

@@ -1,0 +1,111 @@
+"""The analysis commands on a backend's inputs (issue 47): pick the backend that claimed them
+(prio.backends), refuse what does not apply in one line, then load -> run -> render, as
+prio.backend describes. The commands call `answer` (explain, simulate), `diff_sides` (diff) and
+`foreign_option` (explain and simulate, before they answer)."""
+from __future__ import annotations
+
+import sys
+
+
+def backend_of(inp):
+    """The backend that claimed the inputs (None: YuniKorn's)."""
+    if inp.backend is None:
+        return None
+    from prio import backends
+
+    return backends.get(inp.backend)
+
+
+def foreign_option(o, inp) -> str | None:
+    """A backend's own option (prio.backends.Entry.options) given with other inputs: the line
+    that refuses it (the command says it and exits 2: never silently ignored); None when none is."""
+    from prio import backends
+
+    for entry in backends.REGISTRY:
+        if entry.name != inp.backend:
+            for name, flag, unset in entry.options:
+                if getattr(o, name, unset) not in (None, unset):
+                    return f"{flag} applies to {entry.title} inputs"
+    return None
+
+
+def yunikorn_only(command: str, inp) -> None:
+    """A command (or a form of one) that only YuniKorn's inputs take: a backend's inputs are
+    refused in one generated line (InputError, exit 2)."""
+    backend = backend_of(inp)
+    if backend is not None:
+        from prio.backend import not_offered
+        from prio.errors import InputError
+
+        raise InputError(inp.objects[0][0], not_offered(backend.title, command, backend.offers))
+
+
+def _page(command: str, inp):
+    """The backend's -o html page of its json text: the command's header and the backend's context."""
+    from prio.cli import htmlreport
+
+    def page(text: str, titles: dict, **context) -> str:
+        ctx = htmlreport.header(command, inp.names, None, None, **context)
+        return "".join(htmlreport.page(command, [text], ctx, titles))
+    return page
+
+
+def answer(command: str, o, inp, fmt: str) -> int:
+    """explain or simulate on the backend's inputs: its refusals, then load, run, render."""
+    from prio.cli.common import say_notes, width
+
+    backend = backend_of(inp)
+    if command not in backend.offers:
+        yunikorn_only(command, inp)
+    why = backend.refused(command, o, fmt)
+    if why is not None:
+        sys.stderr.write(f"prio: {why}\n")
+        return 2
+    model = backend.load(inp, command)
+    _say(inp.notes, say_notes)
+    record = backend.run(command, model, o, fmt)
+    _say(getattr(record, "notes", ()), say_notes)
+    sys.stdout.write(backend.render(command, record, fmt, width(), _page(command, inp)))
+    return 0
+
+
+def _say(notes, say_notes) -> None:
+    from types import SimpleNamespace
+
+    say_notes(SimpleNamespace(notes=list(notes)))
+    if isinstance(notes, list):
+        notes.clear()  # said once, also when a command reads the inputs again
+
+
+def diff_sides(o, fmt: str, inp_a, inp_b, findings, fail_on: tuple) -> tuple:
+    """prio diff on two sides of one backend: each side a simulate record, compared by the
+    backend with each side's validate findings (`findings(arg)`). Returns (text, whether a change
+    of a kind in `fail_on` is there)."""
+    from prio.backend import not_offered
+    from prio.cli import htmlreport
+    from prio.cli.common import say_notes, width
+    from prio.errors import InputError
+
+    backend = backend_of(inp_a) or backend_of(inp_b)
+    if inp_a.backend != inp_b.backend:
+        side, other = (o.old, o.new) if inp_a.backend == backend.name else (o.new, o.old)
+        raise InputError(other, f"{side} holds {backend.title} objects and {other} none: compare {backend.compares}")
+    if "diff" not in backend.offers:
+        raise InputError(o.old, not_offered(backend.title, "diff", backend.offers))
+    why = backend.refused("diff", o, fmt)
+    if why is not None:
+        raise InputError(o.old, why)
+    sides = []
+    for inp in (inp_a, inp_b):
+        model = backend.load(inp, "diff")
+        _say(inp.notes, say_notes)
+        record = backend.run("simulate", model, o, "html" if fmt == "html" else "json")
+        _say(getattr(record, "notes", ()), say_notes)
+        sides.append((model, record))
+    d = backend.diff(sides[0], sides[1], (findings(o.old), findings(o.new)))
+    paths = list(o.inputs)
+
+    def page(text: str, titles: dict, **context) -> str:
+        return htmlreport.diff_page(text, o.old, o.new, [o.old, o.new, *paths], None, titles, **context)
+    text = backend.render("diff", (d, o.old, o.new), fmt, width(), page)
+    return text, any(backend.changed(d, k) for k in fail_on)
