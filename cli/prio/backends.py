@@ -21,14 +21,23 @@ class Entry(NamedTuple):
     # the options only its inputs take: (options field, flag, its value when not given); given
     # with other inputs, one is refused (prio.cli.backend_run.foreign_option)
     options: tuple = ()
+    samples: tuple = ()  # its bundled samples (--sample NAME), each claimed by it alone (tests/arch/test_backends.py)
+    # its outputs' JSON Schemas by command (schemas/NAME); a command it offers without one is a
+    # gap the contract test lists
+    schemas: tuple = ()
 
 
 REGISTRY = (
     Entry("armada", "Armada", "prio.armada.backend", ("prio.armada.lint", "prio.armada.lint_current"),
           (("armada_decay", "--armada-decay", "code"), ("armada_weighting", "--armada-weighting", "current"),
-           ("armada_model", "--armada-model", None), ("rounds", "--rounds", None), ("seed", "--seed", None))),
-    Entry("kueue", "Kueue", "prio.kueue.backend", ("prio.kueue.lint",), (("why_workload", "--why-workload", None),)),
-    Entry("volcano", "Volcano", "prio.volcano.backend", ("prio.volcano.lint",), (("why_job", "--why-job", None),)),
+           ("armada_model", "--armada-model", None), ("rounds", "--rounds", None), ("seed", "--seed", None)),
+          ("armada-scenario", "armada-current", "armada-reports")),
+    Entry("kueue", "Kueue", "prio.kueue.backend", ("prio.kueue.lint",), (("why_workload", "--why-workload", None),),
+          ("kueue",), (("explain", "kueue-explain.schema.json"), ("simulate", "kueue-simulate.schema.json"),
+                       ("diff", "kueue-diff.schema.json"))),
+    Entry("volcano", "Volcano", "prio.volcano.backend", ("prio.volcano.lint",), (("why_job", "--why-job", None),),
+          ("volcano",), (("explain", "volcano-explain.schema.json"), ("simulate", "volcano-simulate.schema.json"),
+                         ("diff", "volcano-diff.schema.json"))),
 )
 BY_NAME = {e.name: e for e in REGISTRY}
 
