@@ -18,9 +18,9 @@ class Entry(NamedTuple):
     title: str
     module: str  # the module whose BACKEND implements prio.backend.Backend
     lint: tuple  # its lint rule modules (each registers its checks with prio.lint.registry)
-    # the options only its inputs take: (options field, flag, its value when not given); given
-    # with other inputs, one is refused (prio.cli.backend_run.foreign_option)
-    options: tuple = ()
+    # the module declaring the options only its inputs take (its OPTIONS, prio.optspec's Opt);
+    # given with other inputs, one is refused (prio.cli.backend_run.foreign_option)
+    options: str = ""
     samples: tuple = ()  # its bundled samples (--sample NAME), each claimed by it alone (tests/arch/test_backends.py)
     # its outputs' JSON Schemas by command (schemas/NAME); a command it offers without one is a
     # gap the contract test lists
@@ -29,13 +29,12 @@ class Entry(NamedTuple):
 
 REGISTRY = (
     Entry("armada", "Armada", "prio.armada.backend", ("prio.armada.lint", "prio.armada.lint_current"),
-          (("armada_decay", "--armada-decay", "code"), ("armada_weighting", "--armada-weighting", "current"),
-           ("armada_model", "--armada-model", None), ("rounds", "--rounds", None), ("seed", "--seed", None)),
+          "prio.armada.options",
           ("armada-scenario", "armada-current", "armada-reports")),
-    Entry("kueue", "Kueue", "prio.kueue.backend", ("prio.kueue.lint",), (("why_workload", "--why-workload", None),),
+    Entry("kueue", "Kueue", "prio.kueue.backend", ("prio.kueue.lint",), "prio.kueue.options",
           ("kueue",), (("explain", "kueue-explain.schema.json"), ("simulate", "kueue-simulate.schema.json"),
                        ("diff", "kueue-diff.schema.json"))),
-    Entry("volcano", "Volcano", "prio.volcano.backend", ("prio.volcano.lint",), (("why_job", "--why-job", None),),
+    Entry("volcano", "Volcano", "prio.volcano.backend", ("prio.volcano.lint",), "prio.volcano.options",
           ("volcano",), (("explain", "volcano-explain.schema.json"), ("simulate", "volcano-simulate.schema.json"),
                          ("diff", "volcano-diff.schema.json"))),
 )
@@ -45,6 +44,11 @@ BY_NAME = {e.name: e for e in REGISTRY}
 def get(name: str):
     """The backend registered as `name` (a KeyError for a name the table does not hold)."""
     return import_module(BY_NAME[name].module).BACKEND
+
+
+def declarations(entry: Entry | None = None) -> tuple:
+    """The option declarations of one backend (every backend's when None), in the table's order."""
+    return tuple(d for e in ((entry,) if entry else REGISTRY) if e.options for d in import_module(e.options).OPTIONS)
 
 
 def lint_modules() -> tuple:

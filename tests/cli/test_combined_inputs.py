@@ -167,9 +167,9 @@ def test_sample_names_and_armada_options():
     r = run_cli("explain", "--sample", "nope")
     assert r.exit_code == 2 and "armada-scenario" in r.stderr and "walkthrough" in r.stderr
     assert run_cli("explain", "--sample", "armada-scenario", "-o", "json").exit_code == 0
-    r = run_cli("simulate", "--seed", "3")
-    assert r.exit_code == 2 and "Armada scenarios only" in r.stderr
-    r = run_cli("explain", "--armada-decay", "foo")
+    r = run_cli("simulate", "--seed", "3")  # YuniKorn's inputs: the option is Armada's (prio.backends)
+    assert r.exit_code == 2 and r.stderr == "prio: --seed applies to Armada inputs\n"
+    r = run_cli("explain", "--sample", "armada-scenario", "--armada-decay", "foo")
     assert r.exit_code == 2 and "code, document" in r.stderr
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
+from prio import backends
 from prio.cli import color
 from prio.optspec import Arg, Opt, Options, options_class, opts
 from prio.render.formats import help_text
@@ -29,12 +30,6 @@ _DECLS = (
     Opt("partition", ("--partition",), "The partition (default: the snapshot's, else default).", metavar="NAME"),
     Opt("priority_classes", ("--priority-classes",), "PriorityClass manifests: resolve priorityClassName, and show the range "
                                                      "each class maps to per queue.", multiple=True, metavar="FILE"),
-    Opt("armada_decay", ("--armada-decay",), "Armada scenarios: code (true half-life, default) or document (the doc's formula).",
-        default="code", metavar="code|document"),
-    Opt("armada_weighting", ("--armada-weighting",), "Armada scenarios: current (unknown resources weigh 0) or legacy (1).",
-        default="current", metavar="current|legacy"),
-    Opt("armada_model", ("--armada-model",), "Armada scenarios: current (DRF fair share, the default) or legacy (usage decay, up "
-                                             "to 2022); a scenario's scheduler: field says the same.", metavar="current|legacy"),
     Opt("limit", ("--limit",), "Pending asks to list in table, plain and markdown output (default: 200 in table, all otherwise; "
                                "json lists all).", type=int, min=0, metavar="N"),
     Opt("verbose", ("-v", "--verbose"), "Say what each input was recognised as.", type=bool, default=False),
@@ -70,7 +65,8 @@ _DECLS = (
                                  "or reference (YuniKorn's rules as written, slow).", choices=("auto", "fast", "reference"),
         envvar="PRIO_ENGINE", hidden=True),
 )
-SHARED = {d.name: d for d in _DECLS}
+# and every backend's own options (prio.backends: each declared in its package's options module)
+SHARED = {d.name: d for d in _DECLS} | {d.name: d for d in backends.declarations()}
 
 # What every analysis command (explain, simulate, preempt, diff) takes after its own options.
 COMMON = (SHARED["yunikorn_version"], SHARED["engine"])

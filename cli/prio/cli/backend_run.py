@@ -23,9 +23,9 @@ def foreign_option(o, inp) -> str | None:
 
     for entry in backends.REGISTRY:
         if entry.name != inp.backend:
-            for name, flag, unset in entry.options:
-                if getattr(o, name, unset) not in (None, unset):
-                    return f"{flag} applies to {entry.title} inputs"
+            for d in backends.declarations(entry):
+                if getattr(o, d.name, d.default) not in (None, d.default):
+                    return f"{d.flags[0]} applies to {entry.title} inputs"
     return None
 
 

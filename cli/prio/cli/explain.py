@@ -21,10 +21,7 @@ Options = shared.options(
     Opt("why", ("--why",), "Explain how this queue's priority was derived.", metavar="QUEUE"),
     Opt("why_ask", ("--why-ask",), "Why this ask waits where it does (an ask id, or APP/ASK): its step in the simulated order, "
                                    "and the decisive comparison with the ask placed before it.", metavar="ASK"),
-    Opt("why_workload", ("--why-workload",), "Kueue inputs: why this Workload (NAMESPACE/NAME) waits or runs, in prose.",
-        metavar="NS/NAME"),
-    Opt("why_job", ("--why-job",), "Volcano inputs: why this job (its PodGroup, NAMESPACE/NAME) is pending or where it runs: "
-                                   "each action's and plugin's verdict, Volcano's own messages, what happened to it.", metavar="NS/NAME"),
+    "why_workload", "why_job",
     Opt("behind", ("--behind",), "With --why-ask: compare with this ask instead of the one placed just before.", metavar="ASK"),
     "limit", "priority_classes", "armada_decay", "armada_weighting", "armada_model", "verbose", "yunikorn", "header", "cacert", "timeout", "kube", "context", "namespace", "namespace_old",
     Opt("pending", ("--pending",), "Why asks stay pending: each reason code with how many asks, per queue, and the first few "

@@ -21,9 +21,7 @@ Options = shared.options(
         "that finds no room waits, as if the partition's preemption were off).", type=bool, default=False),
     shared.SHARED["limit"].but(help="Step rows to show in table, plain and markdown output (default: 1000 in table, all "
                                     "otherwise; json has every step)."),
-    "partition", "priority_classes",
-    Opt("rounds", ("--rounds",), "Armada scenarios: scheduling rounds to run.", type=int, min=1, metavar="N"),
-    Opt("seed", ("--seed",), "Armada scenarios: random seed (overrides the scenario's).", type=int, metavar="N"),
+    "partition", "priority_classes", "rounds", "seed",
     "armada_decay", "armada_weighting", "armada_model", "verbose", "yunikorn", "header", "cacert", "timeout", "kube", "context", "namespace", "namespace_old",
 )
 
