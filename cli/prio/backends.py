@@ -25,6 +25,7 @@ class Entry(NamedTuple):
     # its outputs' JSON Schemas by command (schemas/NAME); a command it offers without one is a
     # gap the contract test lists
     schemas: tuple = ()
+    view: str = ""  # its HTML report's view, a script file of its package (prio.render.html puts it in the page)
 
 
 REGISTRY = (
@@ -36,7 +37,7 @@ REGISTRY = (
                        ("diff", "kueue-diff.schema.json"))),
     Entry("volcano", "Volcano", "prio.volcano.backend", ("prio.volcano.lint",), "prio.volcano.options",
           ("volcano",), (("explain", "volcano-explain.schema.json"), ("simulate", "volcano-simulate.schema.json"),
-                         ("diff", "volcano-diff.schema.json"))),
+                         ("diff", "volcano-diff.schema.json")), "view.js"),
 )
 BY_NAME = {e.name: e for e in REGISTRY}
 

@@ -1,7 +1,7 @@
 """Volcano as a prio backend (issue 47; the protocol is prio.backend.Backend): a file of its
 objects and scheduler config -> the cluster and config (prio.volcano.load), the session replay or
 the explanation as a record, the record's text (prio.volcano.render) or page
-(render/html/volcano.js draws it). Bad input raises prio.errors.InputError."""
+(volcano/view.js draws it). Bad input raises prio.errors.InputError."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -36,14 +36,19 @@ def _sha256(text: str) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
 
 
-# The views of other schedulers' pages, each its own file, put before report.js in the one script
-# element (report.js draws the page; for a context whose model names one of these, its view).
-VIEWS = ("volcano.js",)
+def _views() -> list[str]:
+    """The backends' own page views (prio.backends: a row's `view`, a file of its package), each
+    put before report.js in the one script element (report.js draws the page; for a context whose
+    model names a backend with a view, that view)."""
+    from prio import backends
+
+    return [resources.files(e.module.rsplit(".", 1)[0]).joinpath(e.view).read_text(encoding="utf-8")
+            for e in backends.REGISTRY if e.view]
 
 
 def script_text() -> str:
     """The text of the page's one script element, exactly as written (what its hash is of)."""
-    return "".join(f"\n{asset(v)}" for v in VIEWS) + f"\n{asset('report.js')}"
+    return "".join(f"\n{v}" for v in _views()) + f"\n{asset('report.js')}"
 
 
 def style_text() -> str:

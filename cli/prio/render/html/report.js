@@ -1727,7 +1727,7 @@
   var VIEWS = {
     yunikorn: { explain: buildExplain, simulate: buildSimulate, preempt: buildPreempt, diff: buildDiff },
     kueue: { explain: buildKueueExplain, simulate: buildKueueSimulate, diff: buildKueueDiff },
-    // Volcano's view is its own file (volcano.js, put before this one in the script element)
+    // Volcano's view is its own file (volcano/view.js, put before this one in the script element)
     volcano: { explain: otherView, simulate: otherView }
   };
   function otherView() { return prioViews[CTX.model]({ h: h, plural: plural, data: DATA, ctx: CTX, command: COMMAND }); }
