@@ -1,3 +1,3 @@
-"""prio: priority-scheduling policy analysis for YuniKorn (and Armada's legacy model)."""
+"""prio: priority-scheduling policy analysis for YuniKorn (and the schedulers of prio.backends)."""
 
 __version__ = "0.1.0"

@@ -26,7 +26,7 @@ COMMANDS = ("explain", "simulate", "diff", "preempt", "snapshot")
 
 class Backend(Protocol):
     name: str  # the registry's key, as prio.loaders.inputs.Inputs.backend holds it
-    title: str  # what a user reads: "Kueue"
+    title: str  # what a user reads: its row's title in prio.backends
     offers: tuple  # of COMMANDS
 
     def refused(self, command: str, o: Any, fmt: str) -> str | None:
@@ -48,7 +48,7 @@ class Backend(Protocol):
 class Differ(Backend, Protocol):
     """A backend that offers prio diff also compares two simulate records."""
 
-    compares: str  # what both sides must hold, for the refusal of a side without: "two Kueue setups"
+    compares: str  # what both sides must hold, for the refusal of a side without ("two ... setups")
 
     def diff(self, old: Any, new: Any, findings: tuple) -> Any:
         """Two simulate records (OLD's, NEW's) and each side's validate findings -> the diff record."""

@@ -16,6 +16,8 @@ from typing import NamedTuple
 class Entry(NamedTuple):
     name: str  # the key prio.loaders.inputs.Inputs.backend holds
     title: str
+    inputs: str  # what its inputs are called in messages and help: "Kueue objects"
+    manifests: str  # what validate lints of it, before "manifests": "Armada queue"
     module: str  # the module whose BACKEND implements prio.backend.Backend
     lint: tuple  # its lint rule modules (each registers its checks with prio.lint.registry)
     # the module declaring the options only its inputs take (its OPTIONS, prio.optspec's Opt);
@@ -29,17 +31,26 @@ class Entry(NamedTuple):
 
 
 REGISTRY = (
-    Entry("armada", "Armada", "prio.armada.backend", ("prio.armada.lint", "prio.armada.lint_current"),
+    Entry("armada", "Armada", "an Armada scenario or queue list", "Armada queue", "prio.armada.backend", ("prio.armada.lint", "prio.armada.lint_current"),
           "prio.armada.options",
           ("armada-scenario", "armada-current", "armada-reports")),
-    Entry("kueue", "Kueue", "prio.kueue.backend", ("prio.kueue.lint",), "prio.kueue.options",
+    Entry("kueue", "Kueue", "Kueue objects", "Kueue", "prio.kueue.backend", ("prio.kueue.lint",), "prio.kueue.options",
           ("kueue",), (("explain", "kueue-explain.schema.json"), ("simulate", "kueue-simulate.schema.json"),
                        ("diff", "kueue-diff.schema.json"))),
-    Entry("volcano", "Volcano", "prio.volcano.backend", ("prio.volcano.lint",), "prio.volcano.options",
+    Entry("volcano", "Volcano", "Volcano objects", "Volcano", "prio.volcano.backend", ("prio.volcano.lint",), "prio.volcano.options",
           ("volcano",), (("explain", "volcano-explain.schema.json"), ("simulate", "volcano-simulate.schema.json"),
                          ("diff", "volcano-diff.schema.json")), "view.js"),
 )
 BY_NAME = {e.name: e for e in REGISTRY}
+
+
+def spoken(words, last: str = "and") -> str:
+    """Words as a sentence lists them: "a, b and c"."""
+    words = list(words)
+    return ", ".join(words[:-1]) + f" {last} " + words[-1] if len(words) > 1 else "".join(words)
+
+
+TITLES = spoken(e.title for e in REGISTRY)  # "Armada, Kueue and Volcano": the help's list of the schedulers besides YuniKorn
 
 
 def get(name: str):

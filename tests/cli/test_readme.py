@@ -55,8 +55,8 @@ def test_top_level_help_does_not_call_armada_legacy_only():
 
 def test_top_level_help_names_every_scheduler_prio_reads():
     out = " ".join(run_cli("--help").stdout.split())
-    assert "Apache YuniKorn (and Armada and Kueue)" in out
-    assert "validate Lint YuniKorn queue configs (and PriorityClass, Armada queue and Kueue manifests)" in out
+    assert "Apache YuniKorn (and Armada, Kueue and Volcano)" in out  # prio.backends' titles
+    assert "validate Lint YuniKorn queue configs (and PriorityClass, Armada queue, Kueue and Volcano manifests)" in out
 
 
 # The README and every page of the site (the generated rule pages show configs, not commands).

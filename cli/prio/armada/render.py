@@ -9,11 +9,11 @@ from prio.armada.analysis import Explanation, QueueView, Simulation, Snapshot
 from prio.armada.model import DECAY_CODE, MODEL_ID, MODEL_LABEL, WEIGHTING_LEGACY
 from prio.armada.scheduling import show_resources
 from prio.armada.units import BYTE_RESOURCES, format_duration, format_number
-from prio.render.formats import names
+from prio.render.formats import ANALYSIS
 from prio.render.printable import for_terminal
 from prio.render.sections import Sections
 
-FORMATS = names("armada")
+FORMATS = tuple(ANALYSIS)  # no page: its renderers write the formats every analysis renderer writes
 
 
 # ---- numbers -------------------------------------------------------------------------------------

@@ -17,10 +17,10 @@ from prio.render.formats import help_text
 from prio.yunikorn import releases
 
 _DECLS = (
-    Arg("inputs", "INPUT", "Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses, an Armada scenario, Kueue objects, in any "
-                           "order (recognised by content). None: the bundled walkthrough."),
+    Arg("inputs", "INPUT", "Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses, "
+                           f"{', '.join(e.inputs for e in backends.REGISTRY)}, in any order (recognised by content). None: the bundled walkthrough."),
     Opt("sample", ("--sample",), "Use a bundled sample: walkthrough (the default), batch, mistakes, yunikorn-configs, "
-                                 "priorityclasses, pods, preemption, cluster, quota, gang, armada-current, armada-scenario, armada-reports, kueue, volcano "
+                                 f"priorityclasses, pods, preemption, cluster, quota, gang, {', '.join(s for e in backends.REGISTRY for s in e.samples)} "
                                  "(an unknown name lists them all).", metavar="NAME"),
     Opt("output", ("-o", "--output"), help_text("explain", "Default from PRIO_OUTPUT"), metavar="FORMAT"),
     Opt("color", ("--color",), "Colour the table output (auto: on a terminal, unless NO_COLOR is set; default from PRIO_COLOR).",

@@ -6,11 +6,11 @@ import sys
 
 import typer
 
-from prio import __version__
+from prio import __version__, backends
 
 app = typer.Typer(
     name="prio",
-    help="Policy analysis for priority scheduling in Apache YuniKorn (and Armada and Kueue): "
+    help=f"Policy analysis for priority scheduling in Apache YuniKorn (and {backends.TITLES}): "
     "lint queue configs, explain effective priorities, simulate the scheduling order, show what preemption would do.",
     no_args_is_help=True,
     add_completion=True,  # --install-completion / --show-completion (typer's own); --version skips typer

@@ -3,8 +3,8 @@ the scheduling order, the asks that cannot be placed and the validate findings.
 
 Each side is exactly a `prio simulate OLD INPUT...` run (the same gather, build and engine run)
 plus, for a config, a `prio validate` run; the comparison itself is prio.yunikorn.diff, for a
-backend's inputs the backend's own (prio.cli.backend_run.diff_sides: Kueue's workload by workload,
-Volcano's PodGroup by PodGroup and pod by pod)."""
+backend's inputs the backend's own (prio.cli.backend_run.diff_sides: its diff of two simulate
+records, e.g. workload by workload)."""
 from __future__ import annotations
 
 from prio.cli import analysis_options as shared
@@ -16,8 +16,8 @@ FORMATS = names("diff")
 
 SHORT_HELP = "What changes between two configs (or snapshots): priorities, order, pending asks, findings."
 
-HELP = """Compare two configs (or two snapshots) on the same pending work. For Kueue setups: which workloads
-are admitted, preempted or left pending differently."""
+HELP = """Compare two configs (or two snapshots) on the same pending work. For another scheduler's setups: which
+workloads or jobs are admitted, preempted or left pending differently."""
 
 Options = shared.options(
     "DiffOptions",

@@ -84,7 +84,7 @@ def run(rule_id, fmt: str) -> int:
 
 def releases_of(r) -> tuple:
     """(the YuniKorn releases a rule of YuniKorn's configs applies to, what to say of them), or
-    (None, None) for the rules of other inputs (Kueue, Armada, PriorityClasses)."""
+    (None, None) for the rules of other inputs (the backends', PriorityClasses)."""
     if r.target not in ("queues", "queues-vs-classes", "upgrade") and r.family != "decoding":
         return None, None
     from prio.yunikorn.releases import rule_releases

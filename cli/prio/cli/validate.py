@@ -6,6 +6,7 @@ in prio.cli.validate_run (no typer), as data: the typer command below derives fr
 does the console script's fast path (prio.cli.fastpath); both call the same `run`."""
 from __future__ import annotations
 
+from prio import backends
 from prio.cli import validate_run
 from prio.cli.options import choice_enum, typer_command
 from prio.cli.validate_run import FORMATS, OPTIONS, RENDERERS, ValidateOptions, _env_format, resolve_format  # noqa: F401 - one implementation
@@ -14,7 +15,7 @@ from prio.optspec import find
 OutputFormat = choice_enum(find(OPTIONS, "output"))  # the -o choices typer checks
 
 
-SHORT_HELP = 'Lint YuniKorn queue configs (and PriorityClass, Armada queue and Kueue manifests).'
+SHORT_HELP = f"Lint YuniKorn queue configs (and PriorityClass, {backends.spoken(e.manifests for e in backends.REGISTRY)} manifests)."
 
 HELP = """Lint YuniKorn queue configs against the schema and the scheduler's own rules.
 

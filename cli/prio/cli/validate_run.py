@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 
+from prio import backends
 from prio.cli.analysis_options import SHARED as ANALYSIS_OPTIONS
 from prio.cli.color import CHOICES as COLORS
 from prio.cli.color import use_color
@@ -22,7 +23,8 @@ FORMATS = names("validate")
 # console script's fast path (prio.cli.fastpath) both derive from this, and `run` takes the
 # ValidateOptions object either of them builds.
 OPTIONS = opts(
-    Arg("paths", "PATH", "queues.yaml files, ConfigMaps, PriorityClass, Armada queue or Kueue manifests, directories, or - for stdin.",
+    Arg("paths", "PATH", f"queues.yaml files, ConfigMaps, PriorityClass, {backends.spoken((e.manifests for e in backends.REGISTRY), 'or')} "
+                         "manifests, directories, or - for stdin.",
         required=True),
     Opt("output", ("-o", "--output"), choices=FORMATS,
         help=help_text("validate", "Default: text. PRIO_OUTPUT sets the default when it names one of these; a format of "

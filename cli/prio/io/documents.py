@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import yaml
 
+from prio import backends
 from prio.diagnostics import Issue
 from prio.errors import InputError
 from prio.io import yamlnodes
@@ -99,7 +100,7 @@ def kind_of(data) -> str:
 # backend named in WHOLE_FILE_BACKENDS reads a file whole: every document of a file holding one of
 # its documents is its (Volcano's Pods and PriorityClasses beside its Queues and PodGroups).
 BACKEND_OF_KIND = {"armada-scenario": "armada", "armada-queue": "armada", "kueue": "kueue", "namespace": "kueue"}
-BACKEND_LABELS = {"armada": "an Armada scenario or queue list", "kueue": "Kueue objects", "volcano": "Volcano objects"}
+BACKEND_LABELS = {e.name: e.inputs for e in backends.REGISTRY}
 WHOLE_FILE_BACKENDS = {"volcano": is_volcano}
 
 

@@ -14,7 +14,7 @@ from prio.values import INT32_MAX, INT32_MIN, describe, is_decimal, shown_number
 
 class Reader:
     """Typed field access into one Document that raises InputError at the right line: the one
-    reader every loader uses (snapshots, REST dumps, pod lists, Armada scenarios and manifests).
+    reader every loader uses (snapshots, REST dumps, pod lists, every backend's documents).
 
     `name_path`: whether a message starts with the field's path, "never" (the position says
     where), "always", or "unpositioned" (only for a document without positions, i.e. large JSON
@@ -159,7 +159,7 @@ class Reader:
             self.fail(path, str(e))
 
     def kube_resources(self, path: tuple, value) -> dict:
-        """Kubernetes quantities, in the resource's own unit (Armada's scenarios)."""
+        """Kubernetes quantities, in the resource's own unit."""
         data = self.mapping(path, value)
         out = {}
         for k, v in data.items():

@@ -74,7 +74,7 @@ def as_sent(name: str, text) -> tuple[str, int]:
     return name, min(v, INT64_MAX)
 
 
-# As the loaders of Kubernetes objects read them (Armada's scenarios): a quantity as a float in the
+# As the loaders of Kubernetes-style objects read them (io.fields' Reader): a quantity as a float in the
 # resource's own unit, a Go duration (metav1.Duration) in seconds.
 class UnitError(ValueError):
     """A value that is not a valid quantity or duration; the message says why."""

@@ -71,7 +71,7 @@ def _share(x) -> str:
 
 def tree_json(rows: list) -> list:
     """The cohort tree's rows (prio.kueue.explain.tree_rows) as JSON holds them: a zero weight
-    that borrows has an infinite share, written "+Inf" (JSON has no infinity), as for Armada."""
+    that borrows has an infinite share, written "+Inf" (JSON has no infinity: render.jsontext.num)."""
     from prio.render.jsontext import num
 
     return [dict(n, share=None if n["share"] is None else num(n["share"])) for n in rows]

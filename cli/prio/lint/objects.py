@@ -1,5 +1,5 @@
 """One Kubernetes-style object of a validate run, where it was written: what the rules of the
-object families (Kueue, Volcano) check and where their issues point."""
+object families (the backends' rules) check and where their issues point."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from prio import backends
 from prio.diagnostics import Finding, Issue, Report, format_path, sort_key
 from prio.errors import InputError, NothingToCheck
 from prio.io import documents, source
@@ -53,7 +54,7 @@ def config_errors(doc, conf, release: Release = NEWEST) -> list[str]:
     """Why YuniKorn `release` would refuse a decoded queue config, as lines (empty: it would take
     it): every error-severity finding of decoding, the schema and the queues rules, as validate
     reports them (without suppressions: a `# prio: ignore` does not make YuniKorn take it)."""
-    load("decoding", *REFUSING)  # not Armada's, Kueue's, ...: explain and simulate need these alone
+    load("decoding", *REFUSING)  # not the backends': explain and simulate need these alone
     from prio.lint.rules.decoding import release_issues
 
     issues = list(doc.issues) + release_issues(doc, release)
@@ -138,7 +139,7 @@ def check_text(name: str, text: str, found: bool = False, release: Release = NEW
             findings += resolve(name, unit.doc, k8s_lint.lint_priority_class(unit.doc))
         else:
             notes.append(f"{name}:{unit.doc.start.line}: skipped {unit.label or 'a document'}: not a queue config, PriorityClass, "
-                         "Armada queue or Kueue object")
+                         f"{backends.spoken((e.manifests for e in backends.REGISTRY), 'or')} object")
     findings.sort(key=sort_key)
     checked = len(held) < len(units)
     return FileResult(name, text, findings, notes, units, checked, ", ".join(dict.fromkeys(held)))
@@ -194,7 +195,7 @@ def check_paths(paths: list[str], options: Options | None = None):
             skipped = sum(1 for f in found if f not in done)
             errors.append(NothingToCheck(d, "nothing to check: " + (
                 f"none of its {skipped} YAML/JSON file{'s' if skipped != 1 else ''} is a queue config, "
-                "yunikorn-configs ConfigMap, PriorityClass, Armada queue manifest or Kueue object" if found
+                f"yunikorn-configs ConfigMap, PriorityClass, {backends.spoken((e.manifests for e in backends.REGISTRY), 'or')} manifest" if found
                 else "no .yaml, .yml or .json files below it")))
     across_files(results)
     for res in results:
@@ -206,8 +207,8 @@ def set_issues(files) -> list:
     """What only the whole set of files shows: `files` is [(file name, [documents.Unit, ...])]
     for every file of the run, --priority-classes files included. Returns (file name, Document,
     Issue) triples: several globalDefault PriorityClasses and one class defined twice
-    (PRIO307/PRIO312), each backend's objects of the run together (its SET_CHECKS: Kueue's
-    PRIO611-PRIO621, Volcano's), then, when any
+    (PRIO307/PRIO312), each backend's objects of the run together (the SET_CHECKS its rules module
+    registered), then, when any
     user class is defined, every queue config against those
     classes (PRIO310/PRIO311)."""
     from prio.lint.rules.crosscheck import cross_check_issues

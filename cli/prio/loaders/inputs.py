@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from prio import backends
 from prio.errors import InputError
 from prio.io import documents, recognise, source, yamlnodes
 from prio.loaders import queues as queues_loader
@@ -15,7 +16,8 @@ WALKTHROUGH = ("walkthrough-queues", "walkthrough-asks")
 
 EXPECTED = ("a YuniKorn queue config (partitions:), a yunikorn-configs ConfigMap, a native snapshot "
             "(applications:), a YuniKorn REST dump (/ws/v1/partition/{p}/queues or the applications "
-            "endpoints), a kubectl pod list, PriorityClass manifests or an Armada scenario (model: armada)")
+            "endpoints), a kubectl pod list, PriorityClass manifests, "
+            + backends.spoken((e.inputs for e in backends.REGISTRY), "or"))
 
 
 @dataclass
@@ -143,7 +145,7 @@ def _claimed(inp: Inputs) -> None:
 
 def _read_file(inp: Inputs, path: str, pending_docs: list, in_dirs: dict, for_classes: bool, for_work: bool) -> None:
     """One input file into `inp`: classified by its documents' kinds (the queue config, the
-    PriorityClasses, ConfigMaps and Helm values, Armada and Kueue objects), its pending work
+    PriorityClasses, ConfigMaps and Helm values, a backend's documents), its pending work
     added to `pending_docs` for _load_work. for_classes: given to --priority-classes; for_work:
     read for its pending work alone where a config was given before it (gather's work_from). A
     directory's file prio does not read is skipped, with a note (in_dirs[path] becomes False)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 # The formats of the analysis commands: rich's table on a terminal, tabulate's plain and markdown
 # tables, and the contract's JSON.
-_ANALYSIS = {
+ANALYSIS = {
     "table": "a rich table (the default on a terminal)",
     "plain": "plain columns (the default elsewhere)",
     "text": "the same as plain",
@@ -14,8 +14,9 @@ _ANALYSIS = {
 }
 
 # explain, simulate, preempt and diff also write one self-contained HTML page (prio.render.html):
-# the json document inside it, drawn by the page's own script. Armada's renderers have no page.
-_REPORT = {**_ANALYSIS, "html": "one self-contained HTML report to open in a browser (the json inside)"}
+# the json document inside it, drawn by the page's own script (a backend may have no page:
+# ANALYSIS are the formats every renderer of the analysis commands writes).
+_REPORT = {**ANALYSIS, "html": "one self-contained HTML report to open in a browser (the json inside)"}
 
 # --output-file NAME.html without -o writes the page (a report named so is meant for a browser).
 HTML_SUFFIXES = (".html", ".htm")
@@ -35,7 +36,6 @@ FORMATS: dict[str, dict[str, str]] = {
     "simulate": _REPORT,
     "preempt": _REPORT,
     "diff": _REPORT,
-    "armada": _ANALYSIS,
     "snapshot": {"text": "a line on stderr (the default)", "json": "a summary on stdout"},
     "rule": {"text": "plain text (the default)", "json": "JSON", "markdown": "markdown"},
 }

@@ -1,5 +1,5 @@
 """Sections of a report (titles, tables, lines) collected and rendered in one format: rich
-tables (`table`), tabulate (`plain`, `markdown`). The renderers of Armada, Kueue and Volcano
+tables (`table`), tabulate (`plain`, `markdown`). The backends' renderers (prio.backends)
 build their text outputs with it; rich and tabulate are imported when a page is rendered."""
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """What the HTML page shows beside the command's -o json document, from the same result objects:
 the queue tree (explain's rows with each queue's resources and its `--why` text) and, for
 preempt, each ask's checks and candidates as the plain format lists them (a backend's page context
-is its own: prio.kueue.html). Pure data: dicts and lists that json.dumps takes as they are."""
+is its own, in its package). Pure data: dicts and lists that json.dumps takes as they are."""
 from __future__ import annotations
 
 from types import SimpleNamespace

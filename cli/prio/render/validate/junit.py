@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from prio import backends
 from prio.diagnostics import Report
 from prio.render.printable import for_terminal, printable
 from prio.render.validate.common import by_file, location
 
 # Characters XML 1.0 cannot carry at all, even escaped (printable writes the controls out).
 _INVALID = str.maketrans({"\ufffe": "\ufffd", "\uffff": "\ufffd"})
+
+# what a skipped file is not (every backend's manifests named, from the registry)
+_SKIPPED = f"not a queue config, ConfigMap, PriorityClass, {backends.spoken((e.manifests for e in backends.REGISTRY), 'or')} manifest"
 
 
 def _x(s) -> str:
@@ -63,7 +67,7 @@ def render(report: Report, input_errors=(), strict=False, **_) -> str:
     for name in getattr(report, "skipped", ()):  # found in a directory, holding nothing prio validates
         suite = ET.SubElement(root, "testsuite", name=_x(name), tests="1", failures="0", errors="0", skipped="1")
         case = ET.SubElement(suite, "testcase", name="prio validate", classname=_x(name), file=_x(name))
-        ET.SubElement(case, "skipped", message="not a queue config, ConfigMap, PriorityClass or Armada queue manifest")
+        ET.SubElement(case, "skipped", message=_SKIPPED)
         total["tests"] += 1
     for k, v in total.items():
         root.set(k, str(v))
