@@ -36,7 +36,7 @@ REGISTRY = (
           ("armada-scenario", "armada-current", "armada-reports")),
     Entry("kueue", "Kueue", "Kueue objects", "Kueue", "prio.kueue.backend", ("prio.kueue.lint",), "prio.kueue.options",
           ("kueue",), (("explain", "kueue-explain.schema.json"), ("simulate", "kueue-simulate.schema.json"),
-                       ("diff", "kueue-diff.schema.json"))),
+                       ("diff", "kueue-diff.schema.json")), "view.js"),
     Entry("volcano", "Volcano", "Volcano objects", "Volcano", "prio.volcano.backend", ("prio.volcano.lint",), "prio.volcano.options",
           ("volcano",), (("explain", "volcano-explain.schema.json"), ("simulate", "volcano-simulate.schema.json"),
                          ("diff", "volcano-diff.schema.json")), "view.js"),

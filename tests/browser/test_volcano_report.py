@@ -1,5 +1,5 @@
 """The HTML report of Volcano inputs in a real browser (headless Chromium, tests/chromium.py): the
-view volcano/view.js draws (report.js calls it for the context's model 'volcano'):
+view volcano/view.js draws (report/page.js calls it for the context's model 'volcano'):
 simulate's config in force, its cycles with binds, evictions (preemptor and action) and
 pipelined pods, each PodGroup's end phase with Volcano's condition messages, each pod's end state
 or Volcano's PodScheduled message; explain's queue and job order.

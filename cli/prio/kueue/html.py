@@ -1,5 +1,5 @@
-"""What a Kueue page shows beside the command's -o json document (render/html/report.js's Kueue
-views draw it): the cohort tree, each workload's ClusterQueue, the pending reasons' headlines and
+"""What a Kueue page shows beside the command's -o json document (kueue/view.js, Kueue's part of
+the page's script, draws it): the cohort tree, each workload's ClusterQueue, the pending reasons' headlines and
 `--why-workload` for every workload. Pure data: dicts and lists that json.dumps takes as they are."""
 from __future__ import annotations
 

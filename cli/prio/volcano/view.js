@@ -1,9 +1,8 @@
 /* prio's HTML report, the Volcano view (issue 49): drawn when the page's context says
-   model 'volcano'. The builder (render/html/__init__.py, from prio.backends' row) puts this file before report.js in the
-   page's one script element; report.js calls prioViews[CTX.model] for the main view. Everything
+   model 'volcano'. The builder (render/html/__init__.py, from prio.backends' row) puts this file after report/yunikorn.js in the
+   page's one script (a part of it, see render/html/report/core.js); report/page.js calls prioViews[CTX.model] for the main view. Everything
    from the input goes in as text (textContent), never as markup. Long tables draw their first
    ROWS rows and say how many the file holds. */
-var prioViews = (typeof prioViews === 'undefined') ? {} : prioViews;
 prioViews.volcano = function (api) {
   'use strict';
   var h = api.h, plural = api.plural, DATA = api.data || {}, COMMAND = api.command;

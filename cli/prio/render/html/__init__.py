@@ -4,7 +4,7 @@ The page is the command's own `-o json` document, embedded whole in a
 `<script type="application/json" id="prio-data">` element, plus a context element
 (`id="prio-context"`: what was analysed, the notes, the queue tree with its resources and `--why`
 text, and per command what its JSON leaves out: see context.py), then the page's stylesheet and
-script (report.css, report.js beside this module), which draw the header, the queue tree, the
+script (report.css beside this module, the script built from its parts: report/core.js says which), which draw the header, the queue tree, the
 timeline and the tables from those two documents. Nothing is fetched: no CDN, no web fonts, and a
 Content-Security-Policy that forbids any request. `page` streams: a million steps go through
 chunk by chunk, as with -o json.
@@ -36,19 +36,29 @@ def _sha256(text: str) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
 
 
+# The parts of the page's one script, in order (report/core.js says what each holds): YuniKorn's
+# views between the core and the page, each backend's view (a row of prio.backends names its file)
+# after them.
+PARTS = ("report/core.js", "report/yunikorn.js")
+END = "report/page.js"
+
+
 def _views() -> list[str]:
-    """The backends' own page views (prio.backends: a row's `view`, a file of its package), each
-    put before report.js in the one script element (report.js draws the page; for a context whose
-    model names a backend with a view, that view)."""
+    """The backends' own page views (prio.backends: a row's `view`, a file of its package)."""
     from prio import backends
 
     return [resources.files(e.module.rsplit(".", 1)[0]).joinpath(e.view).read_text(encoding="utf-8")
             for e in backends.REGISTRY if e.view]
 
 
+def script_parts() -> list[str]:
+    """The page's script, part by part (what the static check reads: tests/render/test_report_lint.py)."""
+    return [asset(p) for p in PARTS] + _views() + [asset(END)]
+
+
 def script_text() -> str:
     """The text of the page's one script element, exactly as written (what its hash is of)."""
-    return "".join(f"\n{v}" for v in _views()) + f"\n{asset('report.js')}"
+    return "".join(f"\n{part}" for part in script_parts())
 
 
 def style_text() -> str:
