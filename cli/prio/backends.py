@@ -10,24 +10,30 @@ documents are its own is said by content in prio.io.recognise / prio.io.document
 from __future__ import annotations
 
 from importlib import import_module
-from typing import NamedTuple
 
 
-class Entry(NamedTuple):
-    name: str  # the key prio.loaders.inputs.Inputs.backend holds
-    title: str
-    inputs: str  # what its inputs are called in messages and help: "Kueue objects"
-    manifests: str  # what validate lints of it, before "manifests": "Armada queue"
-    module: str  # the module whose BACKEND implements prio.backend.Backend
-    lint: tuple  # its lint rule modules (each registers its checks with prio.lint.registry)
-    # the module declaring the options only its inputs take (its OPTIONS, prio.optspec's Opt);
-    # given with other inputs, one is refused (prio.cli.backend_run.foreign_option)
-    options: str = ""
-    samples: tuple = ()  # its bundled samples (--sample NAME), each claimed by it alone (tests/arch/test_backends.py)
-    # its outputs' JSON Schemas by command (schemas/NAME); a command it offers without one is a
-    # gap the contract test lists
-    schemas: tuple = ()
-    view: str = ""  # its HTML report's view, a script file of its package (prio.render.html puts it in the page)
+class Entry:
+    """One row. A plain class, not a NamedTuple: every run reads the table, and typing (which
+    NamedTuple needs) is not otherwise loaded by validate's fast path."""
+
+    __slots__ = ("name", "title", "inputs", "manifests", "module", "lint", "options", "samples", "schemas", "view")
+
+    def __init__(self, name: str, title: str, inputs: str, manifests: str, module: str, lint: tuple,
+                 options: str = "", samples: tuple = (), schemas: tuple = (), view: str = ""):
+        self.name = name  # the key prio.loaders.inputs.Inputs.backend holds
+        self.title = title
+        self.inputs = inputs  # what its inputs are called in messages and help: "Kueue objects"
+        self.manifests = manifests  # what validate lints of it, before "manifests": "Armada queue"
+        self.module = module  # the module whose BACKEND implements prio.backend.Backend
+        self.lint = lint  # its lint rule modules (each registers its checks with prio.lint.registry)
+        # the module declaring the options only its inputs take (its OPTIONS, prio.optspec's Opt);
+        # given with other inputs, one is refused (prio.cli.backend_run.foreign_option)
+        self.options = options
+        self.samples = samples  # its bundled samples (--sample NAME), each claimed by it alone (tests/arch/test_backends.py)
+        # its outputs' JSON Schemas by command (schemas/NAME); a command it offers without one is a
+        # gap the contract test lists
+        self.schemas = schemas
+        self.view = view  # its HTML report's view, a script file of its package (prio.render.html puts it in the page)
 
 
 REGISTRY = (

@@ -79,7 +79,10 @@ def _simulate(o: Options, fmt: str) -> int:
             stopped = f"Stopped after step {len(result)} (--steps {o.steps}): {still} ask{'s' if still != 1 else ''} still pending."
             if fmt in ("json", "html"):
                 sys.stderr.write(f"prio: note: {stopped}\n")
-    chunks = simulate_out.render("json" if html else fmt, result, unscheduled, eng, width=width(), limit=limit, color=color, stopped=stopped)
+    from prio.yunikorn.records import simulation
+
+    record = simulation(eng, result, unscheduled)  # what the renderer reads: no engine
+    chunks = simulate_out.render("json" if html else fmt, record, width=width(), limit=limit, color=color, stopped=stopped)
     if html:
         from prio.cli import htmlreport
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-from typing import NamedTuple
 
 from prio.render.jsontext import jstr
 from prio.render.printable import for_terminal
@@ -52,10 +51,10 @@ def footnotes(steps) -> list[str]:
     return ([f"Marks after a step number ({'8' + TIE_MARK if any(s.tie for s in steps) else '8' + NOTE_MARK}, ...): " + "; ".join(legend) + "."] if legend else []) + out
 
 
-def preemption_rows(eng) -> list:
+def preemption_rows(rec) -> list:
     """(before step, ask, application, queue, node, victims, note) per preemption inside the run."""
     out = []
-    for p in getattr(eng, "preemptions", None) or ():
+    for p in rec.preemptions:
         note = p.warning or ("victims tie with other tasks: Go's map order chose" if p.tie else "")
         out.append((str(p.step), p.ask, p.application, p.queue, p.node, ", ".join(p.victims), note))
     return out
@@ -103,26 +102,23 @@ def gang_rows(view) -> list:
             for g in view.summary] if view is not None else []
 
 
-def rejected_rows(eng):
-    return [(r.queue, r.application, r.reason.replace("\n", "; ")) for r in getattr(eng, "rejected", ())]
-
-
-def summary_rows(eng):
-    return [(q.path, q.placed, q.first_step, q.last_step) for q in eng.root.walk() if q.leaf and q.placed]
+def rejected_rows(rec):
+    return [(r.queue, r.application, r.reason.replace("\n", "; ")) for r in rec.rejected]
 
 
 @for_terminal
-def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = None, color: bool = False, stopped: str = ""):
-    """`limit` caps the step rows of the human formats (json always has every step); `stopped`:
-    the line that says --steps ended the run with asks still pending."""
+def render(fmt, rec, width: int = 120, limit: int | None = None, color: bool = False, stopped: str = ""):
+    """`rec`: the run's record (prio.yunikorn.records.Simulation). `limit` caps the step rows of
+    the human formats (json always has every step); `stopped`: the line that says --steps ended
+    the run with asks still pending."""
+    steps, unscheduled = rec.steps, rec.unscheduled
     if fmt == "json":
-        yield from _json(steps, unscheduled, getattr(eng, "rejected", ()), getattr(eng, "step_nodes", None),
-                         getattr(eng, "tied_leftovers", None), getattr(eng, "preemptions", None), gang_view(eng))
+        yield from _json(steps, unscheduled, rec.rejected, rec.step_nodes, rec.tied_leftovers, rec.preemptions, rec.gangs)
         return
-    if not steps and stopped and not unscheduled and not rejected_rows(eng):  # --steps 0: not "nothing to schedule"
+    if not steps and stopped and not unscheduled and not rejected_rows(rec):  # --steps 0: not "nothing to schedule"
         yield stopped + "\n"
         return
-    if not steps and not unscheduled and not rejected_rows(eng):
+    if not steps and not unscheduled and not rejected_rows(rec):
         yield "Nothing to schedule: no pending asks.\n"
         return
     shown = steps if limit is None else steps[:limit]
@@ -131,9 +127,9 @@ def render(fmt, steps, unscheduled, eng, width: int = 120, limit: int | None = N
     if stopped:
         more += stopped + "\n"
     if fmt == "table":
-        yield _rich(shown, unscheduled, eng, width, more, color)
+        yield _rich(shown, unscheduled, rec, width, more, color)
     else:
-        yield _tabular(shown, unscheduled, eng, "github" if fmt == "markdown" else "plain", more)
+        yield _tabular(shown, unscheduled, rec, "github" if fmt == "markdown" else "plain", more)
 
 
 def _preemption_json(p) -> str:
@@ -144,20 +140,6 @@ def _preemption_json(p) -> str:
     return json.dumps({"step": p.step, "preemption": body, **({"tie": True} if p.tie else {})})
 
 
-def gang_view(eng):
-    """What a run with gang applications adds to its output (GangView), or None without gangs."""
-    if not getattr(eng, "gangs", None):
-        return None
-    from prio.yunikorn import gangs
-
-    return GangView(eng.gang_steps, list(eng.gang_events), gangs.placeholder_ids(eng), gangs.summary(eng))
-
-
-class GangView(NamedTuple):
-    steps: dict  # step number -> (placeholder, task group, the placeholder it replaces)
-    events: list  # gangs.Event: releases and timeouts, each before its step
-    placeholders: set  # (application, ask) of every placeholder
-    summary: list  # one dict per gang application (the corpus's `gangs`)
 
 
 def _event_json(e) -> str:
@@ -246,7 +228,7 @@ def _json(steps, unscheduled, rejected=(), step_nodes=None, tied=None, preemptio
     yield "\n}\n"
 
 
-def _tabular(steps, unscheduled, eng, tablefmt, more=""):
+def _tabular(steps, unscheduled, rec, tablefmt, more=""):
     from prio.render.align import grid
 
     h = "## " if tablefmt == "github" else ""
@@ -254,8 +236,8 @@ def _tabular(steps, unscheduled, eng, tablefmt, more=""):
     if not steps and not more:  # (more: --limit 0 or --steps 0 hid them, and says so below)
         out.append("Nothing was placed: no pending ask fits (see Unscheduled below).")
     elif steps:
-        nodes = getattr(eng, "step_nodes", None)
-        view = gang_view(eng)
+        nodes = rec.step_nodes
+        view = rec.gangs
         if view is not None:  # gangs: each step's placeholder, task group and what it replaces
             out.append(grid([(f"{s.step}{marks(s)}", s.queue, s.application, s.ask, f"P{s.priority}", nodes.get(s.step, "") if nodes else "",
                               gang_cell(view, s.step), changes_text(s.changes)) for s in steps],
@@ -271,31 +253,31 @@ def _tabular(steps, unscheduled, eng, tablefmt, more=""):
         out.append("\n\n" + "\n".join(notes))
     if more:
         out.append(("\n" if steps else "") + more.rstrip("\n"))
-    if preemption_rows(eng):
+    if preemption_rows(rec):
         out.append(f"\n\n{h}Preemptions\n")
-        out.append(grid(preemption_rows(eng), PREEMPTION_HEAD, tablefmt))
-    view = gang_view(eng)
+        out.append(grid(preemption_rows(rec), PREEMPTION_HEAD, tablefmt))
+    view = rec.gangs
     if gang_event_rows(view):
         out.append(f"\n\n{h}Placeholder releases and timeouts\n")
         out.append(grid(gang_event_rows(view), GANG_EVENT_HEAD, tablefmt))
     if gang_rows(view):
         out.append(f"\n\n{h}Gangs\n")
         out.append(grid(gang_rows(view), GANG_HEAD, tablefmt))
-    if summary_rows(eng):
+    if rec.placed:
         out.append(f"\n\n{h}Per queue\n")
-        out.append(grid(summary_rows(eng), ("queue", "placed", "first step", "last step"), tablefmt))
+        out.append(grid(rec.placed, ("queue", "placed", "first step", "last step"), tablefmt))
     if unscheduled:
         out.append(f"\n\n{h}Unscheduled\n")
         out.append(grid([(u.queue, u.application, u.ask, f"P{u.priority}", classify(u.reason).code, u.reason) for u in unscheduled],
                         ("queue", "application", "ask", "priority", "code", "reason"), tablefmt))
-    rejected = rejected_rows(eng)
+    rejected = rejected_rows(rec)
     if rejected:
         out.append(f"\n\n{h}Rejected applications\n")
         out.append(grid(rejected, ("queue", "application", "reason"), tablefmt))
     return "".join(out) + "\n"
 
 
-def _rich(steps, unscheduled, eng, width, more="", color=False):
+def _rich(steps, unscheduled, rec, width, more="", color=False):
     from rich.markup import escape
     from rich.table import Table
 
@@ -315,8 +297,8 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
     t.add_column("application", overflow="fold", ratio=2)
     t.add_column("ask", overflow="fold", ratio=2)
     t.add_column("priority", justify="right", no_wrap=True, min_width=max((len(f"P{s.priority}") for s in steps), default=8))
-    nodes = getattr(eng, "step_nodes", None)
-    view = gang_view(eng)
+    nodes = rec.step_nodes
+    view = rec.gangs
     if nodes:  # nodes are modelled: where each ask goes
         t.add_column("node", overflow="fold", ratio=1)
     if view is not None:
@@ -336,11 +318,11 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
             con.print(line, markup=False, style="dim")
     if more:
         con.print(more.rstrip("\n"), markup=False)
-    if preemption_rows(eng):
+    if preemption_rows(rec):
         pt = Table(title="Preemptions", title_justify="left")
         for c in PREEMPTION_HEAD:
             pt.add_column(c, overflow="fold", justify="right" if c == "before step" else "left", no_wrap=c == "before step")
-        rows = preemption_rows(eng)
+        rows = preemption_rows(rec)
         for row in rows:
             pt.add_row(*(escape(x) for x in row))
         con.print()
@@ -358,7 +340,7 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
     st = Table(title="Per queue", title_justify="left")
     for c in ("queue", "placed", "first step", "last step"):
         st.add_column(c, overflow="fold", justify="left" if c == "queue" else "right", no_wrap=c != "queue")
-    for row in summary_rows(eng):
+    for row in rec.placed:
         st.add_row(DottedPath(row[0]), *(str(x) for x in row[1:]))
     if st.row_count:
         con.print()
@@ -371,7 +353,7 @@ def _rich(steps, unscheduled, eng, width, more="", color=False):
             ut.add_row(DottedPath(u.queue), escape(u.application), escape(u.ask), f"P{u.priority}", classify(u.reason).code, escape(u.reason))
         con.print()
         con.print(fit.fitted(con, ut, [fit.PATH, fit.ID, fit.ID, fit.NUM, fit.ID, fit.TEXT]))
-    rejected = rejected_rows(eng)
+    rejected = rejected_rows(rec)
     if rejected:
         rt = Table(title="Rejected applications", title_justify="left")
         for c in ("queue", "application", "reason"):
