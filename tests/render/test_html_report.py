@@ -142,9 +142,9 @@ def test_notes_said_on_stderr_are_in_the_header():
 
 
 def test_many_queues_leave_why_to_the_command(monkeypatch):
-    from prio.render.html import context
+    from prio.yunikorn import records
 
-    monkeypatch.setattr(context, "WHY_QUEUES", 3)
+    monkeypatch.setattr(records, "WHY_QUEUES", 3)
     _, ctx = data_and_context(run_cli("explain", "-o", "html").stdout)
     assert "why" not in ctx["tree"]["queues"][0] and "prio explain --why QUEUE" in ctx["tree"]["whyNote"]
 

@@ -206,7 +206,8 @@ def _tree(o: Options, fmt: str, inp, eng, live) -> int:
     chunks = explain_out.render(fmt, rows, asks, ranges=ranges, width=width(), total=total, color=o.colored(), rejected=eng.rejected)
     if html:
         from prio.cli import htmlreport
-        from prio.render.html.context import gangs, queue_tree
+        from prio.render.html.context import gangs
+        from prio.yunikorn.records import queue_tree
 
         chunks = htmlreport.page("explain", chunks, htmlreport.header("explain", inp.names, live, eng.snapshot.partition,
                                                                      tree=queue_tree(eng, o.queue), queue=o.queue,

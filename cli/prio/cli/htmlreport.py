@@ -126,7 +126,7 @@ TREES: dict | None = None  # diff with -o html: each side's queue tree, by its l
 def remember_tree(label: str, eng) -> None:
     """One side of prio diff, before its run: its tree for the page (nothing without -o html)."""
     if TREES is not None:
-        from prio.render.html.context import queue_tree
+        from prio.yunikorn.records import queue_tree
 
         TREES[label] = queue_tree(eng)
 

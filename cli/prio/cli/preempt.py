@@ -97,7 +97,8 @@ def _preempt(o: Options, fmt: str) -> int:
     text = "".join(preempt_out.render("json" if fmt == "html" else fmt, result, asks, width=width(), color=color, quota=q))
     if fmt == "html":  # the json document in a page, with each ask's checks and candidates
         from prio.cli import htmlreport
-        from prio.render.html.context import VICTIM_ORDER, preempt_asks, queue_tree
+        from prio.render.html.context import VICTIM_ORDER, preempt_asks
+        from prio.yunikorn.records import queue_tree
 
         text = "".join(htmlreport.page("preempt", [text], htmlreport.header(
             "preempt", inp.names, live, eng.snapshot.partition, tree=queue_tree(eng), preempt=preempt_asks(asks, snapshot), victimOrder=VICTIM_ORDER)))

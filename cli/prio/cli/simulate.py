@@ -52,7 +52,7 @@ def _simulate(o: Options, fmt: str) -> int:
     say_notes(inp)
     html = fmt == "html"
     if html:  # the tree as the snapshot has it, before the run schedules anything
-        from prio.render.html.context import queue_tree
+        from prio.yunikorn.records import queue_tree
 
         tree = queue_tree(eng)
     progress = None

@@ -156,7 +156,13 @@ def iter_ask_rows(eng: Engine, subtree: str | None = None):
 
 def why(eng: Engine, path: str) -> list[str]:
     """How a queue's priority was derived, step by step."""
-    q = find(eng.root, path)
+    return why_at(eng.root, path, eng.release)
+
+
+def why_at(top, path: str, release) -> list[str]:
+    """`why` below the queue `top` (a subtree's root: its own queue found at once), for YuniKorn
+    `release` (prio.yunikorn.releases.Release: the notes that release's rules give)."""
+    q = find(top, path)
     lines = []
     name = q.path
     if q.leaf:
@@ -190,7 +196,7 @@ def why(eng: Engine, path: str) -> list[str]:
         if total != rep:
             lines.append(f"{total} is outside int32, so it saturates at {rep}" + (" (which YuniKorn reads as 'nothing pending')" if rep == MIN else ""))
         lines.append(f"{name} reports {show_priority(rep)}")
-    for n in queue_notes(q, eng.release):
+    for n in queue_notes(q, release):
         lines.append(f"note: {n}")
     if q.parent is not None and q.parent.parent is not None and q.parent.fenced:
         lines.append(f"its parent {q.parent.path} is fenced: outside that subtree only the parent's offset counts")

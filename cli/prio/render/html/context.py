@@ -1,55 +1,10 @@
-"""What the HTML page shows beside the command's -o json document, from the same result objects:
-the queue tree (explain's rows with each queue's resources and its `--why` text) and, for
+"""What the HTML page shows beside the command's -o json document, from the same result objects
+(the queue tree is the core's record: prio.yunikorn.records.queue_tree) and, for
 preempt, each ask's checks and candidates as the plain format lists them (a backend's page context
 is its own, in its package). Pure data: dicts and lists that json.dumps takes as they are."""
 from __future__ import annotations
 
-from types import SimpleNamespace
-
-from prio.yunikorn.explain import queue_rows, why
-from prio.yunikorn.quantity import show_quantity, show_resources
-
-# --why text for every queue up to this many queues; past it the page says which command gives it
-# (10,000 queues of why text would add megabytes few people read).
-WHY_QUEUES = 2000
-
-
-def _resources(q) -> dict:
-    """Per resource type: usage, guaranteed and max, raw (for the bars) and as people write them."""
-    out: dict = {}
-    for field, res in (("usage", q.allocated), ("guaranteed", q.guaranteed), ("max", q.max)):
-        for k, v in (res or {}).items():
-            if v is None:
-                continue
-            out.setdefault(k, {})[field] = v
-            out[k][field + "Shown"] = show_quantity(k, v)
-    return out
-
-
-def queue_tree(eng, subtree: str | None = None) -> dict:
-    """The queues as explain lists them (tree order), each with depth, leaf, notes, resources and,
-    up to WHY_QUEUES queues, the lines of `prio explain --why`. Taken before a run schedules
-    anything: the tree as the snapshot has it."""
-    rows = queue_rows(eng, subtree)
-    by_path = {q.path: q for q in eng.root.walk()}
-    with_why = len(rows) <= WHY_QUEUES
-    out = []
-    for r in rows:
-        q = by_path[r.queue]
-        d = r.to_json()
-        d.update(depth=r.depth, leaf=r.leaf)
-        if r.dynamic:
-            d["dynamic"] = True
-        if r.notes:
-            d["notes"] = r.notes
-        res = _resources(q)
-        if res:
-            d["resources"] = res
-        if with_why:
-            # why() finds its queue from the root it is given: rooted at the queue itself, at once
-            d["why"] = why(SimpleNamespace(root=q, release=eng.release), q.path)
-        out.append(d)
-    return {"queues": out, **({} if with_why else {"whyNote": f"{len(rows)} queues: run prio explain --why QUEUE for one queue's derivation"})}
+from prio.yunikorn.quantity import show_resources
 
 
 def reason_codes() -> dict:
