@@ -275,7 +275,7 @@ def test_the_notes_name_the_rules_modelled_and_those_not(tmp_path):
     _, err = _simulate(files, "--yunikorn-version", "1.5")
     own, missing = (next(line for line in err.splitlines() if what in line) for what in ("own rules", "no model of"))
     assert "prio schedules with 1.5's own rules where it models them, read from yunikorn-core's code at v1.5.2 (no recording" in own
-    assert "no model of 1.5's: preemption triggered from the scheduling cycle" in missing
+    assert "no model of 1.5's: after a config update, inherited properties missing" in missing
     for s in releases.SCHEDULING:
         if "1.5" in s.releases:
             assert s.what in (own if s.modelled else missing) and s.what not in (missing if s.modelled else own), s.what

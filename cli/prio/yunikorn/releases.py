@@ -70,8 +70,8 @@ class Release:
     - fence_at_projected_max: findPreemptionFenceRoot stops at a queue its usage plus the ask
       would take past its max (YUNIKORN-3241, v1.9.0); before, at a queue whose usage equals its
       own max exactly (resources.Equals(sq.maxResource, sq.allocatedResource)).
-    The quota preemptor's (QUOTA_FIELDS; read by preemption.quota, where quota preemption exists:
-    from 1.8, YUNIKORN-3193):
+    The quota preemptor's (read by preemption.quota, where quota preemption exists: from 1.8,
+    YUNIKORN-3193; 1.5 to 1.7 keep the newest's values, which nothing reads there):
     - quota_in_own_loop: quota preemption runs in a loop of its own over every armed queue, once
       per change (Queue.TryQuotaPreemption, YUNIKORN-3249, v1.9.0); 1.8.0 triggers it from the
       scheduling cycle (YUNIKORN-3150: Queue.TryAllocate, so only a queue with pending requests
@@ -269,7 +269,8 @@ class Scheduling:
 
 
 # The Release fields that hold a scheduling rule (the reference engine reads them).
-SCHEDULING_FIELDS = ("fair_max_share", "cancels_reservations", "resource_wise_preemption", "stateaware_policy", "fence_at_projected_max")
+SCHEDULING_FIELDS = ("fair_max_share", "cancels_reservations", "resource_wise_preemption", "stateaware_policy", "fence_at_projected_max")# (The quota preemptor's, quota_in_own_loop, quota_guarantee_capped and quota_sort_by_ask, are
+# read by preemption.quota: prio preempt and diff run it, no engine does.)
 
 
 def schedules_as_newest(release: Release) -> bool:
@@ -294,17 +295,28 @@ SCHEDULING = (
                "sortQueuesByPriorityAndFairness and CompUsageRatioSeparately in v1.5.2; getFairShare (guarantee, else the fair max) from v1.6.0"),
     Scheduling("preemption's guarantee checks over every resource type, not the ask's (before YUNIKORN-3113)",
                _differ("resource_wise_preemption"), True, "objects/preemption.go; isAskQueueUnderGuaranteed and FitInActual in v1.8.0"),
-    Scheduling("preemption triggered from the scheduling cycle (YUNIKORN-3150)", NAMES[:3], False, "in v1.8.0"),
-    Scheduling("a leaf queue's preemptable resource over its types (YUNIKORN-3142, 3157) and queues of a hierarchy already "
-               "preempting (YUNIKORN-3182)", NAMES[:3], False, "objects/preemption.go and queue.go, in v1.8.0"),
     Scheduling("reservations that can block a node for good: none cancelled for a preemptor (before YUNIKORN-3092)",
                _differ("cancels_reservations"), True, "Preemptor.initWorkingState; fixed in v1.8.0"),
-    Scheduling("quota preemption", NAMES[:3], True, "YUNIKORN-3193, v1.8.0: none before (its keys do nothing: read_as drops them)"),
-    Scheduling("victims that leave a parent below its guarantee (before YUNIKORN-3240)", NAMES[:4], False, "fixed in v1.9.0"),
+    Scheduling("quota preemption", NAMES[:3], True,
+               "YUNIKORN-3193 and its parts (3140, 3141, 3142, 3146, 3150, 3155, 3157, 3182), all new in v1.8.0: none before (its keys "
+               "do nothing: read_as drops them)"),
+    Scheduling("quota preemption triggered from the scheduling cycle: only a queue with pending requests below it, and a parent "
+               "again in every cycle it is over its max (YUNIKORN-3150; a loop of its own from YUNIKORN-3249)", _differ("quota_in_own_loop"),
+               True, "Queue.TryAllocate, shouldTriggerPreemption and setQuotaPreemptionState in v1.8.0; TryQuotaPreemption in v1.9.0"),
+    Scheduling("quota preemption's amount not capped by the guarantees on the path, split rounded half to even, victims taken while "
+               "those before total less than it, one given back that takes its leaf under its guarantee (before YUNIKORN-3240)",
+               _differ("quota_guarantee_capped"), True,
+               "quota_preemptor.go setPreemptableResources, getChildQueuesPreemptableResource, preemptVictims in v1.8.0"),
+    Scheduling("quota preemption's victims sorted regular pods first, then opted out, then originators (SortAllocations, before "
+               "YUNIKORN-3233)", _differ("quota_sort_by_ask"), True, "preemption_utilities.go in v1.8.0; SortAllocationsBasedOnAsk in v1.9.0"),
     Scheduling("the preemption fence root: a queue whose usage equals its own max, not one the ask would take past its max "
                "(before YUNIKORN-3241)", _differ("fence_at_projected_max"), True, "Queue.findPreemptionFenceRoot; fixed in v1.9.0"),
     Scheduling("after a config update, inherited properties missing from the queues and the dynamic queues created below them "
-               "(before YUNIKORN-3285)", NAMES[:4], False, "updateQueues, fixed in v1.9.0; prio reads a config as at start-up"),
+               "(before YUNIKORN-3285)", NAMES[:4], False,
+               "updateQueues applies a queue's own properties only, fixed in v1.9.0 (MergeParentProperties). Not modelled: it changes "
+               "no parsed setting (the corpus' reloadLosesInherited), only the property map the REST API shows and what a dynamic queue "
+               "made below after the update inherits; prio reads a config as at start-up, and no input says which dynamic queues "
+               "were made after an update"),
 )
 
 
