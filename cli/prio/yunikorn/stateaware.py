@@ -52,11 +52,12 @@ class StateAware:
                 self.states[id(st)] = STARTING if st.app.state == "Starting" else RUNNING if st.running else ACCEPTED
 
     def _gang_state(self, st) -> str:
-        from prio.yunikorn.gangs import placeholder_ask
-
         allocs = st.app.allocations or ()
         held = total(a.resources for a in allocs if a.placeholder)
-        self.gangs[id(st)] = [held, placeholder_ask(st.app)]
+        # placeholderAsk: minMember x minResource of each task group (as gangs.placeholder_ask,
+        # which this module cannot import: gangs imports the reference engine, which imports it)
+        asked = total({k: v * g.min_member for k, v in g.min_resource.items()} for g in st.app.task_groups)
+        self.gangs[id(st)] = [held, asked]
         if any(not a.placeholder for a in allocs):
             self.real.add(id(st))
             return RUNNING

@@ -401,7 +401,7 @@ def preempt_victims_18(amount: dict, ordered: list, used: dict, guaranteed) -> t
                 v.verdict = ("YuniKorn 1.8.0 panics here: the leaf is under its guarantee and it gives back a victim of "
                              f"{run.app}, which has none (a slice [:-1] in preemptVictims)")
                 break
-            back, back_run = mine.pop()
+            back, _ = mine.pop()
             back.taken = False
             back.verdict = "given back: taking it left the leaf under its guarantee"
             resources.add_to(used, run.res)  # (this candidate's resources, as the code adds them)
