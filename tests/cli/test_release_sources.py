@@ -80,6 +80,17 @@ def test_snapshot_records_the_release_asked_for_and_the_analysis_uses_it(here):
     assert "\nyunikornVersion: '1.5'\n" in again
 
 
+def test_snapshot_for_an_older_release_names_no_scheduling_rules(here):
+    """prio snapshot schedules nothing: no "prio schedules with ..." notes for the release it
+    records (explain and simulate on the snapshot say them); a refusal is still noted."""
+    (here / "h.yaml").write_text(HASH_NAME, encoding="utf-8")
+    for args in (("q.yaml", "s.yaml"), ("h.yaml", "s.yaml")):
+        _, err = _snapshot(*args, "--yunikorn-version", "1.5")
+        assert "prio schedules with" not in err and "own rules" not in err and "no model of" not in err, err
+    assert "YuniKorn 1.5 would refuse this config" in err
+    assert "prio schedules with 1.5's own rules" in run_cli("simulate", "q.yaml", "s.yaml", "--yunikorn-version", "1.5").stderr
+
+
 def test_nothing_asked_nothing_recorded(here):
     text, _ = _snapshot("q.yaml", "s.yaml")
     assert "yunikornVersion" not in text

@@ -108,7 +108,7 @@ def test_explain_notes_the_refusal_and_the_scheduling_not_modelled(tmp_path):
     r = run_cli("explain", str(tmp_path / "q.yaml"), "--yunikorn-version", "1.5")
     assert r.exit_code == 0, r.stderr
     assert "YuniKorn 1.5 would refuse this config" in r.stderr
-    assert "no model of 1.5's: preemption triggered from the scheduling cycle" in r.stderr
+    assert "no model of 1.5's: after a config update, inherited properties missing" in r.stderr
     newest = run_cli("explain", str(tmp_path / "q.yaml"))
     assert "would refuse" not in newest.stderr and "no model of" not in newest.stderr
     assert newest.stdout == r.stdout  # the same scheduling: the differences are named, not modelled

@@ -77,19 +77,19 @@ def load_inputs(paths, sample, classes, keep_documents=False, release=None):
 _REFUSALS_SHOWN = 5  # one note line stays readable; validate lists them all
 
 
-def check_config(inp, release=None):
+def check_config(inp, release=None, schedules: bool = True):
     """The loaders read a queue config and run no lint rules: here the command runs the cheap
     ones (prio.lint.runner.config_errors) for YuniKorn `release` (--yunikorn-version; None: the
     one the snapshot recorded, else the newest) and, when it would refuse the config, notes it
     where the loader read it (Inputs.config_note_at). An older release's properties are then read
-    as it reads them, and what prio does not model of its scheduling is noted (for_release).
-    Returns `inp`."""
+    as it reads them, and what prio does not model of its scheduling is noted (for_release; not
+    for a command that schedules nothing, `schedules` False: prio snapshot). Returns `inp`."""
     from prio.yunikorn import releases
 
     release = _recorded_release(inp, release) or release or releases.NEWEST
     at = inp.config_note_at
     if at is None:
-        return for_release(inp, release)
+        return for_release(inp, release, schedules)
     inp.config_note_at = None
     from prio.lint.runner import config_errors
 
@@ -100,7 +100,7 @@ def check_config(inp, release=None):
         more = f"; and {len(errors) - _REFUSALS_SHOWN} more" if len(errors) > _REFUSALS_SHOWN else ""
         inp.notes.insert(at, f"{inp.config_name}: {who} would refuse this config: {shown}{more}; "
                              "analysing it as written (prio validate shows each finding)")
-    return for_release(inp, release)
+    return for_release(inp, release, schedules)
 
 
 def _recorded_release(inp, asked):
@@ -122,10 +122,11 @@ def _recorded_release(inp, asked):
     return None
 
 
-def for_release(inp, release):
+def for_release(inp, release, schedules: bool = True):
     """`inp` as YuniKorn `release` runs it: the config's properties as that release reads them
-    (prio.yunikorn.releases.read_as), and a note naming its scheduling rules prio does not model
-    (the engine schedules with the newest's). Nothing for the newest. Returns `inp`."""
+    (prio.yunikorn.releases.read_as), and notes naming its scheduling rules prio models from the
+    code and those it does not (the engine schedules with the newest's), unless the command
+    schedules nothing (`schedules` False). Nothing for the newest. Returns `inp`."""
     from prio.yunikorn import releases
 
     inp.release = release
@@ -133,6 +134,8 @@ def for_release(inp, release):
         return inp
     if inp.config is not None:
         releases.read_as(inp.config, release)
+    if not schedules:
+        return inp
     own = releases.modelled(release)
     if own:
         inp.notes.append(f"YuniKorn {release.name}: prio schedules with {release.name}'s own rules where it models them, read from "

@@ -61,10 +61,12 @@ def _progress(line: str) -> None:
     sys.stderr.flush()
 
 
-def fetch(r: Remote, partition=None, verbose: bool = False, paths=(), sample=None, classes=(), version=None, judge=False):
+def fetch(r: Remote, partition=None, verbose: bool = False, paths=(), sample=None, classes=(), version=None, judge=False,
+          schedules: bool = True):
     """The server's state (prio.loaders.live.Live). Input files do not mix with --yunikorn.
     `judge`: its config is judged by the YuniKorn release `version` names, or, not given, the one
-    the server shows (server_release); else (prio snapshot) by the newest, and nothing is noted."""
+    the server shows (server_release); else by the newest, and nothing is noted. `schedules`:
+    False for a command that schedules nothing (prio snapshot), which names no scheduling rules."""
     if paths or sample:
         raise InputError("--yunikorn", "reads everything from the server; give no input files or --sample with it")
     if classes:
@@ -73,7 +75,7 @@ def fetch(r: Remote, partition=None, verbose: bool = False, paths=(), sample=Non
     from prio.loaders import live
 
     state = live.fetch(client(r, verbose), partition, progress=_progress)
-    check_config(state.inputs, server_release(state, version) if judge else None)
+    check_config(state.inputs, server_release(state, version) if judge else None, schedules)
     if verbose:
         snap = state.inputs.snapshot
         config = next((what for _, what in state.fetched if what.startswith("the queue config")), "no config endpoint")

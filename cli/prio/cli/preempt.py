@@ -82,7 +82,8 @@ def _preempt(o: Options, fmt: str) -> int:
                                 (part.nodesort_type or "fair") if part is not None else "fair",
                                 part.resourceweights if part is not None else None,
                                 limits_of(part), eng.release)
-    q = quota.analyse(eng.root, quota.runs_of(eng.root, snapshot), part.quota_preemption_enabled if part is not None else False)
+    q = quota.analyse(eng.root, quota.runs_of(eng.root, snapshot), part.quota_preemption_enabled if part is not None else False,
+                      release=eng.release, pending=quota.pending_queues(eng.apps))
     if part is None and any(a.armed for a in q.considered):
         sys.stderr.write("prio: note: no queue config: the partition switch quotapreemptionenabled is taken as YuniKorn's default, false\n")
     asks = result.asks

@@ -75,9 +75,10 @@ def _snapshot(o: Options, fmt: str) -> int:
             from prio.cli.common import check_config
 
             state = restdump.read(o.inputs[0], o.partition)
-            check_config(state.inputs, live_mod.server_release(state, o.version_asked()))
+            check_config(state.inputs, live_mod.server_release(state, o.version_asked()), schedules=False)  # (it schedules nothing)
         else:
-            state = live_mod.fetch(live, o.partition, o.verbose, o.inputs, None, o.priority_classes, o.version_asked(), judge=True)
+            state = live_mod.fetch(live, o.partition, o.verbose, o.inputs, None, o.priority_classes, o.version_asked(), judge=True,
+                                   schedules=False)
         inp = state.inputs
         from prio.yunikorn import releases
 
@@ -90,7 +91,7 @@ def _snapshot(o: Options, fmt: str) -> int:
         from prio.cli.common import check_config, say_recognised
 
         asked = o.asked_release()  # the option, .prio.yaml, or --kube's images (with_cluster)
-        inp = check_config(restdump.gather(list(o.inputs), list(o.priority_classes)), asked)
+        inp = check_config(restdump.gather(list(o.inputs), list(o.priority_classes)), asked, schedules=False)
         if asked is not None:
             record = asked.name
         if o.verbose:

@@ -94,9 +94,11 @@ def blocks(q) -> list:
                             f"{', '.join(r.victims) or 'no victim'}"))
         if r.candidates:
             share = "share of the leaf's max" if r.leaf_max else "size (the leaf has no max: YuniKorn compares raw quantities)"
-            out.append(("table", f"Candidates of {r.leaf} in YuniKorn's order (score higher first: opted out 2^34, originator "
-                                 f"2^33, % of types to free; then priority lower first, creation hour newer first, {share} "
-                                 "smaller first)",
+            order = (f"score higher first: opted out 2^34, originator 2^33, % of types to free; then priority lower first, "
+                     f"creation hour newer first, {share} smaller first" if r.by_ask else
+                     "YuniKorn 1.8.0's: regular pods first, then opted out, then originators; priority lower first; newer first; "
+                     "smaller first")
+            out.append(("table", f"Candidates of {r.leaf} in YuniKorn's order ({order})",
                         ("#", "allocation", "application", "node", "score", "priority", "created (hour)", "share" if r.leaf_max else "size", "resources", "verdict"),
                         [(str(i + 1), v.id, v.application, v.node, _score(v), str(v.priority), _hour(v.hour) or "-",
                           _share(v.share), show_resources(v.resources), v.verdict) for i, v in enumerate(r.candidates)]))

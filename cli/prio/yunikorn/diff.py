@@ -63,6 +63,8 @@ class Side:
     quota_enabled: bool = False  # the partition's quotapreemptionenabled
     gangs: dict = field(default_factory=dict)  # application -> GangState of each accepted gang application
     placeholders: set = field(default_factory=set)  # (application, ask) of the run's placeholder asks
+    release: object = None  # the YuniKorn release the side runs (releases.Release; None: the newest): whose quota preemptor
+    pending: set | None = None  # the queues with pending requests below them (quota.pending_queues: v1.8.0's trigger)
 
 
 @dataclass(frozen=True)
@@ -101,7 +103,8 @@ def side(eng, before: dict, steps, findings=(), class_ranges=None, quota_enabled
     from prio.yunikorn.gangs import placeholder_ids
 
     return Side(before, placed, queue_of, un, rej, queue_facts(eng), ranges, list(findings), eng.root, runs, quota_enabled,
-                gang_states(eng), placeholder_ids(eng) if getattr(eng, "gangs", None) else set())
+                gang_states(eng), placeholder_ids(eng) if getattr(eng, "gangs", None) else set(),
+                getattr(eng, "release", None), quota.pending_queues(eng.apps))
 
 
 @dataclass(frozen=True)
@@ -297,4 +300,4 @@ def quota_change(old: Side, new: Side):
     if old.root is None or new.root is None:
         return None
     before = {q.path: quota.Before(q.max, quota.delay_of(q)[0] is not None) for q in old.root.walk() if not q.dynamic}
-    return quota.analyse(new.root, new.runs, new.quota_enabled, before)
+    return quota.analyse(new.root, new.runs, new.quota_enabled, before, new.release, new.pending)

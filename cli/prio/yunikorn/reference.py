@@ -1031,8 +1031,8 @@ class ReferenceRun:
                     self._kept_world.add(run)
         if self.ugm is not None:
             self.ugm.add(st.app_id, leaf.path, user_of(st), groups_of(st), ask.resources)
-        if self.stateaware is not None:
-            self.stateaware.allocated(st)
+        if self.stateaware is not None:  # (a gang's real ask allocated while its group waits: a replacement)
+            self.stateaware.allocated(st, ask, self.gangs is not None and self.gangs.waits(st, i))
         if CHECK_CACHES:
             assert now == ask_max_priority(st), st.app_id  # its asks are in priority order
         old_prio, st.prio = st.prio, now

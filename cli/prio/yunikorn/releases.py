@@ -10,8 +10,6 @@ newest; master's rules equal 1.9.0's on every recorded config."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
-from functools import cached_property
 
 from prio.yunikorn import properties as P
 
@@ -27,50 +25,129 @@ QUOTA_SWITCH = ("preemption", "quotapreemptionenabled")
 RESOLVER = ("", "usergroupresolver")
 
 
-@dataclass(frozen=True)
+# A Release's fields, in order: what it is, then what its validator and decoder do, then the
+# scheduling rules that differ (the last ones, each with the newest's value as its default).
+_FIELDS = ("name", "tag", "queue_name", "queue_name_chars", "queue_name_error", "user_name", "partition_keys", "properties",
+           "quota_delay", "fixed_value_checked", "stateaware_policy", "bad_template_refused", "merge_key_panics", "recovery_error",
+           "fair_max_share", "cancels_reservations", "resource_wise_preemption", "fence_at_projected_max",
+           "quota_in_own_loop", "quota_guarantee_capped", "quota_sort_by_ask")
+_DEFAULTS = {"fair_max_share": True, "cancels_reservations": True, "resource_wise_preemption": True, "fence_at_projected_max": True,
+             "quota_in_own_loop": True, "quota_guarantee_capped": True, "quota_sort_by_ask": True}
+
+
 class Release:
-    """What one YuniKorn minor does with a queue config where releases differ."""
+    """What one YuniKorn minor does with a queue config where releases differ. Immutable.
 
-    name: str  # "1.5": what --yunikorn-version takes
-    tag: str  # the yunikorn-core recorded (the one its k8shim builds against; the minor's others judge configs alike)
-    queue_name: str  # QueueNameRegExp (fullmatch)
-    queue_name_chars: str  # the characters besides letters and digits, as messages list them
-    queue_name_error: str  # what its validator says of a name that does not match ({name}: the name)
-    user_name: str  # UserRegExp (fullmatch): users in limits and single-user placement filters
-    partition_keys: tuple  # QUOTA_SWITCH, RESOLVER: the ones its decoder knows
-    properties: tuple  # the queue property keys it reads; any other is "queue property skipped"
-    quota_delay: str | None  # the quota-preemption delay key it reads (None: no quota preemption)
-    fixed_value_checked: bool  # fixedRule.initialise checks each part of the value is a queue name
-    stateaware_policy: bool  # application.sort.policy stateaware is a policy of its own (else fifo)
-    bad_template_refused: bool  # a child template that does not parse refuses the config (else: dropped)
-    merge_key_panics: bool  # a << merge into a mapping with a non-scalar key panics its YAML library
-    recovery_error: str  # what building a placement rule named recovery says
-    # The scheduling rules that differ (SCHEDULING names them; the reference engine reads these,
-    # a fast run declines a release whose rules differ from the newest's: features.OLDER_RELEASE).
-    # The fair queue sort's share: getFairShare's one number, over guaranteed else the fair max
-    # (YUNIKORN-2678, v1.6.0); before, CompUsageRatioSeparately over the guarantee alone (getShares
-    # per type, the usage itself where none is guaranteed, compared largest first)
-    fair_max_share: bool = True
-    # initWorkingState cancels a lower-priority reservation (not a required node's, not one that
-    # preempted) to free its node for the preemptor (YUNIKORN-3092, v1.8.0); before, a node
-    # reserved for another ask is never a candidate
-    cancels_reservations: bool = True
-    # the guarantee checks of preemption look at the ask's resource types only (YUNIKORN-3113,
-    # v1.8.0: isAskQueueUnderGuaranteed, isVictimQueueOverGuaranteed, FitInActual); before, at
-    # every type of the remaining guarantee (StrictlyGreaterThan(Zero, remaining) and the like)
-    resource_wise_preemption: bool = True
-    # findPreemptionFenceRoot stops at a queue its usage plus the ask would take past its max
-    # (YUNIKORN-3241, v1.9.0); before, at a queue whose usage equals its own max exactly
-    # (resources.Equals(sq.maxResource, sq.allocatedResource))
-    fence_at_projected_max: bool = True
+    A plain class with slots, not a frozen dataclass: every command that reads a config imports
+    this module, and the dataclass machinery (and its import) cost more than the rest of it.
 
-    @cached_property
+    name: "1.5", what --yunikorn-version takes; tag: the yunikorn-core recorded (the one its
+    k8shim builds against; the minor's others judge configs alike); queue_name: QueueNameRegExp
+    (fullmatch); queue_name_chars: the characters besides letters and digits, as messages list
+    them; queue_name_error: what its validator says of a name that does not match ({name}: the
+    name); user_name: UserRegExp (fullmatch): users in limits and single-user placement filters;
+    partition_keys: QUOTA_SWITCH, RESOLVER: the ones its decoder knows; properties: the queue
+    property keys it reads (any other is "queue property skipped"); quota_delay: the
+    quota-preemption delay key it reads (None: no quota preemption); fixed_value_checked:
+    fixedRule.initialise checks each part of the value is a queue name; stateaware_policy:
+    application.sort.policy stateaware is a policy of its own (else fifo); bad_template_refused:
+    a child template that does not parse refuses the config (else: dropped); merge_key_panics: a
+    << merge into a mapping with a non-scalar key panics its YAML library; recovery_error: what
+    building a placement rule named recovery says.
+
+    The scheduling rules that differ (SCHEDULING names them; the reference engine reads these, a
+    fast run declines a release whose rules differ from the newest's: features.OLDER_RELEASE):
+    - fair_max_share: the fair queue sort's share is getFairShare's one number, over guaranteed
+      else the fair max (YUNIKORN-2678, v1.6.0); before, CompUsageRatioSeparately over the
+      guarantee alone (getShares per type, the usage itself where none is guaranteed, compared
+      largest first);
+    - cancels_reservations: initWorkingState cancels a lower-priority reservation (not a required
+      node's, not one that preempted) to free its node for the preemptor (YUNIKORN-3092, v1.8.0);
+      before, a node reserved for another ask is never a candidate;
+    - resource_wise_preemption: the guarantee checks of preemption look at the ask's resource
+      types only (YUNIKORN-3113, v1.8.0: isAskQueueUnderGuaranteed, isVictimQueueOverGuaranteed,
+      FitInActual); before, at every type of the remaining guarantee;
+    - fence_at_projected_max: findPreemptionFenceRoot stops at a queue its usage plus the ask
+      would take past its max (YUNIKORN-3241, v1.9.0); before, at a queue whose usage equals its
+      own max exactly (resources.Equals(sq.maxResource, sq.allocatedResource)).
+    The quota preemptor's (read by preemption.quota, where quota preemption exists: from 1.8,
+    YUNIKORN-3193; 1.5 to 1.7 keep the newest's values, which nothing reads there):
+    - quota_in_own_loop: quota preemption runs in a loop of its own over every armed queue, once
+      per change (Queue.TryQuotaPreemption, YUNIKORN-3249, v1.9.0); 1.8.0 triggers it from the
+      scheduling cycle (YUNIKORN-3150: Queue.TryAllocate, so only a queue with pending requests
+      below it, the root with some), and a parent's start time is never cleared
+      (setQuotaPreemptionState runs on its leaves), so a parent runs again each cycle while it is
+      over its max;
+    - quota_guarantee_capped: the amount to free is capped by the usage above the guarantees on
+      the queue's path, a parent's amount is split rounded down, victims are taken while their
+      total stays within the amount (YUNIKORN-3240, v1.9.0); 1.8.0: no cap, split rounded half
+      to even, a victim taken while the victims before it total less than the amount and given
+      back when it takes the leaf under its own guarantee;
+    - quota_sort_by_ask: victims sorted by SortAllocationsBasedOnAsk (YUNIKORN-3233, v1.9.0);
+      1.8.0: SortAllocations (regular pods first, then opted out, then originators; priority
+      lower first; newer first; smaller first)."""
+
+    __slots__ = (*_FIELDS, "_queue_name_re", "_user_name_re")
+    name: str
+    tag: str
+    queue_name: str
+    queue_name_chars: str
+    queue_name_error: str
+    user_name: str
+    partition_keys: tuple
+    properties: tuple
+    quota_delay: str | None
+    fixed_value_checked: bool
+    stateaware_policy: bool
+    bad_template_refused: bool
+    merge_key_panics: bool
+    recovery_error: str
+    fair_max_share: bool
+    cancels_reservations: bool
+    resource_wise_preemption: bool
+    fence_at_projected_max: bool
+    quota_in_own_loop: bool
+    quota_guarantee_capped: bool
+    quota_sort_by_ask: bool
+    _queue_name_re: re.Pattern | None
+    _user_name_re: re.Pattern | None
+
+    def __init__(self, name: str, tag: str, **fields):
+        values = dict(_DEFAULTS, name=name, tag=tag, **fields)
+        if values.keys() != set(_FIELDS):
+            raise TypeError(f"Release fields: missing {set(_FIELDS) - values.keys()}, unknown {values.keys() - set(_FIELDS)}")
+        for k in _FIELDS:
+            object.__setattr__(self, k, values[k])
+        object.__setattr__(self, "_queue_name_re", None)
+        object.__setattr__(self, "_user_name_re", None)
+
+    def __setattr__(self, key, value):
+        raise AttributeError(f"Release is immutable: {key}")
+
+    def __repr__(self) -> str:
+        return f"Release({self.name!r})"
+
+    def changed(self, **fields) -> Release:
+        """A copy with `fields` changed (what dataclasses.replace did)."""
+        values = {k: getattr(self, k) for k in _FIELDS}
+        values.update(fields)
+        return Release(**values)
+
+    @property
     def queue_name_re(self) -> re.Pattern:
-        return re.compile(self.queue_name)
+        rx = self._queue_name_re
+        if rx is None:  # compiled when a rule first needs it, not at import
+            rx = re.compile(self.queue_name)
+            object.__setattr__(self, "_queue_name_re", rx)
+        return rx
 
-    @cached_property
+    @property
     def user_name_re(self) -> re.Pattern:
-        return re.compile(self.user_name)
+        rx = self._user_name_re
+        if rx is None:
+            rx = re.compile(self.user_name)
+            object.__setattr__(self, "_user_name_re", rx)
+        return rx
 
     @property
     def queue_name_message(self) -> str:
@@ -86,18 +163,19 @@ _R16 = Release("1.6", "v1.6.3", queue_name=r"[a-zA-Z0-9_:#/@-]{1,64}", queue_nam
                fixed_value_checked=True, stateaware_policy=False, bad_template_refused=True, merge_key_panics=True,  # 2483, 2482
                recovery_error="recovery rule cannot be part of the config, failing placement rule config",
                cancels_reservations=False, resource_wise_preemption=False, fence_at_projected_max=False)
-_R15 = replace(_R16, name="1.5", tag="v1.5.2", queue_name=r"[a-zA-Z0-9_-]{1,64}", queue_name_chars="- _",
-               queue_name_error="invalid child name {name}, a name must only have alphanumeric characters, - or _, and be no "
-                                "longer than 64 characters",
-               user_name=r"[_a-zA-Z][a-zA-Z0-9:_.@-]*[$]?", fixed_value_checked=False, stateaware_policy=True,
-               bad_template_refused=False, recovery_error="unknown rule name specified recovery, failing placement rule config",
-               fair_max_share=False)  # YUNIKORN-2678
-_R17 = replace(_R16, name="1.7", tag="v1.7.0")
+_R15 = _R16.changed(name="1.5", tag="v1.5.2", queue_name=r"[a-zA-Z0-9_-]{1,64}", queue_name_chars="- _",
+                    queue_name_error="invalid child name {name}, a name must only have alphanumeric characters, - or _, and be no "
+                                     "longer than 64 characters",
+                    user_name=r"[_a-zA-Z][a-zA-Z0-9:_.@-]*[$]?", fixed_value_checked=False, stateaware_policy=True,
+                    bad_template_refused=False, recovery_error="unknown rule name specified recovery, failing placement rule config",
+                    fair_max_share=False)  # YUNIKORN-2678
+_R17 = _R16.changed(name="1.7", tag="v1.7.0")
 # YUNIKORN-656 and 3193 (the partition keys), 3115 (backoff), go.yaml.in/yaml/v3 v3.0.4 (YUNIKORN-3114)
-_R18 = replace(_R17, name="1.8", tag="v1.8.0", partition_keys=(QUOTA_SWITCH, RESOLVER), properties=_SIX + _BACKOFF + (QUOTA_DELAY_18,),
-               quota_delay=QUOTA_DELAY_18, merge_key_panics=False, cancels_reservations=True, resource_wise_preemption=True)  # 3092, 3113
-_R19 = replace(_R18, name="1.9", tag="v1.9.0-1", properties=_SIX + _BACKOFF + (QUOTA_DELAY_19,), quota_delay=QUOTA_DELAY_19,  # 3208
-               fence_at_projected_max=True)  # 3241
+_R18 = _R17.changed(name="1.8", tag="v1.8.0", partition_keys=(QUOTA_SWITCH, RESOLVER), properties=_SIX + _BACKOFF + (QUOTA_DELAY_18,),
+                    quota_delay=QUOTA_DELAY_18, merge_key_panics=False, cancels_reservations=True, resource_wise_preemption=True,  # 3092, 3113
+                    quota_in_own_loop=False, quota_guarantee_capped=False, quota_sort_by_ask=False)  # 3150, before 3240, 3233 and 3249
+_R19 = _R18.changed(name="1.9", tag="v1.9.0-1", properties=_SIX + _BACKOFF + (QUOTA_DELAY_19,), quota_delay=QUOTA_DELAY_19,  # 3208
+                    fence_at_projected_max=True, quota_in_own_loop=True, quota_guarantee_capped=True, quota_sort_by_ask=True)  # 3241, 3249, 3240, 3233
 RELEASES: dict[str, Release] = {r.name: r for r in (_R15, _R16, _R17, _R18, _R19)}
 NAMES = tuple(RELEASES)
 NEWEST = RELEASES[NAMES[-1]]
@@ -174,18 +252,25 @@ def rule_releases(rule_id: str) -> tuple[list, str]:
     return list(NAMES), f"YuniKorn {span(NAMES)}" + (f", each by its own rule: {differs}" if differs else "")
 
 
-@dataclass(frozen=True)
 class Scheduling:
     """A scheduling rule that differs by release, and whether prio's engine models it."""
 
+    __slots__ = ("what", "releases", "modelled", "source")
     what: str
-    releases: tuple  # the releases where it differs from the newest
+    releases: tuple
     modelled: bool
     source: str
 
+    def __init__(self, what: str, releases: tuple, modelled: bool, source: str):
+        self.what = what
+        self.releases = releases  # the releases where it differs from the newest
+        self.modelled = modelled
+        self.source = source
+
 
 # The Release fields that hold a scheduling rule (the reference engine reads them).
-SCHEDULING_FIELDS = ("fair_max_share", "cancels_reservations", "resource_wise_preemption", "stateaware_policy", "fence_at_projected_max")
+SCHEDULING_FIELDS = ("fair_max_share", "cancels_reservations", "resource_wise_preemption", "stateaware_policy", "fence_at_projected_max")# (The quota preemptor's, quota_in_own_loop, quota_guarantee_capped and quota_sort_by_ask, are
+# read by preemption.quota: prio preempt and diff run it, no engine does.)
 
 
 def schedules_as_newest(release: Release) -> bool:
@@ -210,17 +295,28 @@ SCHEDULING = (
                "sortQueuesByPriorityAndFairness and CompUsageRatioSeparately in v1.5.2; getFairShare (guarantee, else the fair max) from v1.6.0"),
     Scheduling("preemption's guarantee checks over every resource type, not the ask's (before YUNIKORN-3113)",
                _differ("resource_wise_preemption"), True, "objects/preemption.go; isAskQueueUnderGuaranteed and FitInActual in v1.8.0"),
-    Scheduling("preemption triggered from the scheduling cycle (YUNIKORN-3150)", NAMES[:3], False, "in v1.8.0"),
-    Scheduling("a leaf queue's preemptable resource over its types (YUNIKORN-3142, 3157) and queues of a hierarchy already "
-               "preempting (YUNIKORN-3182)", NAMES[:3], False, "objects/preemption.go and queue.go, in v1.8.0"),
     Scheduling("reservations that can block a node for good: none cancelled for a preemptor (before YUNIKORN-3092)",
                _differ("cancels_reservations"), True, "Preemptor.initWorkingState; fixed in v1.8.0"),
-    Scheduling("quota preemption", NAMES[:3], True, "YUNIKORN-3193, v1.8.0: none before (its keys do nothing: read_as drops them)"),
-    Scheduling("victims that leave a parent below its guarantee (before YUNIKORN-3240)", NAMES[:4], False, "fixed in v1.9.0"),
+    Scheduling("quota preemption", NAMES[:3], True,
+               "YUNIKORN-3193 and its parts (3140, 3141, 3142, 3146, 3150, 3155, 3157, 3182), all new in v1.8.0: none before (its keys "
+               "do nothing: read_as drops them)"),
+    Scheduling("quota preemption triggered from the scheduling cycle: only a queue with pending requests below it, and a parent "
+               "again in every cycle it is over its max (YUNIKORN-3150; a loop of its own from YUNIKORN-3249)", _differ("quota_in_own_loop"),
+               True, "Queue.TryAllocate, shouldTriggerPreemption and setQuotaPreemptionState in v1.8.0; TryQuotaPreemption in v1.9.0"),
+    Scheduling("quota preemption's amount not capped by the guarantees on the path, split rounded half to even, victims taken while "
+               "those before total less than it, one given back that takes its leaf under its guarantee (before YUNIKORN-3240)",
+               _differ("quota_guarantee_capped"), True,
+               "quota_preemptor.go setPreemptableResources, getChildQueuesPreemptableResource, preemptVictims in v1.8.0"),
+    Scheduling("quota preemption's victims sorted regular pods first, then opted out, then originators (SortAllocations, before "
+               "YUNIKORN-3233)", _differ("quota_sort_by_ask"), True, "preemption_utilities.go in v1.8.0; SortAllocationsBasedOnAsk in v1.9.0"),
     Scheduling("the preemption fence root: a queue whose usage equals its own max, not one the ask would take past its max "
                "(before YUNIKORN-3241)", _differ("fence_at_projected_max"), True, "Queue.findPreemptionFenceRoot; fixed in v1.9.0"),
     Scheduling("after a config update, inherited properties missing from the queues and the dynamic queues created below them "
-               "(before YUNIKORN-3285)", NAMES[:4], False, "updateQueues, fixed in v1.9.0; prio reads a config as at start-up"),
+               "(before YUNIKORN-3285)", NAMES[:4], False,
+               "updateQueues applies a queue's own properties only, fixed in v1.9.0 (MergeParentProperties). Not modelled: it changes "
+               "no parsed setting (the corpus' reloadLosesInherited), only the property map the REST API shows and what a dynamic queue "
+               "made below after the update inherits; prio reads a config as at start-up, and no input says which dynamic queues "
+               "were made after an update"),
 )
 
 
@@ -278,12 +374,12 @@ def from_queue_fields(fields) -> tuple:
 
 # The images of YuniKorn's own pods (the Helm chart's scheduler, plugin and admission
 # controller): apache/yunikorn:scheduler-1.6.3, ...:scheduler-plugin-1.6.3, ...:admission-1.6.3.
-_IMAGE = re.compile(r"(?:^|/)yunikorn:(?:scheduler|scheduler-plugin|admission)-v?([0-9]+\.[0-9]+(?:\.[0-9]+)?)(?:$|[-@])")
+_IMAGE = r"(?:^|/)yunikorn:(?:scheduler|scheduler-plugin|admission)-v?([0-9]+\.[0-9]+(?:\.[0-9]+)?)(?:$|[-@])"
 
 
 def from_image(image: str) -> str | None:
     """The YuniKorn version a container image of YuniKorn's names (`1.6.3`), or None."""
-    m = _IMAGE.search(image or "")
+    m = re.search(_IMAGE, image or "")  # re's cache compiles it on first use, not at import
     return m.group(1) if m else None
 
 

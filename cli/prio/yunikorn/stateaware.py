@@ -10,12 +10,21 @@ its first allocation, Starting from then until its second (or until the starting
 minutes, or at once with the tag `application.stateaware.disable`), then Running. A snapshot's
 application with running work is Running (its `state: Starting` says otherwise).
 
+A gang application (task groups) moves by its placeholders (v1.5.2 Application.addAllocation):
+it stays Accepted while they are allocated, one by one (so it is the leaf's one Accepted
+candidate, the others wait behind it), and RunApplication fires when the last is
+(allocatedPlaceholder equals placeholderAsk): Starting. The first real pod that replaces a
+placeholder changes nothing (its state change was made when the last placeholder was allocated);
+the next real allocation makes it Running. A snapshot's gang application is Running with a real
+pod running, Starting with every placeholder allocated, else Accepted. (A placeholder released or
+timed out lowers allocatedPlaceholder in YuniKorn; prio counts allocations only.)
+
 prio's run has no clock: the starting timeout fires when nothing else can be placed (the walk
 finds nothing), the Starting applications become Running, and the walk goes on."""
 from __future__ import annotations
 
 from prio.yunikorn import properties as P
-from prio.yunikorn.resources import strictly_positive
+from prio.yunikorn.resources import equals, strictly_positive, total
 
 ACCEPTED, STARTING, RUNNING = "Accepted", "Starting", "Running"
 DISABLE_TAG = "application.stateaware.disable"  # siCommon.AppTagStateAwareDisable
@@ -32,9 +41,29 @@ class StateAware:
     def __init__(self, leaves: list, apps: list):
         self.leaves = {id(q) for q in leaves}
         self.states: dict = {}  # id(application state) -> ACCEPTED, STARTING or RUNNING
+        self.gangs: dict = {}  # id(gang application state) -> [its placeholders allocated, placeholderAsk]
+        self.real: set = set()  # id(gang application state) with a real allocation (allocatedResource not zero)
         for st in apps:
-            if id(st.leaf) in self.leaves:
+            if id(st.leaf) not in self.leaves:
+                continue
+            if st.app.task_groups:
+                self.states[id(st)] = self._gang_state(st)
+            else:
                 self.states[id(st)] = STARTING if st.app.state == "Starting" else RUNNING if st.running else ACCEPTED
+
+    def _gang_state(self, st) -> str:
+        allocs = st.app.allocations or ()
+        held = total(a.resources for a in allocs if a.placeholder)
+        # placeholderAsk: minMember x minResource of each task group (as gangs.placeholder_ask,
+        # which this module cannot import: gangs imports the reference engine, which imports it)
+        asked = total({k: v * g.min_member for k, v in g.min_resource.items()} for g in st.app.task_groups)
+        self.gangs[id(st)] = [held, asked]
+        if any(not a.placeholder for a in allocs):
+            self.real.add(id(st))
+            return RUNNING
+        if st.app.state == "Starting" or (held and equals(held, self.gangs[id(st)][1])):
+            return STARTING
+        return ACCEPTED
 
     def candidates(self, leaf) -> set | None:
         """stateAwareFilter: the ids of the applications `leaf` offers (None: not stateaware)."""
@@ -56,9 +85,27 @@ class StateAware:
             out.add(id(accepted))
         return out
 
-    def allocated(self, st) -> None:
-        """RunApplication on an allocation: Accepted -> Starting (Running at once with the
-        disable tag), Starting -> Running."""
+    def allocated(self, st, ask=None, replacing: bool = False) -> None:
+        """An allocation of `ask` (a real pod taking a placeholder's place when `replacing`):
+        RunApplication, but for a gang application's placeholder only the last one (every
+        placeholder allocated) and not for its first replacement."""
+        gang = self.gangs.get(id(st))
+        if gang is not None and ask is not None:
+            if ask.placeholder:
+                for k, v in ask.resources.items():
+                    gang[0][k] = gang[0].get(k, 0) + v
+                if not equals(gang[0], gang[1]):
+                    return  # still Accepted: placeholders left to allocate
+            else:
+                first = id(st) not in self.real
+                self.real.add(id(st))
+                if replacing and first:
+                    return  # its state changed when the last placeholder was allocated
+        self._run(st)
+
+    def _run(self, st) -> None:
+        """RunApplication: Accepted -> Starting (Running at once with the disable tag),
+        Starting -> Running."""
         s = self.states.get(id(st))
         if s == ACCEPTED:
             tags = st.app.tags or {}

@@ -21,6 +21,19 @@ records it from the real core):
 
 Go map order (the applications of a queue, the allocations of an application) is taken as
 application id, then allocation id: the order the recorded reference run uses.
+
+That is the newest release's preemptor (1.9; the recordings are of it). v1.8.0's differs, and
+`release` (prio.yunikorn.releases.Release: quota_in_own_loop, quota_guarantee_capped,
+quota_sort_by_ask) runs it as v1.8.0's code does, with no recording to check it against:
+- it is triggered from the scheduling cycle (Queue.TryAllocate, YUNIKORN-3150): only a queue
+  the cycle descends into, one with pending requests below it, runs; a parent's start time is
+  never cleared (setQuotaPreemptionState runs on its leaves), so it runs again while it is over
+  its max (prio: until a run takes nothing);
+- the amount is not capped by the guarantees on the path, a parent's is split rounded half to
+  even, and the victims are taken while those before them total less than the amount, one given
+  back when it takes the leaf under its own guarantee (preemptVictims before YUNIKORN-3240);
+- the victims are sorted by SortAllocations (before YUNIKORN-3233).
+Before 1.8 there is no quota preemption.
 """
 from __future__ import annotations
 
@@ -32,6 +45,7 @@ from prio.yunikorn import resources
 from prio.yunikorn.gosort import slice_stable
 from prio.yunikorn.preemption.ordering import SCORE_NO_PREEMPT, SCORE_ORIGINATOR
 from prio.yunikorn.preemption.world import Run
+from prio.yunikorn.releases import NEWEST
 
 HOUR_NS = 3600 * 10**9
 
@@ -97,6 +111,8 @@ class LeafRun:
     victims: list = field(default_factory=list)  # allocation ids, in the order taken
     freed: dict = field(default_factory=dict)
     leaf_max: dict | None = None  # the leaf's own max: the sort's shares are of it (raw sizes without one)
+    by_ask: bool = True  # the candidates sorted by SortAllocationsBasedOnAsk (else v1.8.0's SortAllocations)
+    cycle: int = 0  # v1.8.0: the scheduling cycle it ran in (a parent runs again each cycle it is over its max)
 
 
 @dataclass
@@ -124,7 +140,11 @@ class QuotaResult:
 
     @property
     def preempted(self) -> dict:
-        return {r.leaf: list(r.victims) for r in sorted(self.runs, key=lambda r: r.leaf) if r.victims}
+        out: dict = {}
+        for r in sorted(self.runs, key=lambda r: r.leaf):  # (stable: v1.8.0's runs of a leaf in their cycles' order)
+            if r.victims:
+                out.setdefault(r.leaf, []).extend(r.victims)
+        return out
 
 
 # ---- the queue's state -------------------------------------------------------------------------
@@ -208,14 +228,16 @@ def _negatives(r) -> dict:
     return {k: -v for k, v in (r or {}).items() if v < 0}
 
 
-def set_preemptable_resources(q, usage: dict) -> tuple:
+def set_preemptable_resources(q, usage: dict, release=NEWEST) -> tuple:
     """QuotaPreemptionContext.setPreemptableResources: (amount, how). The amount is the usage over
     the max (positive parts), capped per type by the guarantees on the path where they are
-    exceeded; None when there is nothing to free."""
+    exceeded (not in v1.8.0: Release.quota_guarantee_capped); None when there is nothing to free."""
     used = dict(usage[q.path])
     if resources.is_empty(q.max) or resources.is_empty(used):
         return None, "nothing to free: no max or no usage"
     net = _negatives(resources.sub_only_existing(q.max, used))
+    if not release.quota_guarantee_capped:
+        return (net or None), "usage over the max"
     cap = _negatives(get_preemptable_resource(q, usage))
     amount = resources.component_min_only_existing(net, cap)
     how = "usage over the max"
@@ -225,10 +247,13 @@ def set_preemptable_resources(q, usage: dict) -> tuple:
     return (amount or None), how
 
 
-def get_child_queues_preemptable_resource(q, amount: dict, usage: dict, out: list) -> None:
+def get_child_queues_preemptable_resource(q, amount: dict, usage: dict, out: list, release=NEWEST) -> None:
     """getChildQueuesPreemptableResource: split a parent's amount over its children in proportion
     to their usage above their guarantees (the whole usage without one; children at or under
-    their guarantee get nothing), rounded down, down to the leaves. Appends (leaf, amount, how)."""
+    their guarantee get nothing), rounded down (v1.8.0: half to even, math.RoundToEven, as
+    Python's round), down to the leaves. Appends (leaf, amount, how)."""
+    floor = release.quota_guarantee_capped
+    rounded = "rounded down" if floor else "rounded half to even"
     shares: dict[str, dict] = {}
     total: dict = {}
     mine: dict | None
@@ -245,11 +270,11 @@ def get_child_queues_preemptable_resource(q, amount: dict, usage: dict, out: lis
         if mine is None:
             continue
         per = resources.shares_type_wise(mine, total)
-        part = {k: math.floor(per.get(k, 0.0) * float(amount[k])) for k in mine if k in amount}
+        part = {k: (math.floor if floor else round)(per.get(k, 0.0) * float(amount[k])) for k in mine if k in amount}
         if c.leaf:
-            out.append((c, part, f"its share of {q.path}'s amount (usage above guarantee {_fmt(mine)} of {_fmt(total)}, rounded down)"))
+            out.append((c, part, f"its share of {q.path}'s amount (usage above guarantee {_fmt(mine)} of {_fmt(total)}, {rounded})"))
         else:
-            get_child_queues_preemptable_resource(c, part, usage, out)
+            get_child_queues_preemptable_resource(c, part, usage, out, release)
 
 
 def _fmt(r: dict) -> str:
@@ -319,6 +344,84 @@ def sort_allocations(cands: list, leaf_max, amount: dict) -> list:
     return slice_stable(keyed, less)
 
 
+def _ask_type(run: Run) -> int:
+    """SortAllocations' type: a regular pod 1, one that opted out of preemption 2, an originator 3."""
+    return 3 if run.alloc.originator else 2 if not run.alloc.allow_preemption else 1
+
+
+def sort_allocations_18(cands: list, leaf_max, amount: dict) -> list:
+    """v1.8.0's SortAllocations (before YUNIKORN-3233): regular pods first, then those that opted
+    out, then originators; priority lower first; created later first; then smaller first (the
+    left one first unless left - right is above zero: StrictlyGreaterThanZero); a full tie
+    answers `true`, left to Go's sort.SliceStable as above."""
+    keyed = [(_victim(r, amount, leaf_max), r) for r in cands]
+
+    def less(items, i, j):
+        lr, rr = items[i][1], items[j][1]
+        lt, rt = _ask_type(lr), _ask_type(rr)
+        if lt != rt:
+            return lt < rt
+        if lr.alloc.priority != rr.alloc.priority:
+            return lr.alloc.priority < rr.alloc.priority
+        if lr.alloc.create_time[0] != rr.alloc.create_time[0]:
+            return lr.alloc.create_time[0] > rr.alloc.create_time[0]
+        if not resources.equals(lr.res, rr.res):
+            return not resources.strictly_positive(resources.sub(lr.res, rr.res))
+        return True
+
+    return slice_stable(keyed, less)
+
+
+def preempt_victims_18(amount: dict, ordered: list, used: dict, guaranteed) -> tuple:
+    """v1.8.0's preemptVictims (before YUNIKORN-3240): a candidate that alone exceeds the amount
+    is skipped; one is taken while the victims before it total less than the amount in every
+    type (StrictlyGreaterThanOnlyExisting), and the leaf's usage `used` drops by it; when the
+    leaf is then under its own guarantee, its application's last victim is given back. The
+    running total counts every candidate looked at but those given back, taken or not (as the
+    code does). A give-back with no victim of that application panics in Go (a slice [:-1]): the
+    scheduler dies there, and so the walk stops. (victims, freed)."""
+    taken: list = []
+    by_app: dict = {}
+    total: dict = {}
+    used = dict(used)
+    for v, run in ordered:
+        if not resources.fit_in(amount, run.res, True, False):
+            over = sorted(k for k, x in run.res.items() if k in amount and x > max(0, amount[k]))
+            v.verdict = f"skipped: alone over the amount ({', '.join(over)})"
+            continue
+        took = resources.strictly_only_existing(amount, total, False)
+        if took:
+            by_app.setdefault(run.app, []).append((v, run))
+            resources.sub_from(used, run.res)
+            v.taken = True
+            v.verdict = "victim"
+        if not resources.is_empty(guaranteed) and resources.strictly_only_existing(guaranteed, used, False):
+            mine = by_app.get(run.app)
+            if not mine:
+                v.verdict = ("YuniKorn 1.8.0 panics here: the leaf is under its guarantee and it gives back a victim of "
+                             f"{run.app}, which has none (a slice [:-1] in preemptVictims)")
+                break
+            back, _ = mine.pop()
+            back.taken = False
+            back.verdict = "given back: taking it left the leaf under its guarantee"
+            resources.add_to(used, run.res)  # (this candidate's resources, as the code adds them)
+            resources.sub_from(total, run.res)
+        else:
+            resources.add_to(total, run.res)
+            if not took:
+                v.verdict = "skipped: the victims before it already reach the amount"
+    for v, run in ordered:
+        if v.taken:
+            taken.append(run)
+    freed = resources.total(r.res for r in taken)
+    n = 0
+    for v, _ in ordered:
+        if v.taken:
+            n += 1
+            v.verdict = f"victim #{n}"
+    return taken, freed
+
+
 def preempt_victims(amount: dict, ordered: list) -> tuple:
     """preemptVictims: walk the sorted candidates; skip one that alone exceeds the amount in some
     type; take it when the running total still fits the amount in every type. (victims, freed)."""
@@ -341,31 +444,35 @@ def preempt_victims(amount: dict, ordered: list) -> tuple:
     return taken, total
 
 
-def try_preemption_internal(leaf, armed: str, amount, how: str, runs: list) -> LeafRun:
-    """tryPreemptionInternal for one leaf: filter, sort, select."""
-    lr = LeafRun(leaf.path, armed, amount, how, leaf_max=leaf.max)
+def try_preemption_internal(leaf, armed: str, amount, how: str, runs: list, usage: dict, release=NEWEST) -> LeafRun:
+    """tryPreemptionInternal for one leaf: filter, sort, select (as `release` does them)."""
+    lr = LeafRun(leaf.path, armed, amount, how, leaf_max=leaf.max, by_ask=release.quota_sort_by_ask)
     cands, lr.excluded = filter_allocations(leaf, runs, amount)
     if not cands:
         return lr
-    ordered = sort_allocations(cands, leaf.max, amount)
+    ordered = (sort_allocations if release.quota_sort_by_ask else sort_allocations_18)(cands, leaf.max, amount)
     lr.candidates = [v for v, _ in ordered]
-    taken, lr.freed = preempt_victims(amount, ordered)
+    if release.quota_guarantee_capped:
+        taken, lr.freed = preempt_victims(amount, ordered)
+    else:
+        taken, lr.freed = preempt_victims_18(amount, ordered, usage[leaf.path], leaf.guaranteed)
     lr.victims = [r.id for r in taken]
     return lr
 
 
 # ---- the loop ----------------------------------------------------------------------------------
 
-def try_preemption(q, usage: dict, by_leaf: dict) -> tuple:
+def try_preemption(q, usage: dict, by_leaf: dict, release=NEWEST) -> tuple:
     """QuotaPreemptionContext.tryPreemption for an armed queue: (its amount to free, its leaf runs)."""
-    amount, how = set_preemptable_resources(q, usage)
+    amount, how = set_preemptable_resources(q, usage, release)
     if q.leaf:
-        return amount, [try_preemption_internal(q, q.path, amount, how, by_leaf.get(q.path, []))]
+        return amount, [try_preemption_internal(q, q.path, amount, how, by_leaf.get(q.path, []), usage, release)]
     if amount is None:
         return amount, []
     parts: list = []
-    get_child_queues_preemptable_resource(q, amount, usage, parts)
-    return amount, [try_preemption_internal(leaf, q.path, part, f"{how} of {q.path} ({_fmt(amount)}): {why}", by_leaf.get(leaf.path, []))
+    get_child_queues_preemptable_resource(q, amount, usage, parts, release)
+    return amount, [try_preemption_internal(leaf, q.path, part, f"{how} of {q.path} ({_fmt(amount)}): {why}", by_leaf.get(leaf.path, []),
+                                            usage, release)
                     for leaf, part, why in sorted(parts, key=lambda t: t[0].path)]
 
 
@@ -382,11 +489,79 @@ def try_quota_preemption(q, usage: dict, armed: set, by_leaf: dict, out: list, a
             try_quota_preemption(c, usage, armed, by_leaf, out, amounts)
 
 
-def analyse(root, runs: list, enabled: bool, before: dict | None = None) -> QuotaResult:
+def try_allocate_18(q, usage: dict, armed: set, by_leaf: dict, out: list, amounts: dict, pending, release, trigger: bool = True) -> bool:
+    """v1.8.0's trigger in Queue.TryAllocate (YUNIKORN-3150): the scheduling cycle descends into
+    the queues with pending requests only (sortQueues; `pending`: their paths, None: every
+    queue), an armed queue still over its max runs there, and below a queue that ran none does
+    in this cycle. A leaf that ran is disarmed (setQuotaPreemptionState clears its start time),
+    a parent is not. True when a parent ran (it runs again in the next cycle)."""
+    if pending is not None and q.path not in pending:
+        return False
+    again = False
+    if trigger and try_acquire_preemption(q, usage, armed):
+        amounts[q.path], mine = try_preemption(q, usage, by_leaf, release)
+        out += mine
+        trigger = False
+        if q.leaf:
+            armed.discard(q.path)
+        else:
+            again = True
+    if not q.leaf:
+        for c in sorted(q.children, key=lambda c: c.path):
+            again = try_allocate_18(c, usage, armed, by_leaf, out, amounts, pending, release, trigger) or again
+    return again
+
+
+def _cycles_18(root, usage: dict, armed: set, by_leaf: dict, out: list, amounts: dict, pending, release) -> None:
+    """v1.8.0's quota preemption over the scheduling cycles: each cycle's trigger
+    (try_allocate_18) with the victims of the cycles before gone, until a cycle takes nothing
+    (the next would take nothing either: nothing changed)."""
+    cur = {k: dict(v) for k, v in usage.items()}
+    left = {k: list(v) for k, v in by_leaf.items()}
+    cycle = 0
+    while True:
+        mine: list = []
+        again = try_allocate_18(root, cur, armed, left, mine, amounts, pending, release)
+        for lr in mine:
+            lr.cycle = cycle
+        cycle += 1
+        out += mine
+        gone = {v for lr in mine for v in lr.victims}
+        if not gone or not again:
+            return
+        for path, rs in left.items():
+            for r in rs:
+                if r.id in gone:
+                    q = r.leaf
+                    while q is not None:
+                        resources.sub_from(cur[q.path], r.res)
+                        q = q.parent
+            left[path] = [r for r in rs if r.id not in gone]
+
+
+def pending_queues(apps) -> set:
+    """The paths of the queues with pending requests below them (v1.8.0's cycle descends into
+    these only): the leaves of the applications `apps` (the engine's application states) that
+    have asks, and their parents."""
+    out: set = set()
+    for st in apps:
+        if st.asks:
+            q = st.leaf
+            while q is not None and q.path not in out:
+                out.add(q.path)
+                q = q.parent
+    return out
+
+
+def analyse(root, runs: list, enabled: bool, before: dict | None = None, release=NEWEST, pending: set | None = None) -> QuotaResult:
     """YuniKorn's quota preemption on the running work `runs` (preemption.world.Run) under the
     config `root` (the queue tree). `enabled`: the partition's quotapreemptionenabled. `before`:
     queue path -> Before (the old config, prio diff); None: every queue over its max counts as
-    lowered. The delay is taken as passed and the resource manager as releasing every victim."""
+    lowered. The delay is taken as passed and the resource manager as releasing every victim.
+    `release` (prio.yunikorn.releases.Release): whose quota preemptor runs (v1.8.0's: the module's
+    docstring); `pending`: the queues with pending requests below them (pending_queues), which
+    v1.8.0's runs from the scheduling cycle need (None: every queue)."""
+    release = release or NEWEST
     usage = usage_of(root, runs)
     considered = []
     for q in root.walk():
@@ -402,8 +577,10 @@ def analyse(root, runs: list, enabled: bool, before: dict | None = None) -> Quot
         by_leaf.setdefault(r.leaf.path, []).append(r)
     out: list = []
     amounts: dict = {}
-    if enabled and armed:
+    if enabled and armed and release.quota_in_own_loop:
         try_quota_preemption(root, usage, armed, by_leaf, out, amounts)
+    elif enabled and armed and (pending is None or root.path in pending):  # (the cycle runs when root has pending requests)
+        _cycles_18(root, usage, set(armed), by_leaf, out, amounts, pending, release)
     after = {k: dict(v) for k, v in usage.items()}
     gone = {v for lr in out for v in lr.victims}
     for r in runs:
@@ -412,10 +589,10 @@ def analyse(root, runs: list, enabled: bool, before: dict | None = None) -> Quot
             while q is not None:
                 resources.sub_from(after[q.path], r.res)
                 q = q.parent
-    return QuotaResult(enabled, considered, out, usage, after, _above(root, considered, out, after, enabled, amounts))
+    return QuotaResult(enabled, considered, out, usage, after, _above(root, considered, out, after, enabled, amounts, release, pending))
 
 
-def _above(root, considered: list, runs: list, after: dict, enabled: bool, amounts: dict) -> list:
+def _above(root, considered: list, runs: list, after: dict, enabled: bool, amounts: dict, release=NEWEST, pending=None) -> list:
     """The armed queues still above their max afterwards, and why."""
     from prio.yunikorn.quantity import show_resources as show
 
@@ -427,9 +604,15 @@ def _above(root, considered: list, runs: list, after: dict, enabled: bool, amoun
         q = by_path[a.queue]
         if _within(q, after):
             continue
-        mine = [lr for lr in runs if lr.armed == a.queue]
+        ran = [lr for lr in runs if lr.armed == a.queue]
+        last = max((x.cycle for x in ran), default=0)
+        mine = [lr for lr in ran if lr.cycle == last]  # (v1.8.0: the last cycle it ran in)
+        old = not release.quota_guarantee_capped  # v1.8.0's preemptor (YUNIKORN-3240 not yet)
         if not enabled:
             why = ["the partition does not set quotapreemptionenabled: true, so YuniKorn never runs the quota preemption it armed"]
+        elif a.queue not in amounts and not release.quota_in_own_loop and pending is not None and a.queue not in pending:
+            why = [f"no pending request below it: YuniKorn {release.name} runs quota preemption from the scheduling cycle "
+                   "(Queue.TryAllocate), which only descends into queues with pending requests"]
         elif a.queue not in amounts:
             why = ["an armed parent ran instead (its children are not examined in that pass); this queue stays armed "
                    "and runs in a later pass if it is still over its max"]
@@ -438,21 +621,27 @@ def _above(root, considered: list, runs: list, after: dict, enabled: bool, amoun
         else:
             amount = amounts[a.queue]
             why = []
-            if any(amount.get(k, 0) < v for k, v in a.over.items()):
+            if not old and any(amount.get(k, 0) < v for k, v in a.over.items()):
                 why.append(f"the amount to free {show(amount)} is less than the overshoot {show(a.over)}: "
                            "capped by the usage above a guarantee on its path")
             split = resources.total(lr.amount or {} for lr in mine)
             if not q.leaf and any(split.get(k, 0) < v for k, v in amount.items()):
-                why.append(f"the amount was split over the children and rounded down: the leaves free at most {show(split)}")
+                why.append(f"the amount was split over the children and rounded {'half to even' if old else 'down'}: "
+                           f"the leaves free at most {show(split)}")
             freed = resources.total(lr.freed for lr in mine)
             if not any(lr.candidates for lr in mine):
                 why.append("no running allocation has a type to free")
             elif resources.is_zero(freed):
                 why.append("every candidate alone is over the amount to free in some type, and YuniKorn skips those")
+            elif old and any(freed.get(k, 0) < v for k, v in (split if not q.leaf else amount).items()):
+                why.append(f"YuniKorn {release.name} takes a victim while those before it total less than the amount to free "
+                           f"({show(split if not q.leaf else amount)}) and gives one back that takes its leaf under its guarantee: "
+                           f"the victims add up to {show(freed)}")
             elif any(freed.get(k, 0) < v for k, v in (split if not q.leaf else amount).items()):
                 why.append(f"YuniKorn takes never more than the amount to free ({show(split if not q.leaf else amount)}), "
                            f"and the allocations it could take add up to {show(freed)}")
-            why.append("it does not run again for this change")
+            why.append("it ran again in each scheduling cycle until one took nothing" if not release.quota_in_own_loop and not q.leaf
+                       else "it does not run again for this change")
         out.append(Above(a.queue, dict(q.max), dict(after[a.queue]), "; ".join(why)))
     return out
 
