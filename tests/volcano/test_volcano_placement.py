@@ -13,8 +13,8 @@ import tempfile
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prio.loaders import volcano as loader
 from prio.loaders.inputs import gather
+from prio.volcano import load as loader
 from prio.volcano import placement, report, session
 
 CONFIGS = {
@@ -94,7 +94,7 @@ def _simulate(text: str, scan: bool) -> str:
         path = os.path.join(d, "in.yaml")
         with open(path, "w") as fh:
             fh.write(text)
-        cluster, cfg = loader.load(*gather([path]).volcano[0])
+        cluster, cfg = loader.load(*gather([path]).objects[0])
     saved = session.Session.scan
     session.Session.scan = scan
     try:
@@ -128,7 +128,7 @@ def _session(text: str) -> session.Session:
         path = os.path.join(d, "in.yaml")
         with open(path, "w") as fh:
             fh.write(text)
-        cluster, cfg = loader.load(*gather([path]).volcano[0])
+        cluster, cfg = loader.load(*gather([path]).objects[0])
     return session.Session(cluster, cfg)
 
 
