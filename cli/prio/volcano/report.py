@@ -2,8 +2,6 @@
 `prio simulate -o json` prints and schemas/volcano-simulate.schema.json describes."""
 from __future__ import annotations
 
-import copy
-
 from prio.volcano import session
 from prio.volcano.conf import Config
 
@@ -17,8 +15,8 @@ def config_data(cfg: Config) -> dict:
 
 def simulate(cluster, cfg: Config) -> dict:
     """Replay `cluster` (left unchanged) under `cfg`; the end state and the eventful cycles."""
-    start = copy.deepcopy(cluster)
-    end = copy.deepcopy(cluster)
+    start = cluster  # the replay changes `end` alone
+    end = cluster.replica()
     run = session.replay(end, cfg)
     cycles = [{"cycle": r.cycle,
                "phaseChanges": [{"podGroup": g, "from": a, "to": b} for g, a, b in r.phase_changes],

@@ -10,6 +10,7 @@ pkg/scheduler/framework); written from reading it, not translated."""
 from __future__ import annotations
 
 import functools
+import heapq
 import math
 from dataclasses import dataclass, field
 
@@ -32,6 +33,7 @@ from prio.volcano.model import (
     res_sub,
     share,
 )
+from prio.volcano.placement import FitErrors, Placement
 
 CYCLE_LIMIT = 100
 ALLOCATED = ("Bound", "Binding", "Running", "Allocated")  # api.AllocatedStatus
@@ -56,9 +58,10 @@ class Task:
     node: str | None = None
     tie: bool = False  # its node was the lowest-named of several with the best score (Volcano picks at random)
     last: tuple | None = None  # (status, node) of a discarded statement's operation (LastTransaction)
+    shape: tuple | None = None  # placement.shape_key, worked out once
 
-    @property
-    def best_effort(self) -> bool:
+    @functools.cached_property
+    def best_effort(self) -> bool:  # a task's requests never change in a session
         return res_empty(self.req)
 
 
@@ -141,8 +144,11 @@ class CycleRecord:
 class Session:
     """One scheduling cycle over a snapshot of the cluster (framework.OpenSession .. CloseSession)."""
 
+    scan = False  # True: allocate asks every node for every task and scans the queues (the reference the heaps are held to)
+
     def __init__(self, cluster: Cluster, config: vconf.Config):
         self.cluster, self.config = cluster, config
+        self.placement: Placement | None = None
         self.binds: list = []
         self.evictions: list = []
         self.names = {p.name for p in config.plugins()}
@@ -170,10 +176,15 @@ class Session:
                 t.status, t.node = "Running", p.node
                 self._node_add(t)
         self._open_plugins()
+        self._score_args = self._scoring()
+        if not self.scan:
+            self.placement = Placement(self)
 
     # ---- node bookkeeping ---------------------------------------------------------------------
     def _node_add(self, t: Task) -> None:
         ns = self.nodes[t.node]
+        if self.placement is not None:
+            self.placement.touched(ns.name)
         ns.tasks[t.key] = t
         if t.status == "Pipelined":
             ns.n_pipelined += 1
@@ -185,6 +196,8 @@ class Session:
 
     def _node_remove(self, t: Task) -> None:
         ns = self.nodes[t.node]
+        if self.placement is not None:
+            self.placement.touched(ns.name)
         ns.tasks.pop(t.key, None)
         if t.status == "Pipelined":
             ns.n_pipelined -= 1
@@ -746,20 +759,37 @@ class Session:
                 return [f"node(s) had untolerated taint {{{taint.get('key', '')}: {taint.get('value', '')}}}"]
         return []
 
+    def _scoring(self) -> tuple:
+        """The score plugins' weights, read from the config once per session: (leastrequested,
+        mostrequested, balancedresource) of nodeorder, (weight, per-resource weights) of binpack;
+        None for a plugin not configured."""
+        nodeorder = binpack = None
+        if "nodeorder" in self.names:
+            plugin = self.config.plugin("nodeorder")
+            assert plugin is not None  # self.names are the config's plugins
+            args = plugin.arguments or {}
+            nodeorder = (_number(args.get("leastrequested.weight"), 1), _number(args.get("mostrequested.weight"), 0),
+                         _number(args.get("balancedresource.weight"), 1))
+        if "binpack" in self.names:
+            plugin = self.config.plugin("binpack")
+            assert plugin is not None  # self.names are the config's plugins
+            args = plugin.arguments or {}
+            binpack = (_number(args.get("binpack.weight"), 1),
+                       {"cpu": _number(args.get("binpack.cpu"), 1), "memory": _number(args.get("binpack.memory"), 1)})
+        return nodeorder, binpack
+
     def score(self, t: Task, ns: NodeState) -> float:
         total = 0.0
         alloc = ns.node.allocatable
-        if "nodeorder" in self.names:
+        nodeorder, binpack = self._score_args
+        if nodeorder is not None:
             # kube-scheduler's NodeResourcesFit scores (LeastAllocated, MostAllocated: cpu and
             # memory, equal weights, each floored to an integer) and BalancedAllocation over cpu,
             # memory and nvidia.com/gpu as nodeorder configures it: a resource the node lacks
             # still counts, as a fraction of 0 (the recording agrees, not the upstream docs).
-            plugin = self.config.plugin("nodeorder")
-            assert plugin is not None  # self.names are the config's plugins
-            args = plugin.arguments or {}
-            least_w = _number(args.get("leastrequested.weight"), 1)
-            most_w = _number(args.get("mostrequested.weight"), 0)
-            req = {k: ns.used.get(k, 0.0) + _nonzero(t.req).get(k, 0.0) for k in ("cpu", "memory")}
+            least_w, most_w, bal_w = nodeorder
+            nonzero = _nonzero(t.req)
+            req = {k: ns.used.get(k, 0.0) + nonzero.get(k, 0.0) for k in ("cpu", "memory")}
             least = most = 0
             for k in ("cpu", "memory"):
                 cap = alloc.get(k, 0.0)
@@ -768,7 +798,6 @@ class Session:
                 least += int((cap - req[k]) * 100 // cap)
                 most += int(req[k] * 100 // cap)
             total += least_w * (least // 2) + most_w * (most // 2)
-            bal_w = _number(args.get("balancedresource.weight"), 1)
             fractions = []
             for k in ("cpu", "memory", GPU):
                 cap = alloc.get(k, 0.0)
@@ -777,20 +806,16 @@ class Session:
             mean = sum(fractions) / len(fractions)
             std = math.sqrt(sum((f - mean) ** 2 for f in fractions) / len(fractions))
             total += bal_w * int((1 - std) * 100)
-        if "binpack" in self.names:
-            plugin = self.config.plugin("binpack")
-            assert plugin is not None  # self.names are the config's plugins
-            args = plugin.arguments or {}
-            weight = _number(args.get("binpack.weight"), 1)
-            weights = {"cpu": _number(args.get("binpack.cpu"), 1), "memory": _number(args.get("binpack.memory"), 1)}
+        if binpack is not None:
+            weight, weights = binpack
             score, wsum = 0.0, 0.0
             for k, w in weights.items():
-                req = t.req.get(k, 0.0)
-                if req <= 0:
+                req_k = t.req.get(k, 0.0)
+                if req_k <= 0:
                     continue
                 cap = alloc.get(k, 0.0)
-                used = ns.used.get(k, 0.0)
-                s = 0.0 if cap == 0 or req + used > cap else (req + used) * w / cap
+                used_k = ns.used.get(k, 0.0)
+                s = 0.0 if cap == 0 or req_k + used_k > cap else (req_k + used_k) * w / cap
                 score += s
                 wsum += w
             if wsum > 0:
@@ -870,15 +895,16 @@ class Session:
                 queues.append(j.queue)
             if j.group.phase == "Pending":
                 jobs.setdefault(j.queue, []).append(j)
-        while queues:
-            q = self._pop(queues, self.queue_order)
+        served = self._queue_heap(queues)
+        while served:
+            q = served.pop()
             if not jobs.get(q):
                 continue
             j = self._pop(jobs[q], self.job_order)
             if j.group.min_resources is None or self.job_enqueueable(j):
                 self.job_enqueued(j)
                 j.group.phase = "Inqueue"
-            queues.append(q)
+            served.push(q)
 
     def allocate(self) -> None:
         queues: list = []
@@ -899,9 +925,10 @@ class Session:
                 jobs[j.queue] = []
                 queues.append(j.queue)
             jobs[j.queue].append(j)
-            tasks[j.key] = pend
-        while queues:
-            q = self._pop(queues, self.queue_order)
+            tasks[j.key] = self._pq(pend, self.task_order)  # task order is fixed within a session: sorted once
+        served = self._queue_heap(queues)
+        while served:
+            q = served.pop()
             if self.overused(q):
                 continue
             if not jobs.get(q):
@@ -910,24 +937,19 @@ class Session:
             ops: list = []
             pend = tasks[j.key]
             while pend:
-                t = self._pop(pend, self.task_order)
+                t = pend.pop(0)
                 if not self.allocatable(q, [t.req]):
                     continue
-                cands = []
+                node = None
                 if t.pod.nominated and t.pod.nominated in self.nodes:
                     ns = self.nodes[t.pod.nominated]
                     if res_le(t.req, ns.future_idle(), ZERO) and self.predicate(t, ns):
-                        cands = [ns]
-                if not cands:
-                    cands = [ns for ns in self.nodes.values() if self.predicate(t, ns)]
-                if not cands:
-                    j.fit_errors[t.key] = {ns.name: self.fit_reasons(t, ns) for ns in self.nodes.values()}
-                    break
-                idle = [n for n in cands if res_le(t.req, n.idle(), ZERO)]
-                future = [n for n in cands if n not in idle and res_le(t.req, n.future_idle(), ZERO)]
-                node = self.best_node(t, idle) or self.best_node(t, future)
+                        node, t.tie = ns, False
                 if node is None:
-                    continue
+                    node = self._place_scan(t) if self.placement is None else self.placement.place(t)
+                if node is None:
+                    j.fit_errors[t.key] = self._fit_errors(t)
+                    break
                 if res_le(t.req, node.idle(), ZERO):
                     self.allocate_op(ops, t, node.name)
                 elif res_le(t.req, node.future_idle(), ZERO):
@@ -940,7 +962,40 @@ class Session:
                     jobs[q].append(j)
             elif not self.job_pipelined(j):
                 self.discard(ops)
-            queues.append(q)
+            served.push(q)
+
+    def _place_scan(self, t: Task) -> NodeState | None:
+        """allocate's node for `t` by asking every node (placement.Placement gives the same
+        answer from its per-shape heaps): the predicates, then idle nodes before nodes whose room
+        is still being released, the best-scored of them; None when no node passes."""
+        cands = [ns for ns in self.nodes.values() if self.predicate(t, ns)]
+        if not cands:
+            t.tie = False
+            return None
+        idle = [n for n in cands if res_le(t.req, n.idle(), ZERO)]
+        idle_ids = {id(n) for n in idle}
+        future = [n for n in cands if id(n) not in idle_ids and res_le(t.req, n.future_idle(), ZERO)]
+        return self.best_node(t, idle) or self.best_node(t, future)
+
+    def _fit_errors(self, t: Task) -> FitErrors:
+        if self.placement is not None:
+            return self.placement.fit_errors(t)
+        return FitErrors((ns.name, self.fit_reasons(t, ns)) for ns in self.nodes.values())
+
+    def _queue_key(self, q: str) -> tuple:
+        """queue_order as a sort key, for queues compared as themselves (not under hierarchical
+        capacity, where two queues compare their ancestors where their paths part)."""
+        key: list = []
+        for tier in self._enabled("enableQueueOrder"):
+            for name in tier:
+                if name in ("proportion", "capacity") and name in self.names:
+                    key += [-self.queues[q].priority, self.qattr[q]["share"]]
+                    if name == "capacity":
+                        key.append(not self.qattr[q]["deserved"])
+        return (*key, self.queues[q].created, q)
+
+    def _queue_heap(self, queues: list) -> _Served:
+        return _Served(self, queues, keyed=not self.scan and not getattr(self, "hierarchy", False))
 
     def backfill(self) -> None:
         for key in sorted(self.jobs, key=functools.cmp_to_key(lambda a, b: -1 if self.job_order(self.jobs[a], self.jobs[b]) else 1)):
@@ -1219,7 +1274,17 @@ class Session:
 
 
 def fit_errors_text(errors: dict) -> str:
-    """api.FitErrors.Error: the nodes that failed and a sorted histogram of their reasons."""
+    """api.FitErrors.Error: the nodes that failed and a sorted histogram of their reasons (kept
+    on a FitErrors, which never changes)."""
+    text = getattr(errors, "text", None)
+    if text is None:
+        text = _fit_errors_text(errors)
+        if isinstance(errors, FitErrors):
+            errors.text = text
+    return text
+
+
+def _fit_errors_text(errors: dict) -> str:
     hist: dict = {}
     for reasons in errors.values():
         for r in reasons:
@@ -1341,6 +1406,33 @@ def _expr_ok(e: dict, labels: dict) -> bool:
             return False
         return a > b if op == "Gt" else a < b
     return False
+
+
+class _Served:
+    """The queues an action serves, popped in queue order and pushed back after their job. A
+    heap on Session._queue_key where queues compare as themselves: between a pop and its push
+    only the popped queue's share moves (its own jobs' allocations), so the keys of the queues
+    waiting stay right. Under hierarchical capacity, a scan with queue_order (Session._pop)."""
+
+    def __init__(self, ssn: Session, queues: list, keyed: bool) -> None:
+        self.ssn, self.keyed = ssn, keyed
+        self.items: list = [(ssn._queue_key(q), q) for q in queues] if keyed else list(queues)
+        if keyed:
+            heapq.heapify(self.items)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def pop(self) -> str:
+        if self.keyed:
+            return heapq.heappop(self.items)[1]
+        return self.ssn._pop(self.items, self.ssn.queue_order)
+
+    def push(self, q: str) -> None:
+        if self.keyed:
+            heapq.heappush(self.items, (self.ssn._queue_key(q), q))
+        else:
+            self.items.append(q)
 
 
 @dataclass

@@ -5,8 +5,6 @@ preempt and reclaim gates), beside Volcano's own words (the PodGroup's condition
 pending pod's PodScheduled message) and what happened to the job cycle by cycle."""
 from __future__ import annotations
 
-import copy
-
 from prio.volcano import session as vs
 from prio.volcano.conf import Config
 from prio.volcano.explain import resources_text
@@ -21,7 +19,7 @@ def why_job(cluster: Cluster, cfg: Config, key: str) -> dict | None:
     """The answer for PodGroup `key` (NAMESPACE/NAME), None when there is no such PodGroup."""
     if key not in cluster.groups:
         return None
-    end = copy.deepcopy(cluster)
+    end = cluster.replica()
     run = vs.replay(end, cfg)
     g = end.groups[key]
     pods0 = sorted(p for p in cluster.pods if cluster.pods[p].group == key)
