@@ -26,7 +26,7 @@ from typing import NamedTuple
 from prio.values import INT32_MIN
 from prio.yunikorn.reference import current_priority, groups_of, path_to_root, sort_queues, user_of
 from prio.yunikorn.resources import strictly_positive
-from prio.yunikorn.step import TieNote
+from prio.yunikorn.step import HAND_OVER, TieNote
 
 DEFAULT_TIMEOUT = 900  # seconds: the shim's placeholder timeout when none (or none positive) is given
 _APP_ID_CHARS, _GROUP_CHARS = 28, 20  # the shim's placeholder name cuts the two parts to these lengths
@@ -70,18 +70,30 @@ def placeholder_id(app_id: str, group: str, n: int) -> str:
 
 def with_placeholders(app, classes):
     """The application as the model schedules it: its placeholder asks first (task-group order,
-    then n; the hand-over order), then its own asks. A copy: the snapshot is not changed."""
+    then n; the hand-over order), then its own asks. A group's pending placeholders the input
+    lists keep their ids and come first in it; the ones the shim still makes are named
+    placeholder_id. A copy: the snapshot is not changed."""
     if skips_reservation(app):
         return app
     from prio.yunikorn.snapshot import Ask
 
     running = [a for a in app.allocations or () if a.placeholder]
-    used = {a.id for a in app.allocations or ()}
+    # pending placeholders the input lists (the shim's placeholder pods by name, YuniKorn's asks
+    # by allocation key) are among those the shim made: they keep their ids, in file order
+    listed: dict = {}
+    for a in app.asks:
+        if a.placeholder:
+            listed.setdefault(a.task_group, []).append(a.id)
+    used = {a.id for a in app.allocations or ()} | {pid for ids in listed.values() for pid in ids}
     prio = originator_priority(app, classes)
     made = []
     for g in app.task_groups:
         n = 0
-        for _ in range(max(g.min_member - sum(1 for a in running if a.task_group == g.name), 0)):
+        names = listed.get(g.name, [])
+        for k in range(max(g.min_member - sum(1 for a in running if a.task_group == g.name), len(names))):
+            if k < len(names):
+                made.append((names[k], g))
+                continue
             n += 1
             while placeholder_id(app.id, g.name, n) in used:
                 n += 1
@@ -91,7 +103,7 @@ def with_placeholders(app, classes):
     # the placeholders come before the real asks (negative insertion order): the shim hands them over first
     asks = [Ask(pid, prio, g.min_resource, app.submit_time, k - len(made), "", False, g.name, True)
             for k, (pid, g) in enumerate(made)]
-    # pending placeholder pods a cluster listed are the ones made here (the model creates them all)
+    # the listed pending placeholders are among `made` (with their ids): the input's copies go
     return dataclasses.replace(app, asks=asks + [a for a in app.asks if not a.placeholder])
 
 
@@ -222,6 +234,7 @@ class Gang:
         self.timer_order = 0
         self.sent_after: tuple | None = None  # (steps done, time) when the shim handed the real asks over
         self.cursor = 0  # replacement's start in the application's sorted requests (GangRun._replace_in)
+        self.order_pos: dict | None = None  # ask index -> its place in those (GangRun.hand_over_tie), when first asked
 
     def waits(self, i: int) -> bool:
         """Application.canReplace for a real ask: its group still has placeholders neither
@@ -323,6 +336,38 @@ class GangRun:
     def waits(self, st, i: int) -> bool:
         g = self.gangs.get(id(st))
         return g is not None and g.waits(i)
+
+    def hand_over_tie(self, st, i: int):
+        """The tie of the walk taking ask i of st when it is a placeholder: the application's
+        other pending placeholders of the same priority and create time (every placeholder of a
+        gang shares both), which YuniKorn tries in the order the shim handed them over, a Go
+        map's (the README's variesWithMapOrder): another order could have taken one of them, of
+        the same group (another id) or of another (another group first). Those before i in the
+        application's order were tried and failed: a first try would fail them too. Up to four
+        named with i, and whether there were more; None: no tie."""
+        g = self.gangs.get(id(st))
+        asks = st.asks
+        if g is None or not asks[i].placeholder:
+            return None
+        order = self.run.order[id(st)]
+        if g.order_pos is None:
+            g.order_pos = {k: j for j, k in enumerate(order)}
+        key = (asks[i].priority, asks[i].create_time)
+        alloc, dead = st.alloc, st.dead
+        others: list = []
+        for j in range(g.order_pos[i] + 1, len(order)):
+            k = order[j]
+            a = asks[k]
+            if not a.placeholder or (a.priority, a.create_time) != key:
+                break  # (the order is by priority and create time: the same key sits together)
+            if alloc[k] or k in dead:
+                continue
+            others.append(a.id)
+            if len(others) > 4:
+                break
+        if not others:
+            return None
+        return TieNote(HAND_OVER, [asks[i].id, *others[:4]], len(others) > 4)
 
     # -- (2) placeholder replacement (Queue.TryPlaceholderAllocate)
     def replace(self):
@@ -710,6 +755,11 @@ class GangRun:
         """The asks left: real asks the shim never handed over, pending placeholders, with why."""
         for g in self.gangs.values():
             st = g.st
+            stopped = any(q.stopped for q in path_to_root(st.leaf))  # (leftovers: QueueStopped)
+            for i in g.pending_placeholders():  # first: the held real pods' reason reads theirs
+                if i not in st.dead and not stopped:
+                    st.dead = st.dead or {}
+                    st.dead[i] = never_tried_reason(g, i)
             for i in sorted(g.hidden):
                 why = (f"gang {st.app_id} failed (Hard placeholder timeout): the shim never hands its pods over"
                        if g.state == "Failed" else waiting_reason(g))
@@ -724,10 +774,6 @@ class GangRun:
                     if not st.alloc[i] and (not st.dead or i not in st.dead) and g.waits(i):
                         st.dead = st.dead or {}
                         st.dead[i] = no_room_reason(self.run.cluster, st, st.asks[i], None)
-            for i in g.pending_placeholders():
-                if i not in st.dead:
-                    st.dead = st.dead or {}
-                    st.dead[i] = f"placeholder of gang {st.app_id} not allocated: nothing more was placed"
             _reset_pointers(st)
 
 
@@ -755,6 +801,29 @@ def _seconds(t: float):
     return int(t) if t == int(t) else t
 
 
+def never_tried_reason(g: Gang, i: int) -> str:
+    """Why placeholder ask i of a gang was never allocated when the run never tried it (nothing
+    set it aside): the gang waits for it; YuniKorn tries no ask of an application with nothing
+    pending (sortApplications' filterOnPendingResources), so placeholders whose minResource is
+    zero in every type are never allocated and the gang never completes. The words open as
+    waiting_reason's, so that reasons.py reads GangIncomplete."""
+    st = g.st
+    a = st.asks[i]
+    tg = g.groups[a.task_group]  # (with_placeholders makes placeholders of its groups only)
+    return (f"gang {st.app_id} waits: {g.have.get(a.task_group, 0)} of {tg.min_member} {a.task_group} placeholders "
+            f"allocated; {a.id} {_never_tried(a)}")
+
+
+def _never_tried(a) -> str:
+    from prio.yunikorn.quantity import show_quantity
+
+    if not strictly_positive(a.resources):
+        res = ", ".join(f"{k} {show_quantity(k, v)}" for k, v in a.resources.items()) or "nothing"
+        return (f"asks for {res}: YuniKorn allocates no such ask (an application with nothing pending is not tried: "
+                "filterOnPendingResources), so the gang never completes")
+    return "was never tried: nothing more was placed"
+
+
 def waiting_reason(g: Gang) -> str:
     """Why a gang's real pods were not handed over: the first task group short of placeholders,
     and why its next placeholder waits (the reason the run gave it)."""
@@ -770,6 +839,8 @@ def waiting_reason(g: Gang) -> str:
         if nxt is not None:
             need = ", ".join(f"{k} {show_quantity(k, v)}" for k, v in st.asks[nxt].resources.items())
             why = st.dead.get(nxt) if st.dead else None
+            if why is not None and why == never_tried_reason(g, nxt):
+                why = _never_tried(st.asks[nxt])  # (its reason says what this one does: the cause alone)
             out += f"; the next ({st.asks[nxt].id}) needs {need}" + (f": {why}" if why else "")
         return out
     return f"gang {st.app_id} waits for its placeholders"

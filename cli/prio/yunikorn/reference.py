@@ -364,6 +364,10 @@ class ReferenceRun:
                     return done
             if got is None:
                 got = self._try_queue(self.eng.root, ties, notes)
+                if got is not None and gang is not None:
+                    tie = gang.hand_over_tie(got[0], got[1])
+                    if tie is not None:
+                        ties.insert(0, tie)  # (leaf first: the ask level is below the application's)
             if got is None:
                 if self.stateaware is not None and self.stateaware.times_out():
                     continue  # a Starting application held its queue's next one back: its timeout fired
