@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 from bisect import insort
+from itertools import islice
 from typing import NamedTuple
 
 from prio.values import INT32_MIN
@@ -452,8 +453,9 @@ class GangRun:
                 if cluster is not None and (node is None or not _admitted(ok, node)):
                     continue  # the predicates refuse the ask on the placeholder's node
                 others = []  # the other placeholders it could take (up to five: the tie names four and says more)
-                for x in held[k + 1:]:
-                    if x.id not in g.released and x.group == a.task_group and not _larger(a.resources, x.resources) \
+                for x in islice(held, k + 1, None):  # (a group's placeholders share its minResource: `is` answers _larger for most)
+                    if x.id not in g.released and x.group == a.task_group \
+                            and (x.resources is h.resources or not _larger(a.resources, x.resources)) \
                             and (cluster is None or (x.node in cluster.by_name and _admitted(ok, cluster.by_name[x.node]))):
                         others.append(x.id)
                         if len(others) > 4:
@@ -479,15 +481,26 @@ class GangRun:
         tie = (TieNote("placeholders", [h.id, *others[:4]], len(others) > 4),) if others else ()
         return st, i, h, node, tie
 
-    def replaced(self, st, i: int, h: Held) -> None:
+    def same_place(self, st, i: int, h: Held, node) -> bool:
+        """Whether real ask i takes placeholder h's place exactly: the very same resources (type
+        for type) on h's node. Then the run allocates it in place (ReferenceRun._allocate's
+        in_place) and replaced() frees nothing: the usage it would add and take off again is
+        left as it is (the commonest replacement: a pod of its group's minResource). Whole
+        numbers only: adding and taking off a float may not give the value back."""
+        res = st.asks[i].resources
+        return (res == h.resources and (node.name == h.node if node is not None else self.run.cluster is None)
+                and all(type(v) is int for v in res.values()))
+
+    def replaced(self, st, i: int, h: Held, in_place: bool = False) -> None:
         """The shim deleted the placeholder and confirmed: YuniKorn swaps it for the real
         allocation on its node (Application.ReplaceAllocation); what the placeholder held beyond
-        the real ask goes back to the node and the queues."""
+        the real ask goes back to the node and the queues. `in_place` (same_place): the real
+        allocation took over the placeholder's usage, nothing goes back."""
         g = self.gangs[id(st)]
         g.drop(h)
         self._touch(g)
         g.replaced[h.group] = g.replaced.get(h.group, 0) + 1
-        self._free(g, h)
+        self._free(g, h, in_place)
         _add(g.allocated, h.resources, -1)
         real = st.asks[i].resources
         node = self.eng.step_nodes.get(self.run.steps_done)
@@ -641,21 +654,25 @@ class GangRun:
             self._maybe_stop_timer(g)
         return True
 
-    def _free(self, g: Gang, h: Held) -> None:
-        """A placeholder's resources leave its node, its queues, its application and its user."""
+    def _free(self, g: Gang, h: Held, in_place: bool = False) -> None:
+        """A placeholder's resources leave its node, its queues, its application and its user
+        (`in_place`: a real allocation of the same resources on its node took them over, only
+        the user's change hands, as before)."""
         run, st, res = self.run, g.st, h.resources
         if run.preempting:
             self._forget_run(st, h.id)
-        if run.cluster is not None:
-            node = run.cluster.by_name.get(h.node)
-            if node is not None:
-                run.cluster.change(node, res, -1)
-        for q in path_to_root(st.leaf):
-            _add(q.allocated, res, -1)
-        _add(st.usage, res, -1)
+        if not in_place:
+            if run.cluster is not None:
+                node = run.cluster.by_name.get(h.node)
+                if node is not None:
+                    run.cluster.change(node, res, -1)
+            for q in path_to_root(st.leaf):
+                _add(q.allocated, res, -1)
+            _add(st.usage, res, -1)
         if run.ugm is not None:  # with nothing allocated any more the application stops counting (hasZeroAllocations)
             run.ugm.remove(st.app_id, st.leaf.path, user_of(st), groups_of(st), res, not any(st.usage.values()))
-        run._place_app(st, st.prio)
+        if not in_place:  # (in place: its usage, hence its key, is what _allocate placed it by)
+            run._place_app(st, st.prio)
 
     def _cancel(self, g: Gang, i: int) -> None:
         """A pending placeholder ask removed (a timeout): out of the pending resources, set aside."""
