@@ -386,6 +386,20 @@ applications:
     assert "filterOnPendingResources" in got["g1-1"].detail and got["g1-1"].detail.count("gang g1 waits") == 1
 
 
+
+def test_placeholders_under_a_stopped_queue_say_so():
+    """A gang in a Stopped queue (as a REST dump gives it): YuniKorn schedules nothing there, so
+    its pending placeholders are QueueStopped (the run's end leaves them to the leftovers' own
+    reason), not a gang cause."""
+    from builders import build_engine
+    from prio.yunikorn import reasons
+
+    eng = build_engine(QUEUES, yaml.safe_load(SNAPSHOT), "reference")
+    next(q for q in eng.root.walk() if q.path == "root.a").stopped = True
+    eng.run()
+    got = {p.ask: p.reason.code for p in reasons.pending(eng)}
+    assert got["tg-g2-exec-1"] == got["tg-g1-worker-1"] == "QueueStopped"
+
 # ---- preemption and diff with gangs (modelled from yunikorn-core's code: no recording has them) ----
 
 PREEMPT_QUEUES = UNDER_ROOT + "          - name: a\n          - name: b\n            resources: {guaranteed: {vcore: 2}}\n"
