@@ -157,3 +157,56 @@ def test_an_annotation_the_shim_refuses_is_said_where_pods_are_read_and_linted(t
     f.write_text(BAD_POD.replace('"minMember": 0', '"minMember": 1'))
     v = run_cli("validate", str(f))
     assert v.exit_code == 0 and "no problems in 1 file" in v.stderr
+
+
+PENDING_PLACEHOLDER_PODS = """apiVersion: v1
+kind: List
+items:
+  - apiVersion: v1
+    kind: Pod
+    metadata:
+      name: driver
+      namespace: spark
+      uid: u-driver
+      labels: {applicationId: app-1}
+      annotations:
+        yunikorn.apache.org/task-groups: '[{"name": "exec", "minMember": 2, "minResource": {"cpu": "1"}}]'
+        yunikorn.apache.org/task-group-name: exec
+    spec:
+      schedulerName: yunikorn
+      containers: [{name: c, resources: {requests: {cpu: "1"}}}]
+  - apiVersion: v1
+    kind: Pod
+    metadata:
+      name: tg-app-1-exec-k2xq9d7f0a
+      namespace: spark
+      labels: {applicationId: app-1}
+      ownerReferences: [{apiVersion: v1, kind: Pod, name: driver, uid: u-driver}]
+      annotations:
+        internal.yunikorn.apache.org/placeholder: "true"
+        yunikorn.apache.org/task-group-name: exec
+    spec:
+      schedulerName: yunikorn
+      containers: [{name: c, resources: {requests: {cpu: "1"}}}]
+  - apiVersion: v1
+    kind: Node
+    metadata: {name: node-1}
+    status: {allocatable: {cpu: "4", pods: "10"}}
+"""
+
+
+def test_pending_placeholder_pods_keep_their_names(tmp_path):
+    """A pending placeholder pod of the export is one the shim made: it keeps its pod name (the
+    shim's random suffix) in the steps and the gang summary; only the placeholder the export
+    lacks gets prio's name tg-APP-GROUP-n."""
+    from conftest import run_cli
+
+    f = tmp_path / "pods.yaml"
+    f.write_text(PENDING_PLACEHOLDER_PODS)
+    r = run_cli("simulate", str(f), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    got = json.loads(r.stdout)
+    assert [(s["ask"], s.get("placeholder"), s.get("replaces")) for s in got["steps"]] == [
+        ("tg-app-1-exec-k2xq9d7f0a", True, None), ("tg-app-1-exec-1", True, None),
+        ("driver", None, "tg-app-1-exec-1")]  # (replacement walks the placeholders by id)
+    assert got["gangs"][0]["placeholdersHeld"] == ["tg-app-1-exec-k2xq9d7f0a"]

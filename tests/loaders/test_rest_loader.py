@@ -425,7 +425,8 @@ def test_bad_placeholder_data_is_one_line(field, value, message):
 def test_a_live_dump_reads_a_reserving_gang(tmp_path):
     """A saved REST dump (read as the server it recorded) whose application `low` reserves: one
     placeholder allocated on node-1, one pending (REST shows no real pod of a reserving gang). prio
-    keeps the running one, makes the missing one, and the gang completes."""
+    keeps the running one, schedules the pending one under its allocation key, and the gang
+    completes."""
     import shutil
 
     from conftest import run_cli
@@ -445,7 +446,7 @@ def test_a_live_dump_reads_a_reserving_gang(tmp_path):
     assert r.exit_code == 0, r.stderr
     got = json.loads(r.stdout)
     last = got["steps"][-1]
-    assert (last["application"], last["ask"], last.get("placeholder"), last.get("taskGroup")) == ("low", "tg-low-w-1", True, "w")
+    assert (last["application"], last["ask"], last.get("placeholder"), last.get("taskGroup")) == ("low", "ph-2", True, "w")
     assert got["gangs"] == [{"application": "low", "state": "Running", "realAsksSent": True, "placeholdersPending": [],
-                             "placeholdersHeld": ["ph-1", "tg-low-w-1"], "timeoutAt": 900}]
+                             "placeholdersHeld": ["ph-1", "ph-2"], "timeoutAt": 900}]
     assert "gangSchedulingStyle (Soft taken)" in r.stderr

@@ -357,6 +357,49 @@ def test_a_run_cut_short_says_not_reached_for_the_pods_a_reserving_gang_holds(tm
     assert "Stopped after step 1 (--steps 1): 11 asks still pending." in r.stdout
 
 
+def test_placeholders_never_tried_give_the_gangs_cause_not_unknown():
+    """g1's placeholders ask for nothing (minResource zero): YuniKorn never tries an application
+    with nothing pending, so they are never allocated and the gang never completes. At the end of
+    the run (no preemption) they and g1's held pods are GangIncomplete with that cause, never
+    the generic Unknown; g2 beside it runs."""
+    from builders import build_engine
+    from prio.yunikorn import reasons
+
+    eng = build_engine(QUEUES, yaml.safe_load("""
+nodes:
+  - {name: node-1, capacity: {vcore: 10}}
+applications:
+  - id: g1
+    queue: root.a
+    taskGroups: [{name: w, minMember: 2, minResource: {vcore: 0}}]
+    asks: [{priority: 1, resources: {vcore: 1}, taskGroup: w, count: 2}]
+  - id: g2
+    queue: root.a
+    taskGroups: [{name: w, minMember: 1, minResource: {vcore: 2}}]
+    asks: [{priority: 1, resources: {vcore: 2}, taskGroup: w}]
+"""), "reference")
+    eng.run()
+    got = {p.ask: p.reason for p in reasons.pending(eng)}
+    assert set(got) == {"tg-g1-w-1", "tg-g1-w-2", "g1-1", "g1-2"}
+    assert {r.code for r in got.values()} == {"GangIncomplete"}
+    assert "tg-g1-w-1 asks for vcore 0: YuniKorn allocates no such ask" in got["tg-g1-w-1"].detail
+    assert "filterOnPendingResources" in got["g1-1"].detail and got["g1-1"].detail.count("gang g1 waits") == 1
+
+
+
+def test_placeholders_under_a_stopped_queue_say_so():
+    """A gang in a Stopped queue (as a REST dump gives it): YuniKorn schedules nothing there, so
+    its pending placeholders are QueueStopped (the run's end leaves them to the leftovers' own
+    reason), not a gang cause."""
+    from builders import build_engine
+    from prio.yunikorn import reasons
+
+    eng = build_engine(QUEUES, yaml.safe_load(SNAPSHOT), "reference")
+    next(q for q in eng.root.walk() if q.path == "root.a").stopped = True
+    eng.run()
+    got = {p.ask: p.reason.code for p in reasons.pending(eng)}
+    assert got["tg-g2-exec-1"] == got["tg-g1-worker-1"] == "QueueStopped"
+
 # ---- preemption and diff with gangs (modelled from yunikorn-core's code: no recording has them) ----
 
 PREEMPT_QUEUES = UNDER_ROOT + "          - name: a\n          - name: b\n            resources: {guaranteed: {vcore: 2}}\n"

@@ -43,6 +43,28 @@ def test_gang_inputs_take_the_reference_engine_and_the_three_ways_agree(scenario
 @pytest.mark.slow
 @SETTINGS
 @given(gangs(preempting=None))
+def test_a_replacement_in_place_leaves_what_a_free_and_an_allocation_leave(scenario):
+    """A real pod of its placeholder's very resources on its node is allocated in place
+    (GangRun.same_place: the usage the placeholder held passes to it, nothing is added to or
+    taken off the node, the queues and the application): the run, its final state and the
+    nodes' order are those of allocating the pod and then freeing the placeholder."""
+    queues, snapshot = scenario
+    fused = build_engine(queues, snapshot, "reference")
+    steps = step_rows(fused.run())
+    plain = build_engine(queues, snapshot, "reference")
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(G.GangRun, "same_place", lambda self, st, i, h, node: False)
+        assert step_rows(plain.run()) == steps
+    assert run_state(plain) == run_state(fused) and plain.leftovers() == fused.leftovers()
+    assert G.summary(plain) == G.summary(fused) and plain.gang_events == fused.gang_events
+    if fused.cluster is not None:
+        assert [n.name for n in plain.cluster.order()] == [n.name for n in fused.cluster.order()]
+        assert [n.allocated for n in plain.cluster.nodes] == [n.allocated for n in fused.cluster.nodes]
+
+
+@pytest.mark.slow
+@SETTINGS
+@given(gangs(preempting=None))
 def test_the_reference_gang_run_is_consistent_with_itself(scenario):
     queues, snapshot = scenario
     eng = build_engine(queues, snapshot, "reference")

@@ -75,3 +75,21 @@ def test_gang_scheduling_matches_yunikorn(name, engine):
     # a rejected application's asks appear nowhere else
     rejected = {r["application"] for r in got.get("rejected", [])}
     assert not rejected & ({s.get("application") for s in got["steps"]} | {u["application"] for u in got["unscheduled"]})
+
+
+
+@pytest.mark.parametrize("name", _scenarios())
+def test_map_order_ties_are_marked(name):
+    """Where YuniKorn's own runs differed (Go's map order, the shim's random hand-over order:
+    variesWithMapOrder), prio marks a step or a leftover; and a placeholder step is marked when
+    another placeholder of its application is placed later (it was pending then: every
+    placeholder of a gang shares priority and create time, so the shim's hand-over order
+    decides which YuniKorn tries first)."""
+    got, ref = _simulate(name)
+    marked = [s for s in got["steps"] + got["unscheduled"] if s.get("tie")]
+    if ref["variesWithMapOrder"]:
+        assert marked, f"{name}: YuniKorn gave {ref['distinctOrdersSeen']} orders, but no step is marked as a tie"
+    steps = [s for s in got["steps"] if s.get("placeholder")]
+    for k, s in enumerate(steps):
+        if any(t["application"] == s["application"] for t in steps[k + 1:]):
+            assert s.get("tie"), f"{name}: step {s['step']} ({s['ask']}) is not marked"

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import dataclasses
 from bisect import insort
+from itertools import islice
 from typing import NamedTuple
 
 from prio.values import INT32_MIN
 from prio.yunikorn.reference import current_priority, groups_of, path_to_root, sort_queues, user_of
 from prio.yunikorn.resources import strictly_positive
-from prio.yunikorn.step import TieNote
+from prio.yunikorn.step import HAND_OVER, TieNote
 
 DEFAULT_TIMEOUT = 900  # seconds: the shim's placeholder timeout when none (or none positive) is given
 _APP_ID_CHARS, _GROUP_CHARS = 28, 20  # the shim's placeholder name cuts the two parts to these lengths
@@ -70,18 +71,30 @@ def placeholder_id(app_id: str, group: str, n: int) -> str:
 
 def with_placeholders(app, classes):
     """The application as the model schedules it: its placeholder asks first (task-group order,
-    then n; the hand-over order), then its own asks. A copy: the snapshot is not changed."""
+    then n; the hand-over order), then its own asks. A group's pending placeholders the input
+    lists keep their ids and come first in it; the ones the shim still makes are named
+    placeholder_id. A copy: the snapshot is not changed."""
     if skips_reservation(app):
         return app
     from prio.yunikorn.snapshot import Ask
 
     running = [a for a in app.allocations or () if a.placeholder]
-    used = {a.id for a in app.allocations or ()}
+    # pending placeholders the input lists (the shim's placeholder pods by name, YuniKorn's asks
+    # by allocation key) are among those the shim made: they keep their ids, in file order
+    listed: dict = {}
+    for a in app.asks:
+        if a.placeholder:
+            listed.setdefault(a.task_group, []).append(a.id)
+    used = {a.id for a in app.allocations or ()} | {pid for ids in listed.values() for pid in ids}
     prio = originator_priority(app, classes)
     made = []
     for g in app.task_groups:
         n = 0
-        for _ in range(max(g.min_member - sum(1 for a in running if a.task_group == g.name), 0)):
+        names = listed.get(g.name, [])
+        for k in range(max(g.min_member - sum(1 for a in running if a.task_group == g.name), len(names))):
+            if k < len(names):
+                made.append((names[k], g))
+                continue
             n += 1
             while placeholder_id(app.id, g.name, n) in used:
                 n += 1
@@ -91,7 +104,7 @@ def with_placeholders(app, classes):
     # the placeholders come before the real asks (negative insertion order): the shim hands them over first
     asks = [Ask(pid, prio, g.min_resource, app.submit_time, k - len(made), "", False, g.name, True)
             for k, (pid, g) in enumerate(made)]
-    # pending placeholder pods a cluster listed are the ones made here (the model creates them all)
+    # the listed pending placeholders are among `made` (with their ids): the input's copies go
     return dataclasses.replace(app, asks=asks + [a for a in app.asks if not a.placeholder])
 
 
@@ -222,6 +235,7 @@ class Gang:
         self.timer_order = 0
         self.sent_after: tuple | None = None  # (steps done, time) when the shim handed the real asks over
         self.cursor = 0  # replacement's start in the application's sorted requests (GangRun._replace_in)
+        self.order_pos: dict | None = None  # ask index -> its place in those (GangRun.hand_over_tie), when first asked
 
     def waits(self, i: int) -> bool:
         """Application.canReplace for a real ask: its group still has placeholders neither
@@ -324,6 +338,38 @@ class GangRun:
         g = self.gangs.get(id(st))
         return g is not None and g.waits(i)
 
+    def hand_over_tie(self, st, i: int):
+        """The tie of the walk taking ask i of st when it is a placeholder: the application's
+        other pending placeholders of the same priority and create time (every placeholder of a
+        gang shares both), which YuniKorn tries in the order the shim handed them over, a Go
+        map's (the README's variesWithMapOrder): another order could have taken one of them, of
+        the same group (another id) or of another (another group first). Those before i in the
+        application's order were tried and failed: a first try would fail them too. Up to four
+        named with i, and whether there were more; None: no tie."""
+        g = self.gangs.get(id(st))
+        asks = st.asks
+        if g is None or not asks[i].placeholder:
+            return None
+        order = self.run.order[id(st)]
+        if g.order_pos is None:
+            g.order_pos = {k: j for j, k in enumerate(order)}
+        key = (asks[i].priority, asks[i].create_time)
+        alloc, dead = st.alloc, st.dead
+        others: list = []
+        for j in range(g.order_pos[i] + 1, len(order)):
+            k = order[j]
+            a = asks[k]
+            if not a.placeholder or (a.priority, a.create_time) != key:
+                break  # (the order is by priority and create time: the same key sits together)
+            if alloc[k] or k in dead:
+                continue
+            others.append(a.id)
+            if len(others) > 4:
+                break
+        if not others:
+            return None
+        return TieNote(HAND_OVER, [asks[i].id, *others[:4]], len(others) > 4)
+
     # -- (2) placeholder replacement (Queue.TryPlaceholderAllocate)
     def replace(self):
         """The first real ask, walking the sorted queues and applications, that takes one of its
@@ -407,8 +453,9 @@ class GangRun:
                 if cluster is not None and (node is None or not _admitted(ok, node)):
                     continue  # the predicates refuse the ask on the placeholder's node
                 others = []  # the other placeholders it could take (up to five: the tie names four and says more)
-                for x in held[k + 1:]:
-                    if x.id not in g.released and x.group == a.task_group and not _larger(a.resources, x.resources) \
+                for x in islice(held, k + 1, None):  # (a group's placeholders share its minResource: `is` answers _larger for most)
+                    if x.id not in g.released and x.group == a.task_group \
+                            and (x.resources is h.resources or not _larger(a.resources, x.resources)) \
                             and (cluster is None or (x.node in cluster.by_name and _admitted(ok, cluster.by_name[x.node]))):
                         others.append(x.id)
                         if len(others) > 4:
@@ -434,15 +481,26 @@ class GangRun:
         tie = (TieNote("placeholders", [h.id, *others[:4]], len(others) > 4),) if others else ()
         return st, i, h, node, tie
 
-    def replaced(self, st, i: int, h: Held) -> None:
+    def same_place(self, st, i: int, h: Held, node) -> bool:
+        """Whether real ask i takes placeholder h's place exactly: the very same resources (type
+        for type) on h's node. Then the run allocates it in place (ReferenceRun._allocate's
+        in_place) and replaced() frees nothing: the usage it would add and take off again is
+        left as it is (the commonest replacement: a pod of its group's minResource). Whole
+        numbers only: adding and taking off a float may not give the value back."""
+        res = st.asks[i].resources
+        return (res == h.resources and (node.name == h.node if node is not None else self.run.cluster is None)
+                and all(type(v) is int for v in res.values()))
+
+    def replaced(self, st, i: int, h: Held, in_place: bool = False) -> None:
         """The shim deleted the placeholder and confirmed: YuniKorn swaps it for the real
         allocation on its node (Application.ReplaceAllocation); what the placeholder held beyond
-        the real ask goes back to the node and the queues."""
+        the real ask goes back to the node and the queues. `in_place` (same_place): the real
+        allocation took over the placeholder's usage, nothing goes back."""
         g = self.gangs[id(st)]
         g.drop(h)
         self._touch(g)
         g.replaced[h.group] = g.replaced.get(h.group, 0) + 1
-        self._free(g, h)
+        self._free(g, h, in_place)
         _add(g.allocated, h.resources, -1)
         real = st.asks[i].resources
         node = self.eng.step_nodes.get(self.run.steps_done)
@@ -596,21 +654,25 @@ class GangRun:
             self._maybe_stop_timer(g)
         return True
 
-    def _free(self, g: Gang, h: Held) -> None:
-        """A placeholder's resources leave its node, its queues, its application and its user."""
+    def _free(self, g: Gang, h: Held, in_place: bool = False) -> None:
+        """A placeholder's resources leave its node, its queues, its application and its user
+        (`in_place`: a real allocation of the same resources on its node took them over, only
+        the user's change hands, as before)."""
         run, st, res = self.run, g.st, h.resources
         if run.preempting:
             self._forget_run(st, h.id)
-        if run.cluster is not None:
-            node = run.cluster.by_name.get(h.node)
-            if node is not None:
-                run.cluster.change(node, res, -1)
-        for q in path_to_root(st.leaf):
-            _add(q.allocated, res, -1)
-        _add(st.usage, res, -1)
+        if not in_place:
+            if run.cluster is not None:
+                node = run.cluster.by_name.get(h.node)
+                if node is not None:
+                    run.cluster.change(node, res, -1)
+            for q in path_to_root(st.leaf):
+                _add(q.allocated, res, -1)
+            _add(st.usage, res, -1)
         if run.ugm is not None:  # with nothing allocated any more the application stops counting (hasZeroAllocations)
             run.ugm.remove(st.app_id, st.leaf.path, user_of(st), groups_of(st), res, not any(st.usage.values()))
-        run._place_app(st, st.prio)
+        if not in_place:  # (in place: its usage, hence its key, is what _allocate placed it by)
+            run._place_app(st, st.prio)
 
     def _cancel(self, g: Gang, i: int) -> None:
         """A pending placeholder ask removed (a timeout): out of the pending resources, set aside."""
@@ -710,6 +772,11 @@ class GangRun:
         """The asks left: real asks the shim never handed over, pending placeholders, with why."""
         for g in self.gangs.values():
             st = g.st
+            stopped = any(q.stopped for q in path_to_root(st.leaf))  # (leftovers: QueueStopped)
+            for i in g.pending_placeholders():  # first: the held real pods' reason reads theirs
+                if i not in st.dead and not stopped:
+                    st.dead = st.dead or {}
+                    st.dead[i] = never_tried_reason(g, i)
             for i in sorted(g.hidden):
                 why = (f"gang {st.app_id} failed (Hard placeholder timeout): the shim never hands its pods over"
                        if g.state == "Failed" else waiting_reason(g))
@@ -724,10 +791,6 @@ class GangRun:
                     if not st.alloc[i] and (not st.dead or i not in st.dead) and g.waits(i):
                         st.dead = st.dead or {}
                         st.dead[i] = no_room_reason(self.run.cluster, st, st.asks[i], None)
-            for i in g.pending_placeholders():
-                if i not in st.dead:
-                    st.dead = st.dead or {}
-                    st.dead[i] = f"placeholder of gang {st.app_id} not allocated: nothing more was placed"
             _reset_pointers(st)
 
 
@@ -755,6 +818,29 @@ def _seconds(t: float):
     return int(t) if t == int(t) else t
 
 
+def never_tried_reason(g: Gang, i: int) -> str:
+    """Why placeholder ask i of a gang was never allocated when the run never tried it (nothing
+    set it aside): the gang waits for it; YuniKorn tries no ask of an application with nothing
+    pending (sortApplications' filterOnPendingResources), so placeholders whose minResource is
+    zero in every type are never allocated and the gang never completes. The words open as
+    waiting_reason's, so that reasons.py reads GangIncomplete."""
+    st = g.st
+    a = st.asks[i]
+    tg = g.groups[a.task_group]  # (with_placeholders makes placeholders of its groups only)
+    return (f"gang {st.app_id} waits: {g.have.get(a.task_group, 0)} of {tg.min_member} {a.task_group} placeholders "
+            f"allocated; {a.id} {_never_tried(a)}")
+
+
+def _never_tried(a) -> str:
+    from prio.yunikorn.quantity import show_quantity
+
+    if not strictly_positive(a.resources):
+        res = ", ".join(f"{k} {show_quantity(k, v)}" for k, v in a.resources.items()) or "nothing"
+        return (f"asks for {res}: YuniKorn allocates no such ask (an application with nothing pending is not tried: "
+                "filterOnPendingResources), so the gang never completes")
+    return "was never tried: nothing more was placed"
+
+
 def waiting_reason(g: Gang) -> str:
     """Why a gang's real pods were not handed over: the first task group short of placeholders,
     and why its next placeholder waits (the reason the run gave it)."""
@@ -770,6 +856,8 @@ def waiting_reason(g: Gang) -> str:
         if nxt is not None:
             need = ", ".join(f"{k} {show_quantity(k, v)}" for k, v in st.asks[nxt].resources.items())
             why = st.dead.get(nxt) if st.dead else None
+            if why is not None and why == never_tried_reason(g, nxt):
+                why = _never_tried(st.asks[nxt])  # (its reason says what this one does: the cause alone)
             out += f"; the next ({st.asks[nxt].id}) needs {need}" + (f": {why}" if why else "")
         return out
     return f"gang {st.app_id} waits for its placeholders"

@@ -21,7 +21,7 @@ from bisect import bisect_left, insort
 from typing import NamedTuple
 
 from prio.values import INT32_MAX, INT32_MIN
-from prio.yunikorn.gosort import slice_stable
+from prio.yunikorn.gosort import slice_stable, stable_order
 from prio.yunikorn.maxtracker import MaxTracker
 from prio.yunikorn.nodes import fit_in_score
 from prio.yunikorn.priorities import change
@@ -63,7 +63,7 @@ def current_priority(q) -> int:
     if q.leaf:
         raw = max((ask_max_priority(st) for st in q.apps), default=MIN)
     else:
-        raw = max((c.reported for c in q.children), default=MIN)
+        raw = max([c.reported for c in q.children], default=MIN)  # (a list: max over it is quicker than over a generator)
     return priority_value_by_policy(q, raw)
 
 
@@ -134,9 +134,53 @@ def sort_queues(p, candidates: list | None = None, aligned: bool = False, releas
     (the documented order). `candidates`: another input order (default: queue_candidates).
     `release` (None: the newest): before 1.6 the share is guarantee_shares, no fair max
     (Release.fair_max_share)."""
+    return sort_queues_keyed(p, candidates, aligned, release)[0]
+
+
+def sort_queues_keyed(p, candidates: list | None = None, aligned: bool = False, release=None) -> tuple:
+    """sort_queues, and whether no two candidates were equal on (priority, share): then the
+    order is the one of those keys alone, and no queue ties with another (queue_tie_note finds
+    none). The same result, with less work where the comparator allows it (a scheduling cycle
+    sorts two or three parents; with gangs there are twice the cycles):
+
+    - priority sorting on and no two priorities equal: the comparator is the priority's order
+      (it decides on priority first), and SliceStable's result the only sorted order;
+    - every candidate with one fair max (or `aligned`): a queue's share is the same at every
+      position, so the comparator is (priority, share) and, between equal keys, pending strictly
+      greater, computed once per queue: distinct keys sort as keys; otherwise gosort.stable_order
+      does SliceStable's comparisons and moves over them.
+
+    Else (fair maxes differ, positional) _slice_stable_queues, the statement itself. The tests
+    (CHECK_CACHES) hold every shortcut to it."""
     cands = list(queue_candidates(p) if candidates is None else candidates)
     if release is not None and not release.fair_max_share:
-        return _sort_queues_by_guarantee(p, cands)
+        return _sort_queues_by_guarantee(p, cands), False
+    prio_first = p.sort_priority
+    got = None
+    distinct = False
+    if prio_first:
+        reps = [-c.reported for c in cands]
+        if len(set(reps)) == len(reps):
+            got, distinct = [cands[i] for i in sorted(range(len(cands)), key=reps.__getitem__)], True
+    if got is None:
+        fms = [c.fairmax for c in cands]
+        if aligned or all(fm == fms[0] for fm in fms):
+            keys = [(-c.reported, fair_share(c)) if prio_first else (fair_share(c), -c.reported) for c in cands]
+            if len(set(keys)) == len(keys):
+                got, distinct = [cands[i] for i in sorted(range(len(cands)), key=keys.__getitem__)], True
+            else:
+                types = sorted({k for c in cands for k in c.pending})
+                vecs = [tuple(c.pending.get(k, 0) for k in types) for c in cands]
+                got = [cands[i] for i in stable_order(keys, vecs)]
+    if got is None:
+        return _slice_stable_queues(p, cands, aligned), False
+    if CHECK_CACHES:
+        assert got == _slice_stable_queues(p, cands, aligned), p.path
+    return got, distinct
+
+
+def _slice_stable_queues(p, cands: list, aligned: bool) -> list:
+    """sort_queues' statement: SliceStable with YuniKorn's comparator, positional fair max."""
     fms = [c.fairmax for c in cands]
     prio_first = p.sort_priority
     shares: dict = {}  # a queue's share against a fair max does not change during the sort
@@ -323,6 +367,8 @@ class ReferenceRun:
         for st in eng.apps:
             st.prio = ask_max_priority(st)
         self._init_app_order()
+        self._by_name: dict = {}  # id(parent) -> its children in name order (_candidates)
+        self._misaligned_memo: dict = {}  # id(parent) -> fair_max_misaligned (_misaligned_at)
         # the stateaware leaves' application states (stateaware.py), before 1.6 only
         self.stateaware = None
         if self.release.stateaware_policy:
@@ -359,11 +405,16 @@ class ReferenceRun:
                 swap = gang.replace()
                 if swap is not None:
                     st, i, ph, node, tie = swap
-                    done = self._allocate(st, i, tuple(earlier) + tie, "", node)
-                    gang.replaced(st, i, ph)
+                    same = gang.same_place(st, i, ph, node)
+                    done = self._allocate(st, i, tuple(earlier) + tie, "", node, same)
+                    gang.replaced(st, i, ph, same)
                     return done
             if got is None:
                 got = self._try_queue(self.eng.root, ties, notes)
+                if got is not None and gang is not None:
+                    tie = gang.hand_over_tie(got[0], got[1])
+                    if tie is not None:
+                        ties.insert(0, tie)  # (leaf first: the ask level is below the application's)
             if got is None:
                 if self.stateaware is not None and self.stateaware.times_out():
                     continue  # a Starting application held its queue's next one back: its timeout fired
@@ -417,16 +468,38 @@ class ReferenceRun:
             return None
         if q.leaf:
             return self._try_leaf(q, ties)
-        order = sort_queues(q, release=self.release)
+        order, distinct = sort_queues_keyed(q, self._candidates(q), release=self.release)
         for c in order:
             got = self._try_queue(c, ties, notes)
             if got is not None:
-                if fair_max_misaligned(q, self.release):
+                if self._misaligned_at(q):
                     self._map_order_note(q, c, order, ties, notes)
-                else:
+                elif not distinct:  # (distinct keys: no sibling ties with c)
                     self._queue_tie(q, c, order, ties)
+                elif CHECK_CACHES:
+                    assert queue_tie_note(c, order, self.release) is None, q.path
                 return got
         return None
+
+    def _misaligned_at(self, p) -> bool:
+        """fair_max_misaligned(p), kept for the run (the fair maxes are fixed once the model is built)."""
+        got = self._misaligned_memo.get(id(p))
+        if got is None:
+            got = self._misaligned_memo[id(p)] = fair_max_misaligned(p, self.release)
+        elif CHECK_CACHES:
+            assert got == fair_max_misaligned(p, self.release), p.path
+        return got
+
+    def _candidates(self, p) -> list:
+        """queue_candidates(p), from p's children in name order kept for the run (a queue's
+        children do not change during a run)."""
+        names = self._by_name.get(id(p))
+        if names is None:
+            names = self._by_name[id(p)] = sorted(p.children, key=lambda c: c.name)
+        got = [c for c in names if not c.stopped and strictly_positive(c.pending)]
+        if CHECK_CACHES:
+            assert got == queue_candidates(p), p.path
+        return got
 
     def _try_leaf(self, leaf, ties: list):
         self.attempts_left = MAX_PREEMPTIONS_PER_QUEUE  # preemptAttemptsRemaining, per leaf and cycle
@@ -999,7 +1072,12 @@ class ReferenceRun:
             notes.append(misaligned_note(p, c, doc))
 
     # -- the allocation
-    def _allocate(self, st, i: int, ties: tuple, note: str, node=None) -> Step:
+    def _allocate(self, st, i: int, ties: tuple, note: str, node=None, in_place: bool = False) -> Step:
+        """Step n+1: ask i of st allocated (on `node`). `in_place`: it takes the place of an
+        allocation of st with the very same resources on the same node (a placeholder it
+        replaces, gangs.GangRun.same_place), which the caller then removes without giving its
+        resources back: the node's, the queues' and the application's usage are left as they
+        are (adding and then taking off the same amounts, key for key, leaves them so)."""
         eng = self.eng
         leaf = st.leaf
         path = path_to_root(leaf)
@@ -1010,14 +1088,17 @@ class ReferenceRun:
         ask, now = take_ask(st, i, path, n)
         for k, v in ask.resources.items():
             st.pending[k] -= v
-            st.usage[k] = st.usage.get(k, 0) + v
+            if not in_place:
+                st.usage[k] = st.usage.get(k, 0) + v
         for q in path:
             for k, v in ask.resources.items():
                 q.pending[k] -= v
-                q.allocated[k] = q.allocated.get(k, 0) + v
+                if not in_place:
+                    q.allocated[k] = q.allocated.get(k, 0) + v
             q.live -= 1
         if node is not None:
-            self.cluster.change(node, ask.resources)
+            if not in_place:
+                self.cluster.change(node, ask.resources)
             self._unreserve(st, i)
             eng.step_nodes[n] = node.name
             if self.preempting:  # it runs now: a victim for later asks

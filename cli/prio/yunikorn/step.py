@@ -6,6 +6,9 @@ from typing import NamedTuple
 
 from prio.values import INT32_MIN
 
+HAND_OVER = "hand-over order"  # a TieNote kind (below)
+_BY_ID = ("placeholders", HAND_OVER)  # the kinds whose members are ask ids
+
 
 class TieNote(tuple):
     """A choice a step left to Go's map order at one level: the queues (QNode) or applications
@@ -14,7 +17,10 @@ class TieNote(tuple):
     run makes a million of them and its JSON output only asks whether a step has one. It
     compares and hashes as its text. Made as tuple.__new__(TieNote, (kind, members, more)),
     kind "queues" or "applications", where a step is hot; "placeholders" (their ids): the
-    identical placeholders a real ask could take (Application.getPlaceholderAllocations, a map)."""
+    identical placeholders a real ask could take (Application.getPlaceholderAllocations, a map);
+    HAND_OVER (their ids): an application's pending placeholders YuniKorn could have tried first,
+    which share priority and create time, so that the shim's hand-over order decides (it walks a
+    Go map)."""
 
     __slots__ = ()
 
@@ -24,7 +30,7 @@ class TieNote(tuple):
     def __str__(self) -> str:
         kind, members, more = self
         names = sorted([x.path for x in members] if kind == "queues" else
-                       list(members) if kind == "placeholders" else [x.app_id for x in members])
+                       list(members) if kind in _BY_ID else [x.app_id for x in members])
         return kind + " " + ", ".join(names) + (", ..." if more else "")
 
     def __repr__(self) -> str:
