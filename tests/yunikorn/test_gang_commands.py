@@ -498,3 +498,12 @@ def test_diff_reports_a_gang_that_ends_otherwise(tmp_path):
     assert "Gangs that end otherwise" in t.stdout and "Accepted, real pods held, 2 held, 2 pending" in t.stdout
     same = run_cli("diff", str(old), str(old), s, "-o", "json")
     assert "gangs" not in json.loads(same.stdout)
+
+
+def test_a_hand_over_tie_says_prio_takes_the_snapshots_order():
+    # identical placeholders have no name order: prio follows the snapshot's, and says so
+    r = run_cli("simulate", "--sample", "gang", "-o", "plain")
+    assert r.exit_code == 0
+    marked = [ln for ln in r.stdout.splitlines() if ln.startswith("* step ")]
+    assert any("(prio takes the snapshot's order): hand-over order " in ln for ln in marked)
+    assert all("(prio takes the name): hand-over order " not in ln for ln in marked)

@@ -9,6 +9,7 @@ import json
 from prio.render.jsontext import jstr
 from prio.render.printable import for_terminal
 from prio.yunikorn.reasons import classify, predicate_fields
+from prio.yunikorn.step import HAND_OVER
 
 
 def short(path: str) -> str:
@@ -39,7 +40,10 @@ def footnotes(steps) -> list[str]:
     out = []
     for s in steps:
         if s.tie:
-            out.append(f"{TIE_MARK} step {s.step}: tied, YuniKorn leaves the order to Go's map order (prio takes the name): " + "; ".join(map(str, s.tie)))
+            # what prio takes where Go's map order decides: the name, but for the shim's hand-over
+            # of identical placeholders the snapshot's order (they have no name order of their own)
+            taken = "the snapshot's order" if all(isinstance(x, tuple) and x[0] == HAND_OVER for x in s.tie) else "the name"
+            out.append(f"{TIE_MARK} step {s.step}: tied, YuniKorn leaves the order to Go's map order (prio takes {taken}): " + "; ".join(map(str, s.tie)))
         if s.note:
             out.append(f"{NOTE_MARK} step {s.step}: {s.note}")
     legend = []
