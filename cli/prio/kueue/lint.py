@@ -25,36 +25,10 @@ registry.target("kueue", "one Kueue object (ResourceFlavor, Cohort, ClusterQueue
 registry.target("kueue-set", "every Kueue object of the run, with its PriorityClasses and Namespaces: prio.kueue.lint.KueueSet")
 KINDS = ("ResourceFlavor", "Cohort", "ClusterQueue", "LocalQueue", "WorkloadPriorityClass", "Workload")
 
-# The enums of the v1beta2 CRDs: field path (below spec) -> accepted values.
-ENUMS = {
-    ("queueingStrategy",): ("StrictFIFO", "BestEffortFIFO"),
-    ("stopPolicy",): ("None", "Hold", "HoldAndDrain"),
-    ("preemption", "withinClusterQueue"): ("Never", "LowerPriority", "LowerOrNewerEqualPriority"),
-    ("preemption", "reclaimWithinCohort"): ("Never", "LowerPriority", "Any"),
-    ("preemption", "borrowWithinCohort", "policy"): ("Never", "LowerPriority"),
-    ("flavorFungibility", "whenCanBorrow"): ("MayStopSearch", "TryNextFlavor"),
-    ("flavorFungibility", "whenCanPreempt"): ("MayStopSearch", "TryNextFlavor"),
-    ("flavorFungibility", "preference"): ("BorrowingOverPreemption", "PreemptionOverBorrowing"),
-}
+# The effects a ResourceFlavor's nodeTaints and tolerations take: a CEL rule of the CRD
+# (`x-kubernetes-validations`), which the schema check leaves to this rule.
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
-
-# The fields each object's spec (and its parts) defines in v1beta2: kubectl's default
-# `--validate=strict` refuses any other.
-_QUOTA_FIELDS = ("name", "nominalQuota", "borrowingLimit", "lendingLimit")
-_SPEC_FIELDS = {
-    "ClusterQueue": ("resourceGroups", "cohortName", "queueingStrategy", "namespaceSelector", "flavorFungibility",
-                     "preemption", "admissionChecksStrategy", "stopPolicy", "fairSharing", "admissionScope",
-                     "concurrentAdmissionPolicy"),
-    "Cohort": ("parentName", "resourceGroups", "fairSharing"),
-    "LocalQueue": ("clusterQueue", "stopPolicy", "fairSharing"),
-    "ResourceFlavor": ("nodeLabels", "nodeTaints", "tolerations", "topologyName"),
-}
-_PART_FIELDS = {
-    "preemption": ("withinClusterQueue", "reclaimWithinCohort", "borrowWithinCohort"),
-    "borrowWithinCohort": ("policy", "maxPriorityThreshold"),
-    "flavorFungibility": ("whenCanBorrow", "whenCanPreempt", "preference"),
-    "fairSharing": ("weight",),
-}
+QUANTITIES = ("nominalQuota", "borrowingLimit", "lendingLimit")  # a quota entry's quantities (PRIO608)
 # What v1beta1 called a field v1beta2 renamed: the likeliest meaning of an unknown key.
 _RENAMED = {"cohort": "cohortName", "parent": "parentName"}
 
@@ -372,15 +346,13 @@ def unknown_value(doc: Document) -> list:
     if o is None:
         return []
     out = []
-    if o.kind in ("ClusterQueue", "LocalQueue"):
-        for path, allowed in ENUMS.items():
-            if o.kind == "LocalQueue" and path != ("stopPolicy",):
-                continue
-            v = _at(o.spec, path)
-            if v is not None and v not in allowed:
-                out.append(Issue("PRIO607", ("spec",) + path, f"{'.'.join(path)} {v!r} is not a value Kueue accepts "
-                                                             f"({', '.join(allowed)}){did_you_mean(str(v), allowed)}",
-                                 fix=f"one of {', '.join(allowed)}"))
+    for v in _violations(o):
+        if v.keyword == "enum":
+            allowed = tuple(v.expected)
+            where = ".".join(str(p) for p in (v.path[1:] if v.path[:1] == ("spec",) else v.path) if isinstance(p, str))
+            out.append(Issue("PRIO607", v.path, f"{where} {v.found!r} is not a value Kueue accepts "
+                                                f"({', '.join(allowed)}){did_you_mean(str(v.found), allowed)}",
+                             fix=f"one of {', '.join(allowed)}"))
     if o.kind == "ResourceFlavor":
         for key in ("nodeTaints", "tolerations"):
             items = o.spec.get(key)
@@ -413,7 +385,7 @@ def invalid_quantity(doc: Document) -> list:
 
     out = []
     for path, _, _, q in _quotas(o.spec):
-        for key in _QUOTA_FIELDS[1:]:
+        for key in QUANTITIES:
             v = q.get(key)
             if v is None:
                 continue
@@ -505,31 +477,42 @@ def unknown_field(doc: Document) -> list:
     from prio.suggest import did_you_mean
 
     o = _kueue_obj(doc)
-    if o is None or o.kind not in _SPEC_FIELDS:
+    if o is None:
         return []
-
-    def unknown(path, mapping, allowed):
-        res = []
-        for k in mapping if isinstance(mapping, dict) else {}:
-            if k not in allowed:
-                hint = f"; v1beta2 calls it {_RENAMED[k]}" if _RENAMED.get(k) in allowed else did_you_mean(str(k), allowed)
-                res.append(Issue("PRIO610", path + (k,), f"{k} is not a field of a {o.kind}'s {path[-1]}{hint}", at="key",
-                                 fix=f"v1beta2's name ({_RENAMED[k]})" if _RENAMED.get(k) in allowed
-                                 else f"one of {', '.join(allowed)}, or remove it"))
-        return res
-
-    out = unknown(("spec",), o.spec, _SPEC_FIELDS[o.kind])
-    for part, allowed in _PART_FIELDS.items():
-        sub = o.spec.get(part)
-        if part == "borrowWithinCohort":
-            sub = (o.spec.get("preemption") or {}).get(part) if isinstance(o.spec.get("preemption"), dict) else None
-            out += unknown(("spec", "preemption", part), sub, allowed)
-        elif part in _SPEC_FIELDS[o.kind]:
-            out += unknown(("spec", part), sub, allowed)
-    if o.kind in ("ClusterQueue", "Cohort"):
-        for path, _, _, q in _quotas(o.spec):
-            out += unknown(("spec",) + path[1:], q, _QUOTA_FIELDS)
+    out = []
+    for v in _violations(o):
+        if v.keyword != "additionalProperties" or not isinstance(v.found, dict):
+            continue
+        allowed = tuple(v.schema.get("properties", ()))
+        parent = next((p for p in reversed(v.path) if isinstance(p, str)), None)
+        whose = f"'s {parent}" if parent else ""
+        for k in v.found:
+            if k in allowed:
+                continue
+            hint = f"; v1beta2 calls it {_RENAMED[k]}" if _RENAMED.get(k) in allowed else did_you_mean(str(k), allowed)
+            out.append(Issue("PRIO610", v.path + (k,), f"{k} is not a field of a {o.kind}{whose}{hint}",
+                             at="key", fix=f"v1beta2's name ({_RENAMED[k]})" if _RENAMED.get(k) in allowed
+                             else f"one of {', '.join(allowed)}, or remove it"))
     return out
+
+
+def _violations(o: Obj) -> list:
+    """The object's errors against Kueue's vendored CRD schema (prio.lint.kueue_crd), less those
+    of a quantity (an int-or-string field: PRIO608 reads quantities as Kubernetes does, with its
+    own words). The last object's are kept: PRIO607 and PRIO610 read the same ones."""
+    if _LAST[0] is not o.data:
+        from prio.lint import kueue_crd
+
+        _LAST[:] = [o.data, [v for v in kueue_crd.violations(o.kind, o.data)
+                             if not _within_int_or_string(v)]]
+    return _LAST[1]
+
+
+_LAST: list = [None, []]  # (the object's data, its violations)
+
+
+def _within_int_or_string(v) -> bool:
+    return bool(v.schema.get("x-kubernetes-int-or-string"))
 
 
 # ---- what the API server accepts but cannot work ------------------------------------------------

@@ -1,0 +1,126 @@
+"""Kueue's own CRD schemas (vendored in prio/kueue/crds/ at the corpora's commit, with their
+sha256s and licence: manifest.json) as a jsonschema check of one Kueue object.
+
+The vendored files are the CRDs' `openAPIV3Schema`s as Kueue publishes them; what the API server
+does with such a structural schema beyond JSON Schema is done here, once per kind, when the first
+object of that kind is checked (a YuniKorn config never loads a file of them, nor jsonschema):
+
+- a null value is no value: the API server prunes a null field before validating (a field that is
+  not `nullable`), so nulls are left out of the data checked (prio's loader reads null as absent
+  too);
+- an object schema with `properties` is closed: a field it does not define is refused by
+  kubectl's strict field validation (and pruned otherwise), so `additionalProperties: false`;
+- `x-kubernetes-int-or-string` is the `anyOf` integer/string controller-gen writes beside it, as
+  JSON Schema reads it;
+- the other `x-kubernetes-*` extensions (list types and keys, map types, CEL `validations`) and
+  `format` are left to prio's own rules, which say what they check (PRIO601-PRIO606, PRIO604's
+  duplicates, the loader's int32 ranges), and `default` to the loader, which applies the CRD
+  defaults itself.
+
+Which finding a schema error becomes is the lint's business (prio.lint.rules.kueue) and the
+loader's (prio.loaders.kueue): this module says where and what, the JSON Schema way.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from functools import cache
+
+VERSION = "v1beta2"  # the API prio reads (docs/kueue.md), whatever apiVersion a file writes
+_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "kueue", "crds")
+PLURALS = {"ClusterQueue": "clusterqueues", "Cohort": "cohorts", "LocalQueue": "localqueues",
+           "ResourceFlavor": "resourceflavors", "Topology": "topologies",
+           "WorkloadPriorityClass": "workloadpriorityclasses", "Workload": "workloads"}
+
+
+def crd_dir() -> str:
+    """The vendored files (package data: inside the installed package as in a checkout)."""
+    return _DIR
+
+
+@cache
+def manifest() -> dict:
+    with open(os.path.join(_DIR, "manifest.json"), encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+@cache
+def schema(kind: str, version: str = VERSION) -> dict:
+    """The vendored openAPIV3Schema of a kind, as Kueue publishes it."""
+    with open(os.path.join(_DIR, f"{PLURALS[kind]}.{version}.json"), encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def structural(node):
+    """A vendored schema as JSON Schema reads it with the API server's meaning (the module's
+    docstring): object schemas with properties closed."""
+    if isinstance(node, list):
+        return [structural(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for k, v in node.items():
+        if k == "properties":
+            out[k] = {p: structural(s) for p, s in v.items()}
+        elif k in ("enum", "required", "default") or k.startswith("x-kubernetes-"):
+            out[k] = v
+        else:
+            out[k] = structural(v)
+    if "properties" in out and "additionalProperties" not in out and not node.get("x-kubernetes-preserve-unknown-fields"):
+        out["additionalProperties"] = False
+    return out
+
+
+@cache
+def structural_schema(kind: str) -> dict:
+    return structural(schema(kind))
+
+
+@cache
+def validator(kind: str):
+    """The jsonschema validator of a kind, made on the first object of that kind with an error."""
+    from jsonschema import Draft7Validator
+
+    return Draft7Validator(structural_schema(kind))
+
+
+def unnulled(data):
+    """The data without the null values of mappings (the API server prunes them)."""
+    if isinstance(data, dict):
+        return {k: unnulled(v) for k, v in data.items() if v is not None}
+    if isinstance(data, list):
+        return [unnulled(x) for x in data]
+    return data
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One error of an object against its kind's schema: where (the path below the object), which
+    keyword, its value in the schema, the value found, and the schema node that refused it."""
+
+    path: tuple
+    keyword: str
+    expected: object
+    found: object
+    schema: dict
+
+
+def violations(kind: str, obj: dict) -> list[Violation]:
+    """Every error of `obj` (a Kueue object of `kind`) against the vendored schema, in the order of
+    the object (the path's order), the deepest first where one field breaks several keywords."""
+    if kind not in PLURALS or not isinstance(obj, dict):
+        return []
+    from prio.lint.schemacheck import valid
+
+    # The common case, a valid object, needs no jsonschema (its import costs more than the checks)
+    # and no copy without nulls (most objects have none).
+    if valid(obj, schema(kind), closed=True):
+        return []
+    data = unnulled(obj)
+    if data != obj and valid(data, schema(kind), closed=True):
+        return []
+    out = []
+    for err in validator(kind).iter_errors(data):
+        out.append(Violation(tuple(err.absolute_path), str(err.validator), err.validator_value, err.instance, err.schema))
+    return sorted(out, key=lambda v: tuple((0, str(p)) if isinstance(p, str) else (1, p) for p in v.path))
