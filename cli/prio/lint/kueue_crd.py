@@ -28,21 +28,11 @@ from dataclasses import dataclass
 from functools import cache
 
 VERSION = "v1beta2"  # the API prio reads (docs/kueue.md), whatever apiVersion a file writes
+# package data beside the Kueue model (prio/kueue/crds/), in a wheel as in a checkout
 _DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "kueue", "crds")
 PLURALS = {"ClusterQueue": "clusterqueues", "Cohort": "cohorts", "LocalQueue": "localqueues",
            "ResourceFlavor": "resourceflavors", "Topology": "topologies",
            "WorkloadPriorityClass": "workloadpriorityclasses", "Workload": "workloads"}
-
-
-def crd_dir() -> str:
-    """The vendored files (package data: inside the installed package as in a checkout)."""
-    return _DIR
-
-
-@cache
-def manifest() -> dict:
-    with open(os.path.join(_DIR, "manifest.json"), encoding="utf-8") as fh:
-        return json.load(fh)
 
 
 @cache
