@@ -1,6 +1,6 @@
 """The vendored Kueue CRD schemas (cli/prio/kueue/crds/): what they are (manifest.json: source,
 commit, sha256; the licence beside them), that they are Kueue's at the corpora's commit, and
-that the check built on them (prio.lint.kueue_crd) is built only when a Kueue object is checked."""
+that the check built on them (prio.kueue.crd) is built only when a Kueue object is checked."""
 from __future__ import annotations
 
 import hashlib
@@ -51,7 +51,7 @@ def test_they_are_kueues_at_the_commit_the_corpora_were_recorded_at():
 
 
 def test_every_kind_the_check_reads_is_vendored_in_the_version_prio_reads():
-    from prio.lint import kueue_crd
+    from prio.kueue import crd as kueue_crd
 
     kinds = {e["kind"] for e in _manifest()["files"].values() if e["version"] == kueue_crd.VERSION}
     assert kinds == set(kueue_crd.PLURALS)
@@ -70,7 +70,7 @@ def test_the_vendoring_script_reproduces_every_file():
 
 def test_the_schema_reads_as_the_api_server_reads_it():
     """Nulls are absent; an object with properties is closed; a quantity is an integer or a string."""
-    from prio.lint.kueue_crd import violations
+    from prio.kueue.crd import violations
 
     cq = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ClusterQueue", "metadata": {"name": "a"},
           "spec": {"cohortName": None, "namespaceSelector": {},
@@ -95,9 +95,9 @@ def _modules_after(argv):
 
 def test_the_check_is_built_only_when_a_kueue_object_is_validated():
     loaded = _modules_after(["prio", "validate", sample("walkthrough-queues.yaml")])
-    assert "'prio.lint.kueue_crd'" not in loaded, loaded
+    assert "'prio.kueue.crd'" not in loaded, loaded
     loaded = _modules_after(["prio", "validate", sample("kueue.yaml")])
-    assert "'prio.lint.kueue_crd'" in loaded and "'jsonschema'" not in loaded, loaded  # valid: no jsonschema
+    assert "'prio.kueue.crd'" in loaded and "'jsonschema'" not in loaded, loaded  # valid: no jsonschema
 
 
 def _corpus_objects():
@@ -120,7 +120,7 @@ def test_the_jsonschema_free_check_agrees_with_jsonschema_on_kueue_objects():
     on the structural schema finds nothing: the recorded objects, and each made wrong one way."""
     import copy
 
-    from prio.lint import kueue_crd
+    from prio.kueue import crd as kueue_crd
     from prio.lint.schemacheck import valid
 
     seen = 0

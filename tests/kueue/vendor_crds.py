@@ -23,7 +23,7 @@ import yaml
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "cli", "prio", "kueue", "crds")
 REPOSITORY = "https://github.com/kubernetes-sigs/kueue"
-# The CRDs of the objects prio's Kueue loader reads (prio.loaders.kueue.KINDS, less the
+# The CRDs of the objects prio's Kueue loader reads (prio.kueue.load.KINDS, less the
 # Configuration, which is no CRD, and the core kinds).
 PLURALS = ("clusterqueues", "cohorts", "localqueues", "resourceflavors", "topologies", "workloadpriorityclasses", "workloads")
 

@@ -217,7 +217,7 @@ def test_prio621_tells_the_api_servers_refusals_from_prios_needs_by_their_type(f
     kind only."""
     from prio.errors import APIRefusal, InputError
     from prio.io.documents import units
-    from prio.loaders import kueue as loader
+    from prio.kueue import load as loader
 
     cases = {"count_yaml": (kueue(("    count: 1\n", "    count: many\n")), True),
              "qty_yaml": (kueue(("requests: {cpu: 1,", "requests: {cpu: [1],")), True),

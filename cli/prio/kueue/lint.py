@@ -498,11 +498,11 @@ def unknown_field(doc: Document) -> list:
 
 
 def _violations(o: Obj) -> list:
-    """The object's errors against Kueue's vendored CRD schema (prio.lint.kueue_crd), less those
+    """The object's errors against Kueue's vendored CRD schema (prio.kueue.crd), less those
     of a quantity (an int-or-string field: PRIO608 reads quantities as Kubernetes does, with its
     own words). The last object's are kept: PRIO607 and PRIO610 read the same ones."""
     if _LAST[0] is not o.data:
-        from prio.lint import kueue_crd
+        from prio.kueue import crd as kueue_crd
 
         _LAST[:] = [o.data, [v for v in kueue_crd.violations(o.kind, o.data)
                              if not _within_int_or_string(v)]]

@@ -29,7 +29,7 @@ def valid(data, schema: dict, closed: bool = False) -> bool:
     """True when `data` is certainly valid against `schema` (only local "#/$defs/..." refs).
     `closed`: an object schema with properties and no additionalProperties (nor
     x-kubernetes-preserve-unknown-fields) takes no other key, as Kubernetes reads a CRD's
-    structural schema (prio.lint.kueue_crd), without a copy of the schema saying so."""
+    structural schema (prio.kueue.crd), without a copy of the schema saying so."""
     got = _COMPILED.get((id(schema), closed))
     if got is None or got[0] is not schema:
         try:

@@ -17,8 +17,9 @@ object of that kind is checked (a YuniKorn config never loads a file of them, no
   duplicates, the loader's int32 ranges), and `default` to the loader, which applies the CRD
   defaults itself.
 
-Which finding a schema error becomes is the lint's business (prio.lint.rules.kueue) and the
-loader's (prio.loaders.kueue): this module says where and what, the JSON Schema way.
+Which finding a schema error becomes is the lint's business (prio.kueue.lint): this module says
+where and what, the JSON Schema way. An edge of the Kueue backend (it reads files and uses
+jsonschema), not of its pure core.
 """
 from __future__ import annotations
 
@@ -28,8 +29,8 @@ from dataclasses import dataclass
 from functools import cache
 
 VERSION = "v1beta2"  # the API prio reads (docs/kueue.md), whatever apiVersion a file writes
-# package data beside the Kueue model (prio/kueue/crds/), in a wheel as in a checkout
-_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "kueue", "crds")
+# package data beside this module (prio/kueue/crds/), in a wheel as in a checkout
+_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "crds")
 PLURALS = {"ClusterQueue": "clusterqueues", "Cohort": "cohorts", "LocalQueue": "localqueues",
            "ResourceFlavor": "resourceflavors", "Topology": "topologies",
            "WorkloadPriorityClass": "workloadpriorityclasses", "Workload": "workloads"}
