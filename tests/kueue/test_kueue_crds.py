@@ -137,3 +137,30 @@ def test_the_jsonschema_free_check_agrees_with_jsonschema_on_kueue_objects():
             assert valid(data, kueue_crd.schema(kind), closed=True) == (not errors), (data, errors[:1])
             seen += 1
     assert seen > 100
+
+
+@pytest.mark.parametrize("kind,where,n,what", [("ClusterQueue", "spec.resourceGroups", 16, "resourceGroups"),
+                                                ("Cohort", "spec.resourceGroups[].flavors[].resources", 64, "resources"),
+                                                ("Workload", "spec.podSets", 18, "podSets")])
+def test_the_loader_takes_the_crds_numbers_from_the_vendored_schema(monkeypatch, kind, where, n, what):
+    """A list's maxItems and an integer's range are the vendored CRD's (prio.kueue.crd.field),
+    not numbers of the loader's own: a CRD that allowed fewer would refuse fewer."""
+    from prio.errors import APIRefusal
+    from prio.kueue import crd
+    from prio.kueue.load import _at_most, _Reader
+
+    assert crd.field(kind, where)["maxItems"] == n
+    assert crd.integer_range("Workload", "spec.podSets[].count") == (0, 2**31 - 1)
+    assert crd.integer_range("Workload", "spec.podSets[].minCount") == (1, 2**31 - 1)
+    assert crd.integer_range("WorkloadPriorityClass", "value") == (-2**31, 2**31 - 1)
+
+    class Doc:
+        def pos(self, path, at):
+            return None
+
+    r = _Reader("f.yaml", Doc())
+    assert _at_most(r, (), [1] * n, kind, where, what) == [1] * n
+    narrower = dict(crd.field(kind, where), maxItems=n - 1)
+    monkeypatch.setattr(crd, "field", lambda k, w: narrower)
+    with pytest.raises(APIRefusal, match=f"{n} {what}: the API server refuses more than {n - 1}"):
+        _at_most(r, (), [1] * n, kind, where, what)

@@ -18,14 +18,17 @@ object of that kind is checked (a YuniKorn config never loads a file of them, no
   defaults itself.
 
 Which finding a schema error becomes is the lint's business (prio.kueue.lint): this module says
-where and what, the JSON Schema way. An edge of the Kueue backend (it reads files and uses
+where and what, the JSON Schema way. The loader (prio.kueue.load) reads the CRD's numbers here
+(`field`, `integer_range`: a list's maxItems, a count's minimum and format), not the whole check:
+the schema refuses values the replay reads as Kubernetes' quantity decoding does (a recorded
+scenario writes a fair-sharing weight 0.5, a number the CRD's int-or-string schema does not
+take), and fields the replay never reads. An edge of the Kueue backend (it reads files and uses
 jsonschema), not of its pure core.
 """
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from functools import cache
 
 VERSION = "v1beta2"  # the API prio reads (docs/kueue.md), whatever apiVersion a file writes
@@ -85,16 +88,16 @@ def unnulled(data):
     return data
 
 
-@dataclass(frozen=True)
 class Violation:
     """One error of an object against its kind's schema: where (the path below the object), which
-    keyword, its value in the schema, the value found, and the schema node that refused it."""
+    keyword, its value in the schema, the value found, and the schema node that refused it. (A
+    plain class: a dataclass costs its making at import, and simulate imports this module for
+    the CRD's numbers.)"""
 
-    path: tuple
-    keyword: str
-    expected: object
-    found: object
-    schema: dict
+    __slots__ = ("path", "keyword", "expected", "found", "schema")
+
+    def __init__(self, path: tuple, keyword: str, expected, found, schema: dict):
+        self.path, self.keyword, self.expected, self.found, self.schema = path, keyword, expected, found, schema
 
 
 def violations(kind: str, obj: dict) -> list[Violation]:
@@ -115,3 +118,28 @@ def violations(kind: str, obj: dict) -> list[Violation]:
     for err in validator(kind).iter_errors(data):
         out.append(Violation(tuple(err.absolute_path), str(err.validator), err.validator_value, err.instance, err.schema))
     return sorted(out, key=lambda v: tuple((0, str(p)) if isinstance(p, str) else (1, p) for p in v.path))
+
+
+@cache
+def field(kind: str, where: str) -> dict:
+    """The vendored schema of one field of a kind: `where` is its path below the object, a list's
+    items written `[]` ("spec.podSets[].count"). The loader takes the CRD's numbers from here (a
+    list's maxItems, an integer's minimum and format) rather than writing them again."""
+    node = schema(kind)
+    for part in where.split("."):
+        lists = part.count("[]")
+        node = node["properties"][part.replace("[]", "")]
+        for _ in range(lists):
+            node = node["items"]
+    return node
+
+
+_FORMAT_MAX = {"int32": 2**31 - 1, "int64": 2**63 - 1}
+
+
+def integer_range(kind: str, where: str) -> tuple:
+    """(minimum, maximum) of an integer field: the CRD's minimum (else its format's least), and its
+    format's greatest (Kubernetes decodes an int32 field into an int32)."""
+    node = field(kind, where)
+    top = _FORMAT_MAX[node["format"]]
+    return node.get("minimum", -top - 1), top

@@ -35,7 +35,7 @@ from prio.kueue.model import (
 )
 from prio.kueue.tas import Node as TasNode
 from prio.kueue.tas import Topology, TopologyRequest
-from prio.values import INT32_MAX, shown_number
+from prio.values import shown_number
 
 KINDS = ("Configuration", "ResourceFlavor", "Cohort", "ClusterQueue", "LocalQueue", "WorkloadPriorityClass",
          "PriorityClass", "Namespace", "Workload", "Topology", "Node")
@@ -97,6 +97,16 @@ def items_of(name: str, doc):
         yield (), data
 
 
+_SLICES = "status.admission.podSetAssignments[].topologyAssignment.slices[]"
+
+
+def _integer_range(where: str) -> tuple:
+    """A Workload's integer field's (minimum, maximum) as its vendored CRD has them (prio.kueue.crd)."""
+    from prio.kueue import crd
+
+    return crd.integer_range("Workload", where)
+
+
 def _topology_request(r: _Reader, path, value, who: str):
     """A podSet's topologyRequest: required, preferred or unconstrained (what prio models; the
     slice and group fields are refused in one line); None when absent."""
@@ -124,7 +134,7 @@ def _topology_assignment(r: _Reader, path, value, who: str) -> tuple:
     for i, sl in enumerate(r.sequence(path + ("slices",), ta.get("slices") or [])):
         sp = path + ("slices", i)
         sl = r.mapping(sp, sl)
-        n = r.integer(sp + ("domainCount",), sl.get("domainCount", 0), 1, 2**31 - 1)
+        n = r.integer(sp + ("domainCount",), sl.get("domainCount", 0), *_integer_range(_SLICES + ".domainCount"))
         per_level = []
         vpl = r.sequence(sp + ("valuesPerLevel",), sl.get("valuesPerLevel") or [])
         if len(vpl) != len(levels):
@@ -141,9 +151,10 @@ def _topology_assignment(r: _Reader, path, value, who: str) -> tuple:
             per_level.append([f"{ind.get('prefix') or ''}{x}{ind.get('suffix') or ''}" for x in roots])
         pc = r.mapping(sp + ("podCounts",), sl.get("podCounts") or {})
         if pc.get("universal") is not None:
-            counts = [r.integer(sp + ("podCounts", "universal"), pc["universal"], 1, 2**31 - 1)] * n
+            counts = [r.integer(sp + ("podCounts", "universal"), pc["universal"],
+                                *_integer_range(_SLICES + ".podCounts.universal"))] * n
         else:
-            counts = [r.integer(sp + ("podCounts", "individual", k), c, 1, 2**31 - 1)
+            counts = [r.integer(sp + ("podCounts", "individual", k), c, *_integer_range(_SLICES + ".podCounts.individual[]"))
                       for k, c in enumerate(r.sequence(sp + ("podCounts", "individual"), pc.get("individual") or []))]
             if len(counts) != n:
                 r.fail(sp + ("podCounts",), f"{who}: topologyAssignment has {len(counts)} pod counts for {n} domains")
@@ -207,27 +218,33 @@ def _weight(r: _Reader, path, fs) -> float:
     return float(d)
 
 
-def _at_most(r: _Reader, path, items, n: int, what: str) -> list:
-    """A list the CRD bounds (`+kubebuilder:validation:MaxItems`): longer, the API server refuses it."""
+def _at_most(r: _Reader, path, items, kind: str, where: str, what: str) -> list:
+    """A list the CRD bounds (`+kubebuilder:validation:MaxItems`; `where` names it in the vendored
+    CRD of `kind`, prio.kueue.crd.field): longer, the API server refuses it."""
+    from prio.kueue import crd
+
+    n = crd.field(kind, where)["maxItems"]
     items = r.sequence(path, items)
     if len(items) > n:
         r.refuse(path, f"{len(items)} {what}: the API server refuses more than {n} (Kueue's CRD)")
     return items
 
 
-def _resource_groups(r: _Reader, path, groups, owner: str) -> list:
+def _resource_groups(r: _Reader, path, groups, kind: str) -> list:
     out = []
-    for i, g in enumerate(_at_most(r, path, groups or [], 16, "resourceGroups")):
+    for i, g in enumerate(_at_most(r, path, groups or [], kind, "spec.resourceGroups", "resourceGroups")):
         gp = path + (i,)
         g = r.mapping(gp, g)
-        covered = tuple(str(c) for c in _at_most(r, gp + ("coveredResources",), g.get("coveredResources") or [], 64,
-                                                 "coveredResources"))
+        covered = tuple(str(c) for c in _at_most(r, gp + ("coveredResources",), g.get("coveredResources") or [], kind,
+                                                 "spec.resourceGroups[].coveredResources", "coveredResources"))
         flavors = []
-        for j, f in enumerate(_at_most(r, gp + ("flavors",), g.get("flavors") or [], 64, "flavors")):
+        for j, f in enumerate(_at_most(r, gp + ("flavors",), g.get("flavors") or [], kind, "spec.resourceGroups[].flavors",
+                                         "flavors")):
             fp = gp + ("flavors", j)
             f = r.mapping(fp, f)
             res = {}
-            for k, rq in enumerate(_at_most(r, fp + ("resources",), f.get("resources") or [], 64, "resources")):
+            for k, rq in enumerate(_at_most(r, fp + ("resources",), f.get("resources") or [], kind,
+                                               "spec.resourceGroups[].flavors[].resources", "resources")):
                 rp = fp + ("resources", k)
                 rq = r.mapping(rp, rq)
                 name = r.string(rp + ("name",), rq.get("name"))
@@ -435,7 +452,7 @@ class _Builder:
                 r.fail(path, f"Cohort {name} is defined twice")
             self.cohort_at[name] = (r, path)
             s.cohorts[name] = Cohort(name, spec.get("parentName") or None,
-                                     _resource_groups(r, path + ("spec", "resourceGroups"), spec.get("resourceGroups"), name),
+                                     _resource_groups(r, path + ("spec", "resourceGroups"), spec.get("resourceGroups"), "Cohort"),
                                      _weight(r, path + ("spec", "fairSharing"), spec.get("fairSharing")))
         elif kind == "ClusterQueue":
             if name in s.cluster_queues:
@@ -456,7 +473,7 @@ class _Builder:
                 name=name, cohort=spec.get("cohortName") or None,
                 namespace_selector=None if spec.get("namespaceSelector") is None else dict(spec["namespaceSelector"]),
                 queueing_strategy=spec.get("queueingStrategy") or BEST_EFFORT_FIFO,
-                resource_groups=_resource_groups(r, path + ("spec", "resourceGroups"), spec.get("resourceGroups"), name),
+                resource_groups=_resource_groups(r, path + ("spec", "resourceGroups"), spec.get("resourceGroups"), "ClusterQueue"),
                 preemption=Preemption(p.get("withinClusterQueue") or NEVER, p.get("reclaimWithinCohort") or NEVER,
                                       bwc.get("policy") or NEVER, bwc.get("maxPriorityThreshold")),
                 fungibility=Fungibility(ff.get("whenCanBorrow") or MAY_STOP_SEARCH, ff.get("whenCanPreempt") or TRY_NEXT_FLAVOR,
@@ -497,13 +514,15 @@ class _Builder:
         status = r.mapping(path + ("status",), obj.get("status") or {})
         # status.reclaimablePods: pods that finished count no more (podSetsCountsAfterReclaim)
         reclaim = {}
-        for i, rp in enumerate(_at_most(r, path + ("status", "reclaimablePods"), status.get("reclaimablePods") or [], 18,
-                                        "reclaimablePods")):
+        for i, rp in enumerate(_at_most(r, path + ("status", "reclaimablePods"), status.get("reclaimablePods") or [],
+                                        "Workload", "status.reclaimablePods", "reclaimablePods")):
             rp = r.mapping(path + ("status", "reclaimablePods", i), rp)
             reclaim[str(rp.get("name") or "main")] = r.integer(path + ("status", "reclaimablePods", i, "count"),
-                                                               rp.get("count", 0), 0, INT32_MAX)
+                                                               rp.get("count", 0),
+                                                               *_integer_range("status.reclaimablePods[].count"))
         pod_sets = []
-        for i, ps in enumerate(_at_most(r, path + ("spec", "podSets"), spec.get("podSets") or [], 18, "podSets")):
+        for i, ps in enumerate(_at_most(r, path + ("spec", "podSets"), spec.get("podSets") or [], "Workload", "spec.podSets",
+                                        "podSets")):
             pp = path + ("spec", "podSets", i)
             ps = r.mapping(pp, ps)
             topology = _topology_request(r, pp + ("topologyRequest",), ps.get("topologyRequest"), f"Workload {ns}/{name}")
@@ -515,10 +534,10 @@ class _Builder:
             shape = json.dumps({"c": shape_c, "ns": pspec.get("nodeSelector"), "aff": pspec.get("affinity"),
                                 "tol": pspec.get("tolerations"), "prio": pspec.get("priority"),
                                 "ov": pspec.get("overhead")}, sort_keys=True, default=str)
-            count = r.integer(pp + ("count",), ps.get("count", 1), 0, INT32_MAX)
+            count = r.integer(pp + ("count",), ps.get("count", 1), *_integer_range("spec.podSets[].count"))
             min_count = None
             if ps.get("minCount") is not None:  # the CRD: 1 <= minCount, and (webhook) minCount <= count
-                min_count = r.integer(pp + ("minCount",), ps["minCount"], 1, count)
+                min_count = r.integer(pp + ("minCount",), ps["minCount"], _integer_range("spec.podSets[].minCount")[0], count)
             ps_name = str(ps.get("name") or "main")
             pod_sets.append(PodSet(ps_name, count - min(reclaim.get(ps_name, 0), count),
                                    req, _tolerations(pspec.get("tolerations")), dict(pspec.get("nodeSelector") or {}),
@@ -541,7 +560,8 @@ class _Builder:
             if qr is None or str(qr.get("status")) == "True":
                 pss = []
                 for j, pa in enumerate(_at_most(r, path + ("status", "admission", "podSetAssignments"),
-                                                adm.get("podSetAssignments") or [], 18, "podSetAssignments")):
+                                                adm.get("podSetAssignments") or [], "Workload",
+                                                "status.admission.podSetAssignments", "podSetAssignments")):
                     ap = path + ("status", "admission", "podSetAssignments", j)
                     pa = r.mapping(ap, pa)
                     topo = None
@@ -550,7 +570,8 @@ class _Builder:
                                                     f"Workload {ns}/{name}")
                     usage = {k: _qty(r, ap + ("resourceUsage", k), k, v) for k, v in (pa.get("resourceUsage") or {}).items()}
                     pa_name = str(pa.get("name") or "main")
-                    pa_count = r.integer(ap + ("count",), pa.get("count", 1), 0, INT32_MAX)
+                    pa_count = r.integer(ap + ("count",), pa.get("count", 1),
+                                         *_integer_range("status.admission.podSetAssignments[].count"))
                     left = next((p.count for p in pod_sets if p.name == pa_name), pa_count)
                     # totalRequestsFromAdmission: the usage scaled down to the pods not reclaimable
                     counted = {k: v // pa_count * left for k, v in usage.items()} if 0 < pa_count and left < pa_count else None
