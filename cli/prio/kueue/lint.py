@@ -500,16 +500,22 @@ def unknown_field(doc: Document) -> list:
 def _violations(o: Obj) -> list:
     """The object's errors against Kueue's vendored CRD schema (prio.kueue.crd), less those
     of a quantity (an int-or-string field: PRIO608 reads quantities as Kubernetes does, with its
-    own words). The last object's are kept: PRIO607 and PRIO610 read the same ones."""
-    if _LAST[0] is not o.data:
-        from prio.kueue import crd as kueue_crd
+    own words). Kept for the run: PRIO607 and PRIO610 read the same ones, and PRIO621 runs every
+    object's rules again (what they report it does not say twice)."""
+    got = _SEEN.get(id(o.data))
+    if got is None or got[0] is not o.data:
+        from prio.kueue import crd
 
-        _LAST[:] = [o.data, [v for v in kueue_crd.violations(o.kind, o.data)
-                             if not _within_int_or_string(v)]]
-    return _LAST[1]
+        if len(_SEEN) >= _SEEN_MAX:
+            _SEEN.clear()
+        got = _SEEN[id(o.data)] = (o.data, [v for v in crd.violations(o.kind, o.data) if not _within_int_or_string(v)])
+    return got[1]
 
 
-_LAST: list = [None, []]  # (the object's data, its violations)
+# id(an object's data) -> (the data, its violations): the data is kept with them, so its id stays
+# its own; emptied when the run's set rules are done (set_issues), or when it grows past the cap
+_SEEN: dict = {}
+_SEEN_MAX = 1 << 16
 
 
 def _within_int_or_string(v) -> bool:
@@ -1031,7 +1037,10 @@ def set_issues(units) -> list:
     ks = kueue_set(units)
     if not any(o.kind in KINDS for o in ks.objects):
         return []
-    return run("kueue-set", ks)
+    try:
+        return run("kueue-set", ks)
+    finally:
+        _SEEN.clear()  # the run's objects are done with
 
 
 registry.unit_check("kueue", lint_object)
