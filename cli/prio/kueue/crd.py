@@ -10,15 +10,15 @@ object of that kind is checked (a YuniKorn config never loads a file of them, no
   too);
 - an object schema with `properties` is closed: a field it does not define is refused by
   kubectl's strict field validation (and pruned otherwise), so `additionalProperties: false`;
-- `x-kubernetes-int-or-string` is the `anyOf` integer/string controller-gen writes beside it, as
-  JSON Schema reads it;
+- `x-kubernetes-int-or-string` (a quantity) is PRIO608's, which reads it as Kubernetes decodes a
+  quantity (the `anyOf` integer/string beside it is not among the CHECKED keywords);
 - the other `x-kubernetes-*` extensions (list types and keys, map types, CEL `validations`) and
   `format` are left to prio's own rules, which say what they check (PRIO601-PRIO606, PRIO604's
   duplicates, the loader's int32 ranges), and `default` to the loader, which applies the CRD
   defaults itself.
 
 Which finding a schema error becomes is the lint's business (prio.kueue.lint): this module says
-where and what, the JSON Schema way. The loader (prio.kueue.load) reads the CRD's numbers here
+where and what, the JSON Schema way, for the keywords the lint reports (CHECKED). The loader (prio.kueue.load) reads the CRD's numbers here
 (`field`, `integer_range`: a list's maxItems, a count's minimum and format), not the whole check:
 the schema refuses values the replay reads as Kubernetes' quantity decoding does (a recorded
 scenario writes a fair-sharing weight 0.5, a number the CRD's int-or-string schema does not
@@ -66,17 +66,42 @@ def structural(node):
     return out
 
 
+# The keywords the lint reports (PRIO607 an enum, PRIO610 a field the schema does not define) and
+# those that lead to them: the check holds these alone, so an object breaking another (a Workload's
+# status condition without its `reason`, which the CRD requires) costs no jsonschema run for
+# nothing: the other keywords (types, ranges, lengths, patterns, required fields) are the
+# loader's to refuse where it reads the field (PRIO621), or nobody's yet.
+CHECKED = frozenset(("properties", "items", "additionalProperties", "enum", "x-kubernetes-preserve-unknown-fields"))
+
+
+def reduced(node):
+    """A schema with the CHECKED keywords alone."""
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for k, v in node.items():
+        if k == "properties":
+            out[k] = {p: reduced(x) for p, x in v.items()}
+        elif k in ("items", "additionalProperties"):
+            out[k] = reduced(v)
+        elif k in CHECKED:
+            out[k] = v
+    return out
+
+
 @cache
-def structural_schema(kind: str) -> dict:
-    return structural(schema(kind))
+def checked(kind: str) -> dict:
+    """The vendored schema of a kind with the CHECKED keywords alone (made once per kind)."""
+    return reduced(schema(kind))
 
 
 @cache
 def validator(kind: str):
-    """The jsonschema validator of a kind, made on the first object of that kind with an error."""
+    """The jsonschema validator of a kind's checked schema, made on the first object of that kind
+    with an error."""
     from jsonschema import Draft7Validator
 
-    return Draft7Validator(structural_schema(kind))
+    return Draft7Validator(structural(checked(kind)))
 
 
 def unnulled(data):
@@ -101,18 +126,18 @@ class Violation:
 
 
 def violations(kind: str, obj: dict) -> list[Violation]:
-    """Every error of `obj` (a Kueue object of `kind`) against the vendored schema, in the order of
-    the object (the path's order), the deepest first where one field breaks several keywords."""
+    """Every error of `obj` (a Kueue object of `kind`) against the CHECKED keywords of the vendored
+    schema, in the order of the object (the path's order)."""
     if kind not in PLURALS or not isinstance(obj, dict):
         return []
     from prio.lint.schemacheck import valid
 
     # The common case, a valid object, needs no jsonschema (its import costs more than the checks)
     # and no copy without nulls (most objects have none).
-    if valid(obj, schema(kind), closed=True):
+    if valid(obj, schema(kind), closed=True, only=CHECKED):
         return []
     data = unnulled(obj)
-    if data != obj and valid(data, schema(kind), closed=True):
+    if data != obj and valid(data, schema(kind), closed=True, only=CHECKED):
         return []
     out = []
     for err in validator(kind).iter_errors(data):

@@ -498,9 +498,8 @@ def unknown_field(doc: Document) -> list:
 
 
 def _violations(o: Obj) -> list:
-    """The object's errors against Kueue's vendored CRD schema (prio.kueue.crd), less those
-    of a quantity (an int-or-string field: PRIO608 reads quantities as Kubernetes does, with its
-    own words). Kept for the run: PRIO607 and PRIO610 read the same ones, and PRIO621 runs every
+    """The object's errors against Kueue's vendored CRD schema (prio.kueue.crd: its enums and
+    fields). Kept for the run: PRIO607 and PRIO610 read the same ones, and PRIO621 runs every
     object's rules again (what they report it does not say twice)."""
     got = _SEEN.get(id(o.data))
     if got is None or got[0] is not o.data:
@@ -508,7 +507,7 @@ def _violations(o: Obj) -> list:
 
         if len(_SEEN) >= _SEEN_MAX:
             _SEEN.clear()
-        got = _SEEN[id(o.data)] = (o.data, [v for v in crd.violations(o.kind, o.data) if not _within_int_or_string(v)])
+        got = _SEEN[id(o.data)] = (o.data, crd.violations(o.kind, o.data))
     return got[1]
 
 
@@ -516,10 +515,6 @@ def _violations(o: Obj) -> list:
 # its own; emptied when the run's set rules are done (set_issues), or when it grows past the cap
 _SEEN: dict = {}
 _SEEN_MAX = 1 << 16
-
-
-def _within_int_or_string(v) -> bool:
-    return bool(v.schema.get("x-kubernetes-int-or-string"))
 
 
 # ---- what the API server accepts but cannot work ------------------------------------------------

@@ -25,18 +25,21 @@ class _Undecided(Exception):
     pass
 
 
-def valid(data, schema: dict, closed: bool = False) -> bool:
+def valid(data, schema: dict, closed: bool = False, only: frozenset | None = None) -> bool:
     """True when `data` is certainly valid against `schema` (only local "#/$defs/..." refs).
     `closed`: an object schema with properties and no additionalProperties (nor
     x-kubernetes-preserve-unknown-fields) takes no other key, as Kubernetes reads a CRD's
-    structural schema (prio.kueue.crd), without a copy of the schema saying so."""
-    got = _COMPILED.get((id(schema), closed))
+    structural schema (prio.kueue.crd), without a copy of the schema saying so. `only`: the
+    keywords checked, the others read as annotations (prio.kueue.crd.CHECKED: what its lint
+    reports), again without a copy of the schema."""
+    key = (id(schema), closed, only)
+    got = _COMPILED.get(key)
     if got is None or got[0] is not schema:
         try:
-            got = (schema, _compile(schema, closed))
+            got = (schema, _compile(schema, closed, only))
         except (_Undecided, RecursionError):
             got = (schema, None)
-        _COMPILED[(id(schema), closed)] = got  # the schema is kept with it, so its id stays its own
+        _COMPILED[key] = got  # the schema is kept with it, so its id stays its own
     check = got[1]
     if check is None:
         return False
@@ -46,10 +49,10 @@ def valid(data, schema: dict, closed: bool = False) -> bool:
         return False
 
 
-_COMPILED: dict = {}  # (id(schema), closed) -> (schema, its check or None: a keyword this cannot decide)
+_COMPILED: dict = {}  # (id(schema), closed, only) -> (schema, its check or None: a keyword this cannot decide)
 
 
-def _compile(schema: dict, closed: bool = False):
+def _compile(schema: dict, closed: bool = False, only: frozenset | None = None):
     """One check function per schema node, made once: a 10,000-queue config is checked node by
     node, and reading each keyword of each schema again at every node cost more than the check.
     An unknown keyword anywhere the root reaches raises _Undecided (the caller lets jsonschema
@@ -70,6 +73,8 @@ def _compile(schema: dict, closed: bool = False):
             return _yes
         if type(s) is not dict:
             raise _Undecided(s)
+        if only is not None:
+            s = {k: v for k, v in s.items() if k in only}
         if not s.keys() <= _KNOWN:
             unknown = {k for k in s if k not in _KNOWN and not k.startswith("x-")}
             if unknown:
