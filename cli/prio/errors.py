@@ -31,3 +31,14 @@ def check_choice(flag: str, value, choices) -> None:
     """An option whose value must be one of `choices` (None: not given)."""
     if value is not None and value not in choices:
         raise InputError(flag, f"must be one of {', '.join(choices)}, not {value!r}")
+
+
+class APIRefusal(InputError):
+    """Input the Kubernetes API server refuses too (a field of the wrong type, a number past its
+    range, a list longer than the CRD allows), not only prio: a loader raises it for such a field
+    so that validate can report it as a finding of the setup (PRIO621), apart from what only
+    prio's analysis needs of its inputs."""
+
+    @classmethod
+    def of(cls, e: InputError) -> APIRefusal:
+        return cls(e.file, e.message, e.line, e.column)

@@ -208,3 +208,26 @@ def test_any_value_anywhere_gives_issues_not_exceptions():
                 assert isinstance(run("kueue-set", rules.kueue_set(docs)), list)
                 runs += 1
     assert runs > 500
+
+
+def test_prio621_tells_the_api_servers_refusals_from_prios_needs_by_their_type(files):
+    """The loader raises an APIRefusal where the API server refuses the object too (a count that
+    is no integer, a quantity that is none, a list past the CRD's length) and a plain InputError
+    for what only prio's analysis needs (a Workload's creationTimestamp): PRIO621 reports the first
+    kind only."""
+    from prio.errors import APIRefusal, InputError
+    from prio.io.documents import units
+    from prio.kueue import load as loader
+
+    cases = {"count_yaml": (kueue(("    count: 1\n", "    count: many\n")), True),
+             "qty_yaml": (kueue(("requests: {cpu: 1,", "requests: {cpu: [1],")), True),
+             "groups_yaml": (kueue(("  resourceGroups:\n", "  resourceGroups:\n" + "  - {coveredResources: [x], flavors: []}\n" * 16)), True),
+             "created_yaml": (kueue(('  creationTimestamp: "2026-01-01T00:00:00Z"\n', "")), False)}
+    files(**{k: text for k, (text, _) in cases.items()})
+    for name, (text, refused) in cases.items():
+        name = name.replace("_", ".")
+        with pytest.raises(InputError) as e:
+            loader.load([(name, u.doc) for u in units(name, text)])
+        assert isinstance(e.value, APIRefusal) == refused, (name, e.value)
+        found = [f for f in validate(name)[1] if f["rule"] == "PRIO621"]
+        assert bool(found) == refused, (name, found)

@@ -98,8 +98,9 @@ def test_edge_values():
 
 def test_a_schema_is_compiled_once_and_an_unknown_keyword_leaves_the_answer_to_jsonschema():
     """The schema becomes check functions once (kept by its identity); a keyword the check does
-    not know, anywhere the schema's root reaches, makes it answer False (jsonschema then
-    decides), whatever the data; a recursive definition reads itself when called."""
+    not know, anywhere the data reaches, makes it answer False (jsonschema then decides); a
+    property's check is made when the data first has it (so an unknown keyword below a property
+    the data never has decides nothing); a recursive definition reads itself when called."""
     tree = {"$defs": {"node": {"type": "object", "additionalProperties": False,
                                "properties": {"name": {"type": "string"},
                                               "children": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}},
@@ -109,7 +110,43 @@ def test_a_schema_is_compiled_once_and_an_unknown_keyword_leaves_the_answer_to_j
     assert not valid({"name": "a", "children": [{"name": "b", "children": [{"name": 3}]}]}, tree)
     assert not valid({"name": "a", "children": [{"nom": "b"}]}, tree)
     node = tree["$defs"]["node"]
-    unknown = {**tree, "$defs": {"node": {**node, "properties": {**node["properties"], "tag": {"pattern": "^a"}}}}}
-    assert not valid(deep, unknown)  # the data never has a tag: still undecided
+    unknown = {**tree, "$defs": {"node": {**node, "properties": {**node["properties"], "tag": {"dependentRequired": {}}}}}}
+    assert valid(deep, unknown)  # the data never has a tag: its schema is never made
+    assert not valid({**deep, "tag": "x"}, unknown)  # it has one: undecided
+    assert not valid(deep, {**tree, "dependentRequired": {}})  # at the root: undecided whatever the data
     unused = {**tree, "$defs": {**tree["$defs"], "unused": {"pattern": "^a"}}}
     assert valid(deep, unused)  # a definition nothing refers to is never compiled
+
+
+def test_the_crd_keywords_agree_with_jsonschema():
+    """required, pattern, the sizes, `x-` extensions, format and default (annotations), and
+    `closed` (an object schema with properties takes no other key, as Kubernetes reads a CRD)."""
+    from jsonschema import Draft7Validator
+
+    schema = {"type": "object", "required": ["name"], "x-kubernetes-validations": [{"rule": "true"}],
+              "properties": {"name": {"type": "string", "pattern": "^[a-z]+$", "minLength": 2, "maxLength": 4, "default": "ab"},
+                             "items": {"type": "array", "minItems": 1, "maxItems": 2, "items": {"type": "integer", "format": "int32"}},
+                             "labels": {"type": "object", "maxProperties": 1, "additionalProperties": {"type": "string"}},
+                             "free": {"type": "object", "properties": {"a": {"type": "string"}},
+                                      "x-kubernetes-preserve-unknown-fields": True}}}
+    closed = {**schema, "additionalProperties": False,
+              "properties": {**schema["properties"], "free": schema["properties"]["free"]}}
+    cases = [{"name": "ab"}, {"name": "abcd", "items": [1, 2], "labels": {"a": "b"}}, {}, {"name": "a"}, {"name": "abcde"},
+             {"name": "Ab"}, {"name": "ab", "items": []}, {"name": "ab", "items": [1, 2, 3]}, {"name": "ab", "labels": {"a": "b", "c": "d"}},
+             {"name": "ab", "other": 1}, {"name": "ab", "free": {"b": 1}}, {"name": "ab", "free": {"a": 1}}]
+    for data in cases:
+        assert valid(data, schema) == (not list(Draft7Validator(schema).iter_errors(data))), data
+        assert valid(data, schema, closed=True) == (not list(Draft7Validator(closed).iter_errors(data))), data
+    assert valid({"name": "ab", "other": 1}, schema) and not valid({"name": "ab", "other": 1}, schema, closed=True)
+
+
+def test_only_the_keywords_named_are_checked():
+    """`only`: the other keywords read as annotations (prio.kueue.crd checks the ones its lint
+    reports), a keyword this check does not know among them too."""
+    schema = {"type": "object", "required": ["a"], "dependentRequired": {},
+              "properties": {"a": {"type": "string", "enum": ["x"]}, "b": {"maxLength": 1}}}
+    only = frozenset(("properties", "enum"))
+    assert not valid({}, schema) and valid({}, schema, only=only)
+    assert valid({"a": "x", "b": "long"}, schema, only=only) and valid({"b": 3}, schema, only=only)
+    assert not valid({"a": "y"}, schema, only=only) and not valid({"a": 1}, schema, only=only)
+    assert not valid({"c": 1}, schema, closed=True, only=only)

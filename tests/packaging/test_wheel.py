@@ -112,3 +112,18 @@ def test_real_kubectl_runs_the_plugin(installed):
     r = subprocess.run([real, "prio", "why", "sim-1"], cwd=tmp, capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("sim-1 (application montecarlo-42")
+
+
+def test_wheel_ships_the_kueue_crd_schemas(installed):
+    """Kueue's vendored CRD schemas (prio/kueue/crds/, with their manifest and licence) are read
+    from the installed package: a field the CRD does not define is PRIO610."""
+    prio, tmp = installed
+    (tmp / "cq.yaml").write_text("apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: a}\n"
+                                 "spec: {namespaceSelector: {}, cohort: org}\n")
+    r = run(prio, tmp, "validate", "--no-config", "-o", "json", "cq.yaml")
+    assert r.returncode == 1, r.stderr
+    assert [f["rule"] for f in json.loads(r.stdout)["findings"]] == ["PRIO610"]
+    import glob
+
+    site = glob.glob(str(tmp / "venv" / "lib" / "python*" / "site-packages" / "prio" / "kueue" / "crds"))
+    assert site and {"manifest.json", "LICENSE", "NOTICE", "clusterqueues.v1beta2.json"} <= set(os.listdir(site[0]))

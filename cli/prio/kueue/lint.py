@@ -25,36 +25,10 @@ registry.target("kueue", "one Kueue object (ResourceFlavor, Cohort, ClusterQueue
 registry.target("kueue-set", "every Kueue object of the run, with its PriorityClasses and Namespaces: prio.kueue.lint.KueueSet")
 KINDS = ("ResourceFlavor", "Cohort", "ClusterQueue", "LocalQueue", "WorkloadPriorityClass", "Workload")
 
-# The enums of the v1beta2 CRDs: field path (below spec) -> accepted values.
-ENUMS = {
-    ("queueingStrategy",): ("StrictFIFO", "BestEffortFIFO"),
-    ("stopPolicy",): ("None", "Hold", "HoldAndDrain"),
-    ("preemption", "withinClusterQueue"): ("Never", "LowerPriority", "LowerOrNewerEqualPriority"),
-    ("preemption", "reclaimWithinCohort"): ("Never", "LowerPriority", "Any"),
-    ("preemption", "borrowWithinCohort", "policy"): ("Never", "LowerPriority"),
-    ("flavorFungibility", "whenCanBorrow"): ("MayStopSearch", "TryNextFlavor"),
-    ("flavorFungibility", "whenCanPreempt"): ("MayStopSearch", "TryNextFlavor"),
-    ("flavorFungibility", "preference"): ("BorrowingOverPreemption", "PreemptionOverBorrowing"),
-}
+# The effects a ResourceFlavor's nodeTaints and tolerations take: a CEL rule of the CRD
+# (`x-kubernetes-validations`), which the schema check leaves to this rule.
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
-
-# The fields each object's spec (and its parts) defines in v1beta2: kubectl's default
-# `--validate=strict` refuses any other.
-_QUOTA_FIELDS = ("name", "nominalQuota", "borrowingLimit", "lendingLimit")
-_SPEC_FIELDS = {
-    "ClusterQueue": ("resourceGroups", "cohortName", "queueingStrategy", "namespaceSelector", "flavorFungibility",
-                     "preemption", "admissionChecksStrategy", "stopPolicy", "fairSharing", "admissionScope",
-                     "concurrentAdmissionPolicy"),
-    "Cohort": ("parentName", "resourceGroups", "fairSharing"),
-    "LocalQueue": ("clusterQueue", "stopPolicy", "fairSharing"),
-    "ResourceFlavor": ("nodeLabels", "nodeTaints", "tolerations", "topologyName"),
-}
-_PART_FIELDS = {
-    "preemption": ("withinClusterQueue", "reclaimWithinCohort", "borrowWithinCohort"),
-    "borrowWithinCohort": ("policy", "maxPriorityThreshold"),
-    "flavorFungibility": ("whenCanBorrow", "whenCanPreempt", "preference"),
-    "fairSharing": ("weight",),
-}
+QUANTITIES = ("nominalQuota", "borrowingLimit", "lendingLimit")  # a quota entry's quantities (PRIO608)
 # What v1beta1 called a field v1beta2 renamed: the likeliest meaning of an unknown key.
 _RENAMED = {"cohort": "cohortName", "parent": "parentName"}
 
@@ -356,7 +330,8 @@ def unknown_value(doc: Document) -> list:
     """A Kueue setting has a value its CRD does not accept.
 
     queueingStrategy, stopPolicy, the preemption policies, flavorFungibility and a
-    ResourceFlavor's taint effects are enums: the API server refuses any other value, spelling
+    ResourceFlavor's taint effects (every enum of Kueue's CRD schemas, vendored in
+    prio/kueue/crds/, and the taint effects of its CEL rule) are enums: the API server refuses any other value, spelling
     and case included (`lowerPriority`, `Always`). Each policy has its own list:
     withinClusterQueue takes LowerOrNewerEqualPriority, reclaimWithinCohort takes Any, and
     borrowWithinCohort.policy neither.
@@ -372,15 +347,13 @@ def unknown_value(doc: Document) -> list:
     if o is None:
         return []
     out = []
-    if o.kind in ("ClusterQueue", "LocalQueue"):
-        for path, allowed in ENUMS.items():
-            if o.kind == "LocalQueue" and path != ("stopPolicy",):
-                continue
-            v = _at(o.spec, path)
-            if v is not None and v not in allowed:
-                out.append(Issue("PRIO607", ("spec",) + path, f"{'.'.join(path)} {v!r} is not a value Kueue accepts "
-                                                             f"({', '.join(allowed)}){did_you_mean(str(v), allowed)}",
-                                 fix=f"one of {', '.join(allowed)}"))
+    for v in _violations(o):
+        if v.keyword == "enum":
+            allowed = tuple(v.expected)
+            where = ".".join(str(p) for p in (v.path[1:] if v.path[:1] == ("spec",) else v.path) if isinstance(p, str))
+            out.append(Issue("PRIO607", v.path, f"{where} {v.found!r} is not a value Kueue accepts "
+                                                f"({', '.join(allowed)}){did_you_mean(str(v.found), allowed)}",
+                             fix=f"one of {', '.join(allowed)}"))
     if o.kind == "ResourceFlavor":
         for key in ("nodeTaints", "tolerations"):
             items = o.spec.get(key)
@@ -413,7 +386,7 @@ def invalid_quantity(doc: Document) -> list:
 
     out = []
     for path, _, _, q in _quotas(o.spec):
-        for key in _QUOTA_FIELDS[1:]:
+        for key in QUANTITIES:
             v = q.get(key)
             if v is None:
                 continue
@@ -488,7 +461,7 @@ def invalid_name(doc: Document) -> list:
 
 @check("PRIO610", "kueue-unknown-field", "error", FAMILY, target="kueue")
 def unknown_field(doc: Document) -> list:
-    """A Kueue object's spec has a field its v1beta2 CRD does not define.
+    """A Kueue object has a field its v1beta2 CRD (vendored in prio/kueue/crds/) does not define.
 
     `kubectl apply` validates strictly by default and refuses the object; with
     `--validate=false` the API server drops the field silently and the setting it meant does
@@ -505,31 +478,43 @@ def unknown_field(doc: Document) -> list:
     from prio.suggest import did_you_mean
 
     o = _kueue_obj(doc)
-    if o is None or o.kind not in _SPEC_FIELDS:
+    if o is None:
         return []
-
-    def unknown(path, mapping, allowed):
-        res = []
-        for k in mapping if isinstance(mapping, dict) else {}:
-            if k not in allowed:
-                hint = f"; v1beta2 calls it {_RENAMED[k]}" if _RENAMED.get(k) in allowed else did_you_mean(str(k), allowed)
-                res.append(Issue("PRIO610", path + (k,), f"{k} is not a field of a {o.kind}'s {path[-1]}{hint}", at="key",
-                                 fix=f"v1beta2's name ({_RENAMED[k]})" if _RENAMED.get(k) in allowed
-                                 else f"one of {', '.join(allowed)}, or remove it"))
-        return res
-
-    out = unknown(("spec",), o.spec, _SPEC_FIELDS[o.kind])
-    for part, allowed in _PART_FIELDS.items():
-        sub = o.spec.get(part)
-        if part == "borrowWithinCohort":
-            sub = (o.spec.get("preemption") or {}).get(part) if isinstance(o.spec.get("preemption"), dict) else None
-            out += unknown(("spec", "preemption", part), sub, allowed)
-        elif part in _SPEC_FIELDS[o.kind]:
-            out += unknown(("spec", part), sub, allowed)
-    if o.kind in ("ClusterQueue", "Cohort"):
-        for path, _, _, q in _quotas(o.spec):
-            out += unknown(("spec",) + path[1:], q, _QUOTA_FIELDS)
+    out = []
+    for v in _violations(o):
+        if v.keyword != "additionalProperties" or not isinstance(v.found, dict):
+            continue
+        allowed = tuple(v.schema.get("properties", ()))
+        parent = next((p for p in reversed(v.path) if isinstance(p, str)), None)
+        whose = f"'s {parent}" if parent else ""
+        for k in v.found:
+            if k in allowed:
+                continue
+            hint = f"; v1beta2 calls it {_RENAMED[k]}" if _RENAMED.get(k) in allowed else did_you_mean(str(k), allowed)
+            out.append(Issue("PRIO610", v.path + (k,), f"{k} is not a field of a {o.kind}{whose}{hint}",
+                             at="key", fix=f"v1beta2's name ({_RENAMED[k]})" if _RENAMED.get(k) in allowed
+                             else f"one of {', '.join(allowed)}, or remove it"))
     return out
+
+
+def _violations(o: Obj) -> list:
+    """The object's errors against Kueue's vendored CRD schema (prio.kueue.crd: its enums and
+    fields). Kept for the run: PRIO607 and PRIO610 read the same ones, and PRIO621 runs every
+    object's rules again (what they report it does not say twice)."""
+    got = _SEEN.get(id(o.data))
+    if got is None or got[0] is not o.data:
+        from prio.kueue import crd
+
+        if len(_SEEN) >= _SEEN_MAX:
+            _SEEN.clear()
+        got = _SEEN[id(o.data)] = (o.data, crd.violations(o.kind, o.data))
+    return got[1]
+
+
+# id(an object's data) -> (the data, its violations): the data is kept with them, so its id stays
+# its own; emptied when the run's set rules are done (set_issues), or when it grows past the cap
+_SEEN: dict = {}
+_SEEN_MAX = 1 << 16
 
 
 # ---- what the API server accepts but cannot work ------------------------------------------------
@@ -985,14 +970,6 @@ def cohort_quota_unused(ks: KueueSet) -> list:
     return out
 
 
-# The loader's refusals that are the API server's too (a field's type or range, a list past the
-# CRD's length): the others are what prio's analysis needs of a run's objects (a Workload's
-# creationTimestamp, a Topology among the inputs, a ClusterQueue to schedule on), which a setup
-# under review need not have.
-_API_REFUSAL = re.compile(r"expected a |must be |maps names to strings|cannot be negative|past int64|beyond int64|"
-                          r"the API server refuses|needs a kind|int32|digits")
-
-
 @check("PRIO621", "kueue-object-unreadable", "error", FAMILY, target="kueue-set")
 def object_unreadable(ks: KueueSet) -> list:
     """An object holds a field the API server would refuse (a field of the wrong type, a count
@@ -1010,7 +987,7 @@ def object_unreadable(ks: KueueSet) -> list:
           - {name: main, count: many}
     Fix: the type the Kueue API has for the field (count: an integer).
     """
-    from prio.errors import InputError
+    from prio.errors import APIRefusal, InputError
     from prio.kueue import load as loader
 
     if not ks.units:
@@ -1032,7 +1009,11 @@ def object_unreadable(ks: KueueSet) -> list:
         pos = i.pos or doc.pos(i.path, i.at)
         if pos is not None:
             said.add((file, pos.line))
-    if (err.file, err.line) in said or not _API_REFUSAL.search(err.message):
+    # The loader marks the refusals that are the API server's too (a field's type or range, a list
+    # past the CRD's length): the others are what prio's analysis needs of a run's objects (a
+    # Workload's creationTimestamp, a Topology among the inputs, a ClusterQueue to schedule on),
+    # which a setup under review need not have.
+    if (err.file, err.line) in said or not isinstance(err, APIRefusal):
         return []
     doc = next(d for f, d in ks.units if f == err.file)
     from prio.io.document import Pos
@@ -1051,7 +1032,10 @@ def set_issues(units) -> list:
     ks = kueue_set(units)
     if not any(o.kind in KINDS for o in ks.objects):
         return []
-    return run("kueue-set", ks)
+    try:
+        return run("kueue-set", ks)
+    finally:
+        _SEEN.clear()  # the run's objects are done with
 
 
 registry.unit_check("kueue", lint_object)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from decimal import ROUND_CEILING
 
-from prio.errors import InputError
+from prio.errors import APIRefusal, InputError
 from prio.io.fields import Reader, kind_of_value, parse_time
 from prio.kube import namespace
 from prio.kueue import features
@@ -35,7 +35,7 @@ from prio.kueue.model import (
 )
 from prio.kueue.tas import Node as TasNode
 from prio.kueue.tas import Topology, TopologyRequest
-from prio.values import INT32_MAX, shown_number
+from prio.values import shown_number
 
 KINDS = ("Configuration", "ResourceFlavor", "Cohort", "ClusterQueue", "LocalQueue", "WorkloadPriorityClass",
          "PriorityClass", "Namespace", "Workload", "Topology", "Node")
@@ -45,6 +45,43 @@ TOPOLOGY_ANNOTATIONS = ("kueue.x-k8s.io/podset-required-topology", "kueue.x-k8s.
 CLOCK_START = parse_time("2026-01-01T01:00:00Z")
 PRIORITY_LABEL = "kueue.x-k8s.io/priority-class"
 ADMISSION_GATED_BY = "kueue.x-k8s.io/admission-gated-by"
+
+
+class _Reader(Reader):
+    """The loader's Reader: a typed read (mapping, list, string, integer, int32) fails where the
+    API server refuses the object too, so its failure is an APIRefusal, as is `refuse`'s (the
+    loader's own checks of the same kind: quantities, shapes, a CRD's list lengths, times);
+    `fail` is prio's own need of its inputs (prio.lint.rules.kueue PRIO621 reads the difference)."""
+
+    def refuse(self, path, message: str, at: str = "value"):
+        try:
+            self.fail(path, message, at)
+        except InputError as e:
+            raise APIRefusal.of(e) from None
+
+    def mapping(self, path: tuple, value) -> dict:
+        return _refusing(super().mapping, path, value)
+
+    def sequence(self, path: tuple, value) -> list:
+        return _refusing(super().sequence, path, value)
+
+    def string(self, path: tuple, value) -> str:
+        return _refusing(super().string, path, value)
+
+    def integer(self, path: tuple, value, minimum: int, maximum: int) -> int:
+        return _refusing(super().integer, path, value, minimum, maximum)
+
+    def int32(self, path, value, what: str) -> int:
+        return _refusing(super().int32, path, value, what)
+
+
+def _refusing(read, *args):
+    try:
+        return read(*args)
+    except APIRefusal:
+        raise
+    except InputError as e:
+        raise APIRefusal.of(e) from None
 
 
 def items_of(name: str, doc):
@@ -60,7 +97,17 @@ def items_of(name: str, doc):
         yield (), data
 
 
-def _topology_request(r: Reader, path, value, who: str):
+_SLICES = "status.admission.podSetAssignments[].topologyAssignment.slices[]"
+
+
+def _integer_range(where: str) -> tuple:
+    """A Workload's integer field's (minimum, maximum) as its vendored CRD has them (prio.kueue.crd)."""
+    from prio.kueue import crd
+
+    return crd.integer_range("Workload", where)
+
+
+def _topology_request(r: _Reader, path, value, who: str):
     """A podSet's topologyRequest: required, preferred or unconstrained (what prio models; the
     slice and group fields are refused in one line); None when absent."""
     if value is None:
@@ -77,7 +124,7 @@ def _topology_request(r: Reader, path, value, who: str):
     return TopologyRequest(tr.get("required"), tr.get("preferred"), tr.get("unconstrained") is True)
 
 
-def _topology_assignment(r: Reader, path, value, who: str) -> tuple:
+def _topology_assignment(r: _Reader, path, value, who: str) -> tuple:
     """A running pod set's v1beta2 `topologyAssignment` (`levels`; `slices[]` of `domainCount`
     domains, each level's values `universal` or `individual` {prefix, roots, suffix}, pod counts
     `universal` or `individual`) as (levels, [(values, count)])."""
@@ -87,7 +134,7 @@ def _topology_assignment(r: Reader, path, value, who: str) -> tuple:
     for i, sl in enumerate(r.sequence(path + ("slices",), ta.get("slices") or [])):
         sp = path + ("slices", i)
         sl = r.mapping(sp, sl)
-        n = r.integer(sp + ("domainCount",), sl.get("domainCount", 0), 1, 2**31 - 1)
+        n = r.integer(sp + ("domainCount",), sl.get("domainCount", 0), *_integer_range(_SLICES + ".domainCount"))
         per_level = []
         vpl = r.sequence(sp + ("valuesPerLevel",), sl.get("valuesPerLevel") or [])
         if len(vpl) != len(levels):
@@ -104,9 +151,10 @@ def _topology_assignment(r: Reader, path, value, who: str) -> tuple:
             per_level.append([f"{ind.get('prefix') or ''}{x}{ind.get('suffix') or ''}" for x in roots])
         pc = r.mapping(sp + ("podCounts",), sl.get("podCounts") or {})
         if pc.get("universal") is not None:
-            counts = [r.integer(sp + ("podCounts", "universal"), pc["universal"], 1, 2**31 - 1)] * n
+            counts = [r.integer(sp + ("podCounts", "universal"), pc["universal"],
+                                *_integer_range(_SLICES + ".podCounts.universal"))] * n
         else:
-            counts = [r.integer(sp + ("podCounts", "individual", k), c, 1, 2**31 - 1)
+            counts = [r.integer(sp + ("podCounts", "individual", k), c, *_integer_range(_SLICES + ".podCounts.individual[]"))
                       for k, c in enumerate(r.sequence(sp + ("podCounts", "individual"), pc.get("individual") or []))]
             if len(counts) != n:
                 r.fail(sp + ("podCounts",), f"{who}: topologyAssignment has {len(counts)} pod counts for {n} domains")
@@ -114,41 +162,45 @@ def _topology_assignment(r: Reader, path, value, who: str) -> tuple:
     return tuple(levels), domains
 
 
-def _qty(r: Reader, path, res: str, value) -> int:
+def _qty(r: _Reader, path, res: str, value) -> int:
     """A Kubernetes quantity in Kueue's units: cpu in millicores, the rest whole units, rounded up."""
     from prio.kube import quantity as kq
 
     if isinstance(value, bool) or value is None or not isinstance(value, (int, float, str)):
-        r.fail(path, f"expected a quantity such as \"4\", \"500m\" or \"16Gi\", found {kind_of_value(value)}")
+        r.refuse(path, f"expected a quantity such as \"4\", \"500m\" or \"16Gi\", found {kind_of_value(value)}")
     try:
         d = kq.parse(value)
     except kq.QuantityError as e:
-        r.fail(path, str(e))
+        r.refuse(path, str(e))
     if d < 0:
-        r.fail(path, f"a quantity cannot be negative, found {shown_number(value)}")
+        r.refuse(path, f"a quantity cannot be negative, found {shown_number(value)}")
     if res == "cpu":
         d = d * 1000
     if d > kq.INT64_MAX:  # Kueue counts in int64 (resources.ResourceValue): past it, Kueue's sums wrap
-        r.fail(path, _past_int64(value, "millicores of cpu" if res == "cpu" else f"units of {res}"))
+        _refuse_past_int64(r, path, value, "millicores of cpu" if res == "cpu" else f"units of {res}")
     return int(d.to_integral_value(rounding=ROUND_CEILING))
 
 
-def _past_int64(value, units: str) -> str:
-    """The message for a quantity past Kueue's int64 (Kubernetes caps what it parses there, and
-    Kueue's millicores of such a cpu wrap around): refused, never modelled."""
+def _refuse_past_int64(r: _Reader, path, value, units: str):
+    """A quantity past Kueue's int64 (Kubernetes caps what it parses there, and Kueue's
+    millicores of such a cpu wrap around): refused, never modelled. prio's limit, not the API
+    server's, unless the number runs to more than 30 digits (thousands, typically), which
+    PRIO621 reports as the API server's refusal."""
     from prio.kube import quantity as kq
 
-    return f"{shown_number(value)} is more than Kueue counts: it holds this as int64 {units} (at most {kq.INT64_MAX})"
+    shown = shown_number(value)
+    refuse = r.refuse if shown != (value.strip() if isinstance(value, str) else str(value)) else r.fail
+    refuse(path, f"{shown} is more than Kueue counts: it holds this as int64 {units} (at most {kq.INT64_MAX})")
 
 
-def _time(r: Reader, path, value, what: str) -> float:
+def _time(r: _Reader, path, value, what: str) -> float:
     t = parse_time(value)
     if t is None:
-        r.fail(path, f"{what} must be an RFC 3339 time such as 2026-01-01T00:00:00Z, found {value!r}")
+        r.refuse(path, f"{what} must be an RFC 3339 time such as 2026-01-01T00:00:00Z, found {value!r}")
     return t
 
 
-def _weight(r: Reader, path, fs) -> float:
+def _weight(r: _Reader, path, fs) -> float:
     if fs is None:
         return 1.0
     fs = r.mapping(path, fs)
@@ -160,33 +212,39 @@ def _weight(r: Reader, path, fs) -> float:
     try:
         d = kq.parse(w)
     except kq.QuantityError as e:
-        r.fail(path + ("weight",), str(e))
+        r.refuse(path + ("weight",), str(e))
     if abs(d) * 1000 > kq.INT64_MAX:  # Kueue divides by the weight's MilliValue, an int64
-        r.fail(path + ("weight",), _past_int64(w, "thousandths"))
+        _refuse_past_int64(r, path + ("weight",), w, "thousandths")
     return float(d)
 
 
-def _at_most(r: Reader, path, items, n: int, what: str) -> list:
-    """A list the CRD bounds (`+kubebuilder:validation:MaxItems`): longer, the API server refuses it."""
+def _at_most(r: _Reader, path, items, kind: str, where: str, what: str) -> list:
+    """A list the CRD bounds (`+kubebuilder:validation:MaxItems`; `where` names it in the vendored
+    CRD of `kind`, prio.kueue.crd.field): longer, the API server refuses it."""
+    from prio.kueue import crd
+
+    n = crd.field(kind, where)["maxItems"]
     items = r.sequence(path, items)
     if len(items) > n:
-        r.fail(path, f"{len(items)} {what}: the API server refuses more than {n} (Kueue's CRD)")
+        r.refuse(path, f"{len(items)} {what}: the API server refuses more than {n} (Kueue's CRD)")
     return items
 
 
-def _resource_groups(r: Reader, path, groups, owner: str) -> list:
+def _resource_groups(r: _Reader, path, groups, kind: str) -> list:
     out = []
-    for i, g in enumerate(_at_most(r, path, groups or [], 16, "resourceGroups")):
+    for i, g in enumerate(_at_most(r, path, groups or [], kind, "spec.resourceGroups", "resourceGroups")):
         gp = path + (i,)
         g = r.mapping(gp, g)
-        covered = tuple(str(c) for c in _at_most(r, gp + ("coveredResources",), g.get("coveredResources") or [], 64,
-                                                 "coveredResources"))
+        covered = tuple(str(c) for c in _at_most(r, gp + ("coveredResources",), g.get("coveredResources") or [], kind,
+                                                 "spec.resourceGroups[].coveredResources", "coveredResources"))
         flavors = []
-        for j, f in enumerate(_at_most(r, gp + ("flavors",), g.get("flavors") or [], 64, "flavors")):
+        for j, f in enumerate(_at_most(r, gp + ("flavors",), g.get("flavors") or [], kind, "spec.resourceGroups[].flavors",
+                                         "flavors")):
             fp = gp + ("flavors", j)
             f = r.mapping(fp, f)
             res = {}
-            for k, rq in enumerate(_at_most(r, fp + ("resources",), f.get("resources") or [], 64, "resources")):
+            for k, rq in enumerate(_at_most(r, fp + ("resources",), f.get("resources") or [], kind,
+                                               "spec.resourceGroups[].flavors[].resources", "resources")):
                 rp = fp + ("resources", k)
                 rq = r.mapping(rp, rq)
                 name = r.string(rp + ("name",), rq.get("name"))
@@ -200,7 +258,7 @@ def _resource_groups(r: Reader, path, groups, owner: str) -> list:
     return out
 
 
-def _pod_request(r: Reader, path, spec: dict):
+def _pod_request(r: _Reader, path, spec: dict):
     """Kueue's pod request: the containers' requests summed (limits standing in for missing
     requests), at least every init container's, plus the overhead."""
     def container_requests(cp, c):
@@ -272,12 +330,12 @@ _SHAPES = {
 }
 
 
-def _check_shape(r: Reader, path: tuple, value, shape) -> None:
+def _check_shape(r: _Reader, path: tuple, value, shape) -> None:
     """`value` (not null) has `shape` (_SHAPES), else the field is refused at its position."""
     field = next((str(p) for p in reversed(path) if isinstance(p, str)), "the object")
     if shape == "str":
         if not isinstance(value, str):
-            r.fail(path, f"{field} must be a string, found {kind_of_value(value)}")
+            r.refuse(path, f"{field} must be a string, found {kind_of_value(value)}")
     elif isinstance(shape, list):
         r.sequence(path, value)
         for i, item in enumerate(value):
@@ -285,11 +343,11 @@ def _check_shape(r: Reader, path: tuple, value, shape) -> None:
                 _check_shape(r, path + (i,), item, shape[0])
     else:
         if not isinstance(value, dict):
-            r.fail(path, f"{field} must be a mapping, found {kind_of_value(value)}")
+            r.refuse(path, f"{field} must be a mapping, found {kind_of_value(value)}")
         if shape == "strmap":
             for k, v in value.items():
                 if not isinstance(v, str):
-                    r.fail(path + (k,), f"{field} maps names to strings; {k} is {kind_of_value(v)}")
+                    r.refuse(path + (k,), f"{field} maps names to strings; {k} is {kind_of_value(v)}")
             return
         for k, sub in shape.items():
             if value.get(k) is not None:
@@ -315,12 +373,12 @@ class _Builder:
     def _see_time(self, t: float) -> None:
         self.latest = t if self.latest is None else max(self.latest, t)
 
-    def add(self, r: Reader, path, obj) -> None:
+    def add(self, r: _Reader, path, obj) -> None:
         if not isinstance(obj, dict):
-            r.fail(path, f"expected a Kubernetes object, found {kind_of_value(obj)}")
+            r.refuse(path, f"expected a Kubernetes object, found {kind_of_value(obj)}")
         kind, _api = obj.get("kind"), str(obj.get("apiVersion", ""))
         if not isinstance(kind, str):
-            r.fail(path + ("kind",) if "kind" in obj else path, f"a Kubernetes object needs a kind, found {kind_of_value(kind)}")
+            r.refuse(path + ("kind",) if "kind" in obj else path, f"a Kubernetes object needs a kind, found {kind_of_value(kind)}")
         if kind in _SHAPES:
             _check_shape(r, path, obj, {"metadata": _META, **_SHAPES[kind]})
         meta = obj.get("metadata") or {}
@@ -381,11 +439,11 @@ class _Builder:
             try:
                 labels = predicates.labels(meta.get("labels"))
             except ValueError as e:
-                r.fail(path + ("metadata",) + tuple(e.args[0]), f"Node {name}: {e.args[1]}")
+                r.refuse(path + ("metadata",) + tuple(e.args[0]), f"Node {name}: {e.args[1]}")
             try:
                 taints = predicates.taints(spec.get("taints"))
             except ValueError as e:
-                r.fail(path + ("spec",) + tuple(e.args[0]), f"Node {name}: {e.args[1]}")
+                r.refuse(path + ("spec",) + tuple(e.args[0]), f"Node {name}: {e.args[1]}")
             s.nodes.append(TasNode(name, labels, {k: _qty(r, path + ("status", "allocatable", k), k, v)
                                                   for k, v in alloc.items()}, taints))
         elif kind == "Cohort":
@@ -394,7 +452,7 @@ class _Builder:
                 r.fail(path, f"Cohort {name} is defined twice")
             self.cohort_at[name] = (r, path)
             s.cohorts[name] = Cohort(name, spec.get("parentName") or None,
-                                     _resource_groups(r, path + ("spec", "resourceGroups"), spec.get("resourceGroups"), name),
+                                     _resource_groups(r, path + ("spec", "resourceGroups"), spec.get("resourceGroups"), "Cohort"),
                                      _weight(r, path + ("spec", "fairSharing"), spec.get("fairSharing")))
         elif kind == "ClusterQueue":
             if name in s.cluster_queues:
@@ -415,7 +473,7 @@ class _Builder:
                 name=name, cohort=spec.get("cohortName") or None,
                 namespace_selector=None if spec.get("namespaceSelector") is None else dict(spec["namespaceSelector"]),
                 queueing_strategy=spec.get("queueingStrategy") or BEST_EFFORT_FIFO,
-                resource_groups=_resource_groups(r, path + ("spec", "resourceGroups"), spec.get("resourceGroups"), name),
+                resource_groups=_resource_groups(r, path + ("spec", "resourceGroups"), spec.get("resourceGroups"), "ClusterQueue"),
                 preemption=Preemption(p.get("withinClusterQueue") or NEVER, p.get("reclaimWithinCohort") or NEVER,
                                       bwc.get("policy") or NEVER, bwc.get("maxPriorityThreshold")),
                 fungibility=Fungibility(ff.get("whenCanBorrow") or MAY_STOP_SEARCH, ff.get("whenCanPreempt") or TRY_NEXT_FLAVOR,
@@ -446,7 +504,7 @@ class _Builder:
                 if isinstance(c, dict) and c.get("lastTransitionTime") is not None:
                     self._see_time(_time(r, path, c["lastTransitionTime"], "lastTransitionTime"))
 
-    def workload(self, r: Reader, path, obj, line) -> Workload:
+    def workload(self, r: _Reader, path, obj, line) -> Workload:
         meta = obj.get("metadata") or {}
         spec = r.mapping(path + ("spec",), obj.get("spec") or {})
         ns, name = meta.get("namespace") or "default", meta["name"]
@@ -456,13 +514,15 @@ class _Builder:
         status = r.mapping(path + ("status",), obj.get("status") or {})
         # status.reclaimablePods: pods that finished count no more (podSetsCountsAfterReclaim)
         reclaim = {}
-        for i, rp in enumerate(_at_most(r, path + ("status", "reclaimablePods"), status.get("reclaimablePods") or [], 18,
-                                        "reclaimablePods")):
+        for i, rp in enumerate(_at_most(r, path + ("status", "reclaimablePods"), status.get("reclaimablePods") or [],
+                                        "Workload", "status.reclaimablePods", "reclaimablePods")):
             rp = r.mapping(path + ("status", "reclaimablePods", i), rp)
             reclaim[str(rp.get("name") or "main")] = r.integer(path + ("status", "reclaimablePods", i, "count"),
-                                                               rp.get("count", 0), 0, INT32_MAX)
+                                                               rp.get("count", 0),
+                                                               *_integer_range("status.reclaimablePods[].count"))
         pod_sets = []
-        for i, ps in enumerate(_at_most(r, path + ("spec", "podSets"), spec.get("podSets") or [], 18, "podSets")):
+        for i, ps in enumerate(_at_most(r, path + ("spec", "podSets"), spec.get("podSets") or [], "Workload", "spec.podSets",
+                                        "podSets")):
             pp = path + ("spec", "podSets", i)
             ps = r.mapping(pp, ps)
             topology = _topology_request(r, pp + ("topologyRequest",), ps.get("topologyRequest"), f"Workload {ns}/{name}")
@@ -474,10 +534,10 @@ class _Builder:
             shape = json.dumps({"c": shape_c, "ns": pspec.get("nodeSelector"), "aff": pspec.get("affinity"),
                                 "tol": pspec.get("tolerations"), "prio": pspec.get("priority"),
                                 "ov": pspec.get("overhead")}, sort_keys=True, default=str)
-            count = r.integer(pp + ("count",), ps.get("count", 1), 0, INT32_MAX)
+            count = r.integer(pp + ("count",), ps.get("count", 1), *_integer_range("spec.podSets[].count"))
             min_count = None
             if ps.get("minCount") is not None:  # the CRD: 1 <= minCount, and (webhook) minCount <= count
-                min_count = r.integer(pp + ("minCount",), ps["minCount"], 1, count)
+                min_count = r.integer(pp + ("minCount",), ps["minCount"], _integer_range("spec.podSets[].minCount")[0], count)
             ps_name = str(ps.get("name") or "main")
             pod_sets.append(PodSet(ps_name, count - min(reclaim.get(ps_name, 0), count),
                                    req, _tolerations(pspec.get("tolerations")), dict(pspec.get("nodeSelector") or {}),
@@ -500,7 +560,8 @@ class _Builder:
             if qr is None or str(qr.get("status")) == "True":
                 pss = []
                 for j, pa in enumerate(_at_most(r, path + ("status", "admission", "podSetAssignments"),
-                                                adm.get("podSetAssignments") or [], 18, "podSetAssignments")):
+                                                adm.get("podSetAssignments") or [], "Workload",
+                                                "status.admission.podSetAssignments", "podSetAssignments")):
                     ap = path + ("status", "admission", "podSetAssignments", j)
                     pa = r.mapping(ap, pa)
                     topo = None
@@ -509,7 +570,8 @@ class _Builder:
                                                     f"Workload {ns}/{name}")
                     usage = {k: _qty(r, ap + ("resourceUsage", k), k, v) for k, v in (pa.get("resourceUsage") or {}).items()}
                     pa_name = str(pa.get("name") or "main")
-                    pa_count = r.integer(ap + ("count",), pa.get("count", 1), 0, INT32_MAX)
+                    pa_count = r.integer(ap + ("count",), pa.get("count", 1),
+                                         *_integer_range("status.admission.podSetAssignments[].count"))
                     left = next((p.count for p in pod_sets if p.name == pa_name), pa_count)
                     # totalRequestsFromAdmission: the usage scaled down to the pods not reclaimable
                     counted = {k: v // pa_count * left for k, v in usage.items()} if 0 < pa_count and left < pa_count else None
@@ -522,7 +584,7 @@ class _Builder:
         self.setup.namespaces.setdefault(ns, {})
         return wl
 
-    def priority(self, r: Reader, path, meta, spec, pod_sets, obj):
+    def priority(self, r: _Reader, path, meta, spec, pod_sets, obj):
         """Priority, resolved once: spec.priority, the priority-class label, priorityClassRef,
         the first pod template's priorityClassName, the globalDefault PriorityClass, else 0."""
         if spec.get("priority") is not None:
@@ -583,7 +645,7 @@ def load(docs: list) -> Setup:
         if names and name != names[-1]:
             before = len(objects)
         names.append(name)
-        r = Reader(name, doc)
+        r = _Reader(name, doc)
         for path, obj in items_of(name, doc):
             objects.append((r, path, obj))
             if len(objects) > limit:

@@ -2,8 +2,10 @@
 
 Most configs are valid, and importing jsonschema and walking a big config with it costs more than
 everything else `prio validate` does on a small file (pre-commit runs it on every commit). This
-interprets the few keywords the bundled schema uses (type, properties, additionalProperties,
-items, anyOf, enum of strings, minimum, maximum, local $ref) and answers True only when the data
+interprets the few keywords the bundled schema and Kueue's vendored CRD schemas use (type,
+properties, additionalProperties, items, anyOf, enum of strings, minimum, maximum, required,
+pattern, min/maxItems, min/maxLength, maxProperties, local $ref; format, default and `x-`
+extensions are annotations to JSON Schema, as to jsonschema) and answers True only when the data
 is certainly valid; anything it cannot decide, or any doubt, answers False, and the caller lets
 jsonschema find and describe the errors as before. A test checks it agrees with jsonschema.
 Pure: no I/O.
@@ -11,42 +13,51 @@ Pure: no I/O.
 from __future__ import annotations
 
 import math
+import re
 
-_IGNORED = frozenset(("$schema", "$id", "$defs", "title", "description", "$comment"))
+_IGNORED = frozenset(("$schema", "$id", "$defs", "title", "description", "$comment", "format", "default"))
 _KNOWN = frozenset(("type", "properties", "additionalProperties", "items", "anyOf", "enum", "minimum",
-                    "maximum", "$ref")) | _IGNORED
+                    "maximum", "$ref", "required", "pattern", "minItems", "maxItems", "minLength", "maxLength",
+                    "maxProperties")) | _IGNORED
 
 
 class _Undecided(Exception):
     pass
 
 
-def valid(data, schema: dict) -> bool:
-    """True when `data` is certainly valid against `schema` (only local "#/$defs/..." refs)."""
-    got = _COMPILED.get(id(schema))
+def valid(data, schema: dict, closed: bool = False, only: frozenset | None = None) -> bool:
+    """True when `data` is certainly valid against `schema` (only local "#/$defs/..." refs).
+    `closed`: an object schema with properties and no additionalProperties (nor
+    x-kubernetes-preserve-unknown-fields) takes no other key, as Kubernetes reads a CRD's
+    structural schema (prio.kueue.crd), without a copy of the schema saying so. `only`: the
+    keywords checked, the others read as annotations (prio.kueue.crd.CHECKED: what its lint
+    reports), again without a copy of the schema."""
+    key = (id(schema), closed, only)
+    got = _COMPILED.get(key)
     if got is None or got[0] is not schema:
         try:
-            got = (schema, _compile(schema))
+            got = (schema, _compile(schema, closed, only))
         except (_Undecided, RecursionError):
             got = (schema, None)
-        _COMPILED[id(schema)] = got  # the schema is kept with it, so its id stays its own
+        _COMPILED[key] = got  # the schema is kept with it, so its id stays its own
     check = got[1]
     if check is None:
         return False
     try:
         return check(data)
-    except RecursionError:
+    except (_Undecided, RecursionError):  # (a property's schema is made when a key first needs it)
         return False
 
 
-_COMPILED: dict = {}  # id(schema) -> (schema, its check or None: a keyword this cannot decide)
+_COMPILED: dict = {}  # (id(schema), closed, only) -> (schema, its check or None: a keyword this cannot decide)
 
 
-def _compile(schema: dict):
+def _compile(schema: dict, closed: bool = False, only: frozenset | None = None):
     """One check function per schema node, made once: a 10,000-queue config is checked node by
     node, and reading each keyword of each schema again at every node cost more than the check.
     An unknown keyword anywhere the root reaches raises _Undecided (the caller lets jsonschema
-    decide), whatever the data. The checks of a node are all required, so their order does not change the answer."""
+    decide), whatever the data; below a property, when the data first has that property (a
+    property's check is made then). The checks of a node are all required, so their order does not change the answer."""
     defs = schema.get("$defs", {})
     refs: dict = {}  # a $defs name -> a one-element list holding its check (recursive refs)
 
@@ -62,8 +73,12 @@ def _compile(schema: dict):
             return _yes
         if type(s) is not dict:
             raise _Undecided(s)
+        if only is not None:
+            s = {k: v for k, v in s.items() if k in only}
         if not s.keys() <= _KNOWN:
-            raise _Undecided(set(s) - _KNOWN)
+            unknown = {k for k in s if k not in _KNOWN and not k.startswith("x-")}
+            if unknown:
+                raise _Undecided(unknown)
         tests = []
         t = s.get("type")
         if t is not None:
@@ -94,8 +109,20 @@ def _compile(schema: dict):
             subs = [node(x) for x in any_of]
             tests.append(_either(subs))
         if "properties" in s or "additionalProperties" in s:
-            tests.append(_object_test({k: node(x) for k, x in s.get("properties", {}).items()},
-                                      s.get("additionalProperties", True), node))
+            extra = s.get("additionalProperties", False if closed and "properties" in s
+                          and not s.get("x-kubernetes-preserve-unknown-fields") else True)
+            tests.append(_object_test(s.get("properties", {}), extra, node))
+        req = s.get("required")
+        if req is not None:
+            needed = tuple(req)
+            tests.append(lambda v: type(v) is not dict or all(k in v for k in needed))
+        sizes = [(k, s[k]) for k in ("minItems", "maxItems", "minLength", "maxLength", "maxProperties") if k in s]
+        if sizes:
+            tests.append(_sizes_test(sizes))
+        pattern = s.get("pattern")
+        if pattern is not None:
+            search = re.compile(pattern).search
+            tests.append(lambda v: type(v) is not str or search(v) is not None)
         items = s.get("items")
         if items is not None:
             each = node(items)
@@ -174,11 +201,30 @@ def _bounds_test(lo, hi):
     return test
 
 
-def _object_test(props: dict, extra, node):
+_SIZED = {"minItems": list, "maxItems": list, "minLength": str, "maxLength": str, "maxProperties": dict}
+
+
+def _sizes_test(sizes: list):
+    """min/maxItems, min/maxLength, maxProperties: the length of a list, string or mapping (a
+    string's in code points, as jsonschema counts it)."""
+    checks = [(_SIZED[k], k.startswith("min"), n) for k, n in sizes]
+
+    def test(v) -> bool:
+        for t, at_least, n in checks:
+            if type(v) is t and (len(v) < n if at_least else len(v) > n):
+                return False
+        return True
+    return test
+
+
+def _object_test(schemas: dict, extra, node):
     """properties and additionalProperties: a key the properties name takes their check, any
-    other (or a key that is not a string) the additionalProperties one."""
+    other (or a key that is not a string) the additionalProperties one. A property's check is made
+    the first time a key needs it: Kueue's Workload schema holds all of a pod's spec, and a
+    validate reads a few of its fields."""
     closed = extra is False
     other = None if extra is True or closed else node(extra)
+    props: dict = {}  # the checks made so far
 
     def test(v) -> bool:
         if type(v) is not dict:
@@ -186,6 +232,8 @@ def _object_test(props: dict, extra, node):
         get = props.get
         for k, x in v.items():
             sub = get(k) if type(k) is str else None
+            if sub is None and k in schemas:
+                sub = props[k] = node(schemas[k])
             if sub is not None:
                 if not sub(x):
                     return False

@@ -1,0 +1,170 @@
+"""Kueue's own CRD schemas (vendored in prio/kueue/crds/ at the corpora's commit, with their
+sha256s and licence: manifest.json) as a jsonschema check of one Kueue object.
+
+The vendored files are the CRDs' `openAPIV3Schema`s as Kueue publishes them; what the API server
+does with such a structural schema beyond JSON Schema is done here, once per kind, when the first
+object of that kind is checked (a YuniKorn config never loads a file of them, nor jsonschema):
+
+- a null value is no value: the API server prunes a null field before validating (a field that is
+  not `nullable`), so nulls are left out of the data checked (prio's loader reads null as absent
+  too);
+- an object schema with `properties` is closed: a field it does not define is refused by
+  kubectl's strict field validation (and pruned otherwise), so `additionalProperties: false`;
+- `x-kubernetes-int-or-string` (a quantity) is PRIO608's, which reads it as Kubernetes decodes a
+  quantity (the `anyOf` integer/string beside it is not among the CHECKED keywords);
+- the other `x-kubernetes-*` extensions (list types and keys, map types, CEL `validations`) and
+  `format` are left to prio's own rules, which say what they check (PRIO601-PRIO606, PRIO604's
+  duplicates, the loader's int32 ranges), and `default` to the loader, which applies the CRD
+  defaults itself.
+
+Which finding a schema error becomes is the lint's business (prio.kueue.lint): this module says
+where and what, the JSON Schema way, for the keywords the lint reports (CHECKED). The loader (prio.kueue.load) reads the CRD's numbers here
+(`field`, `integer_range`: a list's maxItems, a count's minimum and format), not the whole check:
+the schema refuses values the replay reads as Kubernetes' quantity decoding does (a recorded
+scenario writes a fair-sharing weight 0.5, a number the CRD's int-or-string schema does not
+take), and fields the replay never reads. An edge of the Kueue backend (it reads files and uses
+jsonschema), not of its pure core.
+"""
+from __future__ import annotations
+
+import json
+import os
+from functools import cache
+
+VERSION = "v1beta2"  # the API prio reads (docs/kueue.md), whatever apiVersion a file writes
+# package data beside this module (prio/kueue/crds/), in a wheel as in a checkout
+_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "crds")
+PLURALS = {"ClusterQueue": "clusterqueues", "Cohort": "cohorts", "LocalQueue": "localqueues",
+           "ResourceFlavor": "resourceflavors", "Topology": "topologies",
+           "WorkloadPriorityClass": "workloadpriorityclasses", "Workload": "workloads"}
+
+
+@cache
+def schema(kind: str, version: str = VERSION) -> dict:
+    """The vendored openAPIV3Schema of a kind, as Kueue publishes it."""
+    with open(os.path.join(_DIR, f"{PLURALS[kind]}.{version}.json"), encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def structural(node):
+    """A vendored schema as JSON Schema reads it with the API server's meaning (the module's
+    docstring): object schemas with properties closed."""
+    if isinstance(node, list):
+        return [structural(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for k, v in node.items():
+        if k == "properties":
+            out[k] = {p: structural(s) for p, s in v.items()}
+        elif k in ("enum", "required", "default") or k.startswith("x-kubernetes-"):
+            out[k] = v
+        else:
+            out[k] = structural(v)
+    if "properties" in out and "additionalProperties" not in out and not node.get("x-kubernetes-preserve-unknown-fields"):
+        out["additionalProperties"] = False
+    return out
+
+
+# The keywords the lint reports (PRIO607 an enum, PRIO610 a field the schema does not define) and
+# those that lead to them: the check holds these alone, so an object breaking another (a Workload's
+# status condition without its `reason`, which the CRD requires) costs no jsonschema run for
+# nothing: the other keywords (types, ranges, lengths, patterns, required fields) are the
+# loader's to refuse where it reads the field (PRIO621), or nobody's yet.
+CHECKED = frozenset(("properties", "items", "additionalProperties", "enum", "x-kubernetes-preserve-unknown-fields"))
+
+
+def reduced(node):
+    """A schema with the CHECKED keywords alone."""
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for k, v in node.items():
+        if k == "properties":
+            out[k] = {p: reduced(x) for p, x in v.items()}
+        elif k in ("items", "additionalProperties"):
+            out[k] = reduced(v)
+        elif k in CHECKED:
+            out[k] = v
+    return out
+
+
+@cache
+def checked(kind: str) -> dict:
+    """The vendored schema of a kind with the CHECKED keywords alone (made once per kind)."""
+    return reduced(schema(kind))
+
+
+@cache
+def validator(kind: str):
+    """The jsonschema validator of a kind's checked schema, made on the first object of that kind
+    with an error."""
+    from jsonschema import Draft7Validator
+
+    return Draft7Validator(structural(checked(kind)))
+
+
+def unnulled(data):
+    """The data without the null values of mappings (the API server prunes them)."""
+    if isinstance(data, dict):
+        return {k: unnulled(v) for k, v in data.items() if v is not None}
+    if isinstance(data, list):
+        return [unnulled(x) for x in data]
+    return data
+
+
+class Violation:
+    """One error of an object against its kind's schema: where (the path below the object), which
+    keyword, its value in the schema, the value found, and the schema node that refused it. (A
+    plain class: a dataclass costs its making at import, and simulate imports this module for
+    the CRD's numbers.)"""
+
+    __slots__ = ("path", "keyword", "expected", "found", "schema")
+
+    def __init__(self, path: tuple, keyword: str, expected, found, schema: dict):
+        self.path, self.keyword, self.expected, self.found, self.schema = path, keyword, expected, found, schema
+
+
+def violations(kind: str, obj: dict) -> list[Violation]:
+    """Every error of `obj` (a Kueue object of `kind`) against the CHECKED keywords of the vendored
+    schema, in the order of the object (the path's order)."""
+    if kind not in PLURALS or not isinstance(obj, dict):
+        return []
+    from prio.lint.schemacheck import valid
+
+    # The common case, a valid object, needs no jsonschema (its import costs more than the checks)
+    # and no copy without nulls (most objects have none).
+    if valid(obj, schema(kind), closed=True, only=CHECKED):
+        return []
+    data = unnulled(obj)
+    if data != obj and valid(data, schema(kind), closed=True, only=CHECKED):
+        return []
+    out = []
+    for err in validator(kind).iter_errors(data):
+        out.append(Violation(tuple(err.absolute_path), str(err.validator), err.validator_value, err.instance, err.schema))
+    return sorted(out, key=lambda v: tuple((0, str(p)) if isinstance(p, str) else (1, p) for p in v.path))
+
+
+@cache
+def field(kind: str, where: str) -> dict:
+    """The vendored schema of one field of a kind: `where` is its path below the object, a list's
+    items written `[]` ("spec.podSets[].count"). The loader takes the CRD's numbers from here (a
+    list's maxItems, an integer's minimum and format) rather than writing them again."""
+    node = schema(kind)
+    for part in where.split("."):
+        lists = part.count("[]")
+        node = node["properties"][part.replace("[]", "")]
+        for _ in range(lists):
+            node = node["items"]
+    return node
+
+
+_FORMAT_MAX = {"int32": 2**31 - 1, "int64": 2**63 - 1}
+
+
+def integer_range(kind: str, where: str) -> tuple:
+    """(minimum, maximum) of an integer field: the CRD's minimum (else its format's least), and its
+    format's greatest (Kubernetes decodes an int32 field into an int32)."""
+    node = field(kind, where)
+    top = _FORMAT_MAX[node["format"]]
+    return node.get("minimum", -top - 1), top
