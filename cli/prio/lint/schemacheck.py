@@ -48,7 +48,7 @@ def _compile(schema: dict):
     An unknown keyword anywhere the root reaches raises _Undecided (the caller lets jsonschema
     decide), whatever the data. The checks of a node are all required, so their order does not change the answer."""
     defs = schema.get("$defs", {})
-    refs: dict = {}  # a $defs name -> a one-element list holding its check (recursive refs)
+    refs: dict = {}  # a $defs name -> a one-element list holding its (check, quick) (recursive refs)
 
     def ref(name):
         box = refs.get(name)
@@ -58,13 +58,19 @@ def _compile(schema: dict):
         return box
 
     def node(s):
+        """(check, quick) of schema node `s`: quick is the Python types a value of which the node
+        takes whatever it is (a scalar of the right type, a mapping where only lists are
+        checked, ...): the loops over a mapping's values and a list's items test those by their
+        type, without calling the check (most of a config's values are scalars of `text`)."""
         if s is True:
-            return _yes
+            return _yes, _ANY
         if type(s) is not dict:
             raise _Undecided(s)
         if not s.keys() <= _KNOWN:
             raise _Undecided(set(s) - _KNOWN)
         tests = []
+        quick = _ANY
+        types = None
         t = s.get("type")
         if t is not None:
             types = [t] if type(t) is str else t
@@ -72,39 +78,55 @@ def _compile(schema: dict):
                 if x not in _TYPES:
                     raise _Undecided(x)
             tests.append(_type_test(types))
+            quick = frozenset(_EXACT[x] for x in types)
         r = s.get("$ref")
         if r is not None:
             if not (type(r) is str and r.startswith("#/$defs/") and r[8:] in defs):
                 raise _Undecided(r)
             box = ref(r[8:])
             # the definition itself once it is made; a reference inside it (queues in queues)
-            # reads it when called
-            tests.append(box[0] or (lambda v: box[0](v)))
+            # reads it when called, and is not known to take anything by its type
+            if box[0] is not None:
+                tests.append(box[0][0])
+                quick &= box[0][1]
+            else:
+                tests.append(lambda v: box[0][0](v))
+                quick = frozenset()
         enum = s.get("enum")
         if enum is not None:
             if not all(type(e) is str for e in enum):
                 raise _Undecided(enum)
             allowed = frozenset(enum)
             tests.append(lambda v: type(v) is str and v in allowed)
+            quick = frozenset()
         lo, hi = s.get("minimum"), s.get("maximum")
         if lo is not None or hi is not None:
             tests.append(_bounds_test(lo, hi))
+            quick -= {int, float}
         any_of = s.get("anyOf")
         if any_of is not None:
             subs = [node(x) for x in any_of]
-            tests.append(_either(subs))
+            tests.append(_either([c for c, _ in subs]))
+            quick &= frozenset().union(*(q for _, q in subs))
         if "properties" in s or "additionalProperties" in s:
-            tests.append(_object_test({k: node(x) for k, x in s.get("properties", {}).items()},
-                                      s.get("additionalProperties", True), node))
+            props = {k: node(x) for k, x in s.get("properties", {}).items()}
+            extra = s.get("additionalProperties", True)
+            tests.append(_object_test(props, extra if extra is True or extra is False else node(extra)))
+            quick -= {dict}
         items = s.get("items")
         if items is not None:
-            each = node(items)
+            each = node(items)[0]
             tests.append(lambda v: type(v) is not list or all(map(each, v)))
+            quick -= {list}
         if not tests:
-            return _yes
-        return _both(tests)
+            return _yes, _ANY
+        if len(tests) == 2 and types is not None and (s.keys() & {"properties", "additionalProperties", "items"}):
+            # a mapping's or a list's type and its contents, in one call: a container is checked
+            # for its contents, anything else by its type (the contents' test takes it)
+            return _typed_container(tests[0], tests[1], dict if items is None else list), quick
+        return _both(tests), quick
 
-    return node(schema)
+    return node(schema)[0]
 
 
 def _yes(v) -> bool:
@@ -124,6 +146,8 @@ _TYPES = {
 
 # the JSON types a Python type always is (a float is an integer or a number by its value)
 _EXACT = {"object": dict, "array": list, "string": str, "null": type(None), "boolean": bool, "integer": int, "number": int}
+# every type decoded data holds (a quick set of a node that takes anything)
+_ANY = frozenset((dict, list, str, int, float, bool, type(None)))
 
 
 def _type_test(types: list):
@@ -137,6 +161,16 @@ def _type_test(types: list):
     if "integer" in types:
         return lambda v: type(v) in exact or (type(v) is float and v.is_integer())
     return lambda v: type(v) in exact
+
+
+def _typed_container(type_test, contents, kind: type):
+    """type_test and contents (a test that takes anything but a `kind`) as one call."""
+    if not type_test(kind()):  # the type does not allow the container at all
+        return type_test
+
+    def test(v) -> bool:
+        return contents(v) if type(v) is kind else type_test(v)
+    return test
 
 
 def _both(tests: list):
@@ -174,22 +208,26 @@ def _bounds_test(lo, hi):
     return test
 
 
-def _object_test(props: dict, extra, node):
+def _object_test(props: dict, extra):
     """properties and additionalProperties: a key the properties name takes their check, any
-    other (or a key that is not a string) the additionalProperties one."""
+    other (or a key that is not a string) the additionalProperties one (`extra`: True, False, or
+    its (check, quick)). A value of a type its check takes whatever it is (a quick type) is
+    not checked by a call."""
     closed = extra is False
-    other = None if extra is True or closed else node(extra)
+    other, other_quick = (None, _ANY) if extra is True or closed else extra
+    checks = {k: c for k, (c, _) in props.items()}
+    quick = {k: q for k, (_, q) in props.items()}
+    get_quick, get_check = quick.get, checks.get
 
     def test(v) -> bool:
         if type(v) is not dict:
             return True
-        get = props.get
         for k, x in v.items():
-            sub = get(k) if type(k) is str else None
-            if sub is not None:
-                if not sub(x):
+            q = get_quick(k) if type(k) is str else None
+            if q is not None:
+                if type(x) not in q and not get_check(k)(x):
                     return False
-            elif closed or type(k) is not str or (other is not None and not other(x)):
+            elif closed or type(k) is not str or (other is not None and type(x) not in other_quick and not other(x)):
                 return False
         return True
     return test
