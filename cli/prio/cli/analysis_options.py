@@ -101,6 +101,10 @@ class AnalysisOptions(Options):
         finds it), else None. A .prio.yaml that does not read is one line, exit 2."""
         if self.yunikorn_version is not None:
             return self.yunikorn_version
+        from prio.lint.settings_file import find
+
+        if find() is None:  # no file: the defaults name no release (and the reader is not imported)
+            return None
         from prio.lint import settings as settings_mod
 
         try:

@@ -31,8 +31,8 @@ import re
 from dataclasses import dataclass, field
 
 from prio.diagnostics import SEVERITIES as SEVERITY_LEVELS
+from prio.lint.settings_file import CONFIG_NAMES, find, repository_root  # noqa: F401 - the search, as settings.find
 
-CONFIG_NAMES = (".prio.yaml", ".prio.yml")
 KEYS = ("select", "ignore", "severity", "per-path-ignores", "yunikornVersion", "allow-no-rules")
 ENTRY_KEYS = ("paths", "rules", "reason")
 
@@ -227,34 +227,6 @@ def _list(value, what: str, where: str) -> list:
     if isinstance(value, list):
         return value
     raise SettingsError(f"{where}{what}: expected a list, found {type(value).__name__}")
-
-
-def repository_root(start: str | None = None) -> str | None:
-    """The first directory from `start` (the working directory) upward that holds `.git`."""
-    d = os.path.abspath(start or os.getcwd())
-    while True:
-        if os.path.lexists(os.path.join(d, ".git")):
-            return d
-        parent = os.path.dirname(d)
-        if parent == d:
-            return None
-        d = parent
-
-
-def find(start: str | None = None) -> str | None:
-    """The nearest `.prio.yaml` (or `.prio.yml`) from `start` (the working directory) upward, up
-    to the repository root; outside a repository, in `start` alone."""
-    d = os.path.abspath(start or os.getcwd())
-    root = repository_root(d) or d
-    while True:
-        for name in CONFIG_NAMES:
-            p = os.path.join(d, name)
-            if os.path.isfile(p):
-                return p
-        parent = os.path.dirname(d)
-        if d == root or parent == d:
-            return None
-        d = parent
 
 
 def load(path: str | None = None, *, discover: bool = True) -> Settings:

@@ -58,7 +58,7 @@ def printable(text: str, lines: bool = False) -> str:
 _MARKDOWN = {"&": "&amp;", "<": "&lt;", "|": "\\|", "`": "\\`", "](": "]\\("}
 # HTML opens with < (a comment, a tag, an autolink), a link or an image with ](; a > opens nothing
 # inside a line (a value never starts one), and [ alone links nothing
-_MARKDOWN_SPECIAL = re.compile(r"[&<|`]|\]\(")
+_MARKDOWN_SPECIAL = r"[&<|`]|\]\("  # compiled by re's cache when first used: only -o markdown reads it
 
 
 def markdown(text: str) -> str:
@@ -66,7 +66,7 @@ def markdown(text: str) -> str:
     break included: a value never starts a line), and every character that opens markup or HTML
     escaped, so the value reads as the text it is."""
     text = printable(text)
-    return _MARKDOWN_SPECIAL.sub(lambda m: _MARKDOWN[m.group()], text) if _MARKDOWN_SPECIAL.search(text) else text
+    return re.sub(_MARKDOWN_SPECIAL, lambda m: _MARKDOWN[m.group()], text) if re.search(_MARKDOWN_SPECIAL, text) else text
 
 
 def cell(value, tablefmt: str) -> str:

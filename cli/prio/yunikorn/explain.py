@@ -7,7 +7,6 @@ from typing import Any, NamedTuple
 
 from prio.yunikorn import properties as P
 from prio.yunikorn.engine import MIN, Engine
-from prio.yunikorn.reasons import NOT_REACHED
 from prio.yunikorn.reference import guarantee_shares
 from prio.yunikorn.reference import priority_value_by_policy as report
 from prio.yunikorn.resources import strictly_greater
@@ -252,6 +251,8 @@ def why_ask(make_engine, ask: str, behind: str | None = None, facts: dict | None
     that decided there. `make_engine` builds a fresh engine on the inputs (the question is asked
     of a simulation, which changes the engine). `facts`, when given, is filled with the same
     answer as data: step, placedBefore, partsAt, rule, values, tie (see the README)."""
+    from prio.yunikorn.reasons import NOT_REACHED  # --why-ask's alone: the reasons' module is not every explain's
+
     facts = {} if facts is None else facts
     facts.update(step=None, placedBefore=None, partsAt=None, rule=None, values={}, tie=False)
     eng = make_engine()

@@ -7,7 +7,7 @@ from prio.yunikorn.config import queue_path
 
 
 def _acls(ctx):
-    for _p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.having("acl"):
         for key in ("adminacl", "submitacl"):
             v = getattr(q, key)
             if v is not None:

@@ -3,15 +3,21 @@ checkLimitMaxApplications)."""
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from prio.diagnostics import Issue
 from prio.lint.registry import check
 from prio.yunikorn import acl as acl_mod
-from prio.yunikorn import quantity, reach, resources
+from prio.yunikorn import quantity, resources
 from prio.yunikorn.config import queue_path
 from prio.yunikorn.releases import user_name_note
 
-GROUP = re.compile(r"^[_a-zA-Z][a-zA-Z0-9:_.-]*$")
+
+@cache
+def group_name() -> re.Pattern:
+    """The group names a limit (and a placement filter) may give, compiled when a limit first
+    names a group: the refusal check of explain and simulate imports this module."""
+    return re.compile(r"^[_a-zA-Z][a-zA-Z0-9:_.-]*$")
 
 
 def _desc(lim) -> str:
@@ -19,7 +25,7 @@ def _desc(lim) -> str:
 
 
 def _limits(ctx):
-    for p, q, anc in ctx.queues:
+    for p, q, anc in ctx.having("limits"):
         for lim in q.limits or []:
             yield p, q, anc, lim
 
@@ -74,7 +80,7 @@ def invalid_limit_name(ctx):
     Fix: use the real account name.
     """
     for _p, _q, _anc, lim in _limits(ctx):
-        for kind, rx, key in (("user", ctx.release.user_name_re, "users"), ("group", GROUP, "groups")):
+        for kind, rx, key in (("user", ctx.release.user_name_re, "users"), ("group", group_name(), "groups")):
             for i, name in enumerate(_principals(lim, kind)):
                 if name != "*" and not rx.fullmatch(name):
                     later = user_name_note(name, ctx.release) if kind == "user" else ""
@@ -93,7 +99,7 @@ def duplicate_limit_name(ctx):
           - {users: [bob], maxresources: {memory: 1G}}
     Fix: merge the limits into one.
     """
-    for _p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.having("limits"):
         for kind, key in (("user", "users"), ("group", "groups")):
             seen = set()
             for lim in q.limits or []:
@@ -116,7 +122,7 @@ def limit_wildcard_order(ctx):
           - {users: [bob], maxapplications: 2}
     Fix: move the wildcard limit last.
     """
-    for _p, q, _anc in ctx.queues:
+    for _p, q, _anc in ctx.having("limits"):
         wild = {"user": False, "group": False}
         groups_seen = set()
         for lim in q.limits or []:
@@ -195,6 +201,8 @@ def limit_exceeds_ancestor(ctx):
     Example (fails): root.a limits bob to memory 1G, root.a.b limits bob to memory 2G.
     Fix: keep child limits within the ancestors' limits.
     """
+    if not ctx.having("limits"):
+        return  # no queue limits anyone: nothing is carried down, nothing to check
     for _p, root in ctx.trees:
         stack = [(root, root.name.lower(), {"user": {}, "group": {}}, {"user": {}, "group": {}})]
         while stack:
@@ -272,7 +280,7 @@ def named_limit_above_wildcard(ctx):
     Example (warns): `limits: [{users: [alice], maxresources: {vcore: 8}}, {users: ["*"], maxresources: {vcore: 4}}]`.
     Fix: give the wildcard the larger limit, or keep the named limit within it.
     """
-    for _p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.having("limits"):
         for kind, key in (("user", "users"), ("group", "groups")):
             wild = next((lim for lim in q.limits or [] if "*" in (getattr(lim, key) or [])), None)
             if wild is None:
@@ -317,7 +325,7 @@ def group_limit_outside_acl(ctx):
     Fix: add the group to an ACL that admits it (`submitacl: " team-a,team-b"`), or limit a
     group the ACLs admit.
     """
-    for _p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.having("limits"):
         limited = [(lim, i, g) for lim in q.limits or [] for i, g in enumerate(lim.groups or []) if g and g != "*"]
         if not limited:
             continue
@@ -371,10 +379,12 @@ def group_limit_outside_placement(ctx):
     filter), or remove the limit.
     """
     built: dict = {}
-    for p, q, anc in ctx.queues:
+    for p, q, anc in ctx.having("limits"):
         limited = [(lim, i, g) for lim in q.limits or [] for i, g in enumerate(lim.groups or []) if g and g != "*"]
         if not limited:
             continue
+        from prio.yunikorn import reach  # only where a group is limited: not every validate's, nor the refusal check's
+
         if id(p) not in built:
             built[id(p)] = reach.chains(p.placementrules)
         chains = built[id(p)]

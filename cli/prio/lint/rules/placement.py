@@ -3,16 +3,27 @@ rule types the placement manager accepts when the partition is created or reload
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from prio.diagnostics import Issue
 from prio.lint.registry import check
-from prio.lint.rules.limits import GROUP
+from prio.lint.rules.limits import group_name
 from prio.yunikorn import goregex
 from prio.yunikorn.placement import build_errors
 from prio.yunikorn.releases import user_name_note
 
-RULE_NAME = re.compile(r"^[_a-zA-Z][a-zA-Z0-9_]*$")
-SPECIAL = re.compile(r"[\^$*+?()\[{}|]")
+
+@cache
+def _rule_name() -> re.Pattern:
+    """A placement rule's name, compiled when a config first has rules (this module is loaded by
+    every explain's and simulate's refusal check)."""
+    return re.compile(r"^[_a-zA-Z][a-zA-Z0-9_]*$")
+
+
+@cache
+def _special() -> re.Pattern:
+    """The characters that make a filter entry a regular expression (compiled when first asked)."""
+    return re.compile(r"[\^$*+?()\[{}|]")
 
 
 def _rules(ctx):
@@ -46,7 +57,7 @@ def placement_rule_name(ctx):
     Fix: use one of provided, user, tag, fixed.
     """
     for _p, _i, _top, r in _rules(ctx):
-        if not RULE_NAME.fullmatch(r.name):
+        if not _rule_name().fullmatch(r.name):
             yield Issue("PRIO126", r.path + ("name",), f"invalid rule name {r.name!r}, a name must be a valid identifier")
 
 
@@ -86,7 +97,7 @@ def _proper(entry: str, rx) -> bool:
     translation; Go syntax prio cannot translate is not said to be wrong)."""
     if rx.fullmatch(entry):
         return True
-    if not SPECIAL.search(entry) or goregex.go_refuses(entry):
+    if not _special().search(entry) or goregex.go_refuses(entry):
         return False
     py = goregex.translate(entry)
     return py is None or goregex.compile_python(py) is not None
@@ -104,7 +115,7 @@ def placement_filter_list(ctx):
     Fix: a valid user name, or a regex like `^team-.*`.
     """
     for _p, _i, _top, r in _rules(ctx):
-        for kind, lst, rx in (("user", r.users, ctx.release.user_name_re), ("group", r.groups, GROUP)):
+        for kind, lst, rx in (("user", r.users, ctx.release.user_name_re), ("group", r.groups, group_name())):
             if len(lst or []) == 1 and not _proper(lst[0], rx):
                 later = user_name_note(lst[0], ctx.release) if kind == "user" else ""
                 yield Issue("PRIO128", r.path + ("filter", kind + "s", 0), f"invalid rule filter {kind} list is not a proper list or regexp: [{lst[0]}]{later}")
@@ -267,7 +278,7 @@ def placement_rule_type(ctx):
 def _placement_rule_type(ctx):
     """placement_rule_type's findings, before the note on where YuniKorn fails."""
     for _p, _i, _top, r in _rules(ctx):
-        if not RULE_NAME.fullmatch(r.name):
+        if not _rule_name().fullmatch(r.name):
             continue  # PRIO126's
         for where, message, at in build_errors(r, ctx.release):
             yield Issue("PRIO133", r.path + where, message, at=at)

@@ -54,10 +54,10 @@ def invalid_quantity(ctx):
     Fix:
         max: {memory: 1536Mi, vcore: 2}
     """
-    for _p, q, _anc in ctx.queues:
+    for _p, q, _anc in ctx.having("quantities"):
         for kind in ("guaranteed", "max"):
             res = getattr(q, kind)
-            if not res:  # (most queues set none: no path made, no generator)
+            if not res:  # (no path made, no generator)
                 continue
             for path, msg in _bad_entries(res, q.path + ("resources", kind)):
                 yield Issue("PRIO108", path, msg)
@@ -77,7 +77,7 @@ def guaranteed_exceeds_max(ctx):
         resources: {guaranteed: {memory: 10G}, max: {memory: 5G}}
     Fix: raise max or lower guaranteed.
     """
-    for _p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.having("guaranteed"):
         g, m = ctx.resource(q.guaranteed), ctx.resource(q.max)
         if g and m:
             over = {k: v for k, v in g.items() if k in m and v > max(m[k], 0)}
@@ -102,7 +102,7 @@ def max_exceeds_parent_max(ctx):
     Example (fails): root.a max memory 10G, root.a.b (no max), root.a.b.c max memory 20G.
     Fix: keep each max within every ancestor's max.
     """
-    for _p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.having("max"):
         m = ctx.resource(q.max)
         if not m or not anc:
             continue
@@ -117,9 +117,18 @@ def _children_guaranteed(ctx, q):
     own = ctx.resource(q.guaranteed)
     if own and any(v != 0 for v in own.values()):
         return own
-    total = {}
+    return _sum_children_guaranteed(ctx, q)
+
+
+def _sum_children_guaranteed(ctx, q) -> dict:
+    """The sum of the effective guaranteed of `q`'s children. A child without any (no guaranteed
+    and no children of its own: most leaves) adds nothing, and is not asked."""
+    total: dict = {}
     for c in q.children:
-        total = resources.add(total, _children_guaranteed(ctx, c))
+        if c.guaranteed or c.queues:
+            g = _children_guaranteed(ctx, c)
+            if g:
+                total = resources.add(total, g)
     return total
 
 
@@ -132,13 +141,11 @@ def children_guaranteed_exceed_guaranteed(ctx):
     Example (fails): parent guaranteed memory 10G, two children with 6G each.
     Fix: raise the parent's guaranteed or lower the children's.
     """
-    for _p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.having("guaranteed"):
         g = ctx.resource(q.guaranteed)
         if not g or not q.children:
             continue
-        total = {}
-        for c in q.children:
-            total = resources.add(total, _children_guaranteed(ctx, c))
+        total = _sum_children_guaranteed(ctx, q)
         if not resources.fits(g, total):
             yield Issue("PRIO111", q.path + ("resources", "guaranteed"), f"guaranteed resource of parent {quantity.go_map(g)} is smaller than sum of guaranteed resources {quantity.go_map(total)} of the children for queue {queue_path(q, anc)}")
 
@@ -150,15 +157,15 @@ def children_guaranteed_exceed_max(ctx):
     Example (fails): parent max memory 10G, two children guaranteed 6G each.
     Fix: raise the max or lower the guarantees.
     """
-    for _p, q, anc in ctx.queues:
+    if not ctx.having("max"):
+        return  # no max on any queue: no parent has an effective max
+    for _p, q, anc in ctx.having("children"):
         if not q.children:
             continue
         eff = resources.component_min(_effective_max(ctx, anc), ctx.resource(q.max) or None)
         if not eff:
             continue
-        total = {}
-        for c in q.children:
-            total = resources.add(total, _children_guaranteed(ctx, c))
+        total = _sum_children_guaranteed(ctx, q)
         if not resources.fits(eff, total):
             yield Issue("PRIO112", q.path + ("name",), f"max resource {quantity.go_map(eff)} is smaller than sum of guaranteed resources {quantity.go_map(total)} of the children for queue {queue_path(q, anc)}")
 
@@ -170,7 +177,7 @@ def maxapplications_exceeds_parent(ctx):
     Example (fails): parent maxapplications 10, child maxapplications 20.
     Fix: keep each child's maxapplications at most the parent's (equal is fine).
     """
-    for _p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.having("maxapplications"):
         if q.maxapplications:
             for c in q.children:
                 if c.maxapplications > q.maxapplications:
@@ -187,7 +194,7 @@ def maxapplications_missing(ctx):
     Example (fails): parent maxapplications 10, child without maxapplications.
     Fix: give every descendant a maxapplications no larger than its parent's.
     """
-    for _p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.having("maxapplications"):
         if q.maxapplications:
             for c in q.children:
                 if c.maxapplications == 0:
@@ -207,7 +214,7 @@ def childtemplate_quantity(ctx):
     Fix: use a valid quantity.
     """
     refused = ctx.release.bad_template_refused
-    for _p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.having("childtemplate"):
         ct = q.childtemplate
         if ct is None or not q.is_parent:
             continue

@@ -143,9 +143,14 @@ def invalid_queue_name(ctx):
     Fix: `- name: team-a`
     """
     rel = ctx.release
+    valid = rel.queue_name_re.fullmatch
+    # each name tested once: a large config repeats its leaves' names under every parent
+    bad = {n for n in {q.name for _p, q, anc in ctx.queues if anc} if not valid(n)}
+    if not bad:
+        return
     allowed = rel.queue_name_re.pattern[:-len("{1,64}")]  # the character class
     for _p, q, anc in ctx.queues:
-        if anc and not rel.queue_name_re.fullmatch(q.name):
+        if anc and q.name in bad:
             why = "it is empty" if not q.name else "it is longer than 64 characters" if len(q.name) > 64 else "it contains " + ", ".join(repr(c) for c in sorted(set(re.sub(allowed, "", q.name))))
             fixed = re.sub(allowed.replace("[", "[^", 1), "-", q.name)[:64]
             said = rel.queue_name_message if rel is NEWEST else f"YuniKorn {rel.name}: {rel.queue_name_error.format(name=q.name)}"
@@ -163,7 +168,9 @@ def duplicate_queue_name(ctx):
     Example (fails): children `batch` and `Batch` of the same parent.
     Fix: rename one.
     """
-    for _p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.having("children"):
+        if len({c.name.lower() for c in q.children}) == len(q.children):
+            continue  # (the usual case, told without a loop in Python)
         seen = {}
         for c in q.children:
             k = c.name.lower()
@@ -184,7 +191,7 @@ def parent_false_with_children(ctx):
     Example (warns): `{name: a, parent: false, queues: [{name: b}]}`.
     Fix: remove `parent: false`, or move the children elsewhere if the queue is meant to be a leaf.
     """
-    for _p, q, anc in ctx.queues:
+    for _p, q, anc in ctx.having("children"):
         if q.parent_given and not q.parent and q.queues:
             yield Issue("PRIO138", q.path + ("parent",), f"queue {queue_path(q, anc)} says parent: false but has child queues: "
                         f"YuniKorn makes it a parent anyway (applications cannot be placed in it)", at="key")
