@@ -46,14 +46,25 @@ def _configs():
             yield os.path.basename(f), fh.read()
 
 
+def _config_documents():
+    """The mapping documents of _configs() that parse: (name, Document)."""
+    from prio.errors import InputError
+    from prio.io import yamlnodes
+
+    for name, text in _configs():
+        try:
+            docs = yamlnodes.load(name, text, go=True)
+        except InputError:
+            continue
+        yield from ((name, doc) for doc in docs if isinstance(doc.data, dict))
+
+
 def test_the_error_rules_alone_find_every_refusal(monkeypatch):
     """config_errors runs only the checks of error rules (a finding of the refusing families never
     raises its rule's severity): the same lines, on every recorded config and sample, as with
     every check of those families run; and none of their modules gives a finding "error" itself."""
     import inspect
 
-    from prio.errors import InputError
-    from prio.io import yamlnodes
     from prio.lint import registry, runner
     from prio.lint.rules import load
     from prio.loaders import queues
@@ -63,19 +74,12 @@ def test_the_error_rules_alone_find_every_refusal(monkeypatch):
         assert 'severity="error"' not in inspect.getsource(sys.modules[f"prio.lint.rules.{family}"])
     every = registry.run
     refused = 0
-    for name, text in _configs():
-        try:
-            docs = yamlnodes.load(name, text, go=True)
-        except InputError:
-            continue
-        for doc in docs:
-            if not isinstance(doc.data, dict):
-                continue
-            fast = runner.config_errors(doc, queues.decode(doc))
-            with monkeypatch.context() as m:
-                m.setattr(runner, "run", lambda target, *subject, family=None, severity=None: every(target, *subject, family=family))
-                assert runner.config_errors(doc, queues.decode(doc)) == fast, name
-            refused += bool(fast)
+    for name, doc in _config_documents():
+        fast = runner.config_errors(doc, queues.decode(doc))
+        with monkeypatch.context() as m:
+            m.setattr(runner, "run", lambda target, *subject, family=None, severity=None: every(target, *subject, family=family))
+            assert runner.config_errors(doc, queues.decode(doc)) == fast, name
+        refused += bool(fast)
     assert refused > 20  # the corpora hold refused configs, not only clean ones
 
 
@@ -83,8 +87,6 @@ def test_the_queue_index_skips_only_queues_a_rule_has_nothing_to_say_of(monkeypa
     """Context.having (the queues that set limits, guaranteed, max, ... found in one pass) lets
     a rule loop over those alone: every queue rule of every family finds the same issues, on
     every recorded config and sample, as when each is handed every queue."""
-    from prio.errors import InputError
-    from prio.io import yamlnodes
     from prio.lint.context import Context
     from prio.lint.registry import run
     from prio.lint.rules import load_all
@@ -93,24 +95,17 @@ def test_the_queue_index_skips_only_queues_a_rule_has_nothing_to_say_of(monkeypa
     load_all()
     having = Context.having
     compared = 0
-    for name, text in _configs():
-        try:
-            docs = yamlnodes.load(name, text, go=True)
-        except InputError:
-            continue
-        for doc in docs:
-            if not isinstance(doc.data, dict):
-                continue
-            indexed = run("queues", Context(queues.decode(doc)))
-            with monkeypatch.context() as m:
-                m.setattr(Context, "having", lambda self, what: self.queues)
-                assert run("queues", Context(queues.decode(doc))) == indexed, name
-            ctx = Context(queues.decode(doc))
-            sets = {"limits": lambda q: q.limits, "guaranteed": lambda q: q.guaranteed, "max": lambda q: q.max,
-                    "quantities": lambda q: q.limits or q.guaranteed or q.max, "maxapplications": lambda q: q.maxapplications,
-                    "childtemplate": lambda q: q.childtemplate is not None,
-                    "acl": lambda q: q.adminacl is not None or q.submitacl is not None, "children": lambda q: q.queues}
-            for what, sets_it in sets.items():
-                assert having(ctx, what) == [e for e in ctx.queues if sets_it(e[1])], (name, what)
-            compared += bool(indexed)
+    for name, doc in _config_documents():
+        indexed = run("queues", Context(queues.decode(doc)))
+        with monkeypatch.context() as m:
+            m.setattr(Context, "having", lambda self, what: self.queues)
+            assert run("queues", Context(queues.decode(doc))) == indexed, name
+        ctx = Context(queues.decode(doc))
+        sets = {"limits": lambda q: q.limits, "guaranteed": lambda q: q.guaranteed, "max": lambda q: q.max,
+                "quantities": lambda q: q.limits or q.guaranteed or q.max, "maxapplications": lambda q: q.maxapplications,
+                "childtemplate": lambda q: q.childtemplate is not None,
+                "acl": lambda q: q.adminacl is not None or q.submitacl is not None, "children": lambda q: q.queues}
+        for what, sets_it in sets.items():
+            assert having(ctx, what) == [e for e in ctx.queues if sets_it(e[1])], (name, what)
+        compared += bool(indexed)
     assert compared > 20
