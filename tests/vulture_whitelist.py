@@ -61,9 +61,8 @@ from prio.kueue import features  # noqa: E402
 
 features.markdown_table
 
-# The registry's samples and schemas are read by the backend contract (tests/arch/test_backends.py):
-# what each backend must pass is stated in its row.
+# The registry's schemas are read by the backend contract (tests/arch/test_backends.py): what each
+# backend must pass is stated in its row.
 from prio import backends  # noqa: E402
 
-backends.Entry.samples
 backends.Entry.schemas

@@ -95,9 +95,11 @@ class Kueue:
         from prio.kueue import diff as core
 
         d = core.compare(old[1].data, new[1].data, *findings)
-        # NEW's context (paths, ClusterQueues) and both sides' cohort trees, before their replays
+        # NEW's context (paths, ClusterQueues: its run made it) and both sides' cohort trees,
+        # taken before their replays
         if old[1].html or new[1].html:
-            d["_html"] = dict(_context(new[0]), trees={"OLD": old[1].html["tree"], "NEW": new[1].html["tree"]})
+            context = {k: v for k, v in new[1].html.items() if k != "tree"}
+            d["_html"] = dict(context, trees={"OLD": old[1].html["tree"], "NEW": new[1].html["tree"]})
         return d
 
     def changed(self, d, kind: str) -> bool:
