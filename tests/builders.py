@@ -6,9 +6,9 @@ import json
 
 from conftest import sample
 from prio.io import yamlnodes
-from prio.loaders import native
-from prio.loaders import queues as config
 from prio.yunikorn import acl, engine, tree
+from prio.yunikorn.load import native
+from prio.yunikorn.load import queues as config
 
 # The head of a queues.yaml of one partition, default: child queues of root follow, each
 # "          - name: ..." (ten spaces), their keys two spaces further in. Root admits everyone
@@ -59,7 +59,7 @@ def build_engine(queues: str | dict, snapshot, choice: str = "auto", placement: 
     if not isinstance(snapshot, str):
         snapshot = json.dumps(snapshot)
     if isinstance(queues, dict):
-        from prio.loaders import rest
+        from prio.yunikorn.load import rest
 
         infos, _ = rest.load_queues("queues.json", yamlnodes.load("queues.json", json.dumps(queues))[0])
         return engine.Engine(rest.build_tree(infos), native.load("a.json", yamlnodes.load("a.json", snapshot)[0]), None, choice)

@@ -38,7 +38,7 @@ def _resources(res: dict | None) -> dict:
 
 
 def _seconds(t) -> int | None:
-    from prio.loaders.reader import parse_time
+    from prio.yunikorn.load.reader import parse_time
 
     if t is None:
         return None

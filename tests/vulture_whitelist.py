@@ -44,7 +44,7 @@ gosort.least
 
 # docs/yunikorn.md's table "what changes by release": written into the page from the release data
 # by tests/docs/test_releases_table.py (PRIO_UPDATE_GOLDEN=1), which fails when the page is stale.
-from prio.render import releases as release_table  # noqa: E402
+from prio.yunikorn.render import releases as release_table  # noqa: E402
 
 release_table.markdown_table
 

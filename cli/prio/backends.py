@@ -49,6 +49,21 @@ REGISTRY = (
 )
 BY_NAME = {e.name: e for e in REGISTRY}
 
+# YuniKorn's rule modules, in the order validate registers them (before the backends' above). Its
+# slice (prio.yunikorn: core, load/, render/, lint/) has no row of the table: its commands are
+# the CLI's own, and every sentence the table's rows make ("Armada, Kueue and Volcano") names
+# the schedulers besides it. `checks` registers what validate checks of its documents.
+YUNIKORN_LINT = tuple(f"prio.yunikorn.lint.{m}" for m in (
+    "checks", "decoding", "structure", "resources", "limits", "acl", "placement", "nodesort", "properties", "priority",
+    "preemption", "priorityclass", "crosscheck", "gangs", "configmap", "upgrade"))
+YUNIKORN_RELEASES = "prio.yunikorn.releases"  # its release table: a settings file's yunikornVersion is one of its names
+
+
+def yunikorn_releases():
+    """YuniKorn's release table (its `get` and `NAMES`), for the layers below its slice that read a
+    release's name (prio.lint.settings)."""
+    return import_module(YUNIKORN_RELEASES)
+
 
 def spoken(words, last: str = "and") -> str:
     """Words as a sentence lists them: "a, b and c"."""

@@ -51,3 +51,34 @@ def test_every_top_level_package_is_in_a_contract():
     assert {"prio.cli", "prio.yunikorn", "prio.diagnostics"} <= tops
     missing = sorted(tops - _named_in_contracts())
     assert not missing, f"not in any [tool.importlinter] contract of pyproject.toml: {', '.join(missing)}"
+
+
+def _contract(cid: str) -> dict:
+    from importlinter.api import read_configuration
+
+    return next(c for c in read_configuration(PYPROJECT)["contracts_options"] if c.get("id") == cid)
+
+
+def test_every_module_of_a_slice_is_core_or_edge():
+    """Each scheduler's slice (prio.armada, prio.kueue, prio.volcano, prio.yunikorn): every module
+    of it is either in its core (backend-cores' source modules, held pure) or is one of its edges
+    (backend-cores' forbidden modules, or under one of them), so a new module cannot escape the
+    pure-core check by being named in neither list."""
+    cores = _contract("backend-cores")
+    core = set(cores["source_modules"])
+    edges = {m for m in cores["forbidden_modules"] if m.count(".") > 1}
+    assert set(_contract("pure-core")["source_modules"]) >= core
+    loose = []
+    for slice_ in ("armada", "kueue", "volcano", "yunikorn"):
+        base = os.path.join(PKG, slice_)
+        for dirpath, _, files in os.walk(base):
+            for f in files:
+                if not f.endswith(".py"):
+                    continue
+                rel = os.path.relpath(os.path.join(dirpath, f), PKG)[:-3].replace(os.sep, ".")
+                mod = "prio." + rel.removesuffix(".__init__")
+                if mod == f"prio.{slice_}":
+                    continue
+                if not any(mod == m or mod.startswith(m + ".") for m in core | edges):
+                    loose.append(mod)
+    assert not loose, f"neither core nor edge in pyproject's backend-cores: {', '.join(sorted(loose))}"

@@ -310,7 +310,7 @@ def test_compare_reports_rejected_applications():
     d = core.compare(side_with([("keep", "root.x")]), side_with([("keep", "root.x"), ("new", "root.nope")]))
     assert [(r.application, r.queue, r.code) for r in d.rejected_added] == [("new", "root.nope", "RejectedByPlacement")]
     assert d.rejected_removed == [] and d.changed("unscheduled") and not d.changed("order")
-    from prio.render import diff as out
+    from prio.yunikorn.render import diff as out
 
     doc = out.to_json(d)
     assert doc["rejected"]["added"] == [{"application": "new", "queue": "root.nope", "code": "RejectedByPlacement",
@@ -549,7 +549,7 @@ def test_the_headline_counts_add_up_and_say_their_parts():
     the order: the parts add up to the total (issue 44: 3260 = 289 + 2747 left out 224)."""
     from types import SimpleNamespace as NS
 
-    from prio.render.diff import summary
+    from prio.yunikorn.render.diff import summary
 
     def move(before, after):
         return NS(before=before, after=after, moved=None if before is None or after is None else after - before)

@@ -290,7 +290,7 @@ def test_stderr_notes_name_rejected_applications_as_the_file_does(tmp_path):
 
 
 def test_names_sort_as_the_originals_around_the_names_kept():
-    from prio.render.anonymize import Names
+    from prio.yunikorn.render.anonymize import Names
 
     n = Names(True)
     olds = ["zed", "alpha", "default", "Zed", "mid", "testuser", "a.b", "a_dot_b"]
@@ -310,7 +310,7 @@ def test_names_sort_as_the_originals_around_the_names_kept():
 
 
 def test_a_filter_expression_matches_what_it_matched():
-    from prio.render.anonymize import NEVER, Names
+    from prio.yunikorn.render.anonymize import NEVER, Names
 
     n = Names(True)
     for u in ("dave", "dora", "bob"):

@@ -1,6 +1,6 @@
 """The JSON Schema of prio's native snapshot (schemas/yunikorn-snapshot.schema.json,
 docs/snapshot-format.md): a valid Draft 2020-12 schema, in step with the loader (the keys it
-names are the ones prio.loaders.native reads), the samples and what `prio snapshot` writes
+names are the ones prio.yunikorn.load.native reads), the samples and what `prio snapshot` writes
 conform, and `yunikornVersion` takes exactly the releases prio knows (a minor or a patch)."""
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import yaml
 
 from conftest import ROOT, run_cli, sample
 from prio import __version__
-from prio.loaders import native
 from prio.yunikorn import releases
+from prio.yunikorn.load import native
 
 
 @pytest.fixture(scope="module")

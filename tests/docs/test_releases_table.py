@@ -1,5 +1,5 @@
 """docs/yunikorn.md's table "what changes by release" is the one prio.yunikorn.releases makes
-(prio.render.releases): the page and the rules prio applies cannot disagree. After a deliberate
+(prio.yunikorn.render.releases): the page and the rules prio applies cannot disagree. After a deliberate
 change, PRIO_UPDATE_GOLDEN=1 writes the table into the page."""
 import os
 
@@ -9,7 +9,7 @@ PAGE = os.path.join(ROOT, "docs", "yunikorn.md")
 
 
 def test_the_releases_table_is_generated_from_the_release_data():
-    from prio.render.releases import BEGIN, END, markdown_table
+    from prio.yunikorn.render.releases import BEGIN, END, markdown_table
 
     with open(PAGE, encoding="utf-8") as f:
         page = f.read()

@@ -14,7 +14,7 @@ import time
 import pytest
 
 from conftest import run_cli, sample
-from prio.loaders.native import MAX_COUNT
+from prio.yunikorn.load.native import MAX_COUNT
 
 
 def _one_line(r, *words):

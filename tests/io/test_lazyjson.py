@@ -13,7 +13,7 @@ from builders import paths_of as _walk
 from conftest import SHARED, run_cli, sample
 from prio.errors import InputError
 from prio.io import lazyjson, yamlnodes
-from prio.loaders import native
+from prio.yunikorn.load import native
 from strategies import snapshot_documents
 
 

@@ -1,4 +1,4 @@
-"""The checks explain and simulate run on a queue config (lint.runner.config_errors): only the
+"""The checks explain and simulate run on a queue config (prio.yunikorn.lint.checks.config_errors): only the
 decoder's and the families YuniKorn's validator refuses for are loaded (not Armada's, Kueue's, ...),
 and an issue of another module's rule still resolves."""
 import subprocess
@@ -10,13 +10,13 @@ PROBE = """
 import sys
 from prio.diagnostics import Issue
 from prio.io import yamlnodes
-from prio.lint.runner import config_errors
-from prio.loaders import queues
+from prio.yunikorn.lint.checks import config_errors
+from prio.yunikorn.load import queues
 text = "partitions:\\n  - name: default\\n    queues:\\n      - name: root\\n        queues:\\n          - name: a b\\n"
 doc = yamlnodes.load("q.yaml", text, go=True)[0]
 errors = config_errors(doc, queues.decode(doc))
 print(errors)
-print(sorted(m.split(".")[-1] for m in sys.modules if m.startswith("prio.lint.rules.")))
+print(sorted(m.split(".")[-1] for m in sys.modules if m.startswith(("prio.yunikorn.lint.", "prio.lint.rules.", "prio.kueue.", "prio.armada.", "prio.volcano."))))
 doc.issues.append(Issue("PRIO301", ("partitions", 0), "a class message"))
 print(config_errors(doc, queues.decode(doc)))
 """
@@ -27,7 +27,8 @@ def test_config_errors_loads_only_what_it_runs():
     assert r.returncode == 0, r.stderr
     first, loaded, again = r.stdout.splitlines()
     assert "line 6" in first and "a b" in first  # PRIO106, an invalid queue name
-    assert loaded == "['acl', 'decoding', 'limits', 'nodesort', 'placement', 'resources', 'structure']"
+    # the refusing families, the decoder's, and what they stand on (the checks module, the lint context, the schema)
+    assert loaded == "['acl', 'checks', 'context', 'decoding', 'limits', 'nodesort', 'placement', 'resources', 'schema', 'structure']"
     assert "a class message" in again  # another module's rule (priorityclass): every rule loaded, and it resolves
 
 
@@ -65,13 +66,13 @@ def test_the_error_rules_alone_find_every_refusal(monkeypatch):
     every check of those families run; and none of their modules gives a finding "error" itself."""
     import inspect
 
-    from prio.lint import registry, runner
-    from prio.lint.rules import load
-    from prio.loaders import queues
+    from prio.lint import registry
+    from prio.yunikorn.lint import checks as runner
+    from prio.yunikorn.load import queues
 
-    load(*runner.REFUSING)
+    runner.load(*runner.REFUSING)
     for family in runner.REFUSING:
-        assert 'severity="error"' not in inspect.getsource(sys.modules[f"prio.lint.rules.{family}"])
+        assert 'severity="error"' not in inspect.getsource(sys.modules[f"prio.yunikorn.lint.{family}"])
     every = registry.run
     refused = 0
     for name, doc in _config_documents():
@@ -87,10 +88,10 @@ def test_the_queue_index_skips_only_queues_a_rule_has_nothing_to_say_of(monkeypa
     """Context.having (the queues that set limits, guaranteed, max, ... found in one pass) lets
     a rule loop over those alone: every queue rule of every family finds the same issues, on
     every recorded config and sample, as when each is handed every queue."""
-    from prio.lint.context import Context
     from prio.lint.registry import run
     from prio.lint.rules import load_all
-    from prio.loaders import queues
+    from prio.yunikorn.lint.context import Context
+    from prio.yunikorn.load import queues
 
     load_all()
     having = Context.having

@@ -1,5 +1,5 @@
 """PRIO201 and PRIO202 skip their reach walks when every offset together cannot take a queue out
-of the user range (lint/rules/priority.py `_within_user_range`): the findings must be the ones
+of the user range (yunikorn/lint/priority.py `_within_user_range`): the findings must be the ones
 the walks give, on trees with offsets of every size."""
 from unittest import mock
 
@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import lint
-from prio.lint.rules import priority
+from prio.yunikorn.lint import priority
 
 _OFFSETS = st.one_of(st.none(), st.integers(-20, 20), st.integers(-2**31, 2**31 - 1),
                      st.sampled_from([2**31 - 1, -2**31, 1_000_000_001, -2_147_483_000, 999_999_999]))

@@ -10,14 +10,14 @@ from prio.io import documents, yamlnodes
 from prio.kube.priorityclass import PriorityClass
 from prio.lint import runner
 from prio.lint.registry import RULES
-from prio.lint.rules import crosscheck
-from prio.loaders import priorityclasses
-from prio.loaders import queues as config
 from prio.yunikorn import (
     classranges,
     tree,
 )
 from prio.yunikorn.engine import MIN
+from prio.yunikorn.lint import crosscheck
+from prio.yunikorn.load import priorityclasses
+from prio.yunikorn.load import queues as config
 
 HERE = TESTS
 SAMPLES = os.path.join(ROOT, "samples")

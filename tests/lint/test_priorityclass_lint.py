@@ -13,8 +13,8 @@ from prio.io import documents
 from prio.lint import runner as checker
 from prio.lint.registry import RULES
 from prio.lint.rules import load_all
-from prio.lint.rules import priorityclass as lint
-from prio.loaders import priorityclasses
+from prio.yunikorn.lint import priorityclass as lint
+from prio.yunikorn.load import priorityclasses
 
 HERE = TESTS
 FIX = os.path.join(HERE, "fixtures", "priorityclass")

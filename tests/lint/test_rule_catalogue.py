@@ -152,7 +152,7 @@ def grown_schema(monkeypatch) -> None:
     one constraint of another kind (at least one partition), as the schema may grow."""
     from jsonschema import Draft202012Validator
 
-    from prio.lint import schema
+    from prio.yunikorn.lint import schema
 
     grown = copy.deepcopy(schema.load_schema())
     grown["$defs"]["SchedulerConfig"]["properties"]["partitions"]["minItems"] = 1
@@ -530,7 +530,7 @@ CATALOGUE: dict[str, list[Case]] = {
     "PRIO312": [case({"a.yaml": pc("metadata:\n  name: standard\nvalue: 1000\n"), "b.yaml": pc("metadata:\n  name: standard\nvalue: 1500\n")}, 5,
                      {"a.yaml": pc("metadata:\n  name: standard\nvalue: 1000\n"), "b.yaml": pc("metadata:\n  name: standard\nvalue: 1000\n")},
                      file="b.yaml")],
-    # gang applications of a snapshot against the config (lint/rules/gangs.py), reported in the snapshot
+    # gang applications of a snapshot against the config (yunikorn/lint/gangs.py), reported in the snapshot
     "PRIO801": [case({"snap.yaml": _gang_snap("queue: root.fair"), "queues.yaml": GANG_QUEUES}, 4,
                      {"snap.yaml": _gang_snap("queue: root.fifo"), "queues.yaml": GANG_QUEUES}, file="snap.yaml")],
     "PRIO802": [case({"snap.yaml": _gang_snap("queue: root.small", members=3), "queues.yaml": GANG_QUEUES}, 5,

@@ -87,7 +87,7 @@ def test_schema_catch_all_is_prio005():
     """Schema errors that are neither unknown keys nor types (none today; the schema may grow)."""
     from jsonschema import Draft202012Validator
 
-    from prio.lint.schema import _issue
+    from prio.yunikorn.lint.schema import _issue
 
     err = next(Draft202012Validator({"enum": ["fifo", "fair"]}).iter_errors("lifo"))
     [issue] = _issue(err)
@@ -111,9 +111,9 @@ def test_root_is_always_a_parent_so_its_child_template_counts(tmp_path):
 
 def test_own_priority_of_a_queue_without_priority_properties_is_what_parsing_nothing_gives():
     """priority.own_priority's shortcut for queues that set neither property."""
-    from prio.lint.rules import priority
     from prio.yunikorn import properties as P
     from prio.yunikorn.config import Queue
+    from prio.yunikorn.lint import priority
 
     plain = Queue((), name="a", properties={"application.sort.policy": "fair"})
     assert priority.own_priority(plain) == (P.offset(None)[0], P.priority_policy(None)[0] == "fence") == (0, False)

@@ -10,13 +10,13 @@ from conftest import ROOT, sample
 def test_bundled_schema_is_valid_against_the_metaschema():
     from jsonschema import Draft202012Validator
 
-    from prio.lint.schema import load_schema
+    from prio.yunikorn.lint.schema import load_schema
 
     Draft202012Validator.check_schema(load_schema())
 
 
 def test_validator_is_built_once():
-    from prio.lint.schema import validator
+    from prio.yunikorn.lint.schema import validator
 
     assert validator() is validator()
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from conftest import ROOT, SHARED, sample
 from prio.io import yamlnodes
-from prio.lint.schema import load_schema, validator
 from prio.lint.schemacheck import valid
+from prio.yunikorn.lint.schema import load_schema, validator
 from strategies import an_example, mutated
 
 

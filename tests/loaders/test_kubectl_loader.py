@@ -13,12 +13,10 @@ from prio.errors import InputError
 from prio.io import yamlnodes
 from prio.kube import quantity as kq
 from prio.kube.priorityclass import PriorityClass
-from prio.loaders import (
-    inputs,
-    kubectl,
-)
+from prio.loaders import inputs
 from prio.yunikorn import tree
 from prio.yunikorn.engine import Engine
+from prio.yunikorn.load import kubectl
 
 HERE = TESTS
 FIX = os.path.join(HERE, "fixtures", "kubectl")

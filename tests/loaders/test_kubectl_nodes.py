@@ -1,5 +1,5 @@
 """Nodes and users from Kubernetes objects, read as YuniKorn's shim reports them to the core
-(prio.loaders.kubectl): `kubectl get nodes` (allocatable in YuniKorn's units, cordoned nodes),
+(prio.yunikorn.load.kubectl): `kubectl get nodes` (allocatable in YuniKorn's units, cordoned nodes),
 every scheduler's pods (YuniKorn's bound pods running on their nodes, the others' taking room as
 foreign allocations), and the user.info annotation. Pods and nodes may come in one file or two."""
 from __future__ import annotations
@@ -12,7 +12,8 @@ from conftest import run_cli
 from prio.errors import InputError
 from prio.io import documents, yamlnodes
 from prio.kube import shim
-from prio.loaders import inputs, kubectl
+from prio.loaders import inputs
+from prio.yunikorn.load import kubectl
 
 
 def _doc(data, name="k.json"):

@@ -269,7 +269,7 @@ def test_older_shape_without_priority_fields_is_named():
 def test_newer_queue_fields_are_read():
     sc = scenario("preemption-properties")
     from prio.io import yamlnodes
-    from prio.loaders import rest
+    from prio.yunikorn.load import rest
 
     with open(os.path.join(sc, "ws", "v1", "partition", "default", "queues.json"), encoding="utf-8") as fh:
         text = fh.read()
@@ -458,7 +458,7 @@ def test_anonymize_is_consistent_and_deterministic(tmp_path):
 
 
 def test_anonymize_keeps_tie_order_with_many_apps():
-    from prio.render.anonymize import Names
+    from prio.yunikorn.render.anonymize import Names
 
     n = Names(True)
     old = [f"z{i}" for i in range(12)]

@@ -11,11 +11,9 @@ from conftest import SHARED as SHARED_ROOT
 from conftest import TESTS
 from prio.errors import InputError
 from prio.io import yamlnodes
-from prio.loaders import (
-    inputs,
-    rest,
-)
+from prio.loaders import inputs
 from prio.yunikorn.engine import MIN, Engine
+from prio.yunikorn.load import rest
 
 HERE = TESTS
 FIX = os.path.join(HERE, "fixtures", "rest")

@@ -9,7 +9,7 @@ import pytest
 
 from prio.kube import shim
 from prio.loaders import inputs
-from prio.loaders.assemble import build
+from prio.yunikorn.load.assemble import build
 
 
 def _pod(name, ns, cpu="1"):

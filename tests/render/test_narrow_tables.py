@@ -1,4 +1,4 @@
-"""Tables on an 80-column terminal (prio.render.fit, issue 44): an id (application, ask, node) is
+"""Tables on an 80-column terminal (prio.yunikorn.render.fit, issue 44): an id (application, ask, node) is
 never broken across lines, only cut with `…` keeping its end; a header never breaks inside a
 word; prose (reasons, priority changes) folds first. Tested on the cluster sample, whose ids
 rich used to fold into `alice-repor` / `t` and whose header became `applicatio` / `n`."""

@@ -1,4 +1,4 @@
-"""Tables in every format: queue paths fold at dots (render/paths.py), numbers are right-aligned
+"""Tables in every format: queue paths fold at dots (yunikorn/render/paths.py), numbers are right-aligned
 (render/align.py), plain output has no dash rules."""
 import pytest
 
@@ -27,7 +27,7 @@ def test_queue_paths_fold_at_dots_at_80_columns():
 
 
 def test_fold_unit():
-    from prio.render.paths import fold
+    from prio.yunikorn.render.paths import fold
 
     assert fold("root.tenants.tenant-a.child-a-1", 14) == ["root.tenants.", "tenant-a.", "child-a-1"]
     assert fold("root.a", 20) == ["root.a"]

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from prio.io import yamlnodes
-from prio.loaders import queues as queues_loader
 from prio.yunikorn import acl, placement, tree
+from prio.yunikorn.load import queues as queues_loader
 from prio.yunikorn.snapshot import App
 
 

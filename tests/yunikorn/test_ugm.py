@@ -101,7 +101,7 @@ def test_beyond_names_what_the_applications_do_not_hold():
 
 
 def test_rest_usage_reads_the_dao_trees():
-    from prio.loaders import rest_usage
+    from prio.yunikorn.load import rest_usage
 
     users = [{"userName": "bob", "groups": {"x": "ops"},
               "queues": {"queuePath": "root", "resourceUsage": {"vcore": 3000, "pods": 0}, "runningApplications": ["x"],

@@ -61,7 +61,8 @@ def say_written(path) -> None:
 
 
 def load_inputs(paths, sample, classes, keep_documents=False, release=None):
-    from prio.loaders import assemble, inputs
+    from prio.loaders import inputs
+    from prio.yunikorn.load import assemble
 
     if sample and paths:
         raise InputError(sample, "give either --sample or input files, not both")
@@ -79,7 +80,7 @@ _REFUSALS_SHOWN = 5  # one note line stays readable; validate lists them all
 
 def check_config(inp, release=None, schedules: bool = True):
     """The loaders read a queue config and run no lint rules: here the command runs the cheap
-    ones (prio.lint.runner.config_errors) for YuniKorn `release` (--yunikorn-version; None: the
+    ones (prio.yunikorn.lint.checks.config_errors) for YuniKorn `release` (--yunikorn-version; None: the
     one the snapshot recorded, else the newest) and, when it would refuse the config, notes it
     where the loader read it (Inputs.config_note_at). An older release's properties are then read
     as it reads them, and what prio does not model of its scheduling is noted (for_release; not
@@ -91,7 +92,7 @@ def check_config(inp, release=None, schedules: bool = True):
     if at is None:
         return for_release(inp, release, schedules)
     inp.config_note_at = None
-    from prio.lint.runner import config_errors
+    from prio.yunikorn.lint.checks import config_errors
 
     errors = config_errors(inp.config_doc, inp.config, release)
     if errors:

@@ -93,8 +93,8 @@ def _diff(o: Options, fmt: str, fail_on: tuple) -> int:
     from prio.cli.common import width
     from prio.errors import InputError
     from prio.io import gitrev, source
-    from prio.render import diff as diff_out
     from prio.yunikorn import diff as core
+    from prio.yunikorn.render import diff as diff_out
 
     if live is not None:  # --yunikorn: both configs on the server's pending work (prio.cli.diff_live)
         from prio.cli import diff_live
@@ -197,8 +197,8 @@ def _side(o: Options, arg, label, inp=None, said=None):
     """One side: a simulate run on `arg` plus the inputs (o.inputs), and validate's findings for a config.
     `inp`: the side's inputs already gathered (--yunikorn: the config plus the server's work)."""
     from prio.loaders import restdump
-    from prio.loaders.assemble import build, partition_of
     from prio.yunikorn import diff as core
+    from prio.yunikorn.load.assemble import build, partition_of
 
     if inp is None:
         from prio.cli.common import check_config

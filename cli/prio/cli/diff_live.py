@@ -34,8 +34,8 @@ def run(r, o, fmt, fail_on=(), side=None) -> int:
     from prio.cli.common import width
     from prio.cli.outfile import write_text
     from prio.io import gitrev, source
-    from prio.render import diff as diff_out
     from prio.yunikorn import diff as core
+    from prio.yunikorn.render import diff as diff_out
 
     old, new, paths = o.old, o.new, o.inputs
     if paths:

@@ -45,7 +45,7 @@ def _explain(o: Options, fmt: str) -> int:
     o = with_cluster(o)  # --kube: the cluster's objects as inputs
     from prio.cli.backend_run import answer
     from prio.cli.common import say_notes
-    from prio.loaders.assemble import build
+    from prio.yunikorn.load.assemble import build
 
     # the documents kept with inp (keep() below): the parsed snapshot is freed with the process
     inp, live = shared.read_inputs(o, keep_documents=True)
@@ -133,8 +133,8 @@ def _refused_for_queues(o: Options, eng) -> int | None:
 def _why_ask(o: Options, fmt: str, inp, eng) -> int:
     """--why-ask (and --behind): the ask's step in the simulated order and the decisive
     comparison, from the reference rules (yunikorn.explain.why_ask runs its own engines)."""
-    from prio.loaders.assemble import build
     from prio.yunikorn.explain import why_ask as why_ask_lines
+    from prio.yunikorn.load.assemble import build
 
     facts: dict = {}
     try:
@@ -201,13 +201,13 @@ def _tree(o: Options, fmt: str, inp, eng, live) -> int:
 
             top = find(eng.root, o.queue).path
             ranges = [x for x in ranges if x["queue"] == top or x["queue"].startswith(top + ".")]
-    from prio.render import explain as explain_out
+    from prio.yunikorn.render import explain as explain_out
 
     chunks = explain_out.render(fmt, rows, asks, ranges=ranges, width=width(), total=total, color=o.colored(), rejected=eng.rejected)
     if html:
         from prio.cli import htmlreport
-        from prio.render.html.context import gangs
         from prio.yunikorn.records import queue_tree
+        from prio.yunikorn.render.html import gangs
 
         chunks = htmlreport.page("explain", chunks, htmlreport.header("explain", inp.names, live, eng.snapshot.partition,
                                                                      tree=queue_tree(eng, o.queue), queue=o.queue,

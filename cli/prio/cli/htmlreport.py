@@ -1,7 +1,7 @@
 """`-o html` for explain, simulate, preempt and diff (YuniKorn's and the backends' inputs): the wiring. Each command renders its -o json
 document as usual and hands the chunks to `page`, with what the page shows beside them: the
 header (what was analysed, when, the notes said on stderr), the queue tree taken before any run
-(prio.render.html.context) and, for a small simulation, the `--why-ask` answer of every ask.
+(prio.yunikorn.render.html) and, for a small simulation, the `--why-ask` answer of every ask.
 The page itself is prio.render.html."""
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ What is read, each with one `kubectl get ... -o json`: the ConfigMaps the YuniKo
 finished (all namespaces, every scheduler's: YuniKorn's are the work, the others' bound to a node
 take room there), the nodes, and the PriorityClasses. Each answer becomes an input by a name
 such as `<kube pods>` (prio.io.source.PROVIDED), recognised by content like a file: a ConfigMap
-List, a pod list, a node list, PriorityClasses; prio.loaders.kubectl reads pods and nodes as the
+List, a pod list, a node list, PriorityClasses; prio.yunikorn.load.kubectl reads pods and nodes as the
 shim reports them to YuniKorn. Nothing is written to the cluster. Credentials that may not list
 the nodes leave them out, with a note (the cluster is then one pool, as for a pod list alone)."""
 from __future__ import annotations

@@ -44,10 +44,10 @@ def _preempt(o: Options, fmt: str) -> int:
     from prio.cli.common import say_notes, width
     from prio.cli.outfile import write_text
     from prio.errors import InputError
-    from prio.loaders.assemble import build, partition_of
-    from prio.render import preempt as preempt_out
     from prio.yunikorn import preemption, resources
+    from prio.yunikorn.load.assemble import build, partition_of
     from prio.yunikorn.preemption import quota
+    from prio.yunikorn.render import preempt as preempt_out
     from prio.yunikorn.ugm import limits_of
 
     # the files (the preemption sample by default), or --yunikorn's config, queues, nodes and
@@ -98,8 +98,8 @@ def _preempt(o: Options, fmt: str) -> int:
     text = "".join(preempt_out.render("json" if fmt == "html" else fmt, result, asks, width=width(), color=color, quota=q))
     if fmt == "html":  # the json document in a page, with each ask's checks and candidates
         from prio.cli import htmlreport
-        from prio.render.html.context import VICTIM_ORDER, preempt_asks
         from prio.yunikorn.records import queue_tree
+        from prio.yunikorn.render.html import VICTIM_ORDER, preempt_asks
 
         text = "".join(htmlreport.page("preempt", [text], htmlreport.header(
             "preempt", inp.names, live, eng.snapshot.partition, tree=queue_tree(eng), preempt=preempt_asks(asks, snapshot), victimOrder=VICTIM_ORDER)))

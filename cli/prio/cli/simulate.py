@@ -38,7 +38,7 @@ def _simulate(o: Options, fmt: str) -> int:
     color, limit = o.colored(), o.limit
     from prio.cli.backend_run import answer, foreign_option
     from prio.cli.common import say_notes, width, write_chunks
-    from prio.loaders.assemble import build
+    from prio.yunikorn.load.assemble import build
 
     inp, live = shared.read_inputs(o)
     refused = foreign_option(o, inp)
@@ -68,7 +68,7 @@ def _simulate(o: Options, fmt: str) -> int:
     from prio.cli.lifetime import keep
 
     keep(inp, eng, result)  # freed with the process, not on return (lifetime.py)
-    from prio.render import simulate as simulate_out
+    from prio.yunikorn.render import simulate as simulate_out
 
     if limit is None and fmt == "table":
         limit = 1000  # a terminal table of a million rows helps nobody, and rich takes minutes on it
@@ -91,7 +91,7 @@ def _simulate(o: Options, fmt: str) -> int:
             e.loop_preemption = eng.loop_preemption
             return e
 
-        from prio.render.html.context import gangs, reason_codes
+        from prio.yunikorn.render.html import gangs, reason_codes
 
         chunks = htmlreport.page("simulate", chunks, htmlreport.header(
             "simulate", inp.names, live, eng.snapshot.partition, tree=tree, codes=reason_codes(), gangs=gangs(eng.snapshot),

@@ -101,7 +101,7 @@ def _snapshot(o: Options, fmt: str) -> int:
         yunikorn_only("snapshot", inp)
         source = ", ".join(inp.names)
         raw_apps, nodes, rejected, config_text = {}, [], [], None
-    from prio.loaders.assemble import build
+    from prio.yunikorn.load.assemble import build
     from prio.yunikorn.snapshot import Snapshot
 
     eng = build(inp, o.partition)  # the partition as explain would pick it; fails as explain would
@@ -119,7 +119,7 @@ def _snapshot(o: Options, fmt: str) -> int:
         snap.partition = o.partition
     if config_text is None:
         config_text = config_text_of(inp)
-    from prio.render import snapshot as snapshot_out
+    from prio.yunikorn.render import snapshot as snapshot_out
 
     used: dict = {}
     keep = {"anonymize": o.anonymize, "keep_queues": o.keep_queue_names, "keep_nodes": o.keep_node_names}
@@ -194,7 +194,7 @@ def config_text_of(inp) -> str | None:
 
         return yaml.safe_dump(inp.config_doc.data, sort_keys=False, default_flow_style=False, allow_unicode=True)
     if inp.rest_queues:
-        from prio.render.snapshot import config_from_queues
+        from prio.yunikorn.render.snapshot import config_from_queues
 
         return config_from_queues(inp.rest_queues, (inp.snapshot.partition if inp.snapshot else None) or "default")
     return None

@@ -146,7 +146,7 @@ def _run(o: ValidateOptions, fmt: str) -> int:
 
     checked, results, errors = check_paths(list(o.paths), Options(list(o.priority_classes), release))
     if target is not None:
-        from prio.lint.rules.upgrade import upgrade
+        from prio.yunikorn.lint.upgrade import upgrade
 
         upgrade(results, release, target)
     for e in errors:

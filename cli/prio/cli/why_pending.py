@@ -6,8 +6,8 @@ import sys
 
 def run_pending(eng, fmt: str, limit, color: bool) -> int:
     from prio.cli.common import width
-    from prio.render import pending as pending_out
     from prio.yunikorn import reasons
+    from prio.yunikorn.render import pending as pending_out
 
     steps = eng.run()
     asks = reasons.pending(eng)

@@ -1,5 +1,5 @@
 """Typed field access into a Document with positions, times, ints: what every loader needs (every
-backend's and YuniKorn's; prio.loaders.reader adds YuniKorn's resource quantities)."""
+backend's and YuniKorn's; prio.yunikorn.load.reader adds YuniKorn's resource quantities)."""
 from __future__ import annotations
 
 import datetime as _dt

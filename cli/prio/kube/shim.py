@@ -1,6 +1,6 @@
 """What YuniKorn's Kubernetes shim makes of a pod, as pure functions of the pod's fields
 (yunikorn-k8shim `pkg/common/utils/utils.go`, `pkg/cache/metadata.go`, `task.go`, `context.go`,
-`pkg/common/si_helper.go`). The loader (`prio.loaders.kubectl`) reads the objects and reports
+`pkg/common/si_helper.go`). The loader (`prio.yunikorn.load.kubectl`) reads the objects and reports
 errors with their positions; the rules themselves live here, once.
 
 - Application id (`GetApplicationIDFromPod`): the first non-empty of label

@@ -1,4 +1,5 @@
-"""Validation (`prio validate`): the rule registry, the rules (`rules`), the JSON Schema check,
-suppressions and settings, and the pipeline that reads files into units, runs the checks and
-returns a Report of findings (`runner`). It reads documents with `io` and decodes them with the
-`loaders`, reports in `prio.diagnostics` terms, and prints nothing."""
+"""Validation (`prio validate`): the rule registry, loading the rules (`rules`: each scheduler's
+rule modules live in its package), the JSON Schema check of manifests (`schemacheck`),
+suppressions and settings, and the pipeline that reads files into units, runs the checks each
+scheduler registered and returns a Report of findings (`runner`). It reads documents with `io`,
+reports in `prio.diagnostics` terms, and prints nothing."""

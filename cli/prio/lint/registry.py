@@ -16,7 +16,7 @@ from functools import cached_property
 # What a check receives, by target. Every rule names one; `run(target, ...)` runs them all.
 TARGETS = {
     "queues": "one queues.yaml: the lint Context (the decoded config and facts derived from it)",
-    "priorityclass": "one PriorityClass manifest, read (prio.loaders.priorityclasses.PC)",
+    "priorityclass": "one PriorityClass manifest, read (prio.yunikorn.load.priorityclasses.PC)",
     "priorityclass-set": "every PriorityClass manifest of the run: (file name, Document) pairs",
     "queues-vs-classes": "a partition's queue tree and the PriorityClasses defined: (root, classes)",
     "queues-vs-snapshot": "a partition's queue tree and a prio snapshot checked with it: (root, snapshot.Snapshot)",
@@ -27,12 +27,18 @@ TARGETS = {
     "upgrade": "declared only: reported by `validate --upgrade-to`, the findings of two YuniKorn releases compared",
 }  # and each backend's targets, added by its rules module (`target`)
 
-# The backends' documents (issue 47), filled by their rules modules as they are imported: a unit
-# kind (prio.io.documents) -> its check of one such unit (None: read with the run's set alone),
-# and the checks of the run's documents together: (the kinds that start one, the kinds it reads,
-# the check of [(file name, Document)] -> (file name, Document, Issue) triples).
+# Each scheduler's documents (issue 47), filled by its rules module as it is imported: a unit
+# kind (prio.io.documents) -> its check of one such unit (None: read with the run's set alone);
+# the kinds whose check takes the release judged (YuniKorn's, --yunikorn-version); the checks
+# that claim a unit of no kind of its own ("other": a pod list with the shim's annotation); and
+# the checks of the run's documents together: (the kinds that start one, the kinds it reads,
+# the check of [(file name, Document)] -> (file name, Document, Issue) triples, and whether it
+# is handed the units instead of their documents).
 UNIT_CHECKS: dict = {}
+TAKES_RELEASE: set = set()
+OTHER_CHECKS: list = []
 SET_CHECKS: list = []
+COMPANIONS: list = []  # (claims(doc), kind): a file of such units is checked only beside a unit of kind in the run
 
 
 def target(name: str, what: str) -> None:
@@ -40,16 +46,33 @@ def target(name: str, what: str) -> None:
     TARGETS[name] = what
 
 
-def unit_check(kind: str, check=None) -> None:
+def unit_check(kind: str, check=None, release: bool = False) -> None:
     """`check(doc) -> [Issue]` runs on each unit of `kind` (None: the kind is the backend's, read
-    with the run's set alone)."""
+    with the run's set alone); with `release`, `check(doc, release)`."""
     UNIT_CHECKS[kind] = check
+    if release:
+        TAKES_RELEASE.add(kind)
 
 
-def set_check(starts: tuple, reads: tuple, check) -> None:
-    """`check` runs on every unit of the kinds `reads` when the run holds a unit of `starts`."""
-    if all(c is not check for _, _, c in SET_CHECKS):  # a module imported again registers once
-        SET_CHECKS.append((starts, reads, check))
+def other_check(claims, check) -> None:
+    """`check(doc) -> [Issue]` runs on a unit of no kind of its own that `claims(doc)` is true of."""
+    if all(c is not check for _, c in OTHER_CHECKS):
+        OTHER_CHECKS.append((claims, check))
+
+
+def companion(claims, beside: str) -> None:
+    """A file whose units `claims(doc)` is true of holds nothing validate checks alone: named with
+    a unit of kind `beside` in the run, it is checked with it (its SET_CHECKS), and said to be;
+    named alone, it is a file with nothing to check."""
+    if all(c is not claims for c, _ in COMPANIONS):
+        COMPANIONS.append((claims, beside))
+
+
+def set_check(starts: tuple, reads: tuple, check, units: bool = False) -> None:
+    """`check` runs on every unit of the kinds `reads` when the run holds a unit of `starts`
+    (`units`: it is handed (file name, Unit) pairs, not (file name, Document))."""
+    if all(c is not check for _, _, c, _ in SET_CHECKS):  # a module imported again registers once
+        SET_CHECKS.append((starts, reads, check, units))
 
 
 @dataclass(frozen=True)
@@ -102,7 +125,7 @@ def check(id: str, name: str, severity: str, family: str, target: str = "queues"
 def run(target: str, *subject, family: str | None = None, severity: str | None = None) -> list:
     """Every issue the checks of `target` (of one `family`, of rules of one `severity`, if
     given) find in `subject`, in registration order. `severity` picks by the rule's severity,
-    not by what a finding says of its own (runner.config_errors knows its families never raise one)."""
+    not by what a finding says of its own (prio.yunikorn.lint.checks.config_errors knows its families never raise one)."""
     out: list = []
     for fn in CHECKS.get(target, ()):
         rule = RULES[fn.rule_id]

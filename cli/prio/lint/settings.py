@@ -300,8 +300,9 @@ def parse(path: str, text: str) -> Settings:
             for rid in resolve_selectors([k], "severity", at(("severity", k), True)):
                 s.severity[rid] = level
     if data.get("yunikornVersion") is not None:
-        from prio.yunikorn import releases
+        from prio.backends import yunikorn_releases
 
+        releases = yunikorn_releases()
         raw = doc.raw(("yunikornVersion",))  # as written: 1.10 is not the number 1.1
         if isinstance(data["yunikornVersion"], (dict, list)) or releases.get(raw) is None:
             raise SettingsError(f"{at(('yunikornVersion',))}yunikornVersion: expected one of {', '.join(releases.NAMES)}, found {raw or data['yunikornVersion']!r}")

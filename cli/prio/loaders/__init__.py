@@ -1,3 +1,5 @@
-"""Loaders: turn parsed input documents (files, REST responses, a live YuniKorn) into the models
-of `yunikorn` and `kube` (config, snapshot) and gather a command's inputs.
-Edges: no printing, and no lint rule (the command runs those on what they read)."""
+"""Gathering a command's inputs: `inputs.gather` reads the files named, says what each document
+is (prio.io) and claims it for its scheduler (a backend's documents for prio.backends' row,
+YuniKorn's read by prio.yunikorn.load into one `Inputs`); `live` reads a running YuniKorn's REST
+API and `restdump` a directory of saved responses, as the same Inputs. Above every scheduler's
+slice, below the commands; no printing, and no lint rule."""

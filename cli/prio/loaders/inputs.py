@@ -9,10 +9,8 @@ from dataclasses import dataclass, field
 from prio import backends
 from prio.errors import InputError
 from prio.io import documents, recognise, source, yamlnodes
-from prio.loaders import queues as queues_loader
+from prio.yunikorn.load import queues as queues_loader
 from prio.yunikorn.snapshot import Snapshot
-
-WALKTHROUGH = ("walkthrough-queues", "walkthrough-asks")
 
 EXPECTED = ("a YuniKorn queue config (partitions:), a yunikorn-configs ConfigMap, a native snapshot "
             "(applications:), a YuniKorn REST dump (/ws/v1/partition/{p}/queues or the applications "
@@ -191,7 +189,7 @@ def _read_file(inp: Inputs, path: str, pending_docs: list, in_dirs: dict, for_cl
         if k in ("priorityclass", "priorityclass-list"):
             inp.class_docs.append((src.name, doc))
             if units is None:
-                from prio.loaders.priorityclasses import classes_from_docs
+                from prio.yunikorn.load.priorityclasses import classes_from_docs
 
                 inp.classes += classes_from_docs([(src.name, doc)])
         elif k == "config" and work_only:
@@ -221,7 +219,7 @@ def _take_units(inp: Inputs, name: str, units: list, kinds: list) -> None:
     """What a file's ConfigMaps, Helm values and PriorityClass manifests hold, decoded as
     Kubernetes and YuniKorn decode them (documents.units): its PriorityClasses, and the queue
     config a ConfigMap or Helm values carry (yunikorn-configs' replacing yunikorn-defaults')."""
-    from prio.loaders.priorityclasses import classes_from_docs
+    from prio.yunikorn.load.priorityclasses import classes_from_docs
 
     inp.classes += classes_from_docs([(name, u.doc) for u in units if u.kind == "priorityclass"])
     carried = [u for u in units if u.kind == "queues" and u.label.startswith(("ConfigMap", "Helm values"))]
@@ -253,11 +251,11 @@ def _load_work(inp: Inputs, pending_docs: list) -> list:
             asks += s.ask_count()
         counted = len(snaps)
         if k == "native":
-            from prio.loaders import native
+            from prio.yunikorn.load import native
 
             snaps.append(native.load(name, doc, inp.classes, already=asks))
         elif k == "rest-queues":
-            from prio.loaders import rest
+            from prio.yunikorn.load import rest
 
             if inp.rest_queues:
                 raise InputError(name, "a second REST queues dump; give one partition's queues at a time")
@@ -267,12 +265,12 @@ def _load_work(inp: Inputs, pending_docs: list) -> list:
             if snap is not None:
                 snaps.append(snap)
         elif k == "rest-apps":
-            from prio.loaders import rest
+            from prio.yunikorn.load import rest
 
             snaps.append(rest.load_apps(name, doc, already=asks))
         else:
             from prio.kube import shim
-            from prio.loaders import kubectl
+            from prio.yunikorn.load import kubectl
 
             snaps.append(kubectl.load_pods(name, doc, inp.classes, nodes, shim.settings(inp.shim_data), inp.namespaces,
                                            already=asks))
@@ -330,7 +328,7 @@ def _kube_nodes(pending_docs) -> list | None:
     no input lists a node): the pod lists are then read against them."""
     if not any(k in ("nodes", "pods") for k, _, _ in pending_docs):
         return None
-    from prio.loaders import kubectl
+    from prio.yunikorn.load import kubectl
 
     nodes = None
     for k, name, doc in pending_docs:

@@ -6,12 +6,12 @@ too), `/ws/v1/partition/{p}/queues` (the runtime tree: currentPriority to compar
 cluster capacity as root's max, the version's shape), `/applications/active` (pending asks and
 running allocations), `/applications/rejected` (listed, never scheduled), `/nodes` (with
 `schedulable`: a cordoned node takes nothing new) and `/usage/users` and `/usage/groups` (the
-usage YuniKorn's user/group manager tracks, for the user and group limits: prio.loaders.rest_usage).
+usage YuniKorn's user/group manager tracks, for the user and group limits: prio.yunikorn.load.rest_usage).
 
 An older YuniKorn without `/applications/{state}` is read queue by queue
 (`/queue/{q}/applications`); one without `/ws/v1/config` falls back to the queue tree of the
 queues endpoint; one without the usage endpoints takes the users' usage from the running
-allocations alone. The HTTP side is prio.io.http; the shapes are read by prio.loaders.rest."""
+allocations alone. The HTTP side is prio.io.http; the shapes are read by prio.yunikorn.load.rest."""
 from __future__ import annotations
 
 import re
@@ -49,7 +49,7 @@ def fetch(client, partition: str | None = None, progress=None) -> Live:
     """Everything prio needs from the server, as Inputs (config, snapshot, REST queues).
 
     `progress(line)` hears how far per-queue fetching has got (a line on stderr)."""
-    from prio.loaders import rest
+    from prio.yunikorn.load import rest
 
     live_fetched: list = []
 
@@ -119,7 +119,7 @@ def fetch(client, partition: str | None = None, progress=None) -> Live:
     live.nodes = _nodes(client.url(pq + "/nodes"), nodes if nodes is not None else [])
 
     # The running side, for prio preempt and prio snapshot: nodes and running allocations.
-    from prio.loaders import rest_running
+    from prio.yunikorn.load import rest_running
 
     asnap.nodes = rest_running.nodes(live.nodes) if nodes is not None else None
     from prio.yunikorn.nodes import unschedulable_note
@@ -183,8 +183,8 @@ def _fetch_usage(client, pq: str, notes: list, get_json, apps):
     """/usage/users and /usage/groups as ugm.Served (None when neither is served: an older
     YuniKorn, HTTP 404, whose users' usage is then what the running allocations read hold),
     with a note naming the users YuniKorn tracks more for than those allocations hold."""
-    from prio.loaders import rest_usage
     from prio.values import count
+    from prio.yunikorn.load import rest_usage
     from prio.yunikorn.quantity import show_resources
     from prio.yunikorn.ugm import beyond
 

@@ -1,3 +1,5 @@
-"""Renderers: each turns a result (an explanation, a simulation, a diff, a validate Report) into
-a string in one output format; the CLI decides where it goes. They read no input (neither `io`
-nor `loaders`)."""
+"""The shared writers: the output formats a command offers (`formats`), alignment and printable
+names (`align`, `printable`), JSON numbers (`jsontext`), the section writer the backends'
+renderers share (`sections`), validate's formats (`validate/`) and the HTML page (`html/`).
+Each scheduler's own renderers are in its package (prio.yunikorn.render, prio.kueue.render, ...).
+They read no input."""

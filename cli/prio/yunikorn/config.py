@@ -1,4 +1,4 @@
-"""The queue configuration model, as YuniKorn's structs hold it (`prio.loaders.queues` decodes it).
+"""The queue configuration model, as YuniKorn's structs hold it (`prio.yunikorn.load.queues` decodes it).
 
 String fields and string maps hold the scalar's raw source text (go-yaml stores `n.Value`), null
 becomes "", and a missing list (None) is kept apart from an empty one ([]), because YuniKorn's

@@ -85,7 +85,7 @@ def embed(text: str) -> str:
 
 def page(command: str, chunks, context: dict, titles: dict | None = None):
     """The page, in chunks: `chunks` is the command's -o json output, `context` what the page
-    shows beside it (prio.render.html.context and the command's header); `titles`: the page's
+    shows beside it (prio.yunikorn.render.html and the command's header); `titles`: the page's
     title per command, a backend's own (default: YuniKorn's)."""
     what = ", ".join([i["name"].replace("bundled sample ", "").rsplit("/", 1)[-1] for i in context.get("inputs") or ()] or [context.get("live") or ""])
     titles = titles or TITLES

@@ -883,7 +883,7 @@
     if (DATA.rejected && ((DATA.rejected.added || []).length || (DATA.rejected.removed || []).length)) list.push(addedRemoved('rejected', 'Rejected', DATA.rejected));
     if (DATA.quotaPreemption) list.push({ id: 'quota', name: 'Quota preemption (' + quotaCount(DATA.quotaPreemption) + ')', build: function () { return quotaView(DATA.quotaPreemption, treeBox, 'diff'); } });
     if (DATA.gangs && DATA.gangs.length) list.push({ id: 'gangs', name: 'Gangs (' + DATA.gangs.length + ')', build: function () {
-      function side(g) { // one side's end state of a gang, as render/diff.py's _gang_cell says it
+      function side(g) { // one side's end state of a gang, as yunikorn/render/diff.py's _gang_cell says it
         if (g === null || g === undefined) return 'not a gang here (rejected, or no task groups)';
         return g.state + ', real pods ' + (g.realAsksSent ? 'sent' : 'held') + ', ' + g.placeholdersHeld + ' held, ' + g.placeholdersPending + ' pending';
       }

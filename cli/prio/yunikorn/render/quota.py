@@ -136,8 +136,8 @@ def rich(q, con) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from prio.render import fit
     from prio.render.align import numeric
+    from prio.yunikorn.render import fit
 
     for b in blocks(q):
         if b[0] == "line":

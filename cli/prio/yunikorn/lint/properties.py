@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from prio.diagnostics import Issue
 from prio.lint.registry import check
-from prio.lint.rules.resources import dropped_properties
 from prio.yunikorn import properties as P
 from prio.yunikorn import releases
 from prio.yunikorn.config import queue_path
+from prio.yunikorn.lint.resources import dropped_properties
 
 
 class _Where:

@@ -2,7 +2,7 @@
 paths never break in the middle of a name. rich shrinks every wrapping column alike and folds
 `alice-report` into `alice-repor`/`t`, a header into `applicatio`/`n`; here prose (reasons,
 priority changes) gives way first, down to its longest header word; then queue paths, down to
-their longest name (they fold at the dots, prio.render.paths); then ids, which are cut with `…`
+their longest name (they fold at the dots, prio.yunikorn.render.paths); then ids, which are cut with `…`
 rather than broken, never below their header, keeping their end (`…report-2`: the part that
 tells `alice-report-1` from `alice-report-2`). Numbers keep their width. When not even those
 least widths fit, or prose would be left a column of single words, `fitted` lays each row out

@@ -63,8 +63,8 @@ def _rich(groups, placed, total, width, color) -> str:
     from rich.markup import escape
     from rich.table import Table
 
-    from prio.render.paths import DottedPath
     from prio.render.printable import Console
+    from prio.yunikorn.render.paths import DottedPath
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
@@ -78,7 +78,7 @@ def _rich(groups, placed, total, width, color) -> str:
     t.add_column("reason", overflow="fold")
     for g in groups:
         t.add_row(f"[bold]{escape(g.code)}[/]", str(g.count), escape(g.words))
-    from prio.render import fit
+    from prio.yunikorn.render import fit
 
     con.print()
     con.print(fit.fitted(con, t, [fit.ID, fit.NUM, fit.TEXT]))

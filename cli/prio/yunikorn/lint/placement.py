@@ -7,8 +7,8 @@ from functools import cache
 
 from prio.diagnostics import Issue
 from prio.lint.registry import check
-from prio.lint.rules.limits import group_name
 from prio.yunikorn import goregex
+from prio.yunikorn.lint.limits import group_name
 from prio.yunikorn.placement import build_errors
 from prio.yunikorn.releases import user_name_note
 

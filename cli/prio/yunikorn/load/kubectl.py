@@ -48,10 +48,10 @@ from prio.io.recognise import NOT_POD_LISTS, is_node, is_pod, is_pod_list  # noq
 from prio.kube import quantity as kq
 from prio.kube import shim
 from prio.kube.priorityclass import ResolveError, catalogue, resolve_class
-from prio.loaders.priorityclasses import classes_from_docs
-from prio.loaders.reader import Reader, parse_time, to_ns
 from prio.values import count
 from prio.yunikorn import resources
+from prio.yunikorn.load.priorityclasses import classes_from_docs
+from prio.yunikorn.load.reader import Reader, parse_time, to_ns
 from prio.yunikorn.snapshot import Allocation, App, Ask, Node, Snapshot, TaskGroup
 
 PREEMPT_LOWER = "PreemptLowerPriority"  # the preemptionPolicy admission gives without a class

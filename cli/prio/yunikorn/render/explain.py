@@ -56,8 +56,8 @@ def _rich_rejected(rejected, width, color=False) -> str:
     from rich.markup import escape
     from rich.table import Table
 
-    from prio.render.paths import DottedPath
     from prio.render.printable import Console
+    from prio.yunikorn.render.paths import DottedPath
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
@@ -67,7 +67,7 @@ def _rich_rejected(rejected, width, color=False) -> str:
         t.add_column(c, overflow="fold")
     for row in _rejected_rows(rejected):
         t.add_row(DottedPath(row[0]), *(escape(x) for x in row[1:]))
-    from prio.render import fit
+    from prio.yunikorn.render import fit
 
     con.print()
     con.print(fit.fitted(con, t, [fit.PATH, fit.ID, fit.TEXT]))
@@ -164,8 +164,8 @@ def _rich(rows, asks, ranges, width, total=None, color=False) -> str:
     from rich.table import Table
     from rich.tree import Tree
 
-    from prio.render.paths import DottedPath
     from prio.render.printable import Console
+    from prio.yunikorn.render.paths import DottedPath
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
@@ -205,13 +205,13 @@ def _rich(rows, asks, ranges, width, total=None, color=False) -> str:
     if ranges:
         # numbers as wide as the widest (no wider); class names whole and queue paths folded at
         # their dots: in the boxed table when it fits so, else with columns a space apart, else
-        # one record per row (prio.render.fit)
+        # one record per row (prio.yunikorn.render.fit)
         rt = Table(title="PriorityClasses per queue", title_justify="left")
         for c in ("queue", "class", "value", "min", "max"):
             rt.add_column(c, overflow="fold", justify="right" if c in ("value", "min", "max") else "left")
         for x in ranges:
             rt.add_row(DottedPath(x["queue"]), escape(x["class"]), str(x["value"]), str(x["min"]), str(x["max"]))
-        from prio.render import fit
+        from prio.yunikorn.render import fit
 
         con.print()
         con.print(fit.fitted(con, rt, [fit.PATH, fit.ID, fit.NUM, fit.NUM, fit.NUM], whole_ids=True))
@@ -222,8 +222,8 @@ def _rich_asks(con, asks, total) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from prio.render import fit
-    from prio.render.paths import DottedPath
+    from prio.yunikorn.render import fit
+    from prio.yunikorn.render.paths import DottedPath
 
     t = Table(title="Pending asks in the order they are considered now", title_justify="left", expand=False)
     t.add_column("#", justify="right", no_wrap=True, min_width=len(str(len(asks))))

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from prio.errors import InputError
 from prio.io import package_data
-from prio.loaders import inputs as inputs_mod
 from prio.yunikorn.engine import Engine
 from prio.yunikorn.snapshot import Snapshot
 from prio.yunikorn.tree import QNode, empty_root, from_config
+
+WALKTHROUGH = ("walkthrough-queues", "walkthrough-asks")  # the default sample: YuniKorn's priority walkthrough
 
 
 def sample_paths(name: str | None) -> list[str]:
     """The files of a bundled sample: NAME, or NAME-queues + NAME-asks, or the walkthrough."""
     if name is None:
-        names = inputs_mod.WALKTHROUGH
+        names = WALKTHROUGH
     else:
         single = package_data.sample_path(name)
         if single:
@@ -51,7 +52,7 @@ def build(inp, partition: str | None = None, engine: str | None = None) -> Engin
         conf = match[0]
         others_conf = [p for p in parts if p is not match[0]]
     elif inp.rest_queues:
-        from prio.loaders import rest
+        from prio.yunikorn.load import rest
 
         root = rest.build_tree(inp.rest_queues)
     else:

@@ -1,5 +1,5 @@
 """Rendering `prio preempt`: json (the contract's shape), a rich tree per ask (table), tabulate
-(plain, markdown); then quota-change preemption (render/quota.py), in every format."""
+(plain, markdown); then quota-change preemption (yunikorn/render/quota.py), in every format."""
 from __future__ import annotations
 
 import io
@@ -32,7 +32,7 @@ def to_json(asks, quota=None) -> dict:
         }
     if quota is None:
         return {"asks": out}
-    from prio.render import quota as quota_out
+    from prio.yunikorn.render import quota as quota_out
 
     return {"asks": out, "quota": quota_out.to_json(quota)}
 
@@ -57,7 +57,7 @@ def render(fmt: str, result, asks, width: int = 120, color: bool = False, quota=
 
 
 def _quota(quota, fmt: str, width: int, color: bool) -> str:
-    from prio.render import quota as quota_out
+    from prio.yunikorn.render import quota as quota_out
 
     if fmt != "table":
         return quota_out.plain(quota, "github" if fmt == "markdown" else "plain")

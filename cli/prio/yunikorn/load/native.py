@@ -9,9 +9,9 @@ from __future__ import annotations
 from prio.io import caps
 from prio.io.recognise import is_native  # noqa: F401 - recognised by shape
 from prio.kube.priorityclass import PREEMPTION_POLICIES, PriorityClass, ResolveError, resolve
-from prio.loaders.reader import Reader, parse_time, to_ns
 from prio.values import INT32_MAX, INT32_MIN, go_duration_seconds
 from prio.yunikorn import resources
+from prio.yunikorn.load.reader import Reader, parse_time, to_ns
 from prio.yunikorn.nodes import unschedulable_note
 from prio.yunikorn.snapshot import DEFAULT_SUBMIT_NS, SECOND_NS, Allocation, App, Ask, Node, Snapshot, TaskGroup
 

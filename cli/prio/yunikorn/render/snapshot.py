@@ -2,7 +2,7 @@
 documents. The first is the queues.yaml YuniKorn runs (YuniKorn and `prio validate` read only
 the first document), the second prio's native snapshot; `prio explain FILE` reads both.
 
-Pure: model in, text out. Anonymizing (`prio.render.anonymize`) renames every name in both
+Pure: model in, text out. Anonymizing (`prio.yunikorn.render.anonymize`) renames every name in both
 documents, keeping every number and every order."""
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import re
 import yaml
 
 from prio.kube import predicates
-from prio.render import anonymize as anonymize_mod
-from prio.render.anonymize import Names
 from prio.yunikorn.quantity import VCORE
+from prio.yunikorn.render import anonymize as anonymize_mod
+from prio.yunikorn.render.anonymize import Names
 from prio.yunikorn.ugm import DEFAULT_USER, beyond
 
 EXPLAIN = ("prio snapshot: document 1 is the queue config (a queues.yaml: YuniKorn and prio validate read the\n"

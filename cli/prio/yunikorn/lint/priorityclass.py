@@ -17,7 +17,7 @@ import re
 from prio.diagnostics import Issue
 from prio.kube.priorityclass import BUILTIN, HIGHEST_USER, PREEMPTION_POLICIES, is_dns_subdomain
 from prio.lint.registry import check, run
-from prio.loaders.priorityclasses import PC, manifests
+from prio.yunikorn.load.priorityclasses import PC, manifests
 
 FAMILY = "priorityclass"
 FIELDS = ("apiVersion", "kind", "metadata", "value", "globalDefault", "description", "preemptionPolicy")

@@ -59,7 +59,7 @@ def preempt_asks(asks, snapshot=None) -> list:
     table (checks, fence root, log), the checks as data, and every running task inside the fence
     root with its verdict, victims first in YuniKorn's order. With the `snapshot`, each task's
     allowPreemption, originator and create time, and why the victim order took it or not."""
-    from prio.render.preempt import _details, _in_scope, _mark, _victim_rank, headline
+    from prio.yunikorn.render.preempt import _details, _in_scope, _mark, _victim_rank, headline
 
     allocs: dict = {}
     for app in (snapshot.apps if snapshot is not None else ()):

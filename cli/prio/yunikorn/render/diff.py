@@ -95,7 +95,7 @@ def _gang_cell(s) -> str:
 def _quota_json(q):
     if q is None:
         return None
-    from prio.render import quota as quota_out
+    from prio.yunikorn.render import quota as quota_out
 
     return quota_out.to_json(q)
 
@@ -135,7 +135,7 @@ def summary(d, old: str, new: str) -> str:
     if d.findings_added or d.findings_removed:
         parts.append(f"findings +{len(d.findings_added)} -{len(d.findings_removed)}")
     if d.quota is not None and d.quota.armed:
-        from prio.render import quota as quota_out
+        from prio.yunikorn.render import quota as quota_out
 
         parts.append(quota_out.change_summary(d.quota))
     return f"prio diff {old} -> {new}: " + ", ".join(parts) + "."
@@ -171,7 +171,7 @@ def sections(d) -> list[tuple[str, tuple, list]]:
         out.append(("Gangs that end otherwise (state, real pods, placeholders held and pending)", ("application", "before", "after"),
                     [(g.application, _gang_cell(g.before), _gang_cell(g.after)) for g in d.gangs]))
     if d.quota is not None:
-        from prio.render import quota as quota_out
+        from prio.yunikorn.render import quota as quota_out
 
         out += quota_out.diff_sections(d.quota)
     if d.findings_added or d.findings_removed:
@@ -221,8 +221,8 @@ def _rich(d, old, new, width, color, rows) -> str:
     from rich.table import Table
 
     from prio.render.align import numeric
-    from prio.render.paths import DottedPath
     from prio.render.printable import Console
+    from prio.yunikorn.render.paths import DottedPath
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,
@@ -236,7 +236,7 @@ def _rich(d, old, new, width, color, rows) -> str:
             t.add_column(h, overflow="fold", justify="right" if num else "left", no_wrap=num)
         for r in shown:
             t.add_row(*(DottedPath(str(c)) if h == "queue" else escape(str(c)) for h, c in zip(headers, r)))
-        from prio.render import fit
+        from prio.yunikorn.render import fit
 
         con.print()
         con.print(f"{title} ({len(body)})", markup=False, style="bold")

@@ -285,9 +285,9 @@ def _rich(steps, unscheduled, rec, width, more="", color=False):
     from rich.markup import escape
     from rich.table import Table
 
-    from prio.render import fit
-    from prio.render.paths import DottedPath
     from prio.render.printable import Console
+    from prio.yunikorn.render import fit
+    from prio.yunikorn.render.paths import DottedPath
 
     buf = io.StringIO()
     con = Console(file=buf, width=width, force_terminal=color, no_color=not color,

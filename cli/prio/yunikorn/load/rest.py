@@ -20,9 +20,9 @@ import re
 
 from prio.io import caps
 from prio.io.recognise import is_app_object, is_apps_dump, is_queue_object, is_queues_dump  # noqa: F401 - recognised by shape
-from prio.loaders.reader import Reader
 from prio.values import INT32_MAX, INT32_MIN, shown_number, too_long
 from prio.yunikorn import properties as P
+from prio.yunikorn.load.reader import Reader
 from prio.yunikorn.resources import strictly_positive
 from prio.yunikorn.snapshot import App, Ask, QueueInfo, Snapshot
 from prio.yunikorn.tree import QNode, empty_root

@@ -13,7 +13,7 @@ false), `preempted`, `placeholder` and `taskGroupName` (a gang's placeholder pod
 request time, then key."""
 from __future__ import annotations
 
-from prio.loaders.rest import running_allocations as allocations  # noqa: F401 - the running side's reader
+from prio.yunikorn.load.rest import running_allocations as allocations  # noqa: F401 - the running side's reader
 from prio.yunikorn.snapshot import App, Node
 
 
