@@ -138,7 +138,8 @@ def _session(text: str) -> session.Session:
 def test_every_task_placed_as_the_scan_places_it_in_any_node_state(c, moves, crowded_first):
     """Tasks of every shape asked after running pods start releasing, pending ones are pipelined
     or allocated and allocations undone (each a change to one node): the heaps' node and tie
-    equal the scan's at every step, and so do the fit errors. With `crowded_first` a score that
+    equal the scan's at every step, and so do the fit errors; every node's k8s NodeInfo sums
+    (requested, non-zero requested) equal their sums over its pods worked out again. With `crowded_first` a score that
     prefers the nodes holding the most pods (many ties, and a node with room only once its
     releasing pods are gone scoring above the idle ones: the gradients' order decides)."""
     ssn = _session(_yaml(c))
@@ -149,6 +150,16 @@ def test_every_task_placed_as_the_scan_places_it_in_any_node_state(c, moves, cro
     assert ssn.placement is not None
 
     def check():
+        for ns in ssn.nodes.values():  # the kept k8s NodeInfo sums against the node's pods from scratch
+            pods = [x.req for x in ns.tasks.values() if x.status != "Releasing"]
+            want_req: dict = {}
+            for r in pods:
+                for k, v in r.items():
+                    want_req[k] = want_req.get(k, 0.0) + v
+            assert all(abs(ns.requested.get(k, 0.0) - v) < 1e-6 for k, v in want_req.items()), ns.name
+            assert all(abs(v) < 1e-6 for k, v in ns.requested.items() if k not in want_req), ns.name
+            want_nz = [sum(session._nonzero(r)["cpu"] for r in pods), sum(session._nonzero(r)["memory"] for r in pods)]
+            assert [round(x, 3) for x in ns.nonzero] == [round(x, 3) for x in want_nz], ns.name
         for t in tasks:
             if t.status != "Pending":
                 continue

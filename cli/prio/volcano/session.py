@@ -109,6 +109,13 @@ class NodeState:
     pipelined: dict = field(default_factory=dict)
     tasks: dict = field(default_factory=dict)  # pod key -> Task
     n_pipelined: int = 0  # of `tasks`, those pipelined (they hold no pod slot yet)
+    # What the kube-scheduler plugins nodeorder wraps see of the node: the pods of its k8s
+    # NodeInfo (ssn.NodeMap, kept by the predicates plugin's event handlers: a pod allocated or
+    # pipelined is added, an evicted one removed), so pipelined tasks count and releasing ones do
+    # not. `requested` sums their requests (NodeInfo.Requested), `nonzero` their cpu and memory
+    # with kube-scheduler's defaults for a container that requests none (NonZeroRequested).
+    requested: dict = field(default_factory=dict)
+    nonzero: list = field(default_factory=lambda: [0.0, 0.0])
 
     @property
     def name(self) -> str:
@@ -186,6 +193,8 @@ class Session:
         if self.placement is not None:
             self.placement.touched(ns.name)
         ns.tasks[t.key] = t
+        if t.status != "Releasing":
+            _k8s_node_add(ns, t.req, 1.0)
         if t.status == "Pipelined":
             ns.n_pipelined += 1
             ns.pipelined = res_add(ns.pipelined, t.req)
@@ -199,6 +208,8 @@ class Session:
         if self.placement is not None:
             self.placement.touched(ns.name)
         ns.tasks.pop(t.key, None)
+        if t.status != "Releasing":
+            _k8s_node_add(ns, t.req, -1.0)
         if t.status == "Pipelined":
             ns.n_pipelined -= 1
             ns.pipelined = res_sub(ns.pipelined, t.req)
@@ -783,30 +794,28 @@ class Session:
         alloc = ns.node.allocatable
         nodeorder, binpack = self._score_args
         if nodeorder is not None:
-            # kube-scheduler's NodeResourcesFit scores (LeastAllocated, MostAllocated: cpu and
-            # memory, equal weights, each floored to an integer) and BalancedAllocation over cpu,
-            # memory and nvidia.com/gpu as nodeorder configures it: a resource the node lacks
-            # still counts, as a fraction of 0 (the recording agrees, not the upstream docs).
+            # The kube-scheduler (v1.36) score plugins nodeorder configures, each an integer 0..100
+            # times its weight: NodeResourcesFit's LeastAllocated and MostAllocated over cpu and
+            # memory (weights 50/50 and 1/1) on the node's NonZeroRequested plus the pod's non-zero
+            # request, and NodeResourcesBalancedAllocation over cpu, memory and nvidia.com/gpu on
+            # Requested (noderesources/resource_allocation.go, balanced_allocation.go).
             least_w, most_w, bal_w = nodeorder
-            nonzero = _nonzero(t.req)
-            req = {k: ns.used.get(k, 0.0) + nonzero.get(k, 0.0) for k in ("cpu", "memory")}
-            least = most = 0
-            for k in ("cpu", "memory"):
-                cap = alloc.get(k, 0.0)
-                if cap == 0 or req[k] > cap:
-                    continue
-                least += int((cap - req[k]) * 100 // cap)
-                most += int(req[k] * 100 // cap)
-            total += least_w * (least // 2) + most_w * (most // 2)
-            fractions = []
-            for k in ("cpu", "memory", GPU):
-                cap = alloc.get(k, 0.0)
-                used = ns.used.get(k, 0.0) + t.req.get(k, 0.0)
-                fractions.append(min(used / cap, 1.0) if cap else 0.0)
-            mean = sum(fractions) / len(fractions)
-            std = math.sqrt(sum((f - mean) ** 2 for f in fractions) / len(fractions))
-            total += bal_w * int((1 - std) * 100)
+            if least_w or most_w:
+                nonzero = _nonzero(t.req)
+                least = most = 0
+                for i, k in enumerate(("cpu", "memory")):
+                    cap = alloc.get(k, 0.0)
+                    req = ns.nonzero[i] + nonzero[k]
+                    if cap <= 0 or req > cap:
+                        continue  # leastRequestedScore / mostRequestedScore: 0
+                    least += int((cap - req) * 100 // cap)
+                    most += int(req * 100 // cap)
+                total += least_w * (least // 2) + most_w * (most // 2)
+            if bal_w:
+                total += bal_w * _balanced_allocation(t.req, ns.requested, alloc)
         if binpack is not None:
+            # binpack.BinPackingScore: over the task's requested resources that have a weight,
+            # on Volcano's own node.Used; a resource that would not fit makes the score 0
             weight, weights = binpack
             score, wsum = 0.0, 0.0
             for k, w in weights.items():
@@ -814,10 +823,14 @@ class Session:
                 if req_k <= 0:
                     continue
                 cap = alloc.get(k, 0.0)
-                used_k = ns.used.get(k, 0.0)
-                s = 0.0 if cap == 0 or req_k + used_k > cap else (req_k + used_k) * w / cap
-                score += s
                 wsum += w
+                if cap == 0 or w == 0:
+                    continue
+                used_k = ns.used.get(k, 0.0) + req_k
+                if used_k > cap:
+                    score, wsum = 0.0, 0.0
+                    break
+                score += used_k * w / cap
             if wsum > 0:
                 total += score / wsum * 100 * weight
         return total
@@ -1351,6 +1364,58 @@ def _number(value, default: float) -> float:
         return float(value) if value is not None else default
     except (TypeError, ValueError):
         return default
+
+
+BALANCED = ("cpu", "memory", GPU)  # nodeorder's NodeResourcesBalancedAllocationArgs.Resources
+
+
+def _k8s_node_add(ns: NodeState, req: dict, sign: float) -> None:
+    """A pod added to (sign 1) or removed from (-1) the node's k8s NodeInfo."""
+    requested = ns.requested
+    for k, v in req.items():
+        requested[k] = requested.get(k, 0.0) + sign * v
+    nz = ns.nonzero
+    nz[0] += sign * (req.get("cpu", 0.0) or 100.0)
+    nz[1] += sign * (req.get("memory", 0.0) or 200 * 1024 * 1024.0)
+
+
+def _balanced_fractions_score(requested: list, allocatable: list) -> int:
+    """balancedResourceScore: (1 - the standard deviation of requested/allocatable, each capped
+    at 1) * 100, truncated; two resources take |f1 - f2| / 2, fewer than two score 100."""
+    fractions = [min(r / a, 1.0) for r, a in zip(requested, allocatable)]
+    std = 0.0
+    if len(fractions) == 2:
+        std = abs((fractions[0] - fractions[1]) / 2)
+    elif len(fractions) > 2:
+        mean = sum(fractions) / len(fractions)
+        std = math.sqrt(sum((f - mean) * (f - mean) for f in fractions) / len(fractions))
+    return int((1 - std) * 100)
+
+
+def _balanced_allocation(req: dict, node_requested: dict, alloc: dict) -> int:
+    """NodeResourcesBalancedAllocation as Kubernetes v1.36 scores (kubernetes#135573): the
+    balance with the pod against the balance without it, 50 + (50 + with - without) / 2, so a
+    node whose balance the pod keeps scores about 75, one it evens out up to 100, one it unbalances
+    down to 50. A resource the node has none of is left out, and so is an extended resource
+    (nvidia.com/gpu) the pod does not request; a pod requesting no cpu, memory or gpu is not
+    scored (PreScore: Skip), which leaves every node 0."""
+    with_pod: list = []
+    without: list = []
+    caps: list = []
+    for k in BALANCED:
+        pod_k = req.get(k, 0.0)
+        if pod_k == 0 and k == GPU:
+            continue
+        cap = alloc.get(k, 0.0)
+        if cap <= 0:
+            continue
+        have = node_requested.get(k, 0.0)
+        with_pod.append(have + pod_k)
+        without.append(have)
+        caps.append(cap)
+    if not any(req.get(k, 0.0) for k in BALANCED):
+        return 0
+    return 50 + (50 + _balanced_fractions_score(with_pod, caps) - _balanced_fractions_score(without, caps)) // 2
 
 
 def _nonzero(req: dict) -> dict:
