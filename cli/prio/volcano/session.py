@@ -18,6 +18,7 @@ from prio.volcano import conf as vconf
 from prio.volcano.model import (
     INFINITY,
     MIN_RESOURCE,
+    PODS,
     ZERO,
     Cluster,
     Node,
@@ -108,7 +109,6 @@ class NodeState:
     releasing: dict = field(default_factory=dict)
     pipelined: dict = field(default_factory=dict)
     tasks: dict = field(default_factory=dict)  # pod key -> Task
-    n_pipelined: int = 0  # of `tasks`, those pipelined (they hold no pod slot yet)
     # What the kube-scheduler plugins nodeorder wraps see of the node: the pods of its k8s
     # NodeInfo (ssn.NodeMap, kept by the predicates plugin's event handlers: a pod allocated or
     # pipelined is added, an evicted one removed), so pipelined tasks count and releasing ones do
@@ -116,13 +116,17 @@ class NodeState:
     # with kube-scheduler's defaults for a container that requests none (NonZeroRequested).
     requested: dict = field(default_factory=dict)
     nonzero: list = field(default_factory=lambda: [0.0, 0.0])
+    alloc: dict = field(default_factory=dict)  # Volcano's node.Allocatable: with `pods`
+
+    def __post_init__(self) -> None:
+        self.alloc = {**self.node.allocatable, PODS: float(self.node.max_pods)}
 
     @property
     def name(self) -> str:
         return self.node.name
 
     def idle(self) -> dict:
-        return res_sub(self.node.allocatable, self.used)
+        return res_sub(self.alloc, self.used)
 
     def future_idle(self) -> dict:
         return res_sub(res_add(self.idle(), self.releasing), self.pipelined)
@@ -163,7 +167,7 @@ class Session:
         self.nodes = {n: NodeState(cluster.nodes[n]) for n in sorted(cluster.nodes)}
         self.total: dict = {}
         for ns in self.nodes.values():
-            self.total = res_add(self.total, ns.node.allocatable)
+            self.total = res_add(self.total, ns.alloc)
         self.queues = {q: cluster.queues[q] for q in cluster.queues}
         self.jobs: dict = {}
         for key in sorted(cluster.groups):
@@ -177,7 +181,7 @@ class Session:
             job = self.jobs.get(p.group)
             if job is None:
                 continue
-            t = Task(key, p.group, p.uid or p.name, p.created, dict(p.request), p.priority, p.preemptable, p.preemption_policy, p)
+            t = Task(key, p.group, p.uid or p.name, p.created, {**p.request, PODS: 1.0}, p.priority, p.preemptable, p.preemption_policy, p)
             job.tasks[key] = t
             if p.node is not None and p.node in self.nodes:
                 t.status, t.node = "Running", p.node
@@ -196,7 +200,6 @@ class Session:
         if t.status != "Releasing":
             _k8s_node_add(ns, t.req, 1.0)
         if t.status == "Pipelined":
-            ns.n_pipelined += 1
             ns.pipelined = res_add(ns.pipelined, t.req)
             return
         if t.status == "Releasing":
@@ -211,7 +214,6 @@ class Session:
         if t.status != "Releasing":
             _k8s_node_add(ns, t.req, -1.0)
         if t.status == "Pipelined":
-            ns.n_pipelined -= 1
             ns.pipelined = res_sub(ns.pipelined, t.req)
             return
         if t.status == "Releasing":
@@ -713,21 +715,25 @@ class Session:
             for t in self._victim_order(candidates, preemptor):
                 q = self.jobs[t.job].queue
                 attr = self.qattr.get(q)
-                if attr is None or not any(v > 0 and preemptor.req.get(k, 0) > 0 for k, v in t.req.items()):
-                    continue  # no resource in common with the reclaimer
+                if attr is None or not any(v > 0 and preemptor.req.get(k, 0) > 0 for k, v in t.req.items() if k != PODS):
+                    continue  # no resource in common with the reclaimer (IntersectionWithIgnoredScalarResources)
                 allocs.setdefault(q, dict(attr["allocated"]))
                 if not res_le(attr["guarantee"], res_sub(allocs[q], t.req), ZERO):
                     continue  # would take the queue below its guarantee
                 relevant = [k for k, v in t.req.items() if v > 0 and k in attr["deserved"]]
-                if relevant and not any(allocs[q].get(k, 0.0) - attr["deserved"][k] >= MIN_RESOURCE for k in relevant):
-                    continue  # the queue is not above its deserved share on anything the victim holds
+                if relevant and not any(allocs[q].get(k, 0.0) - attr["deserved"][k] >= MIN_RESOURCE for k in relevant if k != PODS):
+                    continue  # the queue is not above its deserved share on anything the victim holds (pods not compared)
                 allocs[q] = res_sub(allocs[q], t.req)
                 out.append(t)
             return out
         return None
 
     # ---- predicates and scores ------------------------------------------------------------------
-    def predicate(self, t: Task, ns: NodeState, check_resources: bool = True) -> bool:
+    def predicate(self, t: Task, ns: NodeState, check_resources: bool = True, preempt: bool = False) -> bool:
+        """allocate's predicate (the task's resources on the node's future idle, then the
+        predicates plugin's filters), without the resources with `check_resources` False; with
+        `preempt`, only the filters whose failure PredicateForPreemptAction keeps
+        (UnschedulableAndUnresolvable): not the pod count, which evicting a victim frees."""
         node = ns.node
         if check_resources and not res_le(t.req, ns.future_idle(), ZERO):
             return False
@@ -735,8 +741,8 @@ class Session:
             return True
         if not node.ready or node.unschedulable:
             return False
-        if len(ns.tasks) - ns.n_pipelined + 1 > node.max_pods:
-            return False
+        if not preempt and ns.requested.get(PODS, 0.0) >= node.max_pods:
+            return False  # MaxTaskNum <= the pods of the node's k8s NodeInfo
         for k, v in t.pod.node_selector.items():
             if node.labels.get(k) != str(v):
                 return False
@@ -757,8 +763,8 @@ class Session:
         if "predicates" not in self.names:
             return []
         node = ns.node
-        if len(ns.tasks) - ns.n_pipelined + 1 > node.max_pods:
-            return ["node(s) pod number exceeded"]
+        if ns.requested.get(PODS, 0.0) >= node.max_pods:
+            return ["node(s) pod number exceeded"]  # not reached: `pods` short is said first
         if node.unschedulable:
             return ["node(s) were unschedulable"]
         if not node.ready:
@@ -1035,7 +1041,7 @@ class Session:
             return False  # taskEligibleToPreempt
         job = self.jobs[preemptor.job]
         q = job.queue
-        nodes = [ns for ns in self.nodes.values() if self.predicate(preemptor, ns, check_resources=False)]
+        nodes = [ns for ns in self.nodes.values() if self.predicate(preemptor, ns, check_resources=False, preempt=True)]
         scored = sorted(nodes, key=lambda n: (-self.score(preemptor, n), n.name))
         for ns in scored:
             cands = [t for t in sorted(ns.tasks.values(), key=lambda x: x.uid) if filt(t)]
@@ -1184,7 +1190,7 @@ class Session:
                 continue
             assigned = False
             for ns in self.nodes.values():
-                if not self.predicate(t, ns, check_resources=False):
+                if not self.predicate(t, ns, check_resources=False, preempt=True):
                     continue
                 cands = []
                 for v in sorted(ns.tasks.values(), key=lambda x: x.uid):
