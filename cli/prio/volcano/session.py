@@ -37,10 +37,15 @@ from prio.volcano.model import (
 from prio.volcano.placement import FitErrors, Placement
 
 CYCLE_LIMIT = 100
+# The scheduler's options for util.CalculateNumOfFeasibleNodesToFind (cmd/scheduler/app/options):
+# --minimum-feasible-nodes, --minimum-percentage-nodes-to-find, --percentage-nodes-to-find
+MIN_NODES_TO_FIND, MIN_PERCENTAGE_OF_NODES_TO_FIND, PERCENTAGE_OF_NODES_TO_FIND = 100, 5, 0
 ALLOCATED = ("Bound", "Binding", "Running", "Allocated")  # api.AllocatedStatus
 READY = ALLOCATED + ("Succeeded",)
 SCHEDULED = ("Bound", "Running", "Failed", "Succeeded")  # api.ScheduledStatus: not Binding
 SHARE_DELTA = 0.000001
+# the fit reasons of the filters whose status is UnschedulableAndUnresolvable
+UNRESOLVABLE = ("node(s) didn't match", "node(s) had untolerated taint", "node(s) were unschedulable")
 GPU = "nvidia.com/gpu"
 
 
@@ -189,7 +194,7 @@ class Session:
         self._open_plugins()
         self._score_args = self._scoring()
         if not self.scan:
-            self.placement = Placement(self)
+            self.placement = Placement(self, num_nodes_to_find(len(self.nodes)))
 
     # ---- node bookkeeping ---------------------------------------------------------------------
     def _node_add(self, t: Task) -> None:
@@ -984,10 +989,11 @@ class Session:
             served.push(q)
 
     def _place_scan(self, t: Task) -> NodeState | None:
-        """allocate's node for `t` by asking every node (placement.Placement gives the same
-        answer from its per-shape heaps): the predicates, then idle nodes before nodes whose room
-        is still being released, the best-scored of them; None when no node passes."""
-        cands = [ns for ns in self.nodes.values() if self.predicate(t, ns)]
+        """allocate's node for `t` by asking the nodes in name order (placement.Placement gives
+        the same answer from its per-shape heaps): the predicates, the search stopping at the
+        first num_nodes_to_find feasible nodes, then idle nodes before nodes whose room is still
+        being released, the best-scored of them; None when no node passes."""
+        cands = self._first_feasible(self.nodes.values(), lambda ns: self.predicate(t, ns))
         if not cands:
             t.tie = False
             return None
@@ -995,6 +1001,27 @@ class Session:
         idle_ids = {id(n) for n in idle}
         future = [n for n in cands if id(n) not in idle_ids and res_le(t.req, n.future_idle(), ZERO)]
         return self.best_node(t, idle) or self.best_node(t, future)
+
+    def _first_feasible(self, nodes, ok, total: int | None = None) -> list:
+        """PredicateNodes over `nodes` in name order: those `ok` passes, up to
+        num_nodes_to_find of their number (`total`, else all the session's nodes)."""
+        k = num_nodes_to_find(len(self.nodes) if total is None else total)
+        out = []
+        for ns in nodes:
+            if ok(ns):
+                out.append(ns)
+                if len(out) == k:
+                    break
+        return out
+
+    def _unresolvable_left(self, t: Task) -> list:
+        """FilterOutUnschedulableAndUnresolvableNodesForTask: the nodes preempt and reclaim
+        search for `t`, without those its allocate fit errors of this session found
+        UnschedulableAndUnresolvable (selector or affinity, an untolerated taint, unschedulable)."""
+        errors = self.jobs[t.job].fit_errors.get(t.key)
+        if not errors:
+            return list(self.nodes.values())
+        return [ns for ns in self.nodes.values() if not any(r.startswith(UNRESOLVABLE) for r in errors.get(ns.name, ()))]
 
     def _fit_errors(self, t: Task) -> FitErrors:
         if self.placement is not None:
@@ -1022,7 +1049,7 @@ class Session:
             if j.group.phase == "Pending" or not self.job_valid(j):
                 continue
             for t in self._pq([t for t in j.tasks.values() if t.status == "Pending" and t.best_effort], self.task_order):
-                cands = [ns for ns in self.nodes.values() if self.predicate(t, ns)]
+                cands = self._first_feasible(self.nodes.values(), lambda ns, t=t: self.predicate(t, ns))
                 node = self.best_node(t, cands)
                 if node is None:
                     continue
@@ -1041,7 +1068,8 @@ class Session:
             return False  # taskEligibleToPreempt
         job = self.jobs[preemptor.job]
         q = job.queue
-        nodes = [ns for ns in self.nodes.values() if self.predicate(preemptor, ns, check_resources=False, preempt=True)]
+        left = self._unresolvable_left(preemptor)
+        nodes = self._first_feasible(left, lambda ns: self.predicate(preemptor, ns, check_resources=False, preempt=True), len(left))
         scored = sorted(nodes, key=lambda n: (-self.score(preemptor, n), n.name))
         for ns in scored:
             cands = [t for t in sorted(ns.tasks.values(), key=lambda x: x.uid) if filt(t)]
@@ -1189,9 +1217,8 @@ class Session:
             if not self.preemptive(q, t):
                 continue
             assigned = False
-            for ns in self.nodes.values():
-                if not self.predicate(t, ns, check_resources=False, preempt=True):
-                    continue
+            left = self._unresolvable_left(t)
+            for ns in self._first_feasible(left, lambda ns, t=t: self.predicate(t, ns, check_resources=False, preempt=True), len(left)):
                 cands = []
                 for v in sorted(ns.tasks.values(), key=lambda x: x.uid):
                     if v.status != "Running" or v.best_effort or not v.preemptable:
@@ -1363,6 +1390,20 @@ def _unbounded_cpu_memory(capability: dict) -> dict:
         if cap.get(k, 0) <= 0:
             cap[k] = float("inf")
     return cap
+
+
+def num_nodes_to_find(n: int) -> int:
+    """util.CalculateNumOfFeasibleNodesToFind: how many feasible nodes a predicate search
+    (PredicateNodes) collects before it stops: every node up to MIN_NODES_TO_FIND, above it a
+    percentage falling with the cluster's size (50 - n/125, at least the minimum percentage),
+    never fewer than MIN_NODES_TO_FIND (420 of 1,000 nodes). The recording's pinned mode starts
+    every search at the first node, so the nodes are the first feasible ones in name order."""
+    if n <= MIN_NODES_TO_FIND or PERCENTAGE_OF_NODES_TO_FIND >= 100:
+        return n
+    pct = PERCENTAGE_OF_NODES_TO_FIND
+    if pct <= 0:
+        pct = max(50 - n // 125, MIN_PERCENTAGE_OF_NODES_TO_FIND)
+    return max(n * pct // 100, MIN_NODES_TO_FIND)
 
 
 def _number(value, default: float) -> float:
