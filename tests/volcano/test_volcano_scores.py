@@ -8,6 +8,9 @@ from __future__ import annotations
 import os
 import tempfile
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from prio.loaders.inputs import gather
 from prio.volcano import load as loader
 from prio.volcano import session
@@ -101,3 +104,12 @@ def test_binpack_gives_zero_to_a_node_a_requested_resource_would_overflow():
     ssn2 = _session(_node("n1", "4", "4Gi"), _pod("p", "{cpu: '2', memory: 1Gi}"), conf)
     t2 = ssn2.jobs["default/g"].tasks["default/p"]
     assert ssn2.score(t2, ssn2.nodes["n1"]) == (0.5 + 0.25) / 2 * 100
+
+
+_amount = st.sampled_from([0.0, 250.0, 1000.0, 3000.0, 4000.0, 9000.0, 2 * GI, 16 * GI, 40 * GI])
+_res = st.fixed_dictionaries({}, optional={"cpu": _amount, "memory": _amount, session.GPU: st.sampled_from([0.0, 1000.0, 2000.0])})
+
+
+@given(_res, _res, _res)
+def test_the_two_resource_balanced_score_equals_the_general_one(req, node_requested, alloc):
+    assert session._balanced_allocation(req, node_requested, alloc) == session._balanced_allocation_ref(req, node_requested, alloc)

@@ -1440,6 +1440,23 @@ def _balanced_fractions_score(requested: list, allocatable: list) -> int:
 
 
 def _balanced_allocation(req: dict, node_requested: dict, alloc: dict) -> int:
+    """_balanced_allocation_ref, the common case (no gpu asked, a node with cpu and memory:
+    two fractions) worked out without the lists."""
+    if req.get(GPU, 0.0):
+        return _balanced_allocation_ref(req, node_requested, alloc)
+    ca, ma = alloc.get("cpu", 0.0), alloc.get("memory", 0.0)
+    if ca <= 0 or ma <= 0:
+        return _balanced_allocation_ref(req, node_requested, alloc)
+    cpu, mem = req.get("cpu", 0.0), req.get("memory", 0.0)
+    if not (cpu or mem):
+        return 0
+    hc, hm = node_requested.get("cpu", 0.0), node_requested.get("memory", 0.0)
+    with_pod = int((1 - abs((min((hc + cpu) / ca, 1.0) - min((hm + mem) / ma, 1.0)) / 2)) * 100)
+    without = int((1 - abs((min(hc / ca, 1.0) - min(hm / ma, 1.0)) / 2)) * 100)
+    return 50 + (50 + with_pod - without) // 2
+
+
+def _balanced_allocation_ref(req: dict, node_requested: dict, alloc: dict) -> int:
     """NodeResourcesBalancedAllocation as Kubernetes v1.36 scores (kubernetes#135573): the
     balance with the pod against the balance without it, 50 + (50 + with - without) / 2, so a
     node whose balance the pod keeps scores about 75, one it evens out up to 100, one it unbalances
