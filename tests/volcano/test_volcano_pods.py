@@ -78,3 +78,26 @@ def test_a_full_node_is_short_of_pods_and_preempt_looks_past_its_pod_count():
     assert ssn.predicate(t, ns, check_resources=False, preempt=True)  # Unschedulable: preempt looks past it
     ssn._set(ssn.jobs["default/r"].tasks["default/r-0"], "Releasing", "n1")  # evicted: out of the k8s NodeInfo
     assert ssn.predicate(t, ns, check_resources=False) and ssn.predicate(t, ns)
+
+
+def test_capacity_lets_a_queue_reclaim_while_some_asked_dimension_is_within_deserved():
+    # capacity's PreemptiveFn (LessEqualPartlyWithDimensionZeroFiltered): cpu above deserved,
+    # memory within it: the queue may still reclaim; above on both, or Closed, it may not
+    conf = ("actions: \"enqueue, allocate, reclaim\"\ntiers:\n- plugins:\n  - name: priority\n  - name: gang\n"
+            "- plugins:\n  - name: predicates\n  - name: capacity\n")
+    body = "".join("    " + line + "\n" for line in conf.splitlines())
+
+    def ssn_for(state: str, mem: str) -> session.Session:
+        docs = [_node("n1"), f"apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {{name: q}}\n"
+                f"spec: {{deserved: {{cpu: '1', memory: 4Gi}}}}\nstatus: {{state: {state}}}\n",
+                _group("g", "q"), _pod("g-0", "g", f"{{cpu: '2', memory: {mem}}}"),
+                f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c}}\ndata:\n  volcano-scheduler.conf: |\n{body}"]
+        return _session("---\n".join(docs))
+
+    ssn = ssn_for("Open", "1Gi")
+    t = ssn.jobs["default/g"].tasks["default/g-0"]
+    assert ssn.preemptive("q", t)  # cpu 2 > 1, memory 1Gi <= 4Gi
+    ssn = ssn_for("Open", "8Gi")
+    assert not ssn.preemptive("q", ssn.jobs["default/g"].tasks["default/g-0"])  # above on both
+    ssn = ssn_for("Closed", "1Gi")
+    assert not ssn.preemptive("q", ssn.jobs["default/g"].tasks["default/g-0"])

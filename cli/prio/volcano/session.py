@@ -542,13 +542,18 @@ class Session:
                     if not self.allocatable(q, [t.req]):
                         return False
                 elif name == "capacity" and q in self.qattr:
+                    # capacity's PreemptiveFn: an Open queue within its real capability that is at
+                    # or below its deserved on some dimension the task asks for
+                    # (LessEqualPartlyWithDimensionZeroFiltered; ancestorReclaimLevel is 0)
                     attr = self.qattr[q]
                     if getattr(self, "hierarchy", False) and not self.ready:
+                        return False
+                    if self.queues[q].state != "Open":
                         return False
                     future = res_add(attr["allocated"], t.req)
                     if not res_le_dims(future, attr["real"], t.req):
                         return False
-                    if not res_le_dims(future, attr["deserved"], {k: v for k, v in t.req.items() if k in attr["deserved"]}):
+                    if not _le_partly(future, attr["deserved"], t.req):
                         return False
         return True
 
@@ -1390,6 +1395,20 @@ def _unbounded_cpu_memory(capability: dict) -> dict:
         if cap.get(k, 0) <= 0:
             cap[k] = float("inf")
     return cap
+
+
+def _le_partly(left: dict, right: dict, req: dict) -> bool:
+    """LessEqualPartlyWithDimensionZeroFiltered: some dimension `req` asks for (not `pods`, not
+    one both sides lack) on which `left` is at most `right`."""
+    for k, v in req.items():
+        if v <= 0 or k == PODS:
+            continue
+        lv, rv = left.get(k, 0.0), right.get(k, 0.0)
+        if lv < MIN_RESOURCE and rv < MIN_RESOURCE:
+            continue
+        if lv < rv or abs(lv - rv) < MIN_RESOURCE:
+            return True
+    return False
 
 
 def num_nodes_to_find(n: int) -> int:
