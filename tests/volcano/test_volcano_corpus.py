@@ -21,11 +21,7 @@ from conftest import SHARED, run_cli
 
 DATA = os.path.join(SHARED, "testdata", "volcano")
 CASES = sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(DATA, "*.yaml")))
-DISAGREE = {
-    # node choice: a score prio does not reproduce between nodes it ranks equal or apart
-    "default--random-01", "gang--random-05", "nodes--random-02", "preempt--random-03", "preempt--random-06",
-    "reclaim--random-01", "reclaim--random-04", "hierarchy--random-02",
-}
+DISAGREE: set = set()
 
 
 @pytest.mark.skipif(not CASES, reason="../shared/testdata/volcano is absent")

@@ -89,6 +89,22 @@ def _yaml(c: dict) -> str:
     return "---\n".join(docs)
 
 
+class _search_stops_early:
+    """MIN_NODES_TO_FIND at 1: a cluster of 2 to 5 nodes collects only the first of its
+    feasible nodes (num_nodes_to_find: n * 50 // 100, at least 1), as one above 100 nodes does."""
+
+    def __init__(self, on: bool) -> None:
+        self.on = on
+
+    def __enter__(self):
+        self.saved = session.MIN_NODES_TO_FIND
+        if self.on:
+            session.MIN_NODES_TO_FIND = 1
+
+    def __exit__(self, *exc) -> None:
+        session.MIN_NODES_TO_FIND = self.saved
+
+
 def _simulate(text: str, scan: bool) -> str:
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "in.yaml")
@@ -104,10 +120,13 @@ def _simulate(text: str, scan: bool) -> str:
 
 
 @settings(max_examples=150, deadline=None)
-@given(cluster_st)
-def test_heaps_place_as_the_scan_does(c):
+@given(cluster_st, st.booleans())
+def test_heaps_place_as_the_scan_does(c, early):
+    """With `early` the predicate search stops at the first feasible nodes: the trees against
+    the scan that takes the first of them in name order."""
     text = _yaml(c)
-    assert _simulate(text, scan=False) == _simulate(text, scan=True), text
+    with _search_stops_early(early):
+        assert _simulate(text, scan=False) == _simulate(text, scan=True), text
 
 
 def test_a_shape_evicted_from_the_cache_is_built_again(monkeypatch):
@@ -134,13 +153,21 @@ def _session(text: str) -> session.Session:
 
 @settings(max_examples=400, deadline=None)
 @given(cluster_st, st.lists(st.tuples(st.sampled_from(["release", "pipeline", "allocate", "undo"]), st.integers(0, 99),
-                                      st.integers(0, 9)), max_size=12), st.booleans())
-def test_every_task_placed_as_the_scan_places_it_in_any_node_state(c, moves, crowded_first):
+                                      st.integers(0, 9)), max_size=12), st.booleans(), st.booleans())
+def test_every_task_placed_as_the_scan_places_it_in_any_node_state(c, moves, crowded_first, early):
     """Tasks of every shape asked after running pods start releasing, pending ones are pipelined
     or allocated and allocations undone (each a change to one node): the heaps' node and tie
-    equal the scan's at every step, and so do the fit errors. With `crowded_first` a score that
+    equal the scan's at every step, and so do the fit errors; every node's k8s NodeInfo sums
+    (requested, non-zero requested) equal their sums over its pods worked out again. With
+    `crowded_first` a score that
     prefers the nodes holding the most pods (many ties, and a node with room only once its
-    releasing pods are gone scoring above the idle ones: the gradients' order decides)."""
+    releasing pods are gone scoring above the idle ones: the gradients' order decides). With
+    `early` the search stops at the first feasible nodes (the trees instead of the heaps)."""
+    with _search_stops_early(early):
+        _placed_as_the_scan_places(c, moves, crowded_first)
+
+
+def _placed_as_the_scan_places(c, moves, crowded_first):
     ssn = _session(_yaml(c))
     if crowded_first:
         ssn.score = lambda t, ns: float(len(ns.tasks))  # type: ignore[method-assign]
@@ -149,6 +176,16 @@ def test_every_task_placed_as_the_scan_places_it_in_any_node_state(c, moves, cro
     assert ssn.placement is not None
 
     def check():
+        for ns in ssn.nodes.values():  # the kept k8s NodeInfo sums against the node's pods from scratch
+            pods = [x.req for x in ns.tasks.values() if x.status != "Releasing"]
+            want_req: dict = {}
+            for r in pods:
+                for k, v in r.items():
+                    want_req[k] = want_req.get(k, 0.0) + v
+            assert all(abs(ns.requested.get(k, 0.0) - v) < 1e-6 for k, v in want_req.items()), ns.name
+            assert all(abs(v) < 1e-6 for k, v in ns.requested.items() if k not in want_req), ns.name
+            want_nz = [sum(session._nonzero(r)["cpu"] for r in pods), sum(session._nonzero(r)["memory"] for r in pods)]
+            assert [round(x, 3) for x in ns.nonzero] == [round(x, 3) for x in want_nz], ns.name
         for t in tasks:
             if t.status != "Pending":
                 continue
@@ -168,3 +205,47 @@ def test_every_task_placed_as_the_scan_places_it_in_any_node_state(c, moves, cro
         elif kind == "undo" and t.status in ("Allocated", "Pipelined", "Releasing"):
             ssn._set(t, "Pending", None)
         check()
+
+
+def test_num_nodes_to_find_follows_volcanos_formula():
+    # every node up to 100; then n * (50 - n // 125) // 100, at least 5% and at least 100
+    got = {n: session.num_nodes_to_find(n) for n in (1, 100, 101, 250, 1000, 5000, 10_000, 20_000)}
+    assert got == {1: 1, 100: 100, 101: 100, 250: 120, 1000: 420, 5000: 500, 10_000: 500, 20_000: 1000}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.tuples(st.integers(0, 1), st.sampled_from([-3.0, -2.0, -1.0]))), min_size=1, max_size=20),
+       st.lists(st.tuples(st.integers(0, 19), st.one_of(st.none(), st.tuples(st.integers(0, 1), st.sampled_from([-3.0, -2.0])))),
+                max_size=8), st.integers(1, 21))
+def test_the_tree_finds_the_best_of_the_first_k_feasible_nodes(leaves, changes, k):
+    tree = placement._Tree(leaves)
+    leaves = list(leaves)
+    for i, e in changes:
+        if i < len(leaves):
+            leaves[i] = e
+            tree.set(i, e)
+    first = [(e, i) for i, e in enumerate(leaves) if e is not None][:k]
+    if not first:
+        assert tree.first(k) is None
+        return
+    best = min(e for e, _ in first)
+    same = [i for e, i in first if e == best]
+    assert tree.first(k) == (best[0], best[1], len(same), same[0])
+
+
+def test_preempt_and_reclaim_search_the_first_feasible_nodes_of_those_left_to_them():
+    """FilterOutUnschedulableAndUnresolvableNodesForTask leaves out the nodes the task's allocate
+    fit errors found unresolvable; PredicateNodes then collects num_nodes_to_find of the rest."""
+    c = {"nodes": [{"cpu": 4, "mem": 8, "gpu": 0, "zone": z, "taint": False, "pods": 110} for z in "aabab"],
+         "groups": [{"pods": [{"cpu": "1", "mem": 1, "gpu": 0, "zone": "a", "tolerate": False, "run": None}],
+                     "min": 1, "queue": 0, "prio": None}], "weights": [1, 1, 1], "config": "preempt"}
+    with _search_stops_early(True):
+        ssn = _session(_yaml(c))
+        t = next(iter(ssn.jobs["default/g0"].tasks.values()))
+        assert [ns.name for ns in ssn._unresolvable_left(t)] == ["n0", "n1", "n2", "n3", "n4"]  # no fit errors yet
+        ssn.jobs["default/g0"].fit_errors[t.key] = {"n0": ["Insufficient cpu"], "n2": ["node(s) didn't match Pod's node affinity/selector"],
+                                                    "n4": ["node(s) had untolerated taint {a: b}"]}
+        left = ssn._unresolvable_left(t)
+        assert [ns.name for ns in left] == ["n0", "n1", "n3"]
+        # 3 left: num_nodes_to_find(3) is 1 here, the first feasible of them
+        assert [ns.name for ns in ssn._first_feasible(left, lambda ns: ns.name != "n0", len(left))] == ["n1"]

@@ -10,8 +10,9 @@ from prio.volcano.session import Job, Session
 
 
 def resources_text(r: dict | None, empty: str = "-") -> str:
-    """Volcano's resources as a person reads them: cpu in cores, memory in Gi, other resources
-    in their own unit; an unbounded dimension (a capability of 0) says so."""
+    """Volcano's resources as a person reads them: cpu in cores, memory in Gi, `pods` (the one
+    every request carries) as a count, other resources in their own unit; an unbounded dimension
+    (a capability of 0) says so."""
     parts = []
     r = r or {}
     for k in sorted(r):
@@ -20,6 +21,8 @@ def resources_text(r: dict | None, empty: str = "-") -> str:
             parts.append(f"{k} unbounded")
         elif k == "memory":
             parts.append(f"memory {v / 2 ** 30:g}Gi")
+        elif k == "pods":
+            parts.append(f"pods {v:g}")
         else:
             parts.append(f"{k} {v / 1000:g}")
     return ", ".join(parts) or empty

@@ -8,6 +8,10 @@ from dataclasses import dataclass, field
 
 MIN_RESOURCE = 0.1  # api.minResource: differences below it are equal
 ZERO, INFINITY = "zero", "infinity"  # api.DimensionDefaultValue: a missing scalar on the right
+# Every task's request carries `pods: 1` and a node's allocatable its pod limit
+# (api.GetPodResourceRequest, api.NewResource); the operations Volcano marks
+# IsIgnoredScalarResource (IsEmpty, the WithDimension comparisons) pass over it, the rest count it.
+PODS = "pods"
 
 
 def res_add(a: dict, b: dict) -> dict:
@@ -39,9 +43,10 @@ def res_le(left: dict, right: dict, default: str = ZERO) -> bool:
 
 
 def res_le_dims(left: dict, right: dict, req: dict) -> bool:
-    """LessEqualWithDimension: only the dimensions `req` asks for (a positive value)."""
+    """LessEqualWithDimensionAndResourcesName: only the dimensions `req` asks for (a positive
+    value), `pods` not among them."""
     for k, v in req.items():
-        if v <= 0:
+        if v <= 0 or k == PODS:
             continue
         lv, rv = left.get(k, 0.0), right.get(k, 0.0)
         if not (lv < rv or abs(lv - rv) < MIN_RESOURCE):
@@ -50,7 +55,8 @@ def res_le_dims(left: dict, right: dict, req: dict) -> bool:
 
 
 def res_empty(r: dict) -> bool:
-    return all(v < MIN_RESOURCE for v in r.values())
+    """Resource.IsEmpty: nothing at or above the tolerance, `pods` not counted."""
+    return all(v < MIN_RESOURCE for k, v in r.items() if k != PODS)
 
 
 def res_min(a: dict, b: dict, default: str) -> dict:

@@ -18,6 +18,7 @@ from prio.volcano import conf as vconf
 from prio.volcano.model import (
     INFINITY,
     MIN_RESOURCE,
+    PODS,
     ZERO,
     Cluster,
     Node,
@@ -36,10 +37,15 @@ from prio.volcano.model import (
 from prio.volcano.placement import FitErrors, Placement
 
 CYCLE_LIMIT = 100
+# The scheduler's options for util.CalculateNumOfFeasibleNodesToFind (cmd/scheduler/app/options):
+# --minimum-feasible-nodes, --minimum-percentage-nodes-to-find, --percentage-nodes-to-find
+MIN_NODES_TO_FIND, MIN_PERCENTAGE_OF_NODES_TO_FIND, PERCENTAGE_OF_NODES_TO_FIND = 100, 5, 0
 ALLOCATED = ("Bound", "Binding", "Running", "Allocated")  # api.AllocatedStatus
 READY = ALLOCATED + ("Succeeded",)
 SCHEDULED = ("Bound", "Running", "Failed", "Succeeded")  # api.ScheduledStatus: not Binding
 SHARE_DELTA = 0.000001
+# the fit reasons of the filters whose status is UnschedulableAndUnresolvable
+UNRESOLVABLE = ("node(s) didn't match", "node(s) had untolerated taint", "node(s) were unschedulable")
 GPU = "nvidia.com/gpu"
 
 
@@ -108,14 +114,24 @@ class NodeState:
     releasing: dict = field(default_factory=dict)
     pipelined: dict = field(default_factory=dict)
     tasks: dict = field(default_factory=dict)  # pod key -> Task
-    n_pipelined: int = 0  # of `tasks`, those pipelined (they hold no pod slot yet)
+    # What the kube-scheduler plugins nodeorder wraps see of the node: the pods of its k8s
+    # NodeInfo (ssn.NodeMap, kept by the predicates plugin's event handlers: a pod allocated or
+    # pipelined is added, an evicted one removed), so pipelined tasks count and releasing ones do
+    # not. `requested` sums their requests (NodeInfo.Requested), `nonzero` their cpu and memory
+    # with kube-scheduler's defaults for a container that requests none (NonZeroRequested).
+    requested: dict = field(default_factory=dict)
+    nonzero: list = field(default_factory=lambda: [0.0, 0.0])
+    alloc: dict = field(default_factory=dict)  # Volcano's node.Allocatable: with `pods`
+
+    def __post_init__(self) -> None:
+        self.alloc = {**self.node.allocatable, PODS: float(self.node.max_pods)}
 
     @property
     def name(self) -> str:
         return self.node.name
 
     def idle(self) -> dict:
-        return res_sub(self.node.allocatable, self.used)
+        return res_sub(self.alloc, self.used)
 
     def future_idle(self) -> dict:
         return res_sub(res_add(self.idle(), self.releasing), self.pipelined)
@@ -156,7 +172,7 @@ class Session:
         self.nodes = {n: NodeState(cluster.nodes[n]) for n in sorted(cluster.nodes)}
         self.total: dict = {}
         for ns in self.nodes.values():
-            self.total = res_add(self.total, ns.node.allocatable)
+            self.total = res_add(self.total, ns.alloc)
         self.queues = {q: cluster.queues[q] for q in cluster.queues}
         self.jobs: dict = {}
         for key in sorted(cluster.groups):
@@ -170,7 +186,7 @@ class Session:
             job = self.jobs.get(p.group)
             if job is None:
                 continue
-            t = Task(key, p.group, p.uid or p.name, p.created, dict(p.request), p.priority, p.preemptable, p.preemption_policy, p)
+            t = Task(key, p.group, p.uid or p.name, p.created, {**p.request, PODS: 1.0}, p.priority, p.preemptable, p.preemption_policy, p)
             job.tasks[key] = t
             if p.node is not None and p.node in self.nodes:
                 t.status, t.node = "Running", p.node
@@ -178,7 +194,7 @@ class Session:
         self._open_plugins()
         self._score_args = self._scoring()
         if not self.scan:
-            self.placement = Placement(self)
+            self.placement = Placement(self, num_nodes_to_find(len(self.nodes)))
 
     # ---- node bookkeeping ---------------------------------------------------------------------
     def _node_add(self, t: Task) -> None:
@@ -186,8 +202,9 @@ class Session:
         if self.placement is not None:
             self.placement.touched(ns.name)
         ns.tasks[t.key] = t
+        if t.status != "Releasing":
+            _k8s_node_add(ns, t.req, 1.0)
         if t.status == "Pipelined":
-            ns.n_pipelined += 1
             ns.pipelined = res_add(ns.pipelined, t.req)
             return
         if t.status == "Releasing":
@@ -199,8 +216,9 @@ class Session:
         if self.placement is not None:
             self.placement.touched(ns.name)
         ns.tasks.pop(t.key, None)
+        if t.status != "Releasing":
+            _k8s_node_add(ns, t.req, -1.0)
         if t.status == "Pipelined":
-            ns.n_pipelined -= 1
             ns.pipelined = res_sub(ns.pipelined, t.req)
             return
         if t.status == "Releasing":
@@ -524,13 +542,18 @@ class Session:
                     if not self.allocatable(q, [t.req]):
                         return False
                 elif name == "capacity" and q in self.qattr:
+                    # capacity's PreemptiveFn: an Open queue within its real capability that is at
+                    # or below its deserved on some dimension the task asks for
+                    # (LessEqualPartlyWithDimensionZeroFiltered; ancestorReclaimLevel is 0)
                     attr = self.qattr[q]
                     if getattr(self, "hierarchy", False) and not self.ready:
+                        return False
+                    if self.queues[q].state != "Open":
                         return False
                     future = res_add(attr["allocated"], t.req)
                     if not res_le_dims(future, attr["real"], t.req):
                         return False
-                    if not res_le_dims(future, attr["deserved"], {k: v for k, v in t.req.items() if k in attr["deserved"]}):
+                    if not _le_partly(future, attr["deserved"], t.req):
                         return False
         return True
 
@@ -702,21 +725,25 @@ class Session:
             for t in self._victim_order(candidates, preemptor):
                 q = self.jobs[t.job].queue
                 attr = self.qattr.get(q)
-                if attr is None or not any(v > 0 and preemptor.req.get(k, 0) > 0 for k, v in t.req.items()):
-                    continue  # no resource in common with the reclaimer
+                if attr is None or not any(v > 0 and preemptor.req.get(k, 0) > 0 for k, v in t.req.items() if k != PODS):
+                    continue  # no resource in common with the reclaimer (IntersectionWithIgnoredScalarResources)
                 allocs.setdefault(q, dict(attr["allocated"]))
                 if not res_le(attr["guarantee"], res_sub(allocs[q], t.req), ZERO):
                     continue  # would take the queue below its guarantee
                 relevant = [k for k, v in t.req.items() if v > 0 and k in attr["deserved"]]
-                if relevant and not any(allocs[q].get(k, 0.0) - attr["deserved"][k] >= MIN_RESOURCE for k in relevant):
-                    continue  # the queue is not above its deserved share on anything the victim holds
+                if relevant and not any(allocs[q].get(k, 0.0) - attr["deserved"][k] >= MIN_RESOURCE for k in relevant if k != PODS):
+                    continue  # the queue is not above its deserved share on anything the victim holds (pods not compared)
                 allocs[q] = res_sub(allocs[q], t.req)
                 out.append(t)
             return out
         return None
 
     # ---- predicates and scores ------------------------------------------------------------------
-    def predicate(self, t: Task, ns: NodeState, check_resources: bool = True) -> bool:
+    def predicate(self, t: Task, ns: NodeState, check_resources: bool = True, preempt: bool = False) -> bool:
+        """allocate's predicate (the task's resources on the node's future idle, then the
+        predicates plugin's filters), without the resources with `check_resources` False; with
+        `preempt`, only the filters whose failure PredicateForPreemptAction keeps
+        (UnschedulableAndUnresolvable): not the pod count, which evicting a victim frees."""
         node = ns.node
         if check_resources and not res_le(t.req, ns.future_idle(), ZERO):
             return False
@@ -724,8 +751,8 @@ class Session:
             return True
         if not node.ready or node.unschedulable:
             return False
-        if len(ns.tasks) - ns.n_pipelined + 1 > node.max_pods:
-            return False
+        if not preempt and ns.requested.get(PODS, 0.0) >= node.max_pods:
+            return False  # MaxTaskNum <= the pods of the node's k8s NodeInfo
         for k, v in t.pod.node_selector.items():
             if node.labels.get(k) != str(v):
                 return False
@@ -746,8 +773,8 @@ class Session:
         if "predicates" not in self.names:
             return []
         node = ns.node
-        if len(ns.tasks) - ns.n_pipelined + 1 > node.max_pods:
-            return ["node(s) pod number exceeded"]
+        if ns.requested.get(PODS, 0.0) >= node.max_pods:
+            return ["node(s) pod number exceeded"]  # not reached: `pods` short is said first
         if node.unschedulable:
             return ["node(s) were unschedulable"]
         if not node.ready:
@@ -783,30 +810,28 @@ class Session:
         alloc = ns.node.allocatable
         nodeorder, binpack = self._score_args
         if nodeorder is not None:
-            # kube-scheduler's NodeResourcesFit scores (LeastAllocated, MostAllocated: cpu and
-            # memory, equal weights, each floored to an integer) and BalancedAllocation over cpu,
-            # memory and nvidia.com/gpu as nodeorder configures it: a resource the node lacks
-            # still counts, as a fraction of 0 (the recording agrees, not the upstream docs).
+            # The kube-scheduler (v1.36) score plugins nodeorder configures, each an integer 0..100
+            # times its weight: NodeResourcesFit's LeastAllocated and MostAllocated over cpu and
+            # memory (weights 50/50 and 1/1) on the node's NonZeroRequested plus the pod's non-zero
+            # request, and NodeResourcesBalancedAllocation over cpu, memory and nvidia.com/gpu on
+            # Requested (noderesources/resource_allocation.go, balanced_allocation.go).
             least_w, most_w, bal_w = nodeorder
-            nonzero = _nonzero(t.req)
-            req = {k: ns.used.get(k, 0.0) + nonzero.get(k, 0.0) for k in ("cpu", "memory")}
-            least = most = 0
-            for k in ("cpu", "memory"):
-                cap = alloc.get(k, 0.0)
-                if cap == 0 or req[k] > cap:
-                    continue
-                least += int((cap - req[k]) * 100 // cap)
-                most += int(req[k] * 100 // cap)
-            total += least_w * (least // 2) + most_w * (most // 2)
-            fractions = []
-            for k in ("cpu", "memory", GPU):
-                cap = alloc.get(k, 0.0)
-                used = ns.used.get(k, 0.0) + t.req.get(k, 0.0)
-                fractions.append(min(used / cap, 1.0) if cap else 0.0)
-            mean = sum(fractions) / len(fractions)
-            std = math.sqrt(sum((f - mean) ** 2 for f in fractions) / len(fractions))
-            total += bal_w * int((1 - std) * 100)
+            if least_w or most_w:
+                nonzero = _nonzero(t.req)
+                least = most = 0
+                for i, k in enumerate(("cpu", "memory")):
+                    cap = alloc.get(k, 0.0)
+                    req = ns.nonzero[i] + nonzero[k]
+                    if cap <= 0 or req > cap:
+                        continue  # leastRequestedScore / mostRequestedScore: 0
+                    least += int((cap - req) * 100 // cap)
+                    most += int(req * 100 // cap)
+                total += least_w * (least // 2) + most_w * (most // 2)
+            if bal_w:
+                total += bal_w * _balanced_allocation(t.req, ns.requested, alloc)
         if binpack is not None:
+            # binpack.BinPackingScore: over the task's requested resources that have a weight,
+            # on Volcano's own node.Used; a resource that would not fit makes the score 0
             weight, weights = binpack
             score, wsum = 0.0, 0.0
             for k, w in weights.items():
@@ -814,10 +839,14 @@ class Session:
                 if req_k <= 0:
                     continue
                 cap = alloc.get(k, 0.0)
-                used_k = ns.used.get(k, 0.0)
-                s = 0.0 if cap == 0 or req_k + used_k > cap else (req_k + used_k) * w / cap
-                score += s
                 wsum += w
+                if cap == 0 or w == 0:
+                    continue
+                used_k = ns.used.get(k, 0.0) + req_k
+                if used_k > cap:
+                    score, wsum = 0.0, 0.0
+                    break
+                score += used_k * w / cap
             if wsum > 0:
                 total += score / wsum * 100 * weight
         return total
@@ -965,10 +994,11 @@ class Session:
             served.push(q)
 
     def _place_scan(self, t: Task) -> NodeState | None:
-        """allocate's node for `t` by asking every node (placement.Placement gives the same
-        answer from its per-shape heaps): the predicates, then idle nodes before nodes whose room
-        is still being released, the best-scored of them; None when no node passes."""
-        cands = [ns for ns in self.nodes.values() if self.predicate(t, ns)]
+        """allocate's node for `t` by asking the nodes in name order (placement.Placement gives
+        the same answer from its per-shape heaps): the predicates, the search stopping at the
+        first num_nodes_to_find feasible nodes, then idle nodes before nodes whose room is still
+        being released, the best-scored of them; None when no node passes."""
+        cands = self._first_feasible(self.nodes.values(), lambda ns: self.predicate(t, ns))
         if not cands:
             t.tie = False
             return None
@@ -976,6 +1006,27 @@ class Session:
         idle_ids = {id(n) for n in idle}
         future = [n for n in cands if id(n) not in idle_ids and res_le(t.req, n.future_idle(), ZERO)]
         return self.best_node(t, idle) or self.best_node(t, future)
+
+    def _first_feasible(self, nodes, ok, total: int | None = None) -> list:
+        """PredicateNodes over `nodes` in name order: those `ok` passes, up to
+        num_nodes_to_find of their number (`total`, else all the session's nodes)."""
+        k = num_nodes_to_find(len(self.nodes) if total is None else total)
+        out = []
+        for ns in nodes:
+            if ok(ns):
+                out.append(ns)
+                if len(out) == k:
+                    break
+        return out
+
+    def _unresolvable_left(self, t: Task) -> list:
+        """FilterOutUnschedulableAndUnresolvableNodesForTask: the nodes preempt and reclaim
+        search for `t`, without those its allocate fit errors of this session found
+        UnschedulableAndUnresolvable (selector or affinity, an untolerated taint, unschedulable)."""
+        errors = self.jobs[t.job].fit_errors.get(t.key)
+        if not errors:
+            return list(self.nodes.values())
+        return [ns for ns in self.nodes.values() if not any(r.startswith(UNRESOLVABLE) for r in errors.get(ns.name, ()))]
 
     def _fit_errors(self, t: Task) -> FitErrors:
         if self.placement is not None:
@@ -1003,7 +1054,7 @@ class Session:
             if j.group.phase == "Pending" or not self.job_valid(j):
                 continue
             for t in self._pq([t for t in j.tasks.values() if t.status == "Pending" and t.best_effort], self.task_order):
-                cands = [ns for ns in self.nodes.values() if self.predicate(t, ns)]
+                cands = self._first_feasible(self.nodes.values(), lambda ns, t=t: self.predicate(t, ns))
                 node = self.best_node(t, cands)
                 if node is None:
                     continue
@@ -1022,7 +1073,8 @@ class Session:
             return False  # taskEligibleToPreempt
         job = self.jobs[preemptor.job]
         q = job.queue
-        nodes = [ns for ns in self.nodes.values() if self.predicate(preemptor, ns, check_resources=False)]
+        left = self._unresolvable_left(preemptor)
+        nodes = self._first_feasible(left, lambda ns: self.predicate(preemptor, ns, check_resources=False, preempt=True), len(left))
         scored = sorted(nodes, key=lambda n: (-self.score(preemptor, n), n.name))
         for ns in scored:
             cands = [t for t in sorted(ns.tasks.values(), key=lambda x: x.uid) if filt(t)]
@@ -1170,9 +1222,8 @@ class Session:
             if not self.preemptive(q, t):
                 continue
             assigned = False
-            for ns in self.nodes.values():
-                if not self.predicate(t, ns, check_resources=False):
-                    continue
+            left = self._unresolvable_left(t)
+            for ns in self._first_feasible(left, lambda ns, t=t: self.predicate(t, ns, check_resources=False, preempt=True), len(left)):
                 cands = []
                 for v in sorted(ns.tasks.values(), key=lambda x: x.uid):
                     if v.status != "Running" or v.best_effort or not v.preemptable:
@@ -1346,11 +1397,108 @@ def _unbounded_cpu_memory(capability: dict) -> dict:
     return cap
 
 
+def _le_partly(left: dict, right: dict, req: dict) -> bool:
+    """LessEqualPartlyWithDimensionZeroFiltered: some dimension `req` asks for (not `pods`, not
+    one both sides lack) on which `left` is at most `right`."""
+    for k, v in req.items():
+        if v <= 0 or k == PODS:
+            continue
+        lv, rv = left.get(k, 0.0), right.get(k, 0.0)
+        if lv < MIN_RESOURCE and rv < MIN_RESOURCE:
+            continue
+        if lv < rv or abs(lv - rv) < MIN_RESOURCE:
+            return True
+    return False
+
+
+def num_nodes_to_find(n: int) -> int:
+    """util.CalculateNumOfFeasibleNodesToFind: how many feasible nodes a predicate search
+    (PredicateNodes) collects before it stops: every node up to MIN_NODES_TO_FIND, above it a
+    percentage falling with the cluster's size (50 - n/125, at least the minimum percentage),
+    never fewer than MIN_NODES_TO_FIND (420 of 1,000 nodes). The recording's pinned mode starts
+    every search at the first node, so the nodes are the first feasible ones in name order."""
+    if n <= MIN_NODES_TO_FIND or PERCENTAGE_OF_NODES_TO_FIND >= 100:
+        return n
+    pct = PERCENTAGE_OF_NODES_TO_FIND
+    if pct <= 0:
+        pct = max(50 - n // 125, MIN_PERCENTAGE_OF_NODES_TO_FIND)
+    return max(n * pct // 100, MIN_NODES_TO_FIND)
+
+
 def _number(value, default: float) -> float:
     try:
         return float(value) if value is not None else default
     except (TypeError, ValueError):
         return default
+
+
+BALANCED = ("cpu", "memory", GPU)  # nodeorder's NodeResourcesBalancedAllocationArgs.Resources
+
+
+def _k8s_node_add(ns: NodeState, req: dict, sign: float) -> None:
+    """A pod added to (sign 1) or removed from (-1) the node's k8s NodeInfo."""
+    requested = ns.requested
+    for k, v in req.items():
+        requested[k] = requested.get(k, 0.0) + sign * v
+    nz = ns.nonzero
+    nz[0] += sign * (req.get("cpu", 0.0) or 100.0)
+    nz[1] += sign * (req.get("memory", 0.0) or 200 * 1024 * 1024.0)
+
+
+def _balanced_fractions_score(requested: list, allocatable: list) -> int:
+    """balancedResourceScore: (1 - the standard deviation of requested/allocatable, each capped
+    at 1) * 100, truncated; two resources take |f1 - f2| / 2, fewer than two score 100."""
+    fractions = [min(r / a, 1.0) for r, a in zip(requested, allocatable)]
+    std = 0.0
+    if len(fractions) == 2:
+        std = abs((fractions[0] - fractions[1]) / 2)
+    elif len(fractions) > 2:
+        mean = sum(fractions) / len(fractions)
+        std = math.sqrt(sum((f - mean) * (f - mean) for f in fractions) / len(fractions))
+    return int((1 - std) * 100)
+
+
+def _balanced_allocation(req: dict, node_requested: dict, alloc: dict) -> int:
+    """_balanced_allocation_ref, the common case (no gpu asked, a node with cpu and memory:
+    two fractions) worked out without the lists."""
+    if req.get(GPU, 0.0):
+        return _balanced_allocation_ref(req, node_requested, alloc)
+    ca, ma = alloc.get("cpu", 0.0), alloc.get("memory", 0.0)
+    if ca <= 0 or ma <= 0:
+        return _balanced_allocation_ref(req, node_requested, alloc)
+    cpu, mem = req.get("cpu", 0.0), req.get("memory", 0.0)
+    if not (cpu or mem):
+        return 0
+    hc, hm = node_requested.get("cpu", 0.0), node_requested.get("memory", 0.0)
+    with_pod = int((1 - abs((min((hc + cpu) / ca, 1.0) - min((hm + mem) / ma, 1.0)) / 2)) * 100)
+    without = int((1 - abs((min(hc / ca, 1.0) - min(hm / ma, 1.0)) / 2)) * 100)
+    return 50 + (50 + with_pod - without) // 2
+
+
+def _balanced_allocation_ref(req: dict, node_requested: dict, alloc: dict) -> int:
+    """NodeResourcesBalancedAllocation as Kubernetes v1.36 scores (kubernetes#135573): the
+    balance with the pod against the balance without it, 50 + (50 + with - without) / 2, so a
+    node whose balance the pod keeps scores about 75, one it evens out up to 100, one it unbalances
+    down to 50. A resource the node has none of is left out, and so is an extended resource
+    (nvidia.com/gpu) the pod does not request; a pod requesting no cpu, memory or gpu is not
+    scored (PreScore: Skip), which leaves every node 0."""
+    with_pod: list = []
+    without: list = []
+    caps: list = []
+    for k in BALANCED:
+        pod_k = req.get(k, 0.0)
+        if pod_k == 0 and k == GPU:
+            continue
+        cap = alloc.get(k, 0.0)
+        if cap <= 0:
+            continue
+        have = node_requested.get(k, 0.0)
+        with_pod.append(have + pod_k)
+        without.append(have)
+        caps.append(cap)
+    if not any(req.get(k, 0.0) for k in BALANCED):
+        return 0
+    return 50 + (50 + _balanced_fractions_score(with_pod, caps) - _balanced_fractions_score(without, caps)) // 2
 
 
 def _nonzero(req: dict) -> dict:
