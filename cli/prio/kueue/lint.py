@@ -497,6 +497,58 @@ def unknown_field(doc: Document) -> list:
     return out
 
 
+@check("PRIO622", "kueue-schema-refused", "error", FAMILY, target="kueue")
+def schema_refused(doc: Document) -> list:
+    """A Kueue object breaks its CRD's schema: the API server refuses it.
+
+    Kueue's v1beta2 CRD schemas (vendored in prio/kueue/crds/) give each field a type, some a
+    range (a podSet's `minCount` at least 1), a length (at least one flavor in a resource group,
+    a name of at most 253 characters), a pattern, and make some fields required (a quota
+    entry's `nominalQuota`, a container's `name`). The API server checks an object against them
+    after pruning nulls and applying the schema's defaults, and refuses it with the field's
+    path (`kubectl apply` fails: `spec.resourceGroups[0].flavors[0].resources[0].nominalQuota:
+    Required value`); the finding says what it says, at the field (a missing field: at the
+    mapping that lacks it). simulate and explain refuse such a setup too where they read the
+    field (a missing nominalQuota is not taken as 0).
+
+    Not checked here: a value outside an enum (PRIO607), a field the CRD does not define
+    (PRIO610), a quota or weight that is not a quantity (PRIO608), a name that is not a DNS
+    subdomain (PRIO609); an object's `status` (the API server drops it on create: Kueue writes
+    it through the status subresource); `format` (the API server checks the formats of strings
+    only, and an int32 field's range is the loader's, PRIO621). The CRDs' CEL rules
+    (`x-kubernetes-validations`) are not evaluated: the ones prio knows are its own rules
+    (PRIO601, PRIO603, PRIO606, PRIO607's taint effects), the others are not reported. One
+    exception to the schema, for the recorded scenarios: a quantity field (`x-kubernetes-int-or-string`)
+    given a number with a fraction (`weight: 0.5` unquoted) is not reported, as Kueue's
+    decoding reads it; the API server's schema takes an integer or a string there, so quote
+    such a number ("0.5") for `kubectl apply`.
+
+    Example (error):
+        resources:
+        - name: cpu
+    Fix: the field with a value of its type (nominalQuota: 8).
+    """
+    from prio.kueue import crd
+
+    o = _kueue_obj(doc)
+    if o is None:
+        return []
+    refused = crd.refusals(o.kind, o.data)
+    if not refused:
+        return []
+    # a field another rule of the object reports is not said twice
+    said = {i.path for rule in (unknown_value, invalid_quantity, invalid_name, unknown_field) for i in rule(doc)}
+    out = []
+    for v in refused:
+        if v.path in said or (v.keyword == "required" and v.path[:-1] in said):
+            continue
+        if v.keyword == "required":
+            out.append(Issue("PRIO622", v.path[:-1], crd.said(v), fix=f"set {v.path[-1]}"))
+        else:
+            out.append(Issue("PRIO622", v.path, crd.said(v), fix="a value the CRD takes there"))
+    return out
+
+
 def _violations(o: Obj) -> list:
     """The object's errors against Kueue's vendored CRD schema (prio.kueue.crd: its enums and
     fields). Kept for the run: PRIO607 and PRIO610 read the same ones, and PRIO621 runs every
