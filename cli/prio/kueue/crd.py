@@ -10,20 +10,26 @@ object of that kind is checked (a YuniKorn config never loads a file of them, no
   too);
 - an object schema with `properties` is closed: a field it does not define is refused by
   kubectl's strict field validation (and pruned otherwise), so `additionalProperties: false`;
-- `x-kubernetes-int-or-string` (a quantity) is PRIO608's, which reads it as Kubernetes decodes a
-  quantity (the `anyOf` integer/string beside it is not among the CHECKED keywords);
+- `x-kubernetes-int-or-string` (a quantity) is PRIO608's where it reads quotas and weights, which
+  reads it as Kubernetes decodes a quantity (the `anyOf` integer/string beside it is not among the
+  CHECKED keywords); the REFUSING check (PRIO622) takes a number or a string there, a number with
+  a fraction included: an explicit exception for the recorded scenarios' `weight: 0.5` (_refusing);
+- a required field with a `default` is never missing (the API server defaults before it
+  validates); an object's `status` is not checked by REFUSING (the API server drops it on create:
+  the status subresource);
 - the other `x-kubernetes-*` extensions (list types and keys, map types, CEL `validations`) and
   `format` are left to prio's own rules, which say what they check (PRIO601-PRIO606, PRIO604's
   duplicates, the loader's int32 ranges), and `default` to the loader, which applies the CRD
   defaults itself.
 
 Which finding a schema error becomes is the lint's business (prio.kueue.lint): this module says
-where and what, the JSON Schema way, for the keywords the lint reports (CHECKED). The loader (prio.kueue.load) reads the CRD's numbers here
-(`field`, `integer_range`: a list's maxItems, a count's minimum and format), not the whole check:
-the schema refuses values the replay reads as Kubernetes' quantity decoding does (a recorded
-scenario writes a fair-sharing weight 0.5, a number the CRD's int-or-string schema does not
-take), and fields the replay never reads. An edge of the Kueue backend (it reads files and uses
-jsonschema), not of its pure core.
+where and what, the JSON Schema way, for the keywords the lint reports (CHECKED: PRIO607, PRIO610;
+REFUSING: PRIO622, in the API server's words, `said`). The loader (prio.kueue.load) reads the
+CRD's numbers here (`field`, `integer_range`: a list's maxItems, a count's minimum and format) and
+its shape table (`shape`: each field's string, mapping or list, the fields `spec` requires), not
+the whole check: the loader reads quantities as Kubernetes' quantity decoding does (the weight 0.5
+again), integers with its own ranges and messages, and its refusals are one line, the first. An
+edge of the Kueue backend (it reads files and uses jsonschema), not of its pure core.
 """
 from __future__ import annotations
 
@@ -66,11 +72,11 @@ def structural(node):
     return out
 
 
-# The keywords the lint reports (PRIO607 an enum, PRIO610 a field the schema does not define) and
-# those that lead to them: the check holds these alone, so an object breaking another (a Workload's
+# The keywords PRIO607 (an enum) and PRIO610 (a field the schema does not define) report and those
+# that lead to them: the check holds these alone, so an object breaking another (a Workload's
 # status condition without its `reason`, which the CRD requires) costs no jsonschema run for
-# nothing: the other keywords (types, ranges, lengths, patterns, required fields) are the
-# loader's to refuse where it reads the field (PRIO621), or nobody's yet.
+# them: the other keywords (types, ranges, lengths, patterns, required fields) are REFUSING's
+# (PRIO622, below, outside status) and the loader's where it reads the field (PRIO621).
 CHECKED = frozenset(("properties", "items", "additionalProperties", "enum", "x-kubernetes-preserve-unknown-fields"))
 
 

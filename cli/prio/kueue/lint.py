@@ -2,8 +2,8 @@
 WorkloadPriorityClass, Workload; with PriorityClasses and Namespaces), family `kueue`.
 
 Two targets. `kueue` is one object: what Kueue's API server refuses (the CRD schema's
-patterns, enums and CEL rules, and the validating webhooks of `pkg/webhooks`), each an error
-(PRIO601-PRIO610). `kueue-set` is every Kueue object of the run together: what the API server
+patterns, enums, types, required fields and CEL rules, and the validating webhooks of
+`pkg/webhooks`), each an error (PRIO601-PRIO610, PRIO622). `kueue-set` is every Kueue object of the run together: what the API server
 accepts but cannot work (a ClusterQueue naming a ResourceFlavor that does not exist is inactive,
 a LocalQueue for a missing ClusterQueue admits nothing, ...), each a warning unless prio could not
 model the setup either (PRIO611-PRIO620). The set is the files named on the command line: a
@@ -1030,14 +1030,17 @@ def object_unreadable(ks: KueueSet) -> list:
     The API server refuses such an object (`kubectl apply` fails), and `prio simulate` and
     `prio explain` refuse the files on it (exit 2): validate says so first, at the same place,
     instead of passing a setup the analysis cannot read. A problem a rule of its own reports
-    (an invalid quantity, a cohort cycle, a missing priority class) is not said twice.
+    (what the CRD's schema refuses, PRIO622: a wrong type or a missing field in `spec`; an
+    invalid quantity, a cohort cycle, a missing priority class) is not said twice: what is left
+    here is what the loader refuses beyond them (an int32 count past its range, a `status` field
+    of the wrong type or past its list's length).
 
     Example (error):
         kind: Workload
         spec:
           podSets:
-          - {name: main, count: many}
-    Fix: the type the Kueue API has for the field (count: an integer).
+          - {name: main, count: 3000000000}
+    Fix: the type the Kueue API has for the field (count: an int32).
     """
     from prio.errors import APIRefusal, InputError
     from prio.kueue import load as loader
