@@ -11,6 +11,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import ROOT, sample, shared
 
@@ -240,3 +242,66 @@ def test_the_loaders_shapes_require_what_spec_requires_and_leave_quantities_and_
     assert all(not requires(crd.shape(k).get("status")) for k in crd.PLURALS)
     assert crd._refusing({"properties": {"a": {"type": "string", "default": "x"}, "b": {"type": "string"}},
                           "required": ["a", "b"]})["required"] == ["b"]
+
+
+_OBJECTS: list = []
+
+
+def _objects() -> list:
+    if not _OBJECTS:
+        _OBJECTS.extend(_corpus_objects())
+    return _OBJECTS
+
+
+_VALUES = [None, "", "x", "64GB", "8", 0, -1, 1, 3, 2**40, 0.5, True, [], ["x"], [1], {}, {"a": "b"}, {"a": 1}]
+
+
+def _mutated(obj: dict, draws) -> dict:
+    """obj with a few of its fields set to other values (of another type, range or length),
+    removed, or new ones beside them."""
+    import copy
+
+    from builders import paths_of
+
+    out = copy.deepcopy(obj)
+    for pick, value, how in draws:
+        paths = [p for p in paths_of(out) if p]
+        path = paths[pick % len(paths)]
+        parent = out
+        for p in path[:-1]:
+            parent = parent[p]
+        if how == "drop" and isinstance(parent, dict):
+            del parent[path[-1]]
+        elif how == "beside" and isinstance(parent, dict):
+            parent["nosuch"] = value
+        else:
+            parent[path[-1]] = copy.deepcopy(value)
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10**6), st.lists(st.tuples(st.integers(0, 10**6), st.sampled_from(_VALUES),
+                                                 st.sampled_from(["set", "drop", "beside"])), min_size=1, max_size=3))
+def test_the_refusals_fast_yes_agrees_with_jsonschema_and_the_loader_refuses_what_spec_breaks(which, draws):
+    """crd.refusals (PRIO622): its jsonschema-free yes (schemacheck.valid on the REFUSING schema)
+    exactly where jsonschema finds nothing, on recorded objects changed a few ways; and the loader,
+    whose shapes come from the same schema, never fails otherwise than by one line (an InputError)."""
+    from prio.errors import InputError
+    from prio.io.document import Document
+    from prio.kueue import crd
+    from prio.kueue import load as loader
+    from prio.lint.schemacheck import valid
+
+    objs = _objects()
+    kind = objs[which % len(objs)]["kind"]  # (checked as its kind, whatever the change did to `kind`)
+    obj = _mutated(objs[which % len(objs)], draws)
+    data = crd.unnulled(obj)
+    errors = list(crd._refusing_validator(kind).iter_errors(data))
+    assert valid(data, crd.refusing(kind)) == (not errors), (data, errors[:1])
+    assert (crd.refusals(kind, obj) == []) == (not errors)
+    for v in crd.refusals(kind, obj):
+        assert crd.said(v).startswith(v.path[0] if v.path else "<root>")
+    try:
+        loader.load([("f.yaml", Document(obj))])
+    except InputError:
+        pass

@@ -327,18 +327,18 @@ _SHAPES = {
 }
 
 
-def _shape(kind: str):
-    """The shape an object of `kind` is checked against (None: a kind the loader does not check)."""
+def _shape(kind: str) -> dict:
+    """The shape an object of `kind` is checked against; any other kind (a Node, read as the
+    YuniKorn side reads one, with its messages) only a mapping for its metadata, which every
+    object's reading starts with."""
     got = _SHAPE_OF.get(kind)
-    if got is None and kind not in _SHAPE_OF:
+    if got is None:
         from prio.kueue import crd
 
-        if kind in crd.PLURALS:
-            got = dict(crd.shape(kind))
-        elif kind in _SHAPES:
-            got = dict(_SHAPES[kind])
-        if got is not None:
-            got["metadata"] = _META
+        if kind in crd.PLURALS or kind in _SHAPES:
+            got = dict(crd.shape(kind) if kind in crd.PLURALS else _SHAPES[kind], metadata=_META)
+        else:
+            got = {"metadata": {}}
         _SHAPE_OF[kind] = got
     return got
 
@@ -409,9 +409,7 @@ class _Builder:
         kind, _api = obj.get("kind"), str(obj.get("apiVersion", ""))
         if not isinstance(kind, str):
             r.refuse(path + ("kind",) if "kind" in obj else path, f"a Kubernetes object needs a kind, found {kind_of_value(kind)}")
-        shape = _shape(kind)
-        if shape is not None:
-            _check_shape(r, path, obj, shape, len(path))
+        _check_shape(r, path, obj, _shape(kind), len(path))
         meta = obj.get("metadata") or {}
         name = meta.get("name")
         spec = obj.get("spec") or {}
