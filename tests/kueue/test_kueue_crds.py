@@ -273,7 +273,7 @@ def _mutated(obj: dict, draws) -> dict:
         if how == "drop" and isinstance(parent, dict):
             del parent[path[-1]]
         elif how == "beside" and isinstance(parent, dict):
-            parent["nosuch"] = value
+            parent["nosuch"] = copy.deepcopy(value)
         else:
             parent[path[-1]] = copy.deepcopy(value)
     return out

@@ -533,7 +533,7 @@ def schema_refused(doc: Document) -> list:
     o = _kueue_obj(doc)
     if o is None:
         return []
-    refused = crd.refusals(o.kind, o.data)
+    refused = _violations(o, crd.refusals)
     if not refused:
         return []
     # a field another rule of the object reports is not said twice
@@ -549,24 +549,27 @@ def schema_refused(doc: Document) -> list:
     return out
 
 
-def _violations(o: Obj) -> list:
+def _violations(o: Obj, of=None) -> list:
     """The object's errors against Kueue's vendored CRD schema (prio.kueue.crd: its enums and
-    fields). Kept for the run: PRIO607 and PRIO610 read the same ones, and PRIO621 runs every
-    object's rules again (what they report it does not say twice)."""
-    got = _SEEN.get(id(o.data))
-    if got is None or got[0] is not o.data:
-        from prio.kueue import crd
+    fields; `of` crd.refusals: PRIO622's). Kept for the run: PRIO607 and PRIO610 read the same
+    ones, and PRIO621 runs every object's rules again (what they report it does not say twice)."""
+    from prio.kueue import crd
 
+    of = of or crd.violations
+    key = (id(o.data), of.__name__)
+    got = _SEEN.get(key)
+    if got is None or got[0] is not o.data:
         if len(_SEEN) >= _SEEN_MAX:
             _SEEN.clear()
-        got = _SEEN[id(o.data)] = (o.data, crd.violations(o.kind, o.data))
+        got = _SEEN[key] = (o.data, of(o.kind, o.data))
     return got[1]
 
 
-# id(an object's data) -> (the data, its violations): the data is kept with them, so its id stays
-# its own; emptied when the run's set rules are done (set_issues), or when it grows past the cap
+# (id(an object's data), which check) -> (the data, its violations): the data is kept with them,
+# so its id stays its own; emptied when the run's set rules are done (set_issues), or when it
+# grows past the cap
 _SEEN: dict = {}
-_SEEN_MAX = 1 << 16
+_SEEN_MAX = 1 << 17  # (two entries an object: its violations and its refusals)
 
 
 # ---- what the API server accepts but cannot work ------------------------------------------------
