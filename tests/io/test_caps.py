@@ -258,7 +258,9 @@ def test_kueue_objects_are_counted_over_every_file_before_one_is_read(tmp_path, 
 
 
 @pytest.mark.parametrize("where,many,words", [
-    ("  podSets:\n  - name: main\n    count: 1\n", 19, "19 podSets: the API server refuses more than 18 (Kueue's CRD)"),
+    # (each podSet with its template, which the CRD requires: else that is the first refusal)
+    ("  podSets:\n  - name: main\n    count: 1\n    template: {spec: {containers: [{name: c, image: busybox, resources: "
+     "{requests: {cpu: 2}}}]}}\n", 19, "19 podSets: the API server refuses more than 18 (Kueue's CRD)"),
     ("      resources:\n      - name: cpu\n        nominalQuota: 6\n", 65, "65 resources: the API server refuses more than 64"),
 ])
 def test_kueue_lists_longer_than_its_crd_allows_are_refused(tmp_path, where, many, words):

@@ -211,17 +211,19 @@ def test_any_value_anywhere_gives_issues_not_exceptions():
 
 
 def test_prio621_tells_the_api_servers_refusals_from_prios_needs_by_their_type(files):
-    """The loader raises an APIRefusal where the API server refuses the object too (a count that
-    is no integer, a quantity that is none, a list past the CRD's length) and a plain InputError
-    for what only prio's analysis needs (a Workload's creationTimestamp): PRIO621 reports the first
-    kind only."""
+    """The loader raises an APIRefusal where the API server refuses the object too (a count past
+    int32, a status quantity that is none, a status list past the CRD's length: what the schema
+    check PRIO622 does not report, test_prio622_*) and a plain InputError for what only prio's
+    analysis needs (a Workload's creationTimestamp): PRIO621 reports the first kind only."""
     from prio.errors import APIRefusal, InputError
     from prio.io.documents import units
     from prio.kueue import load as loader
 
-    cases = {"count_yaml": (kueue(("    count: 1\n", "    count: many\n")), True),
-             "qty_yaml": (kueue(("requests: {cpu: 1,", "requests: {cpu: [1],")), True),
-             "groups_yaml": (kueue(("  resourceGroups:\n", "  resourceGroups:\n" + "  - {coveredResources: [x], flavors: []}\n" * 16)), True),
+    running = "\nstatus:\n  admission:\n    clusterQueue: team-a\n    podSetAssignments:\n    - {name: main, count: 1, resourceUsage: USAGE}\n"
+    reclaim = "\nstatus:\n  reclaimablePods:\n" + "  - {name: main, count: 0}\n" * 19
+    cases = {"count_yaml": (kueue(("    count: 1\n", "    count: 3000000000\n")), True),
+             "qty_yaml": (KUEUE + running.replace("USAGE", "{cpu: [1]}"), True),
+             "reclaim_yaml": (KUEUE + reclaim, True),
              "created_yaml": (kueue(('  creationTimestamp: "2026-01-01T00:00:00Z"\n', "")), False)}
     files(**{k: text for k, (text, _) in cases.items()})
     for name, (text, refused) in cases.items():
@@ -231,3 +233,79 @@ def test_prio621_tells_the_api_servers_refusals_from_prios_needs_by_their_type(f
         assert isinstance(e.value, APIRefusal) == refused, (name, e.value)
         found = [f for f in validate(name)[1] if f["rule"] == "PRIO621"]
         assert bool(found) == refused, (name, found)
+
+
+def test_prio622_says_what_the_api_server_says_at_the_field_and_simulate_refuses_it_too(files):
+    """The CRD's required fields, types, ranges and lengths: one PRIO622 per refusal, in the API
+    server's words, at the field (a missing one: at the mapping without it); PRIO621 does not say
+    it again; simulate refuses the same setup (exit 2) where it reads the field, so a missing
+    nominalQuota is not taken as 0."""
+    cases = {
+        "quota_yaml": (kueue(("{name: memory, nominalQuota: 32Gi}", "{name: memory}")), "{name: memory}",
+                       ["spec.resourceGroups[0].flavors[0].resources[1].nominalQuota: Required value"]),
+        "count_yaml": (kueue(("    count: 1\n", "    count: many\n")), "count: many",
+                       ['spec.podSets[0].count: Invalid value: "string": spec.podSets[0].count in body must be of type '
+                        'integer: "string"']),
+        "min_yaml": (kueue(("    count: 1\n", "    count: 2\n    minCount: 0\n")), "minCount: 0",
+                     ["spec.podSets[0].minCount: Invalid value: 0: spec.podSets[0].minCount in body should be greater than "
+                      "or equal to 1"]),
+        "groups_yaml": (kueue(("  resourceGroups:\n", "  resourceGroups:\n" + "".join(
+            f"  - {{coveredResources: [r{i}], flavors: [{{name: f{i}, resources: [{{name: r{i}, nominalQuota: 1}}]}}]}}\n"
+            for i in range(16)))),
+                        "coveredResources: [r0]", ["spec.resourceGroups: Too many: 17: must have at most 16 items"]),
+        "image_yaml": (kueue(("[{name: c, resources", "[{image: 7, resources")), "image: 7",
+                       ["spec.podSets[0].template.spec.containers[0].name: Required value",  # (at the container: before image)
+                        'spec.podSets[0].template.spec.containers[0].image: Invalid value: "integer": '
+                        'spec.podSets[0].template.spec.containers[0].image in body must be of type string: "integer"']),
+    }
+    files(**{k: text for k, (text, _, _) in cases.items()})
+    for name, (text, marker, said) in cases.items():
+        name = name.replace("_", ".")
+        code, found, _ = validate(name)
+        found = [f for f in found if f["rule"] not in ("PRIO611", "PRIO620")]  # (the 16 groups' flavors are not there)
+        assert code == 1 and rules_of(found) == ["PRIO622"] * len(said), (name, found)
+        assert [f["message"] for f in found] == said, name
+        assert {f["line"] for f in found} == {line_of(text, marker)}, (name, found)
+        r = run_cli("simulate", name)
+        assert r.exit_code == 2 and "Traceback" not in r.stderr, (name, r.stderr)
+    assert "spec.resourceGroups[0].flavors[0].resources[1].nominalQuota: Required value" in run_cli("simulate", "quota.yaml").stderr
+
+
+def test_prio622_leaves_status_quantities_written_as_numbers_and_other_rules_fields_alone(files):
+    """Not PRIO622's: a Workload's status (the API server drops it on create), a weight written
+    as a number with a fraction (the recorded scenarios' `weight: 0.5`, the explicit exception),
+    what PRIO607-PRIO610 report (said once, by them)."""
+    status = ("\nstatus:\n  conditions:\n  - {type: QuotaReserved, status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z'}\n")
+    files(status_yaml=KUEUE + status,
+          weight_yaml=kueue(("  preemption:\n    reclaimWithinCohort", "  fairSharing: {weight: 0.5}\n  preemption:\n    reclaimWithinCohort")),
+          quoted_yaml=kueue(("  preemption:\n    reclaimWithinCohort", "  fairSharing: {weight: '0.5'}\n  preemption:\n    reclaimWithinCohort")),
+          others_yaml=kueue(("nominalQuota: 32Gi", "nominalQuota: [32Gi]"), ("cohortName: org", "cohortName: 7"),
+                            ("withinClusterQueue: LowerPriority", "withinClusterQueue: 3")))
+    for name in ("status.yaml", "weight.yaml", "quoted.yaml"):
+        assert validate(name)[:2] == (0, []), name
+        assert run_cli("simulate", name).exit_code == 0, name
+    found = rules_of(validate("others.yaml")[1])
+    assert "PRIO622" not in found and {"PRIO607", "PRIO608", "PRIO609"} <= set(found), found
+
+
+def test_every_recorded_kueue_input_passes_the_crds_schema_check():
+    """Every object of both recorded corpora and the sample: no refusal by the schema check
+    (PRIO622's), nor by the loader's shapes (taken from the same schema)."""
+    import glob
+
+    from conftest import shared
+    from prio.io.documents import units
+    from prio.kueue import crd
+    from prio.kueue import load as loader
+
+    paths = sorted(glob.glob(os.path.join(os.path.dirname(shared("testdata", "kueue")), "kueue*", "*.yaml")))
+    checked = 0
+    for path in paths + [os.path.join(ROOT, "samples", "kueue.yaml")]:
+        with open(path, encoding="utf-8") as fh:
+            docs = [(path, u.doc) for u in units(path, fh.read())]
+        for _, doc in docs:
+            if isinstance(doc.data, dict) and doc.data.get("kind") in crd.PLURALS:
+                assert crd.refusals(doc.data["kind"], doc.data) == [], (path, doc.data.get("metadata"))
+                checked += 1
+        loader.load(docs)
+    assert checked > 5000

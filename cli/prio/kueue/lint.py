@@ -2,8 +2,8 @@
 WorkloadPriorityClass, Workload; with PriorityClasses and Namespaces), family `kueue`.
 
 Two targets. `kueue` is one object: what Kueue's API server refuses (the CRD schema's
-patterns, enums and CEL rules, and the validating webhooks of `pkg/webhooks`), each an error
-(PRIO601-PRIO610). `kueue-set` is every Kueue object of the run together: what the API server
+patterns, enums, types, required fields and CEL rules, and the validating webhooks of
+`pkg/webhooks`), each an error (PRIO601-PRIO610, PRIO622). `kueue-set` is every Kueue object of the run together: what the API server
 accepts but cannot work (a ClusterQueue naming a ResourceFlavor that does not exist is inactive,
 a LocalQueue for a missing ClusterQueue admits nothing, ...), each a warning unless prio could not
 model the setup either (PRIO611-PRIO620). The set is the files named on the command line: a
@@ -497,24 +497,79 @@ def unknown_field(doc: Document) -> list:
     return out
 
 
-def _violations(o: Obj) -> list:
-    """The object's errors against Kueue's vendored CRD schema (prio.kueue.crd: its enums and
-    fields). Kept for the run: PRIO607 and PRIO610 read the same ones, and PRIO621 runs every
-    object's rules again (what they report it does not say twice)."""
-    got = _SEEN.get(id(o.data))
-    if got is None or got[0] is not o.data:
-        from prio.kueue import crd
+@check("PRIO622", "kueue-schema-refused", "error", FAMILY, target="kueue")
+def schema_refused(doc: Document) -> list:
+    """A Kueue object breaks its CRD's schema: the API server refuses it.
 
+    Kueue's v1beta2 CRD schemas (vendored in prio/kueue/crds/) give each field a type, some a
+    range (a podSet's `minCount` at least 1), a length (at least one flavor in a resource group,
+    a name of at most 253 characters), a pattern, and make some fields required (a quota
+    entry's `nominalQuota`, a container's `name`). The API server checks an object against them
+    after pruning nulls and applying the schema's defaults, and refuses it with the field's
+    path (`kubectl apply` fails: `spec.resourceGroups[0].flavors[0].resources[0].nominalQuota:
+    Required value`); the finding says what it says, at the field (a missing field: at the
+    mapping that lacks it). simulate and explain refuse such a setup too where they read the
+    field (a missing nominalQuota is not taken as 0).
+
+    Not checked here: a value outside an enum (PRIO607), a field the CRD does not define
+    (PRIO610), a quota or weight that is not a quantity (PRIO608), a name that is not a DNS
+    subdomain (PRIO609); an object's `status` (the API server drops it on create: Kueue writes
+    it through the status subresource); `format` (the API server checks the formats of strings
+    only, and an int32 field's range is the loader's, PRIO621). The CRDs' CEL rules
+    (`x-kubernetes-validations`) are not evaluated: the ones prio knows are its own rules
+    (PRIO601, PRIO603, PRIO606, PRIO607's taint effects), the others are not reported. One
+    exception to the schema, for the recorded scenarios: a quantity field (`x-kubernetes-int-or-string`)
+    given a number with a fraction (`weight: 0.5` unquoted) is not reported, as Kueue's
+    decoding reads it; the API server's schema takes an integer or a string there, so quote
+    such a number ("0.5") for `kubectl apply`.
+
+    Example (error):
+        resources:
+        - name: cpu
+    Fix: the field with a value of its type (nominalQuota: 8).
+    """
+    from prio.kueue import crd
+
+    o = _kueue_obj(doc)
+    if o is None:
+        return []
+    refused = _violations(o, crd.refusals)
+    if not refused:
+        return []
+    # a field another rule of the object reports is not said twice
+    said = {i.path for rule in (unknown_value, invalid_quantity, invalid_name, unknown_field) for i in rule(doc)}
+    out = []
+    for v in refused:
+        if v.path in said or (v.keyword == "required" and v.path[:-1] in said):
+            continue
+        if v.keyword == "required":
+            out.append(Issue("PRIO622", v.path[:-1], crd.said(v), fix=f"set {v.path[-1]}"))
+        else:
+            out.append(Issue("PRIO622", v.path, crd.said(v), fix="a value the CRD takes there"))
+    return out
+
+
+def _violations(o: Obj, of=None) -> list:
+    """The object's errors against Kueue's vendored CRD schema (prio.kueue.crd: its enums and
+    fields; `of` crd.refusals: PRIO622's). Kept for the run: PRIO607 and PRIO610 read the same
+    ones, and PRIO621 runs every object's rules again (what they report it does not say twice)."""
+    from prio.kueue import crd
+
+    of = of or crd.violations
+    key = (id(o.data), of.__name__)
+    got = _SEEN.get(key)
+    if got is None or got[0] is not o.data:
         if len(_SEEN) >= _SEEN_MAX:
             _SEEN.clear()
-        got = _SEEN[id(o.data)] = (o.data, crd.violations(o.kind, o.data))
+        got = _SEEN[key] = (o.data, of(o.kind, o.data))
     return got[1]
 
 
-# id(an object's data) -> (the data, its violations): the data is kept with them, so its id stays
-# its own; emptied when the run's set rules are done (set_issues), or when it grows past the cap
+# (id(an object's data), which check) -> (the data, its violations): the data is kept with them,
+# so its id stays its own; emptied when the run's set rules are done (set_issues), or when it
+# grows past the cap
 _SEEN: dict = {}
-_SEEN_MAX = 1 << 16
+_SEEN_MAX = 1 << 17  # (two entries an object: its violations and its refusals)
 
 
 # ---- what the API server accepts but cannot work ------------------------------------------------
@@ -978,14 +1033,17 @@ def object_unreadable(ks: KueueSet) -> list:
     The API server refuses such an object (`kubectl apply` fails), and `prio simulate` and
     `prio explain` refuse the files on it (exit 2): validate says so first, at the same place,
     instead of passing a setup the analysis cannot read. A problem a rule of its own reports
-    (an invalid quantity, a cohort cycle, a missing priority class) is not said twice.
+    (what the CRD's schema refuses, PRIO622: a wrong type or a missing field in `spec`; an
+    invalid quantity, a cohort cycle, a missing priority class) is not said twice: what is left
+    here is what the loader refuses beyond them (an int32 count past its range, a `status` field
+    of the wrong type or past its list's length).
 
     Example (error):
         kind: Workload
         spec:
           podSets:
-          - {name: main, count: many}
-    Fix: the type the Kueue API has for the field (count: an integer).
+          - {name: main, count: 3000000000}
+    Fix: the type the Kueue API has for the field (count: an int32).
     """
     from prio.errors import APIRefusal, InputError
     from prio.kueue import load as loader

@@ -248,7 +248,7 @@ def _resource_groups(r: _Reader, path, groups, kind: str) -> list:
                 rp = fp + ("resources", k)
                 rq = r.mapping(rp, rq)
                 name = r.string(rp + ("name",), rq.get("name"))
-                nominal = _qty(r, rp + ("nominalQuota",), name, rq.get("nominalQuota", 0))
+                nominal = _qty(r, rp + ("nominalQuota",), name, rq["nominalQuota"])  # required (_shape)
                 bl = rq.get("borrowingLimit")
                 ll = rq.get("lendingLimit")
                 res[name] = Quota(nominal, None if bl is None else _qty(r, rp + ("borrowingLimit",), name, bl),
@@ -297,61 +297,91 @@ def _tolerations(items) -> list:
             for t in items or [] if isinstance(t, dict)]
 
 
-# The shape of each field the loader reads, as the API server's decoding holds it (a string
-# field given a number, a mapping given a list: the API server refuses the object), checked
-# before a field is read, so a wrong type is one line at its position, never an internal error.
-# "str": a string; "strmap": a mapping of strings to strings; {}: a mapping (the keys named are
-# checked where present); [x]: a list of x. null stands for absent, as in Kubernetes.
-_TOLERATIONS = [{"key": "str", "operator": "str", "value": "str", "effect": "str"}]
-_TERMS = [{"matchExpressions": [{"key": "str", "operator": "str", "values": ["str"]}]}]
-_CONTAINERS = [{"resources": {"requests": {}, "limits": {}}}]
-_POD_SPEC = {"containers": _CONTAINERS, "initContainers": _CONTAINERS, "overhead": {}, "nodeSelector": "strmap",
-             "tolerations": _TOLERATIONS, "priorityClassName": "str",
-             "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": _TERMS}}}}
+# The shape of each field, as the API server's decoding holds it (a string field given a number,
+# a mapping given a list: the API server refuses the object), checked before a field is read, so a
+# wrong type is one line at its position, never an internal error. "str": a string; "strmap": a
+# mapping of strings to strings; a dict: a mapping, the keys named checked where present, "*" the
+# shape of any other key's value, "!" the keys that must be there; [x]: a list of x. null stands
+# for absent, as in Kubernetes.
+#
+# Kueue's kinds take their shapes from their vendored CRD schemas (prio.kueue.crd.shape: every
+# field of the schema, not only those read), with these exceptions, each for what the loader reads
+# itself where it reads it:
+# - a quantity (`x-kubernetes-int-or-string`: quotas, limits, a fair-sharing weight, a pod's
+#   requests) is read by _qty/_weight as Kubernetes' quantity decoding reads it. The CRD's anyOf
+#   integer/string would refuse a number with a fraction, and the recorded scenarios write
+#   `weight: 0.5` unquoted (kueue/fairshare--random-08, two of kueue-2's fairshare family), which
+#   Kueue's own replay decoded as the quantity 0.5: the loader reads such a number too;
+# - integers and booleans are read by the Reader where used (r.integer / r.int32 with the CRD's
+#   ranges, `is False` / `is True`), with the loader's messages;
+# - a field the CRD requires (a quota entry's nominalQuota, a container's name) is required in
+#   `spec` only: the API server drops a Kueue object's `status` on create (the status subresource),
+#   so a file's status is the cluster's as Kueue wrote it, read as far as the replay needs it.
+# The kinds Kueue does not define (its Configuration, Namespace, PriorityClass) and every object's
+# metadata (the API server's own ObjectMeta, not in the CRDs) keep the table below.
 _META = {"name": "str", "namespace": "str", "labels": "strmap", "annotations": "strmap"}
 _SHAPES = {
     "Configuration": {"fairSharing": {"preemptionStrategies": ["str"]}},
-    "ResourceFlavor": {"spec": {"nodeLabels": "strmap", "nodeTaints": [{"key": "str", "value": "str", "effect": "str"}],
-                                "tolerations": _TOLERATIONS}},
-    "Cohort": {"spec": {"parentName": "str"}},
-    "ClusterQueue": {"spec": {"cohortName": "str", "namespaceSelector": {}, "queueingStrategy": "str", "stopPolicy": "str",
-                              "preemption": {"withinClusterQueue": "str", "reclaimWithinCohort": "str",
-                                             "borrowWithinCohort": {"policy": "str"}},
-                              "flavorFungibility": {"whenCanBorrow": "str", "whenCanPreempt": "str", "preference": "str"}}},
-    "LocalQueue": {"spec": {"stopPolicy": "str"}},
     "Namespace": {},
-    "WorkloadPriorityClass": {},
     "PriorityClass": {},
-    "Workload": {"spec": {"queueName": "str", "priorityClassRef": {"name": "str", "kind": "str"},
-                          "podSets": [{"name": "str", "template": {"spec": _POD_SPEC}}]},
-                 "status": {"conditions": [{"type": "str"}],
-                            "admission": {"clusterQueue": "str",
-                                          "podSetAssignments": [{"name": "str", "flavors": "strmap", "resourceUsage": {}}]}}},
 }
 
 
-def _check_shape(r: _Reader, path: tuple, value, shape) -> None:
-    """`value` (not null) has `shape` (_SHAPES), else the field is refused at its position."""
-    field = next((str(p) for p in reversed(path) if isinstance(p, str)), "the object")
+def _shape(kind: str) -> dict:
+    """The shape an object of `kind` is checked against; any other kind (a Node, read as the
+    YuniKorn side reads one, with its messages) only a mapping for its metadata, which every
+    object's reading starts with."""
+    got = _SHAPE_OF.get(kind)
+    if got is None:
+        from prio.kueue import crd
+
+        if kind in crd.PLURALS or kind in _SHAPES:
+            got = dict(crd.shape(kind) if kind in crd.PLURALS else _SHAPES[kind], metadata=_META)
+        else:
+            got = {"metadata": {}}
+        _SHAPE_OF[kind] = got
+    return got
+
+
+_SHAPE_OF: dict = {}  # kind -> its shape, made when the first object of the kind is read
+
+
+def _field(path: tuple) -> str:
+    return next((str(p) for p in reversed(path) if isinstance(p, str)), "the object")
+
+
+def _check_shape(r: _Reader, path: tuple, value, shape, top: int) -> None:
+    """`value` (not null) has `shape` (_shape), else the field is refused at its position; `top`:
+    the length of the object's own path in `path` (the API server names a field from its object).
+    (A string field's check is made inline, without a call: most fields of a Kueue object are.)"""
     if shape == "str":
         if not isinstance(value, str):
-            r.refuse(path, f"{field} must be a string, found {kind_of_value(value)}")
+            r.refuse(path, f"{_field(path)} must be a string, found {kind_of_value(value)}")
     elif isinstance(shape, list):
         r.sequence(path, value)
-        for i, item in enumerate(value):
-            if item is not None:
-                _check_shape(r, path + (i,), item, shape[0])
+        sub = shape[0]
+        if sub is not None:
+            for i, item in enumerate(value):
+                if item is not None and not (sub == "str" and isinstance(item, str)):
+                    _check_shape(r, path + (i,), item, sub, top)
     else:
         if not isinstance(value, dict):
-            r.refuse(path, f"{field} must be a mapping, found {kind_of_value(value)}")
+            r.refuse(path, f"{_field(path)} must be a mapping, found {kind_of_value(value)}")
         if shape == "strmap":
             for k, v in value.items():
                 if not isinstance(v, str):
-                    r.refuse(path + (k,), f"{field} maps names to strings; {k} is {kind_of_value(v)}")
+                    r.refuse(path + (k,), f"{_field(path)} maps names to strings; {k} is {kind_of_value(v)}")
             return
-        for k, sub in shape.items():
-            if value.get(k) is not None:
-                _check_shape(r, path + (k,), value[k], sub)
+        get, other = shape.get, shape.get("*")
+        for k, v in value.items():
+            sub = get(k, other) if isinstance(k, str) and k not in ("*", "!") else other
+            if sub is not None and v is not None and not (sub == "str" and isinstance(v, str)):
+                _check_shape(r, path + (k,), v, sub, top)
+        for k in get("!", ()):
+            if value.get(k) is None:
+                from prio.diagnostics import format_path
+
+                r.refuse(path, f"{format_path(path[top:] + (k,))}: Required value")
 
 
 class _Builder:
@@ -379,8 +409,7 @@ class _Builder:
         kind, _api = obj.get("kind"), str(obj.get("apiVersion", ""))
         if not isinstance(kind, str):
             r.refuse(path + ("kind",) if "kind" in obj else path, f"a Kubernetes object needs a kind, found {kind_of_value(kind)}")
-        if kind in _SHAPES:
-            _check_shape(r, path, obj, {"metadata": _META, **_SHAPES[kind]})
+        _check_shape(r, path, obj, _shape(kind), len(path))
         meta = obj.get("metadata") or {}
         name = meta.get("name")
         spec = obj.get("spec") or {}
