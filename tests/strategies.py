@@ -446,7 +446,7 @@ def an_example(strategy, condition, max_examples: int = 500):
     a property test needs beside its own examples: that its strategy reaches a case at all."""
     with warnings.catch_warnings():  # find reports what it found, a scenario's repr is long
         warnings.filterwarnings("ignore", "Generating overly large repr", HypothesisWarning)
-        return find(strategy, condition, settings=settings(max_examples=max_examples, phases=[Phase.generate], database=None))
+        return find(strategy, condition, settings=settings(max_examples=max_examples, phases=[Phase.generate], database=None, deadline=None))
 
 
 # Times around the default submit times of the first applications (2024-01-01T00:00:00Z plus a

@@ -78,7 +78,7 @@ def test_the_gang_strategies_reach_the_walk_and_its_bail_outs(outcome):
     release placeholders)."""
     from strategies import an_example
 
-    an_example(GANG_INPUTS, lambda sc: _walk_outcome(sc) == outcome)
+    an_example(GANG_INPUTS, lambda sc: _walk_outcome(sc) == outcome, max_examples=2000)
 
 
 _ONE_NODE_GANG = {
