@@ -127,6 +127,8 @@ class Engine(TieWalk, ClusterWalk, Model):
     tests/yunikorn/test_differential.py holds every step, tie note and leftover to the
     reference's."""
 
+    gang_walk_left = ""  # why the gang walk left the run to the reference engine (_from_scratch sets it)
+
     def __init__(self, root: QNode, snapshot: Snapshot, rules=None, choice: str = "auto", partition=None, release=None):
         """`rules`: the partition's placement rules (a list, possibly empty), or None when the
         queues the snapshot names are taken as given (no config). `choice`: one of ENGINES.
@@ -140,7 +142,6 @@ class Engine(TieWalk, ClusterWalk, Model):
         # the tree (dynamic queues, their state) must not be in the tree that run starts from.
         self._pristine = None
         self._gang_run = None  # gangwalk.WalkGangs while the gang walk runs
-        self.gang_walk_left = ""  # why the gang walk left the run to the reference engine (_from_scratch)
         if choice != "reference" and any(a.task_groups for a in snapshot.apps):
             import copy
 
