@@ -32,7 +32,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from generate import FENCED_SHAPES, SHAPES  # noqa: E402
+from generate import FENCED_SHAPES, GANG_SHAPES, SHAPES  # noqa: E402
 from run import PY, inputs, small_config  # noqa: E402
 
 CHECKOUT = os.path.dirname(HERE)
@@ -65,6 +65,9 @@ def jobs(a) -> list[tuple[str, list[str]]]:
 
     table = [(f"simulate-{shape}", lambda shape=shape: simulate(shape, a.asks)) for shape in SHAPES]
     table += [(f"simulate-{shape}", lambda shape=shape: simulate(shape, a.fenced_asks)) for shape in FENCED_SHAPES]
+    # run.py's simulate-gangs row counted as its two shapes (100 queues; half --asks: 10,000 by default)
+    table += [(f"simulate-{shape}", lambda shape=shape: ["simulate", *inputs(a.dir, shape, 100, max(100, a.asks // 2)), "-o", "json"])
+              for shape in GANG_SHAPES]
     table += [("explain", lambda: ["explain", *inputs(a.dir, "capacity", a.queues, a.asks), "-o", "json"]),
               ("validate-10k", lambda: ["validate", inputs(a.dir, "capacity", a.queues, a.asks)[0]]),
               ("validate-fenced", lambda: ["validate", inputs(a.dir, FENCED_SHAPES[0], a.queues, a.fenced_asks)[0], "-o", "json"]),

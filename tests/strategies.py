@@ -446,7 +446,7 @@ def an_example(strategy, condition, max_examples: int = 500):
     a property test needs beside its own examples: that its strategy reaches a case at all."""
     with warnings.catch_warnings():  # find reports what it found, a scenario's repr is long
         warnings.filterwarnings("ignore", "Generating overly large repr", HypothesisWarning)
-        return find(strategy, condition, settings=settings(max_examples=max_examples, phases=[Phase.generate], database=None))
+        return find(strategy, condition, settings=settings(max_examples=max_examples, phases=[Phase.generate], database=None, deadline=None))
 
 
 # Times around the default submit times of the first applications (2024-01-01T00:00:00Z plus a
@@ -572,14 +572,18 @@ HORIZONS = [30, 120, 900, 3600]
 
 
 @st.composite
-def gangs(draw, preempting: bool | None = False):
+def gangs(draw, preempting: bool | None = False, in_place: bool = False):
     """(queues.yaml text, snapshot dict): scenarios(cluster=True) with one or more applications
     made gangs, as ../shared/testdata/yunikorn-gangs has them: one or two task groups (minMember
     1-4, a minResource over the scenario's types), most asks in a group (some of the group's
     size, others larger or smaller, some in none, more or fewer of them than minMember), now and
     then a running allocation made a placeholder of a group, a style and a timeout, and a
-    horizon in half the scenarios. `preempting`: as scenarios' (None: drawn). Gangs are the
-    reference engine's alone (features.GANGS)."""
+    horizon in half the scenarios. `preempting`: as scenarios' (None: drawn). `in_place`: the
+    gang walk's common case (gangwalk.py) most of the time: a gang's asks are exactly its
+    members (minMember of each group, of its minResource, the application's first priority; smaller
+    gangs, which complete more often), and
+    every other gang has one pod more (first or last), of its group's size, larger, smaller, or in no group;
+    its running allocations dropped (a running pod skips the reservation)."""
     if preempting is None:
         preempting = draw(_BOOL)
     queues, snapshot = draw(scenarios(limits=True, cluster=True, preempting=preempting))
@@ -589,9 +593,9 @@ def gangs(draw, preempting: bool | None = False):
     for app in chosen:
         groups = []
         for g in range(draw(_int(1, 2))):
-            res = {t: draw(_int(0, 3)) for t in types}
+            res = {t: draw(_int(0, 2 if in_place else 3)) for t in types}  # (in place: smaller gangs, which complete more often)
             res[types[0]] = max(1, res[types[0]])
-            groups.append({"name": f"tg{g}", "minMember": draw(_int(1, 4)), "minResource": res})
+            groups.append({"name": f"tg{g}", "minMember": draw(_int(1, 2 if in_place else 4)), "minResource": res})
         app["taskGroups"] = groups
         if not app["asks"]:
             app["asks"] = [{"priority": 0, "resources": dict(g["minResource"]), "taskGroup": g["name"], "count": g["minMember"]}
@@ -604,8 +608,29 @@ def gangs(draw, preempting: bool | None = False):
             k["taskGroup"] = g["name"]
             if not _sometimes(draw, 3):  # mostly a member of its group's size (else larger or smaller)
                 k["resources"] = dict(g["minResource"])
+        if in_place:
+            prio = app["asks"][0].get("priority", 0)
+            app["asks"] = [{"priority": prio, "resources": dict(g["minResource"]), "taskGroup": g["name"], "count": g["minMember"]}
+                           if g["minMember"] > 1 else {"priority": prio, "resources": dict(g["minResource"]), "taskGroup": g["name"]}
+                           for g in groups]
+            app.pop("allocations", None)  # (a real pod running: the shim skips the reservation)
+            app.pop("allocated", None)
+            if _sometimes(draw, 1):
+                g = draw(st.sampled_from(groups))
+                odd = {"priority": prio, "resources": dict(g["minResource"]), "taskGroup": g["name"]}
+                how = draw(st.sampled_from(["larger", "smaller", "extra", "no group"]))
+                res = odd["resources"]
+                if how == "larger":
+                    res[types[0]] += 1
+                elif how == "smaller":  # (its placeholder keeps the difference: not in place)
+                    k = next((t for t in types if res.get(t, 0) > (1 if t == types[0] else 0)), None)
+                    if k is not None:
+                        res[k] -= 1
+                elif how == "no group":
+                    del odd["taskGroup"]
+                app["asks"].insert(draw(st.sampled_from([0, len(app["asks"])])), odd)  # (first: tried first)
         for a in app.get("allocations", ()):
-            if _sometimes(draw, 2):  # a running placeholder of a group (its resources: the group's minResource)
+            if not in_place and _sometimes(draw, 2):  # a running placeholder of a group (its resources: the group's minResource)
                 g = draw(st.sampled_from(groups))
                 a.update(placeholder=True, taskGroup=g["name"], resources=dict(g["minResource"]))
         if _sometimes(draw, 2):

@@ -66,3 +66,9 @@ features.markdown_table
 from prio import backends  # noqa: E402
 
 backends.Entry.schemas
+
+# Why the gang walk left a run to the reference engine (Engine._from_scratch): what the gang
+# properties (tests/yunikorn/test_gang_properties.py) read to know which way a run went.
+from prio.yunikorn import engine  # noqa: E402
+
+engine.Engine.gang_walk_left

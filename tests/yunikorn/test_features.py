@@ -2,7 +2,7 @@
 import pytest
 
 from builders import build_engine
-from prio.yunikorn import engine, reference, simplerun
+from prio.yunikorn import engine, gangwalk, reference, simplerun
 from prio.yunikorn import features as F
 
 BASE = """partitions:
@@ -67,7 +67,9 @@ def test_each_fast_run_names_what_it_supports():
     """The walk supports every feature of today's model, by name (not by taking features.ALL):
     a feature added to ALL fails here until someone decides whether a fast run knows it."""
     assert engine.WALK_SUPPORTS <= F.ALL and simplerun.SUPPORTS < engine.WALK_SUPPORTS
-    assert F.ALL - engine.WALK_SUPPORTS == F.REFERENCE_ONLY, "a new feature: teach a fast run, or leave it to the reference engine (features.REFERENCE_ONLY)"
+    assert F.ALL - engine.WALK_SUPPORTS == F.REFERENCE_ONLY | {F.GANGS}, "a new feature: teach a fast run, or leave it to the reference engine (features.REFERENCE_ONLY)"
+    # the gang walk: the walk's features and gangs (what it cannot follow it leaves to the reference engine, from scratch)
+    assert gangwalk.SUPPORTS == engine.WALK_SUPPORTS | {F.GANGS} and not F.REFERENCE_ONLY & gangwalk.SUPPORTS
 
 
 def _runs(monkeypatch, choice, walk_supports):
@@ -101,3 +103,22 @@ def test_fast_asked_for_still_takes_the_reference_engine_where_no_fast_run_exist
             "applications": [{"id": "x", "queue": "root.a", "asks": [{"priority": 1, "resources": {"pods": 5}}]}]}
     e = build_engine(BASE.format(a=""), snap, "fast")
     assert e.run() == [] and [u.ask for u in e.leftovers()] == ["x-1"]
+
+
+def test_a_gang_input_takes_the_gang_walk_where_it_is_ready():
+    """With nodes and gangs that reserve: the gang walk (fast asked for too); without nodes, or
+    with a gang that already runs a pod (the shim skips the reservation): the reference engine,
+    whatever is asked for (the walk without gangs never runs one)."""
+    gang = {"id": "g", "queue": "root.a", "taskGroups": [{"name": "w", "minMember": 2, "minResource": {"vcore": 1}}],
+            "asks": [{"id": "g-w", "priority": 1, "resources": {"vcore": 1}, "taskGroup": "w", "count": 2}]}
+    nodes = [{"name": "n1", "capacity": {"vcore": 4}}]
+    for choice in ("auto", "fast"):
+        e = build_engine(BASE.format(a=""), {"nodes": nodes, "applications": [gang]}, choice)
+        assert F.GANGS in F.used(e) and F.choose(e, ((engine.GANG_WALK, gangwalk.SUPPORTS),)) == engine.GANG_WALK
+        assert [s.ask for s in e.run()] == ["tg-g-w-1", "tg-g-w-2", "g-w-1", "g-w-2"] and e._gang_run is not None
+        bare = build_engine(BASE.format(a=""), {"applications": [gang]}, choice)
+        assert not gangwalk.ready(bare) and [s.ask for s in bare.run()] == ["tg-g-w-1", "tg-g-w-2", "g-w-1", "g-w-2"]
+        assert bare._gang_run is None
+        running = {**gang, "allocations": [{"id": "r", "priority": 1, "resources": {"vcore": 1}, "node": "n1"}]}
+        skip = build_engine(BASE.format(a=""), {"nodes": nodes, "applications": [running]}, choice)
+        assert not gangwalk.ready(skip) and [s.ask for s in skip.run()] == ["g-w-1", "g-w-2"] and skip._gang_run is None

@@ -163,9 +163,9 @@ def test_bad_horizon_is_one_line(tmp_path):
     assert r.exit_code == 2 and "horizon must be a number of seconds or a duration" in r.stderr
 
 
-def test_gang_inputs_go_to_the_reference_engine():
-    """Gangs are the reference engine's alone: auto (and fast asked for) route them there, and the
-    steps are the same either way."""
+def test_gang_inputs_take_the_gang_walk_with_the_reference_engines_steps():
+    """Gangs are the gang walk's where it can prove them (gangwalk.py) and the reference engine's
+    otherwise: auto and fast asked for give the reference engine's steps either way."""
     import yaml
 
     from builders import build_engine
@@ -173,11 +173,11 @@ def test_gang_inputs_go_to_the_reference_engine():
 
     snap = yaml.safe_load(SNAPSHOT)
     e = build_engine(QUEUES, snap)
-    assert F.GANGS in F.used(e) and F.GANGS in F.REFERENCE_ONLY
-    assert F.choose(e, ()) == "reference"
-    steps = [(s.ask, s.step) for s in build_engine(QUEUES, snap, "auto").run()]
-    assert steps == [(s.ask, s.step) for s in build_engine(QUEUES, snap, "reference").run()]
-    assert steps[0] == ("tg-g2-exec-1", 1)
+    assert F.GANGS in F.used(e) and F.GANGS not in F.REFERENCE_ONLY
+    want = [(s.ask, s.step) for s in build_engine(QUEUES, snap, "reference").run()]
+    for choice in ("auto", "fast"):
+        assert [(s.ask, s.step) for s in build_engine(QUEUES, snap, choice).run()] == want
+    assert want[0] == ("tg-g2-exec-1", 1)
 
 
 MAXAPPS_QUEUES = """

@@ -17,7 +17,7 @@ from conftest import SHARED, run_cli, shared
 from replayed import replayed
 
 SCHED = os.path.join(SHARED, "testdata", "yunikorn-gangs", "scheduling")
-ENGINES = ("auto", "reference")
+ENGINES = ("auto", "fast", "reference")
 
 
 def _scenarios():

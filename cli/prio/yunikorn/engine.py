@@ -21,7 +21,7 @@ import heapq
 from typing import Any
 
 from prio.values import INT32_MIN
-from prio.yunikorn import features, simplerun
+from prio.yunikorn import features, gangwalk, simplerun
 from prio.yunikorn.appstate import NO_DEAD as _NO_DEAD
 from prio.yunikorn.appstate import AppState
 from prio.yunikorn.dominance import dominates_vec as _dominates_vec
@@ -91,6 +91,7 @@ def _pop_alone(heap: list):
 
 ENGINES = ("auto", "fast", "reference")  # PRIO_ENGINE / --engine: who schedules a run
 SIMPLE, WALK = "simplerun", "walk"  # the fast runs: simplerun's loop, this engine's step by step
+GANG_WALK = "gangwalk"  # this engine's walk with gang applications (gangwalk.py)
 # What this engine's step-by-step walk supports (features.py): everything the model holds today.
 # A feature added to the model is left out here until the walk is taught it and proven against
 # the reference engine; auto runs then go to the reference engine.
@@ -126,6 +127,8 @@ class Engine(TieWalk, ClusterWalk, Model):
     tests/yunikorn/test_differential.py holds every step, tie note and leftover to the
     reference's."""
 
+    gang_walk_left = ""  # why the gang walk left the run to the reference engine (_from_scratch sets it)
+
     def __init__(self, root: QNode, snapshot: Snapshot, rules=None, choice: str = "auto", partition=None, release=None):
         """`rules`: the partition's placement rules (a list, possibly empty), or None when the
         queues the snapshot names are taken as given (no config). `choice`: one of ENGINES.
@@ -134,6 +137,15 @@ class Engine(TieWalk, ClusterWalk, Model):
         if choice not in ENGINES:
             raise ValueError(f"engine {choice!r}: one of {', '.join(ENGINES)}")
         self.choice = choice
+        # A gang input the gang walk may take (gangwalk.py) is run again from scratch by the
+        # reference engine when the walk cannot follow it: what building the model changes in
+        # the tree (dynamic queues, their state) must not be in the tree that run starts from.
+        self._pristine = None
+        self._gang_run = None  # gangwalk.WalkGangs while the gang walk runs
+        if choice != "reference" and any(a.task_groups for a in snapshot.apps):
+            import copy
+
+            self._pristine = (copy.deepcopy(root), rules, partition)
         super().__init__(root, snapshot, rules, partition, release)
         self._heaps_ready = False  # built on the first step: explain never needs them
         self._tie_orders = ParkedGroups()  # each parent's tie group order, kept between steps
@@ -158,15 +170,49 @@ class Engine(TieWalk, ClusterWalk, Model):
         `self.choice` names (ENGINES): the reference engine, or the fast ones."""
         if self.choice == "reference":
             return ReferenceRun(self).run(limit, progress)
+        if self._gang_run is not None:  # the gang walk ran: it goes on
+            return self._walk_gangs(limit, progress)
         if not self._heaps_ready and not self.steps_done:
             runs = ((SIMPLE, simplerun.SUPPORTS), (WALK, WALK_SUPPORTS)) if limit is None else ((WALK, WALK_SUPPORTS),)
+            if self.gangs:  # the gang walk alone, or the reference engine (the walk without gangs never runs a gang input)
+                runs = ((GANG_WALK, gangwalk.SUPPORTS),)
             got = features.choose(self, runs)
-            if got == "reference" and (self.choice == "auto" or features.used(self) & features.REFERENCE_ONLY):
-                # a feature no fast run knows (fast asked for: taken where a fast run exists at all)
+            if got == GANG_WALK and gangwalk.ready(self):
+                return self._walk_gangs(limit, progress)
+            if self.gangs or got == "reference" and (self.choice == "auto" or features.used(self) & features.REFERENCE_ONLY):
+                # a feature no fast run knows (fast asked for: taken where a fast run exists at
+                # all; the walk without gangs never runs a gang input)
                 return ReferenceRun(self).run(limit, progress)
             if got == SIMPLE and simplerun.ready(self):  # the commonest input without limits
                 return simplerun.run(self, progress)
+        elif self.gangs:  # (stepped before by another run: the reference engine goes on)
+            return ReferenceRun(self).run(limit, progress)
         return self._walk(limit, progress)
+
+    def _walk_gangs(self, limit: int | None, progress) -> list:
+        """run() by the gang walk (gangwalk.py); where it cannot follow the input, the
+        reference engine runs it again from the input (_from_scratch)."""
+        try:
+            if self._gang_run is not None:
+                return gangwalk.steps(self, self._gang_run, limit, progress)
+            return gangwalk.run(self, limit, progress)
+        except gangwalk.Bail as e:
+            return self._from_scratch(limit, progress, str(e))
+
+    def _from_scratch(self, limit: int | None, progress, why: str) -> list:
+        """The reference engine's run of this engine's input, as if it had been asked for from
+        the start: a new engine on the tree as it was given, whose state becomes this one's
+        (`gang_walk_left`: why the gang walk left it to the reference engine)."""
+        pristine = self._pristine
+        assert pristine is not None  # (gangwalk.ready)
+        root, rules, partition = pristine
+        fresh = Engine(root, self.snapshot, rules, "reference", partition, self.release)
+        fresh.loop_preemption = self.loop_preemption
+        steps = fresh.run(limit, progress)
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)
+        self.gang_walk_left = why
+        return steps
 
     def _walk(self, limit: int | None, progress) -> list:
         """run() by the walk: step() until nothing more can be placed (or `limit` steps)."""
@@ -672,3 +718,35 @@ class Engine(TieWalk, ClusterWalk, Model):
         self._rekey_path(st, leaf, path)
         return _new_step(Step, (n, leaf.path, st.app_id, ask.id, ask.priority, changes, (), ""))
 
+
+    def _replace_step(self, st: AppState, i: int, node, tie: tuple) -> Step:
+        """The step of real ask i taking the place of its placeholder on `node` in place
+        (gangwalk.py: the very resources of the placeholder, whose usage passes to it): as
+        _allocate, but the queues', the application's and the node's usage stay as they are;
+        only the pending resources and the priorities change (ReferenceRun._allocate's
+        in_place). The user's and group's usage gain it here and lose the placeholder in
+        GangRun.replaced, as the reference's. The heaps are re-keyed along the path before the
+        walk runs again (gangwalk.WalkGangs.flush): replacement does not read them."""
+        self.steps_done = n = self.steps_done + 1
+        leaf = st.leaf
+        path = self.path_of(leaf)
+        ask, new = take_ask(st, i, path, n)
+        items = ask.resources.items()
+        pend = st.pending
+        for k, v in items:
+            pend[k] -= v
+        for q in path:
+            qp = q.pending
+            for k, v in items:
+                qp[k] -= v
+            q.live -= 1
+        if node is not None:
+            self.step_nodes[n] = node.name
+        if self.ugm is not None:
+            self._track_usage(st, ask.resources)
+        changes = _NO_CHANGES
+        if new != st.prio:
+            old = st.prio
+            st.prio = new
+            changes = report_up(leaf, old, new) or _NO_CHANGES
+        return Step(n, leaf.path, st.app_id, ask.id, ask.priority, changes, tie, "")

@@ -61,9 +61,10 @@ ALL = frozenset({OFFSET, FENCE, FAIR_SORT, PRIORITY_SORT_OFF, CAPACITY, QUEUE_MA
 
 
 # What only the reference engine schedules: YuniKorn's preemption inside the run, asks with a
-# required node, gangs, an older release's scheduling rules, and negative usage (no input gives
-# it: see NEGATIVE_USAGE).
-REFERENCE_ONLY = frozenset({PREEMPTION_IN_RUN, REQUIRED_NODE, GANGS, OLDER_RELEASE, NEGATIVE_USAGE})
+# required node, an older release's scheduling rules, and negative usage (no input gives it: see
+# NEGATIVE_USAGE). Gangs are the gang walk's where it can prove them (gangwalk.py: it hands the
+# rest to the reference engine, from scratch), the reference engine's otherwise.
+REFERENCE_ONLY = frozenset({PREEMPTION_IN_RUN, REQUIRED_NODE, OLDER_RELEASE, NEGATIVE_USAGE})
 
 
 def used(eng) -> frozenset:

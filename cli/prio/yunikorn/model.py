@@ -13,7 +13,7 @@ O(1) max update, removing is amortised O(log n).
 Nodes (with reservations) and user/group limits are the reference engine's (reference.py): the
 model holds the nodes with what already runs on them (nodes.Cluster) and the limits with the
 users' and groups' usage (ugm.Usage). Without nodes the capacity is one pool. A gang
-application's placeholders and held-back real asks are gangs.py's (the reference engine runs them).
+application's placeholders and held-back real asks are gangs.py's (the gang walk or the reference engine runs them).
 No preemption. Headroom only shrinks and running applications only grow in
 this model, so an ask that does not fit, or an application over maxapplications, never will: it
 is set aside at once with its reason and never scanned again.
@@ -177,7 +177,7 @@ class Model:
                 placed.clear()
             else:
                 placed[seen] = path
-            if app.task_groups:  # a gang application (reference engine only: features.GANGS)
+            if app.task_groups:  # a gang application (features.GANGS: gangwalk.py, else the reference engine)
                 refused = gangs.refusal(leaf, app)
                 if refused is not None:
                     self.rejected.append(Rejected(app.id, leaf.path, refused))

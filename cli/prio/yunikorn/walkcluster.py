@@ -3,7 +3,7 @@ mixin): no fast pick, an ask that finds no node reserves one, and each allocatio
 its user's and group's usage (ugm) as YuniKorn's tracker does. Pure: no I/O, no printing."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from prio.yunikorn.appstate import AppState
 from prio.yunikorn.reference import groups_of, no_room_reason, user_of
@@ -24,6 +24,7 @@ class ClusterWalk:
         root: QNode
         ugm: Usage | None
         _user_usage: dict
+        _gang_run: Any
         _tie: list
         _note: str
 
@@ -50,11 +51,18 @@ class ClusterWalk:
                 self.tied_leftovers = set(tied)
                 return None
             st, i = got
+            gangs = self._gang_run
+            if gangs is not None:  # (gangwalk.py) a placeholder's hand-over tie, below the application's
+                tie = gangs.hand_over_tie(st, i)
+                if tie is not None:
+                    self._tie.insert(0, tie)
             ties = list(reversed(self._tie))
             if self._reserving is not None:
                 node = self._reserving
                 ask = st.asks[i]
                 node.reserved = (st.app_id, ask.id)
+                if gangs is not None:
+                    gangs.reserved(st)
                 self._set_aside(st, i, no_room_reason(self.cluster, st, ask, node))
                 self._advance(st)
                 self._rekey_path(st, st.leaf, st.leaf.chain)
@@ -70,6 +78,12 @@ class ClusterWalk:
                 self.step_nodes[s.step] = node.name
             if self.ugm is not None:
                 self._track_usage(st, ask.resources)
+            if gangs is not None:
+                if gangs.waits(st, i):  # (canReplace: the walk never meets such an ask unless it cannot follow)
+                    from prio.yunikorn.gangwalk import Bail
+
+                    raise Bail("an ask that waits to replace")
+                gangs.allocated(st, i, node)
             ties = [t for t in ties if t not in earlier]
             if earlier or ties or self._note:
                 s = s._replace(tie=tuple(earlier + ties), note=self._note)
