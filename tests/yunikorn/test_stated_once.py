@@ -45,6 +45,21 @@ def _check_heaps(eng) -> int:
     return checked
 
 
+def _check_tie_keys(eng) -> None:
+    """walkties.keys_and_vectors (the keys the walk sorts tie groups and by-key parents with)
+    against the statement, for every parent's candidates."""
+    from prio.yunikorn.reference import queue_candidates
+    from prio.yunikorn.walkties import keys_and_vectors
+
+    for q in eng.root.walk():
+        if not q.leaf:
+            cands = queue_candidates(q)
+            want = [_queue_key(eng, c) for c in cands]
+            if eng._one_type is not None:
+                want = [(k1, k2[0]) for k1, k2 in want]
+            assert keys_and_vectors(q, cands, eng._vec)[0] == want, q.path
+
+
 @settings(SETTINGS, max_examples=examples(40))
 @given(scenarios(limits=None))
 def test_the_walks_inline_keys_are_the_stated_ones_at_every_step(scenario):
@@ -53,6 +68,7 @@ def test_the_walks_inline_keys_are_the_stated_ones_at_every_step(scenario):
         if eng.step() is None:
             break
         _check_heaps(eng)
+        _check_tie_keys(eng)
 
 
 def test_the_check_reaches_queue_and_application_entries():
