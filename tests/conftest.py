@@ -23,9 +23,12 @@ def _stable_env(monkeypatch):
 def _check_reference_caches(monkeypatch):
     # The reference engine compares every value it keeps between steps with the value worked
     # out from scratch, at each use (reference.CHECK_CACHES): in process, in every test.
-    from prio.yunikorn import reference
+    from prio.yunikorn import engine, reference
 
     monkeypatch.setattr(reference, "CHECK_CACHES", True)
+    # Likewise the walk's inline headroom checks: each verdict against reference.headroom_misfit
+    # and user_misfit (engine.CHECK_HEADROOM).
+    monkeypatch.setattr(engine, "CHECK_HEADROOM", True)
 
 
 def shared(*parts):

@@ -346,6 +346,43 @@ def tie_groups(draw, types: tuple, big: bool = False, limits: bool = False, part
 
 
 @st.composite
+def aligned_limits(draw):
+    """(queues.yaml text, snapshot dict) where the walk's fast pick meets the maxes: one or two
+    levels of parents, the siblings of each parent under one max they share (or none: siblings
+    that differ in fair max are sorted every step, which turns the fast pick off) and of distinct
+    priority offsets (siblings seldom tie), a cluster capacity or none, and small asks that run
+    the maxes out, exactly too."""
+    types = draw(st.sampled_from(TYPE_SETS))
+    lines = ["partitions:", "  - name: default", "    queues:", "      - name: root", "        submitacl: '*'", "        queues:"]
+    leaves: list[str] = []
+
+    def level(path: str, indent: int, depth: int) -> None:
+        shared = {t: draw(_int(1, 8)) for t in types if draw(_BOOL)} if draw(_BOOL) else None
+        for k in range(draw(_int(1, 3))):
+            lines.append(" " * indent + f"- name: q{k}")
+            if k:
+                lines.extend([" " * (indent + 2) + "properties:", " " * (indent + 4) + f'priority.offset: "{10 * k}"'])
+            if shared:
+                lines.extend([" " * (indent + 2) + "resources:", " " * (indent + 4) + f"max: {shared}"])
+            if depth and draw(_BOOL):
+                lines.append(" " * (indent + 2) + "queues:")
+                level(f"{path}.q{k}", indent + 4, depth - 1)
+            else:
+                leaves.append(f"{path}.q{k}")
+
+    level("root", 10, 2)
+    resources = st.sampled_from(_asked(types, (0, 1, 2, 3), True))
+    apps = [{"id": f"app-{i}", "queue": draw(st.sampled_from(leaves)),
+             "asks": [{"priority": draw(st.sampled_from([0, 0, 1])), "resources": dict(draw(resources))}
+                      for _ in range(draw(_int(1, 5)))]}
+            for i in range(draw(_int(1, 10)))]
+    snapshot: dict = {"applications": apps}
+    if draw(_BOOL):
+        snapshot["capacity"] = {t: draw(_int(2, 20)) for t in types}
+    return "\n".join(lines) + "\n", snapshot
+
+
+@st.composite
 def long_runs(draw, types: tuple, parents: int = 3, leaves: int = 5, apps: int = 30, asks: int = 100):
     """(queues.yaml text, snapshot dict) of `apps` applications of `asks` asks each over
     `parents` parents of `leaves` leaves, for what only a long run shows (thousands of steps).

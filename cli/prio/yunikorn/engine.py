@@ -28,10 +28,11 @@ from prio.yunikorn.dominance import dominates_vec as _dominates_vec
 from prio.yunikorn.dominance import insertion_sort as _insertion_sort
 from prio.yunikorn.model import Model
 from prio.yunikorn.priorities import report_up
-from prio.yunikorn.quantity import show_quantity
 from prio.yunikorn.reference import (
     ReferenceRun,
     find_node,
+    headroom_misfit,
+    headroom_reason,
     maxapplications_reason,
     no_room_reason,
     too_big_reason,
@@ -51,6 +52,29 @@ MIN = INT32_MIN  # what a queue reports with nothing pending (QNode.reported)
 _NO_USAGE: dict = {}  # a user's or group's usage where nothing is tracked yet (read only)
 
 _new_step = tuple.__new__  # Step(...) without NamedTuple's Python-level __new__: a million steps
+
+# The hot path's headroom checks are inline copies of reference.headroom_misfit (_fast_pick,
+# _try_app) and user_misfit (_try_app). With this on, each verdict one of them reaches is
+# compared with the statement's at that moment (check_headroom, check_user_headroom:
+# AssertionError on a difference). The tests turn it on (tests/conftest.py); off, it costs a
+# test of this flag where a verdict is reached.
+CHECK_HEADROOM = False
+
+
+def check_headroom(path: list, ask, miss, where: str) -> None:
+    """CHECK_HEADROOM: the inline check at `where` found that `ask` fits the queues of `path`
+    (`miss` None) or that it does not fit queue q's max for type k (`miss` (q, k)):
+    headroom_misfit must say the same."""
+    got = headroom_misfit(path, ask)
+    same = got is None if miss is None else got is not None and got[0] is miss[0] and got[1] == miss[1]
+    assert same, (where, path[0].path, ask.id, miss, got)
+
+
+def check_user_headroom(ugm, st: AppState, ask, fits: bool, where: str) -> None:
+    """CHECK_HEADROOM: the inline check at `where` found that `ask` of `st` fits its user's and
+    group's headroom (`fits`) or not: user_misfit must say the same."""
+    got = user_misfit(ugm, st, ask)
+    assert (got is None) == fits, (where, st.app_id, ask.id, fits, got)
 
 
 def _dominates_vec2(l: tuple, r: tuple) -> bool:
@@ -415,11 +439,15 @@ class Engine(TieWalk, ClusterWalk, Model):
                                 break
                     else:
                         continue
+                    if CHECK_HEADROOM:
+                        check_user_headroom(ugm, st, ask, False, "_try_app")
                     short = user_misfit(ugm, st, ask)  # its reason
                     if short is not None:
                         break
                 else:
                     short = None
+                    if CHECK_HEADROOM:
+                        check_user_headroom(ugm, st, ask, True, "_try_app")
                 if short is not None:
                     self._set_aside(st, i, short)
                     continue
@@ -428,11 +456,15 @@ class Engine(TieWalk, ClusterWalk, Model):
                 alloc_q = q.allocated
                 for k, v in ask.resources.items():
                     if k in m and alloc_q.get(k, 0) + v > m[k]:
+                        if CHECK_HEADROOM:
+                            check_headroom(path, ask, (q, k), "_try_app")
                         miss = self.misfit(path, ask)
                         break
                 if miss is not None:
                     break
             if miss is None:
+                if CHECK_HEADROOM:
+                    check_headroom(path, ask, None, "_try_app")
                 if cluster is not None:
                     res = ask.resources
                     node = best = None
@@ -454,10 +486,7 @@ class Engine(TieWalk, ClusterWalk, Model):
                     self._ties_with(st, group, _in_play)
                 st.version += 1  # re-keyed by _allocate
                 return st, i
-            q, k = miss
-            cap = "the cluster capacity" if q.parent is None else f"max of {q.path}"
-            left = q.max[k] - q.allocated.get(k, 0)
-            self._set_aside(st, i, f"does not fit {cap}: needs {k} {show_quantity(k, ask.resources[k])}, {show_quantity(k, left)} of {show_quantity(k, q.max[k])} left")
+            self._set_aside(st, i, headroom_reason(miss, ask))
         self._advance(st)
         st.version += 1
         return None
@@ -575,8 +604,12 @@ class Engine(TieWalk, ClusterWalk, Model):
                         break
                 else:
                     continue
+                if CHECK_HEADROOM:
+                    check_headroom(self.path_of(q), st.asks[i], (x, k), "_fast_pick")
                 break
             else:
+                if CHECK_HEADROOM:
+                    check_headroom(self.path_of(q), st.asks[i], None, "_fast_pick")
                 if group is not None:
                     self._ties_with(st, group, _in_play)
                     push = heapq.heappush
