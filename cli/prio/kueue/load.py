@@ -51,7 +51,7 @@ class _Reader(Reader):
     """The loader's Reader: a typed read (mapping, list, string, integer, int32) fails where the
     API server refuses the object too, so its failure is an APIRefusal, as is `refuse`'s (the
     loader's own checks of the same kind: quantities, shapes, a CRD's list lengths, times);
-    `fail` is prio's own need of its inputs (prio.lint.rules.kueue PRIO621 reads the difference)."""
+    `fail` is prio's own need of its inputs (prio.kueue.lint PRIO621 reads the difference)."""
 
     def refuse(self, path, message: str, at: str = "value"):
         try:
