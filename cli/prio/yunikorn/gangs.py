@@ -562,8 +562,12 @@ class GangRun:
         _add(g.allocated, a.resources)
         if len(g.held) == 1 and g.timer_start is None:
             self._start_timer(g)
-        if _same(g.allocated, g.request):  # every placeholder allocated (allocatedPlaceholder = PlaceholderAsk)
+        if self._complete(g):  # every placeholder allocated (allocatedPlaceholder = PlaceholderAsk)
             g.state = "Running"
+
+    def _complete(self, g) -> bool:
+        """Every placeholder of the gang allocated: its allocated placeholders equal its request."""
+        return _same(g.allocated, g.request)
 
     def reserved(self, st) -> None:
         """A node was reserved for an ask of an Accepted gang application: the queue counts it as

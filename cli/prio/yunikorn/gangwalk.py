@@ -34,7 +34,7 @@ from itertools import islice
 
 from prio.yunikorn import features as F
 from prio.yunikorn import reference
-from prio.yunikorn.gangs import GangRun, Held, _add, _larger, _reset_pointers, _same
+from prio.yunikorn.gangs import GangRun, _add, _larger, _reset_pointers, _same
 from prio.yunikorn.priorities import report_up
 from prio.yunikorn.reference import path_to_root, sorted_requests
 from prio.yunikorn.resources import strictly_positive
@@ -224,29 +224,14 @@ class WalkGangs(GangRun):
             assert got == GangRun.hand_over_tie(self, st, i), (st.app_id, a.id)
         return got
 
-    def allocated(self, st, i: int, node) -> None:
-        """GangRun.allocated, the completeness of the request counted where it can be (whole)."""
-        g = self.gangs.get(id(st))
-        if g is None:
-            return
-        a = st.asks[i]
-        self.eng.gang_steps[self.eng.steps_done] = (a.placeholder, a.task_group, "")
-        if not a.placeholder:
-            g.state = "Running"
-            return
-        g.hold(Held(a.id, a.task_group, node.name, a.resources, i))
-        self._touch(g)
-        if not g.sent:
-            self.dirty[id(g)] = g
-        _add(g.allocated, a.resources)
-        if len(g.held) == 1 and g.timer_start is None:
-            self._start_timer(g)
+    def _complete(self, g) -> bool:
+        """GangRun._complete, counted where it can be: where every group's minResource is whole,
+        all placeholders allocated is the request allocated (`whole`)."""
         n = self.whole.get(id(g))
         full = (len(g.held) == n) if n is not None else _same(g.allocated, g.request)
         if reference.CHECK_CACHES:
-            assert full == _same(g.allocated, g.request), st.app_id
-        if full:
-            g.state = "Running"
+            assert full == _same(g.allocated, g.request), g.st.app_id
+        return full
 
     # -- replacement
     def replace(self):
