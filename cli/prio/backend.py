@@ -5,17 +5,19 @@ A command reads its inputs (`prio.loaders.inputs.gather` says which backend clai
 content), picks the backend, and composes its three steps, as check-jsonschema's CLI composes
 loader -> checker -> reporter:
 
-    model = backend.load(inp, command)                 # the inputs -> the scheduler's model
-    record = backend.run(command, model, o)            # the model -> a result record (data only)
+    model = backend.load(inp, command, o)              # the inputs -> the scheduler's model
+    record = backend.run(command, model, o, fmt)       # the model -> a result record (data only)
     text = backend.render(command, record, fmt, width, page)   # the record -> stdout
 
 A renderer reads the record and nothing else (no engine, no model); `page(text, titles, **context)`
-is the command's HTML wiring (the report's header), handed in so that a backend never imports the
-command layer. A command the backend does not offer is refused in one generated line
+is the command's HTML wiring (the report's header; `partition=` in the context names the one
+analysed), handed in so that a backend never imports the command layer. render returns the text,
+or its chunks (a million steps stream rather than build one string). A command the backend does not offer is refused in one generated line
 (`not_offered`). prio diff compares two records of `run("simulate", ...)` with `diff`.
 
-YuniKorn is not in the registry yet: the commands' own code is its adapter (the default when no
-backend claims the inputs)."""
+YuniKorn's row is the registry's default: the backend of inputs no other row claims by content.
+Commands that gather their inputs in their own way (diff's sides, snapshot's capture) ask
+`offered` of the backend, then load and run each side."""
 from __future__ import annotations
 
 from typing import Any, Protocol
@@ -34,15 +36,16 @@ class Backend(Protocol):
         line without the `prio: ` prefix (diff: the message after OLD's name); None where
         everything applies."""
 
-    def load(self, inp: Any, command: str) -> Any:
-        """The gathered inputs' objects -> the model (for `command`: prio diff's sides may be
-        given otherwise); bad input raises prio.errors.InputError."""
+    def load(self, inp: Any, command: str, o: Any = None) -> Any:
+        """The gathered inputs' objects -> the model (for `command`, with the command's options
+        `o`: prio diff's sides may be given otherwise); bad input raises prio.errors.InputError."""
 
-    def run(self, command: str, model: Any, o: Any, fmt: str) -> Any:
-        """The model -> the command's result record (explain, simulate)."""
+    def run(self, command: str, model: Any, o: Any, fmt: str, progress: Any = None) -> Any:
+        """The model -> the command's result record. `progress(total)`: a bar with update(n) and
+        close() for a long run (the command's, on a terminal), or None."""
 
-    def render(self, command: str, record: Any, fmt: str, width: int | None, page: Any) -> str:
-        """The record -> the whole stdout text; -o html through `page`."""
+    def render(self, command: str, record: Any, fmt: str, width: int | None, page: Any) -> Any:
+        """The record -> the whole stdout text, or its chunks; -o html through `page`."""
 
 
 class Differ(Backend, Protocol):

@@ -20,6 +20,8 @@ class Entry:
 
     def __init__(self, name: str, title: str, inputs: str, manifests: str, module: str, lint: tuple,
                  options: str = "", samples: tuple = (), schemas: tuple = (), view: str = ""):
+        # DEFAULT's row: `inputs` and `manifests` are never said (its documents are the ones no
+        # other row claims), its lint modules register first
         self.name = name  # the key prio.loaders.inputs.Inputs.backend holds
         self.title = title
         self.inputs = inputs  # what its inputs are called in messages and help: "Kueue objects"
@@ -36,7 +38,20 @@ class Entry:
         self.view = view  # its HTML report's view, a script file of its package (prio.render.html puts it in the page)
 
 
+# YuniKorn's rule modules, in the order validate registers them. `checks` registers what validate
+# checks of its documents.
+YUNIKORN_LINT = tuple(f"prio.yunikorn.lint.{m}" for m in (
+    "checks", "decoding", "structure", "resources", "limits", "acl", "placement", "nodesort", "properties", "priority",
+    "preemption", "priorityclass", "crosscheck", "gangs", "configmap", "upgrade"))
+
+# The default row first: YuniKorn's, the backend of the inputs no other row claims by content.
+DEFAULT = Entry("yunikorn", "YuniKorn", "YuniKorn inputs", "YuniKorn queue config", "prio.yunikorn.backend", YUNIKORN_LINT,
+                samples=("walkthrough", "priorityclasses", "pods", "preemption", "cluster", "quota", "gang"),
+                schemas=(("explain", "yunikorn-explain.schema.json"), ("simulate", "yunikorn-simulate.schema.json"),
+                         ("diff", "yunikorn-diff.schema.json"), ("preempt", "yunikorn-preempt.schema.json"),
+                         ("snapshot", "yunikorn-snapshot.schema.json")))
 REGISTRY = (
+    DEFAULT,
     Entry("armada", "Armada", "an Armada scenario or queue list", "Armada queue", "prio.armada.backend", ("prio.armada.lint", "prio.armada.lint_current"),
           "prio.armada.options",
           ("armada-scenario", "armada-current", "armada-reports")),
@@ -47,15 +62,11 @@ REGISTRY = (
           ("volcano",), (("explain", "volcano-explain.schema.json"), ("simulate", "volcano-simulate.schema.json"),
                          ("diff", "volcano-diff.schema.json")), "view.js"),
 )
+# The rows whose inputs are claimed by content (prio.io.documents.BACKEND_OF_KIND): the
+# schedulers the help names besides YuniKorn ("Armada, Kueue and Volcano").
+CLAIMED = REGISTRY[1:]
 BY_NAME = {e.name: e for e in REGISTRY}
 
-# YuniKorn's rule modules, in the order validate registers them (before the backends' above). Its
-# slice (prio.yunikorn: core, load/, render/, lint/) has no row of the table: its commands are
-# the CLI's own, and every sentence the table's rows make ("Armada, Kueue and Volcano") names
-# the schedulers besides it. `checks` registers what validate checks of its documents.
-YUNIKORN_LINT = tuple(f"prio.yunikorn.lint.{m}" for m in (
-    "checks", "decoding", "structure", "resources", "limits", "acl", "placement", "nodesort", "properties", "priority",
-    "preemption", "priorityclass", "crosscheck", "gangs", "configmap", "upgrade"))
 YUNIKORN_RELEASES = "prio.yunikorn.releases"  # its release table: a settings file's yunikornVersion is one of its names
 
 
@@ -71,7 +82,7 @@ def spoken(words, last: str = "and") -> str:
     return ", ".join(words[:-1]) + f" {last} " + words[-1] if len(words) > 1 else "".join(words)
 
 
-TITLES = spoken(e.title for e in REGISTRY)  # "Armada, Kueue and Volcano": the help's list of the schedulers besides YuniKorn
+TITLES = spoken(e.title for e in CLAIMED)  # "Armada, Kueue and Volcano": the help's list of the schedulers besides YuniKorn
 
 
 def get(name: str):
@@ -80,10 +91,18 @@ def get(name: str):
 
 
 def declarations(entry: Entry | None = None) -> tuple:
-    """The option declarations of one backend (every backend's when None), in the table's order."""
+    """The option declarations of one backend (every backend's when None), in the table's order
+    (YuniKorn's options are the commands' own: the CLI declares them)."""
     return tuple(d for e in ((entry,) if entry else REGISTRY) if e.options for d in import_module(e.options).OPTIONS)
 
 
+def group(name: str) -> tuple:
+    """The names of every backend's options in one of the places a command takes them (an
+    options module's GROUPS: "why" explain's questions, "run" how simulate runs, "model" which
+    model reads the inputs), in the table's order: a command names the group, never a backend."""
+    return tuple(n for e in REGISTRY if e.options for n in getattr(import_module(e.options), "GROUPS", {}).get(name, ()))
+
+
 def lint_modules() -> tuple:
-    """Every backend's lint rule modules, in the table's order."""
+    """Every backend's lint rule modules, in the table's order (YuniKorn's first)."""
     return tuple(m for e in REGISTRY for m in e.lint)

@@ -33,6 +33,17 @@ def check_choice(flag: str, value, choices) -> None:
         raise InputError(flag, f"must be one of {', '.join(choices)}, not {value!r}")
 
 
+class Refused(InputError):
+    """A question refused in its own words (`--behind names the same ask as --why-ask`): what
+    was asked cannot be answered, and no input is to blame, so none is named."""
+
+    def __init__(self, message: str):
+        super().__init__("", message)
+
+    def __str__(self) -> str:
+        return self.message
+
+
 class APIRefusal(InputError):
     """Input the Kubernetes API server refuses too (a field of the wrong type, a number past its
     range, a list longer than the CRD allows), not only prio: a loader raises it for such a field

@@ -124,3 +124,15 @@ def test_compare_priority_and_only_in_old():
     d = compare(side(1, "ns/a", "ns/b"), side(2, "ns/a"))
     assert [(c["workload"], c["changes"]) for c in d["workloads"]] == [("ns/a", ["priority changed"]), ("ns/b", ["only in OLD"])]
     assert changed(d, "priority") and not changed(d, "unscheduled") and not changed(d, "findings")
+
+
+@pytest.mark.parametrize("kueue_side", ["OLD", "NEW"])
+def test_a_kueue_side_against_a_yunikorn_side_is_refused_naming_the_side_without_objects(files, kueue_side):
+    """Either way round, the one line names the side that holds Kueue objects and the one that
+    holds none (the claimed side decides the backend, never the default row)."""
+    files(kueue_yaml=SAMPLE, queues_yaml=open(os.path.join(ROOT, "samples", "batch-queues.yaml"), encoding="utf-8").read())
+    old, new = ("kueue.yaml", "queues.yaml") if kueue_side == "OLD" else ("queues.yaml", "kueue.yaml")
+    r = diff(old, new)
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.strip().endswith("kueue.yaml holds Kueue objects and queues.yaml none: compare two Kueue setups"), r.stderr
+    assert r.stderr.count("\n") == 1

@@ -191,12 +191,22 @@ def test_a_url_is_shown_without_its_credentials():
     assert _url("http://localhost:9080") == "http://localhost:9080"
 
 
-def test_diff_keeps_no_trees_after_its_page(tmp_path):
-    from prio.cli import htmlreport
+def test_diff_computes_the_trees_only_for_its_page(tmp_path, monkeypatch):
+    """The sides' queue trees are taken for -o html alone: a json diff (after a page, in the same
+    process) never draws one it does not show."""
+    from prio.yunikorn import records
 
     args = CASES["diff"](tmp_path)
-    assert run_cli(*args, "-o", "html").exit_code == 0
-    assert htmlreport.TREES is None  # the next diff in this process computes no tree it does not show
+    page = run_cli(*args, "-o", "html")
+    assert page.exit_code == 0 and sorted(data_and_context(page.stdout)[1]["trees"]) == ["NEW", "OLD"]
+
+    def drawn(*a, **k):
+        raise AssertionError("a queue tree drawn for a diff without its page")
+
+    monkeypatch.setattr(records, "queue_tree", drawn)
+    got = run_cli(*args, "-o", "json")
+    assert got.exit_code == 0, got.stderr
+    assert run_cli(*args, "-o", "html").exit_code != 0  # the patch does reach the sides
 
 
 def test_the_policy_pins_the_pages_own_script_by_hash_not_unsafe_inline():

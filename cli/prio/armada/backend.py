@@ -27,10 +27,10 @@ class Armada:
             return "-o html draws YuniKorn inputs; for an Armada scenario use -o table, plain, markdown or json"
         return None
 
-    def load(self, inp, command: str) -> list:
+    def load(self, inp, command: str, o=None) -> list:
         return list(inp.objects)  # (file name, Document): the models read them as they run
 
-    def run(self, command: str, docs: list, o, fmt: str) -> tuple:
+    def run(self, command: str, docs: list, o, fmt: str, progress=None) -> tuple:
         from prio.armada import commands
 
         if command == "simulate":

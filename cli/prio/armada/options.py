@@ -15,3 +15,6 @@ OPTIONS = (
     Opt("rounds", ("--rounds",), "Armada scenarios: scheduling rounds to run.", type=int, min=1, metavar="N"),
     Opt("seed", ("--seed",), "Armada scenarios: random seed (overrides the scenario's).", type=int, metavar="N"),
 )
+
+# where the commands take them: simulate runs ("run", then "model"); explain reads ("model")
+GROUPS = {"run": ("rounds", "seed"), "model": ("armada_decay", "armada_weighting", "armada_model")}

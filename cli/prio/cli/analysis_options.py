@@ -18,9 +18,9 @@ from prio.yunikorn import releases
 
 _DECLS = (
     Arg("inputs", "INPUT", "Queue config, snapshot, REST dumps, kubectl pod lists, PriorityClasses, "
-                           f"{', '.join(e.inputs for e in backends.REGISTRY)}, in any order (recognised by content). None: the bundled walkthrough."),
+                           f"{', '.join(e.inputs for e in backends.CLAIMED)}, in any order (recognised by content). None: the bundled walkthrough."),
     Opt("sample", ("--sample",), "Use a bundled sample: walkthrough (the default), batch, mistakes, yunikorn-configs, "
-                                 f"priorityclasses, pods, preemption, cluster, quota, gang, {', '.join(s for e in backends.REGISTRY for s in e.samples)} "
+                                 f"{', '.join(backends.DEFAULT.samples[1:])}, {', '.join(s for e in backends.CLAIMED for s in e.samples)} "
                                  "(an unknown name lists them all).", metavar="NAME"),
     Opt("output", ("-o", "--output"), help_text("explain", "Default from PRIO_OUTPUT"), metavar="FORMAT"),
     Opt("color", ("--color",), "Colour the table output (auto: on a terminal, unless NO_COLOR is set; default from PRIO_COLOR).",
@@ -67,6 +67,10 @@ _DECLS = (
 )
 # and every backend's own options (prio.backends: each declared in its package's options module)
 SHARED = {d.name: d for d in _DECLS} | {d.name: d for d in backends.declarations()}
+
+# the backends' options a command takes in one place of its --help, by the place's name
+group = backends.group
+
 
 # What every analysis command (explain, simulate, preempt, diff) takes after its own options.
 COMMON = (SHARED["yunikorn_version"], SHARED["engine"])

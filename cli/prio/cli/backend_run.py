@@ -1,19 +1,18 @@
 """The analysis commands on a backend's inputs (issue 47): pick the backend that claimed them
 (prio.backends), refuse what does not apply in one line, then load -> run -> render, as
-prio.backend describes. The commands call `answer` (explain, simulate), `diff_sides` (diff) and
-`foreign_option` (explain and simulate, before they answer)."""
+prio.backend describes. The commands call `answer` (explain, simulate, preempt), `diff_sides` (diff),
+`foreign_option` (explain and simulate, before they answer) and `offered` (what a command reads
+itself: diff's sides, snapshot's capture)."""
 from __future__ import annotations
 
 import sys
 
 
 def backend_of(inp):
-    """The backend that claimed the inputs (None: YuniKorn's)."""
-    if inp.backend is None:
-        return None
+    """The backend that claimed the inputs (the registry's default row where none did)."""
     from prio import backends
 
-    return backends.get(inp.backend)
+    return backends.get(inp.backend or backends.DEFAULT.name)
 
 
 def foreign_option(o, inp) -> str | None:
@@ -29,43 +28,54 @@ def foreign_option(o, inp) -> str | None:
     return None
 
 
-def yunikorn_only(command: str, inp) -> None:
-    """A command (or a form of one) that only YuniKorn's inputs take: a backend's inputs are
-    refused in one generated line (InputError, exit 2)."""
+def offered(command: str, inp, form: str | None = None) -> None:
+    """`command` on inputs whose backend does not offer it, or in a `form` only the default
+    backend's inputs take (`diff --yunikorn`): refused in one generated line (InputError, exit 2)."""
     backend = backend_of(inp)
-    if backend is not None:
+    if command not in backend.offers or form is not None and inp.backend is not None:
         from prio.backend import not_offered
         from prio.errors import InputError
 
-        raise InputError(inp.objects[0][0], not_offered(backend.title, command, backend.offers))
+        raise InputError(inp.objects[0][0], not_offered(backend.title, form or command, backend.offers))
 
 
-def _page(command: str, inp):
-    """The backend's -o html page of its json text: the command's header and the backend's context."""
+def _page(command: str, inp, live):
+    """The backend's -o html page of its json text (or chunks): the command's header (the
+    partition, when the context names one) and the backend's context."""
     from prio.cli import htmlreport
 
-    def page(text: str, titles: dict, **context) -> str:
-        ctx = htmlreport.header(command, inp.names, None, None, **context)
-        return "".join(htmlreport.page(command, [text], ctx, titles))
+    def page(text, titles: dict | None, **context):
+        ctx = htmlreport.header(command, inp.names, live, context.pop("partition", None), **context)
+        return htmlreport.page(command, [text] if isinstance(text, str) else text, ctx, titles)
     return page
 
 
-def answer(command: str, o, inp, fmt: str) -> int:
-    """explain or simulate on the backend's inputs: its refusals, then load, run, render."""
-    from prio.cli.common import say_notes, width
+def answer(command: str, o, inp, fmt: str, live=None, progress=None, write=None) -> int:
+    """A command on the backend's inputs: its refusals, then load, run, render. `live`: the
+    server read (prio.cli.live.Remote, for the page's header); `progress(total)`: a bar for a
+    long run, on a terminal; `write(text)`: where the whole output goes (default: stdout, in
+    chunks as the renderer yields them)."""
+    from prio.cli.common import say_notes, width, write_chunks
+    from prio.cli.lifetime import keep
 
     backend = backend_of(inp)
-    if command not in backend.offers:
-        yunikorn_only(command, inp)
+    offered(command, inp)
     why = backend.refused(command, o, fmt)
     if why is not None:
         sys.stderr.write(f"prio: {why}\n")
         return 2
-    model = backend.load(inp, command)
+    model = backend.load(inp, command, o)
+    keep(inp, model)  # freed with the process, not on return (lifetime.py)
     _say(inp.notes, say_notes)
-    record = backend.run(command, model, o, fmt)
+    record = backend.run(command, model, o, fmt, progress)
+    keep(record)
     _say(getattr(record, "notes", ()), say_notes)
-    sys.stdout.write(backend.render(command, record, fmt, width(), _page(command, inp)))
+    out = backend.render(command, record, fmt, width(), _page(command, inp, live))
+    out = (out,) if isinstance(out, str) else out
+    if write is not None:
+        write("".join(out))
+    else:
+        write_chunks(out)
     return 0
 
 
@@ -86,7 +96,7 @@ def diff_sides(o, fmt: str, inp_a, inp_b, findings, fail_on: tuple) -> tuple:
     from prio.cli.common import say_notes, width
     from prio.errors import InputError
 
-    backend = backend_of(inp_a) or backend_of(inp_b)
+    backend = backend_of(inp_a if inp_a.backend is not None else inp_b)  # the side a backend claimed
     if inp_a.backend != inp_b.backend:
         side, other = (o.old, o.new) if inp_a.backend == backend.name else (o.new, o.old)
         raise InputError(other, f"{side} holds {backend.title} objects and {other} none: compare {backend.compares}")
@@ -97,7 +107,7 @@ def diff_sides(o, fmt: str, inp_a, inp_b, findings, fail_on: tuple) -> tuple:
         raise InputError(o.old, why)
     sides = []
     for inp in (inp_a, inp_b):
-        model = backend.load(inp, "diff")
+        model = backend.load(inp, "diff", o)
         _say(inp.notes, say_notes)
         record = backend.run("simulate", model, o, "html" if fmt == "html" else "json")
         _say(getattr(record, "notes", ()), say_notes)
@@ -105,7 +115,8 @@ def diff_sides(o, fmt: str, inp_a, inp_b, findings, fail_on: tuple) -> tuple:
     d = backend.diff(sides[0], sides[1], (findings(o.old), findings(o.new)))
     paths = list(o.inputs)
 
-    def page(text: str, titles: dict, **context) -> str:
+    def page(text, titles: dict | None, **context) -> str:
+        text = text if isinstance(text, str) else "".join(text)
         return htmlreport.diff_page(text, o.old, o.new, [o.old, o.new, *paths], None, titles, **context)
     text = backend.render("diff", (d, o.old, o.new), fmt, width(), page)
     return text, any(backend.changed(d, k) for k in fail_on)

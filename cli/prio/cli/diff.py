@@ -53,19 +53,12 @@ def _run(o: Options) -> int:
 
     fmt = pick_format(o.output, FORMATS, o.to_file, o.output_file)
     kinds = _fail_on(o.fail_on)
-    if fmt == "html":
+    if fmt == "html":  # the page's header lists the notes the run says on stderr
         from prio.cli import htmlreport
 
-        def body(o, fmt):
-            htmlreport.TREES = {}  # each side's tree, kept by _side for the page
-            try:
-                return _diff(o, fmt, kinds)
-            finally:
-                htmlreport.TREES = None
-
-        return guarded(lambda: htmlreport.listening(body)(o, fmt), o.input_names())
+        body = htmlreport.listening(lambda o, fmt: _diff(o, fmt, kinds))
+        return guarded(lambda: body(o, fmt), o.input_names())
     return guarded(lambda: _diff(o, fmt, kinds), o.input_names())
-
 
 
 def _fail_on(value: str | None) -> tuple:
@@ -86,20 +79,17 @@ def _diff(o: Options, fmt: str, fail_on: tuple) -> int:
 
     o = with_cluster(o)  # --kube: the cluster's objects as inputs
     from prio.cli.diff_live import remote_for
-    from prio.cli.outfile import refuse_inputs, write_text
+    from prio.cli.outfile import refuse_inputs
 
     refuse_inputs(o.output_file, o.input_names())  # before anything is read
     live = remote_for(o)
-    from prio.cli.common import width
     from prio.errors import InputError
     from prio.io import gitrev, source
-    from prio.yunikorn import diff as core
-    from prio.yunikorn.render import diff as diff_out
 
     if live is not None:  # --yunikorn: both configs on the server's pending work (prio.cli.diff_live)
         from prio.cli import diff_live
 
-        return diff_live.run(live, o, fmt, fail_on, side=_side)
+        return diff_live.run(live, o, fmt, fail_on, side=_side, compared=compared)
     old, new, paths = o.old, o.new, o.inputs
     provided = {}
     for arg in (old, new):
@@ -123,19 +113,29 @@ def _diff(o: Options, fmt: str, fail_on: tuple) -> int:
             raise InputError(new, f"OLD ({old}) is {role_a} but NEW is {role_b}: compare two configs or two snapshots")
         inp_a, inp_b = _same_work(o, old, new, inp_a, inp_b)
         said: set = set()  # a note both sides share (an INPUT's config ignored) is said once
-        a, _ = _side(o, old, "OLD", inp_a, said)
-        b, _ = _side(o, new, "NEW", inp_b, said)
+        a, _ = _side(o, old, "OLD", inp_a, said, fmt)
+        b, _ = _side(o, new, "NEW", inp_b, said, fmt)
     finally:
         source.PROVIDED.clear()
         source.PROVIDED.update(saved)
-    d = core.compare(a, b)
-    text = diff_out.render("json" if fmt == "html" else fmt, d, old, new, width=width(), color=o.colored())
-    if fmt == "html":
-        from prio.cli import htmlreport
+    return compared(o, fmt, fail_on, a, b, [old, new, *paths], None)
 
-        text = htmlreport.diff_page(text, old, new, [old, new, *paths], None)
-    write_text(o.output_file, text)
-    return 1 if any(d.changed(k) for k in fail_on) else 0
+
+def compared(o: Options, fmt: str, fail_on: tuple, a, b, names, live) -> int:
+    """The default backend's compare of two sides (each `_side`'s), written to --output-file:
+    1 where a change of a kind in `fail_on` is there. `names`, `live`: the page's inputs."""
+    from prio import backends
+    from prio.cli import htmlreport
+    from prio.cli.common import width
+    from prio.cli.outfile import write_text
+
+    backend = backends.get(backends.DEFAULT.name)
+    d = backend.diff(a[0], b[0], (a[1], b[1]))
+
+    def page(text: str, titles, **context) -> str:
+        return htmlreport.diff_page(text, o.old, o.new, names, live, titles, **context)
+    write_text(o.output_file, backend.render("diff", (d, o.old, o.new), fmt, width(), page))
+    return 1 if any(backend.changed(d, k) for k in fail_on) else 0
 
 
 def _backend(o: Options, fmt: str, fail_on: tuple, inp_a, inp_b) -> int:
@@ -193,12 +193,12 @@ def _same_work(o: Options, old, new, inp_a, inp_b):
     return inp_a, inp_b
 
 
-def _side(o: Options, arg, label, inp=None, said=None):
-    """One side: a simulate run on `arg` plus the inputs (o.inputs), and validate's findings for a config.
+def _side(o: Options, arg, label, inp=None, said=None, fmt: str = "json"):
+    """One side: a simulate run on `arg` plus the inputs (o.inputs), and validate's findings for a
+    config: ((model, the backend's side record), findings), and what the side is (its role).
     `inp`: the side's inputs already gathered (--yunikorn: the config plus the server's work)."""
+    from prio.cli.backend_run import backend_of
     from prio.loaders import restdump
-    from prio.yunikorn import diff as core
-    from prio.yunikorn.load.assemble import build, partition_of
 
     if inp is None:
         from prio.cli.common import check_config
@@ -209,10 +209,8 @@ def _side(o: Options, arg, label, inp=None, said=None):
         for n, what in inp.recognised:
             say(f"prio: {label}: {n}: read as {what}")
     role = "a queue config" if inp.config is not None and inp.config_name == name else "pending work"
-    eng = build(inp, o.partition, o.engine)
-    from prio.cli.htmlreport import remember_tree
-
-    remember_tree(label, eng)
+    backend = backend_of(inp)
+    model = backend.load(inp, "diff", o)
     from prio.render.printable import printable
 
     for note in inp.notes:
@@ -224,20 +222,11 @@ def _side(o: Options, arg, label, inp=None, said=None):
         else:
             label_ = f"{label}: "
         say(f"prio: note: {label_}{printable(note)}")
-    before = core.priorities(eng)
-    steps = eng.run()
-    ranges = None
-    defined = list(inp.classes) + list(eng.snapshot.priority_classes)
-    if defined:
-        from prio.yunikorn.classranges import class_ranges
-
-        names = {c.name for c in defined}  # the classes the inputs define (not every built-in)
-        ranges = [r for r in class_ranges(eng.root, defined) if r["class"] in names]
+    record = backend.run("diff", model, o, fmt)
     findings = []
     if role == "a queue config":
         from prio.io import source
         from prio.lint.runner import check_text
 
         findings = check_text(name, source.read(arg).text, release=inp.release or o.release()).findings
-    part = partition_of(inp, eng)  # quota preemption runs only with the partition's quotapreemptionenabled
-    return core.side(eng, before, steps, findings, ranges, part is not None and part.quota_preemption_enabled), role
+    return ((model, record), findings), role

@@ -27,15 +27,11 @@ def remote_for(o):
     return r
 
 
-def run(r, o, fmt, fail_on=(), side=None) -> int:
-    """`o`: prio diff's options; `side` is prio.cli.diff._side (passed in: this module does not
-    import the command)."""
+def run(r, o, fmt, fail_on=(), side=None, compared=None) -> int:
+    """`o`: prio diff's options; `side` and `compared` are prio.cli.diff's (passed in: this
+    module does not import the command)."""
     from prio.cli import live as live_mod
-    from prio.cli.common import width
-    from prio.cli.outfile import write_text
     from prio.io import gitrev, source
-    from prio.yunikorn import diff as core
-    from prio.yunikorn.render import diff as diff_out
 
     old, new, paths = o.old, o.new, o.inputs
     if paths:
@@ -60,22 +56,15 @@ def run(r, o, fmt, fail_on=(), side=None) -> int:
     saved = dict(source.PROVIDED)
     source.PROVIDED.update(provided)
     try:
-        a = _side(side, o, old, state, "OLD")
-        b = _side(side, o, new, state, "NEW")
+        a = _side(side, o, old, state, "OLD", fmt)
+        b = _side(side, o, new, state, "NEW", fmt)
     finally:
         source.PROVIDED.clear()
         source.PROVIDED.update(saved)
-    d = core.compare(a, b)
-    text = diff_out.render("json" if fmt == "html" else fmt, d, old, new, width=width(), color=o.colored())
-    if fmt == "html":
-        from prio.cli import htmlreport
-
-        text = htmlreport.diff_page(text, old, new, (), r)
-    write_text(o.output_file, text)
-    return 1 if any(d.changed(k) for k in fail_on) else 0
+    return compared(o, fmt, fail_on, a, b, (), r)
 
 
-def _side(side, o, arg, state, label):
+def _side(side, o, arg, state, label, fmt):
     """One side: the config `arg` names (or the server's, for live) on a copy of the server's work."""
     import copy
 
@@ -90,14 +79,14 @@ def _side(side, o, arg, state, label):
         if o.verbose:
             what = "the config it runs" if live_inp.config is not None else "its queue tree (no config endpoint)"
             say(f"prio: {label}: live: {state.url}: {what}")
-        return side(o, name, label, inp=inp)[0]
+        return side(o, name, label, inp=inp, fmt=fmt)[0]
     from prio.cli.common import check_config
 
     inp = check_config(inputs_mod.gather([arg]), o.release())
     name = "<stdin>" if arg == "-" else arg
-    from prio.cli.backend_run import yunikorn_only
+    from prio.cli.backend_run import offered
 
-    yunikorn_only("diff --yunikorn", inp)
+    offered("diff", inp, "diff --yunikorn")
     if inp.config is None:
         raise InputError(name, "with --yunikorn, OLD and NEW are queue configs (or live, the config the server runs): "
                                "the pending work is the server's")
@@ -105,4 +94,4 @@ def _side(side, o, arg, state, label):
         inp.notes.append(f"{name}: its pending work is ignored: the server's is used (--yunikorn)")
     inp.snapshot = snap
     inp.rest_queues = []
-    return side(o, arg, label, inp=inp)[0]
+    return side(o, arg, label, inp=inp, fmt=fmt)[0]

@@ -1,8 +1,8 @@
-"""`-o html` for explain, simulate, preempt and diff (YuniKorn's and the backends' inputs): the wiring. Each command renders its -o json
-document as usual and hands the chunks to `page`, with what the page shows beside them: the
-header (what was analysed, when, the notes said on stderr), the queue tree taken before any run
-(prio.yunikorn.render.html) and, for a small simulation, the `--why-ask` answer of every ask.
-The page itself is prio.render.html."""
+"""`-o html` for explain, simulate, preempt and diff: the wiring. A backend renders its -o json
+document as usual and hands the chunks to `page` (prio.cli.backend_run), with what the page shows
+beside them, its run's context (YuniKorn's: the queue tree taken before any run, and for a small
+simulation the `--why-ask` answer of every ask); this module adds the header: what was
+analysed, when, the notes said on stderr. The page itself is prio.render.html."""
 from __future__ import annotations
 
 import datetime as _dt
@@ -10,15 +10,6 @@ import os
 import sys
 
 from prio.cli.guard import public
-
-# --why-ask for every ask of a simulation of at most this many asks: each answer simulates again
-# (twice), so a bigger run gives the command to ask instead.
-WHY_ASKS = 100
-
-
-def refuse(flag: str, every: str = "--why for every queue") -> int:
-    sys.stderr.write(f"prio: {flag} answers in text or json; -o html draws the whole report (with {every})\n")
-    return 2
 
 
 class _Heard:
@@ -103,40 +94,12 @@ def page(command: str, chunks, ctx: dict, titles: dict | None = None):
     return html_page(command, chunks, ctx, titles)
 
 
-def why_asks(make_engine, eng) -> dict:
-    """APP/ASK -> the lines of `prio explain --why-ask APP/ASK`, for every ask of a run of at most
-    WHY_ASKS asks (else empty)."""
-    from prio.yunikorn.explain import why_ask
-
-    keys = [f"{st.app.id}/{a.id}" for st in eng.apps for a in st.asks]
-    if not keys or len(keys) > WHY_ASKS:
-        return {}
-    out = {}
-    for k in keys:
-        try:
-            out[k] = why_ask(make_engine, k)
-        except (KeyError, ValueError) as e:  # an ask id the engine cannot locate alone: said, not fatal
-            out[k] = [str(e)]
-    return out
-
-
-TREES: dict | None = None  # diff with -o html: each side's queue tree, by its label (OLD, NEW)
-
-
-def remember_tree(label: str, eng) -> None:
-    """One side of prio diff, before its run: its tree for the page (nothing without -o html)."""
-    if TREES is not None:
-        from prio.yunikorn.records import queue_tree
-
-        TREES[label] = queue_tree(eng)
-
-
 def diff_page(text: str, old: str, new: str, names, live, titles: dict | None = None, **more) -> str:
-    """prio diff's page: its json `text`, OLD's and NEW's trees (remember_tree, unless `more`
-    gives them) and what else `more` holds for the page."""
+    """prio diff's page: its json `text` and what `more` holds for the page (OLD's and NEW's
+    trees: `trees`, the backend's diff record has them)."""
     seen: list = []
     for n in names:  # the INPUTs are read by both sides: listed once
         if n not in seen:
             seen.append(n)
-    ctx = header("diff", seen, live, None, old=public(str(old)), new=public(str(new)), **{"trees": TREES or {}, **more})
+    ctx = header("diff", seen, live, None, old=public(str(old)), new=public(str(new)), **{"trees": {}, **more})
     return "".join(page("diff", [text], ctx, titles))

@@ -96,9 +96,9 @@ def _snapshot(o: Options, fmt: str) -> int:
             record = asked.name
         if o.verbose:
             say_recognised(inp)
-        from prio.cli.backend_run import yunikorn_only
+        from prio.cli.backend_run import offered
 
-        yunikorn_only("snapshot", inp)
+        offered("snapshot", inp)
         source = ", ".join(inp.names)
         raw_apps, nodes, rejected, config_text = {}, [], [], None
     from prio.yunikorn.load.assemble import build

@@ -15,7 +15,7 @@ from prio.optspec import find
 OutputFormat = choice_enum(find(OPTIONS, "output"))  # the -o choices typer checks
 
 
-SHORT_HELP = f"Lint YuniKorn queue configs (and PriorityClass, {backends.spoken(e.manifests for e in backends.REGISTRY)} manifests)."
+SHORT_HELP = f"Lint YuniKorn queue configs (and PriorityClass, {backends.spoken(e.manifests for e in backends.CLAIMED)} manifests)."
 
 HELP = """Lint YuniKorn queue configs against the schema and the scheduler's own rules.
 

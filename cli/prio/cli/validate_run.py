@@ -23,7 +23,7 @@ FORMATS = names("validate")
 # console script's fast path (prio.cli.fastpath) both derive from this, and `run` takes the
 # ValidateOptions object either of them builds.
 OPTIONS = opts(
-    Arg("paths", "PATH", f"queues.yaml files, ConfigMaps, PriorityClass, {backends.spoken((e.manifests for e in backends.REGISTRY), 'or')} "
+    Arg("paths", "PATH", f"queues.yaml files, ConfigMaps, PriorityClass, {backends.spoken((e.manifests for e in backends.CLAIMED), 'or')} "
                          "manifests, directories, or - for stdin.",
         required=True),
     Opt("output", ("-o", "--output"), choices=FORMATS,

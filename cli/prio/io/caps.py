@@ -6,8 +6,8 @@ the largest real clusters, and an environment variable raises it for the run:
 | cap | default | environment |
 | --- | --- | --- |
 | asks (and pods) of every snapshot, REST answer and pod list of a run, counts expanded; a Volcano file's pods | 2,000,000 | PRIO_MAX_ASKS |
-| jobs of an Armada scenario, counts expanded | 100,000 | PRIO_MAX_JOBS |
-| objects of one kind read from a cluster or a server (nodes, applications, queues), Kueue objects of a run, a Volcano file's objects besides pods | 2,000,000 | PRIO_MAX_OBJECTS |
+| jobs of a scenario, counts expanded | 100,000 | PRIO_MAX_JOBS |
+| objects of one kind read from a cluster or a server (nodes, applications, queues), a backend's objects of a run (a Volcano file's besides its pods) | 2,000,000 | PRIO_MAX_OBJECTS |
 | bytes a ConfigMap's binaryData unpacks to | 16 MiB | PRIO_MAX_UNPACKED_BYTES |
 | bytes of a snapshot, REST answer, pod list (any input but a config), kubectl's output | 1 GiB | PRIO_MAX_INPUT_BYTES |
 | bytes of a config file | 16 MiB | PRIO_MAX_CONFIG_BYTES |

@@ -34,7 +34,7 @@ class Kueue:
             return "--steps, --limit, --rounds and --seed do not apply to Kueue inputs"
         return None
 
-    def load(self, inp, command: str):
+    def load(self, inp, command: str, o=None):
         """The Kueue objects of the inputs (PriorityClasses included) as one Setup; what they use
         that prio does not replay goes to the inputs' notes."""
         from prio.kueue import load as loader
@@ -43,7 +43,7 @@ class Kueue:
         inp.notes += setup.notes
         return setup
 
-    def run(self, command: str, setup, o, fmt: str) -> Record:
+    def run(self, command: str, setup, o, fmt: str, progress=None) -> Record:
         if command == "simulate":
             tree = _tree(setup) if fmt == "html" else None  # before the replay, as the page's tree shows it
             rec = _simulate(setup)

@@ -9,3 +9,6 @@ OPTIONS = (
     Opt("why_workload", ("--why-workload",), "Kueue inputs: why this Workload (NAMESPACE/NAME) waits or runs, in prose.",
         metavar="NS/NAME"),
 )
+
+# where the commands take them: explain's questions ("why")
+GROUPS = {"why": ("why_workload",)}

@@ -10,7 +10,7 @@ _FIELDS = ("file", "doc", "kind", "name", "namespace", "data")
 
 class Obj:
     """A plain class with a dataclass's init, equality and repr: every validate imports this
-    module (the Kueue and Volcano rules register at each start), and making the dataclass cost
+    module (the backends' rules register at each start), and making the dataclass cost
     about 2.5 M instructions of it (issue 50's round)."""
 
     __hash__ = None  # type: ignore[assignment]  # (compared by value, as the dataclass was: not hashable)

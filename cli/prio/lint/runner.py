@@ -83,7 +83,7 @@ def check_text(name: str, text: str, found: bool = False, release=None) -> FileR
                 findings += resolve(name, unit.doc, check(unit.doc, release) if unit.kind in TAKES_RELEASE else check(unit.doc))
         else:
             notes.append(f"{name}:{unit.doc.start.line}: skipped {unit.label or 'a document'}: not a queue config, PriorityClass, "
-                         f"{backends.spoken((e.manifests for e in backends.REGISTRY), 'or')} object")
+                         f"{backends.spoken((e.manifests for e in backends.CLAIMED), 'or')} object")
     findings.sort(key=sort_key)
     checked = len(held) < len(units)
     return FileResult(name, text, findings, notes, units, checked, ", ".join(dict.fromkeys(held)))
@@ -140,7 +140,7 @@ def check_paths(paths: list[str], options: Options | None = None):
             skipped = sum(1 for f in found if f not in done)
             errors.append(NothingToCheck(d, "nothing to check: " + (
                 f"none of its {skipped} YAML/JSON file{'s' if skipped != 1 else ''} is a queue config, "
-                f"yunikorn-configs ConfigMap, PriorityClass, {backends.spoken((e.manifests for e in backends.REGISTRY), 'or')} manifest" if found
+                f"yunikorn-configs ConfigMap, PriorityClass, {backends.spoken((e.manifests for e in backends.CLAIMED), 'or')} manifest" if found
                 else "no .yaml, .yml or .json files below it")))
     across_files(results)
     for res in results:

@@ -2,7 +2,7 @@
 
 Most configs are valid, and importing jsonschema and walking a big config with it costs more than
 everything else `prio validate` does on a small file (pre-commit runs it on every commit). This
-interprets the few keywords the bundled schema and Kueue's vendored CRD schemas use (type,
+interprets the few keywords the bundled schema and the backends' vendored CRD schemas use (type,
 properties, additionalProperties, items, anyOf, enum of strings, minimum, maximum, required,
 pattern, min/maxItems, min/maxLength, maxProperties, local $ref; format, default and `x-`
 extensions are annotations to JSON Schema, as to jsonschema) and answers True only when the data
@@ -29,9 +29,9 @@ def valid(data, schema: dict, closed: bool = False, only: frozenset | None = Non
     """True when `data` is certainly valid against `schema` (only local "#/$defs/..." refs).
     `closed`: an object schema with properties and no additionalProperties (nor
     x-kubernetes-preserve-unknown-fields) takes no other key, as Kubernetes reads a CRD's
-    structural schema (prio.kueue.crd), without a copy of the schema saying so. `only`: the
-    keywords checked, the others read as annotations (prio.kueue.crd.CHECKED: what its lint
-    reports), again without a copy of the schema."""
+    structural schema (a backend's vendored CRDs), without a copy of the schema saying so. `only`:
+    the keywords checked, the others read as annotations (what the backend's lint reports), again
+    without a copy of the schema."""
     key = (id(schema), closed, only)
     got = _COMPILED.get(key)
     if got is None or got[0] is not schema:
@@ -220,8 +220,8 @@ def _sizes_test(sizes: list):
 def _object_test(schemas: dict, extra, node):
     """properties and additionalProperties: a key the properties name takes their check, any
     other (or a key that is not a string) the additionalProperties one. A property's check is made
-    the first time a key needs it: Kueue's Workload schema holds all of a pod's spec, and a
-    validate reads a few of its fields."""
+    the first time a key needs it: a CRD's schema may hold all of a pod's spec (a workload's), and
+    a validate reads a few of its fields."""
     closed = extra is False
     other = None if extra is True or closed else node(extra)
     props: dict = {}  # the checks made so far

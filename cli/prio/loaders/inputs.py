@@ -15,7 +15,7 @@ from prio.yunikorn.snapshot import Snapshot
 EXPECTED = ("a YuniKorn queue config (partitions:), a yunikorn-configs ConfigMap, a native snapshot "
             "(applications:), a YuniKorn REST dump (/ws/v1/partition/{p}/queues or the applications "
             "endpoints), a kubectl pod list, PriorityClass manifests, "
-            + backends.spoken((e.inputs for e in backends.REGISTRY), "or"))
+            + backends.spoken((e.inputs for e in backends.CLAIMED), "or"))
 
 
 @dataclass

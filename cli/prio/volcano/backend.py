@@ -31,7 +31,7 @@ class Volcano:
             return "-o html is not drawn for a Volcano diff; use -o table, plain, markdown or json"
         return None
 
-    def load(self, inp, command: str):
+    def load(self, inp, command: str, o=None):
         """(cluster, config, the objects' file) of the inputs: one file of objects and config; for prio diff also a
         side's config file beside the objects file both sides run on."""
         from prio.errors import InputError
@@ -55,7 +55,7 @@ class Volcano:
                                     "or the config itself)")
         return loader.load(oname, odocs)[0], cfg, oname
 
-    def run(self, command: str, model, o, fmt: str) -> Record:
+    def run(self, command: str, model, o, fmt: str, progress=None) -> Record:
         cluster, cfg, source = model
         if command == "simulate":
             from prio.volcano import report

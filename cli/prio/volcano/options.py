@@ -9,3 +9,6 @@ OPTIONS = (
     Opt("why_job", ("--why-job",), "Volcano inputs: why this job (its PodGroup, NAMESPACE/NAME) is pending or where it runs: "
                                    "each action's and plugin's verdict, Volcano's own messages, what happened to it.", metavar="NS/NAME"),
 )
+
+# where the commands take them: explain's questions ("why")
+GROUPS = {"why": ("why_job",)}

@@ -556,3 +556,23 @@ def _why_same_leaf(eng: Engine, st_first, first, st_second, second, facts: dict 
     facts.update(rule="applicationId", values={st_first.app.id: st_first.app.id, st_second.app.id: st_second.app.id}, tie=True)
     out.append(f"  priority and {'submission time' if pol == 'fifo' else 'usage'} are equal: YuniKorn leaves this to chance, prio takes the application id.")
     return out
+
+
+# --why-ask for every ask of a simulation of at most this many asks (the HTML page's): each
+# answer simulates again (twice), so a bigger run gives the command to ask instead.
+WHY_ASKS = 100
+
+
+def why_asks(make_engine, eng) -> dict:
+    """APP/ASK -> the lines of `prio explain --why-ask APP/ASK`, for every ask of a run of at most
+    WHY_ASKS asks (else empty)."""
+    keys = [f"{st.app.id}/{a.id}" for st in eng.apps for a in st.asks]
+    if not keys or len(keys) > WHY_ASKS:
+        return {}
+    out = {}
+    for k in keys:
+        try:
+            out[k] = why_ask(make_engine, k)
+        except (KeyError, ValueError) as e:  # an ask id the engine cannot locate alone: said, not fatal
+            out[k] = [str(e)]
+    return out

@@ -82,3 +82,75 @@ def queue_tree(eng, subtree: str | None = None) -> dict:
             d["why"] = why_at(q, q.path, eng.release)  # rooted at the queue itself: found at once
         out.append(d)
     return {"queues": out, **({} if with_why else {"whyNote": f"{len(rows)} queues: run prio explain --why QUEUE for one queue's derivation"})}
+
+
+class Lines(NamedTuple):
+    """An answer in lines (--why, --why-ask): the json document and the lines the text formats print."""
+
+    doc: dict
+    lines: list
+
+
+class Pending(NamedTuple):
+    """`prio explain --pending`: each reason with its asks, after a whole run."""
+
+    groups: list  # reasons.summary's
+    placed: int  # the steps of the run
+    total: int  # the asks left pending
+
+
+def pending(eng, first: int) -> Pending:
+    """Run `eng` to the end and say why every ask it leaves waits (`first` of each reason named)."""
+    from prio.yunikorn import reasons
+
+    steps = eng.run()
+    asks = reasons.pending(eng)
+    return Pending(reasons.summary(asks, first=first), len(steps), len(asks))
+
+
+class Explained(NamedTuple):
+    """`prio explain`'s default answer: every queue's effective priority, the pending asks in the
+    order they are considered, and the PriorityClasses' ranges."""
+
+    rows: list  # explain.QueueRow, tree order
+    asks: object  # streamed: explain.iter_ask_groups' groups; else the first `limit` ask rows
+    total: int | None  # the ask rows there are (None when streamed)
+    ranges: list | None  # classranges.class_ranges' rows (None without PriorityClasses)
+    rejected: tuple  # the applications placement refused
+
+
+def explained(eng, subtree: str | None, classes: list, streamed: bool, limit: int | None) -> Explained:
+    """The tree (`subtree`: one queue's) of `eng` before any run; `classes`: the PriorityClasses
+    the inputs define beside the snapshot's."""
+    from prio.yunikorn.explain import iter_ask_groups, iter_ask_rows
+
+    rows = queue_rows(eng, subtree)
+    total = None
+    if streamed:
+        asks: object = iter_ask_groups(eng, subtree)  # every one, as the renderer writes them
+    else:
+        from itertools import islice
+
+        rows_iter = iter_ask_rows(eng, subtree)
+        asks = list(islice(rows_iter, limit))
+        total = len(asks) + sum(1 for _ in rows_iter)  # what the table leaves out, counted alike
+    ranges = None
+    defined = classes + list(eng.snapshot.priority_classes)
+    if defined:
+        from prio.yunikorn.classranges import class_ranges
+
+        ranges = class_ranges(eng.root, defined)
+        if subtree:  # --queue narrows every table, this one too
+            from prio.yunikorn.explain import find
+
+            top = find(eng.root, subtree).path
+            ranges = [x for x in ranges if x["queue"] == top or x["queue"].startswith(top + ".")]
+    return Explained(rows, asks, total, ranges, eng.rejected)
+
+
+class Preempted(NamedTuple):
+    """`prio preempt`'s answer: per pending ask what preemption would do, then quota preemption."""
+
+    result: object  # preemption.analyse's
+    asks: list  # its asks, --ask's alone where given
+    quota: object  # preemption.quota.analyse's

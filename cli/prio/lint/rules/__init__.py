@@ -1,10 +1,10 @@
 """Loading the lint rules: each scheduler's rule modules register their checks with
 `prio.lint.registry.check` as they are imported (the check's docstring is the rule's
-documentation). YuniKorn's modules (prio.yunikorn.lint, one per family, and the Kubernetes
-PriorityClass and shim ConfigMap families it reads) are named by prio.backends.YUNIKORN_LINT,
-each backend's by its row of prio.backends.REGISTRY (issue 47: a scheduler's rules live in its
-package); `suppression` here declares the rules of `# prio: ignore` itself. `load_all()` imports
-them in that order (YuniKorn's, the backends', suppression), which is the order checks run in."""
+documentation). Each backend's modules are named by its row of prio.backends.REGISTRY (issue 47:
+a scheduler's rules live in its package; YuniKorn's row, the first, names prio.yunikorn.lint's
+families and the Kubernetes PriorityClass and shim ConfigMap families it reads); `suppression`
+here declares the rules of `# prio: ignore` itself. `load_all()` imports them in that order (the
+table's, then suppression), which is the order checks run in."""
 from __future__ import annotations
 
 import importlib
@@ -13,7 +13,7 @@ import importlib
 def load_all() -> None:
     from prio import backends
 
-    for mod in (*backends.YUNIKORN_LINT, *backends.lint_modules(), "prio.lint.rules.suppression"):
+    for mod in (*backends.lint_modules(), "prio.lint.rules.suppression"):
         importlib.import_module(mod)
 
 

@@ -17,7 +17,7 @@ from prio.render.validate.common import by_file, location
 _INVALID = str.maketrans({"\ufffe": "\ufffd", "\uffff": "\ufffd"})
 
 # what a skipped file is not (every backend's manifests named, from the registry)
-_SKIPPED = f"not a queue config, ConfigMap, PriorityClass, {backends.spoken((e.manifests for e in backends.REGISTRY), 'or')} manifest"
+_SKIPPED = f"not a queue config, ConfigMap, PriorityClass, {backends.spoken((e.manifests for e in backends.CLAIMED), 'or')} manifest"
 
 
 def _x(s) -> str:

@@ -239,3 +239,13 @@ def _rich_asks(con, asks, total) -> None:
     if _more(total, len(asks)):
         con.print(escape(_more(total, len(asks)).strip()))
     con.print(f"[dim]{CAVEAT}[/]")
+
+
+def render_lines(fmt: str, doc: dict, lines: list) -> str:
+    """An answer in lines (--why, --why-ask): the document in json, else the lines, each
+    printable (a queue or ask name never starts a line of its own)."""
+    if fmt == "json":
+        return json.dumps(doc, indent=2) + "\n"
+    from prio.render.printable import printable
+
+    return printable("\n".join(lines), lines=True) + "\n"
