@@ -29,7 +29,10 @@ class Entry:
         self.module = module  # the module whose BACKEND implements prio.backend.Backend
         self.lint = lint  # its lint rule modules (each registers its checks with prio.lint.registry)
         # the module declaring the options only its inputs take (its OPTIONS, prio.optspec's Opt);
-        # given with other inputs, one is refused (prio.cli.backend_run.foreign_option)
+        # given with other inputs, one is refused (prio.cli.backend_run.foreign_option). DEFAULT's
+        # are not refused by name: each other backend refuses those that do not apply to it in
+        # its own words (its `refused`), and PRIO_ENGINE or PRIO_YUNIKORN_VERSION in the
+        # environment never stops another scheduler's run
         self.options = options
         self.samples = samples  # its bundled samples (--sample NAME), each claimed by it alone (tests/arch/test_backends.py)
         # its outputs' JSON Schemas by command (schemas/NAME); a command it offers without one is a
@@ -46,6 +49,7 @@ YUNIKORN_LINT = tuple(f"prio.yunikorn.lint.{m}" for m in (
 
 # The default row first: YuniKorn's, the backend of the inputs no other row claims by content.
 DEFAULT = Entry("yunikorn", "YuniKorn", "YuniKorn inputs", "YuniKorn queue config", "prio.yunikorn.backend", YUNIKORN_LINT,
+                "prio.yunikorn.options",
                 samples=("walkthrough", "priorityclasses", "pods", "preemption", "cluster", "quota", "gang"),
                 schemas=(("explain", "yunikorn-explain.schema.json"), ("simulate", "yunikorn-simulate.schema.json"),
                          ("diff", "yunikorn-diff.schema.json"), ("preempt", "yunikorn-preempt.schema.json"),
@@ -92,7 +96,7 @@ def get(name: str):
 
 def declarations(entry: Entry | None = None) -> tuple:
     """The option declarations of one backend (every backend's when None), in the table's order
-    (YuniKorn's options are the commands' own: the CLI declares them)."""
+    (YuniKorn's first)."""
     return tuple(d for e in ((entry,) if entry else REGISTRY) if e.options for d in import_module(e.options).OPTIONS)
 
 

@@ -5,7 +5,9 @@ must do to be one. A new backend is a new row of the registry; this file is what
 - every command it offers renders every format (-o html may be refused, in one line), and its
   -o json validates against the JSON Schema it declares;
 - every analysis command it does not offer refuses its inputs in one generated line;
-- its own options show in --help, and given with other inputs are refused in one line;
+- its own options show in --help, and given with other inputs are refused in one line (the
+  default row's are refused by each other backend in its own words, and its environment
+  variables never change another scheduler's run);
 - its BACKEND implements the protocol and the registry names every backend package."""
 from __future__ import annotations
 
@@ -110,9 +112,38 @@ def test_every_command_it_does_not_offer_refuses_in_one_line(entry, sample, tmp_
         assert len(lines) == 1 and f"prio {command} does not take {entry.title} inputs" in lines[0], (command, r.stderr)
 
 
+def test_the_default_rows_options_are_declared_by_its_package_and_show_in_help():
+    """YuniKorn's options live in prio.yunikorn.options, like every row's: each that is not
+    hidden shows in some analysis command's --help, and the commands take them by name."""
+    from prio.cli.analysis_options import SHARED
+
+    declared = backends.declarations(backends.DEFAULT)
+    assert backends.DEFAULT.options == "prio.yunikorn.options" and declared
+    assert all(SHARED[d.name] is d for d in declared)
+    helps = "".join(run_cli(c, "--help").stdout for c in ("explain", "simulate", "preempt", "diff", "snapshot"))
+    for d in declared:
+        assert (d.flags[0] in helps) != bool(d.hidden), d.flags[0]
+
+
+@pytest.mark.parametrize("entry", backends.CLAIMED, ids=[e.name for e in backends.CLAIMED])
+def test_the_default_rows_environment_never_changes_another_schedulers_run(entry):
+    """PRIO_ENGINE and PRIO_YUNIKORN_VERSION (YuniKorn's options by environment variable) are
+    set for a YuniKorn user's shell: another scheduler's run is the same with them as without,
+    output and notes alike (no YuniKorn release note on a Kueue run)."""
+    from prio.yunikorn import releases
+
+    backend = backends.get(entry.name)
+    command = "simulate" if "simulate" in backend.offers else "explain"
+    args = (command, "--sample", entry.samples[0], "-o", "json")
+    plain = run_cli(*args, env={"PRIO_ENGINE": None, "PRIO_YUNIKORN_VERSION": None})
+    assert plain.exit_code in (0, 1), plain.stderr
+    for env in ({"PRIO_ENGINE": "reference"}, {"PRIO_YUNIKORN_VERSION": releases.NAMES[0]}):
+        r = run_cli(*args, env=env)
+        assert (r.exit_code, r.stdout, r.stderr) == (plain.exit_code, plain.stdout, plain.stderr), env
+
+
 @pytest.mark.parametrize("entry", backends.CLAIMED, ids=[e.name for e in backends.CLAIMED])
 def test_its_options_show_in_help_and_are_refused_with_other_inputs(entry):
-    """(The default row's options are the commands' own, declared by the CLI.)"""
     helps = {c: run_cli(c, "--help").stdout for c in ("explain", "simulate")}
     from prio.cli.analysis_options import SHARED
 

@@ -27,45 +27,14 @@ _DECLS = (
         choices=color.CHOICES, default=color.CHOICES[0], envvar="PRIO_COLOR"),
     Opt("output_file", ("--output-file",), "Write the report to PATH instead of standard output (never coloured; plain unless "
                                            "-o says otherwise, html for a PATH named .html).", metavar="PATH"),
-    Opt("partition", ("--partition",), "The partition (default: the snapshot's, else default).", metavar="NAME"),
     Opt("priority_classes", ("--priority-classes",), "PriorityClass manifests: resolve priorityClassName, and show the range "
                                                      "each class maps to per queue.", multiple=True, metavar="FILE"),
     Opt("limit", ("--limit",), "Pending asks to list in table, plain and markdown output (default: 200 in table, all otherwise; "
                                "json lists all).", type=int, min=0, metavar="N"),
     Opt("verbose", ("-v", "--verbose"), "Say what each input was recognised as.", type=bool, default=False),
-    # Reading a running YuniKorn (explain, simulate, snapshot, preempt, diff).
-    Opt("yunikorn", ("--yunikorn",), "Read the config, queues, applications and nodes from a running YuniKorn's REST API "
-                                     "(read-only, GET only), e.g. http://localhost:9080. Default from PRIO_YUNIKORN_URL when no "
-                                     "input files are given.", metavar="URL"),
-    Opt("header", ("--header",), "With --yunikorn: an HTTP header to send (repeatable), e.g. 'Authorization: Bearer TOKEN'. "
-                                 "PRIO_YUNIKORN_HEADER adds headers too (one per line), so a token stays out of shell history.",
-        multiple=True, metavar="'NAME: VALUE'"),
-    Opt("cacert", ("--cacert",), "With an https:// --yunikorn: the CA bundle (PEM) to verify the server with (default from "
-                                 "PRIO_YUNIKORN_CACERT). TLS is always verified.", metavar="FILE"),
-    Opt("timeout", ("--timeout",), "With --yunikorn: seconds to wait to connect, for each read and for a response's "
-                                   "headers; a response gets 10 times as long, the whole run 30 times (default 10, or "
-                                   "PRIO_YUNIKORN_TIMEOUT).", type=float, min=0.001, metavar="SECONDS"),
-    # Reading a cluster through the user's kubectl (explain, simulate, preempt, snapshot, diff; prio.cli.kube).
-    Opt("kube", ("--kube",), "Read the cluster of your kubeconfig through kubectl (read-only, get only): YuniKorn's "
-                             "ConfigMaps, the pods (YuniKorn's, and the room other schedulers' pods take), the nodes, "
-                             "the PriorityClasses. kubectl prio turns it on.", type=bool,
-        default=False),
-    Opt("context", ("--context",), "With --kube: the kubeconfig context to read (default: kubectl's current one).", metavar="NAME"),
-    Opt("namespace", ("--yunikorn-namespace",), "With --kube: the namespace of YuniKorn's ConfigMaps (default yunikorn).",
-        metavar="NS"),
-    # the option's first spelling: kubectl users read -n/--namespace as the pods' namespace, so
-    # it is hidden and said to be renamed when used
-    Opt("namespace_old", ("--namespace",), "With --kube: the old spelling of --yunikorn-namespace.", metavar="NS", hidden=True),
-    # The YuniKorn release whose rules apply (issue 46; prio.yunikorn.releases): validate's too.
-    Opt("yunikorn_version", ("--yunikorn-version",), f"The YuniKorn release to judge for: {', '.join(releases.NAMES)} (a patch "
-                                                      f"such as 1.6.3 is its minor). Default: the newest ({releases.NEWEST.name}), or "
-                                                      "PRIO_YUNIKORN_VERSION.", envvar="PRIO_YUNIKORN_VERSION", metavar="X.Y"),
-    # Which engine schedules (yunikorn/engine.ENGINES): for debugging and bug reports, so hidden.
-    Opt("engine", ("--engine",), "The engine that schedules: auto (the fast ones where they support the input), fast, "
-                                 "or reference (YuniKorn's rules as written, slow).", choices=("auto", "fast", "reference"),
-        envvar="PRIO_ENGINE", hidden=True),
 )
-# and every backend's own options (prio.backends: each declared in its package's options module)
+# and every backend's own options (prio.backends: each declared in its package's options module,
+# YuniKorn's too: prio.yunikorn.options)
 SHARED = {d.name: d for d in _DECLS} | {d.name: d for d in backends.declarations()}
 
 # the backends' options a command takes in one place of its --help, by the place's name

@@ -20,7 +20,7 @@ def foreign_option(o, inp) -> str | None:
     that refuses it (the command says it and exits 2: never silently ignored); None when none is."""
     from prio import backends
 
-    for entry in backends.REGISTRY:
+    for entry in backends.CLAIMED:  # the default row's are refused by each backend's `refused`
         if entry.name != inp.backend:
             for d in backends.declarations(entry):
                 if getattr(o, d.name, d.default) not in (None, d.default):

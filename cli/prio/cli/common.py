@@ -127,11 +127,12 @@ def for_release(inp, release, schedules: bool = True):
     """`inp` as YuniKorn `release` runs it: the config's properties as that release reads them
     (prio.yunikorn.releases.read_as), and notes naming its scheduling rules prio models from the
     code and those it does not (the engine schedules with the newest's), unless the command
-    schedules nothing (`schedules` False). Nothing for the newest. Returns `inp`."""
+    schedules nothing (`schedules` False). Nothing for the newest, nor for another scheduler's
+    inputs (PRIO_YUNIKORN_VERSION in the environment says nothing of their run). Returns `inp`."""
     from prio.yunikorn import releases
 
     inp.release = release
-    if release is releases.NEWEST:
+    if release is releases.NEWEST or inp.backend is not None:
         return inp
     if inp.config is not None:
         releases.read_as(inp.config, release)

@@ -4,7 +4,6 @@ from __future__ import annotations
 import sys
 
 from prio.cli import analysis_options as shared
-from prio.optspec import Opt
 from prio.render.formats import names
 
 FORMATS = names("explain")
@@ -16,15 +15,11 @@ HELP = """Show each queue's effective priority, offset and fence, and why."""
 
 Options = shared.options(
     "ExplainOptions", "inputs", "sample", "output", "output_file", "color", "partition",
-    Opt("queue", ("--queue",), "Only this queue's subtree.", metavar="PATH"),
-    Opt("why", ("--why",), "Explain how this queue's priority was derived.", metavar="QUEUE"),
-    Opt("why_ask", ("--why-ask",), "Why this ask waits where it does (an ask id, or APP/ASK): its step in the simulated order, "
-                                   "and the decisive comparison with the ask placed before it.", metavar="ASK"),
+    "queue", "why", "why_ask",
     *shared.group("why"),
-    Opt("behind", ("--behind",), "With --why-ask: compare with this ask instead of the one placed just before.", metavar="ASK"),
+    "behind",
     "limit", "priority_classes", *shared.group("model"), "verbose", "yunikorn", "header", "cacert", "timeout", "kube", "context", "namespace", "namespace_old",
-    Opt("pending", ("--pending",), "Why asks stay pending: each reason code with how many asks, per queue, and the first few "
-                                   "(--limit N of them; 3 by default).", type=bool, default=False),
+    "pending",
 )
 
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from prio.cli import analysis_options as shared
-from prio.optspec import Opt
 from prio.render.formats import names
 
 FORMATS = names("preempt")
@@ -24,7 +23,7 @@ Options = shared.options(
                                      "None: the bundled preemption sample."),
     shared.SHARED["sample"].but(help="Use a bundled sample (default with no INPUT: preemption)."),
     "output", "output_file",
-    Opt("ask", ("--ask",), "Only this ask (an ask id, or APP/ASK).", metavar="ID"),
+    "ask",
     "color", "partition", "priority_classes", "verbose", "yunikorn", "header", "cacert", "timeout", "kube", "context", "namespace", "namespace_old",
 )
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 import sys
 
 from prio.cli import analysis_options as shared
-from prio.optspec import Opt
 from prio.render.formats import names
 
 FORMATS = names("simulate")
@@ -16,9 +15,7 @@ HELP = """Step through the scheduling order and every priority change it causes.
 
 Options = shared.options(
     "SimulateOptions", "inputs", "sample", "output", "output_file", "color",
-    Opt("steps", ("--steps",), "Stop after this many steps.", type=int, min=0, metavar="N"),
-    Opt("no_preemption", ("--no-preemption",), "With nodes: leave YuniKorn's preemption out of the order (an ask "
-        "that finds no room waits, as if the partition's preemption were off).", type=bool, default=False),
+    "steps", "no_preemption",
     shared.SHARED["limit"].but(help="Step rows to show in table, plain and markdown output (default: 1000 in table, all "
                                     "otherwise; json has every step)."),
     "partition", "priority_classes", *shared.group("run"),
