@@ -5,8 +5,8 @@ them until a command asks (`get`, `lint_modules`), so a YuniKorn run never loads
 scheduler.
 
 Adding a scheduler is one row here (see docs/architecture.md, "Add a scheduler"); which
-documents are its own is said by content in prio.io.recognise / prio.io.documents
-(`BACKEND_OF_KIND`). A leaf: it imports nothing of prio, so every layer may read the table."""
+documents are its own its package says by content (its `recognise` module, which
+prio.io.documents asks). A leaf: it imports nothing of prio, so every layer may read the table."""
 from __future__ import annotations
 
 from importlib import import_module
@@ -16,10 +16,10 @@ class Entry:
     """One row. A plain class, not a NamedTuple: every run reads the table, and typing (which
     NamedTuple needs) is not otherwise loaded by validate's fast path."""
 
-    __slots__ = ("name", "title", "inputs", "manifests", "module", "lint", "options", "samples", "schemas", "view")
+    __slots__ = ("name", "title", "inputs", "manifests", "module", "lint", "options", "samples", "schemas", "view", "recognise")
 
     def __init__(self, name: str, title: str, inputs: str, manifests: str, module: str, lint: tuple,
-                 options: str = "", samples: tuple = (), schemas: tuple = (), view: str = ""):
+                 options: str = "", samples: tuple = (), schemas: tuple = (), view: str = "", recognise: str = ""):
         # DEFAULT's row: `inputs` and `manifests` are never said (its documents are the ones no
         # other row claims), its lint modules register first
         self.name = name  # the key prio.loaders.inputs.Inputs.backend holds
@@ -39,6 +39,10 @@ class Entry:
         # gap the contract test lists
         self.schemas = schemas
         self.view = view  # its HTML report's view, a script file of its package (prio.render.html puts it in the page)
+        # the module that recognises its documents by content (prio.io.documents asks it: `early`,
+        # `kind`, `unit_kind`, `beside`, `whole_file`, KINDS, CHECKED, LABELS, TOP_KEYS); a leaf
+        # that imports nothing of prio. None for DEFAULT: its documents are the ones no row claims
+        self.recognise = recognise
 
 
 # YuniKorn's rule modules, in the order validate registers them. `checks` registers what validate
@@ -58,13 +62,13 @@ REGISTRY = (
     DEFAULT,
     Entry("armada", "Armada", "an Armada scenario or queue list", "Armada queue", "prio.armada.backend", ("prio.armada.lint", "prio.armada.lint_current"),
           "prio.armada.options",
-          ("armada-scenario", "armada-current", "armada-reports")),
+          ("armada-scenario", "armada-current", "armada-reports"), recognise="prio.armada.recognise"),
     Entry("kueue", "Kueue", "Kueue objects", "Kueue", "prio.kueue.backend", ("prio.kueue.lint",), "prio.kueue.options",
           ("kueue",), (("explain", "kueue-explain.schema.json"), ("simulate", "kueue-simulate.schema.json"),
-                       ("diff", "kueue-diff.schema.json")), "view.js"),
+                       ("diff", "kueue-diff.schema.json")), "view.js", "prio.kueue.recognise"),
     Entry("volcano", "Volcano", "Volcano objects", "Volcano", "prio.volcano.backend", ("prio.volcano.lint",), "prio.volcano.options",
           ("volcano",), (("explain", "volcano-explain.schema.json"), ("simulate", "volcano-simulate.schema.json"),
-                         ("diff", "volcano-diff.schema.json")), "view.js"),
+                         ("diff", "volcano-diff.schema.json")), "view.js", "prio.volcano.recognise"),
 )
 # The rows whose inputs are claimed by content (prio.io.documents.BACKEND_OF_KIND): the
 # schedulers the help names besides YuniKorn ("Armada, Kueue and Volcano").
@@ -105,6 +109,12 @@ def group(name: str) -> tuple:
     options module's GROUPS: "why" explain's questions, "run" how simulate runs, "model" which
     model reads the inputs), in the table's order: a command names the group, never a backend."""
     return tuple(n for e in REGISTRY if e.options for n in getattr(import_module(e.options), "GROUPS", {}).get(name, ()))
+
+
+def recognisers() -> tuple:
+    """(name, module) of every row that recognises its documents by content, in the table's
+    order (the order prio.io.documents asks them in)."""
+    return tuple((e.name, import_module(e.recognise)) for e in REGISTRY if e.recognise)
 
 
 def lint_modules() -> tuple:

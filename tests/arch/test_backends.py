@@ -8,6 +8,8 @@ must do to be one. A new backend is a new row of the registry; this file is what
 - its own options show in --help, and given with other inputs are refused in one line (the
   default row's are refused by each other backend in its own words, and its environment
   variables never change another scheduler's run);
+- its documents are recognised by its own package (its recognise module, importing nothing of
+  prio), by kinds no other row claims, and a big file of them is never taken for no input;
 - its BACKEND implements the protocol and the registry names every backend package."""
 from __future__ import annotations
 
@@ -155,3 +157,46 @@ def test_its_options_show_in_help_and_are_refused_with_other_inputs(entry):
         value = {"--armada-decay": "document", "--armada-weighting": "legacy", "--armada-model": "legacy"}.get(flag, "1")
         r = run_cli(command, "--sample", "walkthrough", flag, value)  # YuniKorn's inputs
         assert r.exit_code == 2 and r.stderr.strip() == f"prio: {flag} applies to {entry.title} inputs", (flag, r.stderr)
+
+
+def _imports_of_prio(path: str) -> list:
+    import ast
+
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    names = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    names += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    return [m for m in names if m.split(".")[0] == "prio"]
+
+
+@pytest.mark.parametrize("entry", backends.CLAIMED, ids=[e.name for e in backends.CLAIMED])
+def test_its_documents_are_recognised_by_its_own_package(entry):
+    """prio.io.documents asks each row's recognise module; a leaf of the backend's package (io
+    sits below the schedulers), with kinds no other row claims and checks only of its kinds."""
+    from importlib import import_module
+
+    from prio.io import documents
+
+    assert entry.recognise == f"prio.{entry.name}.recognise"
+    mod = import_module(entry.recognise)
+    assert _imports_of_prio(mod.__file__) == []
+    others = {k for e in backends.CLAIMED if e is not entry for k in import_module(e.recognise).KINDS}
+    assert not set(mod.KINDS) & others and set(mod.CHECKED) <= set(mod.KINDS) and set(mod.LABELS) <= set(mod.KINDS)
+    assert all(documents.BACKEND_OF_KIND[k] == entry.name for k in mod.KINDS)
+    assert mod.KINDS or entry.name in documents.WHOLE_FILE_BACKENDS  # it claims something
+    assert backends.DEFAULT.recognise == ""  # YuniKorn's documents are the ones no row claims
+
+
+@pytest.mark.parametrize("entry", backends.CLAIMED, ids=[e.name for e in backends.CLAIMED])
+def test_a_big_text_with_one_of_its_top_level_keys_is_never_taken_for_no_input(entry):
+    """prio.io.recognise.surely_no_input skips a big YAML none of whose top-level keys an input
+    has: each key a backend's documents may start with must keep it from skipping (a raw
+    Volcano scheduler config, `actions:` and `tiers:` alone, once was)."""
+    from importlib import import_module
+
+    from prio.io.recognise import surely_no_input
+
+    keys = import_module(entry.recognise).TOP_KEYS
+    assert surely_no_input("inventory:\n  hosts: [a]\n")  # the control: such a text is skipped
+    for key in (*keys, "kind", "apiVersion"):
+        assert not surely_no_input(f"{key}: x\ninventory:\n  hosts: 1\n"), key
+

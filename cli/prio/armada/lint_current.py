@@ -4,9 +4,9 @@ project's rule: what Armada refuses is an error; what it accepts but reads diffe
 it says is a warning. Rules PRIO411-PRIO414, family `armada-scenario`."""
 from __future__ import annotations
 
+from prio.armada.recognise import is_current_scenario
 from prio.diagnostics import Issue
 from prio.io.document import Document
-from prio.io.recognise import is_current_scenario
 from prio.lint import registry
 from prio.lint.registry import check, run
 

@@ -7,12 +7,12 @@ import difflib
 
 from prio.armada import load_queues as armada_queues
 from prio.armada.model import Job, Queue, Report, Scenario, Settings, add
+from prio.armada.recognise import is_scenario
 from prio.armada.units import parse_timestamp
 from prio.errors import InputError
 from prio.io import caps
 from prio.io.document import Document
 from prio.io.fields import Reader, kind_of_value
-from prio.io.recognise import is_scenario
 
 SCHEDULING_KEYS = ("useProbabilisticSchedulingForAllResources", "resourceScarcity", "minimumResourceToSchedule",
                    "maximalClusterFractionToSchedule", "maximalResourceFractionPerQueue",

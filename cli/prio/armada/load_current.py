@@ -22,9 +22,9 @@ from prio.armada.current.model import (
     Queue,
     Scenario,
 )
+from prio.armada.recognise import scheduler_of  # noqa: F401 - recognised by shape
 from prio.io import caps
 from prio.io.fields import Reader, kind_of_value
-from prio.io.recognise import scheduler_of  # noqa: F401 - recognised by shape
 from prio.io.yamlnodes import Document
 
 TOP_KEYS = ("model", "scheduler", "description", "totalResources", "resourcesToConsider",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from prio.io.recognise import _is_armada_header, is_queue_manifest  # noqa: F401 - recognised by shape
+from prio.armada.recognise import _is_armada_header, is_queue_manifest  # noqa: F401 - recognised by shape
 
 API_VERSION = "armadaproject.io/v1beta1"
 KINDS = ("Queue", "RetryPolicy")

@@ -1,6 +1,7 @@
 """What a file holds, by content: a queues.yaml, ConfigMaps that embed one, PriorityClasses,
-Armada queues, native snapshots, REST dumps, pod lists. Each YAML document is classified on its
-own; ConfigMaps are unpacked into the queues.yaml they carry, with positions in the outer file."""
+native snapshots, REST dumps, pod lists, and each other scheduler's documents (as its package's
+recognise module says: prio.backends.recognisers). Each YAML document is classified on its own;
+ConfigMaps are unpacked into the queues.yaml they carry, with positions in the outer file."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -16,18 +17,12 @@ from prio.io.endpoints import identify as rest_endpoint
 from prio.io.recognise import (
     REST_CONFIG_EXTRA,
     is_apps_dump,
-    is_current_scenario,
     is_helm_values,
-    is_kueue,
-    is_namespace,
     is_native,
     is_node_list,
     is_pod_list,
-    is_queue_manifest,
     is_queues_dump,
     is_rest_config,
-    is_scenario,
-    is_volcano,
     queue_config_part,
 )
 
@@ -38,7 +33,7 @@ QUEUES_KEY = "queues.yaml"
 class Unit:
     """One thing to check: a queues config (maybe from a ConfigMap), or another kind."""
 
-    kind: str  # "queues", "priorityclass", "armada-queue", "other"
+    kind: str  # "queues", "priorityclass", a backend's kind ("armada-queue"), "other"
     doc: Document
     label: str = ""  # e.g. "ConfigMap yunikorn-configs, key queues.yaml"
 
@@ -47,15 +42,24 @@ REST_CONFIG_LABEL = ("YuniKorn's /ws/v1/config response: the queues.yaml it serv
                      + ", ".join(REST_CONFIG_EXTRA) + ")")
 
 
+# Each other scheduler's recognise module, in the registry's order: asked first (`early`, any
+# parsed document) and once a document is known to be a mapping (`kind`).
+_RECOGNISERS = backends.recognisers()
+_EARLY = tuple(r.early for _, r in _RECOGNISERS if hasattr(r, "early"))
+_MAPPING = tuple(r.kind for _, r in _RECOGNISERS if hasattr(r, "kind"))
+
+
 def kind_of(data) -> str:
     """What one parsed document is, by content alone. One of: queues (a queues.yaml, also a
-    broken one), configmap, priorityclass, armada-queue, armada-scenario, native (a snapshot),
-    rest-queues, rest-apps, pods, nodes, kueue (a Kueue object or a List of them), namespace, list (a
-    Kubernetes List of other things), other."""
+    broken one), configmap, priorityclass, native (a snapshot), rest-queues, rest-apps, pods,
+    nodes, list (a Kubernetes List of other things), a kind a backend claims (its KINDS:
+    armada-queue, kueue, ...), other."""
     if data is None:
         return "queues"
-    if is_queue_manifest(data):
-        return "armada-queue"  # one Queue, a List/QueueList of them, or a bare list of them
+    for early in _EARLY:
+        got = early(data)
+        if got is not None:
+            return got
     if rest_endpoint(data) is not None:
         return "rest-endpoint"  # a REST answer prio does not read (nodes, partitions, healthcheck, ...)
     if isinstance(data, list):
@@ -64,12 +68,10 @@ def kind_of(data) -> str:
         return "rest-apps" if is_apps_dump(data) else "rest-queues" if is_queues_dump(data) else "queues"
     if not isinstance(data, dict):
         return "queues"  # a scalar at the top: a (broken) queues.yaml
-    if is_scenario(data):
-        return "armada-scenario"
-    if is_kueue(data):
-        return "kueue"
-    if is_namespace(data):
-        return "namespace"
+    for claims in _MAPPING:
+        got = claims(data)
+        if got is not None:
+            return got
     kind = data.get("kind")
     api = str(data.get("apiVersion", ""))
     if kind == "ConfigMap":
@@ -99,17 +101,20 @@ def kind_of(data) -> str:
 # prio.loaders.inputs hands a backend its documents, and how a user reads them (issue 47). A
 # backend named in WHOLE_FILE_BACKENDS reads a file whole: every document of a file holding one of
 # its documents is its (Volcano's Pods and PriorityClasses beside its Queues and PodGroups).
-BACKEND_OF_KIND = {"armada-scenario": "armada", "armada-queue": "armada", "kueue": "kueue", "namespace": "kueue"}
+BACKEND_OF_KIND = {k: name for name, r in _RECOGNISERS for k in r.KINDS}
 BACKEND_LABELS = {e.name: e.inputs for e in backends.REGISTRY}
-WHOLE_FILE_BACKENDS = {"volcano": is_volcano}
+WHOLE_FILE_BACKENDS = {name: r.whole_file for name, r in _RECOGNISERS if hasattr(r, "whole_file")}
+_BESIDE = tuple((name, r.beside) for name, r in _RECOGNISERS if hasattr(r, "beside"))
+_UNIT_KINDS = {k: r.unit_kind for _, r in _RECOGNISERS if hasattr(r, "unit_kind") for k in r.KINDS}
 
 
 def backend_of(kind: str, kinds, data) -> str | None:
     """The backend whose document this is (`kinds`: every document's kind in its file), or None:
-    YuniKorn's (or nothing's). A Node beside Kueue objects is a TAS flavor's node (issue 48)."""
-    if kind == "nodes":
-        return "kueue" if "kueue" in kinds and isinstance(data, dict) and data.get("kind") == "Node" else None
-    return BACKEND_OF_KIND.get(kind)
+    YuniKorn's (or nothing's). A document of another kind may be claimed for the company it keeps
+    (a recognise module's `beside`: a Node beside Kueue objects is a TAS flavor's node)."""
+    if kind not in BACKEND_OF_KIND:
+        return next((name for name, claims in _BESIDE if claims(kind, kinds, data)), None)
+    return BACKEND_OF_KIND[kind]
 
 
 def whole_file_backend(docs) -> str | None:
@@ -119,7 +124,7 @@ def whole_file_backend(docs) -> str | None:
 
 
 # What validate checks; every other kind is skipped (and said so with --verbose).
-_CHECKED = ("queues", "priorityclass", "armada-queue", "armada-scenario", "kueue", "namespace")
+_CHECKED = ("queues", "priorityclass", *(k for _, r in _RECOGNISERS for k in r.CHECKED))
 
 
 _LABELS = {
@@ -128,7 +133,7 @@ _LABELS = {
     "rest-apps": "a YuniKorn REST applications dump (explain and simulate read it)",
     "pods": "a pod list (explain and simulate read it)",
     "nodes": "a node list (explain, simulate and preempt read it with pods)",
-    "armada-scenario": "an Armada scenario (explain and simulate read it)",
+    **{k: label for _, r in _RECOGNISERS for k, label in r.LABELS.items()},
 }
 
 
@@ -149,12 +154,8 @@ def documents_kind(data) -> str:
 
 def _unit_kind(data) -> str:
     k = kind_of(data)
-    if k == "armada-scenario":  # the current scheduler's settings are linted; a legacy scenario is not
-        return k if is_current_scenario(data) else "other"
-    if k == "kueue" and isinstance(data.get("items"), list) and str(data.get("kind", "")).endswith("List"):
-        return "list"  # `kubectl get ... -o yaml`: each Kueue object is linted on its own
-    if k == "namespace":
-        return "namespace"  # read with the Kueue objects of the run (their namespaceSelectors)
+    if k in _UNIT_KINDS:  # a backend's document: it says what validate checks of it
+        return _UNIT_KINDS[k](k, data)
     return k if k in _CHECKED or k in ("configmap", "list", "helm-values") else "other"
 
 
@@ -211,8 +212,9 @@ def units(name: str, text: str) -> list[Unit]:
     docs = [yamlnodes.to_document(name, n, go=True) for n in nodes]
     if not docs:
         return [Unit("queues", Document(None))]
-    if is_volcano([d.data for d in docs]):  # volcano (issue 47): Kubernetes manifests, read as go-yaml v2 reads them
-        return [Unit("volcano", yamlnodes.to_document(name, n, go="v2")) for n in nodes]
+    whole = whole_file_backend(docs)
+    if whole is not None:  # a backend's whole file (Volcano's): Kubernetes manifests, read as go-yaml v2 reads them
+        return [Unit(whole, yamlnodes.to_document(name, n, go="v2")) for n in nodes]
     kinds = [_unit_kind(d.data) for d in docs]
     for i, d in enumerate(docs):
         # Kubernetes manifests are read by kubectl's YAML library (go-yaml v2): yes/no are booleans.

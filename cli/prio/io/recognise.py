@@ -1,8 +1,11 @@
 """What a parsed document is, by its shape alone: the predicates `prio.io.documents.kind_of`
-uses to recognise an input, kept apart from the loaders that read each kind."""
+uses to recognise YuniKorn's and Kubernetes' inputs, kept apart from the loaders that read each
+kind (each other scheduler's are its package's: prio.backends' `recognise` modules)."""
 from __future__ import annotations
 
 import re
+
+from prio import backends
 
 # What YuniKorn's GET /ws/v1/config adds to the queues.yaml it serves (strict decoding refuses them).
 REST_CONFIG_EXTRA = ("extra", "deadlockdetectionenabled", "deadlocktimeoutseconds")
@@ -122,83 +125,12 @@ def is_node_list(data) -> bool:
     return all(is_node(i, bare) for i in items)
 
 
-def is_scenario(data) -> bool:
-    """A mapping with `model: armada` (or `armada-legacy`)."""
-    return isinstance(data, dict) and isinstance(data.get("model"), str) and \
-        data["model"].strip().lower() in ("armada", "armada-legacy")
-
-
-def scheduler_of(data) -> str | None:
-    """The `scheduler` a scenario names ("current" or "legacy"), `legacy` for `model:
-    armada-legacy`, or None when it names none."""
-    if not isinstance(data, dict):
-        return None
-    if isinstance(data.get("model"), str) and data["model"].strip().lower() == "armada-legacy":
-        return "legacy"
-    s = data.get("scheduler")
-    return s.strip().lower() if isinstance(s, str) else None
-
-
-def is_current_scenario(data) -> bool:
-    """An Armada scenario for the current scheduler (validate lints its settings; a legacy
-    scenario is read by explain and simulate only)."""
-    return is_scenario(data) and scheduler_of(data) in (None, "current")
-
-
-# Armada Queue manifests (prio.armada.load_queues reads them)
-ARMADA_API_GROUP = "armadaproject.io/"
-ARMADA_LIST_KINDS = ("List", "QueueList")
-
-
-def _is_armada_header(data) -> bool:
-    return isinstance(data, dict) and isinstance(data.get("apiVersion"), str) and \
-        data["apiVersion"].strip().startswith(ARMADA_API_GROUP)
-
-
-def is_queue_manifest(data) -> bool:
-    """An Armada resource (apiVersion armadaproject.io/...), a List/QueueList holding one, or a bare
-    list of them."""
-    if _is_armada_header(data):
-        return True
-    if isinstance(data, dict) and data.get("kind") in ARMADA_LIST_KINDS:
-        items = data.get("items", data.get("queues"))
-        return isinstance(items, list) and any(_is_armada_header(i) for i in items)
-    if isinstance(data, list) and data:
-        return all(isinstance(i, dict) for i in data) and any(_is_armada_header(i) for i in data)
-    return False
-
-
-# Kueue objects (prio.kueue.load reads them)
-KUEUE_API_GROUPS = ("kueue.x-k8s.io/", "config.kueue.x-k8s.io/")
-
-
-def _is_kueue_header(data) -> bool:
-    return isinstance(data, dict) and isinstance(data.get("apiVersion"), str) and \
-        data["apiVersion"].strip().startswith(KUEUE_API_GROUPS)
-
-
-def is_kueue(data) -> bool:
-    """A Kueue object (apiVersion kueue.x-k8s.io/... or config.kueue.x-k8s.io/...), or a List
-    (`kubectl get ... -o yaml`) holding one."""
-    if _is_kueue_header(data):
-        return True
-    if isinstance(data, dict) and str(data.get("kind", "")).endswith("List") and isinstance(data.get("items"), list):
-        kind = str(data.get("kind"))
-        if kind != "List" and str(data.get("apiVersion", "")).startswith(KUEUE_API_GROUPS):
-            return True  # a typed list straight from the API: items carry no apiVersion
-        return any(_is_kueue_header(i) for i in data["items"])
-    return False
-
-
-def is_namespace(data) -> bool:
-    """A core/v1 Namespace (its labels feed a ClusterQueue's namespaceSelector)."""
-    return isinstance(data, dict) and data.get("kind") == "Namespace" and str(data.get("apiVersion", "")).strip() == "v1"
-
-
-# Every document prio reads has one of these keys at its top level (the predicates above, and
-# prio.io.endpoints.identify for the REST answers it names): a mapping with none is no input.
-TOP_KEYS = ("partitions", "applications", "kind", "apiVersion", "model", "queuename", "applicationID",
-            "timestamp", "Healthy", "HealthChecks", "Partitions", "nodeID")
+# Every document prio reads has one of these keys at its top level (the predicates above,
+# prio.io.endpoints.identify for the REST answers it names, and each backend's recognise module):
+# a mapping with none is no input.
+TOP_KEYS = ("partitions", "applications", "kind", "apiVersion", "queuename", "applicationID",
+            "timestamp", "Healthy", "HealthChecks", "Partitions", "nodeID",
+            *(k for _, r in backends.recognisers() for k in r.TOP_KEYS))
 # Each pattern starts with the line break before a line: the regular-expression engine then
 # skips to line starts by itself (a 27 MB text in a fraction of a second; `^` with re.M tries
 # every position).
@@ -225,31 +157,3 @@ def surely_no_input(text: str) -> bool:
     if first[1:2] in ("", " ", '"', "'") or ":" not in first or _UNSURE.match(first) or _TOP_KEY.match(first):
         return False
     return not (_TOP_KEY.search(text, start) or _UNSURE.search(text, start))
-
-
-# Volcano objects (prio.volcano.load reads them) -- issue 47 moves this to Volcano's backend
-VOLCANO_API_GROUPS = ("scheduling.volcano.sh/", "batch.volcano.sh/")
-VOLCANO_CONF_KEY = "volcano-scheduler.conf"
-
-
-def is_volcano_object(data) -> bool:
-    """A Volcano object (apiVersion scheduling.volcano.sh/... : Queue, PodGroup)."""
-    return isinstance(data, dict) and isinstance(data.get("apiVersion"), str) and \
-        data["apiVersion"].strip().startswith(VOLCANO_API_GROUPS)
-
-
-def is_volcano_configmap(data) -> bool:
-    """A ConfigMap carrying volcano-scheduler.conf (any name and namespace)."""
-    return isinstance(data, dict) and data.get("kind") == "ConfigMap" and isinstance(data.get("data"), dict) \
-        and VOLCANO_CONF_KEY in data["data"]
-
-
-def is_volcano_raw_config(data) -> bool:
-    """Volcano's scheduler config itself: no kind, a top-level `actions` or `tiers`."""
-    return isinstance(data, dict) and "kind" not in data and ("actions" in data or "tiers" in data) \
-        and "partitions" not in data
-
-
-def is_volcano(docs_data) -> bool:
-    """Whether a file's documents are Volcano's: any Volcano object or scheduler config among them."""
-    return any(is_volcano_object(d) or is_volcano_configmap(d) or is_volcano_raw_config(d) for d in docs_data)

@@ -90,7 +90,7 @@ def _inner(file: str, text: str, outer: Document) -> Document:
 
 def volcano_set(units) -> VolcanoSet:
     """`units`: (file name, Document) of every Volcano document of the run."""
-    from prio.io import recognise
+    from prio.volcano import recognise
 
     vs = VolcanoSet(units=list(units))
     for file, doc in vs.units:

@@ -8,11 +8,12 @@ import re
 from decimal import Decimal
 
 from prio.errors import InputError
-from prio.io import caps, recognise, yamlnodes
+from prio.io import caps, yamlnodes
 from prio.io.fields import Reader, kind_of_value
 from prio.kube import quantity
 from prio.values import INT32_MIN, shown_number
 from prio.volcano import conf as vconf
+from prio.volcano import recognise
 from prio.volcano.model import Cluster, Node, Pod, PodGroup, PriorityClass, Queue
 
 CONF_KEY = "volcano-scheduler.conf"
