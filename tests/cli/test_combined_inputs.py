@@ -134,10 +134,10 @@ def test_explaining_a_config_yunikorn_refuses_says_so():
 
 def test_the_refusal_note_stands_where_the_config_was_read(tmp_path):
     """The loader reads the config and runs no lint rule; the command checks it afterwards
-    (prio.cli.common.check_config) and its note keeps the place the loader left for it: before
+    (prio.yunikorn.lint.judged.check_config) and its note keeps the place the loader left for it: before
     the notes of the files read after the config."""
-    from prio.cli.common import check_config
     from prio.loaders import inputs
+    from prio.yunikorn.lint.judged import check_config
 
     (tmp_path / "a.yaml").write_text(open(sample("mistakes.yaml"), encoding="utf-8").read())
     (tmp_path / "b.yaml").write_text("replicaCount: 1\n")

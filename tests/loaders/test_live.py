@@ -189,7 +189,7 @@ def test_config_served_as_json_with_go_field_names():
 
 
 def test_a_served_config_yunikorn_would_refuse_is_noted_first():
-    """live.fetch runs no lint rule: the command checks the served config (prio.cli.common.check_config)
+    """live.fetch runs no lint rule: the command checks the served config (prio.yunikorn.lint.judged.check_config)
     and its note comes where the config was read, before the notes of what was fetched after it."""
     with open(sample("mistakes.yaml"), "rb") as fh:
         body = fh.read()

@@ -158,8 +158,8 @@ def _gather(o: Options, arg, lend=None):
     """One side's inputs: `arg`, then the INPUTs (a `prio snapshot` file among them gives its work
     alone when `arg` is a config: the configs compared are OLD and NEW), then `lend`: the other
     side's snapshot file, for its work alone."""
-    from prio.cli.common import check_config
     from prio.loaders import restdump
+    from prio.yunikorn.lint.judged import check_config
 
     extra = list(o.inputs) + ([lend] if lend is not None else [])
     return check_config(restdump.gather([arg] + extra, work_from=extra), o.asked_release())
@@ -201,7 +201,7 @@ def _side(o: Options, arg, label, inp=None, said=None, fmt: str = "json"):
     from prio.loaders import restdump
 
     if inp is None:
-        from prio.cli.common import check_config
+        from prio.yunikorn.lint.judged import check_config
 
         inp = check_config(restdump.gather([arg] + list(o.inputs)), o.asked_release())
     name = "<stdin>" if arg == "-" else arg

@@ -80,7 +80,7 @@ def _side(side, o, arg, state, label, fmt):
             what = "the config it runs" if live_inp.config is not None else "its queue tree (no config endpoint)"
             say(f"prio: {label}: live: {state.url}: {what}")
         return side(o, name, label, inp=inp, fmt=fmt)[0]
-    from prio.cli.common import check_config
+    from prio.yunikorn.lint.judged import check_config
 
     inp = check_config(inputs_mod.gather([arg]), o.release())
     name = "<stdin>" if arg == "-" else arg

@@ -71,8 +71,8 @@ def fetch(r: Remote, partition=None, verbose: bool = False, paths=(), sample=Non
         raise InputError("--yunikorn", "reads everything from the server; give no input files or --sample with it")
     if classes:
         raise InputError("--priority-classes", "not needed with --yunikorn: the server's asks carry resolved priorities")
-    from prio.cli.common import check_config
     from prio.loaders import live
+    from prio.yunikorn.lint.judged import check_config
 
     state = live.fetch(client(r, verbose), partition, progress=_progress)
     check_config(state.inputs, server_release(state, version) if judge else None, schedules)

@@ -72,7 +72,7 @@ def _snapshot(o: Options, fmt: str) -> int:
 
         o.release()  # an unknown one ends the run before the server is asked
         if dump:
-            from prio.cli.common import check_config
+            from prio.yunikorn.lint.judged import check_config
 
             state = restdump.read(o.inputs[0], o.partition)
             check_config(state.inputs, live_mod.server_release(state, o.version_asked()), schedules=False)  # (it schedules nothing)
@@ -88,7 +88,8 @@ def _snapshot(o: Options, fmt: str) -> int:
     else:
         if not o.inputs:
             raise InputError("nothing to capture", "give --yunikorn URL or input files (REST dumps, kubectl pod lists, a queue config)")
-        from prio.cli.common import check_config, say_recognised
+        from prio.cli.common import say_recognised
+        from prio.yunikorn.lint.judged import check_config
 
         asked = o.asked_release()  # the option, .prio.yaml, or --kube's images (with_cluster)
         inp = check_config(restdump.gather(list(o.inputs), list(o.priority_classes)), asked, schedules=False)

@@ -39,7 +39,7 @@ class Inputs:
     # the snapshots' parsed documents, when the caller keeps them (gather's keep_documents)
     documents: list = field(default_factory=list)
     # where in notes the caller's note on the config's errors belongs (None: no config, or
-    # checked already): loaders run no lint rules, the command does (prio.cli.common.check_config)
+    # checked already): loaders run no lint rules, the command does (prio.yunikorn.lint.judged.check_config)
     config_note_at: int | None = None
     # the shim's ConfigMaps' data, merged as FlattenConfigMaps does (yunikorn-configs' keys
     # replacing yunikorn-defaults'), and the Namespaces' annotations: how pods are read
@@ -414,7 +414,7 @@ def _wrong_endpoint(name: str, doc, kind: str) -> None:
 def set_config(inp: Inputs, name: str, doc) -> None:
     """The queue config of `doc` (a queues.yaml, or the REST /ws/v1/config answer) decoded into
     `inp`, read from `name`: a file, a ConfigMap's queues.yaml, or a live server (live.py). A
-    second config is refused; the lint rules run later, by the command (prio.cli.common.check_config)."""
+    second config is refused; the lint rules run later, by the command (prio.yunikorn.lint.judged.check_config)."""
     if inp.config is not None:
         raise InputError(name, f"a second queue config (the first came from {inp.config_name}); give one config at a time")
     data = doc.data

@@ -4,7 +4,7 @@ for the release judged), a ConfigMap the shim reads, a PriorityClass, a pod list
 shim's task-groups annotation, and what only the run's files together show (PriorityClasses
 defined twice, gangs of a snapshot against the run's configs, queue configs against the run's
 classes). Also `config_errors`, the refusal check explain and simulate run on their config
-(prio.cli.common.check_config)."""
+(prio.yunikorn.lint.judged.check_config)."""
 from __future__ import annotations
 
 import importlib
