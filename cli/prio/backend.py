@@ -24,6 +24,9 @@ from typing import Any, Protocol
 
 # The analysis commands a backend may offer, in the order `not_offered` names them.
 COMMANDS = ("explain", "simulate", "diff", "preempt", "snapshot")
+# The kinds of change prio diff --fail-on names, which every Differ's `changed` answers (each
+# says what they are for its scheduler).
+FAIL_ON = ("priority", "order", "unscheduled", "findings", "preemption")
 
 
 class Backend(Protocol):
@@ -57,7 +60,7 @@ class Differ(Backend, Protocol):
         """Two simulate records (OLD's, NEW's) and each side's validate findings -> the diff record."""
 
     def changed(self, record: Any, kind: str) -> bool:
-        """Whether the diff record holds a change of `kind` (prio diff --fail-on)."""
+        """Whether the diff record holds a change of `kind` (one of FAIL_ON: prio diff --fail-on)."""
 
 
 def not_offered(title: str, command: str, offers) -> str:

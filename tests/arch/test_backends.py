@@ -200,3 +200,21 @@ def test_a_big_text_with_one_of_its_top_level_keys_is_never_taken_for_no_input(e
     for key in (*keys, "kind", "apiVersion"):
         assert not surely_no_input(f"{key}: x\ninventory:\n  hosts: 1\n"), key
 
+
+
+@pytest.mark.parametrize("entry", backends.REGISTRY, ids=[e.name for e in backends.REGISTRY])
+def test_every_differ_answers_every_fail_on_kind(entry):
+    """prio diff --fail-on names prio.backend.FAIL_ON's kinds for every backend: a side against
+    itself changes nothing of any kind (exit 0), and a kind a backend's `changed` does not know
+    would be an internal error here."""
+    from prio.backend import FAIL_ON
+    from prio.yunikorn.load.assemble import sample_paths
+
+    if "diff" not in backends.get(entry.name).offers:
+        pytest.skip(f"{entry.title} offers no diff")
+    first, *rest = sample_paths(entry.samples[0])
+    r = run_cli("diff", first, first, *rest, "--fail-on", ",".join(FAIL_ON), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout)
+    bad = run_cli("diff", first, first, *rest, "--fail-on", "nosuch")
+    assert bad.exit_code == 2 and "unknown kind 'nosuch'" in bad.stderr, bad.stderr

@@ -62,7 +62,7 @@ def _run(o: Options) -> int:
 
 
 def _fail_on(value: str | None) -> tuple:
-    from prio.yunikorn.diff import FAIL_ON
+    from prio.backend import FAIL_ON
 
     if not value:
         return ()

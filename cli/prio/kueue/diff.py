@@ -4,7 +4,7 @@ admitted (ClusterQueue, flavor per resource, the topology domains on a TAS flavo
 preempted, its priority, or why it waits (reason and message) differs. Pure: plain data in and out."""
 from __future__ import annotations
 
-# `--fail-on` names the kinds of prio.yunikorn.diff.FAIL_ON, read for Kueue by `changed`:
+# `--fail-on` names the kinds of prio.backend.FAIL_ON, read for Kueue by `changed`:
 # priority: a workload's priority; order: admitted in another cycle, ClusterQueue, flavor or topology domains;
 # unscheduled: admitted in OLD, pending in NEW (or pending and only in NEW); preemption:
 # preempted more often in NEW; findings: a validate finding NEW has and OLD has not.

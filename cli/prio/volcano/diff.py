@@ -5,7 +5,7 @@ a pod when it ends in another state, on another node, bound in another cycle, or
 where the other side did otherwise. Pure: plain data in and out."""
 from __future__ import annotations
 
-# `--fail-on` names the kinds of prio.yunikorn.diff.FAIL_ON, read for Volcano by `changed`:
+# `--fail-on` names the kinds of prio.backend.FAIL_ON, read for Volcano by `changed`:
 # priority: a PodGroup's priority; order: a pod bound elsewhere or in another cycle;
 # unscheduled: running in OLD, pending in NEW; preemption: evicted in NEW only; findings: a
 # validate finding NEW has and OLD has not.

@@ -192,9 +192,6 @@ class Diff:
                     or (self.quota is not None and self.quota.armed))
 
 
-FAIL_ON = ("priority", "order", "unscheduled", "findings", "preemption")
-
-
 def _queue_order(old: Side, new: Side) -> list[str]:
     """NEW's queues in its tree order, then those only OLD has in its order."""
     return list(dict.fromkeys(list(new.facts) + list(old.facts)))
