@@ -35,12 +35,14 @@ class Kueue:
         return None
 
     def load(self, inp, command: str, o=None):
-        """The Kueue objects of the inputs (PriorityClasses included) as one Setup; what they use
+        """The Kueue objects of the inputs (PriorityClasses included) as one Setup, without those
+        the API server refuses (the cluster never admitted them: one note each); what they use
         that prio does not replay goes to the inputs' notes."""
         from prio.kueue import load as loader
 
-        setup = loader.load(list(inp.class_docs) + list(inp.objects))
-        inp.notes += setup.notes
+        skipped: list = []
+        setup = loader.load(list(inp.class_docs) + list(inp.objects), skipped)
+        inp.notes += [x.note() for x in skipped] + setup.notes
         return setup
 
     def run(self, command: str, setup, o, fmt: str, progress=None) -> Record:
