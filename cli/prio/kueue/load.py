@@ -491,17 +491,15 @@ class _Builder:
             s.nodes.append(TasNode(name, labels, {k: _qty(r, path + ("status", "allocatable", k), k, v)
                                                   for k, v in alloc.items()}, taints))
         elif kind == "Cohort":
-            c = s.cohorts.get(name)
-            if c is not None and c.declared:
-                r.fail(path, f"Cohort {name} is defined twice")
             cohort = Cohort(name, spec.get("parentName") or None,
                             _resource_groups(r, path + ("spec", "resourceGroups"), spec.get("resourceGroups"), "Cohort"),
                             _weight(r, path + ("spec", "fairSharing"), spec.get("fairSharing")))
+            c = s.cohorts.get(name)  # (after reading it: a second one the API server refuses is skipped, never twice)
+            if c is not None and c.declared:
+                r.fail(path, f"Cohort {name} is defined twice")
             self.cohort_at[name] = (r, path)
             s.cohorts[name] = cohort
         elif kind == "ClusterQueue":
-            if name in s.cluster_queues:
-                r.fail(path, f"ClusterQueue {name} is defined twice")
             p = spec.get("preemption") or {}
             bwc = p.get("borrowWithinCohort") or {}
             for k, fid in (("admissionScope", "admission-fair-sharing"), ("concurrentAdmissionPolicy", "concurrent-admission")):
@@ -512,7 +510,7 @@ class _Builder:
                       for i, c in enumerate(r.sequence(path + ("spec", "admissionChecksStrategy", "admissionChecks"),
                                                        acs.get("admissionChecks") or []))]
             ff = spec.get("flavorFungibility") or {}
-            s.cluster_queues[name] = ClusterQueue(
+            queue = ClusterQueue(
                 name=name, cohort=spec.get("cohortName") or None,
                 namespace_selector=None if spec.get("namespaceSelector") is None else dict(spec["namespaceSelector"]),
                 queueing_strategy=spec.get("queueingStrategy") or BEST_EFFORT_FIFO,
@@ -523,6 +521,9 @@ class _Builder:
                                         ff.get("preference")),
                 fair_weight=_weight(r, path + ("spec", "fairSharing"), spec.get("fairSharing")),
                 stop_policy=spec.get("stopPolicy") or "None", admission_checks=tuple(checks), line=line)
+            if name in s.cluster_queues:  # (after reading it, as a Cohort's)
+                r.fail(path, f"ClusterQueue {name} is defined twice")
+            s.cluster_queues[name] = queue
             if spec.get("stopPolicy") == "HoldAndDrain":
                 self.draining.add(("ClusterQueue", name))
         elif kind == "LocalQueue":
@@ -680,10 +681,9 @@ class Skipped:
     and name as prio names it (`Workload team-a/train`, `a Workload`, `an object`), `error` the
     refusal (its file, line and column: the field refused), `reason` its message."""
 
-    __slots__ = ("obj", "kind", "label", "error")
+    __slots__ = ("kind", "label", "error")
 
     def __init__(self, obj, error: APIRefusal):
-        self.obj = obj
         self.kind = obj.get("kind") if isinstance(obj, dict) and isinstance(obj.get("kind"), str) and obj["kind"] else None
         self.label, self.error = _label(obj, self.kind), error
 
@@ -769,9 +769,9 @@ def load(docs: list, skipped: list | None = None) -> Setup:
         s.workloads.append(wl)
         for t in times:
             b._see_time(t)
-    if skipped:  # in the objects' order (a Workload's refusal found after every object's first reading)
-        at = {id(obj): i for i, (_, _, obj) in enumerate(objects)}
-        skipped.sort(key=lambda x: at.get(id(x.obj), -1))
+    if skipped:  # in the order written (a Workload's refusal is found once every object is read, PriorityClasses first)
+        files = {name: i for i, name in reversed(list(enumerate(names)))}
+        skipped.sort(key=lambda x: (files.get(x.error.file, -1), x.error.line or 0, x.error.column or 0))
     # Cohorts named by a ClusterQueue or a Cohort exist even when not written.
     for cq in s.cluster_queues.values():
         if cq.cohort and cq.cohort not in s.cohorts:
