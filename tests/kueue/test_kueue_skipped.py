@@ -212,6 +212,18 @@ def test_every_cluster_queue_and_workload_skipped_is_nothing_to_schedule(tmp_pat
                     "spec.resourceGroups[0].flavors[0].resources[0].nominalQuota: Required value)"), line
 
 
+def test_an_object_naming_a_skipped_one_is_refused_as_naming_a_missing_one_and_says_it_was_skipped(tmp_path):
+    """A skipped object is absent for the rest: a Workload of a skipped WorkloadPriorityClass is
+    refused as one of a class that does not exist (exit 2, prio cannot give it a priority), and
+    the line says where one of that name was skipped."""
+    docs = [d for d in GOOD if "kind: WorkloadPriorityClass" not in d]
+    path = _write(tmp_path, [BAD["wpc"][1], *docs])
+    line = one_line_exit_2(run_cli("simulate", path, "-o", "json"))
+    assert line.endswith(f"WorkloadPriorityClass 'high' does not exist (one was skipped at {path}:4:8: the API server "
+                         "refuses it)"), line
+    assert one_line_exit_2(run_cli("simulate", _write(tmp_path, docs), "-o", "json")).endswith("'high' does not exist")
+
+
 NOTHING = "Kueue objects without a ClusterQueue or a Workload: nothing to schedule"
 
 

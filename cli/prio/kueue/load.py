@@ -396,6 +396,12 @@ class _Builder:
         self.noted: dict = {}  # noted feature id -> the objects that use it
         self.draining: set = set()  # ("LocalQueue", ns, name) / ("ClusterQueue", name) with HoldAndDrain
         self.topology_refs: list = []  # (reader, path, flavor, Topology name) checked once every object is read
+        self.skipped: dict = {}  # (kind, name) -> where the API server refuses that object (skipped: load's `skipped`)
+
+    def skipped_one(self, kind: str, name) -> str:
+        """What a message naming a missing object adds when one of that kind and name was skipped."""
+        e = self.skipped.get((kind, name))
+        return "" if e is None else f" (one was skipped at {_where(e)}: the API server refuses it)"
 
     def note(self, feature_id: str, where: str) -> None:
         self.noted.setdefault(feature_id, []).append(where)
@@ -637,20 +643,20 @@ class _Builder:
         label = (meta.get("labels") or {}).get(PRIORITY_LABEL)
         if label:
             if label not in self.wpcs:
-                r.fail(path + ("metadata", "labels", PRIORITY_LABEL), f"WorkloadPriorityClass {label!r} does not exist")
+                r.fail(path + ("metadata", "labels", PRIORITY_LABEL), f"WorkloadPriorityClass {label!r} does not exist{self.skipped_one('WorkloadPriorityClass', label)}")
             return self.wpcs[label], label, "WorkloadPriorityClass"
         ref = spec.get("priorityClassRef")
         if isinstance(ref, dict) and ref.get("name"):
             nm, kind = ref["name"], ref.get("kind") or "WorkloadPriorityClass"
             table = self.wpcs if kind == "WorkloadPriorityClass" else {k: v[0] for k, v in self.pcs.items()}
             if nm not in table:
-                r.fail(path + ("spec", "priorityClassRef", "name"), f"{kind} {nm!r} does not exist")
+                r.fail(path + ("spec", "priorityClassRef", "name"), f"{kind} {nm!r} does not exist{self.skipped_one(kind, nm)}")
             return table[nm], nm, kind
         for i, ps in enumerate(spec.get("podSets") or []):
             pcn = (((ps or {}).get("template") or {}).get("spec") or {}).get("priorityClassName")
             if pcn:
                 if pcn not in self.pcs:
-                    r.fail(path + ("spec", "podSets", i, "template", "spec", "priorityClassName"), f"PriorityClass {pcn!r} does not exist")
+                    r.fail(path + ("spec", "podSets", i, "template", "spec", "priorityClassName"), f"PriorityClass {pcn!r} does not exist{self.skipped_one('PriorityClass', pcn)}")
                 return self.pcs[pcn][0], pcn, "PriorityClass"
         defaults = sorted((v, n) for n, (v, g) in self.pcs.items() if g)
         if defaults:
@@ -699,6 +705,11 @@ class Skipped:
                               e.line, e.column))
 
 
+def _where(e: InputError) -> str:
+    """`file:line:col` of an error, as far as it is known."""
+    return str(InputError(e.file, "", e.line, e.column))[:-2]
+
+
 def _label(obj, kind: str | None) -> str:
     meta = obj.get("metadata") if isinstance(obj, dict) else None
     name = meta.get("name") if isinstance(meta, dict) else None
@@ -724,6 +735,9 @@ def _skipping(skipped: list | None, b: _Builder, read, r: _Reader, path, obj, *m
         if isinstance(obj, dict) and obj.get("kind") == "Configuration":
             raise
         skipped.append(Skipped(obj, e))
+        meta = obj.get("metadata") if isinstance(obj, dict) else None
+        if isinstance(meta, dict) and isinstance(meta.get("name"), str):
+            b.skipped.setdefault((obj.get("kind"), meta["name"]), e)
         return None
 
 
@@ -782,7 +796,7 @@ def load(docs: list, skipped: list | None = None) -> Setup:
     _refuse_cohort_cycle(b)
     for r, path, flavor, topo in b.topology_refs:
         if topo not in s.topologies:
-            r.fail(path, f"ResourceFlavor {flavor} names Topology {topo}, which is not among the inputs")
+            r.fail(path, f"ResourceFlavor {flavor} names Topology {topo}, which is not among the inputs{b.skipped_one('Topology', topo)}")
     tas_flavors = {f.name for f in s.flavors.values() if f.topology_name}
     if tas_flavors and s.nodes:
         b.note("tas-other-pods", f"the nodes of ResourceFlavor {', '.join(sorted(tas_flavors))}")
