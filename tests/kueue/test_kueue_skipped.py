@@ -78,6 +78,7 @@ BAD = {
     "wl-status": ("Workload b/r", running("b", "r", "other").replace('resourceUsage: {cpu: "1"}', "resourceUsage: {cpu: [1]}")),
     "node": ("Node n1", _doc("Node", "metadata: {name: n1, labels: {zone: [x]}}\n", "apiVersion: v1\n")),
     "no-name": ("a Workload", _doc("Workload", "metadata: {namespace: a}\nspec: {queueName: 7}\n")),
+    "no-kind": ("an object", f"{API}kind: [Workload]\nmetadata: {{name: w1}}\n"),
 }
 
 

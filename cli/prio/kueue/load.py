@@ -734,10 +734,11 @@ def _skipping(skipped: list | None, b: _Builder, read, r: _Reader, path, obj, *m
     except APIRefusal as e:
         if isinstance(obj, dict) and obj.get("kind") == "Configuration":
             raise
-        skipped.append(Skipped(obj, e))
+        skip = Skipped(obj, e)
+        skipped.append(skip)
         meta = obj.get("metadata") if isinstance(obj, dict) else None
-        if isinstance(meta, dict) and isinstance(meta.get("name"), str):
-            b.skipped.setdefault((obj.get("kind"), meta["name"]), e)
+        if skip.kind is not None and isinstance(meta, dict) and isinstance(meta.get("name"), str):
+            b.skipped.setdefault((skip.kind, meta["name"]), e)
         return None
 
 
