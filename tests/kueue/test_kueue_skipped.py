@@ -225,6 +225,14 @@ def test_an_object_naming_a_skipped_one_is_refused_as_naming_a_missing_one_and_s
     assert one_line_exit_2(run_cli("simulate", _write(tmp_path, docs), "-o", "json")).endswith("'high' does not exist")
 
 
+def test_why_workload_of_a_skipped_workload_says_it_was_skipped(tmp_path):
+    r = run_cli("explain", _write(tmp_path, [*GOOD, BAD["wl-priority"][1]]), "--why-workload", "b/late")
+    assert r.exit_code == 2 and r.stdout == "", r.stderr
+    note, line = r.stderr.splitlines()
+    assert note.endswith(SKIPPED) and ": Workload b/late: " in note, note
+    assert line.endswith("no Workload b/late: it was skipped, the API server refuses it (its note above)"), line
+
+
 NOTHING = "Kueue objects without a ClusterQueue or a Workload: nothing to schedule"
 
 

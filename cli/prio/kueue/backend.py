@@ -67,6 +67,8 @@ class Kueue:
             if why is None:
                 from prio.suggest import did_you_mean
 
+                if f"Workload {key}" in setup.skipped:
+                    raise InputError(setup.source, f"no Workload {key}: it was skipped, the API server refuses it (its note above)")
                 raise InputError(setup.source, f"no Workload {key}{did_you_mean(key, [w.key for w in setup.workloads])}")
         rec = Record(ex.explain(setup), why=why)
         if fmt == "html":

@@ -1,7 +1,9 @@
 """Read Kueue objects (the v1beta2 API, as in `../shared/testdata/kueue/README.md`) into
 `prio.kueue.model.Setup`, with Kueue's CRD defaults applied as the API server applies them, and
 each Workload's priority resolved once. What the API server would refuse, or what prio cannot
-model, is an InputError at its line."""
+model, is an InputError at its line; the first kind (an APIRefusal, one object's) leaves that
+object out instead when the caller collects the skipped objects (`load`'s `skipped`), as the
+cluster never admitted it."""
 from __future__ import annotations
 
 import json
@@ -749,8 +751,8 @@ def load(docs: list, skipped: list | None = None) -> Setup:
 
     `skipped`: None, the first refusal of the API server's (an APIRefusal) ends the load, as
     validate's PRIO621 reads it; a list, each object the API server refuses is left out of the
-    setup (as the cluster never admitted it) and appended there as a Skipped, in the objects'
-    order, and the rest is read as if it were absent. What is not one object's refusal (prio's
+    setup (as the cluster never admitted it) and appended there as a Skipped, in the order
+    written (their labels in the Setup's `skipped`), and the rest is read as if it were absent. What is not one object's refusal (prio's
     own needs of its inputs, a Cohort cycle, the objects cap, a second definition) still ends
     the load; with every ClusterQueue and Workload skipped, nothing is left to schedule (an
     InputError at the first of them)."""
@@ -820,6 +822,7 @@ def load(docs: list, skipped: list | None = None) -> Setup:
                                      f"inputs ({len(needed)} skipped; the first, {needed[0].label}: {needed[0].reason})",
                              e.line, e.column)
         raise InputError(names[0] if names else "-", "Kueue objects without a ClusterQueue or a Workload: nothing to schedule")
+    s.skipped = [x.label for x in skipped or ()]
     s.clock_start = max(CLOCK_START, (b.latest + 60) if b.latest is not None else CLOCK_START)
     s.source = ", ".join(dict.fromkeys(names))
     return s
