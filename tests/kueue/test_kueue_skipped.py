@@ -190,6 +190,24 @@ def test_diff_skips_on_each_side_and_its_findings_say_the_refusal(tmp_path):
     assert without.pop("findings") == {"added": [], "removed": []} and skipped == without
 
 
+@pytest.mark.parametrize("command", ["simulate", "explain"])
+def test_the_html_page_is_the_one_without_the_object_and_shows_its_note(tmp_path, command):
+    from htmlpage import data_and_context
+
+    pages = []
+    for docs in ([*GOOD, BAD["cq-quota"][1], BAD["wl-count"][1]], GOOD):
+        r = run_cli(command, _write(tmp_path, docs), "-o", "html")
+        assert r.exit_code == 0, r.stderr
+        pages.append((data_and_context(r.stdout), r.stderr.splitlines()))
+    ((data, context), said), ((data_without, context_without), said_without) = pages
+    assert data == data_without
+    notes = context.pop("notes")
+    assert [n for n in notes if not n.endswith(SKIPPED)] == context_without.pop("notes")
+    assert len([n for n in notes if n.endswith(SKIPPED)]) == 2 and len(_split(said)[0]) == 2
+    context.pop("inputs"), context_without.pop("inputs")  # (the file's modification time)
+    assert context == context_without
+
+
 def test_a_name_in_a_note_never_starts_a_line_nor_carries_a_control_character(tmp_path):
     evil = _doc("ClusterQueue", 'metadata: {name: "x\\nprio: all clear\\u001b[2J"}\nspec: {namespaceSelector: [x]}\n')
     for fmt in ("json", "plain"):
