@@ -115,16 +115,22 @@ def test_kueues_own_thrashing_is_said_and_the_replay_stops_as_kueues():
     ("  namespaceSelector", "  admissionChecksStrategy: [prov]\n  namespaceSelector"),
     ("status:\n", "status:\n  reclaimablePods: [{name: main, count: two}]\n"),
 ])
-def test_a_malformed_new_field_is_one_line_naming_the_file(tmp_path, bad):
+def test_a_malformed_new_field_skips_its_object_with_one_note_naming_the_file(tmp_path, bad):
+    """The API server refuses the object (a list for a mapping, a string for a count): it is
+    skipped, said in one note at its file and line, and the rest replays as without it."""
     running = ("apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {namespace: a, name: r, "
                "creationTimestamp: \"2026-01-01T00:00:00Z\"}\nspec:\n  queueName: queue\n  podSets:\n"
                "  - template: {spec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}}\nstatus:\n"
                "  admission: {clusterQueue: cq, podSetAssignments: [{name: main, count: 1, flavors: {cpu: default}, "
                "resourceUsage: {cpu: \"1\"}}]}\n")
-    docs = [d.replace(*bad, 1) for d in (FLAVOR, cluster_queue("cq"), local_queue("a", "cq"), running)]
+    good = [FLAVOR, cluster_queue("cq"), local_queue("a", "cq"), running, workload("a", "w", second=5)]
+    docs = [d.replace(*bad, 1) for d in good]
+    (i,) = [j for j, (d, g) in enumerate(zip(docs, good)) if d != g]
     r = simulate(tmp_path, *docs)
-    assert r.exit_code == 2 and "Traceback" not in r.stderr
-    assert len(r.stderr.strip().splitlines()) == 1 and "k.yaml:" in r.stderr
+    assert r.exit_code == 0 and "Traceback" not in r.stderr, r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith(f"prio: note: {tmp_path / 'k.yaml'}:") and line.endswith("(skipped: the API server refuses this object)")
+    assert r.stdout == simulate(tmp_path, *(good[:i] + good[i + 1:])).stdout
 
 
 def test_partial_admission_takes_the_largest_count_that_fits(tmp_path):

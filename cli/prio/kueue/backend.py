@@ -35,12 +35,14 @@ class Kueue:
         return None
 
     def load(self, inp, command: str, o=None):
-        """The Kueue objects of the inputs (PriorityClasses included) as one Setup; what they use
+        """The Kueue objects of the inputs (PriorityClasses included) as one Setup, without those
+        the API server refuses (the cluster never admitted them: one note each); what they use
         that prio does not replay goes to the inputs' notes."""
         from prio.kueue import load as loader
 
-        setup = loader.load(list(inp.class_docs) + list(inp.objects))
-        inp.notes += setup.notes
+        skipped: list = []
+        setup = loader.load(list(inp.class_docs) + list(inp.objects), skipped)
+        inp.notes += [x.note() for x in skipped] + setup.notes
         return setup
 
     def run(self, command: str, setup, o, fmt: str, progress=None) -> Record:
@@ -65,6 +67,8 @@ class Kueue:
             if why is None:
                 from prio.suggest import did_you_mean
 
+                if f"Workload {key}" in setup.skipped:
+                    raise InputError(setup.source, f"no Workload {key}: it was skipped, the API server refuses it (its note above)")
                 raise InputError(setup.source, f"no Workload {key}{did_you_mean(key, [w.key for w in setup.workloads])}")
         rec = Record(ex.explain(setup), why=why)
         if fmt == "html":

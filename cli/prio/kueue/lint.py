@@ -1030,9 +1030,10 @@ def object_unreadable(ks: KueueSet) -> list:
     """An object holds a field the API server would refuse (a field of the wrong type, a count
     past its range, a number of thousands of digits, a list longer than Kueue's CRD allows).
 
-    The API server refuses such an object (`kubectl apply` fails), and `prio simulate` and
-    `prio explain` refuse the files on it (exit 2): validate says so first, at the same place,
-    instead of passing a setup the analysis cannot read. A problem a rule of its own reports
+    The API server refuses such an object (`kubectl apply` fails), and `prio simulate`,
+    `prio explain` and `prio diff` leave it out (a note, and the rest replayed without it, as the
+    cluster never admitted it): validate says so first, at the same place, instead of passing a
+    setup whose analysis would not hold the object. A problem a rule of its own reports
     (what the CRD's schema refuses, PRIO622: a wrong type or a missing field in `spec`; an
     invalid quantity, a cohort cycle, a missing priority class) is not said twice: what is left
     here is what the loader refuses beyond them (an int32 count past its range, a `status` field

@@ -1,7 +1,9 @@
 """Read Kueue objects (the v1beta2 API, as in `../shared/testdata/kueue/README.md`) into
 `prio.kueue.model.Setup`, with Kueue's CRD defaults applied as the API server applies them, and
 each Workload's priority resolved once. What the API server would refuse, or what prio cannot
-model, is an InputError at its line."""
+model, is an InputError at its line; the first kind (an APIRefusal, one object's) leaves that
+object out instead when the caller collects the skipped objects (`load`'s `skipped`), as the
+cluster never admitted it."""
 from __future__ import annotations
 
 import json
@@ -396,9 +398,30 @@ class _Builder:
         self.noted: dict = {}  # noted feature id -> the objects that use it
         self.draining: set = set()  # ("LocalQueue", ns, name) / ("ClusterQueue", name) with HoldAndDrain
         self.topology_refs: list = []  # (reader, path, flavor, Topology name) checked once every object is read
+        self.skipped: dict = {}  # (kind, name) -> where the API server refuses that object (skipped: load's `skipped`)
+
+    def skipped_one(self, kind: str, name) -> str:
+        """What a message naming a missing object adds when one of that kind and name was skipped."""
+        e = self.skipped.get((kind, name))
+        return "" if e is None else f" (one was skipped at {_where(e)}: the API server refuses it)"
 
     def note(self, feature_id: str, where: str) -> None:
         self.noted.setdefault(feature_id, []).append(where)
+
+    def read_whole(self, read, r: _Reader, path, obj, *more):
+        """`read(r, path, obj, *more)` (add, workload) or, where the API server refuses the object
+        (an APIRefusal), None with nothing of it kept: the notes it took are dropped (every other
+        part of the builder is written only once the object is read whole), as if it were absent."""
+        kept = {k: len(v) for k, v in self.noted.items()}
+        try:
+            return read(r, path, obj, *more)
+        except APIRefusal:
+            for k in list(self.noted):
+                if k not in kept:
+                    del self.noted[k]
+                else:
+                    del self.noted[k][kept[k]:]
+            raise
 
     def _see_time(self, t: float) -> None:
         self.latest = t if self.latest is None else max(self.latest, t)
@@ -476,29 +499,26 @@ class _Builder:
             s.nodes.append(TasNode(name, labels, {k: _qty(r, path + ("status", "allocatable", k), k, v)
                                                   for k, v in alloc.items()}, taints))
         elif kind == "Cohort":
-            c = s.cohorts.get(name)
+            cohort = Cohort(name, spec.get("parentName") or None,
+                            _resource_groups(r, path + ("spec", "resourceGroups"), spec.get("resourceGroups"), "Cohort"),
+                            _weight(r, path + ("spec", "fairSharing"), spec.get("fairSharing")))
+            c = s.cohorts.get(name)  # (after reading it: a second one the API server refuses is skipped, never twice)
             if c is not None and c.declared:
                 r.fail(path, f"Cohort {name} is defined twice")
             self.cohort_at[name] = (r, path)
-            s.cohorts[name] = Cohort(name, spec.get("parentName") or None,
-                                     _resource_groups(r, path + ("spec", "resourceGroups"), spec.get("resourceGroups"), "Cohort"),
-                                     _weight(r, path + ("spec", "fairSharing"), spec.get("fairSharing")))
+            s.cohorts[name] = cohort
         elif kind == "ClusterQueue":
-            if name in s.cluster_queues:
-                r.fail(path, f"ClusterQueue {name} is defined twice")
             p = spec.get("preemption") or {}
             bwc = p.get("borrowWithinCohort") or {}
             for k, fid in (("admissionScope", "admission-fair-sharing"), ("concurrentAdmissionPolicy", "concurrent-admission")):
                 if spec.get(k) is not None:
                     self.note(fid, f"ClusterQueue {name} {k}")
-            if spec.get("stopPolicy") == "HoldAndDrain":
-                self.draining.add(("ClusterQueue", name))
             acs = r.mapping(path + ("spec", "admissionChecksStrategy"), spec.get("admissionChecksStrategy") or {})
             checks = [str(r.mapping(path + ("spec", "admissionChecksStrategy", "admissionChecks", i), c).get("name"))
                       for i, c in enumerate(r.sequence(path + ("spec", "admissionChecksStrategy", "admissionChecks"),
                                                        acs.get("admissionChecks") or []))]
             ff = spec.get("flavorFungibility") or {}
-            s.cluster_queues[name] = ClusterQueue(
+            queue = ClusterQueue(
                 name=name, cohort=spec.get("cohortName") or None,
                 namespace_selector=None if spec.get("namespaceSelector") is None else dict(spec["namespaceSelector"]),
                 queueing_strategy=spec.get("queueingStrategy") or BEST_EFFORT_FIFO,
@@ -509,6 +529,11 @@ class _Builder:
                                         ff.get("preference")),
                 fair_weight=_weight(r, path + ("spec", "fairSharing"), spec.get("fairSharing")),
                 stop_policy=spec.get("stopPolicy") or "None", admission_checks=tuple(checks), line=line)
+            if name in s.cluster_queues:  # (after reading it, as a Cohort's)
+                r.fail(path, f"ClusterQueue {name} is defined twice")
+            s.cluster_queues[name] = queue
+            if spec.get("stopPolicy") == "HoldAndDrain":
+                self.draining.add(("ClusterQueue", name))
         elif kind == "LocalQueue":
             ns = meta.get("namespace") or "default"
             cq = spec.get("clusterQueue")
@@ -525,13 +550,12 @@ class _Builder:
         elif kind == "Namespace":
             s.namespaces[name] = dict(meta.get("labels") or {})
         elif kind == "Workload":
-            self.workload_docs.append((r, path, obj, line))
             ts = meta.get("creationTimestamp")
-            if ts is not None:
-                self._see_time(_time(r, path + ("metadata", "creationTimestamp"), ts, "creationTimestamp"))
-            for c in ((obj.get("status") or {}).get("conditions") or []):
-                if isinstance(c, dict) and c.get("lastTransitionTime") is not None:
-                    self._see_time(_time(r, path, c["lastTransitionTime"], "lastTransitionTime"))
+            times = [] if ts is None else [_time(r, path + ("metadata", "creationTimestamp"), ts, "creationTimestamp")]
+            times += [_time(r, path, c["lastTransitionTime"], "lastTransitionTime")
+                      for c in ((obj.get("status") or {}).get("conditions") or [])
+                      if isinstance(c, dict) and c.get("lastTransitionTime") is not None]
+            self.workload_docs.append((r, path, obj, line, times))
 
     def workload(self, r: _Reader, path, obj, line) -> Workload:
         meta = obj.get("metadata") or {}
@@ -621,20 +645,20 @@ class _Builder:
         label = (meta.get("labels") or {}).get(PRIORITY_LABEL)
         if label:
             if label not in self.wpcs:
-                r.fail(path + ("metadata", "labels", PRIORITY_LABEL), f"WorkloadPriorityClass {label!r} does not exist")
+                r.fail(path + ("metadata", "labels", PRIORITY_LABEL), f"WorkloadPriorityClass {label!r} does not exist{self.skipped_one('WorkloadPriorityClass', label)}")
             return self.wpcs[label], label, "WorkloadPriorityClass"
         ref = spec.get("priorityClassRef")
         if isinstance(ref, dict) and ref.get("name"):
             nm, kind = ref["name"], ref.get("kind") or "WorkloadPriorityClass"
             table = self.wpcs if kind == "WorkloadPriorityClass" else {k: v[0] for k, v in self.pcs.items()}
             if nm not in table:
-                r.fail(path + ("spec", "priorityClassRef", "name"), f"{kind} {nm!r} does not exist")
+                r.fail(path + ("spec", "priorityClassRef", "name"), f"{kind} {nm!r} does not exist{self.skipped_one(kind, nm)}")
             return table[nm], nm, kind
         for i, ps in enumerate(spec.get("podSets") or []):
             pcn = (((ps or {}).get("template") or {}).get("spec") or {}).get("priorityClassName")
             if pcn:
                 if pcn not in self.pcs:
-                    r.fail(path + ("spec", "podSets", i, "template", "spec", "priorityClassName"), f"PriorityClass {pcn!r} does not exist")
+                    r.fail(path + ("spec", "podSets", i, "template", "spec", "priorityClassName"), f"PriorityClass {pcn!r} does not exist{self.skipped_one('PriorityClass', pcn)}")
                 return self.pcs[pcn][0], pcn, "PriorityClass"
         defaults = sorted((v, n) for n, (v, g) in self.pcs.items() if g)
         if defaults:
@@ -659,10 +683,79 @@ def _refuse_cohort_cycle(b: _Builder) -> None:
                                               f"admits nothing below these Cohorts; {fix}")
 
 
-def load(docs: list) -> Setup:
+class Skipped:
+    """An object the API server refuses (an APIRefusal while reading it), left out of the setup:
+    the cluster never admitted it. `kind` as the object writes it (None: none), `label` its kind
+    and name as prio names it (`Workload team-a/train`, `a Workload`, `an object`), `error` the
+    refusal (its file, line and column: the field refused), `reason` its message."""
+
+    __slots__ = ("kind", "label", "error")
+
+    def __init__(self, obj, error: APIRefusal):
+        self.kind = obj.get("kind") if isinstance(obj, dict) and isinstance(obj.get("kind"), str) and obj["kind"] else None
+        self.label, self.error = _label(obj, self.kind), error
+
+    @property
+    def reason(self) -> str:
+        m = self.error.message
+        return m[len(self.label) + 2:] if m.startswith(self.label + ": ") else m  # (said once, before it)
+
+    def note(self) -> str:
+        """The note said on stderr: `file:line:col: Workload ns/name: REASON (skipped: ...)`."""
+        e = self.error
+        return str(InputError(e.file, f"{self.label}: {self.reason} (skipped: the API server refuses this object)",
+                              e.line, e.column))
+
+
+def _where(e: InputError) -> str:
+    """`file:line:col` of an error, as far as it is known."""
+    return str(InputError(e.file, "", e.line, e.column))[:-2]
+
+
+def _label(obj, kind: str | None) -> str:
+    meta = obj.get("metadata") if isinstance(obj, dict) else None
+    name = meta.get("name") if isinstance(meta, dict) else None
+    if kind is None:
+        return "an object"
+    if not (isinstance(name, str) and name):
+        return f"{'an' if kind[:1] in 'AEIOU' else 'a'} {kind}"
+    if kind in ("LocalQueue", "Workload"):
+        ns = meta.get("namespace") if isinstance(meta, dict) else None
+        return f"{kind} {ns if isinstance(ns, str) and ns else 'default'}/{name}"
+    return f"{kind} {name}"
+
+
+def _skipping(skipped: list | None, b: _Builder, read, r: _Reader, path, obj, *more):
+    """read(r, path, obj, *more) whole (_Builder.read_whole), or None where the API server refuses
+    the object and `skipped` collects such objects (a Configuration is never skipped: Kueue would
+    not start with it)."""
+    if skipped is None:
+        return read(r, path, obj, *more)
+    try:
+        return b.read_whole(read, r, path, obj, *more)
+    except APIRefusal as e:
+        if isinstance(obj, dict) and obj.get("kind") == "Configuration":
+            raise
+        skip = Skipped(obj, e)
+        skipped.append(skip)
+        meta = obj.get("metadata") if isinstance(obj, dict) else None
+        if skip.kind is not None and isinstance(meta, dict) and isinstance(meta.get("name"), str):
+            b.skipped.setdefault((skip.kind, meta["name"]), e)
+        return None
+
+
+def load(docs: list, skipped: list | None = None) -> Setup:
     """docs: (file name, Document) pairs holding Kueue objects (and PriorityClasses, Namespaces).
     The objects of every file are counted against the objects cap (prio.io.caps) before one is
-    read."""
+    read.
+
+    `skipped`: None, the first refusal of the API server's (an APIRefusal) ends the load, as
+    validate's PRIO621 reads it; a list, each object the API server refuses is left out of the
+    setup (as the cluster never admitted it) and appended there as a Skipped, in the order
+    written (their labels in the Setup's `skipped`), and the rest is read as if it were absent. What is not one object's refusal (prio's
+    own needs of its inputs, a Cohort cycle, the objects cap, a second definition) still ends
+    the load; with every ClusterQueue and Workload skipped, nothing is left to schedule (an
+    InputError at the first of them)."""
     from prio.io import caps
 
     b = _Builder()
@@ -680,15 +773,22 @@ def load(docs: list) -> Setup:
             if len(objects) > limit:
                 r.fail(path, caps.OBJECTS.exceeded(len(objects), caps.in_total(before), "Kueue objects"))
     for r, path, obj in objects:
-        b.add(r, path, obj)
+        _skipping(skipped, b, b.add, r, path, obj)
     s = b.setup
     seen = {}
-    for r, path, obj, line in b.workload_docs:
-        wl = b.workload(r, path, obj, line)
+    for r, path, obj, line, times in b.workload_docs:
+        wl = _skipping(skipped, b, b.workload, r, path, obj, line)
+        if wl is None:
+            continue
         if wl.key in seen:
             r.fail(path, f"Workload {wl.key} is defined twice")
         seen[wl.key] = wl
         s.workloads.append(wl)
+        for t in times:
+            b._see_time(t)
+    if skipped:  # in the order written (a Workload's refusal is found once every object is read, PriorityClasses first)
+        files = {name: i for i, name in reversed(list(enumerate(names)))}
+        skipped.sort(key=lambda x: (files.get(x.error.file, -1), x.error.line or 0, x.error.column or 0))
     # Cohorts named by a ClusterQueue or a Cohort exist even when not written.
     for cq in s.cluster_queues.values():
         if cq.cohort and cq.cohort not in s.cohorts:
@@ -699,7 +799,7 @@ def load(docs: list) -> Setup:
     _refuse_cohort_cycle(b)
     for r, path, flavor, topo in b.topology_refs:
         if topo not in s.topologies:
-            r.fail(path, f"ResourceFlavor {flavor} names Topology {topo}, which is not among the inputs")
+            r.fail(path, f"ResourceFlavor {flavor} names Topology {topo}, which is not among the inputs{b.skipped_one('Topology', topo)}")
     tas_flavors = {f.name for f in s.flavors.values() if f.topology_name}
     if tas_flavors and s.nodes:
         b.note("tas-other-pods", f"the nodes of ResourceFlavor {', '.join(sorted(tas_flavors))}")
@@ -715,7 +815,14 @@ def load(docs: list) -> Setup:
     # server sets (a namespaceSelector may select by name).
     s.namespaces = {ns: namespace.labels(ns, written) for ns, written in s.namespaces.items()}
     if not s.cluster_queues and not s.workloads:
+        needed = [x for x in skipped or () if x.kind in ("ClusterQueue", "Workload")]
+        if needed:
+            e = needed[0].error
+            raise InputError(e.file, f"nothing to schedule: the API server refuses every ClusterQueue and Workload of the "
+                                     f"inputs ({len(needed)} skipped; the first, {needed[0].label}: {needed[0].reason})",
+                             e.line, e.column)
         raise InputError(names[0] if names else "-", "Kueue objects without a ClusterQueue or a Workload: nothing to schedule")
+    s.skipped = [x.label for x in skipped or ()]
     s.clock_start = max(CLOCK_START, (b.latest + 60) if b.latest is not None else CLOCK_START)
     s.source = ", ".join(dict.fromkeys(names))
     return s

@@ -200,6 +200,7 @@ class Setup:
     notes: list = field(default_factory=list)  # what the input uses that prio does not replay
     topologies: dict = field(default_factory=dict)  # name -> tas.Topology
     nodes: list = field(default_factory=list)  # tas.Node
+    skipped: list = field(default_factory=list)  # the objects the API server refuses, left out ("Workload ns/name")
 
     @property
     def strategies(self) -> tuple:
