@@ -235,10 +235,10 @@ def test_prio621_tells_the_api_servers_refusals_from_prios_needs_by_their_type(f
         assert bool(found) == refused, (name, found)
 
 
-def test_prio622_says_what_the_api_server_says_at_the_field_and_simulate_refuses_it_too(files):
+def test_prio622_says_what_the_api_server_says_at_the_field_and_simulate_skips_the_object(files):
     """The CRD's required fields, types, ranges and lengths: one PRIO622 per refusal, in the API
     server's words, at the field (a missing one: at the mapping without it); PRIO621 does not say
-    it again; simulate refuses the same setup (exit 2) where it reads the field, so a missing
+    it again; simulate skips the object (a note where it reads the field), so a missing
     nominalQuota is not taken as 0."""
     cases = {
         "quota_yaml": (kueue(("{name: memory, nominalQuota: 32Gi}", "{name: memory}")), "{name: memory}",
@@ -267,8 +267,9 @@ def test_prio622_says_what_the_api_server_says_at_the_field_and_simulate_refuses
         assert [f["message"] for f in found] == said, name
         assert {f["line"] for f in found} == {line_of(text, marker)}, (name, found)
         r = run_cli("simulate", name)
-        assert r.exit_code == 2 and "Traceback" not in r.stderr, (name, r.stderr)
-    assert "spec.resourceGroups[0].flavors[0].resources[1].nominalQuota: Required value" in run_cli("simulate", "quota.yaml").stderr
+        assert r.exit_code == 0 and "Traceback" not in r.stderr, (name, r.stderr)
+        assert r.stderr.count("(skipped: the API server refuses this object)") == 1, (name, r.stderr)
+    assert "spec.resourceGroups[0].flavors[0].resources[1].nominalQuota: Required value (skipped" in run_cli("simulate", "quota.yaml").stderr
 
 
 def test_prio622_leaves_status_quantities_written_as_numbers_and_other_rules_fields_alone(files):

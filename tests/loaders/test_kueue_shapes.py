@@ -52,5 +52,6 @@ def test_the_message_names_the_field_and_what_it_holds(tmp_path, old, new, words
     assert old in text
     f = tmp_path / "k.yaml"
     f.write_text(text.replace(old, new, 1))
-    r = run_cli("simulate", str(f))
-    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and words in r.stderr, r.stderr
+    r = run_cli("simulate", str(f))  # the API server refuses the object: skipped, in one note
+    (note,) = [ln for ln in r.stderr.splitlines() if ln.endswith("(skipped: the API server refuses this object)")]
+    assert r.exit_code == 0 and words in note, r.stderr
