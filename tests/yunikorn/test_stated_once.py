@@ -16,15 +16,14 @@ SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, 
 
 
 def _queue_key(eng, c) -> tuple:
-    """The statement of a child's key in its parent's heap: YuniKorn's sortQueues (priority
-    first where the parent sorts by priority, then getFairShare), the one-type pending after."""
-    from prio.yunikorn.reference import fair_share
+    """The statement of a child's key in its parent's heap: YuniKorn's sortQueues
+    (reference.queue_key over getFairShare), the one-type pending after (queue_key_pending)."""
+    from prio.yunikorn.reference import fair_share, queue_key, queue_key_pending
 
     share = fair_share(c)
-    k1, k2 = (-c.reported, share) if c.parent.sort_priority else (share, -c.reported)
     if eng._one_type is not None:
-        k2 = (k2, -c.pending.get(eng._one_type, 0))
-    return k1, k2
+        return queue_key_pending(c.parent.sort_priority, c.reported, share, c.pending.get(eng._one_type, 0))
+    return queue_key(c.parent.sort_priority, c.reported, share)
 
 
 def _check_heaps(eng) -> int:
