@@ -85,6 +85,7 @@ def check_user_headroom(ugm, st: AppState, ask, fits: bool, where: str) -> None:
 def check_queue_key(c: QNode, key: tuple, one) -> None:
     """CHECK_CACHES: the heap key `key` of child c (with one resource type `one`, its pending
     folded in) against reference.queue_key over reference.fair_share."""
+    assert c.parent is not None  # (a child in its parent's heap)
     share = reference.fair_share(c)
     prio_first = c.parent.sort_priority
     if one is None:
