@@ -206,7 +206,7 @@ def sort_queues_keyed(p, candidates: list | None = None, aligned: bool = False, 
     got = None
     distinct = False
     if prio_first:
-        reps = [-c.reported for c in cands]
+        reps = [queue_key(True, c.reported, 0.0)[0] for c in cands]  # the key's priority part
         if len(set(reps)) == len(reps):
             got, distinct = [cands[i] for i in sorted(range(len(cands)), key=reps.__getitem__)], True
     if got is None:
