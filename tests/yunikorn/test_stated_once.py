@@ -349,13 +349,12 @@ def test_the_reference_sorts_and_tie_notes_read_the_one_statement(monkeypatch):
 
 def test_queue_less_is_the_key_then_the_tie_break():
     """queue_less, YuniKorn's comparator: queue_key decides where the keys differ, and between
-    equal keys the pending strictly greater comes first (QUEUE_TIE_BREAK); neither way between
+    equal keys the pending strictly greater comes first (the tie-break); neither way between
     equal or incomparable pending (the input order then stands)."""
     from types import SimpleNamespace as Q
 
-    from prio.yunikorn.reference import QUEUE_TIE_BREAK, queue_key, queue_less
+    from prio.yunikorn.reference import queue_key, queue_less
 
-    assert QUEUE_TIE_BREAK == ("key", "pending strictly greater", "input order")
     hi, lo = Q(reported=5, pending={"vcore": 1}), Q(reported=1, pending={"vcore": 9})
     assert queue_less(True, hi, lo, 0.9, 0.1) and not queue_less(True, lo, hi, 0.1, 0.9)  # priority first
     assert queue_less(False, lo, hi, 0.1, 0.9) and not queue_less(False, hi, lo, 0.9, 0.1)  # share first

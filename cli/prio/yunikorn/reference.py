@@ -98,13 +98,12 @@ def fair_share(q, fairmax: dict | None = None) -> float:
 # sorting on, sortQueuesByFairnessAndPriority off). Candidates are compared, least first, by
 #   1. queue_key: (priority, fair share) as the parent sorts, higher priority and lower share
 #      first (priority first where the parent sorts by priority, after the share otherwise);
-#   2. QUEUE_TIE_BREAK: between equal keys, a queue whose pending is strictly greater than the
+#   2. the tie-break: between equal keys, a queue whose pending is strictly greater than the
 #      other's comes first (queue_less); with one resource type that is more pending first, a
 #      strict weak order, and the fast runs fold it into the key (queue_key_pending);
 #   3. then the input order (Go's map order: by name here), SliceStable keeping it.
 # sort_queues_keyed, _slice_stable_queues' comparator, queue_tie_note and the fast runs' keys
 # (walkties, engine, simplerun: held to these under CHECK_CACHES) all read them from here.
-QUEUE_TIE_BREAK = ("key", "pending strictly greater", "input order")
 
 
 def queue_key(prio_first: bool, reported: int, share) -> tuple:
@@ -124,7 +123,7 @@ def queue_key_pending(prio_first: bool, reported: int, share, pending: int) -> t
 
 def queue_less(prio_first: bool, l, r, l_share, r_share) -> bool:
     """YuniKorn's queue comparator over two candidates l, r with their shares: queue_key, then
-    QUEUE_TIE_BREAK (pending strictly greater)."""
+    the tie-break (pending strictly greater)."""
     a = queue_key(prio_first, l.reported, l_share)
     b = queue_key(prio_first, r.reported, r_share)
     if a != b:
