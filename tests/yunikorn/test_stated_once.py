@@ -1,30 +1,36 @@
-"""YuniKorn's sort keys are stated once (the queue's fair share in reference.fair_share, the
-application's in reference.app_sort_key, the queues' and users' headroom in
-reference.headroom_misfit and user_misfit), and the walk keeps copies of them inline for speed
-(engine.py: _push, the heap rebuild in _rekey_path, Engine._akey over Model.usage_key, the
-headroom checks of _fast_pick and _try_app). These copies are checked against the statement
-here, directly, in generated runs: at every step each current heap entry carries the key the
-statement gives for its queue or application at that moment, and each headroom verdict is the
-statement's (engine.CHECK_HEADROOM). (The differential tests check the copies only through the
-steps they lead to.)"""
+"""YuniKorn's sort keys are stated once (the queue's in reference.queue_key over
+reference.fair_share, with its tie-break in queue_less and its one-type form queue_key_pending;
+the application's in reference.app_key, read by app_sort_key; the queues' and users' headroom
+in reference.headroom_misfit and user_misfit), and the fast runs keep copies of them inline for
+speed (engine.py: _push, the heap rebuild in _rekey_path, Engine._akey over Model.usage_key, the
+headroom checks of _fast_pick and _try_app; simplerun.py: _app_entry, _queue_key and the re-keys
+of its plans). These copies are checked against the statement here, directly, in generated
+runs: at every step each current heap entry carries the key the statement gives for its queue or
+application at that moment, and each headroom verdict is the statement's (engine.CHECK_HEADROOM);
+and each key an inline copy makes is compared with the statement's as it is made
+(reference.CHECK_CACHES, on in every test: the recorded corpora's runs too), which the tests at
+the end show fails on drift. (The differential tests check the copies only through the steps
+they lead to.)"""
+import sys
+
+import pytest
 from hypothesis import HealthCheck, given, settings
 
-from builders import build_engine
+from builders import UNDER_ROOT, build_engine
 from strategies import examples, scenarios
 
 SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 def _queue_key(eng, c) -> tuple:
-    """The statement of a child's key in its parent's heap: YuniKorn's sortQueues (priority
-    first where the parent sorts by priority, then getFairShare), the one-type pending after."""
-    from prio.yunikorn.reference import fair_share
+    """The statement of a child's key in its parent's heap: YuniKorn's sortQueues
+    (reference.queue_key over getFairShare), the one-type pending after (queue_key_pending)."""
+    from prio.yunikorn.reference import fair_share, queue_key, queue_key_pending
 
     share = fair_share(c)
-    k1, k2 = (-c.reported, share) if c.parent.sort_priority else (share, -c.reported)
     if eng._one_type is not None:
-        k2 = (k2, -c.pending.get(eng._one_type, 0))
-    return k1, k2
+        return queue_key_pending(c.parent.sort_priority, c.reported, share, c.pending.get(eng._one_type, 0))
+    return queue_key(c.parent.sort_priority, c.reported, share)
 
 
 def _check_heaps(eng) -> int:
@@ -179,3 +185,183 @@ def test_the_headroom_check_reaches_every_verdict():
     for want in [("queues", "_fast_pick", True), ("queues", "_fast_pick", False), ("queues", "_try_app", True),
                  ("queues", "_try_app", False), ("users", "_try_app", True), ("users", "_try_app", False)]:
         an_example(_headroom_scenarios(), lambda s, want=want: want in _walk(s))
+
+
+# ---- the keys' statement and its inline copies ------------------------------------------------
+# reference.queue_key (with queue_key_pending and queue_less: the key, then the tie-break) and
+# app_key state YuniKorn's queue and application sort keys once. The reference's sorts and tie
+# notes and walkties' keys call them; the fast runs' inline copies (simplerun, engine) are held
+# to them under reference.CHECK_CACHES (on in every test): each key an inline copy makes is
+# compared with the statement's for its queue or application at that moment. These tests fail
+# when a copy drifts from the statement, or the statement is no longer the one everyone reads.
+
+# Where each inline copy makes its keys, by the function it sits in: (module, check, caller)
+SIMPLE_SITES = [("simplerun", "_check_queue", "_queue_key"), ("simplerun", "_check_queue", "entry"),
+                ("simplerun", "_check_queue", "_plan_parent_one"), ("simplerun", "_check_queue", "_plan_parent"),
+                ("simplerun", "_check_app", "_app_entry"), ("simplerun", "_check_app", "_plan_leaf")]
+WALK_SITES = [("engine", "check_queue_key", "_push"), ("engine", "check_queue_key", "_rekey_path"),
+              ("engine", "check_app_key", "_akey"), ("engine", "check_app_key", "_rekey_path")]
+
+
+class _Sites:
+    """While in use, the inline copies' calls of their checks, as (module, check, caller); with
+    `drift` one such site, whose key is changed on its way to the check (the copy there drifting
+    from the statement)."""
+
+    def __init__(self, drift: tuple | None = None):
+        self.drift = drift
+
+    def __enter__(self):
+        from prio.yunikorn import engine, simplerun
+
+        self.seen: set = set()
+        self._saved = []
+        for site in SIMPLE_SITES + WALK_SITES:
+            mod = {"simplerun": simplerun, "engine": engine}[site[0]]
+            if (mod, site[1]) in [(m, n) for m, n, _ in self._saved]:
+                continue
+            real = getattr(mod, site[1])
+            self._saved.append((mod, site[1], real))
+            setattr(mod, site[1], self._spy(site[0], site[1], real))
+        return self
+
+    def _spy(self, module: str, check: str, real):
+        def spy(x, key, *rest):
+            site = (module, check, sys._getframe(1).f_code.co_name)
+            self.seen.add(site)
+            if site == self.drift:
+                key = (key[1], key[0]) if key[0] != key[1] else (key[0], key[1], 0)
+            real(x, key, *rest)
+        return spy
+
+    def __exit__(self, *exc):
+        for mod, name, real in self._saved:
+            setattr(mod, name, real)
+
+
+def _run_simple(scenario) -> bool:
+    """The simple run of a scenario (False where it does not fit)."""
+    from prio.yunikorn import simplerun
+
+    eng = build_engine(*scenario, "auto", placement=False)
+    if not simplerun.fits(eng):
+        return False
+    eng.run()
+    return True
+
+
+def _run_walk(scenario) -> None:
+    build_engine(*scenario, "fast").run(limit=10**9)  # a limit always takes the walk's step
+
+
+def _reaches(site, scenario) -> bool:
+    with _Sites() as s:
+        (_run_simple if site[0] == "simplerun" else _run_walk)(scenario)
+    return site in s.seen
+
+
+def _strategy(site):
+    return scenarios(limits=False, simple=True) if site[0] == "simplerun" else scenarios(limits=None)
+
+
+@pytest.mark.parametrize("site", SIMPLE_SITES + WALK_SITES, ids=lambda s: f"{s[0]}.{s[2]}")
+def test_an_inline_key_that_drifts_from_the_statement_fails_the_check(site):
+    """Every inline copy is checked where it makes its keys, and a difference raises: a run
+    that reaches the site passes as it is, and fails with the key changed there alone."""
+    from prio.yunikorn import reference
+    from strategies import an_example
+
+    assert reference.CHECK_CACHES  # tests/conftest.py: every key is checked
+    scenario = an_example(_strategy(site), lambda sc: _reaches(site, sc))
+    run = _run_simple if site[0] == "simplerun" else _run_walk
+    with _Sites(drift=site), pytest.raises(AssertionError, match="the inline key"):
+        run(scenario)
+
+
+@pytest.mark.parametrize("which", ["queue_key", "queue_key_pending", "app_key"])
+def test_a_statement_that_drifts_from_the_inline_copies_fails_the_check(which, monkeypatch):
+    """The other way round: the statement changed (the parts of its key swapped), the inline
+    copies no longer agree with it, and both fast runs say so, on a scenario they run through
+    with the statement as it is. (A swap changes no key where both parts are equal, a queue of
+    priority 0 with nothing allocated: the scenario is one where some key differs.)"""
+    from prio.yunikorn import reference
+    from strategies import an_example
+
+    real = getattr(reference, which)
+
+    def swapped(*args):
+        k1, k2 = real(*args)
+        return k2, k1
+
+    monkeypatch.setattr(reference, which, swapped)
+    scenario = an_example(scenarios(limits=False, simple=True), lambda sc: _drifts(sc, _run_simple) and _drifts(sc, _run_walk))
+    with pytest.raises(AssertionError, match="the inline key"):
+        _run_simple(scenario)
+    monkeypatch.setattr(reference, which, real)
+    assert _run_simple(scenario)
+    _run_walk(scenario)
+
+
+def _drifts(scenario, run) -> bool:
+    """Whether `run` of the scenario fails a key's check."""
+    try:
+        run(scenario)
+    except AssertionError as e:
+        return "the inline key" in str(e)
+    return False
+
+
+def _two_children():
+    """root.a and root.b, b with the higher priority, a using 1 of its fair max 10 (share 0.1,
+    b's 0): YuniKorn's sort takes b first, by priority and by share alike."""
+    queues = UNDER_ROOT + ("          - name: a\n            resources: {max: {vcore: 10}}\n"
+                           "          - name: b\n            resources: {max: {vcore: 10}}\n")
+    apps = [{"id": "x", "queue": "root.a", "allocated": {"vcore": 1}, "asks": [{"priority": 1, "resources": {"vcore": 1}}]},
+            {"id": "y", "queue": "root.b", "asks": [{"priority": 5, "resources": {"vcore": 1}}]}]
+    return build_engine(queues, {"capacity": {"vcore": 100}, "applications": apps}, "reference", placement=False)
+
+
+def test_the_reference_sorts_and_tie_notes_read_the_one_statement(monkeypatch):
+    """sort_queues (its shortcuts and _slice_stable_queues' comparator), queue_tie_note and
+    walkties.keys_and_vectors all read reference.queue_key: changed there, all of them follow."""
+    from prio.yunikorn import reference, walkties
+
+    eng = _two_children()
+    root = eng.root
+    cands = reference.queue_candidates(root)
+    assert [c.name for c in reference.sort_queues(root)] == ["b", "a"]
+    assert [c.name for c in reference._slice_stable_queues(root, cands, False)] == ["b", "a"]
+    assert reference.queue_tie_note(cands[1], cands) is None
+
+    assert walkties.queue_key is reference.queue_key  # (imported by name: patched there too)
+    lowest_first = lambda prio_first, reported, share: (reported, share) if prio_first else (share, reported)
+    monkeypatch.setattr(reference, "queue_key", lowest_first)
+    monkeypatch.setattr(walkties, "queue_key", lowest_first)
+    assert [c.name for c in reference.sort_queues(root)] == ["a", "b"]
+    assert [c.name for c in reference.sort_queues_keyed(root, cands, aligned=True)[0]] == ["a", "b"]
+    assert [c.name for c in reference._slice_stable_queues(root, cands, False)] == ["a", "b"]
+    assert walkties.keys_and_vectors(root, cands, lambda d: tuple(d.values()))[0] == [
+        (c.reported, reference.fair_share(c)) for c in cands]
+    monkeypatch.setattr(reference, "queue_key", lambda prio_first, reported, share: (0, 0))  # everyone equal
+    note = reference.queue_tie_note(cands[1], cands)
+    assert note is not None and str(note) == "queues root.a, root.b"
+
+
+def test_queue_less_is_the_key_then_the_tie_break():
+    """queue_less, YuniKorn's comparator: queue_key decides where the keys differ, and between
+    equal keys the pending strictly greater comes first (the tie-break); neither way between
+    equal or incomparable pending (the input order then stands)."""
+    from types import SimpleNamespace as Q
+
+    from prio.yunikorn.reference import queue_key, queue_less
+
+    hi, lo = Q(reported=5, pending={"vcore": 1}), Q(reported=1, pending={"vcore": 9})
+    assert queue_less(True, hi, lo, 0.9, 0.1) and not queue_less(True, lo, hi, 0.1, 0.9)  # priority first
+    assert queue_less(False, lo, hi, 0.1, 0.9) and not queue_less(False, hi, lo, 0.9, 0.1)  # share first
+    assert queue_key(True, 5, 0.9) < queue_key(True, 1, 0.1) and queue_key(False, 1, 0.1) < queue_key(False, 5, 0.9)
+    more, less_, other = Q(reported=1, pending={"vcore": 2, "memory": 2}), Q(reported=1, pending={"vcore": 1, "memory": 2}), \
+        Q(reported=1, pending={"vcore": 3, "memory": 1})
+    for prio_first in (True, False):
+        assert queue_less(prio_first, more, less_, 0.5, 0.5) and not queue_less(prio_first, less_, more, 0.5, 0.5)
+        assert not queue_less(prio_first, more, other, 0.5, 0.5) and not queue_less(prio_first, other, more, 0.5, 0.5)
+        assert not queue_less(prio_first, more, more, 0.5, 0.5)

@@ -21,7 +21,7 @@ import heapq
 from typing import Any
 
 from prio.values import INT32_MIN
-from prio.yunikorn import features, gangwalk, simplerun
+from prio.yunikorn import features, gangwalk, reference, simplerun
 from prio.yunikorn.appstate import NO_DEAD as _NO_DEAD
 from prio.yunikorn.appstate import AppState
 from prio.yunikorn.dominance import dominates_vec as _dominates_vec
@@ -75,6 +75,30 @@ def check_user_headroom(ugm, st: AppState, ask, fits: bool, where: str) -> None:
     group's headroom (`fits`) or not: user_misfit must say the same."""
     got = user_misfit(ugm, st, ask)
     assert (got is None) == fits, (where, st.app_id, ask.id, fits, got)
+
+
+# The heaps' keys are inline copies of reference.queue_key / queue_key_pending (_push,
+# _rekey_path) and app_key (_akey, _rekey_path). With reference.CHECK_CACHES (read once per
+# engine: Engine._check_keys) each key they make is compared with the statement's for that
+# queue or application at that moment (check_queue_key, check_app_key).
+
+def check_queue_key(c: QNode, key: tuple, one) -> None:
+    """CHECK_CACHES: the heap key `key` of child c (with one resource type `one`, its pending
+    folded in) against reference.queue_key over reference.fair_share."""
+    assert c.parent is not None  # (a child in its parent's heap)
+    share = reference.fair_share(c)
+    prio_first = c.parent.sort_priority
+    if one is None:
+        want = reference.queue_key(prio_first, c.reported, share)
+    else:
+        want = reference.queue_key_pending(prio_first, c.reported, share, c.pending.get(one, 0))
+    reference.key_drift("queue key", c.path, key, want)
+
+
+def check_app_key(st: AppState, key: tuple, n_types: int) -> None:
+    """CHECK_CACHES: the heap key `key` of application st against reference.app_sort_key (its
+    priority as kept: st.prio)."""
+    reference.key_drift("application key", st.app_id, key, reference.app_sort_key(st, n_types, st.prio))
 
 
 def _dominates_vec2(l: tuple, r: tuple) -> bool:
@@ -172,6 +196,7 @@ class Engine(TieWalk, ClusterWalk, Model):
             self._pristine = (copy.deepcopy(root), rules, partition)
         super().__init__(root, snapshot, rules, partition, release)
         self._heaps_ready = False  # built on the first step: explain never needs them
+        self._check_keys = reference.CHECK_CACHES  # the heaps' keys held to their statement
         self._tie_orders = ParkedGroups()  # each parent's tie group order, kept between steps
         self._misaligned: set = set()  # ids of parents sorted every step, no heap (see sorted_children)
         self._by_key: set = set()  # ids of parents with a heap whose tie groups SliceStable orders (_descend_by_key)
@@ -299,6 +324,8 @@ class Engine(TieWalk, ClusterWalk, Model):
             k1, k2 = self.share(c), -c.reported
         if self._one_type is not None:
             k2 = (k2, -c.pending.get(self._one_type, 0))
+        if self._check_keys:
+            check_queue_key(c, (k1, k2), self._one_type)
         heapq.heappush(p.heap, (k1, k2, c.name, c.version, c, self._vec(c.pending)))
 
     def _akey(self, st: AppState):
@@ -306,8 +333,12 @@ class Engine(TieWalk, ClusterWalk, Model):
         prio = -st.prio
         if leaf.sort_policy == "fair":
             usage = self.usage_key(st)
-            return (prio, usage) if leaf.sort_priority else (usage, prio)
-        return (prio, st.key_submit) if leaf.sort_priority else (st.key_submit, prio)
+            key = (prio, usage) if leaf.sort_priority else (usage, prio)
+        else:
+            key = (prio, st.key_submit) if leaf.sort_priority else (st.key_submit, prio)
+        if self._check_keys:
+            check_app_key(st, key, self.n_types)
+        return key
 
     def _push_app(self, st: AppState) -> None:
         st.version += 1
@@ -643,6 +674,7 @@ class Engine(TieWalk, ClusterWalk, Model):
         k2: Any
         st.version += 1
         positive = self._positive
+        check = self._check_keys
         if not st.blocked and st.live < len(st.asks):
             pos = positive  # else strictly_positive(st.pending), inline
             if not pos:
@@ -671,6 +703,8 @@ class Engine(TieWalk, ClusterWalk, Model):
                     k1, k2 = -st.prio, st.key_submit
                 else:
                     k1, k2 = st.key_submit, -st.prio
+                if check:
+                    check_app_key(st, (k1, k2), self.n_types)
                 push(leaf.heap, (k1, k2, st.app_id, st.version, st))
         one = self._one_type
         vec = self._vec
@@ -706,8 +740,12 @@ class Engine(TieWalk, ClusterWalk, Model):
                 k1, k2 = sh, -c.reported
             if one is not None:  # vec(pend) inline
                 p1 = pend.get(one, 0)
+                if check:
+                    check_queue_key(c, (k1, (k2, -p1)), one)
                 push(heap_p, (k1, (k2, -p1), c.name, c.version, c, (p1,)))
             else:
+                if check:
+                    check_queue_key(c, (k1, k2), None)
                 push(heap_p, (k1, k2, c.name, c.version, c, vec(pend)))
 
     def _allocate(self, st: AppState, i: int) -> Step:

@@ -35,7 +35,10 @@ MIN = INT32_MIN
 # ReferenceRun keeps a few values between steps instead of working them out again (each
 # application's place in its leaf's order, each leaf's highest priority, who holds a
 # reservation): with this on, every use compares them with the value worked out from scratch
-# (AssertionError on a difference). The tests turn it on (tests/conftest.py).
+# (AssertionError on a difference). The tests turn it on (tests/conftest.py). It holds the
+# fast runs' inline copies of the sort keys stated here too (queue_key, queue_key_pending,
+# app_key): each key such a copy makes is compared with the statement's for the same queue or
+# application at that moment (key_drift).
 CHECK_CACHES = False
 
 
@@ -89,6 +92,49 @@ def fair_share(q, fairmax: dict | None = None) -> float:
         if v > s:
             s = v
     return s
+
+
+# The queue sort, stated once (Queue.sortQueues: sortQueuesByPriorityAndFairness with priority
+# sorting on, sortQueuesByFairnessAndPriority off). Candidates are compared, least first, by
+#   1. queue_key: (priority, fair share) as the parent sorts, higher priority and lower share
+#      first (priority first where the parent sorts by priority, after the share otherwise);
+#   2. the tie-break: between equal keys, a queue whose pending is strictly greater than the
+#      other's comes first (queue_less); with one resource type that is more pending first, a
+#      strict weak order, and the fast runs fold it into the key (queue_key_pending);
+#   3. then the input order (Go's map order: by name here), SliceStable keeping it.
+# sort_queues_keyed, _slice_stable_queues' comparator, queue_tie_note and the fast runs' keys
+# (walkties, engine, simplerun: held to these under CHECK_CACHES) all read them from here.
+
+
+def queue_key(prio_first: bool, reported: int, share) -> tuple:
+    """A queue's sort key in its parent (least first): (priority negated, share) where the parent
+    sorts by priority (`prio_first`: its sort_priority), (share, priority negated) otherwise.
+    `reported`: the priority the queue reports (its `reported`); `share`: what the release's
+    sort compares (queue_share: fair_share, before 1.6 guarantee_shares)."""
+    return (-reported, share) if prio_first else (share, -reported)
+
+
+def queue_key_pending(prio_first: bool, reported: int, share, pending: int) -> tuple:
+    """queue_key with one resource type: the tie-break (more pending first) folded into its
+    second part, (k1, (k2, pending negated)), as the fast runs' heaps hold it."""
+    k1, k2 = queue_key(prio_first, reported, share)
+    return k1, (k2, -pending)
+
+
+def queue_less(prio_first: bool, l, r, l_share, r_share) -> bool:
+    """YuniKorn's queue comparator over two candidates l, r with their shares: queue_key, then
+    the tie-break (pending strictly greater)."""
+    a = queue_key(prio_first, l.reported, l_share)
+    b = queue_key(prio_first, r.reported, r_share)
+    if a != b:
+        return a < b
+    return strictly_greater(l.pending, r.pending)
+
+
+def key_drift(what: str, where, got, want) -> None:
+    """CHECK_CACHES: an inline copy of a key stated here gave `got` where the statement gives
+    `want` (AssertionError when they differ)."""
+    assert got == want, f"{what} at {where}: the inline key {got!r}, the statement's {want!r}"
 
 
 def incomparable(l: dict, r: dict) -> bool:
@@ -159,13 +205,13 @@ def sort_queues_keyed(p, candidates: list | None = None, aligned: bool = False, 
     got = None
     distinct = False
     if prio_first:
-        reps = [-c.reported for c in cands]
+        reps = [queue_key(True, c.reported, 0.0)[0] for c in cands]  # the key's priority part
         if len(set(reps)) == len(reps):
             got, distinct = [cands[i] for i in sorted(range(len(cands)), key=reps.__getitem__)], True
     if got is None:
         fms = [c.fairmax for c in cands]
         if aligned or all(fm == fms[0] for fm in fms):
-            keys = [(-c.reported, fair_share(c)) if prio_first else (fair_share(c), -c.reported) for c in cands]
+            keys = [queue_key(prio_first, c.reported, fair_share(c)) for c in cands]
             if len(set(keys)) == len(keys):
                 got, distinct = [cands[i] for i in sorted(range(len(cands)), key=keys.__getitem__)], True
             else:
@@ -194,14 +240,7 @@ def _slice_stable_queues(p, cands: list, aligned: bool) -> list:
 
     def less(items, i, j):
         l, r = items[i], items[j]
-        if prio_first and l.reported != r.reported:
-            return l.reported > r.reported
-        a, b = share(l, i), share(r, j)
-        if a != b:
-            return a < b
-        if l.reported != r.reported:
-            return l.reported > r.reported
-        return strictly_greater(l.pending, r.pending)
+        return queue_less(prio_first, l, r, share(l, i), share(r, j))
 
     return slice_stable(cands, less)
 
@@ -244,9 +283,22 @@ def usage_ratio(st, n_types: int) -> tuple:
     """CompUsageRatio's view of one application: its usage over the leaf's guaranteed per type
     (the usage itself where none), largest first, padded with zeros to the number of resource
     types, so that comparing two tuples is comparing the padded lists as Go does."""
-    total = st.leaf.guaranteed
-    shares = sorted(((v / total[k]) if total and total.get(k) else float(v) for k, v in st.usage.items()), reverse=True)
+    return usage_shares(st.usage, st.leaf.guaranteed, n_types)
+
+
+def usage_shares(usage: dict, guaranteed: dict | None, n_types: int) -> tuple:
+    """usage_ratio over a usage dict and the leaf's guaranteed (None or empty: none)."""
+    total = guaranteed
+    shares = sorted(((v / total[k]) if total and total.get(k) else float(v) for k, v in usage.items()), reverse=True)
     return tuple(shares) + (0.0,) * (n_types - len(shares))
+
+
+def app_key(sort_priority: bool, priority: int, other) -> tuple:
+    """sortApplications' key (least first), stated once: the ask max priority negated first
+    where the leaf sorts by priority (`sort_priority`), after `other` otherwise; `other` is the
+    policy's value (fair: usage_ratio, fifo: the submission time). Between equal keys the
+    application id decides (sortApplications' map order is by id here)."""
+    return (-priority, other) if sort_priority else (other, -priority)
 
 
 def app_sort_key(st, n_types: int, priority: int | None = None) -> tuple:
@@ -254,9 +306,9 @@ def app_sort_key(st, n_types: int, priority: int | None = None) -> tuple:
     (the oldest ask's create time), fair by usage ratio, each after or before the ask max
     priority as the leaf's priority sorting says (`priority`: that, when already known)."""
     leaf = st.leaf
-    prio = -(ask_max_priority(st) if priority is None else priority)
+    prio = ask_max_priority(st) if priority is None else priority
     other = usage_ratio(st, n_types) if leaf.sort_policy == "fair" else st.key_submit
-    return (prio, other) if leaf.sort_priority else (other, prio)
+    return app_key(leaf.sort_priority, prio, other)
 
 
 def sort_applications(leaf, n_types: int) -> list:
@@ -1340,8 +1392,9 @@ def queue_tie_note(c, order: list, release=None):
     either way (their order came from the input, Go's map order), with something left to
     place, in sorted order: up to four named, and whether there were more. None: no tie.
     `release`: whose share the sort compares (queue_share)."""
-    key = (c.reported, queue_share(c, release))
-    tied = [x for x in order if x is not c and x.live > 0 and (x.reported, queue_share(x, release)) == key
+    prio_first = c.parent.sort_priority
+    key = queue_key(prio_first, c.reported, queue_share(c, release))
+    tied = [x for x in order if x is not c and x.live > 0 and queue_key(prio_first, x.reported, queue_share(x, release)) == key
             and incomparable(c.pending, x.pending)]
     if not tied:
         return None

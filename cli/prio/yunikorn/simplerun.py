@@ -47,6 +47,7 @@ from typing import cast
 
 from prio.values import INT32_MIN
 from prio.yunikorn import features as F
+from prio.yunikorn import reference
 from prio.yunikorn.dominance import dominates_vec, first_tied, insertion_sort, insertion_sort_bounded, scan_end, tied_vec
 from prio.yunikorn.gosort import BLOCK, dominating, first_of_group
 from prio.yunikorn.keptsort import KeptSort
@@ -78,6 +79,12 @@ def fits(eng) -> bool:
     return ready(eng) and F.used(eng) <= SUPPORTS
 
 
+# The keys below are inline copies of reference.app_key (with usage_ratio) and queue_key /
+# queue_key_pending (with fair_share), over this run's ints and tuples instead of dicts. With
+# reference.CHECK_CACHES each key the run makes is compared with the statement's (_check_app,
+# _check_queue); the flag is read once per run or plan into a local, so the runs pay nothing
+# for it when it is off.
+
 def _usage_one(st) -> tuple:
     return (float(st.usage),)
 
@@ -97,6 +104,8 @@ def _app_entry(st, usage_key) -> tuple:
         k1, k2 = -st.prio, st.key_submit
     else:
         k1, k2 = st.key_submit, -st.prio
+    if reference.CHECK_CACHES:
+        _check_app(st, (k1, k2))
     return (k1, k2, st.app_id, st)
 
 
@@ -109,7 +118,52 @@ def _queue_key(x, divisors) -> tuple:
             v = 1.0 if d <= 0 else a / d
             if v > sh:
                 sh = v
-    return (-x.reported, sh) if x.parent.sort_priority else (sh, -x.reported)
+    key = (-x.reported, sh) if x.parent.sort_priority else (sh, -x.reported)
+    if reference.CHECK_CACHES:
+        _check_queue(x, key, divisors)
+    return key
+
+
+class _Counts:
+    """A queue or application of this run as the statement reads it: its counts (an int, or a
+    tuple over the run's types) as a dict by position, no guaranteed (fits: none)."""
+
+    __slots__ = ("allocated", "guaranteed")
+
+    def __init__(self, counts):
+        self.allocated = dict(enumerate(counts if type(counts) is tuple else (counts,)))
+        self.guaranteed = None
+
+
+def _check_app(st, key: tuple) -> None:
+    """CHECK_CACHES: an application's key in its leaf's heap, (k1, k2), against reference.app_key
+    over its priority (the highest of its asks not yet taken: asks[live:], highest first) and
+    the policy's value (reference.usage_shares of its usage, or its submission time)."""
+    leaf = st.leaf
+    assert not leaf.guaranteed, leaf.path  # (fits: no guaranteed)
+    live = max((a.priority for a in st.asks[st.live:]), default=MIN)
+    reference.key_drift("application priority", st.app_id, st.prio, live)
+    if leaf.sort_policy == "fair":
+        usage = _Counts(st.usage).allocated
+        other = reference.usage_shares(usage, None, len(usage))
+    else:
+        other = st.key_submit
+    reference.key_drift("application key", st.app_id, key, reference.app_key(leaf.sort_priority, live, other))
+
+
+def _check_queue(x, key: tuple, divisors, pending=None) -> None:
+    """CHECK_CACHES: a queue's key in its parent's heap against reference.queue_key (with
+    `pending`, the one-type run's: queue_key_pending) over reference.fair_share of its counts,
+    `divisors` its fair max per position (None: none)."""
+    assert not x.guaranteed, x.path  # (fits: no guaranteed)
+    fm = {j: d for j, d in enumerate(divisors) if d is not None}
+    share = reference.fair_share(_Counts(x.allocated), fm)
+    prio_first = x.parent.sort_priority
+    if pending is None:
+        want = reference.queue_key(prio_first, x.reported, share)
+    else:
+        want = reference.queue_key_pending(prio_first, x.reported, share, pending)
+    reference.key_drift("queue key", x.path, key, want)
 
 
 def _heap_tie_note(heap: list, top: tuple, kind: str) -> TieNote:
@@ -210,6 +264,7 @@ def _plan_leaf(leaf, heap: list, t, vectors: dict | None, two: bool = False) -> 
     # (for the type checker only: vectors is None only with t, and then never read)
     vectors = cast(dict, vectors)
     pop, replace = heapq.heappop, heapq.heapreplace
+    check = reference.CHECK_CACHES
     last = note = None  # a non-fair leaf's first application holds while its priority does
     while heap:
         top = heap[0]
@@ -254,7 +309,10 @@ def _plan_leaf(leaf, heap: list, t, vectors: dict | None, two: bool = False) -> 
         elif fair or new != old:
             if two and fair_prio:  # _app_entry with _usage_vector, inline: the usage as floats, largest first
                 u0, u1 = float(u0 + v0), float(u1 + v1)
-                replace(heap, (-new, (u0, u1) if u0 >= u1 else (u1, u0), top[2], st))
+                e = (-new, (u0, u1) if u0 >= u1 else (u1, u0), top[2], st)
+                if check:
+                    _check_app(st, e[:2])
+                replace(heap, e)
             else:
                 replace(heap, _app_entry(st, usage_key))
             last = None
@@ -304,8 +362,12 @@ def _run_one(eng, progress) -> list:
         a, d = x.allocated, x.fairmax.get(t)
         sh = 0.0 if a <= 0 or d is None else 1.0 if d <= 0 else a / d
         if x.parent.sort_priority:
-            return (-x.reported, (sh, -x.pending), x.name, x)
-        return (sh, (-x.reported, -x.pending), x.name, x)
+            e = (-x.reported, (sh, -x.pending), x.name, x)
+        else:
+            e = (sh, (-x.reported, -x.pending), x.name, x)
+        if reference.CHECK_CACHES:
+            _check_queue(x, e[:2], (d,), x.pending)
+        return e
 
     for q in queues:
         if q.parent is not None and q.live > 0:
@@ -374,6 +436,7 @@ def _plan_parent_one(P, root, amounts: dict) -> None:
     pchg: dict = {}
     prio_first = P.sort_priority
     push, pop = heapq.heappush, heapq.heappop
+    check = reference.CHECK_CACHES
     for k in range(P.live):
         if not heap:  # nothing placeable (cannot happen without limits)
             break
@@ -393,9 +456,12 @@ def _plan_parent_one(P, root, amounts: dict) -> None:
         c.live = live = c.live - 1
         if live > 0:  # re-key c (entry(), inline: its fair max is positive, fits)
             if prio_first:
-                push(heap, (-c.reported, (a / rec[2], -pend), c.name, c))
+                e = (-c.reported, (a / rec[2], -pend), c.name, c)
             else:
-                push(heap, (a / rec[2], (-c.reported, -pend), c.name, c))
+                e = (a / rec[2], (-c.reported, -pend), c.name, c)
+            if check:
+                _check_queue(c, e[:2], (rec[2],), pend)
+            push(heap, e)
     P.heap = [0, 0, P.heap[2], picks, pnotes, pvals, pchg]
 
 
@@ -562,6 +628,7 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
     pchg: dict = {}
     prio_first = P.sort_priority
     push, pop = heapq.heappush, heapq.heappop
+    check = reference.CHECK_CACHES
     parked = None  # [the key of the tie group, its entries not yet taken and their notes, last first]
     for k in range(P.live):
         if exact:
@@ -636,6 +703,8 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
         else:
             sh = max(map(truediv, alloc, rec[2]))
         key = (-c.reported, sh) if prio_first else (sh, -c.reported)
+        if check:
+            _check_queue(c, key, rec[2])
         e = (c.name, c, pend)
         if exact:
             sibs.later[c.name] = (e, key)

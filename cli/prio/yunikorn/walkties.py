@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from prio.yunikorn.dominance import first_tied
 from prio.yunikorn.gosort import dominating, first_of_group, stable_order
-from prio.yunikorn.reference import fair_share, map_order_alternatives, misaligned_note, queue_tie_note, sort_queues
+from prio.yunikorn.reference import fair_share, map_order_alternatives, misaligned_note, queue_key, queue_tie_note, sort_queues
 from prio.yunikorn.resources import strictly_positive
 from prio.yunikorn.step import TieNote
 from prio.yunikorn.tree import QNode
@@ -52,10 +52,8 @@ def parked_start(heap: list, pk: list):
 def keys_and_vectors(p, candidates: list, vector) -> tuple[list, list]:
     """Each candidate's comparator inputs: (priority, share) as one key in the parent's order,
     and its pending as a vector (`vector`: resources dict -> tuple over the asks' types)."""
-    if p.sort_priority:
-        keys = [(-c.reported, fair_share(c)) for c in candidates]
-    else:
-        keys = [(fair_share(c), -c.reported) for c in candidates]
+    prio_first = p.sort_priority
+    keys = [queue_key(prio_first, c.reported, fair_share(c)) for c in candidates]
     return keys, [vector(c.pending) for c in candidates]
 
 
