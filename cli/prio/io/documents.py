@@ -33,7 +33,7 @@ QUEUES_KEY = "queues.yaml"
 class Unit:
     """One thing to check: a queues config (maybe from a ConfigMap), or another kind."""
 
-    kind: str  # "queues", "priorityclass", a backend's kind ("armada-queue"), "other"
+    kind: str  # "queues", "priorityclass", a kind a backend claims (its recognise module's KINDS), "other"
     doc: Document
     label: str = ""  # e.g. "ConfigMap yunikorn-configs, key queues.yaml"
 
@@ -53,7 +53,7 @@ def kind_of(data) -> str:
     """What one parsed document is, by content alone. One of: queues (a queues.yaml, also a
     broken one), configmap, priorityclass, native (a snapshot), rest-queues, rest-apps, pods,
     nodes, list (a Kubernetes List of other things), a kind a backend claims (its KINDS:
-    armada-queue, kueue, ...), other."""
+    each named by its package's recognise module), other."""
     if data is None:
         return "queues"
     for early in _EARLY:
@@ -100,7 +100,7 @@ def kind_of(data) -> str:
 # Which scheduler backend (prio.backends.REGISTRY) a document's kind belongs to, as
 # prio.loaders.inputs hands a backend its documents, and how a user reads them (issue 47). A
 # backend named in WHOLE_FILE_BACKENDS reads a file whole: every document of a file holding one of
-# its documents is its (Volcano's Pods and PriorityClasses beside its Queues and PodGroups).
+# its documents is its (Kubernetes Pods and PriorityClasses beside its own objects).
 BACKEND_OF_KIND = {k: name for name, r in _RECOGNISERS for k in r.KINDS}
 BACKEND_LABELS = {e.name: e.inputs for e in backends.REGISTRY}
 WHOLE_FILE_BACKENDS = {name: r.whole_file for name, r in _RECOGNISERS if hasattr(r, "whole_file")}
@@ -111,7 +111,7 @@ _UNIT_KINDS = {k: r.unit_kind for _, r in _RECOGNISERS if hasattr(r, "unit_kind"
 def backend_of(kind: str, kinds, data) -> str | None:
     """The backend whose document this is (`kinds`: every document's kind in its file), or None:
     YuniKorn's (or nothing's). A document of another kind may be claimed for the company it keeps
-    (a recognise module's `beside`: a Node beside Kueue objects is a TAS flavor's node)."""
+    (a recognise module's `beside`: a Node beside a backend's objects may be its)."""
     if kind not in BACKEND_OF_KIND:
         return next((name for name, claims in _BESIDE if claims(kind, kinds, data)), None)
     return BACKEND_OF_KIND[kind]
@@ -213,7 +213,7 @@ def units(name: str, text: str) -> list[Unit]:
     if not docs:
         return [Unit("queues", Document(None))]
     whole = whole_file_backend(docs)
-    if whole is not None:  # a backend's whole file (Volcano's): Kubernetes manifests, read as go-yaml v2 reads them
+    if whole is not None:  # a backend's whole file: Kubernetes manifests, read as go-yaml v2 reads them
         return [Unit(whole, yamlnodes.to_document(name, n, go="v2")) for n in nodes]
     kinds = [_unit_kind(d.data) for d in docs]
     for i, d in enumerate(docs):
