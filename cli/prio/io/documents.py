@@ -15,6 +15,7 @@ from prio.io import yamlnodes
 from prio.io.document import Document
 from prio.io.endpoints import identify as rest_endpoint
 from prio.io.recognise import (
+    RECOGNISERS,
     REST_CONFIG_EXTRA,
     is_apps_dump,
     is_helm_values,
@@ -44,7 +45,7 @@ REST_CONFIG_LABEL = ("YuniKorn's /ws/v1/config response: the queues.yaml it serv
 
 # Each other scheduler's recognise module, in the registry's order: asked first (`early`, any
 # parsed document) and once a document is known to be a mapping (`kind`).
-_RECOGNISERS = backends.recognisers()
+_RECOGNISERS = RECOGNISERS
 _EARLY = tuple(r.early for _, r in _RECOGNISERS if hasattr(r, "early"))
 _MAPPING = tuple(r.kind for _, r in _RECOGNISERS if hasattr(r, "kind"))
 

@@ -128,9 +128,12 @@ def is_node_list(data) -> bool:
 # Every document prio reads has one of these keys at its top level (the predicates above,
 # prio.io.endpoints.identify for the REST answers it names, and each backend's recognise module):
 # a mapping with none is no input.
+# (name, module) of each other scheduler's recognise module, in the registry's order: read once
+# here, asked by prio.io.documents
+RECOGNISERS = backends.recognisers()
 TOP_KEYS = ("partitions", "applications", "kind", "apiVersion", "queuename", "applicationID",
             "timestamp", "Healthy", "HealthChecks", "Partitions", "nodeID",
-            *(k for _, r in backends.recognisers() for k in r.TOP_KEYS))
+            *(k for _, r in RECOGNISERS for k in r.TOP_KEYS))
 # Each pattern starts with the line break before a line: the regular-expression engine then
 # skips to line starts by itself (a 27 MB text in a fraction of a second; `^` with re.M tries
 # every position).

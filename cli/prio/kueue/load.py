@@ -689,11 +689,14 @@ class Skipped:
     and name as prio names it (`Workload team-a/train`, `a Workload`, `an object`), `error` the
     refusal (its file, line and column: the field refused), `reason` its message."""
 
-    __slots__ = ("kind", "label", "error")
+    __slots__ = ("kind", "name", "label", "error")
 
     def __init__(self, obj, error: APIRefusal):
         self.kind = obj.get("kind") if isinstance(obj, dict) and isinstance(obj.get("kind"), str) and obj["kind"] else None
-        self.label, self.error = _label(obj, self.kind), error
+        meta = obj.get("metadata") if isinstance(obj, dict) else None
+        name = meta.get("name") if isinstance(meta, dict) else None
+        self.name = name if isinstance(name, str) and name else None  # (None: none written)
+        self.label, self.error = _label(meta, self.kind, self.name), error
 
     @property
     def reason(self) -> str:
@@ -712,12 +715,10 @@ def _where(e: InputError) -> str:
     return str(InputError(e.file, "", e.line, e.column))[:-2]
 
 
-def _label(obj, kind: str | None) -> str:
-    meta = obj.get("metadata") if isinstance(obj, dict) else None
-    name = meta.get("name") if isinstance(meta, dict) else None
+def _label(meta, kind: str | None, name: str | None) -> str:
     if kind is None:
         return "an object"
-    if not (isinstance(name, str) and name):
+    if name is None:
         return f"{'an' if kind[:1] in 'AEIOU' else 'a'} {kind}"
     if kind in ("LocalQueue", "Workload"):
         ns = meta.get("namespace") if isinstance(meta, dict) else None
@@ -738,9 +739,8 @@ def _skipping(skipped: list | None, b: _Builder, read, r: _Reader, path, obj, *m
             raise
         skip = Skipped(obj, e)
         skipped.append(skip)
-        meta = obj.get("metadata") if isinstance(obj, dict) else None
-        if skip.kind is not None and isinstance(meta, dict) and isinstance(meta.get("name"), str):
-            b.skipped.setdefault((skip.kind, meta["name"]), e)
+        if skip.kind is not None and skip.name is not None:
+            b.skipped.setdefault((skip.kind, skip.name), e)
         return None
 
 
