@@ -16,10 +16,10 @@ class Entry:
     """One row. A plain class, not a NamedTuple: every run reads the table, and typing (which
     NamedTuple needs) is not otherwise loaded by validate's fast path."""
 
-    __slots__ = ("name", "title", "inputs", "manifests", "module", "lint", "options", "samples", "schemas", "view", "recognise")
+    __slots__ = ("name", "title", "inputs", "manifests", "module", "lint", "options", "samples", "schemas", "view", "style", "recognise")
 
     def __init__(self, name: str, title: str, inputs: str, manifests: str, module: str, lint: tuple,
-                 options: str = "", samples: tuple = (), schemas: tuple = (), view: str = "", recognise: str = ""):
+                 options: str = "", samples: tuple = (), schemas: tuple = (), view: str = "", recognise: str = "", style: str = ""):
         # DEFAULT's row: `inputs` and `manifests` are never said (its documents are the ones no
         # other row claims), its lint modules register first
         self.name = name  # the key prio.loaders.inputs.Inputs.backend holds
@@ -39,6 +39,7 @@ class Entry:
         # gap the contract test lists
         self.schemas = schemas
         self.view = view  # its HTML report's view, a script file of its package (prio.render.html puts it in the page)
+        self.style = style  # its view's own stylesheet, a file of its package (after report.css in the page's style)
         # the module that recognises its documents by content (prio.io.documents asks it: `early`,
         # `kind`, `unit_kind`, `beside`, `whole_file`, KINDS, CHECKED, LABELS, TOP_KEYS); a leaf
         # that imports nothing of prio. None for DEFAULT: its documents are the ones no row claims
@@ -65,7 +66,7 @@ REGISTRY = (
           ("armada-scenario", "armada-current", "armada-reports"), recognise="prio.armada.recognise"),
     Entry("kueue", "Kueue", "Kueue objects", "Kueue", "prio.kueue.backend", ("prio.kueue.lint",), "prio.kueue.options",
           ("kueue",), (("explain", "kueue-explain.schema.json"), ("simulate", "kueue-simulate.schema.json"),
-                       ("diff", "kueue-diff.schema.json")), "view.js", "prio.kueue.recognise"),
+                       ("diff", "kueue-diff.schema.json")), "view.js", "prio.kueue.recognise", "view.css"),
     Entry("volcano", "Volcano", "Volcano objects", "Volcano", "prio.volcano.backend", ("prio.volcano.lint",), "prio.volcano.options",
           ("volcano",), (("explain", "volcano-explain.schema.json"), ("simulate", "volcano-simulate.schema.json"),
                          ("diff", "volcano-diff.schema.json")), "view.js", "prio.volcano.recognise"),

@@ -218,3 +218,31 @@ def test_every_differ_answers_every_fail_on_kind(entry):
     assert json.loads(r.stdout)
     bad = run_cli("diff", first, first, *rest, "--fail-on", "nosuch")
     assert bad.exit_code == 2 and "unknown kind 'nosuch'" in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("entry", backends.CLAIMED, ids=[e.name for e in backends.CLAIMED])
+def test_its_page_files_are_its_packages_and_in_the_page(entry):
+    """A row's `view` (script) and `style` (stylesheet) are files of its own package, and the
+    page's one script and one style element hold each whole (pinned by the page's CSP hashes)."""
+    from prio.render.html import script_text, style_text
+
+    pkg = os.path.join(ROOT, "cli", "prio", entry.name)
+    for name, text in ((entry.view, script_text()), (entry.style, style_text())):
+        if name:
+            path = os.path.join(pkg, name)
+            assert os.path.isfile(path), path
+            assert open(path, encoding="utf-8").read() in text, name
+
+
+def test_the_shared_page_assets_name_no_backend():
+    """The page's shared parts (prio/render/html: its stylesheet, core, YuniKorn's views, the page)
+    know no other scheduler: what one backend's page needs (its styles, its address keys through
+    its view's `follow` hook) lives in its package, so adding a scheduler edits none of them."""
+    import re
+
+    base = os.path.join(ROOT, "cli", "prio", "render", "html")
+    files = [os.path.join(d, f) for d, _, fs in os.walk(base) for f in fs if f.endswith((".js", ".css"))]
+    assert len(files) >= 4, files  # report.css, core.js, yunikorn.js, page.js
+    names = re.compile(r"\b(" + "|".join(re.escape(e.title) for e in backends.CLAIMED) + r")\b", re.I)
+    found = {os.path.relpath(f, base): names.findall(open(f, encoding="utf-8").read()) for f in files}
+    assert not {f: n for f, n in found.items() if n}

@@ -4,6 +4,7 @@
   // for explain, in CTX.tree before the replay for simulate, CTX.trees for diff), and views of
   // their own: simulate's cycles per ClusterQueue and end state, explain's pending workloads in
   // Kueue's order with why, diff's workloads that end differently.
+  var selectCycle = null, selectWorkload = null; // set by simulate's and explain's views, read by follow
   var STOPS = { noPendingHeads: 'no ClusterQueue has a workload left to try', noProgress: 'two cycles in a row changed nothing', cycleLimit: 'the cycle limit (200)' };
   var OUTCOMES = { fits: '\u2713', 'would preempt': '\u26A0', waits: '\u2717', 'never tried': '\u2013', 'never queued': '\u2013' };
   function qty(s) { // a Kubernetes quantity as a number, for drawing only (the page shows Kueue's text)
@@ -327,6 +328,10 @@
     explain: buildKueueExplain, simulate: buildKueueSimulate, diff: buildKueueDiff,
     search: ' search cohorts and ClusterQueues, ', steps: false,
     pathOf: function (q) { return q.charAt(0) !== '/' ? kueuePathOf(q) : q; },
+    follow: function (args) { // the address's own keys: #cycle=N, #workload=NS/NAME (explain's why)
+      if (args.cycle && selectCycle) selectCycle(+args.cycle);
+      if (args.workload && selectWorkload) selectWorkload(args.workload);
+    },
     header: function (top) { // its cycles left to Go's map order
       var tieCycles = COMMAND === 'simulate' ? (DATA.cycles || []).filter(function (c) { return c.tie; }).map(function (c) { return c.cycle; }) : [];
       if (tieCycles.length) {

@@ -43,17 +43,17 @@ PARTS = ("report/core.js", "report/yunikorn.js")
 END = "report/page.js"
 
 
-def _views() -> list[str]:
-    """The backends' own page views (prio.backends: a row's `view`, a file of its package)."""
+def _own(field: str) -> list[str]:
+    """The backends' own page files (prio.backends: a row's `view` or `style`, a file of its package)."""
     from prio import backends
 
-    return [resources.files(e.module.rsplit(".", 1)[0]).joinpath(e.view).read_text(encoding="utf-8")
-            for e in backends.REGISTRY if e.view]
+    return [resources.files(e.module.rsplit(".", 1)[0]).joinpath(getattr(e, field)).read_text(encoding="utf-8")
+            for e in backends.REGISTRY if getattr(e, field)]
 
 
 def script_parts() -> list[str]:
     """The page's script, part by part (what the static check reads: tests/render/test_report_lint.py)."""
-    return [asset(p) for p in PARTS] + _views() + [asset(END)]
+    return [asset(p) for p in PARTS] + _own("view") + [asset(END)]
 
 
 def script_text() -> str:
@@ -61,9 +61,14 @@ def script_text() -> str:
     return "".join(f"\n{part}" for part in script_parts())
 
 
+def style_parts() -> list[str]:
+    """The page's stylesheet, part by part: report.css, then each backend's own (a row's `style`)."""
+    return [asset("report.css")] + _own("style")
+
+
 def style_text() -> str:
     """The text of the page's one style element, exactly as written (what its hash is of)."""
-    return f"\n{asset('report.css')}"
+    return "".join(f"\n{part}" for part in style_parts())
 
 
 def csp() -> str:

@@ -6,9 +6,9 @@
    The page's one script is built from parts (prio.render.html script_text), in this order, inside
    this one function: report/core.js (this: helpers, theme, header, the queue tree, tables, tabs,
    bands), report/yunikorn.js (YuniKorn's views), each backend's view (a row of prio.backends
-   names its file: kueue/view.js, volcano/view.js), report/page.js (the page, and the function's
+   names its file: `view`, in its own package), report/page.js (the page, and the function's
    end). Each view part registers itself in VIEWS[model]: its builders per command and, where its
-   page differs from YuniKorn's, its hooks (titles, header, aside, search, steps, pathOf). */
+   page differs from YuniKorn's, its hooks (titles, header, aside, search, steps, pathOf, follow). */
 (function () {
   'use strict';
   var errors = [];
@@ -97,7 +97,7 @@
   // ---- the views ---------------------------------------------------------------------------
   // VIEWS[model]: what each part registers (above); own() the page's (CTX.model, absent for YuniKorn).
   var VIEWS = {};
-  var prioViews = {}; // views that draw their page alone, given an api (volcano/view.js)
+  var prioViews = {}; // views that draw their page alone, given an api (prioViews[model] = function (api))
   function own() { return VIEWS[CTX.model || 'yunikorn'] || VIEWS.yunikorn; }
 
   // ---- header --------------------------------------------------------------------------------
@@ -132,11 +132,11 @@
     if (own().header) own().header(top); // a view's own lines under the header (where the scheduler is nondeterministic)
     return top;
   }
-  var selectStep = null, selectCycle = null, selectWorkload = null;
+  var selectStep = null; // YuniKorn's timeline (#step=N); a backend's view keeps its own (its follow hook)
 
   // ---- the queue tree ------------------------------------------------------------------------
   // queues: [{queue: PATH, depth, ...}] in tree order. opts.sep: the path's separator ('.' for
-  // YuniKorn's root.a.b, '/' for Kueue's /org/team-a); opts.content(q): the row's items after the
+  // YuniKorn's root.a.b, '/' for a path such as /org/team-a); opts.content(q): the row's items after the
   // name (YuniKorn's priority, tags and bars by default); opts.changes: diff's priority changes.
   function buildTree(queues, opts) {
     opts = opts || {};

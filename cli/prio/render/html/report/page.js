@@ -1,7 +1,7 @@
   // ---- the page ------------------------------------------------------------------------------
   // The main view per scheduler model (CTX.model, absent for YuniKorn) and command: each builder
   // takes the tree box beside it and returns the view (tabs). A view that draws its page alone
-  // (prioViews[model](api): volcano/view.js) is registered here for explain and simulate.
+  // (prioViews[model](api)) is registered here for explain and simulate.
   Object.keys(prioViews).forEach(function (m) { if (!VIEWS[m]) VIEWS[m] = { explain: otherView, simulate: otherView }; });
   function otherView() { return prioViews[CTX.model]({ h: h, plural: plural, data: DATA, ctx: CTX, command: COMMAND }); }
   function build() {
@@ -18,7 +18,7 @@
       (DATA.queues || []).forEach(function (r) { changes[r.queue] = [r.before, r.after]; });
     }
     var view = own();
-    if (view.aside) treeBox = view.aside(aside); // a view's own tree (Kueue's cohorts)
+    if (view.aside) treeBox = view.aside(aside); // a view's own tree (its scheduler's, not YuniKorn's queues)
     else if (treeData && treeData.queues && treeData.queues.length) {
       aside.appendChild(h('h2', { text: COMMAND === 'diff' ? 'Queues (NEW, before the run; changes marked)' : COMMAND === 'simulate' ? 'Queues (before the run)' : 'Queues' }));
       treeBox = buildTree(treeData.queues, { changes: changes });
@@ -51,7 +51,7 @@
   }
 
   // The address can say what to show: #step=N, #tab=ID, #queue=PATH, #search=TEXT, #theme=dark;
-  // Kueue: #cycle=N, #workload=NS/NAME (explain's why), #queue=NAME or /COHORT/PATH
+  // a view's own keys, which its follow hook reads (e.g. #cycle=N); #queue through its pathOf
   // (a link into a report pasted in a channel; the tests drive the page with it too).
   function followHash(treeBox, view) {
     var args = {};
@@ -62,8 +62,7 @@
     if (args.theme && THEMES.indexOf(args.theme) >= 0) { theme = args.theme; applyTheme(); }
     if (args.tab && view.show) view.show(args.tab);
     if (args.step && selectStep) selectStep(+args.step, !args.tab);
-    if (args.cycle && selectCycle) selectCycle(+args.cycle);
-    if (args.workload && selectWorkload) selectWorkload(args.workload);
+    if (own().follow) own().follow(args);
     if (args.queue && treeBox) treeBox.reveal(own().pathOf ? own().pathOf(args.queue) : args.queue);
     if (args.search !== undefined) {
       var s = document.getElementById('tree-search');
