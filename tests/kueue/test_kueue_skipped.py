@@ -79,6 +79,13 @@ BAD = {
     "node": ("Node n1", _doc("Node", "metadata: {name: n1, labels: {zone: [x]}}\n", "apiVersion: v1\n")),
     "no-name": ("a Workload", _doc("Workload", "metadata: {namespace: a}\nspec: {queueName: 7}\n")),
     "no-kind": ("an object", f"{API}kind: [Workload]\nmetadata: {{name: w1}}\n"),
+    # refused past their shapes: no name at all (the API server names every object), no podSets
+    # (the CRD's minItems 1), a topologyRequest both required and preferred (Kueue's webhook)
+    "wl-nameless": ("a Workload", workload("a", "w9", second=4).replace("name: w9, ", "")),
+    "cq-nameless": ("a ClusterQueue", cluster_queue("extra", "org", cpu=8).replace("name: extra", "labels: {x: y}")),
+    "wl-no-podsets": ("Workload a/empty", workload("a", "empty", second=5).split("  podSets:")[0] + "  podSets: []\n"),
+    "wl-topology": ("Workload a/tas", workload("a", "tas", second=6).replace(
+        "  - template:", "  - topologyRequest: {required: zone, preferred: rack}\n    template:")),
 }
 
 
@@ -130,6 +137,7 @@ def test_an_object_the_api_server_refuses_is_skipped_and_the_rest_replays_as_wit
     assert with_it == without
     (note,) = skips
     assert note.startswith(f"prio: note: {path}:") and f": {label}: " in note, note
+    assert note.count(label) == 1, note  # the label once: the reason after it does not say it again
     assert all(code == 0 for code, _ in with_it.values()), with_it
 
 

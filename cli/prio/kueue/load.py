@@ -122,7 +122,7 @@ def _topology_request(r: _Reader, path, value, who: str):
         if tr.get(k) is not None and not (isinstance(tr[k], str) and tr[k]):
             r.fail(path + (k,), f"{who}: topologyRequest.{k} names a topology level (a node label)")
     if tr.get("required") is not None and tr.get("preferred") is not None:
-        r.fail(path, f"{who}: topologyRequest has both required and preferred (Kueue's webhook refuses it)")
+        r.refuse(path, f"{who}: topologyRequest has both required and preferred (Kueue's webhook refuses it)")
     return TopologyRequest(tr.get("required"), tr.get("preferred"), tr.get("unconstrained") is True)
 
 
@@ -441,7 +441,8 @@ class _Builder:
         if kind not in KINDS:
             r.fail(path + ("kind",), f"a {kind} is not a Kueue object prio reads (expected one of {', '.join(KINDS)})")
         if kind != "Configuration" and not (isinstance(name, str) and name):
-            r.fail(path + ("metadata",), f"a {kind} needs metadata.name")
+            # the API server's: no object without a name (said after the label a note gives it, once)
+            r.refuse(path + ("metadata",), f"{_label(meta, kind, None)}: metadata.name is missing")
         line = r.doc.pos(path, "value").line if r.doc.pos(path, "value") else None
         s = self.setup
         if kind == "Configuration":
@@ -596,7 +597,8 @@ class _Builder:
                                    req, _tolerations(pspec.get("tolerations")), dict(pspec.get("nodeSelector") or {}),
                                    _affinity_terms(pspec), shape, min_count, topology))
         if not pod_sets:
-            r.fail(path + ("spec",), f"Workload {ns}/{name} has no podSets")
+            # (the CRD: required, minItems 1; where validate's PRIO622 says so, at the list written)
+            r.refuse(path + ("spec", "podSets") if "podSets" in spec else path + ("spec",), f"Workload {ns}/{name}: no podSets (the CRD needs at least one)")
         if spec.get("active", True) is False and status.get("admission"):
             self.note("deactivated-running", f"Workload {ns}/{name}")
         if spec.get("maximumExecutionTimeSeconds") is not None:
