@@ -86,6 +86,11 @@ BAD = {
     "wl-no-podsets": ("Workload a/empty", workload("a", "empty", second=5).split("  podSets:")[0] + "  podSets: []\n"),
     "wl-topology": ("Workload a/tas", workload("a", "tas", second=6).replace(
         "  - template:", "  - topologyRequest: {required: zone, preferred: rack}\n    template:")),
+    # what the CRD's schema refuses beyond what the loader reads: a name's pattern, a length
+    "cq-cohort-pattern": ("ClusterQueue extra", cluster_queue("extra", "Org_1", cpu=8)),
+    "lq-pattern": ("LocalQueue b/other-queue", local_queue("b", "Other").replace("name: queue", "name: other-queue")),
+    "wl-queue-pattern": ("Workload a/w8", workload("a", "w8", second=7).replace("queueName: queue", "queueName: Queue")),
+    "wl-podset-long": ("Workload a/w7", workload("a", "w7", second=8).replace("  - template:", f"  - name: {'p' * 64}\n    template:")),
 }
 
 

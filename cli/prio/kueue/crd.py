@@ -184,7 +184,7 @@ def integer_range(kind: str, where: str) -> tuple:
 # a string's formats, and an int32/int64 integer's range is the decoding's (the loader's ranges).
 REFUSING = frozenset(("type", "properties", "items", "additionalProperties", "anyOf", "required", "minimum", "maximum",
                       "minItems", "maxItems", "minLength", "maxLength", "maxProperties", "pattern"))
-_QUANTITY_TYPES = ["number", "string"]
+QUANTITY_TYPES = ["number", "string"]
 
 
 def _refusing(node):
@@ -199,7 +199,7 @@ def _refusing(node):
     if not isinstance(node, dict):
         return node
     if node.get("x-kubernetes-int-or-string"):
-        out: dict = {"type": _QUANTITY_TYPES}
+        out: dict = {"type": QUANTITY_TYPES}
         if "pattern" in node:
             out["pattern"] = node["pattern"]
         return out
@@ -297,7 +297,7 @@ def said(v: Violation) -> str:
         return f"{where}: Required value"
     if k in ("type", "anyOf"):
         want = ",".join(x) if isinstance(x, list) else str(x)
-        if k == "anyOf" or x == _QUANTITY_TYPES:
+        if k == "anyOf" or x == QUANTITY_TYPES:
             want = "integer,string"
         t = json_type(found)
         return f'{where}: Invalid value: "{t}": {where} in body must be of type {want}: "{t}"'

@@ -426,6 +426,12 @@ class _Builder:
     def _see_time(self, t: float) -> None:
         self.latest = t if self.latest is None else max(self.latest, t)
 
+    def admit(self, r: _Reader, path, obj) -> None:
+        """`add`, where objects are skipped (load's `skipped`): first what the API server refuses
+        that `add` does not read for itself (_unread_refusal)."""
+        _unread_refusal(r, path, obj)
+        self.add(r, path, obj)
+
     def add(self, r: _Reader, path, obj) -> None:
         if not isinstance(obj, dict):
             r.refuse(path, f"expected a Kubernetes object, found {kind_of_value(obj)}")
@@ -728,6 +734,25 @@ def _label(meta, kind: str | None, name: str | None) -> str:
     return f"{kind} {name}"
 
 
+# What the CRD's schema refuses (crd.refusals, validate's PRIO622) that the loader does not read
+# for itself: a string's pattern (a quantity's apart: the loader reads quantities, and refuses a
+# bad one in its own words) or length, a map's size. Where objects are skipped such an object is
+# one too (it never reached the cluster); a strict load leaves them to PRIO622, which says them
+# all, so that PRIO621 still finds the loader's first refusal beyond them.
+_UNREAD = frozenset(("pattern", "minLength", "maxLength", "maxProperties"))
+
+
+def _unread_refusal(r: _Reader, path, obj) -> None:
+    from prio.kueue import crd
+
+    kind = obj.get("kind") if isinstance(obj, dict) else None
+    if not isinstance(kind, str):
+        return  # (add refuses it in its words)
+    for v in crd.refusals(kind, obj):
+        if v.keyword in _UNREAD and not (v.keyword == "pattern" and v.schema.get("type") == crd.QUANTITY_TYPES):
+            r.refuse(path + v.path, crd.said(v))
+
+
 def _skipping(skipped: list | None, b: _Builder, read, r: _Reader, path, obj, *more):
     """read(r, path, obj, *more) whole (_Builder.read_whole), or None where the API server refuses
     the object and `skipped` collects such objects (a Configuration is never skipped: Kueue would
@@ -774,8 +799,9 @@ def load(docs: list, skipped: list | None = None) -> Setup:
             objects.append((r, path, obj))
             if len(objects) > limit:
                 r.fail(path, caps.OBJECTS.exceeded(len(objects), caps.in_total(before), "Kueue objects"))
+    add = b.add if skipped is None else b.admit
     for r, path, obj in objects:
-        _skipping(skipped, b, b.add, r, path, obj)
+        _skipping(skipped, b, add, r, path, obj)
     s = b.setup
     seen = {}
     for r, path, obj, line, times in b.workload_docs:
