@@ -102,38 +102,16 @@ def _snapshot(o: Options, fmt: str) -> int:
         offered("snapshot", inp)
         source = ", ".join(inp.names)
         raw_apps, nodes, rejected, config_text = {}, [], [], None
-    from prio.yunikorn.load.assemble import build
-    from prio.yunikorn.snapshot import Snapshot
+    from prio.yunikorn.capture import capture
 
-    eng = build(inp, o.partition)  # the partition as explain would pick it; fails as explain would
-    # where placement put each application, written as its queue (pods: the queue the core gives);
-    # not when anonymized: a queue a user rule made names the user (the queue asked for and the
-    # tags, renamed, place it again)
-    placed = {st.app.id: st.leaf.path for st in eng.apps if not st.app.placed} if inp.config is not None and not o.anonymize else {}
-    if not rejected and eng.rejected:  # from files: the applications the config's placement rules refuse
-        rejected = [{"application": r.application, "queue": r.queue, "reason": r.reason} for r in eng.rejected]
-    snap = inp.snapshot or Snapshot(source="(no pending work)")
-    snap.partition = eng.snapshot.partition or o.partition or "default"
-    if record is not None:  # else what an input snapshot recorded, if anything
-        snap.yunikorn_version = record
-    if o.partition:
-        snap.partition = o.partition
-    if config_text is None:
-        config_text = config_text_of(inp)
-    from prio.yunikorn.render import snapshot as snapshot_out
-
-    used: dict = {}
-    keep = {"anonymize": o.anonymize, "keep_queues": o.keep_queue_names, "keep_nodes": o.keep_node_names}
-    if config_text is None:  # nothing describes the queues: the snapshot alone (all queues dynamic)
-        text = snapshot_out.render_snapshot_only(snap, source=source, names_out=used, **keep)
-    else:
-        text = snapshot_out.render(config_text, snap, source=source, raw_apps=raw_apps, nodes=nodes,
-                                   rejected=rejected, names_out=used, placed=placed, **keep)
+    got = capture(inp, o.partition, record=record, source=source, anonymize=o.anonymize, keep_queues=o.keep_queue_names,
+                  keep_nodes=o.keep_node_names, raw_apps=raw_apps, nodes=nodes, rejected=rejected, config_text=config_text)
+    text, snap, rejected = got.text, got.snapshot, got.rejected
     if o.output_file == "-":
         sys.stdout.write(text)
     else:
         write_text(o.output_file, text)
-    _say_written(o, fmt, snap, source, rejected, used["names"], inp)
+    _say_written(o, fmt, snap, source, rejected, got.names, inp)
     return 0
 
 
@@ -170,49 +148,3 @@ def _hide(note: str, names, sources) -> str:
     for s in sorted({s for s in sources if s}, key=len, reverse=True):
         note = note.replace(s, "(input)")
     return names.text(note)
-
-
-def config_text_of(inp) -> str | None:
-    """The queue config the inputs used, as YAML text: a plain config file's first document as
-    written (so YuniKorn reads it exactly as before); a ConfigMap's embedded config re-emitted
-    from its data; for a REST queues dump, a config built from the effective properties; None
-    when nothing describes the queues."""
-    if inp.default_config:
-        from prio.kube.shim import DEFAULT_CONFIG
-
-        return "# YuniKorn's built-in default config: no queues.yaml was given\n" + DEFAULT_CONFIG
-    if inp.config is not None and inp.config_text:  # a ConfigMap's queues.yaml, as written there
-        return inp.config_text if inp.config_text.endswith("\n") else inp.config_text + "\n"
-    if inp.config is not None and inp.config_text is not None:  # embedded, its text not at hand: re-emitted
-        import yaml
-
-        return yaml.safe_dump(inp.config_doc.data, sort_keys=False, default_flow_style=False, allow_unicode=True)
-    if inp.config is not None:
-        text = _first_document_text(inp.config_name, inp.config_doc)
-        if text is not None:
-            return text
-        import yaml
-
-        return yaml.safe_dump(inp.config_doc.data, sort_keys=False, default_flow_style=False, allow_unicode=True)
-    if inp.rest_queues:
-        from prio.yunikorn.render.snapshot import config_from_queues
-
-        return config_from_queues(inp.rest_queues, (inp.snapshot.partition if inp.snapshot else None) or "default")
-    return None
-
-
-def _first_document_text(name: str, doc) -> str | None:
-    from prio.errors import InputError
-    from prio.io import source, yamlnodes
-
-    if name == "<stdin>":
-        return None
-    try:
-        text = source.read(name, source.MAX_SNAPSHOT_BYTES).text
-        nodes = yamlnodes.parse(name, text)
-    except InputError:
-        return None
-    for n in nodes:
-        if n.start_mark.line + 1 == doc.start.line and n.start_mark.column == 0:
-            return text[n.start_mark.index:n.end_mark.index].rstrip() + "\n"
-    return None

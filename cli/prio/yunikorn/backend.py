@@ -5,8 +5,8 @@ other backend claims -> the engine (prio.yunikorn.load.assemble.build), a run or
 Bad input raises prio.errors.InputError (exit 2, one line).
 
 prio diff's sides and prio snapshot's capture are gathered by their commands (which side lends
-its work, what a server holds); each side is then `load` and `run("simulate")` here, compared
-with `diff`."""
+its work, what a server holds); each diff side is then `load` and `run("simulate")` here,
+compared with `diff`; a capture is composed by prio.yunikorn.capture."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -337,6 +337,11 @@ def render_snapshot_only(snap, *, source: str, anonymize: bool = False, keep_que
     return "\n".join(head) + "\n" + yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, allow_unicode=True, width=120)
 
 
+def config_text(data) -> str:
+    """A queue config's data as YAML text (a config re-emitted where its text is not at hand)."""
+    return yaml.safe_dump(data, sort_keys=False, default_flow_style=False, allow_unicode=True)
+
+
 def config_from_queues(infos, partition: str) -> str:
     """A queues.yaml equivalent to a REST queues dump: each queue with its effective (merged)
     properties written as its own, its guaranteed and max resources and maxapplications.
