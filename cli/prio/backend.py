@@ -1,7 +1,7 @@
 """What a scheduler backend offers the commands (issue 47): the protocol every package named in
 `prio.backends.REGISTRY` implements with one object, its module's `BACKEND`.
 
-A command reads its inputs (`prio.loaders.inputs.gather` says which backend claimed them, by
+A command reads its inputs (`prio.io.gather.gather` says which backend claimed them, by
 content), picks the backend, and composes its three steps, as check-jsonschema's CLI composes
 loader -> checker -> reporter:
 
@@ -30,7 +30,7 @@ FAIL_ON = ("priority", "order", "unscheduled", "findings", "preemption")
 
 
 class Backend(Protocol):
-    name: str  # the registry's key, as prio.loaders.inputs.Inputs.backend holds it
+    name: str  # the registry's key, as prio.io.gather.Gathered.backend holds it
     title: str  # what a user reads: its row's title in prio.backends
     offers: tuple  # of COMMANDS
 

@@ -16,13 +16,13 @@ class Entry:
     """One row. A plain class, not a NamedTuple: every run reads the table, and typing (which
     NamedTuple needs) is not otherwise loaded by validate's fast path."""
 
-    __slots__ = ("name", "title", "inputs", "manifests", "module", "lint", "options", "samples", "schemas", "view", "style", "recognise")
+    __slots__ = ("name", "title", "inputs", "manifests", "module", "lint", "options", "samples", "schemas", "view", "style", "recognise", "reader")
 
     def __init__(self, name: str, title: str, inputs: str, manifests: str, module: str, lint: tuple,
-                 options: str = "", samples: tuple = (), schemas: tuple = (), view: str = "", recognise: str = "", style: str = ""):
+                 options: str = "", samples: tuple = (), schemas: tuple = (), view: str = "", recognise: str = "", style: str = "", reader: str = ""):
         # DEFAULT's row: `inputs` and `manifests` are never said (its documents are the ones no
         # other row claims), its lint modules register first
-        self.name = name  # the key prio.loaders.inputs.Inputs.backend holds
+        self.name = name  # the key prio.io.gather.Gathered.backend holds
         self.title = title
         self.inputs = inputs  # what its inputs are called in messages and help: "Kueue objects"
         self.manifests = manifests  # what validate lints of it, before "manifests": "Armada queue"
@@ -44,6 +44,9 @@ class Entry:
         # `kind`, `unit_kind`, `beside`, `whole_file`, KINDS, CHECKED, LABELS, TOP_KEYS); a leaf
         # that imports nothing of prio. None for DEFAULT: its documents are the ones no row claims
         self.recognise = recognise
+        # DEFAULT's alone: the module that reads the documents no row claims, file by file
+        # (prio.io.gather names what it offers)
+        self.reader = reader
 
 
 # YuniKorn's rule modules, in the order validate registers them. `checks` registers what validate
@@ -58,7 +61,7 @@ DEFAULT = Entry("yunikorn", "YuniKorn", "YuniKorn inputs", "YuniKorn queue confi
                 samples=("walkthrough", "priorityclasses", "pods", "preemption", "cluster", "quota", "gang"),
                 schemas=(("explain", "yunikorn-explain.schema.json"), ("simulate", "yunikorn-simulate.schema.json"),
                          ("diff", "yunikorn-diff.schema.json"), ("preempt", "yunikorn-preempt.schema.json"),
-                         ("snapshot", "yunikorn-snapshot.schema.json")))
+                         ("snapshot", "yunikorn-snapshot.schema.json")), reader="prio.yunikorn.load.files")
 REGISTRY = (
     DEFAULT,
     Entry("armada", "Armada", "an Armada scenario or queue list", "Armada queue", "prio.armada.backend", ("prio.armada.lint", "prio.armada.lint_current"),

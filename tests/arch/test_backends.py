@@ -51,7 +51,7 @@ def test_every_package_with_a_backend_module_is_registered():
 
 @pytest.mark.parametrize("entry,sample", CASES, ids=IDS)
 def test_its_sample_is_claimed_by_it_alone(entry, sample):
-    from prio.loaders.inputs import gather
+    from prio.io.gather import gather
     from prio.yunikorn.load.assemble import sample_paths
 
     inp = gather(sample_paths(sample))
@@ -246,3 +246,42 @@ def test_the_shared_page_assets_name_no_backend():
     names = re.compile(r"\b(" + "|".join(re.escape(e.title) for e in backends.CLAIMED) + r")\b", re.I)
     found = {os.path.relpath(f, base): names.findall(open(f, encoding="utf-8").read()) for f in files}
     assert not {f: n for f, n in found.items() if n}
+
+
+# What prio.io.gather asks of the default row's reader (its docstring lists them).
+_READER = ("new", "whole", "file", "finish", "holds", "holds_work", "EXPECTED", "WHAT", "OWN_KINDS", "WORK_KINDS")
+
+
+def test_the_default_row_alone_names_a_reader_and_it_offers_what_gather_asks():
+    """The documents no row claims go to DEFAULT's reader, file by file (prio.io.gather): it
+    must offer each name gather calls, its state must be a Gathered, and the kinds it reads must
+    be none another row claims by content."""
+    from importlib import import_module
+
+    from prio.io import documents
+    from prio.io.gather import Gathered
+
+    assert [e.name for e in backends.REGISTRY if e.reader] == [backends.DEFAULT.name]
+    reader = import_module(backends.DEFAULT.reader)
+    missing = [n for n in _READER if not hasattr(reader, n)]
+    assert not missing, missing
+    assert isinstance(reader.new(), Gathered)
+    assert not (set(reader.OWN_KINDS) | set(reader.WORK_KINDS)) & set(documents.BACKEND_OF_KIND)
+    assert not set(reader.OWN_KINDS) & set(reader.WORK_KINDS)
+
+
+def test_gather_hands_the_default_reader_only_the_documents_no_row_claims(tmp_path):
+    """A file of Kueue objects beside a queue config: the config is YuniKorn's reader's, the
+    objects Kueue's, and the two never combine (one line naming the Kueue file)."""
+    from prio.errors import InputError
+    from prio.io.gather import gather
+
+    kueue = tmp_path / "cq.yaml"
+    kueue.write_text("apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata: {name: cq}\nspec: {}\n")
+    config = tmp_path / "queues.yaml"
+    config.write_text("partitions:\n- name: default\n  queues:\n  - name: root\n")
+    inp = gather([str(kueue)])
+    assert inp.backend == "kueue" and [n for n, _ in inp.objects] == [str(kueue)] and inp.config is None
+    with pytest.raises(InputError) as e:
+        gather([str(config), str(kueue)])
+    assert e.value.file == str(kueue) and "cannot be combined with YuniKorn inputs" in e.value.message

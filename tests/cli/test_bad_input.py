@@ -297,8 +297,8 @@ def test_the_precheck_never_refuses_an_input_prio_reads():
 def test_nested_too_deeply_names_the_input(monkeypatch, command):
     """issue 43, item 7: a structure deeper than Python's recursion (a queue or cohort tree
     thousands of levels deep) is one line naming the input, not "input nested too deeply"."""
+    from prio.io import gather as inputs
     from prio.lint import runner
-    from prio.loaders import inputs
 
     def deep(*a, **k):
         raise RecursionError("maximum recursion depth exceeded")

@@ -136,12 +136,12 @@ def test_the_refusal_note_stands_where_the_config_was_read(tmp_path):
     """The loader reads the config and runs no lint rule; the command checks it afterwards
     (prio.yunikorn.lint.judged.check_config) and its note keeps the place the loader left for it: before
     the notes of the files read after the config."""
-    from prio.loaders import inputs
+    from prio.io.gather import gather
     from prio.yunikorn.lint.judged import check_config
 
     (tmp_path / "a.yaml").write_text(open(sample("mistakes.yaml"), encoding="utf-8").read())
     (tmp_path / "b.yaml").write_text("replicaCount: 1\n")
-    inp = inputs.gather([str(tmp_path)])
+    inp = gather([str(tmp_path)])
     assert inp.config_note_at == 0 and not any("would refuse" in n for n in inp.notes)
     notes = check_config(inp).notes
     assert "YuniKorn would refuse this config" in notes[0] and "b.yaml: skipped" in notes[1]

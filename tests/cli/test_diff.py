@@ -501,7 +501,7 @@ def test_a_snapshot_file_as_input_gives_its_work_alone(pair, tmp_path):
 def test_one_side_with_work_is_never_compared_with_one_without():
     from prio.cli.diff import _same_work
     from prio.errors import InputError
-    from prio.loaders.inputs import Inputs
+    from prio.yunikorn.load.inputs import Inputs
 
     class Opts:  # options with an INPUT given: nothing to lend
         inputs = ("work.yaml",)

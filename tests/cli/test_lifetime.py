@@ -87,7 +87,7 @@ def test_explain_keeps_the_parsed_snapshot_with_its_inputs_and_simulate_does_not
     reuses that memory for its steps."""
     import gc
 
-    from prio.loaders.inputs import Inputs
+    from prio.yunikorn.load.inputs import Inputs
 
     monkeypatch.setattr(lifetime, "ACTIVE", True)
     kept = len(lifetime.KEPT)

@@ -11,9 +11,9 @@ import pytest
 from conftest import ROOT, TESTS, run_cli
 from prio.errors import InputError
 from prio.io import yamlnodes
+from prio.io.gather import gather
 from prio.kube import quantity as kq
 from prio.kube.priorityclass import PriorityClass
-from prio.loaders import inputs
 from prio.yunikorn import tree
 from prio.yunikorn.engine import Engine
 from prio.yunikorn.load import kubectl
@@ -305,7 +305,7 @@ def test_mismatch_against_class_from_the_same_file(tmp_path):
         """)
     p = tmp_path / "pods.yaml"
     p.write_text(text)
-    inp = inputs.gather([str(p)])  # the manifest admission refuses is left out, named in a note
+    inp = gather([str(p)])  # the manifest admission refuses is left out, named in a note
     assert inp.snapshot.apps == [] and any("ns/p is refused by the API server on creation: spec.priority 901 disagrees" in n
                                             for n in inp.notes)
 
@@ -320,7 +320,7 @@ def test_created_pod_keeps_its_priority_when_its_class_changed():
 # ---- the sample, end to end with the walkthrough queues -----------------------------------------
 
 def test_sample_pods_with_walkthrough_and_classes():
-    inp = inputs.gather([os.path.join(SAMPLES, "walkthrough-queues.yaml"), os.path.join(SAMPLES, "pods.json")],
+    inp = gather([os.path.join(SAMPLES, "walkthrough-queues.yaml"), os.path.join(SAMPLES, "pods.json")],
                         [os.path.join(SAMPLES, "priorityclasses.yaml")])
     snap = inp.snapshot
     assert {a.id for a in snap.apps} == {"spark-etl-0001", "report-2024-05-01", "montecarlo-42", "hotfix-1187",

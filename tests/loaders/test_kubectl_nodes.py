@@ -11,9 +11,9 @@ import pytest
 from conftest import run_cli
 from prio.errors import InputError
 from prio.io import documents, yamlnodes
+from prio.io.gather import gather
 from prio.kube import shim
-from prio.loaders import inputs
-from prio.yunikorn.load import kubectl
+from prio.yunikorn.load import inputs, kubectl
 
 
 def _doc(data, name="k.json"):
@@ -58,7 +58,7 @@ def gather_data(*docs) -> inputs.Inputs:
             with open(p, "w", encoding="utf-8") as fh:
                 json.dump(data, fh)
             paths.append(p)
-        return inputs.gather(paths)
+        return gather(paths)
 
 
 # ---- what a node list is ---------------------------------------------------------------------

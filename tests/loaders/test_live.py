@@ -213,7 +213,7 @@ def test_config_yaml_is_asked_for_and_extra_keys_dropped(tmp_path):
 
 def test_older_yunikorn_without_the_applications_endpoint_reads_queue_by_queue(monkeypatch):
     sc = scenario("conformance-prio-00008")
-    from prio.loaders import live
+    from prio.yunikorn.load import live
 
     monkeypatch.setattr(live, "PROGRESS_EVERY", 2)
     with Replay(sc) as srv:
@@ -259,7 +259,7 @@ def test_verbose_says_what_was_fetched_from_where_and_the_shape():
 
 
 def test_older_shape_without_priority_fields_is_named():
-    from prio.loaders.live import queue_shape
+    from prio.yunikorn.load.live import queue_shape
 
     assert "older" in queue_shape({"queuename": "root", "children": [{"queuename": "root.a"}]})
     assert "no preemption fields" in queue_shape({"queuename": "root", "isPriorityFence": False, "currentPriority": 1})

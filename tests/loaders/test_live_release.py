@@ -42,7 +42,7 @@ def test_an_older_server_is_judged_as_its_release():
     from types import SimpleNamespace
 
     from prio.cli.live import server_release
-    from prio.loaders.inputs import Inputs
+    from prio.yunikorn.load.inputs import Inputs
 
     state = SimpleNamespace(url="http://yk:9080", queue_fields=frozenset({"queuename", "childrenNames"}), inputs=Inputs())
     assert server_release(state, None).name == "1.5"

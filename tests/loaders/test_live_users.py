@@ -226,7 +226,7 @@ def test_a_bad_schedulable_from_the_server_is_one_line(value):
 
 
 def test_a_saved_dump_without_the_usage_files_is_read_with_a_note(tmp_path):
-    """A dump saved by URL (prio.loaders.restdump reads it as the server it recorded): the usage
+    """A dump saved by URL (prio.yunikorn.load.restdump reads it as the server it recorded): the usage
     files are optional, as the endpoints are on a server."""
     import shutil
 

@@ -1,6 +1,6 @@
 """A REST dump saved by URL (`ws/v1/partition/default/queues.json`, `applications/active.json`
 one level down: ../shared/testdata/yunikorn-rest-live's layout, curl --create-dirs'): read as the
-server it recorded (prio.loaders.restdump), the same answer as --yunikorn against that server; or
+server it recorded (prio.yunikorn.load.restdump), the same answer as --yunikorn against that server; or
 one line saying what is missing. Never "No pending asks" while the queues report pending work."""
 import json
 import os

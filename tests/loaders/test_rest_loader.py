@@ -11,7 +11,7 @@ from conftest import SHARED as SHARED_ROOT
 from conftest import TESTS
 from prio.errors import InputError
 from prio.io import yamlnodes
-from prio.loaders import inputs
+from prio.io.gather import gather
 from prio.yunikorn.engine import MIN, Engine
 from prio.yunikorn.load import rest
 
@@ -146,7 +146,7 @@ def test_old_dump_without_priority_fields_reads_properties():
 def test_engine_on_rest_dumps_reproduces_current_priority():
     """queues + apps dumps through inputs.gather, tree from the dump, engine priorities equal the
     currentPriority YuniKorn reported."""
-    inp = inputs.gather([fx("queues-priority.json"), fx("apps-group-a.json"), fx("apps-high-priority.json")])
+    inp = gather([fx("queues-priority.json"), fx("apps-group-a.json"), fx("apps-high-priority.json")])
     assert inp.config is None and len(inp.rest_queues) == 7
     root = rest.build_tree(inp.rest_queues)
     Engine(root, inp.snapshot)
@@ -236,7 +236,7 @@ def test_single_app_and_legacy_apps():
 
 @needs_shared
 def test_web_mock_apps_with_queues_through_the_engine():
-    inp = inputs.gather([shared("yunikorn-web__json-db__queues.json"), shared("yunikorn-web__json-db__apps.json")])
+    inp = gather([shared("yunikorn-web__json-db__queues.json"), shared("yunikorn-web__json-db__apps.json")])
     root = rest.build_tree(inp.rest_queues)
     eng = Engine(root, inp.snapshot)
     assert {st.app.id for st in eng.apps} == {"application-sleep-0005", "application-sleep-0002",
@@ -324,7 +324,7 @@ def test_cli_explain_or_gather_reports_one_line(tmp_path):
     p = tmp_path / "apps.json"
     p.write_text('[{"applicationID": "a", "queueName": "root.x",\n  "requests": [{"allocationKey": "k", "priority": "1.5"}]}]')
     with pytest.raises(InputError) as e:
-        inputs.gather([str(p)])
+        gather([str(p)])
     assert str(e.value).startswith(f"{p}:2:")
 
 

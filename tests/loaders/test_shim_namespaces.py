@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from prio.io.gather import gather
 from prio.kube import shim
-from prio.loaders import inputs
 from prio.yunikorn.load.assemble import build
 
 
@@ -26,7 +26,7 @@ def _engine(tmp_path, pods, namespaces):
     p, n = tmp_path / "pods.json", tmp_path / "namespaces.json"
     p.write_text(json.dumps({"kind": "List", "apiVersion": "v1", "items": pods}))
     n.write_text(json.dumps({"kind": "List", "apiVersion": "v1", "items": namespaces}))
-    inp = inputs.gather([str(p), str(n)])
+    inp = gather([str(p), str(n)])
     return inp, build(inp, None)
 
 
@@ -65,7 +65,7 @@ def test_a_parentqueue_annotation_becomes_the_tag_a_rule_can_read(tmp_path):
     q.write_text("partitions:\n  - name: default\n    placementrules:\n      - name: tag\n        value: namespace\n"
                  "        create: true\n        parent:\n          name: tag\n          value: namespace.parentqueue\n"
                  "    queues:\n      - name: root\n        submitacl: '*'\n        queues:\n          - {name: tenants, parent: true}\n")
-    inp = inputs.gather([str(q), str(p), str(n)])
+    inp = gather([str(q), str(p), str(n)])
     assert [st.leaf.path for st in build(inp, None).apps] == ["root.tenants.team-a"]
 
 

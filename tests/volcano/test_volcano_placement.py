@@ -13,7 +13,7 @@ import tempfile
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prio.loaders.inputs import gather
+from prio.io.gather import gather
 from prio.volcano import load as loader
 from prio.volcano import placement, report, session
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import tempfile
 
-from prio.loaders.inputs import gather
+from prio.io.gather import gather
 from prio.volcano import load as loader
 from prio.volcano import session
 from prio.volcano.model import PODS, res_empty, res_le_dims

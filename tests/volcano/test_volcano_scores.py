@@ -11,7 +11,7 @@ import tempfile
 from hypothesis import given
 from hypothesis import strategies as st
 
-from prio.loaders.inputs import gather
+from prio.io.gather import gather
 from prio.volcano import load as loader
 from prio.volcano import session
 

@@ -61,17 +61,16 @@ def say_written(path) -> None:
 
 
 def load_inputs(paths, sample, classes, keep_documents=False, release=None):
-    from prio.loaders import inputs
-    from prio.yunikorn.load import assemble
+    from prio.yunikorn.load import assemble, inputs
 
     if sample and paths:
         raise InputError(sample, "give either --sample or input files, not both")
     if sample or not paths:
         paths = assemble.sample_paths(sample)
-    from prio.loaders import restdump
+    from prio.io.gather import gather
     from prio.yunikorn.lint.judged import check_config
 
-    inp = check_config(restdump.gather(list(paths), list(classes), keep_documents), release)
+    inp = check_config(gather(list(paths), list(classes), keep_documents), release)
     inputs.check_work_given(inp)
     return inp
 

@@ -68,7 +68,8 @@ def _side(side, o, arg, state, label, fmt):
     """One side: the config `arg` names (or the server's, for live) on a copy of the server's work."""
     import copy
 
-    from prio.loaders import inputs as inputs_mod
+    from prio.io.gather import gather
+    from prio.yunikorn.load import inputs as inputs_mod
 
     live_inp = state.inputs
     snap = copy.deepcopy(live_inp.snapshot)
@@ -82,7 +83,7 @@ def _side(side, o, arg, state, label, fmt):
         return side(o, name, label, inp=inp, fmt=fmt)[0]
     from prio.yunikorn.lint.judged import check_config
 
-    inp = check_config(inputs_mod.gather([arg]), o.release())
+    inp = check_config(gather([arg], whole=False), o.release())
     name = "<stdin>" if arg == "-" else arg
     from prio.cli.backend_run import offered
 

@@ -63,7 +63,7 @@ def _progress(line: str) -> None:
 
 def fetch(r: Remote, partition=None, verbose: bool = False, paths=(), sample=None, classes=(), version=None, judge=False,
           schedules: bool = True):
-    """The server's state (prio.loaders.live.Live). Input files do not mix with --yunikorn.
+    """The server's state (prio.yunikorn.load.live.Live). Input files do not mix with --yunikorn.
     `judge`: its config is judged by the YuniKorn release `version` names, or, not given, the one
     the server shows (server_release); else by the newest, and nothing is noted. `schedules`:
     False for a command that schedules nothing (prio snapshot), which names no scheduling rules."""
@@ -71,8 +71,8 @@ def fetch(r: Remote, partition=None, verbose: bool = False, paths=(), sample=Non
         raise InputError("--yunikorn", "reads everything from the server; give no input files or --sample with it")
     if classes:
         raise InputError("--priority-classes", "not needed with --yunikorn: the server's asks carry resolved priorities")
-    from prio.loaders import live
     from prio.yunikorn.lint.judged import check_config
+    from prio.yunikorn.load import live
 
     state = live.fetch(client(r, verbose), partition, progress=_progress)
     check_config(state.inputs, server_release(state, version) if judge else None, schedules)

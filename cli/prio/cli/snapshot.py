@@ -63,7 +63,7 @@ def _snapshot(o: Options, fmt: str) -> int:
     if (o.keep_queue_names or o.keep_node_names) and not o.anonymize:  # refused before anything is read
         raise InputError("--keep-queue-names" if o.keep_queue_names else "--keep-node-names", "goes with --anonymize")
     from prio.cli.outfile import refuse_inputs, write_text
-    from prio.loaders import restdump
+    from prio.yunikorn.load import restdump
 
     refuse_inputs(o.output_file, o.input_names())  # before anything is read
     dump = len(o.inputs) == 1 and not o.priority_classes and restdump.layout(o.inputs[0]) is not None
@@ -89,10 +89,11 @@ def _snapshot(o: Options, fmt: str) -> int:
         if not o.inputs:
             raise InputError("nothing to capture", "give --yunikorn URL or input files (REST dumps, kubectl pod lists, a queue config)")
         from prio.cli.common import say_recognised
+        from prio.io.gather import gather
         from prio.yunikorn.lint.judged import check_config
 
         asked = o.asked_release()  # the option, .prio.yaml, or --kube's images (with_cluster)
-        inp = check_config(restdump.gather(list(o.inputs), list(o.priority_classes)), asked, schedules=False)
+        inp = check_config(gather(list(o.inputs), list(o.priority_classes)), asked, schedules=False)
         if asked is not None:
             record = asked.name
         if o.verbose:

@@ -99,7 +99,7 @@ def kind_of(data) -> str:
 
 
 # Which scheduler backend (prio.backends.REGISTRY) a document's kind belongs to, as
-# prio.loaders.inputs hands a backend its documents, and how a user reads them (issue 47). A
+# prio.io.gather hands a backend its documents, and how a user reads them (issue 47). A
 # backend named in WHOLE_FILE_BACKENDS reads a file whole: every document of a file holding one of
 # its documents is its (Kubernetes Pods and PriorityClasses beside its own objects).
 BACKEND_OF_KIND = {k: name for name, r in _RECOGNISERS for k in r.KINDS}

@@ -2,7 +2,7 @@
 (--yunikorn-version, else the one a snapshot recorded, else the newest), the cheap refusal check
 on the queue config (prio.yunikorn.lint.checks.config_errors) noted where the loader read it,
 the config's properties read as that release reads them, and what prio does not model of the
-release's scheduling noted. Pure: it writes the notes onto the inputs (prio.loaders.inputs.Inputs)
+release's scheduling noted. Pure: it writes the notes onto the inputs (prio.yunikorn.load.inputs.Inputs)
 and the commands say them."""
 from __future__ import annotations
 

@@ -4,7 +4,7 @@
 saves them and as ../shared/testdata/yunikorn-rest-live records them.
 
 Such a directory is read as the server it recorded: the same reading as `--yunikorn URL`
-(prio.loaders.live), with a file standing in for each response. The directory may be the dump's
+(prio.yunikorn.load.live), with a file standing in for each response. The directory may be the dump's
 top (holding `ws/`), `ws/v1`, or one partition's folder (`ws/v1/partition/default/`, or any folder
 holding `queues.json` and `applications/`); a top with YAML or JSON files of its own is read as
 those files, as any directory is. A response the reading needs and the dump lacks is
@@ -144,15 +144,14 @@ def missing(path: str, query: str = "", fatal: bool = False) -> str:
     return f"not in the saved dump{'' if fatal else ' (as HTTP 404 from a server)'}: save GET {what} here ({need})"
 
 
-def gather(paths, classes_paths=(), keep_documents: bool = False, work_from=()):
-    """prio.loaders.inputs.gather, where a directory saved by URL is read as the server it
-    recorded: alone, as --yunikorn reads a server (the commands' one way in to their inputs)."""
-    from prio.loaders import inputs
-
+def whole(paths, classes_paths=()):
+    """The inputs of a directory saved by URL, read as the server it recorded: alone, as
+    --yunikorn reads a server (prio.io.gather asks it first, through YuniKorn's reader); None
+    where no path is one."""
     paths, classes_paths = list(paths), list(classes_paths)
     dumps = [p for p in paths if layout(p) is not None]
     if not dumps:
-        return inputs.gather(paths, classes_paths, keep_documents, work_from=work_from)
+        return None
     if len(paths) + len(classes_paths) > 1:
         raise InputError(dumps[0], "a saved REST dump (files by URL path) is read alone, as --yunikorn reads a server: "
                                    "its config, queues and applications; give no other inputs with it")
@@ -160,9 +159,9 @@ def gather(paths, classes_paths=(), keep_documents: bool = False, work_from=()):
 
 
 def read(path: str, partition: str | None = None):
-    """The dump at `path` as prio.loaders.live.Live (its Inputs: config, queues, applications,
+    """The dump at `path` as prio.yunikorn.load.live.Live (its Inputs: config, queues, applications,
     nodes, rejected applications)."""
-    from prio.loaders import live
+    from prio.yunikorn.load import live
 
     top, part_dir, part_name = layout(path)
     client = DumpClient(top, part_dir, part_name, path)

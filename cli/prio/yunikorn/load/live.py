@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from prio.errors import InputError
 from prio.io import caps, yamlnodes
-from prio.loaders.inputs import Inputs, merge
+from prio.yunikorn.load.inputs import Inputs, merge
 
 PROGRESS_EVERY = 20  # per-queue fetches: a progress line from this many on
 MANY_APPS = 1000  # a single applications list this long gets a line of its own
@@ -173,7 +173,7 @@ def _fetch_config(client, live: Live) -> None:
     docs = yamlnodes.load_fast(resp.url, live.config_text)
     if not docs:
         raise InputError(resp.url, "the config endpoint answered an empty config")
-    from prio.loaders.inputs import set_config
+    from prio.yunikorn.load.inputs import set_config
 
     set_config(inp, resp.url, docs[0])
     inp.recognised.append((resp.url, "the queue config YuniKorn runs"))
