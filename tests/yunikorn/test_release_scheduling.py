@@ -5,6 +5,8 @@ orders or preempts differently, and the newest's outputs are those of no option 
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from builders import FAIR_QUEUES, FAIR_SNAPSHOT, UNDER_ROOT, build_engine
 from conftest import run_cli
@@ -113,6 +115,75 @@ def test_guarantee_shares_compare_as_compare_shares_does():
     assert compare_shares((0.5,), (0.2, 0.5)) == -1  # equal at the top, then the other's 0.2 > 0
     assert compare_shares((-1.0, 0.0, 0.5), (-0.5, 0.5)) == 1  # the 0 beats -0.5
     assert compare_shares((0.5,), (0.5,)) == 0
+
+
+_SHARES = st.lists(st.sampled_from([-1, 0, 1, 2, 5]), max_size=3)  # allocated per type (some not guaranteed)
+
+
+@settings(deadline=None)
+@given(_SHARES, _SHARES, st.lists(st.sampled_from([0, 2, 4]), min_size=3, max_size=3))
+def test_guarantee_shares_order_as_compare_shares(left, right, guaranteed):
+    """GuaranteeShares, what the pre-1.6 sort compares, orders as compareShares and is equal
+    exactly where compareShares says 0 (the tie notes read equality)."""
+    class Q:
+        def __init__(self, allocated):
+            self.allocated = dict(zip("abc", allocated))
+            self.guaranteed = dict(zip("abc", guaranteed))
+
+    l, r = guarantee_shares(Q(left)), guarantee_shares(Q(right))
+    comp = compare_shares(l, r)
+    assert ((l < r), (l <= r), (l > r), (l >= r), (l == r)) == (comp < 0, comp <= 0, comp > 0, comp >= 0, comp == 0)
+    assert ((0, l) < (0, r)) == (comp < 0) and ((l, 1) < (r, 0)) == (comp < 0)
+
+
+def _v152_less(prio_first: bool, l, r, ls, rs) -> bool:
+    """sortQueuesByPriorityAndFairness / ...FairnessAndPriority as yunikorn-core v1.5.2's
+    objects/sorters.go states them, comparison by comparison."""
+    from prio.yunikorn.resources import strictly_greater
+
+    if prio_first and l.reported != r.reported:
+        return l.reported > r.reported
+    comp = compare_shares(ls, rs)
+    if comp:
+        return comp < 0
+    if l.reported != r.reported:
+        return l.reported > r.reported
+    return strictly_greater(l.pending, r.pending)
+
+
+@settings(deadline=None)
+@given(st.booleans(), st.lists(st.tuples(st.sampled_from([0, 1, 5]), _SHARES, st.lists(st.sampled_from([0, 1, 2]), min_size=2,
+                                                                                           max_size=2)), max_size=24))
+def test_the_pre_1_6_queue_sort_is_queue_less_over_guarantee_shares(prio_first, queues):
+    """_sort_queues_by_guarantee orders through queue_less (the one comparator) with the share
+    v1.5.2 compares: the order is v1.5.2's comparator's, over up to 24 queues (SliceStable's
+    merges past 20)."""
+    from types import SimpleNamespace as NS
+
+    from prio.yunikorn import reference
+    from prio.yunikorn.gosort import slice_stable
+
+    cands = [NS(name=f"q{i}", reported=p, allocated=dict(zip("abc", a)), guaranteed={"a": 2, "b": 0}, pending=dict(zip("ab", pe)))
+             for i, (p, a, pe) in enumerate(queues)]
+    parent = NS(sort_priority=prio_first)
+    shares = {id(c): guarantee_shares(c) for c in cands}
+    want = slice_stable(list(cands), lambda items, i, j: _v152_less(prio_first, items[i], items[j], shares[id(items[i])],
+                                                                    shares[id(items[j])]))
+    assert reference._sort_queues_by_guarantee(parent, list(cands)) == want
+
+
+def test_the_pre_1_6_queue_sort_reads_queue_less(monkeypatch):
+    """The pre-1.6 sort has no comparator of its own: queue_less changed, it follows."""
+    from types import SimpleNamespace as NS
+
+    from prio.yunikorn import reference
+
+    cands = [NS(name=n, reported=0, allocated={"a": u}, guaranteed={"a": 2}, pending={"a": 1}) for n, u in (("a", 1), ("b", 0))]
+    parent = NS(sort_priority=True)
+    assert [c.name for c in reference._sort_queues_by_guarantee(parent, list(cands))] == ["b", "a"]
+    monkeypatch.setattr(reference, "queue_less", lambda prio_first, l, r, ls, rs: not reference.queue_key(prio_first, l.reported, ls)
+                        <= reference.queue_key(prio_first, r.reported, rs))  # more share first
+    assert [c.name for c in reference._sort_queues_by_guarantee(parent, list(cands))] == ["a", "b"]
 
 
 def test_a_1_8_preemptor_cancels_a_lower_priority_reservation_a_1_7_one_does_not(tmp_path):

@@ -148,18 +148,42 @@ def queue_candidates(p) -> list:
     return [c for c in sorted(p.children, key=lambda c: c.name) if not c.stopped and strictly_positive(c.pending)]
 
 
-def guarantee_shares(q) -> tuple:
+class GuaranteeShares(tuple):
+    """guarantee_shares' value: a queue's shares in ascending order (a tuple: equal exactly when
+    they tie, and shown as such) that orders as compareShares orders them
+    (resources.compare_shares: from the largest share down, leftovers by their sign), so that
+    queue_key and queue_less over it are sortQueuesByPriorityAndFairness and
+    sortQueuesByFairnessAndPriority before 1.6 (v1.5.2: CompUsageRatioSeparately where 1.6
+    compares getFairShare's one number), the same comparator with another share."""
+
+    __slots__ = ()
+
+    def __lt__(self, other):
+        return compare_shares(self, other) < 0
+
+    def __le__(self, other):
+        return compare_shares(self, other) <= 0
+
+    def __gt__(self, other):
+        return compare_shares(self, other) > 0
+
+    def __ge__(self, other):
+        return compare_shares(self, other) >= 0
+
+
+def guarantee_shares(q) -> GuaranteeShares:
     """What YuniKorn before 1.6 (v1.5.2: CompUsageRatioSeparately over getShares) compares of a
     queue in the fair queue sort: its usage over its guarantee per resource type (the usage
     itself where a type is not guaranteed, or guaranteed as 0; a type with no usage a 0), in
-    ascending order as getShares gives them, for resources.compare_shares. The zeros that sort
-    first are dropped (compareShares skips them): two queues tie exactly when these are equal."""
+    ascending order as getShares gives them, ordered as resources.compare_shares orders them
+    (GuaranteeShares). The zeros that sort first are dropped (compareShares skips them): two
+    queues tie exactly when these are equal."""
     g = q.guaranteed or {}
     out = sorted(((a / g[k]) if g.get(k) else float(a)) for k, a in q.allocated.items())
     i = 0
     while i < len(out) and out[i] == 0:
         i += 1
-    return tuple(out[i:])
+    return GuaranteeShares(out[i:])
 
 
 def queue_share(q, release=None, fairmax: dict | None = None):
@@ -247,20 +271,17 @@ def _slice_stable_queues(p, cands: list, aligned: bool) -> list:
 
 def _sort_queues_by_guarantee(p, cands: list) -> list:
     """sort_queues as v1.5.2 sorts (sortQueuesByPriorityAndFairness, ...FairnessAndPriority):
-    the share compared is guarantee_shares, no fair max, so a queue's place does not matter."""
+    the one comparator, queue_less, over the share v1.5.2 compares, guarantee_shares (ordered
+    as compareShares orders it: GuaranteeShares), no fair max, so a queue's place does not
+    matter. The same key as 1.6's with another share, not a key of its own: priority (first
+    where the parent sorts by it), CompUsageRatioSeparately, priority, then pending strictly
+    greater (yunikorn-core v1.5.2 objects/sorters.go)."""
     prio_first = p.sort_priority
     shares = {id(c): guarantee_shares(c) for c in cands}
 
     def less(items, i, j):
         l, r = items[i], items[j]
-        if prio_first and l.reported != r.reported:
-            return l.reported > r.reported
-        comp = compare_shares(shares[id(l)], shares[id(r)])  # resources.compare_shares
-        if comp:
-            return comp < 0
-        if l.reported != r.reported:
-            return l.reported > r.reported
-        return strictly_greater(l.pending, r.pending)
+        return queue_less(prio_first, l, r, shares[id(l)], shares[id(r)])
 
     return slice_stable(cands, less)
 
