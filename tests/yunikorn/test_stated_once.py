@@ -365,3 +365,63 @@ def test_queue_less_is_the_key_then_the_tie_break():
         assert queue_less(prio_first, more, less_, 0.5, 0.5) and not queue_less(prio_first, less_, more, 0.5, 0.5)
         assert not queue_less(prio_first, more, other, 0.5, 0.5) and not queue_less(prio_first, other, more, 0.5, 0.5)
         assert not queue_less(prio_first, more, more, 0.5, 0.5)
+
+
+# ---- the usage key ------------------------------------------------------------------------------
+# CompUsageRatio's view of an application is stated once, reference.usage_shares (usage_ratio
+# reads it for app_sort_key, Model.usage_key for Engine._akey and explain); the walk's
+# _rekey_path and simplerun's _usage_one, _usage_vector and _plan_leaf's two-type copy keep it
+# inline, held to it under reference.CHECK_CACHES through the application keys they make.
+
+def test_the_model_usage_key_is_the_statement(monkeypatch):
+    """Model.usage_key reads reference.usage_shares: changed there, it follows."""
+    from prio.yunikorn import model
+
+    eng = _two_children()
+    st = next(s for s in eng.apps if s.usage)
+    assert eng.usage_key(st) == (1000.0,)  # 1 vcore, in millicores
+    monkeypatch.setattr(model, "usage_shares", lambda usage, guaranteed, n_types: ("changed",))
+    assert eng.usage_key(st) == ("changed",)
+
+
+def _usage_calls(copy: str, scenario) -> bool:
+    """Whether the simple run of the scenario makes a key with simplerun's `copy`."""
+    from prio.yunikorn import simplerun
+
+    real = getattr(simplerun, copy)
+    calls = []
+    try:
+        setattr(simplerun, copy, lambda st: calls.append(st) or real(st))
+        return _run_simple(scenario) and bool(calls)
+    finally:
+        setattr(simplerun, copy, real)
+
+
+@pytest.mark.parametrize("copy", ["_usage_one", "_usage_vector"])
+def test_a_usage_key_that_drifts_from_the_statement_fails_the_check(copy, monkeypatch):
+    """simplerun's usage keys are checked where they are used: one of them changed (every
+    share one more), a simple run that reaches it fails; as it is, the run passes."""
+    from prio.yunikorn import simplerun
+    from strategies import an_example
+
+    scenario = an_example(scenarios(limits=False, simple=True), lambda sc: _usage_calls(copy, sc))
+    real = getattr(simplerun, copy)
+    monkeypatch.setattr(simplerun, copy, lambda st: tuple(x + 1.0 for x in real(st)))
+    with pytest.raises(AssertionError, match="the inline key"):
+        _run_simple(scenario)
+
+
+def test_a_usage_statement_that_drifts_fails_both_fast_runs(monkeypatch):
+    """The other way round: reference.usage_shares changed, the walk's and the simple run's
+    inline usage keys no longer agree with it, and both say so."""
+    from prio.yunikorn import reference
+    from strategies import an_example
+
+    real = reference.usage_shares
+    scenario = an_example(scenarios(limits=False, simple=True), lambda sc: _usage_calls("_usage_one", sc)
+                          or _usage_calls("_usage_vector", sc))
+    monkeypatch.setattr(reference, "usage_shares", lambda *args: tuple(x + 1.0 for x in real(*args)))
+    with pytest.raises(AssertionError, match="the inline key"):
+        _run_simple(scenario)
+    with pytest.raises(AssertionError, match="the inline key"):
+        _run_walk(scenario)

@@ -78,7 +78,8 @@ def check_user_headroom(ugm, st: AppState, ask, fits: bool, where: str) -> None:
 
 
 # The heaps' keys are inline copies of reference.queue_key / queue_key_pending (_push,
-# _rekey_path) and app_key (_akey, _rekey_path). With reference.CHECK_CACHES (read once per
+# _rekey_path) and app_key over usage_shares (_rekey_path; _akey calls them, through
+# Model.usage_key). With reference.CHECK_CACHES (read once per
 # engine: Engine._check_keys) each key they make is compared with the statement's for that
 # queue or application at that moment (check_queue_key, check_app_key).
 
@@ -329,13 +330,10 @@ class Engine(TieWalk, ClusterWalk, Model):
         heapq.heappush(p.heap, (k1, k2, c.name, c.version, c, self._vec(c.pending)))
 
     def _akey(self, st: AppState):
+        """st's key in its leaf's heap: reference.app_key over its priority as kept (st.prio)
+        and the policy's value (usage_key, or the submission time). _rekey_path has it inline."""
         leaf = st.leaf
-        prio = -st.prio
-        if leaf.sort_policy == "fair":
-            usage = self.usage_key(st)
-            key = (prio, usage) if leaf.sort_priority else (usage, prio)
-        else:
-            key = (prio, st.key_submit) if leaf.sort_priority else (st.key_submit, prio)
+        key = reference.app_key(leaf.sort_priority, st.prio, self.usage_key(st) if leaf.sort_policy == "fair" else st.key_submit)
         if self._check_keys:
             check_app_key(st, key, self.n_types)
         return key
@@ -685,7 +683,7 @@ class Engine(TieWalk, ClusterWalk, Model):
                     if v > 0:
                         pos = True
             if pos:
-                if leaf.sort_policy == "fair":  # _akey and usage_key, inline
+                if leaf.sort_policy == "fair":  # _akey and usage_key (reference.usage_shares), inline
                     total = leaf.guaranteed
                     if total:
                         shares = [v / total[k] if total.get(k) else float(v) for k, v in usage.items()]

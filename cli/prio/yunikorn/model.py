@@ -42,6 +42,7 @@ from prio.yunikorn.reference import (
     maxapplications_reached,
     path_to_root,
     priority_value_by_policy,
+    usage_shares,
 )
 from prio.yunikorn.releases import NEWEST
 from prio.yunikorn.snapshot import Allocation, Snapshot
@@ -292,15 +293,11 @@ class Model:
     share = staticmethod(fair_share)  # the hot path inlines it (engine: _allocate, _push)
 
     def usage_key(self, st: AppState):
-        """CompUsageRatio as a plain tuple: shares descending, padded with zeros to the number of
-        resource types, so tuples compare exactly as Go compares the padded lists."""
-        total = st.leaf.guaranteed
-        shares = []
-        for k, v in st.usage.items():
-            t = total.get(k) if total else None
-            shares.append(v / t if t else float(v))
-        shares.sort(reverse=True)
-        return tuple(shares) + (0.0,) * (self.n_types - len(shares))
+        """CompUsageRatio as a plain tuple (reference.usage_shares, the statement: shares
+        descending, padded with zeros to the number of resource types, so tuples compare exactly
+        as Go compares the padded lists). The walk's hot path has its copy inline
+        (Engine._rekey_path), held to the statement under reference.CHECK_CACHES."""
+        return usage_shares(st.usage, st.leaf.guaranteed, self.n_types)
 
     # ---- parents sorted as YuniKorn sorts them, every step (engine.sorted_children) ---------
     # The heaps order a parent's children by (priority, fair share), then a tie group by an

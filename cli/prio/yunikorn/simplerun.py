@@ -79,17 +79,21 @@ def fits(eng) -> bool:
     return ready(eng) and F.used(eng) <= SUPPORTS
 
 
-# The keys below are inline copies of reference.app_key (with usage_ratio) and queue_key /
+# The keys below are inline copies of reference.app_key (with usage_shares: _usage_one,
+# _usage_vector and _plan_leaf's two-type copy) and queue_key /
 # queue_key_pending (with fair_share), over this run's ints and tuples instead of dicts. With
 # reference.CHECK_CACHES each key the run makes is compared with the statement's (_check_app,
 # _check_queue); the flag is read once per run or plan into a local, so the runs pay nothing
 # for it when it is off.
 
 def _usage_one(st) -> tuple:
+    """reference.usage_shares of st's usage, the one-type run's int (no guaranteed: fits)."""
     return (float(st.usage),)
 
 
 def _usage_vector(st) -> tuple:
+    """reference.usage_shares of st's usage, a tuple over the run's types (no guaranteed, every
+    type counted: no padding)."""
     return tuple(sorted(map(float, st.usage), reverse=True))
 
 
