@@ -10,7 +10,11 @@ application at that moment, and each headroom verdict is the statement's (engine
 and each key an inline copy makes is compared with the statement's as it is made
 (reference.CHECK_CACHES, on in every test: the recorded corpora's runs too), which the tests at
 the end show fails on drift. (The differential tests check the copies only through the steps
-they lead to.)"""
+they lead to.) The same holds for the application usage key (reference.usage_shares: Model.usage_key
+calls it, the walk's _rekey_path and simplerun's usage keys copy it) and the queue tie notes
+(reference.queue_tie_note: simplerun's _heap_tie_note, _queue_tie_notes and _choose_tied, and
+the walk's notes, checked at every choice by simplerun._check_tie and walkties.check_queue_ties).
+The pre-1.6 queue sort reads queue_less too (test_release_scheduling.py)."""
 import sys
 
 import pytest
@@ -424,4 +428,159 @@ def test_a_usage_statement_that_drifts_fails_both_fast_runs(monkeypatch):
     with pytest.raises(AssertionError, match="the inline key"):
         _run_simple(scenario)
     with pytest.raises(AssertionError, match="the inline key"):
+        _run_walk(scenario)
+
+
+# ---- the queue tie notes --------------------------------------------------------------------------
+# reference.queue_tie_note states a queue step's tie note once (the reference's steps and the
+# walk's sorted parents call it); simplerun makes its notes its own ways, for speed:
+# _heap_tie_note (one type: the heap's equal keys), _queue_tie_notes (a tie group's notes at
+# once, as it is formed) and _choose_tied (past 20 children). Under reference.CHECK_CACHES
+# every choice of a parent's plan, with a note or without, is held to the statement over the
+# parent's children at that moment (simplerun._check_tie).
+
+def _tie_copy(name: str, drift: bool):
+    """simplerun's `name` as a spy: (the function, what it saw: whether it made a queue note),
+    with `drift` its notes dropped (or cut to the child taken alone)."""
+    from prio.yunikorn import simplerun
+    from prio.yunikorn.step import TieNote
+
+    real = getattr(simplerun, name)
+    seen: list = []
+    if name == "_heap_tie_note":
+        def copy(heap, top, kind):
+            if kind != "queues":
+                return real(heap, top, kind)
+            seen.append(True)
+            return TieNote(kind, [top[3]], False) if drift else real(heap, top, kind)
+    elif name == "_queue_tie_notes":
+        def copy(order, bounds):
+            notes = real(order, bounds)
+            seen.extend(n for n in notes if n is not None)
+            return [None] * len(notes) if drift else notes
+    else:
+        def copy(*args):
+            c, note = real(*args)
+            if note is not None:
+                seen.append(note)
+            return c, None if drift else note
+    return copy, seen
+
+
+def _notes_at(name: str, scenario) -> bool:
+    """Whether the simple run of the scenario makes a queue tie note with simplerun's `name`."""
+    from prio.yunikorn import simplerun
+
+    real = getattr(simplerun, name)
+    copy, seen = _tie_copy(name, False)
+    try:
+        setattr(simplerun, name, copy)
+        return _run_simple(scenario) and bool(seen)
+    finally:
+        setattr(simplerun, name, real)
+
+
+def _tie_strategy(name: str):
+    return scenarios(limits=False, simple=True, many_siblings=True if name == "_choose_tied" else None)
+
+
+@pytest.mark.parametrize("name", ["_heap_tie_note", "_queue_tie_notes", "_choose_tied"])
+def test_a_queue_tie_note_that_drifts_from_the_statement_fails_the_check(name, monkeypatch):
+    """Each of simplerun's ways to a queue tie note is held to reference.queue_tie_note: a
+    run that reaches it passes as it is, and fails with its notes changed there alone."""
+    from prio.yunikorn import reference, simplerun
+    from strategies import an_example
+
+    assert reference.CHECK_CACHES  # tests/conftest.py: every note is checked
+    scenario = an_example(_tie_strategy(name), lambda sc: _notes_at(name, sc))
+    monkeypatch.setattr(simplerun, name, _tie_copy(name, True)[0])
+    with pytest.raises(AssertionError, match="tie note at .*the inline key"):
+        _run_simple(scenario)
+
+
+def test_a_queue_tie_statement_that_drifts_fails_the_simple_run(monkeypatch):
+    """The other way round: reference.queue_tie_note changed (no tie ever), the simple run's
+    notes no longer agree with it, and its check says so."""
+    from prio.yunikorn import reference
+    from strategies import an_example
+
+    scenario = an_example(scenarios(limits=False, simple=True), lambda sc: _notes_at("_queue_tie_notes", sc)
+                          or _notes_at("_heap_tie_note", sc))
+    monkeypatch.setattr(reference, "queue_tie_note", lambda c, order, release=None: None)
+    with pytest.raises(AssertionError, match="tie note at .*the inline key"):
+        _run_simple(scenario)
+
+
+# The walk's queue tie notes (walkties: _queue_tie over a heap group, _ties_with and
+# _first_of_group's through _say_tie, the parked groups') are held to the statement too: under
+# reference.CHECK_CACHES each descent's notes, parent by parent on the path taken, against
+# reference.queue_tie_note over the parent's sorted candidates (walkties.check_queue_ties;
+# parents whose children differ in fair max are map_order_alternatives', left out).
+
+def _walk_drifts(method: str, scenario) -> bool:
+    """Whether the walk's run of the scenario passes as it is and fails the tie notes' check
+    with TieWalk's `method` dropping its queue notes."""
+    from prio.yunikorn.walkties import TieWalk
+
+    real = getattr(TieWalk, method)
+    _run_walk(scenario)
+    if method == "_queue_tie":
+        def drifted(self, p, c, others, start=0):
+            return None
+    else:
+        def drifted(self, chosen, tied, more):
+            if not isinstance(chosen, type(self.root)):
+                real(self, chosen, tied, more)
+    try:
+        setattr(TieWalk, method, drifted)
+        _run_walk(scenario)
+    except AssertionError as e:
+        return "tie notes at" in str(e) and "the inline key" in str(e)
+    finally:
+        setattr(TieWalk, method, real)
+    return False
+
+
+@pytest.mark.parametrize("method", ["_queue_tie", "_say_tie"])
+def test_a_walk_queue_tie_note_that_drifts_from_the_statement_fails_the_check(method):
+    """A walk whose queue tie notes are dropped at one of its ways to them fails the check,
+    where as it is it passes."""
+    from strategies import an_example
+
+    an_example(scenarios(limits=None), lambda sc: _walk_drifts(method, sc))
+
+
+def test_the_cluster_walk_holds_its_tie_notes_to_the_statement_too(monkeypatch):
+    """With nodes or user limits the walk's step is _step_cluster's, which checks its notes
+    as well: with a statement that finds a tie at every parent, a run of such a scenario fails.
+    (Its generated scenarios tie only where fair maxes differ, map_order_alternatives' notes,
+    so a dropped note cannot show there.)"""
+    from prio.yunikorn import reference
+    from prio.yunikorn.step import TieNote
+    from strategies import an_example
+
+    def always(c, order, release=None):
+        return TieNote("queues", [c, c], False)
+
+    def fails(sc) -> bool:
+        _run_walk(sc)
+        with monkeypatch.context() as m:
+            m.setattr(reference, "queue_tie_note", always)
+            try:
+                _run_walk(sc)
+            except AssertionError as e:
+                return "tie notes at" in str(e) and "the inline key" in str(e)
+        return False
+
+    an_example(scenarios(cluster=True), fails)
+
+
+def test_a_queue_tie_statement_that_drifts_fails_the_walk(monkeypatch):
+    """reference.queue_tie_note changed (no tie ever): the walk's notes no longer agree."""
+    from prio.yunikorn import reference
+    from strategies import an_example
+
+    scenario = an_example(scenarios(limits=None), lambda sc: _walk_drifts("_say_tie", sc))
+    monkeypatch.setattr(reference, "queue_tie_note", lambda c, order, release=None: None)
+    with pytest.raises(AssertionError, match="tie notes at .*the inline key"):
         _run_walk(scenario)

@@ -46,7 +46,7 @@ from prio.yunikorn.step import Step, run_steps, take_ask
 from prio.yunikorn.tieorder import ParkedGroups
 from prio.yunikorn.tree import QNode
 from prio.yunikorn.walkcluster import ClusterWalk
-from prio.yunikorn.walkties import GENERAL, TieWalk, keys_and_vectors, parked_start
+from prio.yunikorn.walkties import GENERAL, TieWalk, check_queue_ties, keys_and_vectors, parked_start
 
 MIN = INT32_MIN  # what a queue reports with nothing pending (QNode.reported)
 _NO_USAGE: dict = {}  # a user's or group's usage where nothing is tracked yet (read only)
@@ -284,6 +284,8 @@ class Engine(TieWalk, ClusterWalk, Model):
             if got is None:
                 return None
         st, i = got
+        if self._check_keys:
+            check_queue_ties(self, st, self._tie)
         s = self._allocate(st, i)
         if self._tie or self._note:
             s = s._replace(tie=tuple(reversed(self._tie)), note=self._note)

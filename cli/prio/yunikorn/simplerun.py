@@ -170,6 +170,34 @@ def _check_queue(x, key: tuple, divisors, pending=None) -> None:
     reference.key_drift("queue key", x.path, key, want)
 
 
+class _Child:
+    """A child of a parent this run plans, as reference.sort_queues and queue_tie_note read it:
+    its counts by position (_Counts), its fair max by position (its record's share divisors),
+    what it reports, what it has live, its parent; named as the queue is (a TieNote's text)."""
+
+    __slots__ = ("name", "path", "parent", "reported", "allocated", "pending", "guaranteed", "fairmax", "live", "stopped")
+
+    def __init__(self, x):
+        d = x.heap[2]  # its record's share divisors: one, or a tuple over the run's types
+        self.name, self.path, self.parent, self.reported, self.live = x.name, x.path, x.parent, x.reported, x.live
+        self.allocated = _Counts(x.allocated).allocated
+        self.pending = _Counts(x.pending).allocated
+        self.fairmax = {j: v for j, v in enumerate(d if type(d) is tuple else (d,)) if v is not None}
+        self.guaranteed = None
+        self.stopped = False
+
+
+def _check_tie(P, c, note) -> None:
+    """CHECK_CACHES: the tie note of P's choice c as this run made it (None: no tie) against
+    reference.queue_tie_note over P's children with something live, in YuniKorn's order
+    (reference.sort_queues) at that moment. Holds _heap_tie_note's queue notes, _queue_tie_notes'
+    and _choose_tied's, at every choice, a note or none."""
+    assert not c.guaranteed, c.path  # (fits: no guaranteed)
+    views = {id(x): _Child(x) for x in sorted(P.children, key=lambda x: x.name) if x.live > 0}
+    order = reference.sort_queues(P, list(views.values()))
+    reference.key_drift("tie note", c.path, note, reference.queue_tie_note(views[id(c)], order))
+
+
 def _heap_tie_note(heap: list, top: tuple, kind: str) -> TieNote:
     """Engine._say_tie's note when entries still in `heap` tie with `top` on the key and so
     neither comes first by anything but name (applications; queues of one resource type, whose
@@ -449,6 +477,8 @@ def _plan_parent_one(P, root, amounts: dict) -> None:
         if heap and heap[0][0] == top[0] and heap[0][1] == top[1]:
             note = _heap_tie_note(heap, top, "queues")
         c = top[3]
+        if check:
+            _check_tie(P, c, note)
         v = _take(c, k, P, root, pchg, amounts)
         rec = c.heap
         c.pending = pend = c.pending - v
@@ -674,6 +704,8 @@ def _plan_parent(P, root, order_of, vectors: dict, two: bool) -> None:
             else:
                 note = None
                 c = group[1]
+        if check:
+            _check_tie(P, c, note)
         vec = _take(c, k, P, root, pchg, vectors)
         rec = c.heap
         # re-key c: its counts, and its entry in P's groups. Shares: every fair max is positive

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from prio.yunikorn.appstate import AppState
 from prio.yunikorn.reference import groups_of, no_room_reason, user_of
 from prio.yunikorn.ugm import levels
+from prio.yunikorn.walkties import check_queue_ties
 
 if TYPE_CHECKING:
     from prio.yunikorn.step import Step
@@ -51,6 +52,8 @@ class ClusterWalk:
                 self.tied_leftovers = set(tied)
                 return None
             st, i = got
+            if self._check_keys:
+                check_queue_ties(self, st, self._tie)
             gangs = self._gang_run
             if gangs is not None:  # (gangwalk.py) a placeholder's hand-over tie, below the application's
                 tie = gangs.hand_over_tie(st, i)

@@ -19,6 +19,7 @@ import heapq
 from itertools import islice
 from typing import TYPE_CHECKING
 
+from prio.yunikorn import reference
 from prio.yunikorn.dominance import first_tied
 from prio.yunikorn.gosort import dominating, first_of_group, stable_order
 from prio.yunikorn.reference import fair_share, map_order_alternatives, misaligned_note, queue_key, queue_tie_note, sort_queues
@@ -71,6 +72,28 @@ def sort_queues_by_key(p, candidates: list, vector, memo: dict | None = None) ->
     if all(keys[a] != keys[b] or all(x <= y for x, y in zip(negs[a], negs[b])) for a, b in zip(idx, idx[1:])):
         return [candidates[i] for i in idx]
     return [candidates[i] for i in stable_order(keys, vecs, memo)]
+
+
+def check_queue_ties(eng, st, ties: list) -> None:
+    """CHECK_CACHES: the queue tie notes of a descent to st's leaf as the walk made them
+    (`ties`, leaf first: walkties' _queue_tie, _ties_with and _first_of_group's, the parked
+    groups' and the sorted parents'), against reference.queue_tie_note at each parent of the
+    path, over its candidates in YuniKorn's order (reference.sort_queues) at that moment, a
+    note or none. Parents whose children differ in fair max are left out on both sides: their
+    notes are map_order_alternatives'."""
+    skip = eng._misaligned
+    got = [n for n in ties if n[0] == "queues" and id(n[1][0].parent) not in skip]
+    want = []
+    c = st.leaf
+    while c.parent is not None:
+        p = c.parent
+        if id(p) not in skip:
+            order = reference.sort_queues(p, release=eng.release)
+            note = reference.queue_tie_note(c, order, eng.release)
+            if note is not None:
+                want.append(note)
+        c = p
+    reference.key_drift("tie notes", st.app_id, got, want)
 
 
 class TieWalk:
