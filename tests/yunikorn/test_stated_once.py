@@ -584,3 +584,33 @@ def test_a_queue_tie_statement_that_drifts_fails_the_walk(monkeypatch):
     monkeypatch.setattr(reference, "queue_tie_note", lambda c, order, release=None: None)
     with pytest.raises(AssertionError, match="tie notes at .*the inline key"):
         _run_walk(scenario)
+
+
+def _app_notes(scenario) -> bool:
+    """Whether the simple run of the scenario makes an application tie note."""
+    from prio.yunikorn import simplerun
+
+    real = simplerun._first_app_tie_note
+    seen = []
+    try:
+        simplerun._first_app_tie_note = lambda heap: seen.append(1) or real(heap)
+        return _run_simple(scenario) and bool(seen)
+    finally:
+        simplerun._first_app_tie_note = real
+
+
+def test_an_application_tie_note_that_drifts_from_the_statement_fails_the_check(monkeypatch):
+    """simplerun's application tie notes (_first_app_tie_note over its leaf's heap) are held to
+    reference.app_tie_note at every allocation its leaves plan: dropped, a run fails; and with
+    the statement finding no tie, the run's notes disagree with it."""
+    from prio.yunikorn import reference, simplerun
+    from strategies import an_example
+
+    scenario = an_example(scenarios(limits=False, simple=True), _app_notes)
+    with monkeypatch.context() as m:
+        m.setattr(simplerun, "_first_app_tie_note", lambda heap: None)
+        with pytest.raises(AssertionError, match="tie note at .*the inline key"):
+            _run_simple(scenario)
+    monkeypatch.setattr(reference, "app_tie_note", lambda st, order, n_types: None)
+    with pytest.raises(AssertionError, match="tie note at .*the inline key"):
+        _run_simple(scenario)

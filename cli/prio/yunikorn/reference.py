@@ -332,12 +332,26 @@ def app_sort_key(st, n_types: int, priority: int | None = None) -> tuple:
     return app_key(leaf.sort_priority, prio, other)
 
 
-def sort_applications(leaf, n_types: int) -> list:
+def sort_applications(leaf, n_types: int, apps: list | None = None) -> list:
     """sortApplications: filterOnPendingResources (pending strictly greater than zero), in
     application id order (the map's stand-in), then sort.SliceStable by the policy's comparator
-    (a strict weak order, so any stable sort gives the same order)."""
-    apps = sorted((st for st in leaf.apps if strictly_positive(st.pending)), key=lambda st: st.app_id)
+    (a strict weak order, so any stable sort gives the same order). `apps`: the leaf's
+    applications as another holds them (default: leaf.apps)."""
+    apps = sorted((st for st in (leaf.apps if apps is None else apps) if strictly_positive(st.pending)), key=lambda st: st.app_id)
     return sorted(apps, key=lambda st: app_sort_key(st, n_types))
+
+
+def app_tie_note(st, order: list, n_types: int):
+    """The tie note of taking application st from `order` (its leaf's sort_applications): the
+    others equal to st on the leaf's sort key (app_sort_key) that could still be taken (not
+    held by maxapplications, something left to place), in that order (by id: sortApplications'
+    map order here): up to four named, and whether there were more. None: no tie."""
+    key = app_sort_key(st, n_types)
+    tied = [x for x in order if x is not st and not x.blocked and has_live_ask(x) and strictly_positive(x.pending)
+            and app_sort_key(x, n_types) == key]
+    if not tied:
+        return None
+    return TieNote("applications", tied[:4] + [st], len(tied) > 4)
 
 
 def sorted_requests(st) -> list[int]:
@@ -1126,11 +1140,9 @@ class ReferenceRun:
                     more = True
                     break
                 tied.append(x)
-        if CHECK_CACHES:
-            full = [x for x in sort_applications(st.leaf, self.n_types) if x is not st and not x.blocked
-                    and has_live_ask(x) and strictly_positive(x.pending)
-                    and app_sort_key(x, self.n_types) == app_sort_key(st, self.n_types)]
-            assert (full[:4], len(full) > 4) == (tied, more), st.app_id
+        if CHECK_CACHES:  # app_tie_note, the statement, from scratch
+            full = app_tie_note(st, sort_applications(st.leaf, self.n_types), self.n_types)
+            assert (full[1][:-1] if full else [], bool(full and full[2])) == (tied, more), st.app_id
         if tied:
             ties.append(TieNote("applications", tied + [st], more))
 

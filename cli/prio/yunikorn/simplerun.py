@@ -198,6 +198,37 @@ def _check_tie(P, c, note) -> None:
     reference.key_drift("tie note", c.path, note, reference.queue_tie_note(views[id(c)], order))
 
 
+class _App:
+    """An application of a leaf this run plans, as reference.sort_applications and app_tie_note
+    read it: its asks, those taken (asks[:live], in order), its usage by position, its pending
+    (what asks[live:] ask, by position),
+    its leaf, id and submission time. t, vectors: as _plan_leaf's (the one type, or each
+    shape's tuple)."""
+
+    __slots__ = ("app_id", "leaf", "asks", "alloc", "dead", "usage", "pending", "key_submit", "blocked", "live")
+
+    def __init__(self, st, t, vectors):
+        self.app_id, self.leaf, self.asks, self.key_submit, self.live = st.app_id, st.leaf, st.asks, st.key_submit, st.live
+        self.alloc = [i < st.live for i in range(len(st.asks))]
+        self.dead: set = set()
+        self.blocked = None
+        self.usage = _Counts(st.usage).allocated
+        left: dict = {}
+        for a in st.asks[st.live:]:
+            for j, v in _Counts(a.resources[t] if t is not None else vectors[id(a.resources)]).allocated.items():
+                left[j] = left.get(j, 0) + v
+        self.pending = left
+
+
+def _check_app_tie(leaf, st, note, t, vectors) -> None:
+    """CHECK_CACHES: the tie note of the leaf's allocation to st as _plan_leaf made it (None:
+    no tie) against reference.app_tie_note over the leaf's applications at that moment."""
+    views = {id(x): _App(x, t, vectors) for x in leaf.apps}
+    n = len(views[id(st)].usage)
+    order = reference.sort_applications(leaf, n, list(views.values()))
+    reference.key_drift("tie note", st.app_id, note, reference.app_tie_note(views[id(st)], order, n))
+
+
 def _heap_tie_note(heap: list, top: tuple, kind: str) -> TieNote:
     """Engine._say_tie's note when entries still in `heap` tie with `top` on the key and so
     neither comes first by anything but name (applications; queues of one resource type, whose
@@ -310,6 +341,8 @@ def _plan_leaf(leaf, heap: list, t, vectors: dict | None, two: bool = False) -> 
                 if e[0] == k1 and e[1] == k2 or h > 2 and heap[2][0] == k1 and heap[2][1] == k2:
                     note = _first_app_tie_note(heap)
         st = top[3]
+        if check:
+            _check_app_tie(leaf, st, note, t, vectors)
         asks = st.asks
         i = st.live
         ask = asks[i]
