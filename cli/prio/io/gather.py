@@ -172,8 +172,8 @@ def _read_file(own, inp: Gathered, path: str, in_dirs: dict, for_classes: bool, 
         if k in own.OWN_KINDS:  # read before any backend's claim (a PriorityClass beside its objects included)
             if not mine.take(doc, k):
                 break  # the rest of the file is not read (and said so)
-        elif documents.backend_of(k, kinds, doc.data) is not None:
-            _claim(inp, documents.backend_of(k, kinds, doc.data), src.name, (src.name, doc))
+        elif (claimer := documents.backend_of(k, kinds, doc.data)) is not None:
+            _claim(inp, claimer, src.name, (src.name, doc))
         elif k in own.WORK_KINDS:
             mine.take(doc, k)
         else:
