@@ -24,7 +24,7 @@ WHAT = {"config": "a queue config", "configmap": "a ConfigMap", "configmap-list"
 
 # What is read before any backend claims a document (the rest of the kinds a file holds, after)
 OWN_KINDS = (*CLASS_KINDS, "config", "configmap", "configmap-list", "list", "helm-values")
-_CARRIERS = {"configmap", "configmap-list", "priorityclass", "priorityclass-list", "helm-values"}
+_CARRIERS = {*CLASS_KINDS, "configmap", "configmap-list", "helm-values"}  # the kinds documents.units decodes
 
 
 def new() -> Inputs:
