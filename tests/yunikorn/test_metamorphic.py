@@ -6,6 +6,7 @@ statement of what a run must do."""
 import copy
 import re
 
+import yaml
 from hypothesis import HealthCheck, assume, given, settings
 
 from builders import build_engine, step_rows
@@ -47,17 +48,24 @@ def test_renaming_queues_in_their_order_renames_the_run_and_nothing_else(scenari
 
 
 def _with_an_ask_that_fits_nowhere(queues: str, snapshot: dict):
-    """The scenario with one more application in one of its leaves, asking for one unit more of
-    a type than the largest node holds, at the lowest priority (INT32_MIN adds nothing to any
-    queue's priority): YuniKorn tries it every cycle, no node can ever take it (nor free room
-    for it by preemption), and it reserves none."""
-    leaf = next(q for q in build_engine(queues, snapshot).root.walk() if q.leaf and q.conf_path)
+    """The scenario with one more application, in a leaf of its own directly under root, asking
+    for one unit more of a type than the largest node holds, at the lowest priority (INT32_MIN
+    adds nothing to any queue's priority): YuniKorn tries it every cycle, no node can ever take
+    it (nor free room for it by preemption), and it reserves none. Its own queue because
+    pending counts where nothing can place it: sortQueuesByPriorityAndFairness breaks a tie on
+    the larger pending (queue_less), so the same ask in a leaf beside others moves its siblings
+    (yunikorn-core object/sorters.go); root has no siblings, and the new queue sorts beside the
+    others' ancestor only, whose order among themselves it cannot change."""
+    conf = yaml.safe_load(queues)
+    root = conf["partitions"][0]["queues"][0]
+    assume(root.get("queues"))  # with root a leaf the added ask would share its queue
+    root["queues"].append({"name": "zzz"})
     kind = sorted(snapshot["nodes"][0]["capacity"])[0]
     most = max(n["capacity"][kind] for n in snapshot["nodes"])
     out = copy.deepcopy(snapshot)
-    out["applications"].append({"id": "zzz-app", "queue": leaf.path,
+    out["applications"].append({"id": "zzz-app", "queue": "root.zzz",
                                 "asks": [{"priority": -2147483648, "resources": {kind: most + 1}}]})
-    return queues, out
+    return yaml.safe_dump(conf, sort_keys=False), out
 
 
 @settings(SETTINGS, max_examples=examples(30))
@@ -76,6 +84,22 @@ def test_an_ask_that_fits_nowhere_changes_nothing_else(scenario):
         assert got == want  # the added ask among them would differ: it is never placed
         assert [u for u in other.leftovers() if u.application != "zzz-app"] == base.leftovers()
         assert base.preemptions == other.preemptions
+
+
+def test_an_ask_that_fits_nowhere_beside_others_moves_them():
+    """Why the property above gives the ask a queue of its own: in a leaf beside another, its
+    pending breaks the tie of two otherwise equal queues, as YuniKorn's sort does."""
+    queues = ("partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: '*'\n"
+              "        queues:\n          - name: a\n          - name: b\n")
+    snapshot = {"nodes": [{"name": "node-0", "capacity": {"vcore": 2}}],
+                "applications": [{"id": "app-b", "queue": "root.b", "asks": [{"priority": 0, "resources": {"vcore": 1}}] * 2},
+                                 {"id": "app-a", "queue": "root.a", "asks": [{"priority": 0, "resources": {"vcore": 1}}]}]}
+    more = copy.deepcopy(snapshot)
+    more["applications"].append({"id": "zzz-app", "queue": "root.a",
+                                 "asks": [{"priority": -2147483648, "resources": {"vcore": 3}}]})
+    for choice in CHOICES:
+        assert [s.queue for s in build_engine(queues, snapshot, choice).run()] == ["root.b", "root.a"]
+        assert [s.queue for s in build_engine(queues, more, choice).run()] == ["root.a", "root.b"]
 
 
 def _unit_asks(snapshot: dict, kind: str) -> dict:
