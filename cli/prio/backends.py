@@ -16,10 +16,11 @@ class Entry:
     """One row. A plain class, not a NamedTuple: every run reads the table, and typing (which
     NamedTuple needs) is not otherwise loaded by validate's fast path."""
 
-    __slots__ = ("name", "title", "inputs", "manifests", "module", "lint", "options", "samples", "schemas", "view", "style", "recognise", "reader")
+    __slots__ = ("name", "title", "inputs", "manifests", "module", "lint", "options", "samples", "schemas", "view", "style", "recognise", "reader", "judge")
 
     def __init__(self, name: str, title: str, inputs: str, manifests: str, module: str, lint: tuple,
-                 options: str = "", samples: tuple = (), schemas: tuple = (), view: str = "", recognise: str = "", style: str = "", reader: str = ""):
+                 options: str = "", samples: tuple = (), schemas: tuple = (), view: str = "", recognise: str = "", style: str = "", reader: str = "",
+                 judge: str = ""):
         # DEFAULT's row: `inputs` and `manifests` are never said (its documents are the ones no
         # other row claims), its lint modules register first
         self.name = name  # the key prio.io.gather.Gathered.backend holds
@@ -47,6 +48,9 @@ class Entry:
         # DEFAULT's alone: the module that reads the documents no row claims, file by file
         # (prio.io.gather names what it offers)
         self.reader = reader
+        # DEFAULT's alone: the module whose `judge` runs, on what the reader read, the cheap
+        # checks a command runs before it schedules (the loaders run no lint rule): `judge` below
+        self.judge = judge
 
 
 # YuniKorn's rule modules, in the order validate registers them. `checks` registers what validate
@@ -61,7 +65,8 @@ DEFAULT = Entry("yunikorn", "YuniKorn", "YuniKorn inputs", "YuniKorn queue confi
                 samples=("walkthrough", "priorityclasses", "pods", "preemption", "cluster", "quota", "gang"),
                 schemas=(("explain", "yunikorn-explain.schema.json"), ("simulate", "yunikorn-simulate.schema.json"),
                          ("diff", "yunikorn-diff.schema.json"), ("preempt", "yunikorn-preempt.schema.json"),
-                         ("snapshot", "yunikorn-snapshot.schema.json")), reader="prio.yunikorn.load.files")
+                         ("snapshot", "yunikorn-snapshot.schema.json")), reader="prio.yunikorn.load.files",
+                judge="prio.yunikorn.lint.judged")
 REGISTRY = (
     DEFAULT,
     Entry("armada", "Armada", "an Armada scenario or queue list", "Armada queue", "prio.armada.backend", ("prio.armada.lint", "prio.armada.lint_current"),
@@ -100,6 +105,14 @@ TITLES = spoken(e.title for e in CLAIMED)  # "Armada, Kueue and Volcano": the he
 def get(name: str):
     """The backend registered as `name` (a KeyError for a name the table does not hold)."""
     return import_module(BY_NAME[name].module).BACKEND
+
+
+def judge(inp, release=None, schedules: bool = True, work: bool = False):
+    """What the default row's reader read (prio.io.gather.gather), judged as a command judges it
+    before it runs: YuniKorn's, prio.yunikorn.lint.judged.judge (the config checked for `release`,
+    None: the one a snapshot recorded, else the newest; with `work`, pending work the inputs
+    promise but do not give refused). A command names the step, never the scheduler. Returns `inp`."""
+    return import_module(DEFAULT.judge).judge(inp, release, schedules, work)
 
 
 def declarations(entry: Entry | None = None) -> tuple:

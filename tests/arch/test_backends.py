@@ -285,3 +285,27 @@ def test_gather_hands_the_default_reader_only_the_documents_no_row_claims(tmp_pa
     with pytest.raises(InputError) as e:
         gather([str(config), str(kueue)])
     assert e.value.file == str(kueue) and "cannot be combined with YuniKorn inputs" in e.value.message
+
+
+def test_the_commands_judge_through_the_registry_alone(tmp_path):
+    """The command layer names the judgment step (prio.backends.judge), never the module that
+    judges: DEFAULT's row alone names one, and it runs YuniKorn's checks (a config YuniKorn would
+    refuse is noted; with `work`, REST queues promising work the inputs do not give are refused)."""
+    import pathlib
+
+    from prio.errors import InputError
+    from prio.io.gather import gather
+
+    assert [e.name for e in backends.REGISTRY if e.judge] == [backends.DEFAULT.name]
+    naming = [p.name for p in (pathlib.Path(ROOT) / "cli" / "prio" / "cli").glob("*.py")
+              if backends.DEFAULT.judge in p.read_text()]
+    assert not naming, naming
+    config = tmp_path / "queues.yaml"
+    config.write_text("partitions:\n- name: default\n  queues:\n  - name: root\n    queues:\n    - name: a\n    - name: a\n")
+    notes = backends.judge(gather([str(config)])).notes
+    assert any("YuniKorn would refuse this config" in n for n in notes), notes
+    queues = tmp_path / "queues.json"
+    queues.write_text(json.dumps({"queuename": "root", "currentPriority": 5, "children": []}))
+    assert backends.judge(gather([str(queues)])) is not None  # without `work`: not refused
+    with pytest.raises(InputError, match="the queues report pending asks"):
+        backends.judge(gather([str(queues)]), work=True)

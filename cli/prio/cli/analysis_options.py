@@ -95,7 +95,7 @@ class AnalysisOptions(Options):
 
     def asked_release(self):
         """The YuniKorn release asked for (version_asked), or None when none is: then the one a
-        snapshot recorded applies, else the newest (prio.yunikorn.lint.judged.check_config)."""
+        snapshot recorded applies, else the newest (prio.backends.judge)."""
         return None if self.version_asked() is None else self.release()
 
     def release(self):

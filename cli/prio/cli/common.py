@@ -61,18 +61,16 @@ def say_written(path) -> None:
 
 
 def load_inputs(paths, sample, classes, keep_documents=False, release=None):
-    from prio.yunikorn.load import assemble, inputs
+    from prio.yunikorn.load import assemble
 
     if sample and paths:
         raise InputError(sample, "give either --sample or input files, not both")
     if sample or not paths:
         paths = assemble.sample_paths(sample)
+    from prio.backends import judge
     from prio.io.gather import gather
-    from prio.yunikorn.lint.judged import check_config
 
-    inp = check_config(gather(list(paths), list(classes), keep_documents), release)
-    inputs.check_work_given(inp)
-    return inp
+    return judge(gather(list(paths), list(classes), keep_documents), release, work=True)
 
 
 _BATCH = 1 << 16  # characters per write: past the allocator's mmap threshold (128 KiB), every

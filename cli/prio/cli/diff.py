@@ -158,11 +158,11 @@ def _gather(o: Options, arg, lend=None):
     """One side's inputs: `arg`, then the INPUTs (a `prio snapshot` file among them gives its work
     alone when `arg` is a config: the configs compared are OLD and NEW), then `lend`: the other
     side's snapshot file, for its work alone."""
+    from prio.backends import judge
     from prio.io.gather import gather
-    from prio.yunikorn.lint.judged import check_config
 
     extra = list(o.inputs) + ([lend] if lend is not None else [])
-    return check_config(gather([arg] + extra, work_from=extra), o.asked_release())
+    return judge(gather([arg] + extra, work_from=extra), o.asked_release())
 
 
 def _role(inp, arg) -> str:
@@ -200,10 +200,10 @@ def _side(o: Options, arg, label, inp=None, said=None, fmt: str = "json"):
     from prio.cli.backend_run import backend_of
 
     if inp is None:
+        from prio.backends import judge
         from prio.io.gather import gather
-        from prio.yunikorn.lint.judged import check_config
 
-        inp = check_config(gather([arg] + list(o.inputs)), o.asked_release())
+        inp = judge(gather([arg] + list(o.inputs)), o.asked_release())
     name = "<stdin>" if arg == "-" else arg
     if o.verbose:
         for n, what in inp.recognised:

@@ -81,9 +81,9 @@ def _side(side, o, arg, state, label, fmt):
             what = "the config it runs" if live_inp.config is not None else "its queue tree (no config endpoint)"
             say(f"prio: {label}: live: {state.url}: {what}")
         return side(o, name, label, inp=inp, fmt=fmt)[0]
-    from prio.yunikorn.lint.judged import check_config
+    from prio.backends import judge
 
-    inp = check_config(gather([arg], whole=False), o.release())
+    inp = judge(gather([arg], whole=False), o.release())
     name = "<stdin>" if arg == "-" else arg
     from prio.cli.backend_run import offered
 

@@ -71,11 +71,11 @@ def fetch(r: Remote, partition=None, verbose: bool = False, paths=(), sample=Non
         raise InputError("--yunikorn", "reads everything from the server; give no input files or --sample with it")
     if classes:
         raise InputError("--priority-classes", "not needed with --yunikorn: the server's asks carry resolved priorities")
-    from prio.yunikorn.lint.judged import check_config
+    from prio import backends
     from prio.yunikorn.load import live
 
     state = live.fetch(client(r, verbose), partition, progress=_progress)
-    check_config(state.inputs, server_release(state, version) if judge else None, schedules)
+    backends.judge(state.inputs, server_release(state, version) if judge else None, schedules)
     if verbose:
         snap = state.inputs.snapshot
         config = next((what for _, what in state.fetched if what.startswith("the queue config")), "no config endpoint")

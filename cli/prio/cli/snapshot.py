@@ -72,10 +72,10 @@ def _snapshot(o: Options, fmt: str) -> int:
 
         o.release()  # an unknown one ends the run before the server is asked
         if dump:
-            from prio.yunikorn.lint.judged import check_config
+            from prio.backends import judge
 
             state = restdump.read(o.inputs[0], o.partition)
-            check_config(state.inputs, live_mod.server_release(state, o.version_asked()), schedules=False)  # (it schedules nothing)
+            judge(state.inputs, live_mod.server_release(state, o.version_asked()), schedules=False)  # (it schedules nothing)
         else:
             state = live_mod.fetch(live, o.partition, o.verbose, o.inputs, None, o.priority_classes, o.version_asked(), judge=True,
                                    schedules=False)
@@ -88,12 +88,12 @@ def _snapshot(o: Options, fmt: str) -> int:
     else:
         if not o.inputs:
             raise InputError("nothing to capture", "give --yunikorn URL or input files (REST dumps, kubectl pod lists, a queue config)")
+        from prio.backends import judge
         from prio.cli.common import say_recognised
         from prio.io.gather import gather
-        from prio.yunikorn.lint.judged import check_config
 
         asked = o.asked_release()  # the option, .prio.yaml, or --kube's images (with_cluster)
-        inp = check_config(gather(list(o.inputs), list(o.priority_classes)), asked, schedules=False)
+        inp = judge(gather(list(o.inputs), list(o.priority_classes)), asked, schedules=False)
         if asked is not None:
             record = asked.name
         if o.verbose:

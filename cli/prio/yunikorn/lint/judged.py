@@ -9,6 +9,18 @@ from __future__ import annotations
 _REFUSALS_SHOWN = 5  # one note line stays readable; validate lists them all
 
 
+def judge(inp, release=None, schedules: bool = True, work: bool = False):
+    """The registry's judgment of YuniKorn's inputs (prio.backends.judge): check_config, then,
+    with `work` (the analysis commands), the REST queues that promise pending work the inputs
+    do not give refused (prio.yunikorn.load.inputs.check_work_given). Returns `inp`."""
+    check_config(inp, release, schedules)
+    if work:
+        from prio.yunikorn.load.inputs import check_work_given
+
+        check_work_given(inp)
+    return inp
+
+
 def check_config(inp, release=None, schedules: bool = True):
     """The loaders read a queue config and run no lint rules: here the command runs the cheap
     ones (prio.yunikorn.lint.checks.config_errors) for YuniKorn `release` (--yunikorn-version; None: the
