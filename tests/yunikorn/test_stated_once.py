@@ -379,12 +379,12 @@ def test_queue_less_is_the_key_then_the_tie_break():
 
 def test_the_model_usage_key_is_the_statement(monkeypatch):
     """Model.usage_key reads reference.usage_shares: changed there, it follows."""
-    from prio.yunikorn import model
+    from prio.yunikorn import reference
 
     eng = _two_children()
     st = next(s for s in eng.apps if s.usage)
     assert eng.usage_key(st) == (1000.0,)  # 1 vcore, in millicores
-    monkeypatch.setattr(model, "usage_shares", lambda usage, guaranteed, n_types: ("changed",))
+    monkeypatch.setattr(reference, "usage_shares", lambda usage, guaranteed, n_types: ("changed",))
     assert eng.usage_key(st) == ("changed",)
 
 
@@ -417,7 +417,8 @@ def test_a_usage_key_that_drifts_from_the_statement_fails_the_check(copy, monkey
 
 def test_a_usage_statement_that_drifts_fails_both_fast_runs(monkeypatch):
     """The other way round: reference.usage_shares changed, the walk's and the simple run's
-    inline usage keys no longer agree with it, and both say so."""
+    inline usage keys no longer agree with it, and both say so: the walk at its inline copy
+    (Engine._rekey_path), not where it calls the statement (_akey, Model.usage_key)."""
     from prio.yunikorn import reference
     from strategies import an_example
 
@@ -427,8 +428,9 @@ def test_a_usage_statement_that_drifts_fails_both_fast_runs(monkeypatch):
     monkeypatch.setattr(reference, "usage_shares", lambda *args: tuple(x + 1.0 for x in real(*args)))
     with pytest.raises(AssertionError, match="the inline key"):
         _run_simple(scenario)
-    with pytest.raises(AssertionError, match="the inline key"):
+    with pytest.raises(AssertionError, match="the inline key") as walk:
         _run_walk(scenario)
+    assert [e.name for e in walk.traceback][-3:-1] == ["_rekey_path", "check_app_key"], [e.name for e in walk.traceback]
 
 
 # ---- the queue tie notes --------------------------------------------------------------------------

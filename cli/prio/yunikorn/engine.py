@@ -212,7 +212,7 @@ class Engine(TieWalk, ClusterWalk, Model):
         self._placing = self._reserving = None  # with nodes: where _try_app's ask goes, or the node it reserves
         self._user_checks: dict = {}  # id(app) -> _user_checks(app): its user's and group's limits on its path
         self._user_usage: dict = {}  # id(app) -> the usage dicts its allocations add to (_track_usage)
-        self._tie: list = []  # the current step's tied choices, top-down
+        self._tie: list = []  # the current step's tied choices, leaf first (_descend; step() reverses them)
         self._note = ""
 
     def run(self, limit: int | None = None, progress=None):

@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from prio.errors import InputError
 from prio.values import INT32_MIN as MIN
-from prio.yunikorn import acl, gangs
+from prio.yunikorn import acl, gangs, reference
 from prio.yunikorn.appstate import AppState
 from prio.yunikorn.gosort import BLOCK
 from prio.yunikorn.maxtracker import MaxTracker
@@ -42,7 +42,6 @@ from prio.yunikorn.reference import (
     maxapplications_reached,
     path_to_root,
     priority_value_by_policy,
-    usage_shares,
 )
 from prio.yunikorn.releases import NEWEST
 from prio.yunikorn.snapshot import Allocation, Snapshot
@@ -296,8 +295,10 @@ class Model:
         """CompUsageRatio as a plain tuple (reference.usage_shares, the statement: shares
         descending, padded with zeros to the number of resource types, so tuples compare exactly
         as Go compares the padded lists). The walk's hot path has its copy inline
-        (Engine._rekey_path), held to the statement under reference.CHECK_CACHES."""
-        return usage_shares(st.usage, st.leaf.guaranteed, self.n_types)
+        (Engine._rekey_path), held to the statement under reference.CHECK_CACHES. Read through
+        the module, so that a statement changed there (test_stated_once) reaches this key and
+        only the inline copy is left to disagree."""
+        return reference.usage_shares(st.usage, st.leaf.guaranteed, self.n_types)
 
     # ---- parents sorted as YuniKorn sorts them, every step (engine.sorted_children) ---------
     # The heaps order a parent's children by (priority, fair share), then a tie group by an

@@ -36,8 +36,9 @@ MIN = INT32_MIN
 # application's place in its leaf's order, each leaf's highest priority, who holds a
 # reservation): with this on, every use compares them with the value worked out from scratch
 # (AssertionError on a difference). The tests turn it on (tests/conftest.py). It holds the
-# fast runs' inline copies of the sort keys stated here too (queue_key, queue_key_pending,
-# app_key): each key such a copy makes is compared with the statement's for the same queue or
+# fast runs' inline copies of the sort keys and notes stated here too (queue_key,
+# queue_key_pending, app_key, usage_shares; the tie notes queue_tie_note and app_tie_note): each
+# key or note such a copy makes is compared with the statement's for the same queue or
 # application at that moment (key_drift).
 CHECK_CACHES = False
 

@@ -83,7 +83,8 @@ def fits(eng) -> bool:
 # _usage_vector and _plan_leaf's two-type copy) and queue_key /
 # queue_key_pending (with fair_share), over this run's ints and tuples instead of dicts. With
 # reference.CHECK_CACHES each key the run makes is compared with the statement's (_check_app,
-# _check_queue); the flag is read once per run or plan into a local, so the runs pay nothing
+# _check_queue), and each tie note with reference.queue_tie_note and app_tie_note (_check_tie,
+# _check_app_tie); the flag is read once per run or plan into a local, so the runs pay nothing
 # for it when it is off.
 
 def _usage_one(st) -> tuple:
@@ -175,7 +176,7 @@ class _Child:
     its counts by position (_Counts), its fair max by position (its record's share divisors),
     what it reports, what it has live, its parent; named as the queue is (a TieNote's text)."""
 
-    __slots__ = ("name", "path", "parent", "reported", "allocated", "pending", "guaranteed", "fairmax", "live", "stopped")
+    __slots__ = ("name", "path", "parent", "reported", "allocated", "pending", "guaranteed", "fairmax", "live")
 
     def __init__(self, x):
         d = x.heap[2]  # its record's share divisors: one, or a tuple over the run's types
@@ -184,7 +185,6 @@ class _Child:
         self.pending = _Counts(x.pending).allocated
         self.fairmax = {j: v for j, v in enumerate(d if type(d) is tuple else (d,)) if v is not None}
         self.guaranteed = None
-        self.stopped = False
 
 
 def _check_tie(P, c, note) -> None:
