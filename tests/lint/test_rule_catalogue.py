@@ -220,6 +220,8 @@ KUEUE_CASES = [
     # (a count of the wrong type is PRIO622's: the CRD's schema; one past int32 is the loader's alone)
     ("PRIO621", kueue(("    count: 1\n", "    count: 3000000000\n")), "count: 3000000000", KUEUE),
     ("PRIO622", kueue(("{name: memory, nominalQuota: 32Gi}", "{name: memory}")), "{name: memory}", KUEUE),
+    ("PRIO623", kueue(("apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor", "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ResourceFlavor")),
+     "kueue.x-k8s.io/v1beta1", KUEUE),
 ]
 
 

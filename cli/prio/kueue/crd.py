@@ -37,7 +37,7 @@ import json
 import os
 from functools import cache
 
-VERSION = "v1beta2"  # the API prio reads (docs/kueue.md), whatever apiVersion a file writes
+VERSION = "v1beta2"  # the API prio reads (docs/kueue.md): a v1beta1 object is converted to it (prio.kueue.convert)
 # package data beside this module (prio/kueue/crds/), in a wheel as in a checkout
 _DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "crds")
 PLURALS = {"ClusterQueue": "clusterqueues", "Cohort": "cohorts", "LocalQueue": "localqueues",
@@ -50,6 +50,14 @@ def schema(kind: str, version: str = VERSION) -> dict:
     """The vendored openAPIV3Schema of a kind, as Kueue publishes it."""
     with open(os.path.join(_DIR, f"{PLURALS[kind]}.{version}.json"), encoding="utf-8") as fh:
         return json.load(fh)
+
+
+def converted(doc):
+    """A document's v1beta1 Kueue objects as Kueue serves them (prio.kueue.convert.v1beta2),
+    pruned by the vendored v1beta1 CRDs first; `doc` itself when it holds none."""
+    from prio.kueue import convert
+
+    return convert.v1beta2(doc, lambda kind: schema(kind, "v1beta1") if kind in PLURALS else None)
 
 
 def structural(node):
@@ -96,18 +104,18 @@ def reduced(node):
 
 
 @cache
-def checked(kind: str) -> dict:
+def checked(kind: str, version: str = VERSION) -> dict:
     """The vendored schema of a kind with the CHECKED keywords alone (made once per kind)."""
-    return reduced(schema(kind))
+    return reduced(schema(kind, version))
 
 
 @cache
-def validator(kind: str):
+def validator(kind: str, version: str = VERSION):
     """The jsonschema validator of a kind's checked schema, made on the first object of that kind
     with an error."""
     from jsonschema import Draft7Validator
 
-    return Draft7Validator(structural(checked(kind)))
+    return Draft7Validator(structural(checked(kind, version)))
 
 
 def unnulled(data):
@@ -131,22 +139,22 @@ class Violation:
         self.path, self.keyword, self.expected, self.found, self.schema = path, keyword, expected, found, schema
 
 
-def violations(kind: str, obj: dict) -> list[Violation]:
+def violations(kind: str, obj: dict, version: str = VERSION) -> list[Violation]:
     """Every error of `obj` (a Kueue object of `kind`) against the CHECKED keywords of the vendored
-    schema, in the order of the object (the path's order)."""
+    schema of `version`, in the order of the object (the path's order)."""
     if kind not in PLURALS or not isinstance(obj, dict):
         return []
     from prio.lint.schemacheck import valid
 
     # The common case, a valid object, needs no jsonschema (its import costs more than the checks)
     # and no copy without nulls (most objects have none).
-    if valid(obj, schema(kind), closed=True, only=CHECKED):
+    if valid(obj, schema(kind, version), closed=True, only=CHECKED):
         return []
     data = unnulled(obj)
-    if data != obj and valid(data, schema(kind), closed=True, only=CHECKED):
+    if data != obj and valid(data, schema(kind, version), closed=True, only=CHECKED):
         return []
     out = []
-    for err in validator(kind).iter_errors(data):
+    for err in validator(kind, version).iter_errors(data):
         out.append(Violation(tuple(err.absolute_path), str(err.validator), err.validator_value, err.instance, err.schema))
     return sorted(out, key=lambda v: tuple((0, str(p)) if isinstance(p, str) else (1, p) for p in v.path))
 
@@ -224,24 +232,24 @@ def _refusing(node):
 
 
 @cache
-def refusing(kind: str) -> dict:
+def refusing(kind: str, version: str = VERSION) -> dict:
     """The kind's schema as its refusals are checked (_refusing), without `status`: the API
     server drops a Kueue object's status on create and update (each kind with a status has the
     status subresource), so a file's status is never refused by the schema; Kueue writes it."""
-    out = _refusing(schema(kind))
+    out = _refusing(schema(kind, version))
     props = dict(out.get("properties", {}))
     props.pop("status", None)
     return dict(out, properties=props)
 
 
 @cache
-def _refusing_validator(kind: str):
+def _refusing_validator(kind: str, version: str = VERSION):
     from jsonschema import Draft7Validator
 
-    return Draft7Validator(refusing(kind))
+    return Draft7Validator(refusing(kind, version))
 
 
-def refusals(kind: str, obj: dict) -> list[Violation]:
+def refusals(kind: str, obj: dict, version: str = VERSION) -> list[Violation]:
     """Every error of `obj` (a Kueue object of `kind`) the API server's schema check refuses it
     for, beyond the CHECKED keywords (types, required fields, ranges, lengths, patterns), in the
     order of the object; a missing field's path names it (its parent holds no value for it)."""
@@ -249,14 +257,14 @@ def refusals(kind: str, obj: dict) -> list[Violation]:
         return []
     from prio.lint.schemacheck import valid
 
-    if valid(obj, refusing(kind)):
+    if valid(obj, refusing(kind, version)):
         return []
     data = unnulled(obj)
-    if data != obj and valid(data, refusing(kind)):
+    if data != obj and valid(data, refusing(kind, version)):
         return []
     out = []
     seen = set()
-    for err in _refusing_validator(kind).iter_errors(data):
+    for err in _refusing_validator(kind, version).iter_errors(data):
         path, keyword = tuple(err.absolute_path), str(err.validator)
         if keyword == "required":
             for p in err.validator_value:

@@ -25,6 +25,11 @@ FEATURES = (
             "ClusterQueue `resourceGroups` (`nominalQuota`, `borrowingLimit`, `lendingLimit`), `cohortName`; "
             "Cohort `parentName`, `resourceGroups`",
             "hierarchical cohorts with their own quota, borrowing and lending as Kueue's quota tree counts them"),
+    Feature("v1beta1", "The deprecated v1beta1 API", MODELLED, "`apiVersion: kueue.x-k8s.io/v1beta1`, every kind",
+            "read as Kueue serves it: pruned by the v1beta1 CRD and converted to v1beta2 by its conversion webhook's "
+            "rules (`cohort` is `cohortName`, `admissionChecks` a strategy, `Borrow` and `Preempt` are `MayStopSearch`, "
+            "`priorityClassName` with `priorityClassSource` is `priorityClassRef`, a `topologyAssignment`'s `domains` "
+            "its slices); validate checks it against the v1beta1 CRD and warns (PRIO623)"),
     Feature("queueing", "Queueing strategies", MODELLED, "ClusterQueue `queueingStrategy`",
             "StrictFIFO and BestEffortFIFO, with Kueue's scheduling equivalence hashing"),
     Feature("namespaces", "Namespace selection", MODELLED, "ClusterQueue `namespaceSelector`; `Namespace` labels",

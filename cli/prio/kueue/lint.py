@@ -67,8 +67,11 @@ def _obj(file: str, doc: Document) -> Obj | None:
 
 
 def kueue_set(units) -> KueueSet:
-    """units: (file name, Document) of every Kueue object, PriorityClass and Namespace of the run."""
-    units = list(units)
+    """units: (file name, Document) of every Kueue object, PriorityClass and Namespace of the run,
+    each v1beta1 object as Kueue serves it (prio.kueue.convert: v1beta2, positions as written)."""
+    from prio.kueue.crd import converted
+
+    units = [(f, converted(d)) for f, d in units]
     return KueueSet([o for o in (_obj(f, d) for f, d in units) if o is not None], units)
 
 
@@ -461,12 +464,13 @@ def invalid_name(doc: Document) -> list:
 
 @check("PRIO610", "kueue-unknown-field", "error", FAMILY, target="kueue")
 def unknown_field(doc: Document) -> list:
-    """A Kueue object has a field its v1beta2 CRD (vendored in prio/kueue/crds/) does not define.
+    """A Kueue object has a field the CRD of its version (vendored in prio/kueue/crds/) does not define.
 
     `kubectl apply` validates strictly by default and refuses the object; with
     `--validate=false` the API server drops the field silently and the setting it meant does
-    nothing. The usual cause is v1beta1's spelling: v1beta2 renamed a ClusterQueue's `cohort` to
-    `cohortName` (and a Cohort's `parent` is `parentName`).
+    nothing. The usual cause is v1beta1's spelling in a v1beta2 object: v1beta2 renamed a
+    ClusterQueue's `cohort` to `cohortName` (and a Cohort's `parent` is `parentName`); an object
+    written in v1beta1 is checked against the v1beta1 CRD (PRIO623), where `cohort` is the field.
 
     Example (error):
         apiVersion: kueue.x-k8s.io/v1beta2
@@ -501,7 +505,7 @@ def unknown_field(doc: Document) -> list:
 def schema_refused(doc: Document) -> list:
     """A Kueue object breaks its CRD's schema: the API server refuses it.
 
-    Kueue's v1beta2 CRD schemas (vendored in prio/kueue/crds/) give each field a type, some a
+    Kueue's CRD schemas (vendored in prio/kueue/crds/; an object's own version's) give each field a type, some a
     range (a podSet's `minCount` at least 1), a length (at least one flavor in a resource group,
     a name of at most 253 characters), a pattern, and make some fields required (a quota
     entry's `nominalQuota`, a container's `name`). The API server checks an object against them
@@ -549,20 +553,70 @@ def schema_refused(doc: Document) -> list:
     return out
 
 
+@check("PRIO623", "kueue-deprecated-api", "warning", FAMILY, target="kueue")
+def deprecated_api(doc: Document) -> list:
+    """A Kueue object is written in `kueue.x-k8s.io/v1beta1`, which Kueue deprecates.
+
+    Kueue serves every kind in both versions and stores v1beta2: `kubectl apply` takes a v1beta1
+    object with a deprecation warning and Kueue's conversion webhook turns it into v1beta2
+    (`cohort` becomes `cohortName`, `admissionChecks` a strategy, `whenCanBorrow: Borrow` and
+    `whenCanPreempt: Preempt` become `MayStopSearch`, a Workload's `priorityClassName` with its
+    `priorityClassSource` becomes `priorityClassRef`). prio reads it as Kueue serves it, and checks
+    it against the v1beta1 CRD as the API server does; the finding says what the conversion
+    changed of this object. A release that stops serving v1beta1 refuses the object, and
+    `kubectl get` shows the v1beta2 names, not the ones written.
+
+    Example (warning):
+        apiVersion: kueue.x-k8s.io/v1beta1
+        kind: ClusterQueue
+        spec:
+          cohort: org
+    Fix: apiVersion kueue.x-k8s.io/v1beta2 with v1beta2's names (cohortName: org).
+    """
+    from prio.kueue import convert
+
+    o = _kueue_obj(doc)
+    if o is None or not isinstance(doc, convert.Converted):
+        return []
+    for where, said in doc.changes.items():
+        if (doc.data["items"][where[1]] if where else doc.data) is o.data:
+            what = f": Kueue serves it as v1beta2, where {'; '.join(said)}" if said else \
+                ": Kueue serves it as v1beta2, the same fields"
+            return [Issue("PRIO623", ("apiVersion",), f"{o.kind} {o.name} is written in {convert.V1BETA1}, which Kueue "
+                                                      f"deprecates{what}",
+                          fix=f"apiVersion: {convert.V1BETA2}" + (", with v1beta2's names" if said else ""))]
+    return []
+
+
 def _violations(o: Obj, of=None) -> list:
     """The object's errors against Kueue's vendored CRD schema (prio.kueue.crd: its enums and
-    fields; `of` crd.refusals: PRIO622's). Kept for the run: PRIO607 and PRIO610 read the same
-    ones, and PRIO621 runs every object's rules again (what they report it does not say twice)."""
+    fields; `of` crd.refusals: PRIO622's), in the version it was written in: a v1beta1 object
+    against the v1beta1 CRD, as the API server validates it before converting (_as_written).
+    Kept for the run: PRIO607 and PRIO610 read the same ones, and PRIO621 runs every object's
+    rules again (what they report it does not say twice)."""
     from prio.kueue import crd
 
     of = of or crd.violations
-    key = (id(o.data), of.__name__)
+    data, version = _as_written(o)
+    key = (id(data), of.__name__)
     got = _SEEN.get(key)
-    if got is None or got[0] is not o.data:
+    if got is None or got[0] is not data:
         if len(_SEEN) >= _SEEN_MAX:
             _SEEN.clear()
-        got = _SEEN[key] = (o.data, of(o.kind, o.data))
+        got = _SEEN[key] = (data, of(o.kind, data, version))
     return got[1]
+
+
+def _as_written(o: Obj) -> tuple:
+    """(the object as its file wrote it, its CRD version): a converted v1beta1 object's original."""
+    from prio.kueue import convert, crd
+
+    doc = o.doc
+    if isinstance(doc, convert.Converted) and doc.original is not None:
+        for where in doc.changes:  # the paths of the objects converted: () or ("items", i)
+            if (doc.data["items"][where[1]] if where else doc.data) is o.data:
+                return (doc.original.data["items"][where[1]] if where else doc.original.data), "v1beta1"
+    return o.data, crd.VERSION
 
 
 # (id(an object's data), which check) -> (the data, its violations): the data is kept with them,
@@ -1082,8 +1136,19 @@ def object_unreadable(ks: KueueSet) -> list:
 
 
 def lint_object(doc: Document) -> list[Issue]:
-    """Every finding of the `kueue` target for one object document."""
-    return run("kueue", doc)
+    """Every finding of the `kueue` target for one object document: a v1beta1 object's on it as
+    Kueue serves it (prio.kueue.convert), each placed where the converted field was written (the
+    runner places findings by the document as written)."""
+    from dataclasses import replace
+
+    from prio.kueue.convert import Converted
+    from prio.kueue.crd import converted
+
+    conv = converted(doc)
+    found = run("kueue", conv)
+    if not isinstance(conv, Converted):
+        return found
+    return [i if i.pos is not None else replace(i, pos=conv.pos(i.path, i.at)) for i in found]
 
 
 def set_issues(units) -> list:

@@ -1,4 +1,5 @@
-"""Read Kueue objects (the v1beta2 API, as in `../shared/testdata/kueue/README.md`) into
+"""Read Kueue objects (the v1beta2 API, as in `../shared/testdata/kueue/README.md`; an object
+written in the deprecated v1beta1 converted first, as Kueue serves it: prio.kueue.convert) into
 `prio.kueue.model.Setup`, with Kueue's CRD defaults applied as the API server applies them, and
 each Workload's priority resolved once. What the API server would refuse, or what prio cannot
 model, is an InputError at its line; the first kind (an APIRefusal, one object's) leaves that
@@ -784,7 +785,9 @@ def load(docs: list, skipped: list | None = None) -> Setup:
     the load; with every ClusterQueue and Workload skipped, nothing is left to schedule (an
     InputError at the first of them)."""
     from prio.io import caps
+    from prio.kueue.crd import converted
 
+    docs = [(name, converted(doc)) for name, doc in docs]  # a v1beta1 object as Kueue serves it
     b = _Builder()
     names = []
     objects = []
