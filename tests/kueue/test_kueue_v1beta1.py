@@ -249,3 +249,14 @@ def test_a_v1beta1_topology_assignment_is_read_as_its_domains():
     r = load._Reader("w.yaml", doc)
     assert load._topology_assignment(r, ("status", "admission", "podSetAssignments", 0, "topologyAssignment"), ta, "w") == \
         (("zone", "host"), [(("a", "h1"), 2), (("b", "h2"), 1)])
+
+
+def test_a_refusal_of_the_v1beta1_crd_is_placed_where_written(tmp_path):
+    """The v1beta1 CRD's own limit (an admission check's name of at most 316 bytes): validate's
+    PRIO622 and the analyses' refusal both at the name as written, under the field v1beta2
+    renamed (not at `spec`, where the converted path would fall back to)."""
+    text = CQ.replace("[check-a, check-b]", "[" + "a" * 400 + "]")
+    found = [f for f in _validate(tmp_path, text) if f["rule"] == "PRIO622"]
+    assert [(f["line"], f["column"]) for f in found] == [(7, 21)] and "316 bytes" in found[0]["message"]
+    r = run_cli("explain", str(tmp_path / "v1.yaml"))
+    assert r.exit_code == 2 and f"{tmp_path / 'v1.yaml'}:7:21:" in r.stderr

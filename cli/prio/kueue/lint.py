@@ -582,7 +582,8 @@ def deprecated_api(doc: Document) -> list:
         if (doc.data["items"][where[1]] if where else doc.data) is o.data:
             what = f": Kueue serves it as v1beta2, where {'; '.join(said)}" if said else \
                 ": Kueue serves it as v1beta2, the same fields"
-            return [Issue("PRIO623", ("apiVersion",), f"{o.kind} {o.name} is written in {convert.V1BETA1}, which Kueue "
+            who = f"{o.namespace}/{o.name}" if o.kind in ("LocalQueue", "Workload") else o.name
+            return [Issue("PRIO623", ("apiVersion",), f"{o.kind} {who} is written in {convert.V1BETA1}, which Kueue "
                                                       f"deprecates{what}",
                           fix=f"apiVersion: {convert.V1BETA2}" + (", with v1beta2's names" if said else ""))]
     return []
@@ -1148,7 +1149,14 @@ def lint_object(doc: Document) -> list[Issue]:
     found = run("kueue", conv)
     if not isinstance(conv, Converted):
         return found
-    return [i if i.pos is not None else replace(i, pos=conv.pos(i.path, i.at)) for i in found]
+    return [i if i.pos is not None else replace(i, pos=(conv.original if i.rule in _AS_WRITTEN else conv).pos(i.path, i.at))
+            for i in found]
+
+
+# The rules whose findings name the object as written (the schema checks of its own version,
+# _as_written): placed by the document as written, the others by the converted one (which
+# places each converted field where it was written).
+_AS_WRITTEN = ("PRIO607", "PRIO610", "PRIO622")
 
 
 def set_issues(units) -> list:

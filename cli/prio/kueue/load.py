@@ -400,6 +400,8 @@ class _Builder:
         self.draining: set = set()  # ("LocalQueue", ns, name) / ("ClusterQueue", name) with HoldAndDrain
         self.topology_refs: list = []  # (reader, path, flavor, Topology name) checked once every object is read
         self.skipped: dict = {}  # (kind, name) -> where the API server refuses that object (skipped: load's `skipped`)
+        # id(a converted v1beta1 object) -> (it as written, "v1beta1", its document as written) (prio.kueue.convert)
+        self.written: dict = {}
 
     def skipped_one(self, kind: str, name) -> str:
         """What a message naming a missing object adds when one of that kind and name was skipped."""
@@ -429,8 +431,9 @@ class _Builder:
 
     def admit(self, r: _Reader, path, obj) -> None:
         """`add`, where objects are skipped (load's `skipped`): first what the API server refuses
-        that `add` does not read for itself (_unread_refusal)."""
-        _unread_refusal(r, path, obj)
+        that `add` does not read for itself (_unread_refusal), of the object as written (a v1beta1
+        one against the v1beta1 CRD, as the API server checks the request)."""
+        _unread_refusal(r, path, obj, *self.written.get(id(obj), ()))
         self.add(r, path, obj)
 
     def add(self, r: _Reader, path, obj) -> None:
@@ -743,13 +746,17 @@ def _label(meta, kind: str | None, name: str | None) -> str:
 _UNREAD = frozenset(("pattern", "minLength", "maxLength", "maxProperties"))
 
 
-def _unread_refusal(r: _Reader, path, obj) -> None:
+def _unread_refusal(r: _Reader, path, obj, written=None, version: str | None = None, doc=None) -> None:
+    """`obj`'s refusals the loader does not read for itself; a converted v1beta1 object's of it
+    as `written` in `doc`, the document as written, where they are placed (their paths are its)."""
     from prio.kueue import crd
 
     kind = obj.get("kind") if isinstance(obj, dict) else None
     if not isinstance(kind, str):
         return  # (add refuses it in its words)
-    for v in crd.refusals(kind, obj):
+    if doc is not None:
+        r = _Reader(r.name, doc)
+    for v in crd.refusals(kind, obj if written is None else written, version or crd.VERSION):
         if v.keyword in _UNREAD and not (v.keyword == "pattern" and v.schema.get("type") == crd.QUANTITY_TYPES):
             r.refuse(path + v.path, crd.said(v))
 
@@ -785,10 +792,17 @@ def load(docs: list, skipped: list | None = None) -> Setup:
     the load; with every ClusterQueue and Workload skipped, nothing is left to schedule (an
     InputError at the first of them)."""
     from prio.io import caps
+    from prio.kueue.convert import Converted
     from prio.kueue.crd import converted
 
     docs = [(name, converted(doc)) for name, doc in docs]  # a v1beta1 object as Kueue serves it
     b = _Builder()
+    for _, doc in docs:
+        if isinstance(doc, Converted) and doc.original is not None:
+            for where in doc.changes:  # () or ("items", i): each object converted, and it as written
+                obj = doc.data["items"][where[1]] if where else doc.data
+                b.written[id(obj)] = (doc.original.data["items"][where[1]] if where else doc.original.data, "v1beta1",
+                                      doc.original)
     names = []
     objects = []
     limit = caps.OBJECTS.value()
