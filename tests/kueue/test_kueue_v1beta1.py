@@ -260,3 +260,20 @@ def test_a_refusal_of_the_v1beta1_crd_is_placed_where_written(tmp_path):
     assert [(f["line"], f["column"]) for f in found] == [(7, 21)] and "316 bytes" in found[0]["message"]
     r = run_cli("explain", str(tmp_path / "v1.yaml"))
     assert r.exit_code == 2 and f"{tmp_path / 'v1.yaml'}:7:21:" in r.stderr
+
+
+def test_a_version_kueue_does_not_serve_is_refused_and_skipped(tmp_path):
+    """kueue.x-k8s.io/v1alpha1 (where Topology once lived) is no resource the API server knows:
+    validate's PRIO624, and the analyses leave the object out (a note) and replay the rest."""
+    sample = os.path.join(os.path.dirname(__file__), "..", "..", "samples", "kueue.yaml")
+    text = open(sample, encoding="utf-8").read()
+    first_cq = text.index("kind: ClusterQueue")
+    at = text.rindex("apiVersion: kueue.x-k8s.io/v1beta2", 0, first_cq)
+    p = tmp_path / "setup.yaml"
+    p.write_text(text[:at] + "apiVersion: kueue.x-k8s.io/v1alpha1" + text[at + len("apiVersion: kueue.x-k8s.io/v1beta2"):])
+    line = text[:at].count("\n") + 1
+    found = json.loads(run_cli("validate", str(p), "-o", "json").stdout)["findings"]
+    assert [(f["rule"], f["line"]) for f in found if f["rule"] == "PRIO624"] == [("PRIO624", line)]
+    r = run_cli("simulate", str(p))
+    assert r.exit_code == 0, r.stderr
+    assert f"{p}:{line}:13:" in r.stderr and "is not a version Kueue serves (skipped: the API server refuses this object)" in r.stderr

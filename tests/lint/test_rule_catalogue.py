@@ -222,6 +222,8 @@ KUEUE_CASES = [
     ("PRIO622", kueue(("{name: memory, nominalQuota: 32Gi}", "{name: memory}")), "{name: memory}", KUEUE),
     ("PRIO623", kueue(("apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor", "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ResourceFlavor")),
      "kueue.x-k8s.io/v1beta1", KUEUE),
+    ("PRIO624", kueue(("apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor", "apiVersion: kueue.x-k8s.io/v1alpha1\nkind: ResourceFlavor")),
+     "kueue.x-k8s.io/v1alpha1", KUEUE),
 ]
 
 

@@ -38,6 +38,19 @@ import os
 from functools import cache
 
 VERSION = "v1beta2"  # the API prio reads (docs/kueue.md): a v1beta1 object is converted to it (prio.kueue.convert)
+GROUP = "kueue.x-k8s.io"
+# The versions Kueue serves at the vendored commit (every CRD: v1beta2 stored, v1beta1 served and
+# deprecated): another is no resource the API server knows (`kubectl apply`: no matches for kind)
+SERVED = ("v1beta1", "v1beta2")
+
+
+def unserved(kind: str, api_version) -> str | None:
+    """The version an object of a Kueue CRD kind is written in when Kueue serves no such version
+    (v1alpha1, a typo), else None; the Configuration's group and other kinds are not checked."""
+    if kind not in PLURALS or not isinstance(api_version, str):
+        return None
+    group, _, version = api_version.strip().partition("/")
+    return version if group == GROUP and version not in SERVED else None
 # package data beside this module (prio/kueue/crds/), in a wheel as in a checkout
 _DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "crds")
 PLURALS = {"ClusterQueue": "clusterqueues", "Cohort": "cohorts", "LocalQueue": "localqueues",

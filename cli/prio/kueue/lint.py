@@ -575,7 +575,7 @@ def deprecated_api(doc: Document) -> list:
     """
     from prio.kueue import convert
 
-    o = _kueue_obj(doc)
+    o = _obj("", doc)  # any kind of Kueue's CRDs (a Topology too)
     if o is None or not isinstance(doc, convert.Converted):
         return []
     for where, said in doc.changes.items():
@@ -587,6 +587,33 @@ def deprecated_api(doc: Document) -> list:
                                                       f"deprecates{what}",
                           fix=f"apiVersion: {convert.V1BETA2}" + (", with v1beta2's names" if said else ""))]
     return []
+
+
+@check("PRIO624", "kueue-unserved-api", "error", FAMILY, target="kueue")
+def unserved_api(doc: Document) -> list:
+    """A Kueue object is written in a version of `kueue.x-k8s.io` that Kueue does not serve.
+
+    Kueue's CRDs serve v1beta2 (stored) and v1beta1 (deprecated) at the vendored commit: an
+    object in another version (`v1alpha1`, where Topology once lived, or a typo) is no resource
+    the API server knows, and `kubectl apply` fails (`no matches for kind "Topology" in version
+    "kueue.x-k8s.io/v1alpha1"`). simulate, explain and diff leave it out, as the cluster never
+    held it (a note).
+
+    Example (error):
+        apiVersion: kueue.x-k8s.io/v1alpha1
+        kind: Topology
+    Fix: apiVersion kueue.x-k8s.io/v1beta2.
+    """
+    from prio.kueue import crd
+
+    o = _obj("", doc)  # any kind of Kueue's CRDs (a Topology too)
+    version = crd.unserved(o.kind, o.data.get("apiVersion")) if o is not None else None
+    if version is None:
+        return []
+    return [Issue("PRIO624", ("apiVersion",), f"{o.kind} {o.name}: {crd.GROUP}/{version} is not a version Kueue serves: "
+                                              f"kubectl apply fails (no matches for kind \"{o.kind}\" in version "
+                                              f"\"{crd.GROUP}/{version}\"); it serves {crd.GROUP}/{crd.VERSION} "
+                                              "(and v1beta1, deprecated)", fix=f"apiVersion: {crd.GROUP}/{crd.VERSION}")]
 
 
 def _violations(o: Obj, of=None) -> list:

@@ -446,6 +446,11 @@ class _Builder:
         meta = obj.get("metadata") or {}
         name = meta.get("name")
         spec = obj.get("spec") or {}
+        from prio.kueue import crd
+
+        if crd.unserved(kind, _api) is not None:  # the API server has no such resource: refused (validate's PRIO624)
+            r.refuse(path + ("apiVersion",), f"{_label(meta, kind, name if isinstance(name, str) and name else None)}: "
+                                             f"{_api.strip()} is not a version Kueue serves")
         if kind in features.REFUSED_KINDS:
             r.fail(path + ("kind",), f"{kind} {name or ''}: {features.refusal(features.REFUSED_KINDS[kind])}")
         if kind not in KINDS:
