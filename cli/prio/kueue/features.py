@@ -77,6 +77,9 @@ FEATURES = (
     Feature("deactivated-running", "Evicting a deactivated running workload", NOTED,
             "Workload `spec.active: false` with `status.admission`",
             "Kueue's eviction happens outside the scheduler; prio frees the quota before cycle 1"),
+    Feature("finished", "A finished workload", NOTED, "Workload condition `Finished=True`",
+            "Kueue holds no quota for it and never queues it (its cache counts it as finished alone): it is left out "
+            "of the replay, whatever its admission and priority class"),
     Feature("max-execution-time", "Maximum execution time", NOTED, "Workload `spec.maximumExecutionTimeSeconds`",
             "nothing finishes during a replay"),
     Feature("wait-for-pods-ready", "waitForPodsReady", NOTED, "Configuration `waitForPodsReady`",
