@@ -59,3 +59,23 @@ def test_a_finished_workload_needs_no_priority_class(tmp_path):
     r = run_cli("simulate", _write(tmp_path, "s.yaml", docs))
     assert r.exit_code == 0, r.stderr
     assert "a finished workload is not replayed" in r.stderr
+
+
+@pytest.mark.parametrize("status, noted", [
+    ({"conditions": [{"type": "Requeued", "status": "False", "reason": "PodsReadyTimeout", "message": "m",
+                      "lastTransitionTime": "2026-01-01T00:10:00Z"}]}, True),
+    ({"requeueState": {"count": 2, "requeueAt": "2027-01-01T00:00:00Z"}}, True),
+    ({"requeueState": {"count": 2, "requeueAt": "2025-01-01T00:00:00Z"}}, False),  # its backoff ended before the replay
+    ({"conditions": [{"type": "Requeued", "status": "True", "reason": "BackoffFinished", "message": "m",
+                      "lastTransitionTime": "2026-01-01T00:10:00Z"}]}, False),
+])
+def test_a_pending_workload_in_a_requeue_backoff_is_noted(tmp_path, status, noted):
+    """Kueue's queue sets it aside until the backoff ends (backoffWaitingTimeExpired): not
+    replayed, said in a note; one whose requeueAt passed before the replay starts is not in one."""
+    docs = _docs(os.path.join(os.path.dirname(__file__), "..", "..", "samples", "kueue.yaml"))
+    wl = next(d for d in docs if d.get("kind") == "Workload" and not (d.get("status") or {}).get("admission"))
+    wl["status"] = status
+    r = run_cli("simulate", _write(tmp_path, "s.yaml", docs))
+    assert r.exit_code == 0, r.stderr
+    meta = wl["metadata"]
+    assert (f"Workload {meta.get('namespace') or 'default'}/{meta['name']}: a requeue backoff is not replayed" in r.stderr) is noted

@@ -80,6 +80,10 @@ FEATURES = (
     Feature("finished", "A finished workload", NOTED, "Workload condition `Finished=True`",
             "Kueue holds no quota for it and never queues it (its cache counts it as finished alone): it is left out "
             "of the replay, whatever its admission and priority class"),
+    Feature("backoff", "A requeue backoff", NOTED,
+            "Workload condition `Requeued=False`, or `status.requeueState.requeueAt` after the replay starts",
+            "Kueue sets the workload aside until its backoff ends and the Requeued condition is True again; prio "
+            "queues it from the first cycle"),
     Feature("max-execution-time", "Maximum execution time", NOTED, "Workload `spec.maximumExecutionTimeSeconds`",
             "nothing finishes during a replay"),
     Feature("wait-for-pods-ready", "waitForPodsReady", NOTED, "Configuration `waitForPodsReady`",

@@ -402,6 +402,7 @@ class _Builder:
         self.skipped: dict = {}  # (kind, name) -> where the API server refuses that object (skipped: load's `skipped`)
         # id(a converted v1beta1 object) -> (it as written, "v1beta1", its document as written) (prio.kueue.convert)
         self.written: dict = {}
+        self.backoff: list = []  # (a pending workload in a requeue backoff, its requeueAt or None) (_backoff)
 
     def skipped_one(self, kind: str, name) -> str:
         """What a message naming a missing object adds when one of that kind and name was skipped."""
@@ -622,6 +623,7 @@ class _Builder:
             # no quota, never queued, its priority class never resolved. Left out, said once.
             self.note("finished", f"Workload {ns}/{name}")
             return None
+        self._backoff(r, path, status, f"Workload {ns}/{name}")
         if spec.get("active", True) is False and status.get("admission"):
             self.note("deactivated-running", f"Workload {ns}/{name}")
         if spec.get("maximumExecutionTimeSeconds") is not None:
@@ -661,6 +663,20 @@ class _Builder:
                     if qr is not None and qr.get("lastTransitionTime") is not None else created
         self.setup.namespaces.setdefault(ns, {})
         return wl
+
+    def _backoff(self, r: _Reader, path, status: dict, who: str) -> None:
+        """A pending workload waiting out a requeue backoff (condition Requeued=False, or
+        status.requeueState.requeueAt): Kueue's queue sets it aside until the backoff ends
+        (backoffWaitingTimeExpired), which prio does not replay; kept for a note once the replay's
+        clock is known (a requeueAt before it has expired already)."""
+        conds = [c for c in status.get("conditions") or [] if isinstance(c, dict)]
+        if any(c.get("type") == "QuotaReserved" and str(c.get("status")) == "True" for c in conds):
+            return
+        state = r.mapping(path + ("status", "requeueState"), status.get("requeueState") or {})
+        at = state.get("requeueAt")
+        when = None if at is None else _time(r, path + ("status", "requeueState", "requeueAt"), at, "requeueAt")
+        if when is not None or any(c.get("type") == "Requeued" and str(c.get("status")) == "False" for c in conds):
+            self.backoff.append((who, when))
 
     def priority(self, r: _Reader, path, meta, spec, pod_sets, obj):
         """Priority, resolved once: spec.priority, the priority-class label, priorityClassRef,
@@ -870,7 +886,6 @@ def load(docs: list, skipped: list | None = None) -> Setup:
         if wl.admission is not None and (("ClusterQueue", wl.admission.cluster_queue) in b.draining
                                          or (lq is not None and ("LocalQueue", lq.namespace, lq.name) in b.draining)):
             b.note("hold-and-drain", f"Workload {wl.key}")
-    s.notes = [features.note(f.id, b.noted[f.id]) for f in features.FEATURES if f.id in b.noted]
     for lq in s.local_queues.values():
         s.namespaces.setdefault(lq.namespace, {})
     # Every namespace, written or only named by a LocalQueue or Workload, with the label the API
@@ -886,5 +901,9 @@ def load(docs: list, skipped: list | None = None) -> Setup:
         raise InputError(names[0] if names else "-", "Kueue objects without a ClusterQueue or a Workload: nothing to schedule")
     s.skipped = [x.label for x in skipped or ()]
     s.clock_start = max(CLOCK_START, (b.latest + 60) if b.latest is not None else CLOCK_START)
+    waiting = [who for who, when in b.backoff if when is None or when > s.clock_start]
+    for who in waiting:
+        b.note("backoff", who)
+    s.notes = [features.note(f.id, b.noted[f.id]) for f in features.FEATURES if f.id in b.noted]
     s.source = ", ".join(dict.fromkeys(names))
     return s
