@@ -47,7 +47,7 @@ def _pod_changes(a: dict | None, b: dict | None) -> list:
         return ["only in OLD"]
     kinds = []
     if a["state"] != b["state"]:
-        kinds.append({"Running": "newly running", "Pending": "newly pending", "Evicted": "newly evicted"}[b["state"]])
+        kinds.append(f"newly {b['state'].lower()}")  # running, pending, evicted; or succeeded, failed, unknown as written
     elif b["state"] == "Running":
         if a["node"] != b["node"]:
             kinds.append("bound elsewhere")

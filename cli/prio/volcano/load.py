@@ -232,7 +232,7 @@ def load(name: str, docs) -> tuple:
     found = [p for p in c.classes.values() if p.global_default]
     if found:
         default_pc = min(found, key=lambda p: p.value)
-    for d, r, _data, meta, spec, _status, obj_name, created in pods_raw:
+    for d, r, _data, meta, spec, status, obj_name, created in pods_raw:
         ns = str(meta.get("namespace") or "default")
         ann = _mapping(r, ("metadata", "annotations"), meta.get("annotations"))
         labels = _mapping(r, ("metadata", "labels"), meta.get("labels"))
@@ -272,6 +272,6 @@ def load(name: str, docs) -> tuple:
         node = _named(name, d, "node name", spec["nodeName"], ("spec", "nodeName")) if spec.get("nodeName") else None
         p = Pod(ns, obj_name, f"{ns}/{group}", _text(r, ("metadata", "uid"), meta.get("uid")) or obj_name, created, req, prio, pc_name, policy, preemptable,
                 dict(spec.get("nodeSelector") or {}), spec.get("affinity"), list(spec.get("tolerations") or []),
-                node, "Running" if node else "Pending")
+                node, _text(r, ("status", "phase"), status.get("phase")) or ("Running" if node else "Pending"))
         c.pods[p.key] = p
     return c, config

@@ -53,6 +53,8 @@ def simulate_text(data: dict, fmt: str, width: int | None = None) -> str:
             pods.append([p["pod"], p["state"], p["node"], when])
         elif p["state"] == "Evicted":
             pods.append([p["pod"], p["state"], p["node"], f"evicted in cycle {p['evictedInCycle']}"])
+        elif p["state"] != "Pending":  # Succeeded, Failed, Unknown: as written
+            pods.append([p["pod"], p["state"], p["node"] or "", "as written: Volcano never schedules it again"])
         else:
             why = p["pendingMessage"] or p["pendingReason"] or ""
             pods.append([p["pod"], p["state"], p["nominatedNode"] or "", why])
@@ -108,6 +110,8 @@ def _side(p: dict | None) -> str:
         return f"Running on {p['node']}" + (f" (bound in cycle {p['boundInCycle']})" if p["boundInCycle"] else " (from the start)")
     if p["state"] == "Evicted":
         return f"Evicted from {p['node']} in cycle {p['evictedInCycle']}"
+    if p["state"] != "Pending":
+        return f"{p['state']} (as written)"
     return "Pending" + (f": {p['pendingMessage']}" if p.get("pendingMessage") else "")
 
 

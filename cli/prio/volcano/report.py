@@ -31,22 +31,18 @@ def simulate(cluster, cfg: Config) -> dict:
         g = end.groups[key]
         prio, pc = start.group_priority(start.groups[key])
         pods = by_group.get(key, [])
-        running = sum(1 for p in pods if p.key in end.pods and end.pods[p.key].node)
-        evicted = sum(1 for p in pods if p.key not in end.pods)
+        states = [session.pod_state(end.pods.get(p.key)) for p in pods]
+        running, evicted = states.count("Running"), states.count("Evicted")
         groups.append({"podGroup": key, "queue": g.queue, "priority": prio, "priorityClass": pc, "minMember": g.min_member,
                        "phase": g.phase, "inSession": key in run.in_session,
                        "conditions": [{"type": t, "status": s, "reason": r, "message": m} for t, (s, r, m) in g.conditions.items()],
-                       "running": running, "pending": len(pods) - running - evicted, "evicted": evicted})
+                       "running": running, "pending": states.count("Pending"), "evicted": evicted})
     pods_out = []
     for key in sorted(start.pods):
         p0 = start.pods[key]
         p = end.pods.get(key)
-        if p is None:
-            state, node = "Evicted", run.evicted_node.get(key)
-        elif p.node:
-            state, node = "Running", p.node
-        else:
-            state, node = "Pending", None
+        state = session.pod_state(p)
+        node = run.evicted_node.get(key) if p is None else (p.node if state != "Pending" else None)
         pods_out.append({"pod": key, "podGroup": p0.group, "priority": p0.priority, "state": state, "node": node,
                          "boundInCycle": (run.bound_in.get(key, 0) if state == "Running" else None),
                          "evictedInCycle": run.evicted_in.get(key),
@@ -55,3 +51,4 @@ def simulate(cluster, cfg: Config) -> dict:
                          "nominatedNode": p.nominated if p is not None and state == "Pending" else None})
     return {"model": "volcano", "config": config_data(cfg), "addedObjects": list(cluster.added),
             "cyclesRun": run.cycles_run, "stopReason": run.stop, "cycles": cycles, "podGroups": groups, "pods": pods_out}
+

@@ -43,6 +43,7 @@ MIN_NODES_TO_FIND, MIN_PERCENTAGE_OF_NODES_TO_FIND, PERCENTAGE_OF_NODES_TO_FIND 
 ALLOCATED = ("Bound", "Binding", "Running", "Allocated")  # api.AllocatedStatus
 READY = ALLOCATED + ("Succeeded",)
 SCHEDULED = ("Bound", "Running", "Failed", "Succeeded")  # api.ScheduledStatus: not Binding
+TERMINATED = ("Succeeded", "Failed")  # the cache's isTerminated: on no node, in no allocation
 SHARE_DELTA = 0.000001
 # the fit reasons of the filters whose status is UnschedulableAndUnresolvable
 UNRESOLVABLE = ("node(s) didn't match", "node(s) had untolerated taint", "node(s) were unschedulable")
@@ -188,8 +189,11 @@ class Session:
                 continue
             t = Task(key, p.group, p.uid or p.name, p.created, {**p.request, PODS: 1.0}, p.priority, p.preemptable, p.preemption_policy, p)
             job.tasks[key] = t
-            if p.node is not None and p.node in self.nodes:
-                t.status, t.node = "Running", p.node
+            status = task_status(p.phase, p.node)
+            if status in TERMINATED or status == "Unknown" and p.node is None:
+                t.status = status  # never scheduled again; a terminated pod takes nothing of its node (addTask)
+            elif p.node is not None and p.node in self.nodes:
+                t.status, t.node = status, p.node
                 self._node_add(t)
         self._open_plugins()
         self._score_args = self._scoring()
@@ -1322,6 +1326,28 @@ class Session:
         if releasing == 0 or j.count(("Pending", "Pipelined")):
             return False
         return j.count(SCHEDULED) + releasing >= j.min_available
+
+
+def task_status(phase: str, node: str | None) -> str:
+    """api.getTaskStatus of a pod as read (no deletionTimestamp: prio reads none): Running;
+    Pending on no node, Bound on one; Succeeded, Failed; any other phase Unknown."""
+    if phase == "Running":
+        return "Running"
+    if phase == "Pending":
+        return "Bound" if node else "Pending"
+    return phase if phase in TERMINATED else "Unknown"
+
+
+def pod_state(p) -> str:
+    """A pod's state at the end of a replay: Evicted (gone: None), a phase Volcano never schedules
+    from (Succeeded, Failed, Unknown: as the pod was written, task_status), Running on a node,
+    else Pending."""
+    if p is None:
+        return "Evicted"
+    status = task_status(p.phase, p.node)
+    if status in TERMINATED or status == "Unknown":
+        return status
+    return "Running" if p.node else "Pending"
 
 
 def fit_errors_text(errors: dict) -> str:

@@ -39,8 +39,8 @@ def why_job(cluster: Cluster, cfg: Config, key: str) -> dict | None:
         for pod, node in rec.pipelined:
             if pod in pods0:
                 history.append({"cycle": rec.cycle, "event": "pipelined", "detail": f"{pod} onto {node}, bound once its victims are gone"})
-    running = [p for p in pods0 if p in end.pods and end.pods[p].node]
-    pending = [p for p in pods0 if p in end.pods and not end.pods[p].node]
+    running = [p for p in pods0 if p in end.pods and vs.pod_state(end.pods[p]) == "Running"]
+    pending = [p for p in pods0 if p in end.pods and vs.pod_state(end.pods[p]) == "Pending"]
     evicted = [p for p in pods0 if p not in end.pods]
     out = {"model": "volcano", "podGroup": key, "queue": g.queue, "phase": g.phase, "minMember": g.min_member,
            "inSession": key in run.in_session, "running": running, "pending": pending, "evicted": evicted,

@@ -1,0 +1,77 @@
+"""A pod's `status.phase` as Volcano's cache reads it (api.getTaskStatus; cache addTask): a
+Succeeded or Failed pod takes nothing of its node and is in no allocation, but counts toward its
+gang as Volcano counts it (Succeeded ready and valid, both scheduled and completed); Pending on
+a node is Bound; Failed or Unknown with no node is never scheduled. With no phase written, a pod
+on a node is Running and one on none Pending (the corpus's defaults)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import run_cli
+from prio.volcano import session
+
+NODE = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '2', memory: 4Gi}}\n"
+
+
+def _group(name: str, min_member: int = 1, phase: str | None = None) -> str:
+    return (f"apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {{name: {name}}}\nspec: {{minMember: {min_member}}}\n"
+            + (f"status: {{phase: {phase}}}\n" if phase else ""))
+
+
+def _pod(name: str, group: str, node: str | None = None, phase: str | None = None, cpu: str = "2") -> str:
+    return (f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  annotations: {{scheduling.k8s.io/group-name: {group}}}\n"
+            f"spec:\n  containers:\n  - name: main\n    resources: {{requests: {{cpu: '{cpu}', memory: 1Gi}}}}\n"
+            + (f"  nodeName: {node}\n" if node else "") + (f"status: {{phase: {phase}}}\n" if phase else ""))
+
+
+def _simulate(tmp_path, *docs: str) -> dict:
+    p = tmp_path / "in.yaml"
+    p.write_text("---\n".join(docs))
+    r = run_cli("simulate", str(p), "-o", "json")
+    assert r.exit_code == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+@pytest.mark.parametrize("phase, node, status", [
+    ("Running", "n1", "Running"), ("Pending", None, "Pending"), ("Pending", "n1", "Bound"),
+    ("Succeeded", "n1", "Succeeded"), ("Failed", None, "Failed"), ("Unknown", "n1", "Unknown"), ("Evicting", None, "Unknown"),
+])
+def test_the_task_status_of_each_phase(phase, node, status):
+    assert session.task_status(phase, node) == status
+
+
+@pytest.mark.parametrize("phase", ["Succeeded", "Failed"])
+def test_a_terminated_pod_frees_its_node(tmp_path, phase):
+    """The node's 2 cpu are all the finished pod asked: a new 2-cpu pod binds in the first cycle
+    (before, prio held the node for it and never bound the new one)."""
+    out = _simulate(tmp_path, NODE, _group("done", phase="Running"), _pod("done-0", "done", "n1", phase), _group("new"), _pod("new-0", "new"))
+    pods = {p["pod"]: p for p in out["pods"]}
+    assert pods["default/new-0"]["state"] == "Running" and pods["default/new-0"]["boundInCycle"] == 1
+    assert pods["default/done-0"]["state"] == phase and pods["default/done-0"]["node"] == "n1"
+    groups = {g["podGroup"]: g for g in out["podGroups"]}
+    assert groups["default/done"]["phase"] == "Completed"  # every scheduled task completed (getPodGroupPhase)
+    assert (groups["default/done"]["running"], groups["default/done"]["pending"]) == (0, 0)
+
+
+def test_a_succeeded_pod_counts_toward_its_gang(tmp_path):
+    """minMember 2, one pod Succeeded and one pending: the gang is valid and ready once the
+    pending one is allocated (ReadyTaskNum counts Succeeded); with Failed it is not valid."""
+    ok = _simulate(tmp_path, NODE, _group("g", 2, "Running"), _pod("g-0", "g", "n1", "Succeeded"), _pod("g-1", "g", cpu="1"))
+    assert {p["pod"]: p["state"] for p in ok["pods"]}["default/g-1"] == "Running"
+    failed = _simulate(tmp_path, NODE, _group("g", 2, "Running"), _pod("g-0", "g", "n1", "Failed"), _pod("g-1", "g", cpu="1"))
+    assert {p["pod"]: p["state"] for p in failed["pods"]}["default/g-1"] == "Pending"
+
+
+def test_a_failed_pod_on_no_node_is_never_scheduled(tmp_path):
+    out = _simulate(tmp_path, NODE, _group("g"), _pod("g-0", "g", None, "Failed"))
+    assert [(p["state"], p["boundInCycle"]) for p in out["pods"]] == [("Failed", None)]
+    assert out["cycles"] == [] or all(not c.get("binds") for c in out["cycles"])
+
+
+def test_the_plain_table_says_a_terminated_pod_stays(tmp_path):
+    p = tmp_path / "in.yaml"
+    p.write_text("---\n".join([NODE, _group("done", phase="Running"), _pod("done-0", "done", "n1", "Succeeded")]))
+    r = run_cli("simulate", str(p))
+    assert r.exit_code == 0 and "as written: Volcano never schedules it again" in r.stdout
