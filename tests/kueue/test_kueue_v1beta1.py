@@ -277,3 +277,29 @@ def test_a_version_kueue_does_not_serve_is_refused_and_skipped(tmp_path):
     r = run_cli("simulate", str(p))
     assert r.exit_code == 0, r.stderr
     assert f"{p}:{line}:13:" in r.stderr and "is not a version Kueue serves (skipped: the API server refuses this object)" in r.stderr
+
+
+def test_the_webhooks_status_rules_and_a_name_without_a_source():
+    """LocalQueue flavorUsage is flavorsUsage and flavors is dropped; a ClusterQueue's
+    pendingWorkloadsStatus and a Cohort's admissionFairSharingStatus are dropped; a Workload's
+    accumulatedPastExexcutionTimeSeconds (sic) is renamed; a priorityClassName with no source is
+    dropped (Convert_v1beta1_WorkloadSpec_To_v1beta2_WorkloadSpec)."""
+    from prio.io import yamlnodes
+    from prio.kueue.crd import converted
+
+    def one(obj: dict) -> dict:
+        return converted(yamlnodes.load("x.yaml", yaml.safe_dump(dict(obj, apiVersion=V1)))[0]).data
+
+    usage = [{"name": "default", "resources": [{"name": "cpu", "total": "1"}]}]
+    lq = one({"kind": "LocalQueue", "metadata": {"name": "lq"}, "spec": {"clusterQueue": "cq"},
+              "status": {"flavorUsage": usage, "flavors": [{"name": "default"}]}})
+    assert lq["status"] == {"flavorsUsage": usage}
+    cq = one({"kind": "ClusterQueue", "metadata": {"name": "cq"}, "spec": {},
+              "status": {"pendingWorkloads": 1, "pendingWorkloadsStatus": {"clusterQueuePendingWorkload": []},
+                         "fairSharing": {"weightedShare": 5, "admissionFairSharingStatus": {"consumedResources": {}}}}})
+    assert cq["status"] == {"pendingWorkloads": 1, "fairSharing": {"weightedShare": 5}}
+    wl = one({"kind": "Workload", "metadata": {"name": "w"}, "spec": {"queueName": "lq", "priorityClassName": "high",
+                                                                    "podSets": [{"name": "main", "count": 1}]},
+              "status": {"accumulatedPastExexcutionTimeSeconds": 7}})
+    assert "priorityClassName" not in wl["spec"] and "priorityClassRef" not in wl["spec"]
+    assert wl["status"] == {"accumulatedPastExecutionTimeSeconds": 7}

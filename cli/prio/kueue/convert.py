@@ -184,9 +184,7 @@ def _object(kind: str, obj: dict, p: _Paths) -> tuple:
     if kind == "ClusterQueue":
         if spec is not None:
             spec = dict(spec)
-            if "cohort" in spec:
-                spec["cohortName"] = spec.pop("cohort")
-                p.move(("spec", "cohort"), ("spec", "cohortName"))
+            if _rename(spec, "cohort", "cohortName", ("spec",), p):
                 said.append("spec.cohort is spec.cohortName")
             if "admissionChecks" in spec:
                 checks = spec.pop("admissionChecks")
@@ -213,8 +211,7 @@ def _object(kind: str, obj: dict, p: _Paths) -> tuple:
             obj["spec"] = spec
         if status is not None:
             status = dict(status)
-            if status.pop("pendingWorkloadsStatus", None) is not None:
-                p.drop(("status", "pendingWorkloadsStatus"))
+            _drop(status, "pendingWorkloadsStatus", ("status",), p)
             obj["status"] = _drop_fair_sharing_status(status, p)
     elif kind == "Cohort":
         if status is not None:
@@ -222,12 +219,8 @@ def _object(kind: str, obj: dict, p: _Paths) -> tuple:
     elif kind == "LocalQueue":
         if status is not None:
             status = dict(status)
-            if "flavorUsage" in status:
-                status["flavorsUsage"] = status.pop("flavorUsage")
-                p.move(("status", "flavorUsage"), ("status", "flavorsUsage"))
-            if "flavors" in status:
-                del status["flavors"]
-                p.drop(("status", "flavors"))
+            _rename(status, "flavorUsage", "flavorsUsage", ("status",), p)
+            _drop(status, "flavors", ("status",), p)
             obj["status"] = status
     elif kind == "Workload":
         if spec is not None and ("priorityClassName" in spec or "priorityClassSource" in spec):
@@ -251,6 +244,22 @@ def _object(kind: str, obj: dict, p: _Paths) -> tuple:
     return obj, said
 
 
+def _rename(d: dict, old: str, new: str, at: tuple, p: _Paths) -> bool:
+    """`d`'s field `old` under v1beta2's name `new` (in place; `at` its path): whether it was there."""
+    if old not in d:
+        return False
+    d[new] = d.pop(old)
+    p.move(at + (old,), at + (new,))
+    return True
+
+
+def _drop(d: dict, key: str, at: tuple, p: _Paths) -> None:
+    """`d` without the field v1beta2 lacks (in place; `at` its path)."""
+    if key in d:
+        del d[key]
+        p.drop(at + (key,))
+
+
 def _drop_fair_sharing_status(status: dict, p: _Paths) -> dict:
     fs = status.get("fairSharing")
     if isinstance(fs, dict) and "admissionFairSharingStatus" in fs:
@@ -260,10 +269,7 @@ def _drop_fair_sharing_status(status: dict, p: _Paths) -> dict:
 
 
 def _workload_status(status: dict, p: _Paths) -> dict:
-    old = "accumulatedPastExexcutionTimeSeconds"  # (sic: v1beta1's field name)
-    if old in status:
-        status["accumulatedPastExecutionTimeSeconds"] = status.pop(old)
-        p.move(("status", old), ("status", "accumulatedPastExecutionTimeSeconds"))
+    _rename(status, "accumulatedPastExexcutionTimeSeconds", "accumulatedPastExecutionTimeSeconds", ("status",), p)  # (sic: v1beta1's)
     adm = status.get("admission")
     psas = adm.get("podSetAssignments") if isinstance(adm, dict) else None
     if not isinstance(psas, list):
