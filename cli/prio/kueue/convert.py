@@ -52,6 +52,15 @@ class Converted(Document):
     original: Document | None = None
     changes: dict = field(default_factory=dict)
 
+    def objects(self):
+        """(the object as converted, it as written, what changed) of each object converted."""
+        for where, said in self.changes.items():  # where: () for the document itself, ("items", i) in a List
+            written = self.original.data if self.original is not None else None
+            if where:
+                yield self.data["items"][where[1]], written["items"][where[1]] if written is not None else None, said
+            else:
+                yield self.data, written, said
+
 
 def is_v1beta1(data) -> bool:
     return isinstance(data, dict) and str(data.get("apiVersion", "")).strip() == V1BETA1

@@ -578,8 +578,8 @@ def deprecated_api(doc: Document) -> list:
     o = _obj("", doc)  # any kind of Kueue's CRDs (a Topology too)
     if o is None or not isinstance(doc, convert.Converted):
         return []
-    for where, said in doc.changes.items():
-        if (doc.data["items"][where[1]] if where else doc.data) is o.data:
+    for obj, _, said in doc.objects():
+        if obj is o.data:
             what = f": Kueue serves it as v1beta2, where {'; '.join(said)}" if said else \
                 ": Kueue serves it as v1beta2, the same fields"
             who = f"{o.namespace}/{o.name}" if o.kind in ("LocalQueue", "Workload") else o.name
@@ -640,10 +640,10 @@ def _as_written(o: Obj) -> tuple:
     from prio.kueue import convert, crd
 
     doc = o.doc
-    if isinstance(doc, convert.Converted) and doc.original is not None:
-        for where in doc.changes:  # the paths of the objects converted: () or ("items", i)
-            if (doc.data["items"][where[1]] if where else doc.data) is o.data:
-                return (doc.original.data["items"][where[1]] if where else doc.original.data), "v1beta1"
+    if isinstance(doc, convert.Converted):
+        for obj, written, _ in doc.objects():
+            if obj is o.data:
+                return written, "v1beta1"
     return o.data, crd.VERSION
 
 

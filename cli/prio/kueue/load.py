@@ -827,11 +827,9 @@ def load(docs: list, skipped: list | None = None) -> Setup:
     docs = [(name, converted(doc)) for name, doc in docs]  # a v1beta1 object as Kueue serves it
     b = _Builder()
     for _, doc in docs:
-        if isinstance(doc, Converted) and doc.original is not None:
-            for where in doc.changes:  # () or ("items", i): each object converted, and it as written
-                obj = doc.data["items"][where[1]] if where else doc.data
-                b.written[id(obj)] = (doc.original.data["items"][where[1]] if where else doc.original.data, "v1beta1",
-                                      doc.original)
+        if isinstance(doc, Converted):
+            for obj, written, _ in doc.objects():
+                b.written[id(obj)] = (written, "v1beta1", doc.original)
     names = []
     objects = []
     limit = caps.OBJECTS.value()
