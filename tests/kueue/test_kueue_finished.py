@@ -79,3 +79,17 @@ def test_a_pending_workload_in_a_requeue_backoff_is_noted(tmp_path, status, note
     assert r.exit_code == 0, r.stderr
     meta = wl["metadata"]
     assert (f"Workload {meta.get('namespace') or 'default'}/{meta['name']}: a requeue backoff is not replayed" in r.stderr) is noted
+
+
+def test_an_eviction_in_progress_is_noted(tmp_path):
+    """Evicted=True while QuotaReserved=True: Kueue keeps the quota until the pods stop and
+    preempts such a workload first; prio keeps it running, and says so."""
+    docs = _docs(os.path.join(os.path.dirname(__file__), "..", "..", "samples", "kueue.yaml"))
+    wl = next(d for d in docs if d.get("kind") == "Workload" and (d.get("status") or {}).get("admission"))
+    before = run_cli("simulate", _write(tmp_path, "s.yaml", docs), "-o", "json")
+    wl["status"]["conditions"] = list(wl["status"].get("conditions") or []) + [
+        {"type": "Evicted", "status": "True", "reason": "Preempted", "message": "m", "lastTransitionTime": "2026-01-01T00:20:00Z"}]
+    r = run_cli("simulate", _write(tmp_path, "s.yaml", docs), "-o", "json")
+    assert r.exit_code == 0 and r.stdout == before.stdout
+    meta = wl["metadata"]
+    assert f"Workload {meta.get('namespace') or 'default'}/{meta['name']}: an eviction in progress is not replayed" in r.stderr

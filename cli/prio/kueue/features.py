@@ -84,6 +84,10 @@ FEATURES = (
             "Workload condition `Requeued=False`, or `status.requeueState.requeueAt` after the replay starts",
             "Kueue sets the workload aside until its backoff ends and the Requeued condition is True again; prio "
             "queues it from the first cycle"),
+    Feature("evicting", "An eviction in progress", NOTED,
+            "Workload condition `Evicted=True` while `QuotaReserved=True`",
+            "Kueue keeps its quota until its pods stop, then queues it again, and picks it first among preemption "
+            "candidates; prio keeps it running through the replay"),
     Feature("max-execution-time", "Maximum execution time", NOTED, "Workload `spec.maximumExecutionTimeSeconds`",
             "nothing finishes during a replay"),
     Feature("wait-for-pods-ready", "waitForPodsReady", NOTED, "Configuration `waitForPodsReady`",

@@ -638,6 +638,8 @@ class _Builder:
             conds = {c.get("type"): c for c in status.get("conditions") or [] if isinstance(c, dict)}
             qr = conds.get("QuotaReserved")
             if qr is None or str(qr.get("status")) == "True":
+                if str((conds.get("Evicted") or {}).get("status")) == "True":
+                    self.note("evicting", f"Workload {ns}/{name}")
                 pss = []
                 for j, pa in enumerate(_at_most(r, path + ("status", "admission", "podSetAssignments"),
                                                 adm.get("podSetAssignments") or [], "Workload",
