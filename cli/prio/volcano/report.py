@@ -51,4 +51,3 @@ def simulate(cluster, cfg: Config) -> dict:
                          "nominatedNode": p.nominated if p is not None and state == "Pending" else None})
     return {"model": "volcano", "config": config_data(cfg), "addedObjects": list(cluster.added),
             "cyclesRun": run.cycles_run, "stopReason": run.stop, "cycles": cycles, "podGroups": groups, "pods": pods_out}
-
