@@ -75,3 +75,27 @@ def test_the_plain_table_says_a_terminated_pod_stays(tmp_path):
     p.write_text("---\n".join([NODE, _group("done", phase="Running"), _pod("done-0", "done", "n1", "Succeeded")]))
     r = run_cli("simulate", str(p))
     assert r.exit_code == 0 and "as written: Volcano never schedules it again" in r.stdout
+
+
+def _deleting(text: str) -> str:
+    return text.replace("metadata:\n  name:", "metadata:\n  deletionTimestamp: '2026-01-01T00:00:00Z'\n  name:", 1)
+
+
+@pytest.mark.parametrize("phase, node, status", [("Running", "n1", "Releasing"), ("Pending", None, "Releasing"),
+                                                 ("Succeeded", "n1", "Succeeded")])
+def test_a_pod_being_deleted_is_releasing(phase, node, status):
+    assert session.task_status(phase, node, deleting=True) == status
+
+
+def test_a_pod_being_deleted_releases_its_node_after_the_first_cycle(tmp_path):
+    """Its 2 cpu are Releasing in cycle 1 (in the node's use, out of the queue's allocation): the
+    new pod fits only the node's future idle and is pipelined there (nominatedNode); the deleted
+    pod is gone after the cycle, as an evicted one is, and the new one binds in cycle 2."""
+    out = _simulate(tmp_path, NODE, _group("old", phase="Running"), _deleting(_pod("old-0", "old", "n1", "Running")),
+                    _group("new"), _pod("new-0", "new"))
+    pods = {p["pod"]: p for p in out["pods"]}
+    assert (pods["default/old-0"]["state"], pods["default/old-0"]["node"]) == ("Deleted", "n1")
+    assert (pods["default/new-0"]["state"], pods["default/new-0"]["boundInCycle"]) == ("Running", 2)
+    assert [p["pod"] for p in out["cycles"][0]["pipelined"]] == ["default/new-0"]
+    groups = {g["podGroup"]: g for g in out["podGroups"]}
+    assert (groups["default/old"]["running"], groups["default/old"]["evicted"]) == (0, 0)

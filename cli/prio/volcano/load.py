@@ -272,6 +272,7 @@ def load(name: str, docs) -> tuple:
         node = _named(name, d, "node name", spec["nodeName"], ("spec", "nodeName")) if spec.get("nodeName") else None
         p = Pod(ns, obj_name, f"{ns}/{group}", _text(r, ("metadata", "uid"), meta.get("uid")) or obj_name, created, req, prio, pc_name, policy, preemptable,
                 dict(spec.get("nodeSelector") or {}), spec.get("affinity"), list(spec.get("tolerations") or []),
-                node, _text(r, ("status", "phase"), status.get("phase")) or ("Running" if node else "Pending"))
+                node, _text(r, ("status", "phase"), status.get("phase")) or ("Running" if node else "Pending"),
+                deleting=meta.get("deletionTimestamp") is not None)
         c.pods[p.key] = p
     return c, config

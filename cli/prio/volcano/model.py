@@ -147,6 +147,7 @@ class Pod:
     tolerations: list = field(default_factory=list)
     node: str | None = None
     phase: str = "Pending"
+    deleting: bool = False  # metadata.deletionTimestamp set: Volcano's Releasing, gone after the first cycle
     nominated: str | None = None
     reason: str | None = None  # the PodScheduled=False condition Volcano wrote
     message: str | None = None

@@ -53,6 +53,8 @@ def simulate_text(data: dict, fmt: str, width: int | None = None) -> str:
             pods.append([p["pod"], p["state"], p["node"], when])
         elif p["state"] == "Evicted":
             pods.append([p["pod"], p["state"], p["node"], f"evicted in cycle {p['evictedInCycle']}"])
+        elif p["state"] == "Deleted":
+            pods.append([p["pod"], p["state"], p["node"] or "", "being deleted at the start: Releasing in cycle 1, gone after it"])
         elif p["state"] != "Pending":  # Succeeded, Failed, Unknown: as written
             pods.append([p["pod"], p["state"], p["node"] or "", "as written: Volcano never schedules it again"])
         else:
@@ -110,6 +112,8 @@ def _side(p: dict | None) -> str:
         return f"Running on {p['node']}" + (f" (bound in cycle {p['boundInCycle']})" if p["boundInCycle"] else " (from the start)")
     if p["state"] == "Evicted":
         return f"Evicted from {p['node']} in cycle {p['evictedInCycle']}"
+    if p["state"] == "Deleted":
+        return "Deleted (being deleted at the start)"
     if p["state"] != "Pending":
         return f"{p['state']} (as written)"
     return "Pending" + (f": {p['pendingMessage']}" if p.get("pendingMessage") else "")

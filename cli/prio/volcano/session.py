@@ -189,8 +189,8 @@ class Session:
                 continue
             t = Task(key, p.group, p.uid or p.name, p.created, {**p.request, PODS: 1.0}, p.priority, p.preemptable, p.preemption_policy, p)
             job.tasks[key] = t
-            status = task_status(p.phase, p.node)
-            if status in TERMINATED or status == "Unknown" and p.node is None:
+            status = task_status(p.phase, p.node, p.deleting)
+            if status in TERMINATED or status in ("Unknown", "Releasing") and p.node is None:
                 t.status = status  # never scheduled again; a terminated pod takes nothing of its node (addTask)
             elif p.node is not None and p.node in self.nodes:
                 t.status, t.node = status, p.node
@@ -1328,9 +1328,12 @@ class Session:
         return j.count(SCHEDULED) + releasing >= j.min_available
 
 
-def task_status(phase: str, node: str | None) -> str:
-    """api.getTaskStatus of a pod as read (no deletionTimestamp: prio reads none): Running;
-    Pending on no node, Bound on one; Succeeded, Failed; any other phase Unknown."""
+def task_status(phase: str, node: str | None, deleting: bool = False) -> str:
+    """api.getTaskStatus of a pod as read: Running; Pending on no node, Bound on one; either
+    Releasing when it is being deleted (`deleting`: its deletionTimestamp); Succeeded, Failed;
+    any other phase Unknown."""
+    if phase in ("Running", "Pending") and deleting:
+        return "Releasing"
     if phase == "Running":
         return "Running"
     if phase == "Pending":
@@ -1338,10 +1341,12 @@ def task_status(phase: str, node: str | None) -> str:
     return phase if phase in TERMINATED else "Unknown"
 
 
-def pod_state(p) -> str:
-    """A pod's state at the end of a replay: Evicted (gone: None), a phase Volcano never schedules
-    from (Succeeded, Failed, Unknown: as the pod was written, task_status), Running on a node,
-    else Pending."""
+def pod_state(p, deleted: bool = False) -> str:
+    """A pod's state at the end of a replay: Deleted (gone, being deleted at the start: `deleted`),
+    Evicted (gone otherwise: None), a phase Volcano never schedules from (Succeeded, Failed,
+    Unknown: as the pod was written, task_status), Running on a node, else Pending."""
+    if deleted:
+        return "Deleted"
     if p is None:
         return "Evicted"
     status = task_status(p.phase, p.node)
@@ -1617,6 +1622,7 @@ class Replay:
     bound_in: dict = field(default_factory=dict)  # pod -> cycle
     evicted_in: dict = field(default_factory=dict)
     evicted_node: dict = field(default_factory=dict)
+    deleted_node: dict = field(default_factory=dict)  # pod being deleted at the start -> its node (gone after cycle 1)
     in_session: set = field(default_factory=set)
 
 
@@ -1660,6 +1666,9 @@ def replay(cluster: Cluster, config: vconf.Config, limit: int = CYCLE_LIMIT) -> 
             del cluster.pods[t.key]
             out.evicted_in[t.key] = n
             out.evicted_node[t.key] = node
+        for key in [k for k, p in cluster.pods.items() if p.deleting]:
+            # being deleted: gone after the first cycle, as an evicted pod is (it terminates at once)
+            out.deleted_node[key] = cluster.pods.pop(key).node
         for key, node in rec.pipelined:
             cluster.pods[key].nominated = node
         for key, (reason, message) in ssn.pod_conditions.items():

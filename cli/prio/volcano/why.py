@@ -41,7 +41,7 @@ def why_job(cluster: Cluster, cfg: Config, key: str) -> dict | None:
                 history.append({"cycle": rec.cycle, "event": "pipelined", "detail": f"{pod} onto {node}, bound once its victims are gone"})
     running = [p for p in pods0 if p in end.pods and vs.pod_state(end.pods[p]) == "Running"]
     pending = [p for p in pods0 if p in end.pods and vs.pod_state(end.pods[p]) == "Pending"]
-    evicted = [p for p in pods0 if p not in end.pods]
+    evicted = [p for p in pods0 if p not in end.pods and p not in run.deleted_node]  # (not the ones being deleted at the start)
     out = {"model": "volcano", "podGroup": key, "queue": g.queue, "phase": g.phase, "minMember": g.min_member,
            "inSession": key in run.in_session, "running": running, "pending": pending, "evicted": evicted,
            "conditions": [{"type": t, "status": s, "reason": r, "message": m} for t, (s, r, m) in g.conditions.items()],
