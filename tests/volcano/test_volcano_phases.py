@@ -5,11 +5,14 @@ a node is Bound; Failed or Unknown with no node is never scheduled. With no phas
 on a node is Running and one on none Pending (the corpus's defaults)."""
 from __future__ import annotations
 
+import glob
 import json
+import os
 
 import pytest
+import yaml
 
-from conftest import run_cli
+from conftest import SHARED, run_cli
 from prio.volcano import session
 
 NODE = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '2', memory: 4Gi}}\n"
@@ -99,3 +102,37 @@ def test_a_pod_being_deleted_releases_its_node_after_the_first_cycle(tmp_path):
     assert [p["pod"] for p in out["cycles"][0]["pipelined"]] == ["default/new-0"]
     groups = {g["podGroup"]: g for g in out["podGroups"]}
     assert (groups["default/old"]["running"], groups["default/old"]["evicted"]) == (0, 0)
+
+
+CASES = sorted(glob.glob(os.path.join(SHARED, "testdata", "volcano", "*.yaml")))
+
+
+def _without(out: dict, group: str) -> dict:
+    out = dict(out)
+    out["podGroups"] = [g for g in out["podGroups"] if g["podGroup"] != group]
+    out["pods"] = [p for p in out["pods"] if p["podGroup"] != group]
+    return out
+
+
+@pytest.mark.skipif(not CASES, reason="../shared/testdata/volcano is absent")
+@pytest.mark.parametrize("case", CASES[::3], ids=[os.path.basename(c)[:-5] for c in CASES[::3]])
+def test_a_finished_job_on_a_node_changes_nothing_else(case, tmp_path):
+    """Every third recorded scenario with one more PodGroup, Completed, whose only pod Succeeded on
+    the scenario's first node asking for all of it: the replay of everything else is the same
+    (a terminated pod takes nothing of its node, is in no allocation and never schedules)."""
+    docs = [d for d in yaml.safe_load_all(open(case, encoding="utf-8")) if d is not None]
+    node = next((d for d in docs if isinstance(d, dict) and d.get("kind") == "Node"), None)
+    if node is None:
+        pytest.skip("no Node in the scenario")
+    cpu = str(((node.get("status") or {}).get("allocatable") or (node.get("status") or {}).get("capacity") or {}).get("cpu", "1"))
+    extra = [yaml.safe_load(_group("zz-done", phase="Completed")),
+             yaml.safe_load(_pod("zz-done-0", "zz-done", node["metadata"]["name"], "Succeeded", cpu))]
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    a.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    b.write_text(yaml.safe_dump_all(docs + extra, sort_keys=False))
+    want = run_cli("simulate", str(a), "-o", "json")
+    got = run_cli("simulate", str(b), "-o", "json")
+    assert (got.exit_code, want.exit_code) == (0, 0), got.stderr + want.stderr
+    g = json.loads(got.stdout)
+    assert [p["state"] for p in g["pods"] if p["podGroup"] == "default/zz-done"] == ["Succeeded"]
+    assert _without(g, "default/zz-done") == json.loads(want.stdout)
