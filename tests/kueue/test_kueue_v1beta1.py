@@ -303,3 +303,10 @@ def test_the_webhooks_status_rules_and_a_name_without_a_source():
               "status": {"accumulatedPastExexcutionTimeSeconds": 7}})
     assert "priorityClassName" not in wl["spec"] and "priorityClassRef" not in wl["spec"]
     assert wl["status"] == {"accumulatedPastExecutionTimeSeconds": 7}
+
+
+def test_an_unserved_version_is_refused_whole(tmp_path):
+    """No CRD of v1alpha1 to check the object against: PRIO624 alone, not the v1beta2 schema's
+    findings on v1beta1's `cohort`."""
+    found = [f["rule"] for f in _validate(tmp_path, CQ.replace("v1beta1", "v1alpha1")) if f["rule"] != "PRIO611"]
+    assert found == ["PRIO624"]

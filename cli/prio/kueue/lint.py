@@ -625,6 +625,8 @@ def _violations(o: Obj, of=None) -> list:
     from prio.kueue import crd
 
     of = of or crd.violations
+    if crd.unserved(o.kind, o.data.get("apiVersion")) is not None:
+        return []  # no CRD of its version to check it against: refused whole (PRIO624)
     data, version = _as_written(o)
     key = (id(data), of.__name__)
     got = _SEEN.get(key)
