@@ -136,3 +136,13 @@ def test_a_finished_job_on_a_node_changes_nothing_else(case, tmp_path):
     g = json.loads(got.stdout)
     assert [p["state"] for p in g["pods"] if p["podGroup"] == "default/zz-done"] == ["Succeeded"]
     assert _without(g, "default/zz-done") == json.loads(want.stdout)
+
+
+def test_a_pod_on_a_node_not_among_the_inputs_keeps_its_allocation(tmp_path):
+    """The cache adds a placeholder node for it (NewNodeInfo(nil)), never in a snapshot: the
+    pod stays Running on it, in its queue's allocation, and is never scheduled elsewhere (before,
+    prio bound it again on n1). Its job's allocation counts: a second pod of a 2-member gang binds."""
+    out = _simulate(tmp_path, NODE, _group("g", 2, "Running"), _pod("g-0", "g", "gone", "Running", cpu="1"), _pod("g-1", "g", cpu="1"))
+    pods = {p["pod"]: p for p in out["pods"]}
+    assert (pods["default/g-0"]["state"], pods["default/g-0"]["node"], pods["default/g-0"]["boundInCycle"]) == ("Running", "gone", 0)
+    assert (pods["default/g-1"]["state"], pods["default/g-1"]["node"]) == ("Running", "n1")

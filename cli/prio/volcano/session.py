@@ -195,6 +195,11 @@ class Session:
             elif p.node is not None and p.node in self.nodes:
                 t.status, t.node = status, p.node
                 self._node_add(t)
+            elif p.node is not None:
+                # on a node not among the inputs: the cache's placeholder node (NewNodeInfo(nil)) is
+                # never in a snapshot, so the task is on no node of the session, yet keeps its status
+                # (in its job's and queue's allocation) and is never scheduled again
+                t.status = status
         self._open_plugins()
         self._score_args = self._scoring()
         if not self.scan:
