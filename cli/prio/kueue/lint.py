@@ -505,8 +505,8 @@ def unknown_field(doc: Document) -> list:
 def schema_refused(doc: Document) -> list:
     """A Kueue object breaks its CRD's schema: the API server refuses it.
 
-    Kueue's CRD schemas (vendored in prio/kueue/crds/; an object's own version's) give each field a type, some a
-    range (a podSet's `minCount` at least 1), a length (at least one flavor in a resource group,
+    Kueue's CRD schemas (vendored in prio/kueue/crds/; the object's own version's) give each
+    field a type, some a range (a podSet's `minCount` at least 1), a length (at least one flavor in a resource group,
     a name of at most 253 characters), a pattern, and make some fields required (a quota
     entry's `nominalQuota`, a container's `name`). The API server checks an object against them
     after pruning nulls and applying the schema's defaults, and refuses it with the field's
