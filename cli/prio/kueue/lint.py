@@ -505,15 +505,15 @@ def unknown_field(doc: Document) -> list:
 def schema_refused(doc: Document) -> list:
     """A Kueue object breaks its CRD's schema: the API server refuses it.
 
-    Kueue's CRD schemas (vendored in prio/kueue/crds/; the object's own version's) give each
-    field a type, some a range (a podSet's `minCount` at least 1), a length (at least one
-    flavor in a resource group, a name of at most 253 characters), a pattern, and make some
-    fields required (a quota entry's `nominalQuota`, a container's `name`). The API server
-    checks an object against them after pruning nulls and applying the schema's defaults, and
-    refuses it with the field's path (`kubectl apply` fails:
-    `spec.resourceGroups[0].flavors[0].resources[0].nominalQuota: Required value`); the finding
-    says what it says, at the field (a missing field: at the mapping that lacks it). simulate and explain refuse such a setup too where they read the
-    field (a missing nominalQuota is not taken as 0).
+    Kueue's CRD schemas (vendored in prio/kueue/crds/; the object's own version's) give each field
+    a type, some a range (a podSet's `minCount` at least 1), a length (at least one flavor in a
+    resource group, a name of at most 253 characters), a pattern, and make some fields required (a
+    quota entry's `nominalQuota`, a container's `name`). The API server checks an object against
+    them after pruning nulls and applying the schema's defaults, and refuses it with the field's
+    path (`kubectl apply` fails: `spec.resourceGroups[0].flavors[0].resources[0].nominalQuota:
+    Required value`); the finding says what it says, at the field (a missing field: at the mapping
+    that lacks it). simulate and explain refuse such a setup too where they read the field (a
+    missing nominalQuota is not taken as 0).
 
     Not checked here: a value outside an enum (PRIO607), a field the CRD does not define
     (PRIO610), a quota or weight that is not a quantity (PRIO608), a name that is not a DNS
