@@ -310,3 +310,18 @@ def test_an_unserved_version_is_refused_whole(tmp_path):
     findings on v1beta1's `cohort`."""
     found = [f["rule"] for f in _validate(tmp_path, CQ.replace("v1beta1", "v1alpha1")) if f["rule"] != "PRIO611"]
     assert found == ["PRIO624"]
+
+
+def test_a_source_without_a_name_and_nulls():
+    """A priorityClassSource without a name is a priorityClassRef naming no class (the webhook's
+    switch on the source runs without one); a null field is no value (pruned before converting:
+    `cohort: null` is no cohortName)."""
+    from prio.io import yamlnodes
+    from prio.kueue.crd import converted
+
+    wl = {"apiVersion": V1, "kind": "Workload", "metadata": {"name": "w"},
+          "spec": {"queueName": "lq", "priorityClassSource": "scheduling.k8s.io/priorityclass", "podSets": [{"name": "main", "count": 1}]}}
+    got = converted(yamlnodes.load("w.yaml", yaml.safe_dump(wl))[0]).data["spec"]
+    assert got["priorityClassRef"] == {"group": "scheduling.k8s.io", "kind": "PriorityClass"} and "priorityClassSource" not in got
+    cq = converted(yamlnodes.load("cq.yaml", CQ.replace("cohort: org", "cohort: null"))[0]).data["spec"]
+    assert "cohortName" not in cq and "cohort" not in cq

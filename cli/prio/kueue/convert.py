@@ -153,16 +153,17 @@ def _index(index: dict, moves: dict, aliases: dict, dropped: set) -> dict:
 
 
 def _pruned(data, node: dict, at: tuple, p: _Paths):
-    """`data` without the fields its schema `node` does not define (Kubernetes' structural
-    pruning: an object schema with properties keeps only those, unless it preserves unknown
-    fields; a map's values and a list's items by their own schema). `metadata` is the API
-    machinery's, not the CRD's: left as written."""
+    """`data` without the fields its schema `node` does not define, nor the null ones (Kubernetes'
+    structural pruning, after PruneNonNullableNullsWithoutDefaults: an object schema with
+    properties keeps only those, unless it preserves unknown fields; a map's values and a
+    list's items by their own schema). `metadata` is the API machinery's, not the CRD's: left
+    as written."""
     if isinstance(data, dict):
         props = node.get("properties")
         if props is not None and not node.get("x-kubernetes-preserve-unknown-fields"):
             out = {}
             for k, v in data.items():
-                if k not in props:
+                if k not in props or v is None:  # (a null is no value: the API server drops it first)
                     p.drop(at + (k,))
                 elif k == "metadata" and not at:
                     out[k] = v
@@ -236,12 +237,13 @@ def _object(kind: str, obj: dict, p: _Paths) -> tuple:
             spec = dict(spec)
             name, source = spec.pop("priorityClassName", None), spec.pop("priorityClassSource", None)
             ref = _SOURCES.get(source) if isinstance(source, str) else None
-            if name and ref is not None:
-                spec["priorityClassRef"] = {"group": ref[0], "kind": ref[1], "name": name}
+            if ref is not None:  # (a source without a name too: a ref naming no class, as Kueue writes it)
+                spec["priorityClassRef"] = {"group": ref[0], "kind": ref[1], **({"name": name} if name else {})}
                 p.move(("spec", "priorityClassName"), ("spec", "priorityClassRef", "name"))
                 p.move(("spec", "priorityClassSource"), ("spec", "priorityClassRef", "kind"))
-                p.alias(("spec", "priorityClassRef"), ("spec", "priorityClassName"))
-                said.append(f"spec.priorityClassName with priorityClassSource is spec.priorityClassRef ({ref[1]} {name})")
+                p.alias(("spec", "priorityClassRef"), ("spec", "priorityClassName") if name else ("spec", "priorityClassSource"))
+                said.append(f"spec.priorityClassName with priorityClassSource is spec.priorityClassRef ({ref[1]} {name})" if name
+                            else f"spec.priorityClassSource without a name is a spec.priorityClassRef naming no {ref[1]}")
             else:
                 p.drop(("spec", "priorityClassName"))
                 p.drop(("spec", "priorityClassSource"))
