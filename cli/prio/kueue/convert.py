@@ -54,12 +54,16 @@ class Converted(Document):
 
     def objects(self):
         """(the object as converted, it as written, what changed) of each object converted."""
+        written = self.original.data if self.original is not None else None
         for where, said in self.changes.items():  # where: () for the document itself, ("items", i) in a List
-            written = self.original.data if self.original is not None else None
             if where:
                 yield self.data["items"][where[1]], written["items"][where[1]] if written is not None else None, said
             else:
                 yield self.data, written, said
+
+    def find(self, data) -> tuple | None:
+        """(it as written, what changed) of the converted object `data`; None for one not converted."""
+        return next(((w, said) for obj, w, said in self.objects() if obj is data), None)
 
 
 def is_v1beta1(data) -> bool:

@@ -578,15 +578,14 @@ def deprecated_api(doc: Document) -> list:
     o = _obj("", doc)  # any kind of Kueue's CRDs (a Topology too)
     if o is None or not isinstance(doc, convert.Converted):
         return []
-    for obj, _, said in doc.objects():
-        if obj is o.data:
-            what = f": Kueue serves it as v1beta2, where {'; '.join(said)}" if said else \
-                ": Kueue serves it as v1beta2, the same fields"
-            who = f"{o.namespace}/{o.name}" if o.kind in ("LocalQueue", "Workload") else o.name
-            return [Issue("PRIO623", ("apiVersion",), f"{o.kind} {who} is written in {convert.V1BETA1}, which Kueue "
-                                                      f"deprecates{what}",
-                          fix=f"apiVersion: {convert.V1BETA2}" + (", with v1beta2's names" if said else ""))]
-    return []
+    found = doc.find(o.data)
+    if found is None:
+        return []
+    said = found[1]
+    what = f": Kueue serves it as v1beta2, where {'; '.join(said)}" if said else ": Kueue serves it as v1beta2, the same fields"
+    who = f"{o.namespace}/{o.name}" if o.kind in ("LocalQueue", "Workload") else o.name
+    return [Issue("PRIO623", ("apiVersion",), f"{o.kind} {who} is written in {convert.V1BETA1}, which Kueue deprecates{what}",
+                  fix=f"apiVersion: {convert.V1BETA2}" + (", with v1beta2's names" if said else ""))]
 
 
 @check("PRIO624", "kueue-unserved-api", "error", FAMILY, target="kueue")
@@ -642,11 +641,8 @@ def _as_written(o: Obj) -> tuple:
     from prio.kueue import convert, crd
 
     doc = o.doc
-    if isinstance(doc, convert.Converted):
-        for obj, written, _ in doc.objects():
-            if obj is o.data:
-                return written, "v1beta1"
-    return o.data, crd.VERSION
+    found = doc.find(o.data) if isinstance(doc, convert.Converted) else None
+    return (found[0], "v1beta1") if found is not None else (o.data, crd.VERSION)
 
 
 # (id(an object's data), which check) -> (the data, its violations): the data is kept with them,

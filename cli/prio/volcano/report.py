@@ -27,11 +27,12 @@ def simulate(cluster, cfg: Config) -> dict:
     by_group: dict = {}
     for p in start.pods.values():
         by_group.setdefault(p.group, []).append(p)
+    state_of = {k: session.pod_state(end.pods.get(k), k in run.deleted_node) for k in start.pods}  # each pod's end state, once
     for key in sorted(start.groups):
         g = end.groups[key]
         prio, pc = start.group_priority(start.groups[key])
         pods = by_group.get(key, [])
-        states = [session.pod_state(end.pods.get(p.key), p.key in run.deleted_node) for p in pods]
+        states = [state_of[p.key] for p in pods]
         running, evicted = states.count("Running"), states.count("Evicted")
         groups.append({"podGroup": key, "queue": g.queue, "priority": prio, "priorityClass": pc, "minMember": g.min_member,
                        "phase": g.phase, "inSession": key in run.in_session,
@@ -41,7 +42,7 @@ def simulate(cluster, cfg: Config) -> dict:
     for key in sorted(start.pods):
         p0 = start.pods[key]
         p = end.pods.get(key)
-        state = session.pod_state(p, key in run.deleted_node)
+        state = state_of[key]
         node = (run.deleted_node.get(key) or run.evicted_node.get(key)) if p is None else (p.node if state != "Pending" else None)
         pods_out.append({"pod": key, "podGroup": p0.group, "priority": p0.priority, "state": state, "node": node,
                          "boundInCycle": (run.bound_in.get(key, 0) if state == "Running" else None),
